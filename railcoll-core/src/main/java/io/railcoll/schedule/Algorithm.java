@@ -1,0 +1,28 @@
+package io.railcoll.schedule;
+
+import java.util.Optional;
+
+/**
+ * A collective algorithm: a pure function from a {@link Shape} to each rank's {@link RankProgram}.
+ *
+ * <p>Implementations import no sockets, threads, clocks or randomness, so every algorithm can be checked for any
+ * shape in milliseconds, costed and simulated. They are stateless and thread-safe.
+ */
+public interface Algorithm {
+
+    /** Stable id used in configuration, the CLI and reports, e.g. {@code allgather.bruck}. */
+    String id();
+
+    Collective collective();
+
+    /** Why this algorithm cannot run {@code shape}, or empty when it can. */
+    default Optional<String> unsupportedReason(Shape shape) {
+        return Optional.empty();
+    }
+
+    /** The program of {@code rank} for {@code shape}; only called when {@link #unsupportedReason} is empty. */
+    RankProgram program(Shape shape, int rank);
+
+    /** One line for {@code railcoll info}: restrictions, cost formula, paper and section. */
+    String summary();
+}

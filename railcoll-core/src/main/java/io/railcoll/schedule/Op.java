@@ -1,0 +1,55 @@
+package io.railcoll.schedule;
+
+/**
+ * One operation of a rank's program. The engine runs a program's ops in order:
+ * <ul>
+ *   <li>{@link Put}: starts writing {@code length} bytes of a local buffer into the peer's matching {@link Recv}.
+ *       It does not block; up to k puts to different peers proceed at once, one per rail.</li>
+ *   <li>{@link Recv}: blocks until the peer's put with the same tag has fully landed. Every Recv of a program is
+ *       registered before the first op runs, so data may land at any time before the Recv is reached.</li>
+ *   <li>{@link Copy}: a local copy, done when reached.</li>
+ * </ul>
+ * A program ends only when its own puts have left its buffers. Puts and Recvs match by (sender, receiver, tag):
+ * each such triple occurs at most once and both sides state the same length. Because a Recv can land as soon as
+ * its sender issues the put, a schedule must not put from, or copy from or into, a range that a Recv not yet
+ * reached may write. The schedule checker enforces all of this.
+ */
+public sealed interface Op {
+
+    /** Writes {@code length} bytes from {@code src[srcOffset..]} into {@code peer}'s Recv with this tag. */
+    record Put(int peer, Buffer src, long srcOffset, long length, int tag) implements Op {
+        public Put {
+            checkRange(srcOffset, length);
+            if (src == Buffer.RECV || src == Buffer.SEND || src == Buffer.TEMP) {
+                // all buffers may be sources
+            }
+        }
+    }
+
+    /** Waits for {@code peer}'s put with {@code tag}, landing at {@code dst[dstOffset..dstOffset+length)}. */
+    record Recv(int peer, int tag, Buffer dst, long dstOffset, long length) implements Op {
+        public Recv {
+            checkRange(dstOffset, length);
+            if (dst == Buffer.SEND) {
+                throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+    }
+
+    /** Copies {@code length} bytes locally from {@code src[srcOffset..]} to {@code dst[dstOffset..]}. */
+    record Copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) implements Op {
+        public Copy {
+            checkRange(srcOffset, length);
+            checkRange(dstOffset, 0);
+            if (dst == Buffer.SEND) {
+                throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+    }
+
+    private static void checkRange(long offset, long length) {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+        }
+    }
+}

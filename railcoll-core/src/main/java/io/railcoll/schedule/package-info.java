@@ -1,0 +1,6 @@
+/**
+ * Schedules: what moves where, symbolically. An algorithm turns a {@link io.railcoll.schedule.Shape} into one
+ * {@link io.railcoll.schedule.RankProgram} per rank of puts, receives and copies over symbolic buffers.
+ * Imports only {@code topology} and {@code java.util}: no sockets, threads, clocks or memory.
+ */
+package io.railcoll.schedule;
