@@ -1,0 +1,112 @@
+package io.railcoll;
+
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+import io.railcoll.transport.RailCounters;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * A group of ranks that call collectives together, MPI-style: every rank calls the same collectives in the same
+ * order with matching arguments. Each collective takes {@code byte[]}, direct or heap {@link ByteBuffer}
+ * (position to limit) or {@link MemorySegment} buffers and returns when this rank's part is done and its buffers
+ * may be reused.
+ *
+ * <p>Programming errors (a receive buffer too small, a root out of range, a closed communicator) throw
+ * {@link IllegalArgumentException} or {@link IllegalStateException} before anything is sent. Failures at run time
+ * (a peer lost, a time-out, ranks that disagree on a collective or its sizes) throw a {@link RailcollException}
+ * subclass naming what was awaited, from whom, on which rail, for how long; the communicator is unusable after one.
+ *
+ * <p>Threading: a communicator is used by one thread at a time. Lifetime: whoever obtained it closes it; closing
+ * says goodbye to every peer and releases sockets and shared memory.
+ */
+public interface Communicator extends AutoCloseable {
+
+    int rank();
+
+    int size();
+
+    /** Which rank runs on which node. */
+    Placement placement();
+
+    default int nodeId() {
+        return placement().nodeOf(rank());
+    }
+
+    default int localRank() {
+        return placement().localRankOf(rank());
+    }
+
+    default int localSize() {
+        return placement().localSizeOf(rank());
+    }
+
+    default int nodeCount() {
+        return placement().nodeCount();
+    }
+
+    /** The ranks on this rank's node, increasing. */
+    default int[] ranksOnMyNode() {
+        return placement().ranksOf(nodeId());
+    }
+
+    /** Number of rails (networks) this communicator drives. */
+    int rails();
+
+    /** Bytes and frames sent per rail so far. */
+    RailCounters railCounters();
+
+    /** Makes every later call of {@code collective} use algorithm {@code id} (all ranks must do the same). */
+    void forceAlgorithm(String id);
+
+    /** Returns {@code collective} to automatic selection. */
+    void clearForcedAlgorithm(Collective collective);
+
+    /** The algorithm the next call would use for these arguments. */
+    String selectedAlgorithm(Collective collective, long blockBytes, int root);
+
+    /** Returns when every rank has entered the barrier. */
+    void barrier();
+
+    /** Copies {@code root}'s {@code buffer} into every rank's {@code buffer}; all ranks pass the same length. */
+    void broadcast(MemorySegment buffer, int root);
+
+    void broadcast(byte[] buffer, int root);
+
+    void broadcast(ByteBuffer buffer, int root);
+
+    /**
+     * Rank i's {@code send} block lands at {@code recv[i*b, (i+1)*b)} on {@code root}, where b is the send length
+     * (the same on every rank). {@code recv} is only used on the root and may be null elsewhere.
+     */
+    void gather(MemorySegment send, MemorySegment recv, int root);
+
+    void gather(byte[] send, byte[] recv, int root);
+
+    void gather(ByteBuffer send, ByteBuffer recv, int root);
+
+    /** Every rank's {@code send} block (b bytes, the same b everywhere) lands at {@code recv[i*b, (i+1)*b)} on every rank. */
+    void allgather(MemorySegment send, MemorySegment recv);
+
+    void allgather(byte[] send, byte[] recv);
+
+    void allgather(ByteBuffer send, ByteBuffer recv);
+
+    /**
+     * Block j of {@code send} (b = send length / size bytes) goes to rank j, where it lands as block i of
+     * {@code recv}, i being the sender. Every rank passes the same b.
+     */
+    void alltoall(MemorySegment send, MemorySegment recv);
+
+    void alltoall(byte[] send, byte[] recv);
+
+    void alltoall(ByteBuffer send, ByteBuffer recv);
+
+    /** The failure that broke this communicator, if any. */
+    Optional<RailcollException> failure();
+
+    @Override
+    void close();
+}

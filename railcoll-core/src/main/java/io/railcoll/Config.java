@@ -1,0 +1,132 @@
+package io.railcoll;
+
+import io.railcoll.schedule.Collective;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every tunable of a communicator, validated in one place. Each setting names the environment variable that
+ * sets it when the communicator is built from the environment ({@link #fromEnvironment(Map)}).
+ *
+ * @param timeoutNs            how long any single wait of a collective may last before it fails naming what it
+ *                             awaited ({@code RAILCOLL_TIMEOUT_MS}, default 30 s)
+ * @param connectTimeoutNs     how long start-up (rendezvous, rail connections, shared memory) may take
+ *                             ({@code RAILCOLL_CONNECT_TIMEOUT_MS}, default 60 s: sixteen JVMs starting on two
+ *                             cores take a while)
+ * @param stripeThresholdBytes a put longer than this is split evenly over all rails; shorter puts go whole on one
+ *                             rail, round-robin ({@code RAILCOLL_STRIPE_THRESHOLD}, default 1024 as in paper 000)
+ * @param engine               how rail I/O is driven ({@code RAILCOLL_ENGINE}=single|threaded, default single)
+ * @param ports                k, the number of puts an algorithm keeps in flight per step; 0 means one per rail
+ *                             ({@code RAILCOLL_PORTS})
+ * @param groups               master groups per node for the multi-connection all-gathers ({@code RAILCOLL_GROUPS},
+ *                             default 2)
+ * @param forcedAlgorithms     per collective, an algorithm id that must be used
+ *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
+ *                             cannot run a shape is an error, never a silent fall-back
+ */
+public record Config(
+        long timeoutNs,
+        long connectTimeoutNs,
+        long stripeThresholdBytes,
+        EngineMode engine,
+        int ports,
+        int groups,
+        Map<Collective, String> forcedAlgorithms) {
+
+    public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
+    public static final long DEFAULT_CONNECT_TIMEOUT_NS = 60_000_000_000L;
+    public static final long DEFAULT_STRIPE_THRESHOLD = 1024;
+
+    public Config {
+        if (timeoutNs <= 0) {
+            throw new IllegalArgumentException("timeout must be > 0");
+        }
+        if (connectTimeoutNs <= 0) {
+            throw new IllegalArgumentException("connect timeout must be > 0");
+        }
+        if (stripeThresholdBytes < 0) {
+            throw new IllegalArgumentException("stripe threshold must be >= 0");
+        }
+        if (ports < 0) {
+            throw new IllegalArgumentException("ports must be >= 0 (0 = one per rail)");
+        }
+        if (groups < 1) {
+            throw new IllegalArgumentException("groups must be >= 1");
+        }
+        EnumMap<Collective, String> copy = new EnumMap<>(Collective.class);
+        copy.putAll(forcedAlgorithms);
+        for (Map.Entry<Collective, String> e : copy.entrySet()) {
+            if (!e.getValue().startsWith(e.getKey().id() + ".")) {
+                throw new IllegalArgumentException("algorithm '" + e.getValue() + "' forced for " + e.getKey().id()
+                        + " is not a " + e.getKey().id() + " algorithm");
+            }
+        }
+        forcedAlgorithms = Map.copyOf(copy);
+    }
+
+    public static Config defaults() {
+        return new Config(DEFAULT_TIMEOUT_NS, DEFAULT_CONNECT_TIMEOUT_NS, DEFAULT_STRIPE_THRESHOLD,
+                EngineMode.SINGLE, 0, 2, Map.of());
+    }
+
+    /** Reads the variables named on each component; absent ones keep their default. */
+    public static Config fromEnvironment(Map<String, String> env) {
+        Config c = defaults();
+        long timeout = millisToNs(env, "RAILCOLL_TIMEOUT_MS", c.timeoutNs);
+        long connect = millisToNs(env, "RAILCOLL_CONNECT_TIMEOUT_MS", c.connectTimeoutNs);
+        long stripe = longValue(env, "RAILCOLL_STRIPE_THRESHOLD", c.stripeThresholdBytes);
+        EngineMode engine = env.containsKey("RAILCOLL_ENGINE") ? EngineMode.parse(env.get("RAILCOLL_ENGINE")) : c.engine;
+        int ports = (int) longValue(env, "RAILCOLL_PORTS", c.ports);
+        int groups = (int) longValue(env, "RAILCOLL_GROUPS", c.groups);
+        EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
+        for (Collective col : Collective.values()) {
+            String v = env.get("RAILCOLL_ALGORITHM_" + col.name());
+            if (v != null && !v.isBlank() && !v.strip().equals("auto")) {
+                forced.put(col, v.strip());
+            }
+        }
+        return new Config(timeout, connect, stripe, engine, ports, groups, forced);
+    }
+
+    public Config withTimeoutNs(long ns) {
+        return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, forcedAlgorithms);
+    }
+
+    public Config withForcedAlgorithm(Collective collective, String id) {
+        EnumMap<Collective, String> m = new EnumMap<>(Collective.class);
+        m.putAll(forcedAlgorithms);
+        m.put(collective, id);
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, m);
+    }
+
+    public Optional<String> forcedAlgorithm(Collective collective) {
+        return Optional.ofNullable(forcedAlgorithms.get(collective));
+    }
+
+    private static long millisToNs(Map<String, String> env, String name, long defaultNs) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return defaultNs;
+        }
+        try {
+            return Long.parseLong(v.strip()) * 1_000_000L;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number of milliseconds, got '" + v + "'");
+        }
+    }
+
+    private static long longValue(Map<String, String> env, String name, long dflt) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(v.strip().toLowerCase(Locale.ROOT));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, got '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.railcoll;
+
+import io.railcoll.bootstrap.Handshake;
+import io.railcoll.bootstrap.JobIdentity;
+import io.railcoll.bootstrap.JobTable;
+import io.railcoll.bootstrap.RankRecord;
+import io.railcoll.bootstrap.RendezvousClient;
+import io.railcoll.bootstrap.RendezvousServer;
+import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.select.AlgorithmSelector;
+import io.railcoll.transport.Transport;
+import io.railcoll.transport.tcp.RailListeners;
+import io.railcoll.transport.tcp.RailMesh;
+import io.railcoll.transport.tcp.TcpRailTransport;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The composition root: joins this process to its job and returns a ready {@link Communicator}. Start-up is
+ * all-or-nothing: on any failure, whatever was opened is closed again before the exception leaves.
+ */
+public final class Railcoll {
+    private Railcoll() {
+    }
+
+    /** Joins the job described by the process environment (see {@link JobIdentity} and {@link Config}). */
+    public static Communicator init() {
+        Map<String, String> env = System.getenv();
+        return init(JobIdentity.fromEnvironment(env), Config.fromEnvironment(env));
+    }
+
+    public static Communicator init(JobIdentity id, Config config) {
+        return init(id, config, System.err);
+    }
+
+    public static Communicator init(JobIdentity id, Config config, PrintStream log) {
+        Handshake handshake = new Handshake(id.jobId(), id.secret());
+        List<InetAddress> railAddresses = id.railAddresses().isEmpty()
+                ? List.of(localAddressToward(id.rendezvous()))
+                : id.railAddresses();
+        RendezvousServer server = null;
+        RailListeners listeners = null;
+        TcpRailTransport tcp = null;
+        CollectiveEngine engine = null;
+        try {
+            listeners = RailListeners.open(railAddresses, Math.max(64, id.size() * railAddresses.size()));
+            if (id.servesRendezvous() && id.rank() == 0) {
+                server = RendezvousServer.start(id.rendezvous(), id.size(), handshake, config.connectTimeoutNs(), log);
+            }
+            RankRecord mine = new RankRecord(id.rank(), id.size(), ProcessHandle.current().pid(), id.nodeKey(),
+                    listeners.endpoints());
+            JobTable table = RendezvousClient.exchange(id.rendezvous(), handshake, mine, config.connectTimeoutNs());
+            var channels = RailMesh.connect(id.rank(), table, listeners, handshake, config.connectTimeoutNs(), log);
+            listeners.close();
+            engine = new CollectiveEngine(id.rank(), table.placement(), config.timeoutNs());
+            tcp = TcpRailTransport.start(id.rank(), channels, table.rails(), config.stripeThresholdBytes(), engine);
+            Transport[] route = new Transport[id.size()];
+            for (int p = 0; p < id.size(); p++) {
+                route[p] = p == id.rank() ? null : tcp;
+            }
+            engine.attach(route, new Transport[] {tcp});
+            AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), AlgorithmSelector.defaultRules());
+            int ports = config.ports() == 0 ? table.rails() : config.ports();
+            return new RailcollCommunicator(id.rank(), table, engine, tcp, selector, ports, config.groups(), server);
+        } catch (IOException e) {
+            closeAll(e, tcp, engine, listeners, server);
+            throw new RailcollException("rank " + id.rank() + ": start-up failed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeAll(e, tcp, engine, listeners, server);
+            throw e;
+        }
+    }
+
+    private static void closeAll(Exception primary, AutoCloseable... resources) {
+        for (AutoCloseable r : resources) {
+            if (r != null) {
+                try {
+                    r.close();
+                } catch (Exception e) {
+                    primary.addSuppressed(e);
+                }
+            }
+        }
+    }
+
+    private static InetAddress localAddressToward(InetSocketAddress target) {
+        if (target.getAddress().isLoopbackAddress()) {
+            return InetAddress.getLoopbackAddress();
+        }
+        // A connected UDP socket sends nothing; it only asks the kernel which local address routes to the target.
+        try (DatagramSocket probe = new DatagramSocket()) {
+            probe.connect(target);
+            return probe.getLocalAddress();
+        } catch (IOException e) {
+            throw new RailcollException("cannot tell which local address reaches the rendezvous at " + target + " ("
+                    + e.getMessage() + "); set RAILCOLL_RAILS to this node's rail addresses", e);
+        }
+    }
+}

@@ -1,0 +1,280 @@
+package io.railcoll;
+
+import io.railcoll.bootstrap.JobTable;
+import io.railcoll.bootstrap.RendezvousServer;
+import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+import io.railcoll.select.AlgorithmSelector;
+import io.railcoll.topology.Placement;
+import io.railcoll.transport.RailCounters;
+import io.railcoll.transport.Transport;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+/**
+ * The {@link Communicator} built by {@link Railcoll}: checks arguments, builds the shape, selects the algorithm
+ * and hands the call to the engine. Used by one thread at a time; closed by whoever obtained it.
+ */
+final class RailcollCommunicator implements Communicator {
+    private static final MemorySegment NO_BUFFER = MemorySegment.ofArray(new byte[0]);
+
+    private final int rank;
+    private final JobTable table;
+    private final Placement placement;
+    private final CollectiveEngine engine;
+    private final Transport rails;
+    private final AlgorithmSelector selector;
+    private final int ports;
+    private final int groups;
+    private final RendezvousServer rendezvous;
+    private boolean closed;
+
+    RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, AlgorithmSelector selector,
+                         int ports, int groups, RendezvousServer rendezvous) {
+        this.rank = rank;
+        this.table = table;
+        this.placement = table.placement();
+        this.engine = engine;
+        this.rails = rails;
+        this.selector = selector;
+        this.ports = ports;
+        this.groups = groups;
+        this.rendezvous = rendezvous;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return placement.size();
+    }
+
+    @Override
+    public Placement placement() {
+        return placement;
+    }
+
+    @Override
+    public int rails() {
+        return table.rails();
+    }
+
+    @Override
+    public RailCounters railCounters() {
+        return rails.counters();
+    }
+
+    @Override
+    public void forceAlgorithm(String id) {
+        open();
+        selector.force(id);
+    }
+
+    @Override
+    public void clearForcedAlgorithm(Collective collective) {
+        selector.clear(collective);
+    }
+
+    @Override
+    public String selectedAlgorithm(Collective collective, long blockBytes, int root) {
+        return selector.select(shape(collective, blockBytes, root)).id();
+    }
+
+    @Override
+    public Optional<RailcollException> failure() {
+        return Optional.ofNullable(engine.failure());
+    }
+
+    // ---- barrier ----
+
+    @Override
+    public void barrier() {
+        open();
+        run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER);
+    }
+
+    // ---- broadcast ----
+
+    @Override
+    public void broadcast(MemorySegment buffer, int root) {
+        open();
+        requireNonNull(buffer, "buffer");
+        checkRoot(root);
+        run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
+    }
+
+    @Override
+    public void broadcast(byte[] buffer, int root) {
+        requireNonNull(buffer, "buffer");
+        broadcast(MemorySegment.ofArray(buffer), root);
+    }
+
+    @Override
+    public void broadcast(ByteBuffer buffer, int root) {
+        requireNonNull(buffer, "buffer");
+        broadcast(segment(buffer), root);
+    }
+
+    // ---- gather ----
+
+    @Override
+    public void gather(MemorySegment send, MemorySegment recv, int root) {
+        open();
+        requireNonNull(send, "send");
+        checkRoot(root);
+        long b = send.byteSize();
+        MemorySegment r = NO_BUFFER;
+        if (rank == root) {
+            requireNonNull(recv, "recv (on the root)");
+            checkFits("gather", recv, b * size());
+            r = recv;
+        }
+        run(shape(Collective.GATHER, b, root), send, r);
+    }
+
+    @Override
+    public void gather(byte[] send, byte[] recv, int root) {
+        requireNonNull(send, "send");
+        gather(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), root);
+    }
+
+    @Override
+    public void gather(ByteBuffer send, ByteBuffer recv, int root) {
+        requireNonNull(send, "send");
+        gather(segment(send), recv == null ? null : segment(recv), root);
+    }
+
+    // ---- allgather ----
+
+    @Override
+    public void allgather(MemorySegment send, MemorySegment recv) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        long b = send.byteSize();
+        checkFits("allgather", recv, b * size());
+        run(shape(Collective.ALLGATHER, b, 0), send, recv);
+    }
+
+    @Override
+    public void allgather(byte[] send, byte[] recv) {
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    @Override
+    public void allgather(ByteBuffer send, ByteBuffer recv) {
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        allgather(segment(send), segment(recv));
+    }
+
+    // ---- alltoall ----
+
+    @Override
+    public void alltoall(MemorySegment send, MemorySegment recv) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        if (send.byteSize() % size() != 0) {
+            throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
+                    + " bytes) must hold one equal block per rank (" + size() + " ranks)");
+        }
+        long b = send.byteSize() / size();
+        checkFits("alltoall", recv, b * size());
+        run(shape(Collective.ALLTOALL, b, 0), send, recv);
+    }
+
+    @Override
+    public void alltoall(byte[] send, byte[] recv) {
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    @Override
+    public void alltoall(ByteBuffer send, ByteBuffer recv) {
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        alltoall(segment(send), segment(recv));
+    }
+
+    // ---- plumbing ----
+
+    private void run(Shape shape, MemorySegment send, MemorySegment recv) {
+        Algorithm algorithm = selector.select(shape);
+        long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
+        engine.run(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
+    }
+
+    private Shape shape(Collective collective, long blockBytes, int root) {
+        return new Shape(collective, placement, ports, blockBytes, root, groups);
+    }
+
+    private void open() {
+        if (closed) {
+            throw new IllegalStateException("rank " + rank + ": the communicator is closed");
+        }
+    }
+
+    private void checkRoot(int root) {
+        if (root < 0 || root >= size()) {
+            throw new IllegalArgumentException("root " + root + " is out of range: the communicator has " + size() + " ranks");
+        }
+    }
+
+    private void checkFits(String op, MemorySegment recv, long needed) {
+        if (recv.byteSize() < needed) {
+            throw new IllegalArgumentException(op + ": the receive buffer holds " + recv.byteSize() + " bytes but "
+                    + size() + " ranks x " + (needed / Math.max(1, size())) + " bytes need " + needed);
+        }
+        if (recv.isReadOnly()) {
+            throw new IllegalArgumentException(op + ": the receive buffer is read-only");
+        }
+    }
+
+    private static void requireNonNull(Object o, String what) {
+        if (o == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+    }
+
+    /** The bytes between position and limit. */
+    private static MemorySegment segment(ByteBuffer b) {
+        return MemorySegment.ofBuffer(b);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException first = null;
+        for (AutoCloseable c : new AutoCloseable[] {rails, engine, rendezvous}) {
+            if (c == null) {
+                continue;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException re ? re : new RailcollException("close failed", e);
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

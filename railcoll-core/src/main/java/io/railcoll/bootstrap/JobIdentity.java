@@ -1,0 +1,116 @@
+package io.railcoll.bootstrap;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who this process is in its job, read from the environment a launcher set. Recognised, in this order:
+ * railcoll's own launcher ({@code RAILCOLL_RANK}, {@code RAILCOLL_SIZE}), Open MPI's mpirun
+ * ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) and Slurm's srun ({@code SLURM_PROCID},
+ * {@code SLURM_NTASKS}). Whatever started the ranks, railcoll's variables give the rest:
+ * <ul>
+ *   <li>{@code RAILCOLL_RENDEZVOUS}: host:port of the rendezvous (required);</li>
+ *   <li>{@code RAILCOLL_RENDEZVOUS_SERVER=rank0}: rank 0 serves the rendezvous itself at that address (for ranks
+ *       started by mpirun or srun, where no railcoll launcher runs);</li>
+ *   <li>{@code RAILCOLL_SECRET}: the job secret every connection proves it knows (required);</li>
+ *   <li>{@code RAILCOLL_JOB_ID}: names the job in handshakes and shared-memory files (default: derived from the secret);</li>
+ *   <li>{@code RAILCOLL_NODE}: a key shared by the ranks of one node (default: the host name);</li>
+ *   <li>{@code RAILCOLL_RAILS}: comma-separated local IP addresses, one per rail (default: one rail on the address
+ *       used to reach the rendezvous).</li>
+ * </ul>
+ */
+public record JobIdentity(
+        int rank,
+        int size,
+        String jobId,
+        byte[] secret,
+        String nodeKey,
+        List<InetAddress> railAddresses,
+        InetSocketAddress rendezvous,
+        boolean servesRendezvous) {
+
+    public JobIdentity {
+        if (size < 1 || rank < 0 || rank >= size) {
+            throw new IllegalArgumentException("rank " + rank + " of " + size + " is not a valid rank");
+        }
+        railAddresses = List.copyOf(railAddresses);
+        secret = secret.clone();
+    }
+
+    public static JobIdentity fromEnvironment(Map<String, String> env) {
+        int rank = firstInt(env, "rank", "RAILCOLL_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
+        int size = firstInt(env, "size", "RAILCOLL_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
+        String rv = required(env, "RAILCOLL_RENDEZVOUS", "host:port of the job's rendezvous");
+        String secret = required(env, "RAILCOLL_SECRET", "the job secret (bin/railcoll run sets it)");
+        String jobId = env.getOrDefault("RAILCOLL_JOB_ID", "");
+        if (jobId.isBlank()) {
+            jobId = Integer.toHexString(secret.hashCode() & 0x7fffffff);
+        }
+        String nodeKey = env.getOrDefault("RAILCOLL_NODE", "");
+        if (nodeKey.isBlank()) {
+            nodeKey = hostName();
+        }
+        List<InetAddress> rails = new ArrayList<>();
+        String railSpec = env.getOrDefault("RAILCOLL_RAILS", "");
+        for (String a : railSpec.split(",")) {
+            if (!a.isBlank()) {
+                try {
+                    rails.add(InetAddress.getByName(a.strip()));
+                } catch (UnknownHostException e) {
+                    throw new IllegalArgumentException("RAILCOLL_RAILS: '" + a + "' is not an address", e);
+                }
+            }
+        }
+        boolean serves = "rank0".equals(env.getOrDefault("RAILCOLL_RENDEZVOUS_SERVER", "").strip());
+        return new JobIdentity(rank, size, jobId, secret.getBytes(StandardCharsets.UTF_8), nodeKey, rails,
+                parseHostPort(rv), serves);
+    }
+
+    public static InetSocketAddress parseHostPort(String hp) {
+        int colon = hp.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("expected host:port, got '" + hp + "'");
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(hp.substring(0, colon)), Integer.parseInt(hp.substring(colon + 1)));
+        } catch (UnknownHostException | NumberFormatException e) {
+            throw new IllegalArgumentException("bad host:port '" + hp + "'", e);
+        }
+    }
+
+    private static int firstInt(Map<String, String> env, String what, String... names) {
+        for (String n : names) {
+            String v = env.get(n);
+            if (v != null && !v.isBlank()) {
+                try {
+                    return Integer.parseInt(v.strip());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(n + " must be a number, got '" + v + "'");
+                }
+            }
+        }
+        throw new IllegalArgumentException("cannot tell this process's " + what + ": none of " + String.join(", ", names)
+                + " is set; start ranks with bin/railcoll run, mpirun or srun");
+    }
+
+    private static String required(Map<String, String> env, String name, String what) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException(name + " is not set: it must hold " + what);
+        }
+        return v.strip();
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.railcoll.engine;
+
+import io.railcoll.schedule.Buffer;
+import io.railcoll.schedule.Op;
+import io.railcoll.schedule.RankProgram;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A rank's program flattened into parallel arrays, so running it walks arrays and allocates nothing.
+ * Receive slots are numbered in program order; {@link #slotOf} finds the slot of an incoming put by
+ * (sender, tag) through a small open-addressing table. Immutable once built.
+ */
+final class CompiledProgram {
+    static final byte PUT = 0;
+    static final byte RECV = 1;
+    static final byte COPY = 2;
+
+    final String algorithmId;
+    final int algorithmCode;
+    final long tempBytes;
+
+    final byte[] kind;
+    final int[] peer;
+    final int[] tag;
+    final byte[] srcBuf;
+    final long[] srcOff;
+    final byte[] dstBuf;
+    final long[] dstOff;
+    final long[] length;
+    /** For RECV ops, the slot they wait on. */
+    final int[] slot;
+
+    final int slots;
+    final int[] slotPeer;
+    final int[] slotTag;
+    final byte[] slotBuf;
+    final long[] slotOff;
+    final long[] slotLen;
+
+    private final long[] tableKeys;
+    private final int[] tableSlots;
+    private final int tableMask;
+
+    CompiledProgram(String algorithmId, RankProgram program) {
+        this.algorithmId = algorithmId;
+        this.algorithmCode = algorithmId.hashCode();
+        this.tempBytes = program.tempBytes();
+        List<Op> ops = program.ops();
+        int n = ops.size();
+        kind = new byte[n];
+        peer = new int[n];
+        tag = new int[n];
+        srcBuf = new byte[n];
+        srcOff = new long[n];
+        dstBuf = new byte[n];
+        dstOff = new long[n];
+        length = new long[n];
+        slot = new int[n];
+        int recvs = 0;
+        for (Op op : ops) {
+            if (op instanceof Op.Recv) {
+                recvs++;
+            }
+        }
+        slots = recvs;
+        slotPeer = new int[recvs];
+        slotTag = new int[recvs];
+        slotBuf = new byte[recvs];
+        slotOff = new long[recvs];
+        slotLen = new long[recvs];
+        int cap = Integer.highestOneBit(Math.max(4, recvs * 2 - 1)) << 1;
+        tableKeys = new long[cap];
+        tableSlots = new int[cap];
+        tableMask = cap - 1;
+        Arrays.fill(tableSlots, -1);
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            switch (ops.get(i)) {
+                case Op.Put p -> {
+                    kind[i] = PUT;
+                    peer[i] = p.peer();
+                    tag[i] = p.tag();
+                    srcBuf[i] = (byte) p.src().ordinal();
+                    srcOff[i] = p.srcOffset();
+                    length[i] = p.length();
+                }
+                case Op.Recv r -> {
+                    kind[i] = RECV;
+                    peer[i] = r.peer();
+                    tag[i] = r.tag();
+                    dstBuf[i] = (byte) r.dst().ordinal();
+                    dstOff[i] = r.dstOffset();
+                    length[i] = r.length();
+                    slot[i] = s;
+                    slotPeer[s] = r.peer();
+                    slotTag[s] = r.tag();
+                    slotBuf[s] = (byte) r.dst().ordinal();
+                    slotOff[s] = r.dstOffset();
+                    slotLen[s] = r.length();
+                    insert(r.peer(), r.tag(), s);
+                    s++;
+                }
+                case Op.Copy c -> {
+                    kind[i] = COPY;
+                    srcBuf[i] = (byte) c.src().ordinal();
+                    srcOff[i] = c.srcOffset();
+                    dstBuf[i] = (byte) c.dst().ordinal();
+                    dstOff[i] = c.dstOffset();
+                    length[i] = c.length();
+                }
+            }
+        }
+    }
+
+    int ops() {
+        return kind.length;
+    }
+
+    /** The slot awaiting {@code peer}'s put with {@code tag}, or -1 when this program expects none. */
+    int slotOf(int peer, int tag) {
+        long key = key(peer, tag);
+        int i = mix(key) & tableMask;
+        while (tableSlots[i] >= 0) {
+            if (tableKeys[i] == key) {
+                return tableSlots[i];
+            }
+            i = (i + 1) & tableMask;
+        }
+        return -1;
+    }
+
+    private void insert(int peer, int tag, int s) {
+        long key = key(peer, tag);
+        int i = mix(key) & tableMask;
+        while (tableSlots[i] >= 0) {
+            if (tableKeys[i] == key) {
+                throw new IllegalArgumentException(algorithmId + ": two receives from rank " + peer + " with tag " + tag);
+            }
+            i = (i + 1) & tableMask;
+        }
+        tableKeys[i] = key;
+        tableSlots[i] = s;
+    }
+
+    private static long key(int peer, int tag) {
+        return ((long) peer << 32) | (tag & 0xffffffffL);
+    }
+
+    private static int mix(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+
+    static Buffer buffer(byte code) {
+        return Buffer.values()[code];
+    }
+}

@@ -1,0 +1,129 @@
+package io.railcoll.transport;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The fixed 64-byte header in front of every frame, on every transport. One mutable instance per connection
+ * direction, reused for every frame (no allocation per frame). Little-endian:
+ *
+ * <pre>
+ *  0      2     3      4           8                  16          20       24      28           32
+ *  +------+-----+------+-----------+------------------+-----------+--------+-------+------------+
+ *  |magic |ver  |type  |sourceRank | seq (i64)        |collective |root    |tag    |algorithm   |
+ *  +------+-----+------+-----------+------------------+-----------+--------+-------+------------+
+ *  32                  40                  48                  56          60          64
+ *  +-------------------+-------------------+-------------------+-----------+-----------+
+ *  | blockBytes (i64)  | putLength (i64)   | fragOffset (i64)  |fragLength |crc32c     |
+ *  +-------------------+-------------------+-------------------+-----------+-----------+
+ * </pre>
+ * A DATA frame's {@code fragLength} payload bytes follow; they are bytes {@code [fragOffset, fragOffset+fragLength)}
+ * of a put of {@code putLength} bytes. The collective fields (seq, collective, root, tag, algorithm, blockBytes)
+ * let the receiver check that both ranks run the same collective with the same sizes and fail loudly on a
+ * mismatch; the transport itself does not interpret them. The CRC covers bytes 0..59 and catches a stream that
+ * lost its framing. ABORT frames carry a UTF-8 reason as payload, GOODBYE frames none.
+ */
+public final class FrameHeader {
+    public static final int BYTES = 64;
+    public static final short MAGIC = 0x5243;
+    public static final byte VERSION = 1;
+
+    public static final byte DATA = 1;
+    public static final byte ABORT = 2;
+    public static final byte GOODBYE = 3;
+
+    public byte type;
+    public int sourceRank;
+    public long seq;
+    public int collective;
+    public int root;
+    public int tag;
+    public int algorithm;
+    public long blockBytes;
+    public long putLength;
+    public long fragOffset;
+    public int fragLength;
+
+    private final CRC32C crc = new CRC32C();
+
+    /** Writes this header at {@code buf}'s position (little-endian) and advances it by {@link #BYTES}. */
+    public void encode(ByteBuffer buf) {
+        ByteOrder saved = buf.order();
+        buf.order(ByteOrder.LITTLE_ENDIAN);
+        int start = buf.position();
+        buf.putShort(MAGIC).put(VERSION).put(type).putInt(sourceRank).putLong(seq)
+                .putInt(collective).putInt(root).putInt(tag).putInt(algorithm)
+                .putLong(blockBytes).putLong(putLength).putLong(fragOffset).putInt(fragLength);
+        crc.reset();
+        crc.update(buf.slice(start, 60));
+        buf.putInt((int) crc.getValue());
+        buf.order(saved);
+    }
+
+    /**
+     * Reads a header at {@code buf}'s position and advances it. Returns null when it is valid, else what is wrong
+     * (bad magic, version or checksum): the stream can no longer be trusted.
+     */
+    public String decode(ByteBuffer buf) {
+        ByteOrder saved = buf.order();
+        buf.order(ByteOrder.LITTLE_ENDIAN);
+        int start = buf.position();
+        try {
+            crc.reset();
+            crc.update(buf.slice(start, 60));
+            int expected = (int) crc.getValue();
+            short magic = buf.getShort();
+            byte version = buf.get();
+            type = buf.get();
+            sourceRank = buf.getInt();
+            seq = buf.getLong();
+            collective = buf.getInt();
+            root = buf.getInt();
+            tag = buf.getInt();
+            algorithm = buf.getInt();
+            blockBytes = buf.getLong();
+            putLength = buf.getLong();
+            fragOffset = buf.getLong();
+            fragLength = buf.getInt();
+            int actual = buf.getInt();
+            if (magic != MAGIC) {
+                return "bad frame magic 0x" + Integer.toHexString(magic & 0xffff) + " (stream out of sync or not railcoll)";
+            }
+            if (version != VERSION) {
+                return "frame version " + version + ", expected " + VERSION;
+            }
+            if (actual != expected) {
+                return "frame header checksum mismatch (corrupted stream)";
+            }
+            if (fragLength < 0 || fragOffset < 0 || putLength < 0 || fragOffset + fragLength > putLength && type == DATA) {
+                return "frame with impossible lengths: fragment " + fragOffset + "+" + fragLength + " of " + putLength;
+            }
+            return null;
+        } finally {
+            buf.order(saved);
+        }
+    }
+
+    /** Copies every field of {@code other} into this header. */
+    public void copyFrom(FrameHeader other) {
+        type = other.type;
+        sourceRank = other.sourceRank;
+        seq = other.seq;
+        collective = other.collective;
+        root = other.root;
+        tag = other.tag;
+        algorithm = other.algorithm;
+        blockBytes = other.blockBytes;
+        putLength = other.putLength;
+        fragOffset = other.fragOffset;
+        fragLength = other.fragLength;
+    }
+
+    @Override
+    public String toString() {
+        return "frame[type=" + type + " from=" + sourceRank + " seq=" + seq + " coll=" + collective + " root=" + root
+                + " tag=" + tag + " alg=" + algorithm + " block=" + blockBytes + " put=" + putLength
+                + " frag=" + fragOffset + "+" + fragLength + "]";
+    }
+}

@@ -1,0 +1,30 @@
+package io.railcoll.transport;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Where a transport delivers incoming frames: implemented by the engine. Called on whichever thread drives
+ * the transport's progress; never concurrently for one connection.
+ */
+public interface FrameSink {
+
+    /**
+     * A DATA frame's header arrived. Returns the buffer its {@code fragLength} payload bytes go to (positioned
+     * and limited to exactly that many bytes), or null when the frame belongs to a collective this rank has not
+     * posted yet: the transport then pauses this connection, leaving the frame unread, until {@link Transport#resume}.
+     * Throws a {@link io.railcoll.RailcollException} when the frame contradicts this rank's collective.
+     */
+    ByteBuffer onDataHeader(int rail, FrameHeader header);
+
+    /** The payload of the frame whose header was last accepted on this connection has fully arrived. */
+    void onDataComplete(int rail, FrameHeader header);
+
+    /** A peer aborted: every collective in progress fails with its reason. */
+    void onAbort(int peer, String reason);
+
+    /** A peer closed its communicator (it sent a goodbye): it will send nothing more. */
+    void onGoodbye(int peer);
+
+    /** A peer's connection broke without a goodbye. */
+    void onPeerLost(int peer, int rail, String cause);
+}

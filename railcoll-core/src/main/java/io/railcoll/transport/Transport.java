@@ -1,0 +1,41 @@
+package io.railcoll.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Moves puts to peers it can reach. A put is one logical write of {@code length} bytes that the transport may
+ * split into several frames (over several rails); every frame copies the collective fields of {@code meta}.
+ *
+ * <p>Threading: {@link #put}, {@link #poll}, {@link #resume} and {@link #await} are called by the thread that owns
+ * the communicator. A transport with progress threads of its own does its I/O there and makes these calls cheap.
+ */
+public interface Transport extends AutoCloseable {
+
+    /** Whether this transport carries traffic to {@code peer}. */
+    boolean reaches(int peer);
+
+    /**
+     * Starts sending {@code src[offset, offset+length)} to {@code peer}. Never blocks; {@code completion} is
+     * incremented by the number of frames and decremented as each leaves {@code src}.
+     */
+    void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion);
+
+    /** Makes progress without blocking; returns how much work was done (0 = nothing to do). */
+    int poll();
+
+    /** Blocks up to {@code maxWaitNs} for I/O to become possible (or returns at once if it already is). */
+    void await(long maxWaitNs);
+
+    /** Re-offers frames held back by connections that paused because their collective was not posted yet. */
+    void resume();
+
+    /** Sends an ABORT frame with {@code reason} to every peer, best effort. */
+    void abortAll(String reason);
+
+    /** Per-rail counters of bytes and frames sent, for the user to see every rail work. */
+    RailCounters counters();
+
+    /** Says goodbye to every peer and releases sockets; failures become suppressed exceptions. */
+    @Override
+    void close();
+}

@@ -1,0 +1,212 @@
+package io.railcoll.launcher;
+
+import io.railcoll.bootstrap.Handshake;
+import io.railcoll.bootstrap.RendezvousServer;
+import io.railcoll.topology.Placement;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one job: one JVM per rank, placed on the nodes of a {@link NodeNetwork}. Forwards every rank's output with
+ * a {@code [rN]} prefix; the first rank that fails brings the job down (the others are killed) and the job's
+ * result names it and its reason. Nothing is left running: ranks are killed on failure, on time-out and when the
+ * launcher itself is stopped (a shutdown hook).
+ *
+ * <p>Thread-safety: one job per instance, run by one thread.
+ */
+public final class JobLauncher {
+    private static final String RANK_MAIN = RankMain.class.getName();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public JobLauncher(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs the job on {@code network} (which the caller owns and closes) and waits for it to end. */
+    public JobResult run(JobSpec spec, NodeNetwork network) throws IOException, InterruptedException {
+        Placement placement = spec.placement();
+        int size = placement.size();
+        String jobId = "j" + UUID.randomUUID().toString().substring(0, 8);
+        String secret = Handshake.newSecret();
+        Handshake handshake = new Handshake(jobId, secret.getBytes(StandardCharsets.UTF_8));
+
+        RendezvousServer server = null;
+        InetSocketAddress rendezvous = network.rankServedRendezvous();
+        if (rendezvous == null) {
+            server = RendezvousServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), size, handshake,
+                    TimeUnit.MINUTES.toNanos(5), err);
+            rendezvous = server.address();
+        }
+        List<Process> processes = new ArrayList<>();
+        Thread killer = Thread.ofPlatform().unstarted(() -> destroyAll(processes));
+        Runtime.getRuntime().addShutdownHook(killer);
+        try {
+            FailureLatch latch = new FailureLatch(size);
+            for (int r = 0; r < size; r++) {
+                Process p = start(spec, network, r, jobId, secret, rendezvous, server == null);
+                processes.add(p);
+                pump(p.getInputStream(), out, r, null);
+                pump(p.getErrorStream(), err, r, latch);
+            }
+            return await(spec, processes, latch);
+        } finally {
+            destroyAll(processes);
+            if (server != null) {
+                server.close();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(killer);
+            } catch (IllegalStateException ignored) {
+                // already shutting down: the hook is running
+            }
+        }
+    }
+
+    private Process start(JobSpec spec, NodeNetwork network, int rank, String jobId, String secret,
+                          InetSocketAddress rendezvous, boolean rankServes) throws IOException {
+        Placement placement = spec.placement();
+        int node = placement.nodeOf(rank);
+        List<String> cmd = new ArrayList<>(network.commandPrefix(node));
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-Xss1m");
+        cmd.add("-XX:+PerfDisableSharedMem");
+        cmd.addAll(spec.jvmOptions());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(RANK_MAIN);
+        cmd.add(spec.appClass());
+        cmd.addAll(spec.appArgs());
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        Map<String, String> env = pb.environment();
+        env.putAll(spec.environment());
+        env.put("RAILCOLL_RANK", Integer.toString(rank));
+        env.put("RAILCOLL_SIZE", Integer.toString(placement.size()));
+        env.put("RAILCOLL_LOCAL_RANK", Integer.toString(placement.localRankOf(rank)));
+        env.put("RAILCOLL_NODE", "node" + node);
+        env.put("RAILCOLL_JOB_ID", jobId);
+        env.put("RAILCOLL_SECRET", secret);
+        env.put("RAILCOLL_RENDEZVOUS", rendezvous.getAddress().getHostAddress() + ":" + rendezvous.getPort());
+        if (rankServes) {
+            env.put("RAILCOLL_RENDEZVOUS_SERVER", "rank0");
+        }
+        List<String> rails = new ArrayList<>();
+        for (int r = 0; r < spec.rails(); r++) {
+            rails.add(network.railAddress(node, r).getHostAddress());
+        }
+        env.put("RAILCOLL_RAILS", String.join(",", rails));
+        return pb.start();
+    }
+
+    private JobResult await(JobSpec spec, List<Process> processes, FailureLatch latch) throws InterruptedException {
+        long deadline = System.nanoTime() + spec.jobTimeout().toNanos();
+        int remaining = processes.size();
+        boolean[] done = new boolean[processes.size()];
+        while (remaining > 0) {
+            boolean progressed = false;
+            for (int r = 0; r < processes.size(); r++) {
+                if (done[r]) {
+                    continue;
+                }
+                Process p = processes.get(r);
+                if (!p.isAlive()) {
+                    done[r] = true;
+                    remaining--;
+                    progressed = true;
+                    int code = p.exitValue();
+                    if (code != 0) {
+                        // Give the rank's stderr pump a moment to deliver its FAILED line.
+                        latch.awaitReason(r, 500);
+                        String reason = latch.reason(r);
+                        destroyAll(processes);
+                        return new JobResult(code, r, reason == null ? "exited with status " + code : reason);
+                    }
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                destroyAll(processes);
+                return new JobResult(124, -1, "job timed out after " + spec.jobTimeout().toSeconds() + " s");
+            }
+            if (!progressed) {
+                Thread.sleep(20);
+            }
+        }
+        return JobResult.success();
+    }
+
+    private static void destroyAll(List<Process> processes) {
+        for (Process p : processes) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (Process p : processes) {
+            try {
+                p.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static void pump(InputStream in, PrintStream sink, int rank, FailureLatch latch) {
+        String prefix = "[r" + rank + "] ";
+        Thread.ofPlatform().daemon().name("railcoll-out-" + rank).start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (sink) {
+                        sink.println(prefix + line);
+                    }
+                    if (latch != null && line.startsWith("FAILED: ")) {
+                        latch.record(rank, line.substring("FAILED: ".length()));
+                    }
+                }
+            } catch (IOException ignored) {
+                // the rank is gone; its exit status tells the rest
+            }
+        });
+    }
+
+    /** The first failure line each rank printed, handed from pump threads to the waiting thread. */
+    private static final class FailureLatch {
+        private final Map<Integer, String> reasons = new HashMap<>();
+
+        FailureLatch(int size) {
+        }
+
+        synchronized void record(int rank, String reason) {
+            reasons.putIfAbsent(rank, reason);
+            notifyAll();
+        }
+
+        synchronized void awaitReason(int rank, long maxMs) throws InterruptedException {
+            long end = System.currentTimeMillis() + maxMs;
+            while (!reasons.containsKey(rank) && System.currentTimeMillis() < end) {
+                wait(Math.max(1, end - System.currentTimeMillis()));
+            }
+        }
+
+        synchronized String reason(int rank) {
+            return reasons.get(rank);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.railcoll.launcher;
+
+import io.railcoll.Communicator;
+import io.railcoll.Railcoll;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The entry point of every rank process: {@code RankMain <RankApp class> [args...]}. Exits 0 when the app
+ * returns, 1 with the failure on stderr when it throws, so the launcher can bring the job down.
+ */
+public final class RankMain {
+    private RankMain() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 1) {
+            System.err.println("usage: RankMain <RankApp class> [args...]");
+            System.exit(2);
+        }
+        int status = 0;
+        try {
+            RankApp app = instantiate(args[0]);
+            List<String> appArgs = Arrays.asList(args).subList(1, args.length);
+            try (Communicator comm = Railcoll.init()) {
+                app.run(comm, appArgs);
+            }
+        } catch (Throwable t) {
+            System.err.println("FAILED: " + t);
+            t.printStackTrace(System.err);
+            status = 1;
+        }
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    static RankApp instantiate(String className) throws ReflectiveOperationException {
+        Class<?> c = Class.forName(className);
+        if (!RankApp.class.isAssignableFrom(c)) {
+            throw new IllegalArgumentException(className + " does not implement " + RankApp.class.getName());
+        }
+        return (RankApp) c.getDeclaredConstructor().newInstance();
+    }
+}
