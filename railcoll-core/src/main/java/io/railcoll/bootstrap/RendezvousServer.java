@@ -59,6 +59,10 @@ public final class RendezvousServer implements AutoCloseable {
         return s;
     }
 
+    public int expectedSize() {
+        return size;
+    }
+
     public InetSocketAddress address() {
         return (InetSocketAddress) server.getLocalSocketAddress();
     }

@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JobLauncher {
     private static final String RANK_MAIN = RankMain.class.getName();
+    /** How long the other ranks may take to fail on their own after the first failure, before they are killed. */
+    static final long FAILURE_GRACE_MS = 5_000;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -116,10 +118,16 @@ public final class JobLauncher {
         return pb.start();
     }
 
+    /**
+     * Waits for every rank. After the first failure the others get {@link #FAILURE_GRACE_MS} to fail on their own
+     * (so each prints its own named error) before they are killed; the first failure is the job's result.
+     */
     private JobResult await(JobSpec spec, List<Process> processes, FailureLatch latch) throws InterruptedException {
         long deadline = System.nanoTime() + spec.jobTimeout().toNanos();
         int remaining = processes.size();
         boolean[] done = new boolean[processes.size()];
+        JobResult first = null;
+        long killAt = Long.MAX_VALUE;
         while (remaining > 0) {
             boolean progressed = false;
             for (int r = 0; r < processes.size(); r++) {
@@ -132,24 +140,29 @@ public final class JobLauncher {
                     remaining--;
                     progressed = true;
                     int code = p.exitValue();
-                    if (code != 0) {
+                    if (code != 0 && first == null) {
                         // Give the rank's stderr pump a moment to deliver its FAILED line.
                         latch.awaitReason(r, 500);
                         String reason = latch.reason(r);
-                        destroyAll(processes);
-                        return new JobResult(code, r, reason == null ? "exited with status " + code : reason);
+                        first = new JobResult(code, r, reason == null ? "exited with status " + code
+                                + (code > 128 ? " (killed by signal " + (code - 128) + ")" : "") : reason);
+                        killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILURE_GRACE_MS);
                     }
                 }
             }
+            if (System.nanoTime() - killAt > 0) {
+                destroyAll(processes);
+                return first;
+            }
             if (System.nanoTime() > deadline) {
                 destroyAll(processes);
-                return new JobResult(124, -1, "job timed out after " + spec.jobTimeout().toSeconds() + " s");
+                return first != null ? first : new JobResult(124, -1, "job timed out after " + spec.jobTimeout().toSeconds() + " s");
             }
             if (!progressed) {
                 Thread.sleep(20);
             }
         }
-        return JobResult.success();
+        return first != null ? first : JobResult.success();
     }
 
     private static void destroyAll(List<Process> processes) {

@@ -1,0 +1,184 @@
+package io.railcoll.bench;
+
+import io.railcoll.Communicator;
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.launcher.RankApp;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The in-rank side of {@code railcoll bench}: times one collective for every (algorithm, size), the way the OSU
+ * micro-benchmarks do. A sample is {@code iterations} back-to-back calls after a barrier; each rank averages its
+ * own calls, and the sample's latency is the maximum of those averages over ranks. Rank 0 appends one line per
+ * sample to the raw file: {@code algorithm,size_bytes,sample_us} ({@code auto:<id>} when selection picked it).
+ * With {@code check=true} every result of the warm-up calls is verified byte for byte first.
+ *
+ * <p>Arguments (key=value): collective, algorithms (ids, all, auto), sizes, warmup, iterations, samples,
+ * root, check, out, budget-ms (target time per sample, caps iterations for large messages).
+ */
+public final class BenchApp implements RankApp {
+
+    @Override
+    public void run(Communicator comm, List<String> args) throws IOException {
+        Options o = Options.parse(args);
+        int n = comm.size();
+        int rank = comm.rank();
+        PrintWriter raw = rank == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
+        MemorySegment times = MemorySegment.ofArray(new long[1]);
+        MemorySegment allTimes = MemorySegment.ofArray(new long[n]);
+        try (Arena arena = Arena.ofShared()) {
+            long maxSize = Arrays.stream(o.sizes).max().orElse(0);
+            MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
+            MemorySegment recv = arena.allocate(Math.max(1, Math.max(maxSize, maxSize * n)), 64);
+            for (String alg : algorithms(comm, o)) {
+                boolean auto = alg.equals("auto");
+                if (auto) {
+                    comm.clearForcedAlgorithm(o.collective);
+                } else {
+                    comm.forceAlgorithm(alg);
+                }
+                for (long size : o.sizes) {
+                    String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
+                    MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
+                    MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
+                            : o.collective.recvBytes(size, n, rank, o.root));
+                    if (o.check) {
+                        check(comm, o, size, s, r);
+                    }
+                    for (int i = 0; i < o.warmup; i++) {
+                        call(comm, o.collective, s, r, o.root);
+                    }
+                    int iterations = iterationsFor(comm, o, s, r);
+                    for (int sample = 0; sample < o.samples; sample++) {
+                        comm.barrier();
+                        long t0 = System.nanoTime();
+                        for (int i = 0; i < iterations; i++) {
+                            call(comm, o.collective, s, r, o.root);
+                        }
+                        long perCall = (System.nanoTime() - t0) / iterations;
+                        times.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, perCall);
+                        comm.gather(times, rank == 0 ? allTimes : null, 0);
+                        if (rank == 0) {
+                            long max = 0;
+                            for (int k = 0; k < n; k++) {
+                                max = Math.max(max, allTimes.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k));
+                            }
+                            raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
+                            raw.flush();
+                        }
+                    }
+                    if (rank == 0) {
+                        System.out.println("PROGRESS " + label + " " + size);
+                    }
+                }
+            }
+        } finally {
+            comm.clearForcedAlgorithm(o.collective);
+            if (raw != null) {
+                raw.close();
+            }
+        }
+    }
+
+    /** Iterations per sample: as many as fit the time budget, measured with one timed call (agreed on by all ranks). */
+    private static int iterationsFor(Communicator comm, Options o, MemorySegment s, MemorySegment r) {
+        comm.barrier();
+        long t0 = System.nanoTime();
+        call(comm, o.collective, s, r, o.root);
+        long one = Math.max(1, System.nanoTime() - t0);
+        // Rank 0's estimate decides, so every rank runs the same number of calls.
+        MemorySegment est = MemorySegment.ofArray(new long[] {one});
+        comm.broadcast(est, 0);
+        long agreed = est.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        long fit = o.budgetNs / Math.max(1, agreed);
+        return (int) Math.max(1, Math.min(o.iterations, fit));
+    }
+
+    private static void check(Communicator comm, Options o, long size, MemorySegment s, MemorySegment r) {
+        int seed = (int) (size * 31 + 7);
+        Patterns.fillSend(o.collective, seed, comm.rank(), comm.size(), size, o.collective == Collective.BROADCAST ? r : s);
+        call(comm, o.collective, s, r, o.root);
+        String bad = Patterns.verify(o.collective, seed, comm.rank(), comm.size(), size, o.root, r);
+        if (bad != null) {
+            throw new AssertionError("rank " + comm.rank() + ": --check failed for " + o.collective.id() + " at "
+                    + size + " bytes: " + bad);
+        }
+    }
+
+    static void call(Communicator comm, Collective c, MemorySegment s, MemorySegment r, int root) {
+        switch (c) {
+            case BARRIER -> comm.barrier();
+            case BROADCAST -> comm.broadcast(r, root);
+            case GATHER -> comm.gather(s, comm.rank() == root ? r : null, root);
+            case ALLGATHER -> comm.allgather(s, r);
+            case ALLTOALL -> comm.alltoall(s, r);
+        }
+    }
+
+    private static List<String> algorithms(Communicator comm, Options o) {
+        List<String> out = new ArrayList<>();
+        for (String a : o.algorithms) {
+            if (a.equals("all")) {
+                for (Algorithm alg : AlgorithmCatalog.forCollective(o.collective)) {
+                    Shape probe = new Shape(o.collective, comm.placement(), comm.rails(), 1, o.root);
+                    if (alg.unsupportedReason(probe).isEmpty()) {
+                        out.add(alg.id());
+                    }
+                }
+            } else {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    private record Options(Collective collective, List<String> algorithms, long[] sizes, int warmup, int iterations,
+                           int samples, int root, boolean check, Path out, long budgetNs) {
+        static Options parse(List<String> args) {
+            Collective collective = Collective.ALLGATHER;
+            List<String> algorithms = List.of("all");
+            long[] sizes = {1, 1024, 1 << 20};
+            int warmup = 5;
+            int iterations = 50;
+            int samples = 5;
+            int root = 0;
+            boolean check = false;
+            Path out = Path.of("bench-raw.csv");
+            long budgetNs = 200_000_000L;
+            for (String a : args) {
+                int eq = a.indexOf('=');
+                if (eq < 0) {
+                    throw new IllegalArgumentException("expected key=value, got " + a);
+                }
+                String k = a.substring(0, eq);
+                String v = a.substring(eq + 1);
+                switch (k) {
+                    case "collective" -> collective = Collective.fromId(v);
+                    case "algorithms" -> algorithms = List.of(v.split(","));
+                    case "sizes" -> sizes = Arrays.stream(v.split(",")).mapToLong(Long::parseLong).toArray();
+                    case "warmup" -> warmup = Integer.parseInt(v);
+                    case "iterations" -> iterations = Integer.parseInt(v);
+                    case "samples" -> samples = Integer.parseInt(v);
+                    case "root" -> root = Integer.parseInt(v);
+                    case "check" -> check = Boolean.parseBoolean(v);
+                    case "out" -> out = Path.of(v);
+                    case "budget-ms" -> budgetNs = Long.parseLong(v) * 1_000_000L;
+                    default -> throw new IllegalArgumentException("unknown option " + k);
+                }
+            }
+            return new Options(collective, algorithms, sizes, warmup, iterations, samples, root, check, out, budgetNs);
+        }
+    }
+}

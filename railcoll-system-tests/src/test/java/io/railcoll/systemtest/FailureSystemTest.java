@@ -1,0 +1,73 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input and broken peers end in clear, named errors within the deadline: never a hang or a wrong result. */
+class FailureSystemTest {
+    private static final Map<String, String> SHORT_DEADLINE = Map.of("RAILCOLL_TIMEOUT_MS", "8000");
+
+    @Test
+    void aKilledRankMakesTheOthersFailNamingIt() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 2), 2, FaultApps.DieMidway.class, List.of("2"), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        assertEquals(2, o.result().failedRank(), o.all());
+        // Every survivor reports the lost rank by number, well inside the job's deadline.
+        for (int r : new int[] {0, 1, 3}) {
+            assertTrue(o.stderr().contains("[r" + r + "] FAILED: io.railcoll.PeerLostException: rank " + r + ": lost rank 2"),
+                    "rank " + r + " did not name the lost rank:\n" + o.stderr());
+        }
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+    }
+
+    @Test
+    void aSizeMismatchIsReportedOnBothSides() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.SizeMismatch.class, List.of(), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        String err = o.stderr();
+        // The receivers of rank 1's oversized blocks detect it ...
+        assertTrue(err.contains("MismatchException") && err.contains("size mismatch"), err);
+        // ... and rank 1 itself fails with that reason too, instead of hanging.
+        assertTrue(Pattern.compile("\\[r1] FAILED: io\\.railcoll\\.(Mismatch|CollectiveAborted)Exception: .*size mismatch").matcher(err).find(), err);
+    }
+
+    @Test
+    void differentCollectivesAtTheSamePointFailLoudly() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.CollectiveMismatch.class, List.of(), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        assertTrue(o.stderr().contains("called barrier as collective #1 while rank")
+                || o.stderr().contains("called allgather as collective #1 while rank"), o.stderr());
+    }
+
+    @Test
+    void stripedPutsUseEveryRail() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 1), 2, FaultApps.RailUsage.class, List.of(), Map.of()).assertSucceeded();
+        Matcher m = Pattern.compile("RAILS rank (\\d) (\\d+) (\\d+)").matcher(o.stdout());
+        int seen = 0;
+        while (m.find()) {
+            seen++;
+            long rail0 = Long.parseLong(m.group(2));
+            long rail1 = Long.parseLong(m.group(3));
+            assertTrue(rail0 >= 32768 && rail1 >= 32768, "a 64 KiB put must be split over both rails: " + m.group());
+        }
+        assertEquals(2, seen, o.stdout());
+    }
+
+    @Test
+    void programmingErrorsThrowBeforeAnythingIsSent() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.ProgrammingErrors.class, List.of(), SHORT_DEADLINE)
+                .assertSucceeded();
+        for (int r = 0; r < 3; r++) {
+            assertTrue(o.stdout().contains("PROGRAMMING-ERRORS-OK rank " + r), o.stdout());
+        }
+    }
+}

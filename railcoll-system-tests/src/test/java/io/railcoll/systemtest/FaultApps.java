@@ -1,0 +1,92 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.Communicator;
+import io.railcoll.launcher.RankApp;
+
+import java.util.List;
+
+/** Rank programs that misbehave on purpose, for the failure tests. */
+final class FaultApps {
+    private FaultApps() {
+    }
+
+    /** Runs all-gathers; the rank named by args[0] dies abruptly (like kill -9) after a few of them. */
+    public static final class DieMidway implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            int victim = Integer.parseInt(args.get(0));
+            byte[] send = new byte[4096];
+            byte[] recv = new byte[4096 * comm.size()];
+            for (int i = 0; i < 1_000_000; i++) {
+                if (i == 20 && comm.rank() == victim) {
+                    Runtime.getRuntime().halt(137);
+                }
+                comm.allgather(send, recv);
+            }
+        }
+    }
+
+    /** Rank 1 passes a larger block than everyone else. */
+    public static final class SizeMismatch implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            comm.barrier();
+            int b = comm.rank() == 1 ? 200 : 100;
+            comm.allgather(new byte[b], new byte[b * comm.size()]);
+        }
+    }
+
+    /** Rank 0 calls a barrier while everyone else calls an all-gather. */
+    public static final class CollectiveMismatch implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            if (comm.rank() == 0) {
+                comm.barrier();
+            } else {
+                comm.allgather(new byte[8], new byte[8 * comm.size()]);
+            }
+        }
+    }
+
+    /** A 64 KiB all-gather, then prints how many bytes each rail sent from this rank. */
+    public static final class RailUsage implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            comm.forceAlgorithm("allgather.direct");
+            comm.allgather(new byte[65536], new byte[65536 * comm.size()]);
+            StringBuilder sb = new StringBuilder("RAILS rank " + comm.rank());
+            for (int r = 0; r < comm.rails(); r++) {
+                sb.append(' ').append(comm.railCounters().bytesSent(r));
+            }
+            System.out.println(sb);
+        }
+    }
+
+    /** Checks the programming errors that must throw before anything is sent, then proves the communicator still works. */
+    public static final class ProgrammingErrors implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            expect(IllegalArgumentException.class, () -> comm.allgather(new byte[10], new byte[10 * comm.size() - 1]));
+            expect(IllegalArgumentException.class, () -> comm.broadcast(new byte[4], comm.size()));
+            expect(IllegalArgumentException.class, () -> comm.gather(new byte[4], new byte[4 * comm.size()], -1));
+            expect(IllegalArgumentException.class, () -> comm.forceAlgorithm("allgather.no-such-algorithm"));
+            byte[] recv = new byte[3 * comm.size()];
+            comm.allgather(new byte[] {1, 2, 3}, recv);
+            comm.close();
+            expect(IllegalStateException.class, comm::barrier);
+            System.out.println("PROGRAMMING-ERRORS-OK rank " + comm.rank());
+        }
+
+        private static void expect(Class<? extends Throwable> type, Runnable r) {
+            try {
+                r.run();
+            } catch (Throwable t) {
+                if (type.isInstance(t)) {
+                    return;
+                }
+                throw new AssertionError("expected " + type.getSimpleName() + ", got " + t, t);
+            }
+            throw new AssertionError("expected " + type.getSimpleName() + ", nothing was thrown");
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.launcher.JobLauncher;
+import io.railcoll.launcher.JobResult;
+import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.LoopbackNetwork;
+import io.railcoll.topology.Placement;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Launches real jobs (one JVM per rank) on the loopback emulated cluster and captures their output. */
+final class Jobs {
+    private Jobs() {
+    }
+
+    record Outcome(JobResult result, String stdout, String stderr, long elapsedMs) {
+        String all() {
+            return stdout + stderr;
+        }
+
+        Outcome assertSucceeded() {
+            if (!result.succeeded()) {
+                throw new AssertionError("job failed on rank " + result.failedRank() + ": " + result.failure()
+                        + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr);
+            }
+            return this;
+        }
+    }
+
+    static Outcome run(Placement placement, int rails, Class<?> app, List<String> args, Map<String, String> env) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JobSpec spec = new JobSpec(placement, rails, app.getName(), args, env, List.of("-Xmx192m"),
+                Duration.ofMinutes(5));
+        long t0 = System.nanoTime();
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+             LoopbackNetwork net = new LoopbackNetwork(placement.nodeCount(), rails)) {
+            JobResult r = new JobLauncher(o, e).run(spec, net);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            return new Outcome(r, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), ms);
+        } catch (Exception e) {
+            throw new AssertionError("launching the job failed", e);
+        }
+    }
+}
