@@ -37,8 +37,11 @@ public final class CommandException extends TestbedException {
     private static String describe(List<String> command, int exitCode, String stderr, String hint) {
         StringBuilder sb = new StringBuilder("command failed: ").append(String.join(" ", command));
         sb.append(exitCode < 0 ? " (timed out)" : " (exit " + exitCode + ")");
-        if (!stderr.isEmpty()) {
-            sb.append(": ").append(stderr);
+        // tc follows a complaint with its whole usage text; the complaint is what the user needs.
+        int usage = stderr.indexOf("\nUsage:");
+        String reason = usage >= 0 ? stderr.substring(0, usage).strip() : stderr;
+        if (!reason.isEmpty()) {
+            sb.append(": ").append(reason);
         }
         if (hint != null) {
             sb.append("; ").append(hint);

@@ -82,9 +82,7 @@ public final class NetnsTestbed implements AutoCloseable {
         if (!Files.exists(Path.of("/proc/self/ns/net"))) {
             return Availability.no("--netns needs a kernel with network namespaces (CONFIG_NET_NS)");
         }
-        long capabilities = effectiveCapabilities();
-        long needed = (1L << CAP_NET_ADMIN) | (1L << CAP_SYS_ADMIN); // SYS_ADMIN: ip netns add mounts
-        if ((capabilities & needed) != needed) {
+        if (!hasNetworkAdmin(effectiveCapabilities())) {
             return Availability.no(NEEDS_ROOT);
         }
         try {
@@ -476,6 +474,12 @@ public final class NetnsTestbed implements AutoCloseable {
         if (rail < 0 || rail >= spec.rails()) {
             throw new IllegalArgumentException("rail must be 0.." + (spec.rails() - 1) + ", got " + rail);
         }
+    }
+
+    /** True if a capability set has what {@code ip netns add} and {@code tc} need. */
+    static boolean hasNetworkAdmin(long capabilities) {
+        long needed = (1L << CAP_NET_ADMIN) | (1L << CAP_SYS_ADMIN); // SYS_ADMIN: ip netns add mounts
+        return (capabilities & needed) == needed;
     }
 
     /** The effective capability set of this process, from /proc/self/status; 0 if unreadable. */

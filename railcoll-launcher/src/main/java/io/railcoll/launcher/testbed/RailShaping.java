@@ -26,12 +26,17 @@ import java.util.OptionalLong;
  * independently, as behind a real switch port. Netem acts first, so a lost packet does not use rate and
  * a duplicate does. Netem's own queue limit is raised to cover the tbf queue counted in minimum-size
  * frames, because some kernels count the child's packets against it and the default 1000 would bring
- * back the short-queue drops; a {@code limit} in the user's options wins. Reordering needs a delay in the
- * options ({@code reorder 5% delay 1ms}): netem reorders by sending some packets without it.
+ * back the short-queue drops; a {@code limit} in the user's options wins. Netem reorders by sending some
+ * packets without the delay the others get, so tc refuses {@code reorder} without {@code delay}; since the
+ * issue's own example ({@code "loss 5% corrupt 1% duplicate 1% reorder 5%"}) has none, {@code delay 1ms} is
+ * added in that case (visible in {@code tc qdisc show}), a delay far below any time-out of the protocols
+ * under test.
  */
 final class RailShaping {
     static final int QUEUE_LATENCY_MS = 50;
     static final long MIN_BURST_BYTES = 64 * 1024;
+    /** The delay added when netem options ask for reordering without one. */
+    static final String REORDER_DELAY = "1ms";
     private static final int MIN_FRAME_BYTES = 64;
 
     private final OptionalLong rateBitsPerSecond;
@@ -39,7 +44,12 @@ final class RailShaping {
 
     RailShaping(TestbedSpec spec) {
         this.rateBitsPerSecond = spec.rateBitsPerSecond();
-        this.netem = spec.netem() == null ? List.of() : Arrays.asList(spec.netem().split("\\s+"));
+        List<String> options = spec.netem() == null ? List.of() : Arrays.asList(spec.netem().split("[ \\t]+"));
+        if (options.contains("reorder") && !options.contains("delay")) {
+            options = new ArrayList<>(options);
+            options.addAll(List.of("delay", REORDER_DELAY));
+        }
+        this.netem = List.copyOf(options);
     }
 
     /** Token-bucket size in bytes (only meaningful with a rate). */

@@ -30,7 +30,7 @@ public record TestbedSpec(int nodes, int rails, String rate, String netem, Integ
     public static final int MAX_RAILS = 256;
 
     private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)(bit|kbit|mbit|gbit|tbit|bps|kbps|mbps|gbps|tbps)");
-    private static final Pattern NETEM = Pattern.compile("[A-Za-z0-9.%_:/+-]+(?:\\s+[A-Za-z0-9.%_:/+-]+)*");
+    private static final Pattern NETEM = Pattern.compile("[A-Za-z0-9.%_:/+-]+(?:[ \\t]+[A-Za-z0-9.%_:/+-]+)*");
 
     public TestbedSpec {
         if (nodes < 1 || nodes > MAX_NODES) {
