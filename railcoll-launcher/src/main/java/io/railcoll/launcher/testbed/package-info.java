@@ -1,0 +1,9 @@
+/**
+ * The network-namespace cluster testbed: one namespace per emulated node, one Linux bridge per rail in a
+ * separate "switch" namespace, veth links with rate limits (and optional netem) in both directions.
+ *
+ * <p>It drives the system's {@code ip} and {@code tc} (iproute2) as child processes and needs root. It
+ * imports only the JDK: no collective, transport or engine code; the launcher decides what runs inside
+ * the namespaces. See {@code docs/testbed.md} for the topology, addressing and qdisc choice.
+ */
+package io.railcoll.launcher.testbed;
