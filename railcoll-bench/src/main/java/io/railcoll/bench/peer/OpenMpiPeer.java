@@ -176,7 +176,7 @@ public final class OpenMpiPeer {
         String what = run.collective().id() + " on " + run.ranks() + " ranks";
         if (!parsed.failedChecks().isEmpty()) {
             String sizes = parsed.failedChecks().stream()
-                    .map(c -> c.sizeBytes() + " bytes (" + c.badRanks() + " ranks wrong)")
+                    .map(c -> c.sizeBytes() + " bytes (on " + c.badRanks() + " of " + run.ranks() + " ranks)")
                     .collect(Collectors.joining(", "));
             throw new PeerException("Open MPI " + what + " delivered wrong bytes at " + sizes + "; stderr:\n"
                     + tail(out.stderr()));

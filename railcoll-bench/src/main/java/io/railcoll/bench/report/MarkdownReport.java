@@ -111,8 +111,11 @@ public final class MarkdownReport {
             }
             List<ResultTable.Row> rows = table.rows().stream()
                     .filter(r -> r.sizeBytes() >= range.fromBytes() && r.sizeBytes() <= range.toBytes()).toList();
-            spanOf(rows.stream().map(ResultTable.Row::speedupOverFlat).toList())
-                    .ifPresent(s -> margins.add(s + " faster than the best flat algorithm"));
+            if (!range.winner().flat()) {
+                // A flat winner is the best flat algorithm itself: "1.00x faster" would say nothing.
+                spanOf(rows.stream().map(ResultTable.Row::speedupOverFlat).toList())
+                        .ifPresent(s -> margins.add(s + " faster than the best flat algorithm"));
+            }
             spanOf(rows.stream().map(ResultTable.Row::ratioToPeer).toList())
                     .ifPresent(s -> margins.add(s + " the time of " + table.peerLabel()));
             if (!margins.isEmpty()) {

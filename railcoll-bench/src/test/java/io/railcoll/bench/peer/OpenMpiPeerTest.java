@@ -42,18 +42,22 @@ class OpenMpiPeerTest {
 
     @Test
     void aHungRunIsKilledAtItsDeadline(@TempDir Path dir) throws IOException {
-        Path bin = Files.createDirectories(dir.resolve("bin"));
-        // A fake toolchain: "mpicc" writes an executable where -o says, "mpirun" hangs unless asked its version.
-        script(bin.resolve("mpicc"), """
-                if [ "$1" = --showme:version ]; then echo 'mpicc: Open MPI 0.0-fake'; exit 0; fi
-                while [ $# -gt 0 ] && [ "$1" != -o ]; do shift; done
-                printf '#!/bin/sh\\n' > "$2"; chmod +x "$2"
-                """);
-        script(bin.resolve("mpirun"), "if [ \"$1\" = --version ]; then echo 'mpirun (Open MPI) 0.0-fake'; exit 0; fi; sleep 60");
+        Path bin = fakeToolchain(dir, "sleep 60");
         OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
         PeerRun run = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), SIZES).withTimeout(Duration.ofMillis(500));
         PeerException e = assertThrows(PeerException.class, () -> peer.run(run));
         assertTrue(e.getMessage().contains("did not finish within"), e.getMessage());
+    }
+
+    @Test
+    void wrongBytesAreAnErrorNamingTheSizes(@TempDir Path dir) throws IOException {
+        Path bin = fakeToolchain(dir, "printf 'check,allgather,2,1024,FAILED,1\\nsample,allgather,2,1024,10,0,1.5\\n"
+                + "done,allgather,2\\n'; echo 'rank 1: 7 wrong bytes' >&2; exit 3");
+        OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
+        PeerException e = assertThrows(PeerException.class,
+                () -> peer.run(PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), List.of(1024L))));
+        assertTrue(e.getMessage().contains("wrong bytes at 1024 bytes (on 1 of 2 ranks)"), e.getMessage());
+        assertTrue(e.getMessage().contains("rank 1: 7 wrong bytes"), e.getMessage());
     }
 
     /** The real thing, when Open MPI is installed: 2 ranks, every collective, a few sizes, bytes checked. */
@@ -81,6 +85,22 @@ class OpenMpiPeerTest {
                 assertTrue(r.latencyUsMin() <= r.latencyUsMedian() && r.latencyUsMedian() <= r.latencyUsMax());
             }
         }
+    }
+
+    /**
+     * A fake toolchain: "mpicc" knows its version and writes an executable where -o says; "mpirun" knows
+     * its version and otherwise runs {@code mpirunBody} in place of a job.
+     */
+    private static Path fakeToolchain(Path dir, String mpirunBody) throws IOException {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        script(bin.resolve("mpicc"), """
+                if [ "$1" = --showme:version ]; then echo 'mpicc: Open MPI 0.0-fake'; exit 0; fi
+                while [ $# -gt 0 ] && [ "$1" != -o ]; do shift; done
+                printf '#!/bin/sh\\n' > "$2"; chmod +x "$2"
+                """);
+        script(bin.resolve("mpirun"), "if [ \"$1\" = --version ]; then echo 'mpirun (Open MPI) 0.0-fake'; exit 0; fi\n"
+                + mpirunBody);
+        return bin;
     }
 
     private static void script(Path file, String body) throws IOException {

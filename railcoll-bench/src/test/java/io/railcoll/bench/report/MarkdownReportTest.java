@@ -26,8 +26,7 @@ class MarkdownReportTest {
         assertContains(md, "| 4B | **6.00** | - | - | - | 1.00x | - |");
         assertContains(md, "- 1B: **smp.bruck**, 2.00x faster than the runner-up; 2.00x faster than the best flat "
                 + "algorithm; 0.80x the time of openmpi");
-        assertContains(md, "- 4B to 1K: **ring**, 1.25x faster than the runner-up; 1.00x faster than the best flat "
-                + "algorithm; 2.00x the time of openmpi");
+        assertContains(md, "- 4B to 1K: **ring**, 1.25x faster than the runner-up; 2.00x the time of openmpi\n");
     }
 
     @Test
