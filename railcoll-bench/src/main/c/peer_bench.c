@@ -1,0 +1,368 @@
+/*
+ * peer_bench: the MPI side of `railcoll bench --peer`, timing one collective the way the OSU
+ * micro-benchmarks do, so railcoll's numbers and the MPI library's come from the same method.
+ *
+ * Timing (per message size, per sample), as in osu_allgather and friends:
+ *   - `warmup` untimed calls, then `iterations` timed calls; each call is timed alone with
+ *     MPI_Wtime and an MPI_Barrier separates calls (outside the timed region), so every call
+ *     starts with the ranks roughly aligned and a slow rank cannot hide in the next call;
+ *   - each rank averages its own calls; the sample is the MAX of those averages over ranks
+ *     (MPI_Reduce to rank 0), i.e. the time until the slowest rank was done;
+ *   - this repeats `samples` times; the Java side keeps min/median/max over samples.
+ * Sizes at or above `large-from` bytes use the smaller `large-iterations`/`large-warmup` counts,
+ * as OSU does, so 1 MiB points on an oversubscribed machine do not take minutes.
+ *
+ * Size semantics (same as railcoll's block size): the bytes each rank contributes. allgather
+ * and gather move size bytes per rank (receive size*N); bcast moves size bytes from root 0;
+ * alltoall sends size bytes to each peer (send and receive size*N); barrier ignores sizes and
+ * is measured once, reported as size 0.
+ *
+ * --check runs one untimed call per size before timing with a pattern that depends on source
+ * rank and byte index, receive buffers poisoned first, and compares every received byte.
+ *
+ * Output: CSV on stdout, written by rank 0 only; the first field names the record type:
+ *   info,library,"<MPI_Get_library_version, first line>"
+ *   info,ranks,<N>
+ *   check,<collective>,<ranks>,<size_bytes>,ok
+ *   check,<collective>,<ranks>,<size_bytes>,FAILED,<ranks with wrong bytes>
+ *   sample,<collective>,<ranks>,<size_bytes>,<iterations>,<sample_index>,<latency_us>
+ *   done,<collective>,<ranks>
+ * Errors in the arguments go to stderr with exit status 2; a failed check exits with 3 after
+ * all sizes were checked, so the caller sees every failing size.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL };
+
+static const char *const COLLECTIVE_NAMES[] = {"allgather", "gather", "bcast", "barrier", "alltoall"};
+
+#define MAX_SIZES 64
+#define ROOT 0
+#define POISON 0xEE
+
+struct options {
+    enum collective collective;
+    long sizes[MAX_SIZES];
+    int size_count;
+    int warmup;
+    int iterations;
+    int large_warmup;
+    int large_iterations;
+    long large_from;
+    int samples;
+    int check;
+};
+
+static int rank_id;
+static int rank_count;
+
+static void usage_error(const char *message, const char *arg) {
+    if (rank_id == 0) {
+        fprintf(stderr, "peer_bench: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
+        fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall "
+                        "--sizes 1,2,4 [--warmup N] [--iterations N] [--large-warmup N] "
+                        "[--large-iterations N] [--large-from BYTES] [--samples N] [--check]\n");
+    }
+    MPI_Finalize();
+    exit(2);
+}
+
+static long parse_long(const char *text, long min) {
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || end == text || value < min) {
+        usage_error("bad number", text);
+    }
+    return value;
+}
+
+static void parse_sizes(struct options *o, const char *list) {
+    char *copy = strdup(list);
+    char *save = NULL;
+    o->size_count = 0;
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        if (o->size_count == MAX_SIZES) {
+            usage_error("too many sizes (at most 64)", list);
+        }
+        o->sizes[o->size_count++] = parse_long(item, 0);
+    }
+    free(copy);
+    if (o->size_count == 0) {
+        usage_error("no sizes", list);
+    }
+}
+
+static void parse_options(struct options *o, int argc, char **argv) {
+    /* OSU's defaults (osu_util.h): 1000/200 below 8 KiB, 100/10 from there on. */
+    *o = (struct options){.collective = ALLGATHER, .warmup = 200, .iterations = 1000,
+                          .large_warmup = 10, .large_iterations = 100, .large_from = 8192,
+                          .samples = 5, .check = 0, .size_count = 0};
+    int have_collective = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--check") == 0) {
+            o->check = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            usage_error("missing value or unknown flag", a);
+        }
+        const char *v = argv[++i];
+        if (strcmp(a, "--collective") == 0) {
+            int found = 0;
+            for (int c = 0; c < 5; c++) {
+                if (strcmp(v, COLLECTIVE_NAMES[c]) == 0) {
+                    o->collective = (enum collective)c;
+                    found = 1;
+                }
+            }
+            if (!found) {
+                usage_error("unknown collective", v);
+            }
+            have_collective = 1;
+        } else if (strcmp(a, "--sizes") == 0) {
+            parse_sizes(o, v);
+        } else if (strcmp(a, "--warmup") == 0) {
+            o->warmup = (int)parse_long(v, 0);
+        } else if (strcmp(a, "--iterations") == 0) {
+            o->iterations = (int)parse_long(v, 1);
+        } else if (strcmp(a, "--large-warmup") == 0) {
+            o->large_warmup = (int)parse_long(v, 0);
+        } else if (strcmp(a, "--large-iterations") == 0) {
+            o->large_iterations = (int)parse_long(v, 1);
+        } else if (strcmp(a, "--large-from") == 0) {
+            o->large_from = parse_long(v, 0);
+        } else if (strcmp(a, "--samples") == 0) {
+            o->samples = (int)parse_long(v, 1);
+        } else {
+            usage_error("unknown flag", a);
+        }
+    }
+    if (!have_collective) {
+        usage_error("--collective is required", NULL);
+    }
+    if (o->collective == BARRIER) {
+        o->sizes[0] = 0;
+        o->size_count = 1;
+    } else if (o->size_count == 0) {
+        usage_error("--sizes is required", NULL);
+    }
+}
+
+/* The byte that rank `src` contributes at `index` of what it sends; never equal to POISON for
+ * long stretches, and different across ranks and positions so a misplaced block is caught. */
+static unsigned char pattern(int src, long index) {
+    return (unsigned char)((src * 131 + index * 7 + (index >> 8) + 1) & 0xFF);
+}
+
+static void run_once(enum collective c, unsigned char *send, unsigned char *recv, long size) {
+    int n = (int)size; /* sizes are limited to INT_MAX by the caller's check */
+    switch (c) {
+        case ALLGATHER:
+            MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD);
+            break;
+        case GATHER:
+            MPI_Gather(send, n, MPI_BYTE, recv, n, MPI_BYTE, ROOT, MPI_COMM_WORLD);
+            break;
+        case BCAST:
+            /* The root broadcasts from its receive buffer: the same convention railcoll uses. */
+            MPI_Bcast(recv, n, MPI_BYTE, ROOT, MPI_COMM_WORLD);
+            break;
+        case BARRIER:
+            MPI_Barrier(MPI_COMM_WORLD);
+            break;
+        case ALLTOALL:
+            MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD);
+            break;
+    }
+}
+
+/* Fills inputs with the pattern, poisons outputs, runs once, returns the number of wrong bytes
+ * this rank holds (its own first mismatch goes to stderr for the person debugging). */
+static long check_once(enum collective c, unsigned char *send, unsigned char *recv, long size) {
+    long total = size * rank_count;
+    memset(recv, POISON, (size_t)total);
+    if (c == ALLTOALL) {
+        for (long i = 0; i < total; i++) {
+            send[i] = pattern(rank_id, i);
+        }
+    } else {
+        for (long i = 0; i < size; i++) {
+            send[i] = pattern(rank_id, i);
+        }
+    }
+    if (c == BCAST && rank_id == ROOT) {
+        memcpy(recv, send, (size_t)size);
+    }
+    run_once(c, send, recv, size);
+
+    long wrong = 0;
+    long first_bad = -1;
+    unsigned char expected_at_first = 0;
+    for (long i = 0; i < total; i++) {
+        unsigned char expected;
+        long block = i / (size ? size : 1);
+        long offset = i % (size ? size : 1);
+        switch (c) {
+            case ALLGATHER:
+                expected = pattern((int)block, offset);
+                break;
+            case GATHER:
+                if (rank_id != ROOT) {
+                    return 0; /* only the root receives */
+                }
+                expected = pattern((int)block, offset);
+                break;
+            case BCAST:
+                if (i >= size) {
+                    return wrong;
+                }
+                expected = pattern(ROOT, i);
+                break;
+            case ALLTOALL:
+                /* Block `block` came from rank `block`: its bytes for me start at rank_id*size. */
+                expected = pattern((int)block, (long)rank_id * size + offset);
+                break;
+            default:
+                return 0;
+        }
+        if (recv[i] != expected) {
+            if (first_bad < 0) {
+                first_bad = i;
+                expected_at_first = expected;
+            }
+            wrong++;
+        }
+    }
+    if (wrong > 0) {
+        fprintf(stderr, "peer_bench: rank %d, %s size %ld: %ld wrong bytes, first at %ld "
+                        "(expected 0x%02x, got 0x%02x)\n",
+                rank_id, COLLECTIVE_NAMES[c], size, wrong, first_bad, expected_at_first,
+                recv[first_bad]);
+    }
+    return wrong;
+}
+
+/* One OSU sample: returns the max over ranks of each rank's average call time, on rank 0. */
+static double time_sample(enum collective c, unsigned char *send, unsigned char *recv, long size,
+                          int warmup, int iterations) {
+    double busy = 0.0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < warmup + iterations; i++) {
+        double start = MPI_Wtime();
+        run_once(c, send, recv, size);
+        double stop = MPI_Wtime();
+        if (i >= warmup) {
+            busy += stop - start;
+        }
+        /* osu_barrier times back-to-back barriers; every other collective is separated. */
+        if (c != BARRIER) {
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+    }
+    double mine_us = busy * 1e6 / iterations;
+    double max_us = 0.0;
+    MPI_Reduce(&mine_us, &max_us, 1, MPI_DOUBLE, MPI_MAX, ROOT, MPI_COMM_WORLD);
+    return max_us;
+}
+
+static void print_library(void) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    /* Keep the first line and write it as one quoted CSV field (quotes doubled). */
+    char *newline = strchr(version, '\n');
+    if (newline) {
+        *newline = '\0';
+    }
+    fputs("info,library,\"", stdout);
+    for (const char *p = version; *p; p++) {
+        if (*p == '"') {
+            fputc('"', stdout);
+        }
+        fputc(*p, stdout);
+    }
+    fputs("\"\n", stdout);
+    printf("info,ranks,%d\n", rank_count);
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_id);
+    MPI_Comm_size(MPI_COMM_WORLD, &rank_count);
+
+    struct options o;
+    parse_options(&o, argc, argv);
+
+    long max_size = 0;
+    for (int s = 0; s < o.size_count; s++) {
+        if (o.sizes[s] > max_size) {
+            max_size = o.sizes[s];
+        }
+    }
+    if (max_size > 0x7fffffffL / rank_count) {
+        usage_error("size times ranks exceeds INT_MAX bytes", NULL);
+    }
+    /* Both buffers hold N blocks (alltoall sends N, allgather/gather receive N). Touch every
+     * page now so first-touch page faults are not timed. */
+    size_t bytes = (size_t)(max_size > 0 ? max_size : 1) * (size_t)rank_count;
+    unsigned char *send = NULL;
+    unsigned char *recv = NULL;
+    if (posix_memalign((void **)&send, 4096, bytes) != 0 || posix_memalign((void **)&recv, 4096, bytes) != 0) {
+        fprintf(stderr, "peer_bench: rank %d cannot allocate 2 x %zu bytes\n", rank_id, bytes);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memset(send, 1, bytes);
+    memset(recv, 0, bytes);
+
+    if (rank_id == 0) {
+        print_library();
+    }
+    int failed = 0;
+    for (int s = 0; s < o.size_count; s++) {
+        long size = o.sizes[s];
+        if (o.check && o.collective != BARRIER) {
+            long wrong = check_once(o.collective, send, recv, size);
+            long bad_ranks = 0;
+            long flag = wrong > 0 ? 1 : 0;
+            MPI_Reduce(&flag, &bad_ranks, 1, MPI_LONG, MPI_SUM, ROOT, MPI_COMM_WORLD);
+            if (rank_id == 0) {
+                if (bad_ranks == 0) {
+                    printf("check,%s,%d,%ld,ok\n", COLLECTIVE_NAMES[o.collective], rank_count, size);
+                } else {
+                    printf("check,%s,%d,%ld,FAILED,%ld\n", COLLECTIVE_NAMES[o.collective], rank_count, size,
+                           bad_ranks);
+                    failed = 1;
+                }
+            }
+        }
+        int large = size >= o.large_from;
+        int warmup = large ? o.large_warmup : o.warmup;
+        int iterations = large ? o.large_iterations : o.iterations;
+        for (int sample = 0; sample < o.samples; sample++) {
+            double latency_us = time_sample(o.collective, send, recv, size, warmup, iterations);
+            if (rank_id == 0) {
+                printf("sample,%s,%d,%ld,%d,%d,%.3f\n", COLLECTIVE_NAMES[o.collective], rank_count, size,
+                       iterations, sample, latency_us);
+            }
+        }
+        if (rank_id == 0) {
+            fflush(stdout); /* lets the caller follow progress size by size */
+        }
+    }
+    if (rank_id == 0) {
+        printf("done,%s,%d\n", COLLECTIVE_NAMES[o.collective], rank_count);
+        fflush(stdout);
+    }
+    free(send);
+    free(recv);
+    MPI_Finalize();
+    return failed ? 3 : 0;
+}

@@ -1,0 +1,35 @@
+package io.railcoll.bench.peer;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The mpirun command line for a peer run, and why each setting is there:
+ * <ul>
+ *   <li>{@code --allow-run-as-root}: the emulated cluster (network namespaces) runs as root, and Open MPI
+ *       refuses root without it;</li>
+ *   <li>{@code --oversubscribe}: the default job has more ranks than this machine has cores, and Open MPI
+ *       refuses to start more ranks than slots without it;</li>
+ *   <li>{@code --mca mpi_yield_when_idle 1}, only when ranks outnumber cores: a waiting rank then yields
+ *       its core instead of spinning on it, so the rank it waits for can run. Open MPI's best setting
+ *       there; with ranks &lt;= cores, spinning is faster and the flag is left out.</li>
+ * </ul>
+ * Extra arguments (a launcher agent, MCA settings) come after these and before the program.
+ */
+final class MpirunCommand {
+    private MpirunCommand() {
+    }
+
+    static List<String> build(Path mpirun, Path program, PeerRun run, int cores) {
+        List<String> cmd = new ArrayList<>(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe",
+                "-np", Integer.toString(run.ranks())));
+        if (run.ranks() > cores) {
+            cmd.addAll(List.of("--mca", "mpi_yield_when_idle", "1"));
+        }
+        cmd.addAll(run.extraMpirunArgs());
+        cmd.add(program.toString());
+        cmd.addAll(run.programArgs());
+        return cmd;
+    }
+}

@@ -1,0 +1,119 @@
+package io.railcoll.bench.peer;
+
+import io.railcoll.bench.report.BenchResult;
+import io.railcoll.bench.report.Samples;
+import io.railcoll.bench.report.Series;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What peer_bench printed, parsed. Its stdout holds CSV records whose first field is the type:
+ * <pre>
+ * info,library,"Open MPI v4.1.4, package: Debian OpenMPI, ..."
+ * info,ranks,2
+ * check,allgather,2,1024,ok                 (or ...,FAILED,&lt;ranks with wrong bytes&gt;)
+ * sample,allgather,2,1024,1000,0,2.106       (collective, ranks, size_bytes, iterations, sample index, latency_us)
+ * done,allgather,2
+ * </pre>
+ * Lines of any other shape (mpirun can write its own notices to the same stream) are kept in
+ * {@link #otherLines} for error messages rather than rejected. Read-only once parsed.
+ *
+ * @param samplesBySize per size, the samples in microseconds (max over ranks of each rank's average)
+ * @param complete      whether the closing {@code done} record was seen
+ */
+public record PeerOutput(String library, String collective, int ranks, List<Check> checks,
+                         SortedMap<Long, Samples> samplesBySize, boolean complete, List<String> otherLines) {
+
+    /** The outcome of {@code --check} at one size; {@code badRanks} is how many ranks saw wrong bytes. */
+    public record Check(long sizeBytes, boolean ok, int badRanks) {
+    }
+
+    public static PeerOutput parse(String stdout) {
+        String library = "";
+        String collective = "";
+        int ranks = 0;
+        List<Check> checks = new ArrayList<>();
+        SortedMap<Long, Samples> samples = new TreeMap<>();
+        boolean complete = false;
+        List<String> other = new ArrayList<>();
+        for (String line : stdout.split("\n")) {
+            CSVRecord r = recordOf(line.strip());
+            String type = r == null ? "" : r.get(0);
+            try {
+                switch (type) {
+                    case "info" -> {
+                        if (r.get(1).equals("library")) {
+                            library = r.get(2);
+                        } else if (r.get(1).equals("ranks")) {
+                            ranks = Integer.parseInt(r.get(2));
+                        }
+                    }
+                    case "check" -> {
+                        collective = r.get(1);
+                        boolean ok = r.get(4).equals("ok");
+                        checks.add(new Check(Long.parseLong(r.get(3)), ok, ok ? 0 : Integer.parseInt(r.get(5))));
+                    }
+                    case "sample" -> {
+                        // Every field is read before anything is stored, so a truncated line leaves no trace.
+                        String name = r.get(1);
+                        int n = Integer.parseInt(r.get(2));
+                        long size = Long.parseLong(r.get(3));
+                        double latencyUs = Double.parseDouble(r.get(6));
+                        collective = name;
+                        ranks = n;
+                        samples.computeIfAbsent(size, k -> new Samples()).addUs(latencyUs);
+                    }
+                    case "done" -> complete = true;
+                    default -> {
+                        if (!line.isBlank()) {
+                            other.add(line);
+                        }
+                    }
+                }
+            } catch (ArrayIndexOutOfBoundsException | IllegalArgumentException e) {
+                // A truncated or foreign line that happens to start with a known word: keep it for the message.
+                other.add(line);
+            }
+        }
+        return new PeerOutput(library, collective, ranks, List.copyOf(checks), Collections.unmodifiableSortedMap(samples),
+                complete, List.copyOf(other));
+    }
+
+    private static CSVRecord recordOf(String line) {
+        if (line.isEmpty()) {
+            return null;
+        }
+        try (CSVParser parser = CSVParser.parse(line, CSVFormat.DEFAULT)) {
+            List<CSVRecord> records = parser.getRecords();
+            return records.isEmpty() ? null : records.getFirst();
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
+            // Reading a String cannot fail on I/O: this is a line that is not CSV at all, such as an
+            // mpirun notice with an unbalanced quote. It is kept as an "other" line.
+            return null;
+        }
+    }
+
+    /** Sizes whose check failed. */
+    public List<Check> failedChecks() {
+        return checks.stream().filter(c -> !c.ok()).toList();
+    }
+
+    /** One result per size, labelled with {@code series}. */
+    public List<BenchResult> results(Series series) {
+        List<BenchResult> results = new ArrayList<>();
+        for (Map.Entry<Long, Samples> e : samplesBySize.entrySet()) {
+            results.add(BenchResult.of(series, e.getKey(), e.getValue()));
+        }
+        return results;
+    }
+}

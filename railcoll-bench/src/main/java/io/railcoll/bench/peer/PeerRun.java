@@ -1,0 +1,122 @@
+package io.railcoll.bench.peer;
+
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One peer sweep: a collective over a list of sizes on a number of ranks, with OSU-style counts.
+ *
+ * <p>{@code placement} gives the rank count and labels the results so they share a table with the
+ * railcoll sweep they are compared with; without {@code extraMpirunArgs} that place ranks elsewhere,
+ * every rank runs on this host and Open MPI uses its shared-memory path whatever the placement says,
+ * which {@code engineLabel} records ({@value #ONE_HOST_ENGINE}). Immutable; build with {@link #of} and the
+ * {@code with...} methods.
+ *
+ * @param largeFromBytes  sizes at or above this use {@code largeWarmup}/{@code largeIterations} (OSU: 8 KiB)
+ * @param samples         repeated measurements per size; results keep their min/median/max
+ * @param check           verify every received byte once per size before timing
+ * @param timeout         the whole mpirun's deadline; past it the process tree is killed
+ * @param extraMpirunArgs inserted before the program, e.g. a launcher agent for network namespaces
+ */
+public record PeerRun(Collective collective, Placement placement, int rails, String engineLabel, List<Long> sizes,
+                      int warmup, int iterations, int largeWarmup, int largeIterations, long largeFromBytes,
+                      int samples, boolean check, Duration timeout, List<String> extraMpirunArgs) {
+
+    public static final String ONE_HOST_ENGINE = "one-host shm";
+
+    public PeerRun {
+        Objects.requireNonNull(collective, "collective");
+        Objects.requireNonNull(placement, "placement");
+        Objects.requireNonNull(engineLabel, "engineLabel");
+        Objects.requireNonNull(timeout, "timeout");
+        sizes = List.copyOf(sizes);
+        extraMpirunArgs = List.copyOf(extraMpirunArgs);
+        if (collective != Collective.BARRIER && sizes.isEmpty()) {
+            throw new IllegalArgumentException("a " + collective.id() + " sweep needs at least one size");
+        }
+        if (sizes.size() > 64) {
+            throw new IllegalArgumentException("peer_bench takes at most 64 sizes, got " + sizes.size());
+        }
+        for (long size : sizes) {
+            if (size < 0 || size * placement.size() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("size " + size + " x " + placement.size()
+                        + " ranks must be within 0..2^31-1 bytes (MPI counts are ints)");
+            }
+        }
+        if (warmup < 0 || largeWarmup < 0 || iterations < 1 || largeIterations < 1 || samples < 1
+                || largeFromBytes < 0 || rails < 0) {
+            throw new IllegalArgumentException("need warmups >= 0, iterations >= 1, samples >= 1, rails >= 0: " + this);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+        }
+    }
+
+    /** OSU's default counts (1000/200 below 8 KiB, 100/10 above), 5 samples, no check, 1 rail, 10 minutes. */
+    public static PeerRun of(Collective collective, Placement placement, List<Long> sizes) {
+        return new PeerRun(collective, placement, 1, ONE_HOST_ENGINE, sizes, 200, 1000, 10, 100, 8192, 5, false,
+                Duration.ofMinutes(10), List.of());
+    }
+
+    public PeerRun withCounts(int warmup, int iterations, int largeWarmup, int largeIterations) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+    }
+
+    public PeerRun withSamples(int samples) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+    }
+
+    public PeerRun withCheck(boolean check) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+    }
+
+    public PeerRun withTimeout(Duration timeout) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+    }
+
+    /** Labels only: the rails the compared railcoll sweep used. */
+    public PeerRun withRails(int rails) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+    }
+
+    /** Extra mpirun arguments and the engine label that says what they change (e.g. {@code netns}). */
+    public PeerRun withMpirunArgs(List<String> extraMpirunArgs, String engineLabel) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+    }
+
+    public int ranks() {
+        return placement.size();
+    }
+
+    /** MPI's name for the collective, as peer_bench takes and prints it. */
+    static String mpiName(Collective collective) {
+        return collective == Collective.BROADCAST ? "bcast" : collective.id();
+    }
+
+    /** peer_bench's arguments for this run. */
+    List<String> programArgs() {
+        List<String> args = new ArrayList<>(List.of("--collective", mpiName(collective)));
+        if (collective != Collective.BARRIER) {
+            args.add("--sizes");
+            args.add(String.join(",", sizes.stream().map(String::valueOf).toList()));
+        }
+        args.addAll(List.of("--warmup", Integer.toString(warmup), "--iterations", Integer.toString(iterations),
+                "--large-warmup", Integer.toString(largeWarmup), "--large-iterations", Integer.toString(largeIterations),
+                "--large-from", Long.toString(largeFromBytes), "--samples", Integer.toString(samples)));
+        if (check) {
+            args.add("--check");
+        }
+        return args;
+    }
+}

@@ -1,0 +1,96 @@
+package io.railcoll.bench.report;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * Renders a {@link ResultTable} as aligned plain text for the terminal: one row per size, one column
+ * per algorithm with the best marked {@code *}, then "best/flat" (how many times faster the best is
+ * than the best flat algorithm) and, with a peer, "best/peer" (below 1: railcoll is faster).
+ * Stateless.
+ */
+public final class ConsoleTableWriter {
+    static final String BEST_MARK = "*";
+
+    private ConsoleTableWriter() {
+    }
+
+    public static void write(PrintStream out, List<ResultTable> tables) {
+        for (int i = 0; i < tables.size(); i++) {
+            if (i > 0) {
+                out.println();
+            }
+            out.print(render(tables.get(i)));
+        }
+        out.flush();
+    }
+
+    /** The table as lines ending in {@code \n}: title, header, rows, legend. */
+    public static String render(ResultTable table) {
+        List<String> header = new ArrayList<>();
+        header.add("size");
+        // Labels end in a space like the unmarked numbers below them, so they line up with the digits.
+        table.columns().forEach(c -> header.add(c.label() + " "));
+        if (table.hasSpeedup()) {
+            header.add("best/flat");
+        }
+        if (table.hasPeer()) {
+            header.add("best/" + table.peerLabel());
+        }
+        List<List<String>> body = new ArrayList<>();
+        for (ResultTable.Row row : table.rows()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(Sizes.label(row.sizeBytes()));
+            for (int c = 0; c < table.columns().size(); c++) {
+                OptionalDouble v = row.mediansUs().get(c);
+                // The mark sits after the number, and other cells get a space there, so digits stay aligned.
+                cells.add(v.isEmpty() ? "- " : Numbers.latencyUs(v.getAsDouble()) + (c == row.best() ? BEST_MARK : " "));
+            }
+            if (table.hasSpeedup()) {
+                cells.add(row.speedupOverFlat().isPresent() ? Numbers.factor(row.speedupOverFlat().getAsDouble()) : "-");
+            }
+            if (table.hasPeer()) {
+                cells.add(row.ratioToPeer().isPresent() ? Numbers.factor(row.ratioToPeer().getAsDouble()) : "-");
+            }
+            body.add(cells);
+        }
+
+        int[] widths = new int[header.size()];
+        for (int c = 0; c < widths.length; c++) {
+            widths[c] = header.get(c).length();
+            for (List<String> cells : body) {
+                widths[c] = Math.max(widths[c], cells.get(c).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(table.title()).append(" - median latency (us)\n");
+        appendLine(sb, header, widths);
+        body.forEach(cells -> appendLine(sb, cells, widths));
+        sb.append(BEST_MARK).append(" fastest railcoll algorithm");
+        if (table.hasSpeedup()) {
+            sb.append("; best/flat = best flat latency / best latency");
+        }
+        if (table.hasPeer()) {
+            sb.append("; best/").append(table.peerLabel()).append(" = best latency / ").append(table.peerLabel())
+                    .append(" latency (below 1: railcoll faster)");
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    /** Size left-aligned, numbers right-aligned, two spaces between columns. */
+    private static void appendLine(StringBuilder sb, List<String> cells, int[] widths) {
+        for (int c = 0; c < cells.size(); c++) {
+            String cell = cells.get(c);
+            String pad = " ".repeat(widths[c] - cell.length());
+            if (c == 0) {
+                sb.append(cell).append(pad);
+            } else {
+                sb.append("  ").append(pad).append(cell);
+            }
+        }
+        sb.append('\n');
+    }
+}

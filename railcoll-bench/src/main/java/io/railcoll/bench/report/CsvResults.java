@@ -1,0 +1,88 @@
+package io.railcoll.bench.report;
+
+import io.railcoll.schedule.Collective;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.CSVRecord;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/**
+ * Results as CSV, one row per point, and back. Columns, in order:
+ * {@code collective, algorithm, nodes, ranks_per_node, rails, engine, size_bytes, latency_us_median,
+ * latency_us_min, latency_us_max, samples} and {@code bandwidth_mbit_s} when any result has a bandwidth
+ * (empty in rows without one). Latencies have three decimals (nanoseconds); {@code ranks_per_node} is a
+ * number or, for uneven placements, a quoted list such as {@code "3,4,2"}. Stateless.
+ */
+public final class CsvResults {
+    static final List<String> COLUMNS = List.of("collective", "algorithm", "nodes", "ranks_per_node", "rails",
+            "engine", "size_bytes", "latency_us_median", "latency_us_min", "latency_us_max", "samples");
+    static final String BANDWIDTH = "bandwidth_mbit_s";
+
+    private CsvResults() {
+    }
+
+    public static void write(Path file, List<BenchResult> results) {
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            write(out, results);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    public static void write(Appendable out, List<BenchResult> results) throws IOException {
+        boolean bandwidth = results.stream().anyMatch(r -> r.bandwidthMbitS().isPresent());
+        List<String> header = new ArrayList<>(COLUMNS);
+        if (bandwidth) {
+            header.add(BANDWIDTH);
+        }
+        CSVFormat format = CSVFormat.DEFAULT.builder()
+                .setHeader(header.toArray(String[]::new))
+                .setRecordSeparator('\n')
+                .get();
+        try (CSVPrinter printer = new CSVPrinter(out, format)) {
+            for (BenchResult r : results) {
+                Series s = r.series();
+                List<Object> row = new ArrayList<>(List.of(s.collective().id(), s.algorithm(), s.nodes(),
+                        s.ranksPerNode(), s.rails(), s.engine(), r.sizeBytes(), micros(r.latencyUsMedian()),
+                        micros(r.latencyUsMin()), micros(r.latencyUsMax()), r.samples()));
+                if (bandwidth) {
+                    row.add(r.bandwidthMbitS().isPresent()
+                            ? String.format(Locale.ROOT, "%.1f", r.bandwidthMbitS().getAsDouble()) : "");
+                }
+                printer.printRecord(row);
+            }
+        }
+    }
+
+    /** Reads what {@link #write} wrote, so a report can be rebuilt from a saved run. */
+    public static List<BenchResult> read(Reader in) throws IOException {
+        CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+        List<BenchResult> results = new ArrayList<>();
+        for (CSVRecord rec : format.parse(in)) {
+            Series series = new Series(Collective.fromId(rec.get("collective")), rec.get("algorithm"),
+                    Integer.parseInt(rec.get("nodes")), rec.get("ranks_per_node"), Integer.parseInt(rec.get("rails")),
+                    rec.get("engine"));
+            String bandwidth = rec.isMapped(BANDWIDTH) ? rec.get(BANDWIDTH) : "";
+            results.add(new BenchResult(series, Long.parseLong(rec.get("size_bytes")),
+                    Double.parseDouble(rec.get("latency_us_median")), Double.parseDouble(rec.get("latency_us_min")),
+                    Double.parseDouble(rec.get("latency_us_max")), Integer.parseInt(rec.get("samples")),
+                    bandwidth.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(bandwidth))));
+        }
+        return results;
+    }
+
+    private static String micros(double us) {
+        return String.format(Locale.ROOT, "%.3f", us);
+    }
+}

@@ -1,0 +1,129 @@
+package io.railcoll.bench.report;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * Draws a {@link ResultTable} as a PNG in the style of the papers' figures: median latency against
+ * message size, both on log scales, one line per algorithm and a dashed black line for the peer.
+ *
+ * <p>The x axis is log2 of the size drawn on a linear axis, labelled with the sizes themselves
+ * ({@code 1B}, {@code 1K}, {@code 1M}): XChart's logarithmic axis only labels powers of ten, which
+ * would put "1000" where readers expect 1K. Size 0 has no place on a log axis and is left out
+ * (the tables still show it). Rendering is headless. Stateless; callable from any thread.
+ */
+public final class LatencyPlot {
+    public static final int WIDTH = 960;
+    public static final int HEIGHT = 600;
+
+    static {
+        // XChart renders through AWT; without this a machine with no display (CI) fails at the first font.
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    private LatencyPlot() {
+    }
+
+    /** True when the table has a point with a size above 0, i.e. something to draw. */
+    public static boolean plottable(ResultTable table) {
+        return table.rows().stream().anyMatch(r -> r.sizeBytes() > 0);
+    }
+
+    /**
+     * Writes the plot as a {@value #WIDTH}x{@value #HEIGHT} PNG.
+     *
+     * @throws IllegalArgumentException if the table is not {@link #plottable}
+     */
+    public static void write(ResultTable table, Path png) {
+        XYChart chart = chart(table);
+        try (OutputStream out = Files.newOutputStream(png)) {
+            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + png, e);
+        }
+    }
+
+    static XYChart chart(ResultTable table) {
+        if (!plottable(table)) {
+            throw new IllegalArgumentException("nothing to plot in '" + table.title() + "': no size above 0 bytes");
+        }
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(table.title())
+                .xAxisTitle("message size per rank")
+                .yAxisTitle("median latency (us)")
+                .build();
+        style(chart.getStyler());
+        for (int c = 0; c < table.columns().size(); c++) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            for (ResultTable.Row row : table.rows()) {
+                OptionalDouble v = row.mediansUs().get(c);
+                // A 0 us median (a barrier below timer resolution) cannot sit on a log axis either.
+                if (row.sizeBytes() > 0 && v.isPresent() && v.getAsDouble() > 0) {
+                    x.add(log2(row.sizeBytes()));
+                    y.add(v.getAsDouble());
+                }
+            }
+            if (x.isEmpty()) {
+                continue;
+            }
+            ResultTable.Column column = table.columns().get(c);
+            XYSeries series = chart.addSeries(column.label(), x, y);
+            series.setMarker(SeriesMarkers.CIRCLE);
+            if (column.peer()) {
+                series.setLineColor(Color.BLACK);
+                series.setMarkerColor(Color.BLACK);
+                series.setLineStyle(new BasicStroke(2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10.0f,
+                        new float[] {8.0f, 5.0f}, 0.0f));
+            }
+        }
+        return chart;
+    }
+
+    private static void style(Styler generic) {
+        var styler = (org.knowm.xchart.style.XYStyler) generic;
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setPlotGridLinesColor(new Color(220, 220, 220));
+        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setLegendPosition(Styler.LegendPosition.InsideNW);
+        styler.setMarkerSize(6);
+        styler.setYAxisLogarithmic(true);
+        styler.setxAxisTickLabelsFormattingFunction(LatencyPlot::sizeTick);
+        styler.setAntiAlias(true);
+    }
+
+    /** Labels a tick at log2(size): a size label at whole powers of two, nothing between them. */
+    static String sizeTick(Double log2Size) {
+        double rounded = Math.rint(log2Size);
+        if (Math.abs(log2Size - rounded) > 1e-9 || rounded < 0 || rounded > 62) {
+            return "";
+        }
+        return Sizes.label(1L << (long) rounded);
+    }
+
+    private static double log2(long bytes) {
+        return Math.log(bytes) / Math.log(2);
+    }
+}

@@ -1,0 +1,51 @@
+package io.railcoll.bench.peer;
+
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class MpirunCommandTest {
+    static final Path MPIRUN = Path.of("/usr/bin/mpirun");
+    static final Path PROGRAM = Path.of("/cache/peer_bench-abc");
+
+    @Test
+    void yieldsWhenRanksOutnumberCores() {
+        PeerRun run = PeerRun.of(Collective.ALLGATHER, Placement.uniform(4, 4), List.of(1L, 1024L))
+                .withCounts(20, 100, 2, 10).withSamples(3).withCheck(true);
+        assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "16",
+                "--mca", "mpi_yield_when_idle", "1",
+                "/cache/peer_bench-abc", "--collective", "allgather", "--sizes", "1,1024",
+                "--warmup", "20", "--iterations", "100", "--large-warmup", "2", "--large-iterations", "10",
+                "--large-from", "8192", "--samples", "3", "--check"), MpirunCommand.build(MPIRUN, PROGRAM, run, 2));
+    }
+
+    @Test
+    void spinsWhenEveryRankHasACoreAndPassesExtraArgs() {
+        PeerRun run = PeerRun.of(Collective.BROADCAST, Placement.singleNode(2), List.of(8L))
+                .withMpirunArgs(List.of("--mca", "btl", "self,vader"), "one-host vader");
+        List<String> cmd = MpirunCommand.build(MPIRUN, PROGRAM, run, 2);
+        assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                "--mca", "btl", "self,vader", "/cache/peer_bench-abc", "--collective", "bcast", "--sizes", "8"),
+                cmd.subList(0, 13));
+    }
+
+    @Test
+    void barrierTakesNoSizes() {
+        PeerRun run = PeerRun.of(Collective.BARRIER, Placement.singleNode(2), List.of());
+        assertEquals(List.of("--collective", "barrier", "--warmup"), run.programArgs().subList(0, 3));
+    }
+
+    @Test
+    void rejectsWhatMpiCannotCount() {
+        assertThrows(IllegalArgumentException.class,
+                () -> PeerRun.of(Collective.ALLGATHER, Placement.singleNode(4), List.of(1L << 30)));
+        assertThrows(IllegalArgumentException.class,
+                () -> PeerRun.of(Collective.ALLGATHER, Placement.singleNode(4), List.of()));
+    }
+}

@@ -1,0 +1,110 @@
+package io.railcoll.bench.peer;
+
+import io.railcoll.bench.report.BenchResult;
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class OpenMpiPeerTest {
+    static final List<Long> SIZES = List.of(1L, 1024L, 65537L);
+
+    @Test
+    void missingOpenMpiIsAMessageNotAnException(@TempDir Path dir) {
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir, List.of(dir.resolve("empty")));
+        assertTrue(lookup.peer().isEmpty());
+        assertEquals(OpenMpiPeer.NOT_INSTALLED, lookup.message());
+    }
+
+    @Test
+    void anotherMpiIsNotMistakenForOpenMpi(@TempDir Path dir) throws IOException {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        script(bin.resolve("mpicc"), "exit 0");
+        script(bin.resolve("mpirun"), "echo 'HYDRA build details:'");
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir, List.of(bin));
+        assertTrue(lookup.peer().isEmpty());
+        assertTrue(lookup.message().contains("is not Open MPI's") && lookup.message().endsWith(OpenMpiPeer.NOT_INSTALLED),
+                lookup.message());
+    }
+
+    @Test
+    void aHungRunIsKilledAtItsDeadline(@TempDir Path dir) throws IOException {
+        Path bin = fakeToolchain(dir, "sleep 60");
+        OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
+        PeerRun run = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), SIZES).withTimeout(Duration.ofMillis(500));
+        PeerException e = assertThrows(PeerException.class, () -> peer.run(run));
+        assertTrue(e.getMessage().contains("did not finish within"), e.getMessage());
+    }
+
+    @Test
+    void wrongBytesAreAnErrorNamingTheSizes(@TempDir Path dir) throws IOException {
+        Path bin = fakeToolchain(dir, "printf 'check,allgather,2,1024,FAILED,1\\nsample,allgather,2,1024,10,0,1.5\\n"
+                + "done,allgather,2\\n'; echo 'rank 1: 7 wrong bytes' >&2; exit 3");
+        OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
+        PeerException e = assertThrows(PeerException.class,
+                () -> peer.run(PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), List.of(1024L))));
+        assertTrue(e.getMessage().contains("wrong bytes at 1024 bytes (on 1 of 2 ranks)"), e.getMessage());
+        assertTrue(e.getMessage().contains("rank 1: 7 wrong bytes"), e.getMessage());
+    }
+
+    /** The real thing, when Open MPI is installed: 2 ranks, every collective, a few sizes, bytes checked. */
+    @Test
+    void runsTheCBenchmarkUnderMpirun(@TempDir Path dir) throws IOException {
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir);
+        assumeTrue(lookup.peer().isPresent(), lookup.message());
+        OpenMpiPeer peer = lookup.peer().get();
+
+        Path binary = peer.build();
+        FileTime built = Files.getLastModifiedTime(binary);
+        assertEquals(binary, peer.build(), "an unchanged source is not rebuilt");
+        assertEquals(built, Files.getLastModifiedTime(binary));
+
+        for (Collective collective : Collective.values()) {
+            PeerRun run = PeerRun.of(collective, Placement.singleNode(2), SIZES)
+                    .withCounts(5, 30, 2, 10).withSamples(3).withCheck(true).withTimeout(Duration.ofSeconds(60));
+            List<BenchResult> results = peer.run(run);
+            List<Long> expectedSizes = collective == Collective.BARRIER ? List.of(0L) : SIZES;
+            assertEquals(expectedSizes, results.stream().map(BenchResult::sizeBytes).toList(), collective.id());
+            for (BenchResult r : results) {
+                assertEquals(OpenMpiPeer.NAME, r.series().algorithm());
+                assertEquals(collective, r.series().collective());
+                assertEquals(3, r.samples());
+                assertTrue(r.latencyUsMin() <= r.latencyUsMedian() && r.latencyUsMedian() <= r.latencyUsMax());
+            }
+        }
+    }
+
+    /**
+     * A fake toolchain: "mpicc" knows its version and writes an executable where -o says; "mpirun" knows
+     * its version and otherwise runs {@code mpirunBody} in place of a job.
+     */
+    private static Path fakeToolchain(Path dir, String mpirunBody) throws IOException {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        script(bin.resolve("mpicc"), """
+                if [ "$1" = --showme:version ]; then echo 'mpicc: Open MPI 0.0-fake'; exit 0; fi
+                while [ $# -gt 0 ] && [ "$1" != -o ]; do shift; done
+                printf '#!/bin/sh\\n' > "$2"; chmod +x "$2"
+                """);
+        script(bin.resolve("mpirun"), "if [ \"$1\" = --version ]; then echo 'mpirun (Open MPI) 0.0-fake'; exit 0; fi\n"
+                + mpirunBody);
+        return bin;
+    }
+
+    private static void script(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}

@@ -1,0 +1,44 @@
+package io.railcoll.bench.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MarkdownReportTest {
+    static final MachineFacts MACHINE = new MachineFacts("2025-01-02T03:04:05Z", 2, "Test CPU", "25+36 (Test)", "Linux x");
+
+    @Test
+    void holdsCommandMachineTableWinnersAndPlot() {
+        ResultTable t = ResultTable.build(ResultTableTest.sweep(), ResultTableTest.OPTIONS).getFirst();
+        String md = MarkdownReport.render("bin/railcoll bench --peer openmpi", MACHINE,
+                List.of(new MarkdownReport.Section(t, Optional.of("allgather-4x4.png"))));
+        assertContains(md, "```sh\nbin/railcoll bench --peer openmpi\n```");
+        assertContains(md, "| cores | 2 (Test CPU) |");
+        assertContains(md, "| JDK | 25+36 (Test) |");
+        assertContains(md, "| date | 2025-01-02T03:04:05Z |");
+        assertContains(md, "## allgather: 4 nodes x 4 ranks, 2 rails, engine tcp");
+        assertContains(md, "![allgather: 4 nodes x 4 ranks, 2 rails, engine tcp](allgather-4x4.png)");
+        assertContains(md, "| size | ring | bruck | smp.bruck | openmpi | best/flat | best/openmpi |");
+        assertContains(md, "| 1B | 10.0 | 8.00 | **4.00** | 5.00 | 2.00x | 0.80x |");
+        assertContains(md, "| 4B | **6.00** | - | - | - | 1.00x | - |");
+        assertContains(md, "- 1B: **smp.bruck**, 2.00x faster than the runner-up; 2.00x faster than the best flat "
+                + "algorithm; 0.80x the time of openmpi");
+        assertContains(md, "- 4B to 1K: **ring**, 1.25x faster than the runner-up; 2.00x the time of openmpi\n");
+    }
+
+    @Test
+    void machineFactsOfThisMachine() {
+        MachineFacts facts = MachineFacts.current(java.time.Clock.fixed(java.time.Instant.parse("2025-01-02T03:04:05Z"),
+                java.time.ZoneOffset.UTC));
+        assertTrue(facts.cores() >= 1);
+        assertTrue(facts.date().startsWith("2025-01-02T03:04:05"), facts.date());
+        assertTrue(facts.jdk().startsWith(Runtime.version().toString()), facts.jdk());
+    }
+
+    private static void assertContains(String text, String part) {
+        assertTrue(text.contains(part), () -> "missing:\n" + part + "\nin:\n" + text);
+    }
+}
