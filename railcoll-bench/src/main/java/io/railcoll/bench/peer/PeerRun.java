@@ -43,7 +43,7 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
             throw new IllegalArgumentException("peer_bench takes at most 64 sizes, got " + sizes.size());
         }
         for (long size : sizes) {
-            if (size < 0 || size * placement.size() > Integer.MAX_VALUE) {
+            if (size < 0 || size > Integer.MAX_VALUE / placement.size()) {
                 throw new IllegalArgumentException("size " + size + " x " + placement.size()
                         + " ranks must be within 0..2^31-1 bytes (MPI counts are ints)");
             }

@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * A progress bar for a sweep of a known number of steps.
  *
  * <p>On a terminal it redraws one line in place with {@code \r}:
- * {@code sweep [##########..........]  12/40  30%  0:12 left 0:28  allgather.bruck 4K}.
+ * {@code sweep [#######.................] 12/40  30%  0:12 elapsed, 0:28 left  allgather.bruck 4K}.
  * When output goes to a file or a CI log, {@code \r} would pile up into one unreadable line, so it prints
  * a plain line at every tenth of the work or after {@link #LINE_INTERVAL_NS} without one, whichever
  * comes first, and a last line at {@link #finish}.
@@ -107,7 +107,7 @@ public final class ProgressBar {
         int filled = done * BAR_WIDTH / total;
         long elapsed = nowNs - startNs;
         String left = done == 0 ? "?" : clock(elapsed / done * (total - done));
-        return String.format(Locale.ROOT, "%s [%s%s] %d/%d %3d%%  %s left %s  %s", label, "#".repeat(filled),
+        return String.format(Locale.ROOT, "%s [%s%s] %d/%d %3d%%  %s elapsed, %s left  %s", label, "#".repeat(filled),
                 ".".repeat(BAR_WIDTH - filled), done, total, done * 100 / total, clock(elapsed), left, detail);
     }
 

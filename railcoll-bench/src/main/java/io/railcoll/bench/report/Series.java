@@ -4,6 +4,7 @@ import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What one line of a plot stands for: a collective run by one algorithm (or a peer library) on one
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param engine       the engine (or, for a peer, the launcher) that ran it; free text shown in labels
  */
 public record Series(Collective collective, String algorithm, int nodes, String ranksPerNode, int rails, String engine) {
+    private static final Pattern RANKS_PER_NODE = Pattern.compile("[1-9][0-9]*(,[1-9][0-9]*)*");
 
     public Series {
         Objects.requireNonNull(collective, "collective");
@@ -28,6 +30,11 @@ public record Series(Collective collective, String algorithm, int nodes, String 
         }
         if (rails < 0) {
             throw new IllegalArgumentException("rails must be >= 0, got " + rails);
+        }
+        if (!RANKS_PER_NODE.matcher(ranksPerNode).matches()
+                || (ranksPerNode.contains(",") && ranksPerNode.split(",").length != nodes)) {
+            throw new IllegalArgumentException("ranksPerNode must be a number or one number per node (" + nodes
+                    + " nodes), got '" + ranksPerNode + "'");
         }
     }
 
@@ -44,11 +51,11 @@ public record Series(Collective collective, String algorithm, int nodes, String 
     /** Total ranks, from {@link #ranksPerNode} (a single number applies to every node). */
     public int ranks() {
         if (!ranksPerNode.contains(",")) {
-            return nodes * Integer.parseInt(ranksPerNode.strip());
+            return nodes * Integer.parseInt(ranksPerNode);
         }
         int total = 0;
         for (String part : ranksPerNode.split(",")) {
-            total += Integer.parseInt(part.strip());
+            total += Integer.parseInt(part);
         }
         return total;
     }

@@ -29,7 +29,7 @@ class ProgressBarTest {
         now.set(2_000_000_000L);
         bar.step("ring 1B");
         assertFalse(output().contains("\n"), "nothing but carriage returns until finish");
-        assertTrue(output().contains("\rsweep [############............] 2/4  50%  0:02 left 0:02  ring 1B"), output());
+        assertTrue(output().contains("\rsweep [############............] 2/4  50%  0:02 elapsed, 0:02 left  ring 1B"), output());
         bar.finish();
         String last = output().substring(output().lastIndexOf('\r') + 1);
         assertTrue(last.startsWith("sweep: 2/4 steps in 0:02   "), "pads over the longer bar: " + last);
@@ -48,7 +48,7 @@ class ProgressBarTest {
         assertEquals(11, lines.length, output());
         assertFalse(output().contains("\r"));
         assertTrue(lines[0].startsWith("sweep [##"), lines[0]);
-        assertTrue(lines[0].endsWith("2/20  10%  0:02 left 0:18  step 1"), lines[0]);
+        assertTrue(lines[0].endsWith("2/20  10%  0:02 elapsed, 0:18 left  step 1"), lines[0]);
         assertEquals("sweep: 20/20 steps in 0:20", lines[10]);
     }
 

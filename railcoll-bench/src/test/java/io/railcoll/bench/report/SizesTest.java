@@ -5,6 +5,7 @@ import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SizesTest {
 
@@ -31,5 +32,7 @@ class SizesTest {
         assertEquals("4", uniform.ranksPerNode());
         assertEquals(16, uniform.ranks());
         assertEquals("4 nodes x 4 ranks", uniform.placementLabel());
+        assertThrows(IllegalArgumentException.class, () -> new Series(Collective.GATHER, "g", 2, "3,4,2", 1, "tcp"));
+        assertThrows(IllegalArgumentException.class, () -> new Series(Collective.GATHER, "g", 2, "four", 1, "tcp"));
     }
 }
