@@ -20,8 +20,8 @@ import java.util.List;
 
 /**
  * The in-rank side of {@code railcoll bench}: times one collective for every (algorithm, size), the way the OSU
- * micro-benchmarks do. A sample is {@code iterations} back-to-back calls after a barrier; each rank averages its
- * own calls, and the sample's latency is the maximum of those averages over ranks. Rank 0 appends one line per
+ * micro-benchmarks do. A sample is {@code iterations} calls, each timed alone with an untimed barrier before it;
+ * each rank averages its own calls, and the sample's latency is the maximum of those averages over ranks. Rank 0 appends one line per
  * sample to the raw file: {@code algorithm,size_bytes,sample_us} ({@code auto:<id>} when selection picked it).
  * With {@code check=true} every result of the warm-up calls is verified byte for byte first.
  *
@@ -62,12 +62,15 @@ public final class BenchApp implements RankApp {
                     }
                     int iterations = iterationsFor(comm, o, s, r);
                     for (int sample = 0; sample < o.samples; sample++) {
-                        comm.barrier();
-                        long t0 = System.nanoTime();
+                        // OSU style, as peer_bench does: each call timed alone, a barrier between calls untimed.
+                        long total = 0;
                         for (int i = 0; i < iterations; i++) {
+                            comm.barrier();
+                            long t0 = System.nanoTime();
                             call(comm, o.collective, s, r, o.root);
+                            total += System.nanoTime() - t0;
                         }
-                        long perCall = (System.nanoTime() - t0) / iterations;
+                        long perCall = total / iterations;
                         times.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, perCall);
                         comm.gather(times, rank == 0 ? allTimes : null, 0);
                         if (rank == 0) {

@@ -1,18 +1,28 @@
 package io.railcoll.cli;
 
 import picocli.CommandLine;
+
+import java.util.List;
 import picocli.CommandLine.Command;
 
 /** {@code bin/railcoll}: the one entry point for users. */
 @Command(name = "railcoll", mixinStandardHelpOptions = true, version = "railcoll 0.1.0",
         description = "Multi-rail, SMP-aware collectives for Java processes: run jobs, benchmark, inspect algorithms.",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class RailcollCli {
+    private static volatile List<String> arguments = List.of();
+
     private RailcollCli() {
+    }
+
+    /** The command line this process was started with, for reports. */
+    static List<String> arguments() {
+        return arguments;
     }
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
+        arguments = List.of(args);
         int code = new CommandLine(new RailcollCli()).execute(args);
         System.exit(code);
     }

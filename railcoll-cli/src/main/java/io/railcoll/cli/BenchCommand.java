@@ -1,0 +1,234 @@
+package io.railcoll.cli;
+
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.bench.BenchApp;
+import io.railcoll.bench.peer.OpenMpiPeer;
+import io.railcoll.bench.peer.PeerRun;
+import io.railcoll.bench.report.BenchReport;
+import io.railcoll.bench.report.BenchResult;
+import io.railcoll.bench.report.ConsoleTableWriter;
+import io.railcoll.bench.report.CsvResults;
+import io.railcoll.bench.report.MachineFacts;
+import io.railcoll.bench.report.ProgressBar;
+import io.railcoll.bench.report.ResultTable;
+import io.railcoll.bench.report.Samples;
+import io.railcoll.bench.report.Series;
+import io.railcoll.bench.report.TableOptions;
+import io.railcoll.launcher.JobLauncher;
+import io.railcoll.launcher.JobResult;
+import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.NodeNetwork;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/**
+ * {@code railcoll bench}: the main job. Sweeps algorithms of one collective over message sizes on an emulated
+ * cluster, measured the OSU way, and prints a table (best per size, its speedup over the best flat algorithm, the
+ * ratio to the peer), then writes CSV, a Markdown report and log-log plots.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmark collective algorithms on an emulated cluster (default: every all-gather algorithm, 1 B..1 MiB, 4 nodes x 4 ranks x 2 rails).")
+final class BenchCommand implements Callable<Integer> {
+    static final String DEFAULT_SIZES = "1,4,16,64,256,1024,4096,16384,65536,262144,1048576";
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Option(names = "--collective", description = "Collective to measure: allgather, gather, broadcast, alltoall, barrier (default ${DEFAULT-VALUE}).", defaultValue = "allgather")
+    String collective;
+
+    @Option(names = "--algorithms", description = "Comma-separated algorithm ids, 'all' (every one that supports the placement) and/or 'auto' (what selection picks) (default ${DEFAULT-VALUE}).", defaultValue = "all")
+    String algorithms;
+
+    @Option(names = "--sizes", description = "Comma-separated message sizes in bytes (per-rank block) (default ${DEFAULT-VALUE}).", defaultValue = DEFAULT_SIZES)
+    String sizes;
+
+    @Option(names = "--root", description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
+    int root;
+
+    @Option(names = "--warmup", description = "Untimed calls before each size (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    int warmup;
+
+    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms (default ${DEFAULT-VALUE}).", defaultValue = "50")
+    int iterations;
+
+    @Option(names = "--samples", description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    int samples;
+
+    @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
+    long sampleMs;
+
+    @Option(names = "--check", description = "Verify every result byte for byte before timing; fail loudly if one is wrong.")
+    boolean check;
+
+    @Option(names = "--csv", description = "Also write the results as CSV to this file.")
+    Path csv;
+
+    @Option(names = "--out", description = "Directory for results.csv, report.md and plots (default ${DEFAULT-VALUE}).", defaultValue = "bench-out")
+    Path out;
+
+    @Option(names = "--peer", description = "Also run the same sweep through this peer in the same run: openmpi.")
+    String peer;
+
+    @Option(names = "--no-report", description = "Print the table only; write no report or plots.")
+    boolean noReport;
+
+    @Override
+    public Integer call() throws Exception {
+        Collective c = Collective.fromId(collective);
+        Placement placement = cluster.placement();
+        List<Long> sizeList = parseSizes(sizes);
+        Files.createDirectories(out);
+        Path raw = out.resolve("raw-samples.csv");
+        List<String> args = List.of("collective=" + c.id(), "algorithms=" + algorithms,
+                "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
+                "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
+                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs);
+        JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, cluster.environment(),
+                List.of(), Duration.ofHours(2));
+        int expectedSteps = expectedSteps(c, placement, sizeList);
+        List<BenchResult> results = new ArrayList<>();
+        try (NodeNetwork network = cluster.network()) {
+            System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
+                    + "), " + cluster.rails + " rails, engine " + cluster.engine + "; " + network.describe());
+            ProgressBar bar = ProgressBar.forStdout(c.id(), expectedSteps);
+            PrintStream routed = LineRouter.printStream(line -> {
+                if (line.startsWith("[r0] PROGRESS ")) {
+                    bar.step(line.substring("[r0] PROGRESS ".length()));
+                    return true;
+                }
+                return false;
+            }, System.out);
+            JobResult result = new JobLauncher(routed, System.err).run(spec, network);
+            bar.finish();
+            if (!result.succeeded()) {
+                System.err.println("railcoll bench: the benchmark job failed on rank " + result.failedRank() + ": " + result.failure());
+                return result.exitCode() == 0 ? 1 : result.exitCode();
+            }
+        }
+        results.addAll(readRaw(raw, c, placement));
+        Set<String> flat = new LinkedHashSet<>();
+        for (BenchResult r : results) {
+            if (isFlat(r.series().algorithm())) {
+                flat.add(r.series().algorithm());
+            }
+        }
+        TableOptions options = TableOptions.withoutPeer(flat);
+        if (peer != null) {
+            options = runPeer(c, placement, sizeList, results, flat, options);
+        }
+        ConsoleTableWriter.write(System.out, ResultTable.build(results, options));
+        if (csv != null) {
+            CsvResults.write(csv, results);
+            System.out.println("CSV: " + csv);
+        }
+        if (!noReport) {
+            BenchReport.Written w = BenchReport.writeAll(out, results, options, commandLine(), MachineFacts.current(Clock.systemDefaultZone()));
+            System.out.println("report: " + w.markdown() + ", CSV: " + w.csv() + ", plots: " + w.plots());
+        }
+        return 0;
+    }
+
+    private TableOptions runPeer(Collective c, Placement placement, List<Long> sizeList, List<BenchResult> results,
+                                 Set<String> flat, TableOptions options) {
+        if (!peer.equals(OpenMpiPeer.NAME)) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "unknown peer '" + peer + "': only openmpi is supported");
+        }
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
+        System.out.println(lookup.message());
+        if (lookup.peer().isEmpty()) {
+            return options;
+        }
+        System.out.println("peer: running the same sweep through Open MPI on " + placement.size() + " ranks");
+        PeerRun run = PeerRun.of(c, placement, sizeList).withRails(cluster.rails).withSamples(samples).withCheck(check);
+        results.addAll(lookup.peer().get().run(run));
+        return TableOptions.withPeer(flat, OpenMpiPeer.NAME);
+    }
+
+    private List<BenchResult> readRaw(Path raw, Collective c, Placement placement) throws IOException {
+        Map<String, Map<Long, Samples>> byAlg = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(raw)) {
+            String[] f = line.split(",");
+            if (f.length != 3) {
+                continue;
+            }
+            byAlg.computeIfAbsent(f[0], k -> new LinkedHashMap<>())
+                    .computeIfAbsent(Long.parseLong(f[1]), k -> new Samples())
+                    .addUs(Double.parseDouble(f[2]));
+        }
+        List<BenchResult> out = new ArrayList<>();
+        for (var e : byAlg.entrySet()) {
+            Series series = Series.of(c, e.getKey(), placement, cluster.rails, cluster.engine);
+            for (var s : e.getValue().entrySet()) {
+                out.add(BenchResult.of(series, s.getKey(), s.getValue()));
+            }
+        }
+        return out;
+    }
+
+    private int expectedSteps(Collective c, Placement placement, List<Long> sizeList) {
+        int algs = 0;
+        for (String a : algorithms.split(",")) {
+            if (a.equals("all")) {
+                for (Algorithm alg : AlgorithmCatalog.forCollective(c)) {
+                    if (alg.unsupportedReason(new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root)).isEmpty()) {
+                        algs++;
+                    }
+                }
+            } else {
+                algs++;
+            }
+        }
+        return Math.max(1, algs * sizeList.size());
+    }
+
+    /** Flat algorithms ignore the node structure; SMP-aware and multi-connection ones do not. */
+    static boolean isFlat(String algorithm) {
+        String id = algorithm.startsWith("auto:") ? algorithm.substring(5) : algorithm;
+        return !algorithm.startsWith("auto:") && !id.contains(".smp-") && !id.contains(".mc-");
+    }
+
+    static List<Long> parseSizes(String spec) {
+        List<Long> out = new ArrayList<>();
+        for (String s : spec.split(",")) {
+            String t = s.strip().toLowerCase(java.util.Locale.ROOT);
+            long mult = 1;
+            if (t.endsWith("k")) {
+                mult = 1024;
+                t = t.substring(0, t.length() - 1);
+            } else if (t.endsWith("m")) {
+                mult = 1024 * 1024;
+                t = t.substring(0, t.length() - 1);
+            }
+            long v = Long.parseLong(t) * mult;
+            if (v < 0) {
+                throw new IllegalArgumentException("negative size " + s);
+            }
+            out.add(v);
+        }
+        return out;
+    }
+
+    private static String commandLine() {
+        return "bin/railcoll " + String.join(" ", RailcollCli.arguments());
+    }
+}
