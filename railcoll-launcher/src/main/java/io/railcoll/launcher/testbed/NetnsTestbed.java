@@ -38,7 +38,8 @@ import java.util.Optional;
  * namespaces (with {@link #commandPrefix}) belong to the caller, who must stop them before closing:
  * {@code close} reports any still running.
  *
- * <p><b>Threads.</b> All methods may be called from any thread; changes and {@code close} are serialized.
+ * <p><b>Threads.</b> All methods may be called from any thread; rail changes, counter reads and
+ * {@code close} are serialized.
  * Needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN) and iproute2; see {@link #available()}.
  */
 public final class NetnsTestbed implements AutoCloseable {
@@ -259,14 +260,16 @@ public final class NetnsTestbed implements AutoCloseable {
     }
 
     /** The qdisc counters at both ends of ({@code node}, {@code rail}). */
-    public LinkStats linkStats(int node, int rail) {
+    public synchronized LinkStats linkStats(int node, int rail) {
+        requireOpen();
+        checkRail(rail);
         String fromNode = shell.run(List.of(tools.tc(), "-s", "-n", nodeNamespace(node), "qdisc", "show", "dev", railInterface(rail)));
         String toNode = shell.run(List.of(tools.tc(), "-s", "-n", switchNamespace(), "qdisc", "show", "dev", switchPort(node, rail)));
         return new LinkStats(node, rail, QdiscStats.parse(fromNode), QdiscStats.parse(toNode));
     }
 
     /** The counters of every link of {@code rail}, summed. */
-    public RailStats railStats(int rail) {
+    public synchronized RailStats railStats(int rail) {
         checkRail(rail);
         long sent = 0;
         long delivered = 0;
