@@ -6,6 +6,7 @@ import io.railcoll.bootstrap.JobTable;
 import io.railcoll.bootstrap.RankRecord;
 import io.railcoll.bootstrap.RendezvousClient;
 import io.railcoll.bootstrap.RendezvousServer;
+import io.railcoll.engine.Blocker;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.transport.Transport;
@@ -64,7 +65,7 @@ public final class Railcoll {
             for (int p = 0; p < id.size(); p++) {
                 route[p] = p == id.rank() ? null : tcp;
             }
-            engine.attach(route, new Transport[] {tcp});
+            engine.attach(route, new Transport[] {tcp}, Blocker.parkOwner());
             AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), AlgorithmSelector.defaultRules());
             int ports = config.ports() == 0 ? table.rails() : config.ports();
             return new RailcollCommunicator(id.rank(), table, engine, tcp, selector, ports, config.groups(), server);
