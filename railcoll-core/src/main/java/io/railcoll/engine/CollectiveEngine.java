@@ -10,6 +10,7 @@ import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
+import io.railcoll.transport.Blocker;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
 import io.railcoll.transport.SendCompletion;
@@ -71,6 +72,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private MemorySegment temp = MemorySegment.NULL;
     private long[] slotBytes = new long[16];
     private int[] slotFrames = new int[16];
+
+    /** What the owner currently waits for (read by the blocker's re-check): a slot of a posting, or sends when -1. */
+    private Posting awaitedPosting;
+    private int awaitedSlot;
+    private final java.util.function.BooleanSupplier awaitedReady = this::awaitedReady;
 
     private volatile Posting posting;
     private volatile long completedSeq;
@@ -193,6 +199,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + " closed its communicator while this rank awaited " + p.slotLen[s] + " bytes (tag "
                         + p.slotTag[s] + ") from it");
             }
+            awaitedPosting = posting;
+            awaitedSlot = s;
             idle = progress(idle, route[peer]);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
@@ -212,6 +220,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         int idle = 0;
         while (sends.pending() > 0) {
             checkFailure();
+            awaitedPosting = posting;
+            awaitedSlot = -1;
             idle = progress(idle, null);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
@@ -252,7 +262,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private void sleep(Transport awaited) {
         if (anyOwnThreads) {
-            blocker.block(othersNeedDriving(null) ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            blocker.block(othersNeedDriving(null) ? SHARED_SLICE_NS : BLOCK_SLICE_NS, awaitedReady);
             return;
         }
         Transport target = awaited;
@@ -267,8 +277,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
             target.await(transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
         } else {
-            target.await(BLOCK_SLICE_NS);
+            // Other transports cannot wake this one's sleep: keep slices short when there are several.
+            target.await(transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
         }
+    }
+
+    /** The blocker's re-check: whatever the owner waits for is done, or something failed. */
+    private boolean awaitedReady() {
+        if (failure != null) {
+            return true;
+        }
+        Posting p = awaitedPosting;
+        return awaitedSlot < 0 ? sends.pending() == 0 : slotComplete(p, awaitedSlot);
     }
 
     /** Whether a caller-driven transport other than {@code except} has output that only this thread can push. */

@@ -1,6 +1,7 @@
-package io.railcoll.engine;
+package io.railcoll.transport;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Where the owner thread sleeps while transports with progress threads of their own work, and how they wake it.
@@ -9,8 +10,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public interface Blocker {
 
-    /** Sleeps up to {@code maxNs} or until {@link #wake} (spurious returns allowed). Owner thread only. */
-    void block(long maxNs);
+    /**
+     * Sleeps up to {@code maxNs} or until {@link #wake} (spurious returns allowed). Owner thread only.
+     * {@code ready} is checked after the owner announced it sleeps and before it does: a wake that came before
+     * the announcement is not lost.
+     */
+    void block(long maxNs, BooleanSupplier ready);
 
     /** Wakes the owner if it sleeps; any thread. */
     void wake();
@@ -20,7 +25,8 @@ public interface Blocker {
         Thread owner = Thread.currentThread();
         return new Blocker() {
             @Override
-            public void block(long maxNs) {
+            public void block(long maxNs, BooleanSupplier ready) {
+                // An unpark before the park leaves a permit, so no wake is lost without a re-check.
                 LockSupport.parkNanos(this, maxNs);
             }
 
