@@ -1,0 +1,99 @@
+package io.railcoll.algorithm;
+
+import io.railcoll.algorithm.allgather.BruckAllgather;
+import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.allgather.RingAllgather;
+import io.railcoll.algorithm.broadcast.KnomialBroadcast;
+import io.railcoll.algorithm.gather.BinomialTreeGather;
+import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The manifest of every algorithm railcoll has: one line per algorithm below, one row per algorithm in
+ * {@code docs/algorithms.md}. Selection, the CLI, the property tests and the system tests enumerate it, so a new
+ * algorithm is picked up everywhere by adding it here. Immutable and thread-safe.
+ */
+public final class AlgorithmCatalog {
+
+    private static final AlgorithmCatalog STANDARD = new AlgorithmCatalog(List.of(
+            new BinomialTreeGather(),
+            new DirectGather(),
+            new DirectAllgather(),
+            new BruckAllgather(),
+            new RingAllgather(),
+            new KnomialBroadcast()));
+
+    private final Map<String, Algorithm> byId;
+
+    private AlgorithmCatalog(List<Algorithm> algorithms) {
+        Map<String, Algorithm> map = new LinkedHashMap<>();
+        for (Algorithm a : algorithms) {
+            if (map.put(a.id(), a) != null) {
+                throw new IllegalStateException("two algorithms with id " + a.id());
+            }
+        }
+        this.byId = Collections.unmodifiableMap(map);
+    }
+
+    /** The catalog of every built-in algorithm. */
+    public static AlgorithmCatalog standard() {
+        return STANDARD;
+    }
+
+    /** Every algorithm, in catalog order (grouped by collective). */
+    public List<Algorithm> all() {
+        return List.copyOf(byId.values());
+    }
+
+    /** Every id, in catalog order. */
+    public List<String> ids() {
+        return List.copyOf(byId.keySet());
+    }
+
+    /**
+     * The algorithm with this id.
+     *
+     * @throws IllegalArgumentException for an unknown id, listing the known ones
+     */
+    public Algorithm byId(String id) {
+        Algorithm a = byId.get(id);
+        if (a == null) {
+            throw new IllegalArgumentException("unknown algorithm '" + id + "'; known: " + String.join(", ", byId.keySet()));
+        }
+        return a;
+    }
+
+    /** The algorithms of one collective, in catalog order. */
+    public List<Algorithm> forCollective(Collective collective) {
+        List<Algorithm> list = new ArrayList<>();
+        for (Algorithm a : byId.values()) {
+            if (a.collective() == collective) {
+                list.add(a);
+            }
+        }
+        return List.copyOf(list);
+    }
+
+    /**
+     * The algorithm with this id, which must be able to run {@code shape}: a forced algorithm never falls back.
+     *
+     * @throws IllegalArgumentException for an unknown id, or saying why the algorithm cannot run the shape
+     */
+    public Algorithm require(String id, Shape shape) {
+        Algorithm a = byId(id);
+        a.unsupportedReason(shape).ifPresent(reason -> {
+            throw new IllegalArgumentException("algorithm " + id + " cannot run " + shape.collective().id() + " on N="
+                    + shape.size() + " (" + shape.placement().describe() + "), k=" + shape.ports() + ", b="
+                    + shape.blockBytes() + ", root=" + shape.root() + ": " + reason);
+        });
+        return a;
+    }
+}
