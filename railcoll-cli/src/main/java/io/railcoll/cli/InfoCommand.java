@@ -13,7 +13,7 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        for (Algorithm a : AlgorithmCatalog.all()) {
+        for (Algorithm a : AlgorithmCatalog.standard().all()) {
             System.out.println(a.id() + "  " + a.summary());
         }
         return 0;
