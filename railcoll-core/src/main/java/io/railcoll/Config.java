@@ -27,6 +27,11 @@ import java.util.Optional;
  *                             default on); off sends intra-node traffic through the rail sockets, to compare
  * @param shmRingBytes         bytes of each shared-memory ring between two ranks of a node, a power of two
  *                             ({@code RAILCOLL_SHM_RING_BYTES}, default 256 KiB)
+ * @param connectionsPerRail   TCP connections per (peer, rail) ({@code RAILCOLL_CONNECTIONS_PER_RAIL}, default 1):
+ *                             more keep more bytes in flight per rail (paper 002; NCCL's sockets per thread)
+ * @param railTimeoutNs        a rail connection that hears nothing (no data, acknowledgement or heartbeat) this long
+ *                             is given up and its traffic re-sent on the peer's other rails
+ *                             ({@code RAILCOLL_RAIL_TIMEOUT_MS}, default 4 s; heartbeats go every eighth of it)
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
  *                             cannot run a shape is an error, never a silent fall-back
@@ -40,13 +45,30 @@ public record Config(
         int groups,
         boolean sharedMemory,
         int shmRingBytes,
+        int connectionsPerRail,
+        long railTimeoutNs,
         Map<Collective, String> forcedAlgorithms) {
 
     public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
     public static final long DEFAULT_CONNECT_TIMEOUT_NS = 60_000_000_000L;
     public static final long DEFAULT_STRIPE_THRESHOLD = 1024;
 
+    public static final long DEFAULT_RAIL_TIMEOUT_NS = 4_000_000_000L;
+
+    /** The settings before the rail fail-over ones, with those at their defaults. */
+    public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
+                  int groups, boolean sharedMemory, int shmRingBytes, Map<Collective, String> forcedAlgorithms) {
+        this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes, 1,
+                DEFAULT_RAIL_TIMEOUT_NS, forcedAlgorithms);
+    }
+
     public Config {
+        if (connectionsPerRail < 1 || connectionsPerRail > 16) {
+            throw new IllegalArgumentException("connections per rail must be 1..16, got " + connectionsPerRail);
+        }
+        if (railTimeoutNs < 10_000_000L) {
+            throw new IllegalArgumentException("the rail time-out must be at least 10 ms, got " + railTimeoutNs + " ns");
+        }
         if (timeoutNs <= 0) {
             throw new IllegalArgumentException("timeout must be > 0");
         }
@@ -100,6 +122,8 @@ public record Config(
             };
         }
         int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
+        int connections = (int) longValue(env, "RAILCOLL_CONNECTIONS_PER_RAIL", c.connectionsPerRail);
+        long railTimeout = millisToNs(env, "RAILCOLL_RAIL_TIMEOUT_MS", c.railTimeoutNs);
         EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
         for (Collective col : Collective.values()) {
             String v = env.get("RAILCOLL_ALGORITHM_" + col.name());
@@ -107,19 +131,20 @@ public record Config(
                 forced.put(col, v.strip());
             }
         }
-        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, forced);
+        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, forced);
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                forcedAlgorithms);
+                connectionsPerRail, railTimeoutNs, forcedAlgorithms);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
         EnumMap<Collective, String> m = new EnumMap<>(Collective.class);
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
-        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes, m);
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, m);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

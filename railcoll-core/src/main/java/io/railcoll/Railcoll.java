@@ -17,7 +17,9 @@ import io.railcoll.transport.shm.ShmConfig;
 import io.railcoll.transport.shm.ShmTransport;
 import io.railcoll.transport.tcp.RailListeners;
 import io.railcoll.transport.tcp.RailMesh;
+import io.railcoll.transport.tcp.RailSettings;
 import io.railcoll.transport.tcp.TcpRailTransport;
+import io.railcoll.transport.tcp.ThreadedRailTransport;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,7 +54,7 @@ public final class Railcoll {
                 : id.railAddresses();
         RendezvousServer server = null;
         RailListeners listeners = null;
-        TcpRailTransport tcp = null;
+        Transport tcp = null;
         NodeRegion region = null;
         ShmTransport shm = null;
         CollectiveEngine engine = null;
@@ -64,10 +66,11 @@ public final class Railcoll {
             RankRecord mine = new RankRecord(id.rank(), id.size(), ProcessHandle.current().pid(), id.nodeKey(),
                     listeners.endpoints());
             JobTable table = RendezvousClient.exchange(id.rendezvous(), handshake, mine, config.connectTimeoutNs());
-            var channels = RailMesh.connect(id.rank(), table, listeners, handshake, config.connectTimeoutNs(), log);
+            var channels = RailMesh.connect(id.rank(), table, listeners, handshake, config.connectTimeoutNs(), log,
+                    config.connectionsPerRail());
             listeners.close();
             engine = new CollectiveEngine(id.rank(), table.placement(), config.timeoutNs());
-            tcp = TcpRailTransport.start(id.rank(), channels, table.rails(), config.stripeThresholdBytes(), engine);
+            tcp = startRails(id.rank(), channels, table.rails(), config, engine, log);
             Placement placement = table.placement();
             int[] local = placement.ranksOf(placement.nodeOf(id.rank()));
             if (config.sharedMemory() && local.length > 1) {
@@ -92,6 +95,17 @@ public final class Railcoll {
             closeAll(e, shm, tcp, engine, region, listeners, server);
             throw e;
         }
+    }
+
+    /** The rail engine {@link Config#engine()} asks for, over the connected channels. */
+    private static Transport startRails(int rank, java.nio.channels.SocketChannel[][] channels, int rails, Config config,
+                                        CollectiveEngine engine, PrintStream log) throws IOException {
+        RailSettings settings = new RailSettings(rails, config.connectionsPerRail(), config.stripeThresholdBytes(),
+                config.railTimeoutNs());
+        return switch (config.engine()) {
+            case SINGLE -> TcpRailTransport.start(rank, channels, settings, engine, log);
+            case THREADED -> ThreadedRailTransport.start(rank, channels, settings, engine, log, config.timeoutNs());
+        };
     }
 
     private static void closeAll(Exception primary, AutoCloseable... resources) {

@@ -23,6 +23,17 @@ import java.util.zip.CRC32C;
  * let the receiver check that both ranks run the same collective with the same sizes and fail loudly on a
  * mismatch; the transport itself does not interpret them. The CRC covers bytes 0..59 and catches a stream that
  * lost its framing. ABORT frames carry a UTF-8 reason as payload, GOODBYE frames none.
+ *
+ * <p>Two control frames, used by the TCP rails only and never carrying a payload, make rail fail-over possible
+ * (see {@code docs/rails.md}):
+ * <ul>
+ *   <li>{@link #ACK}: {@code seq} = how many DATA frames the sender of the ACK has completely received on this
+ *       connection so far (cumulative). Also sent as a heartbeat when a connection has been quiet.</li>
+ *   <li>{@link #REPLAY}: announces that the next DATA frame on this connection is a re-sent copy of the frame that
+ *       was the {@code seq}-th DATA frame (from 0) on connection (lane) {@code tag}; {@code blockBytes} is the
+ *       bit mask of lanes to the receiver that the sender has given up. The receiver stops reading those lanes and
+ *       delivers the copy only if the original was not delivered.</li>
+ * </ul>
  */
 public final class FrameHeader {
     public static final int BYTES = 64;
@@ -32,6 +43,10 @@ public final class FrameHeader {
     public static final byte DATA = 1;
     public static final byte ABORT = 2;
     public static final byte GOODBYE = 3;
+    /** Cumulative acknowledgement / heartbeat of a TCP rail connection; no payload. */
+    public static final byte ACK = 4;
+    /** Prefix of a re-sent DATA frame on a TCP rail connection; no payload. */
+    public static final byte REPLAY = 5;
 
     public byte type;
     public int sourceRank;

@@ -1,12 +1,31 @@
 package io.railcoll.transport;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-/** Bytes and frames sent and received per rail since the communicator started. Updated by progress code, read by anyone. */
+/**
+ * What every rail has carried since the communicator started, and which rail connections failed, so a user can
+ * see that every configured rail works (or which one does not). Updated by progress code on any thread, read by
+ * anyone; reads are individually atomic, not a snapshot of all rails at one instant.
+ */
 public final class RailCounters {
+    /**
+     * A rail connection to one peer that was given up; its traffic moved to the peer's other rails.
+     *
+     * @param peer  the rank at the other end
+     * @param rail  the rail
+     * @param cause why (time-out without acknowledgement or heartbeat, reset, closed)
+     */
+    public record RailFailure(int peer, int rail, String cause) {
+    }
+
     private final AtomicLongArray bytesSent;
     private final AtomicLongArray framesSent;
     private final AtomicLongArray bytesReceived;
+    private final List<RailFailure> failures = new CopyOnWriteArrayList<>();
 
     public RailCounters(int rails) {
         bytesSent = new AtomicLongArray(rails);
@@ -27,6 +46,11 @@ public final class RailCounters {
         bytesReceived.getAndAdd(rail, bytes);
     }
 
+    /** Records that the connection to {@code peer} on {@code rail} was given up. */
+    public void railFailed(int peer, int rail, String cause) {
+        failures.add(new RailFailure(peer, rail, cause));
+    }
+
     public long bytesSent(int rail) {
         return bytesSent.get(rail);
     }
@@ -37,5 +61,40 @@ public final class RailCounters {
 
     public long bytesReceived(int rail) {
         return bytesReceived.get(rail);
+    }
+
+    /** Every rail connection given up so far, oldest first. */
+    public List<RailFailure> failures() {
+        return List.copyOf(failures);
+    }
+
+    /** Rails that are configured but have neither sent nor received a byte: a misconfigured or unused network. */
+    public List<Integer> idleRails() {
+        List<Integer> idle = new ArrayList<>();
+        for (int r = 0; r < rails(); r++) {
+            if (bytesSent(r) == 0 && bytesReceived(r) == 0) {
+                idle.add(r);
+            }
+        }
+        return idle;
+    }
+
+    /** One line per rail (bytes and frames sent, bytes received), then idle rails and failures, for people. */
+    public String report() {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < rails(); r++) {
+            sb.append(String.format(Locale.ROOT, "rail %d: sent %d bytes in %d frames, received %d bytes%n", r,
+                    bytesSent(r), framesSent(r), bytesReceived(r)));
+        }
+        List<Integer> idle = idleRails();
+        if (!idle.isEmpty()) {
+            sb.append("configured but carried nothing: rail").append(idle.size() > 1 ? "s " : " ")
+                    .append(idle).append(System.lineSeparator());
+        }
+        for (RailFailure f : failures) {
+            sb.append("failed: rail ").append(f.rail()).append(" to rank ").append(f.peer()).append(": ")
+                    .append(f.cause()).append(System.lineSeparator());
+        }
+        return sb.toString();
     }
 }

@@ -6,32 +6,107 @@ import io.railcoll.transport.SendCompletion;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** One frame waiting to be written: its encoded header and its payload view. Pooled per connection. */
+/**
+ * One frame waiting to be written or, for DATA, waiting to be acknowledged: its encoded header, its payload view
+ * and, for a re-sent DATA frame, the REPLAY header written just before it. Pooled per connection; a DATA frame
+ * moves to another connection when its own fails, and is recycled into that one's pool.
+ *
+ * <p>Identity of a DATA frame for duplicate detection: its <em>origin</em>, the lane and the position (count of
+ * DATA frames before it) where it was first written completely. A frame never written completely has no origin
+ * yet and is simply sent again as a new frame.
+ *
+ * <p>Threading: touched by one driver thread at a time; handed between drivers through a concurrent queue.
+ */
 final class OutFrame {
+    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
+    static final long NO_ORIGIN = -1;
+
+    final ByteBuffer replay = ByteBuffer.allocateDirect(FrameHeader.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     final ByteBuffer header = ByteBuffer.allocateDirect(FrameHeader.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    final ByteBuffer[] pair = new ByteBuffer[2];
+    private final ByteBuffer[] parts = new ByteBuffer[3];
+    private int firstPart;
     ByteBuffer payload;
     SendCompletion completion;
     long payloadBytes;
+    byte type;
+    /** Position of this DATA frame on the connection it is queued on. */
+    long position;
+    /** {@link #origin(int, long)} of the first complete write, or {@link #NO_ORIGIN}. */
+    long origin = NO_ORIGIN;
+    /** Peer and lane a frame handed between drivers is meant for. */
+    int handoffPeer;
+    int handoffLane;
 
-    void set(ByteBuffer payload, SendCompletion completion) {
+    static long origin(int lane, long position) {
+        return ((long) lane << 48) | position;
+    }
+
+    static int originLane(long origin) {
+        return (int) (origin >>> 48);
+    }
+
+    static long originIndex(long origin) {
+        return origin & ((1L << 48) - 1);
+    }
+
+    /** Fills this frame from {@code h} (encoded now) and its payload. */
+    void set(FrameHeader h, ByteBuffer payload, SendCompletion completion) {
+        this.type = h.type;
         this.payload = payload;
         this.completion = completion;
         this.payloadBytes = payload == null ? 0 : payload.remaining();
-        pair[0] = header;
-        pair[1] = payload == null ? EMPTY : payload;
+        this.origin = NO_ORIGIN;
+        header.clear();
+        h.encode(header);
+        header.flip();
+        parts[0] = replay;
+        parts[1] = header;
+        parts[2] = payload == null ? EMPTY : payload;
+        firstPart = 1;
+    }
+
+    /** Rewinds this frame for sending again; with {@code replayHeader} it goes out as a REPLAY of its origin. */
+    void rewind(FrameHeader replayHeader) {
+        header.rewind();
+        if (payload != null) {
+            payload.rewind();
+        }
+        if (replayHeader == null) {
+            firstPart = 1;
+        } else {
+            replay.clear();
+            replayHeader.encode(replay);
+            replay.flip();
+            firstPart = 0;
+        }
+    }
+
+    ByteBuffer[] parts() {
+        return parts;
+    }
+
+    int firstPart() {
+        return firstPart;
+    }
+
+    int partCount() {
+        return 3 - firstPart;
+    }
+
+    boolean started() {
+        return firstPart == 0 ? replay.position() > 0 : header.position() > 0;
     }
 
     boolean written() {
-        return !header.hasRemaining() && (payload == null || !payload.hasRemaining());
+        return !header.hasRemaining() && (payload == null || !payload.hasRemaining())
+                && (firstPart == 1 || !replay.hasRemaining());
     }
 
     void clear() {
         payload = null;
         completion = null;
-        pair[1] = null;
+        parts[2] = null;
+        origin = NO_ORIGIN;
         header.clear();
     }
-
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 }

@@ -15,7 +15,8 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Builds the full mesh of rail connections: every pair of ranks, every rail. The higher rank connects to the
+ * Builds the full mesh of rail connections: every pair of ranks, every rail, and with several connections per rail
+ * every lane (lane l is connection l / rails on rail l mod rails). The higher rank connects to the
  * lower one from its own address on that rail; the lower accepts on a helper thread meanwhile, so no two ranks
  * wait on each other. Every connection starts with the job's {@link Handshake}; a refused stranger is reported
  * on {@code log} and never counted. All-or-nothing: on failure every socket made is closed.
@@ -24,28 +25,38 @@ public final class RailMesh {
     private RailMesh() {
     }
 
-    /** Returns {@code channels[peer][rail]} (null for this rank), all connected and authenticated, in blocking mode. */
+    /** One connection per (peer, rail): {@code channels[peer][rail]}. */
     public static SocketChannel[][] connect(int rank, JobTable table, RailListeners listeners, Handshake handshake,
                                             long timeoutNs, PrintStream log) {
+        return connect(rank, table, listeners, handshake, timeoutNs, log, 1);
+    }
+
+    /**
+     * Returns {@code channels[peer][lane]} (null for this rank), all connected and authenticated, in blocking mode.
+     * The handshake's rail field carries the lane, so a connection cannot claim another lane's place.
+     */
+    public static SocketChannel[][] connect(int rank, JobTable table, RailListeners listeners, Handshake handshake,
+                                            long timeoutNs, PrintStream log, int connectionsPerRail) {
         int size = table.size();
         int rails = listeners.rails();
-        SocketChannel[][] channels = new SocketChannel[size][rails];
+        int lanes = rails * connectionsPerRail;
+        SocketChannel[][] channels = new SocketChannel[size][lanes];
         long deadline = System.nanoTime() + timeoutNs;
-        int expectedAccepts = (size - 1 - rank) * rails;
+        int expectedAccepts = (size - 1 - rank) * lanes;
         RailcollException[] acceptFailure = new RailcollException[1];
         Thread acceptor = Thread.ofPlatform().daemon().name("railcoll-accept-" + rank).start(() -> {
             try {
-                acceptAll(rank, size, rails, listeners, handshake, deadline, expectedAccepts, channels, log);
+                acceptAll(rank, size, rails, lanes, listeners, handshake, deadline, expectedAccepts, channels, log);
             } catch (RailcollException e) {
                 acceptFailure[0] = e;
             }
         });
         try {
             for (int peer = 0; peer < rank; peer++) {
-                for (int rail = 0; rail < rails; rail++) {
-                    SocketChannel ch = connectOne(rank, peer, rail, table, listeners, handshake, deadline);
+                for (int lane = 0; lane < lanes; lane++) {
+                    SocketChannel ch = connectOne(rank, peer, lane % rails, lane, table, listeners, handshake, deadline);
                     synchronized (channels) {
-                        channels[peer][rail] = ch;
+                        channels[peer][lane] = ch;
                     }
                 }
             }
@@ -77,8 +88,8 @@ public final class RailMesh {
         }
     }
 
-    private static SocketChannel connectOne(int rank, int peer, int rail, JobTable table, RailListeners listeners,
-                                            Handshake handshake, long deadline) {
+    private static SocketChannel connectOne(int rank, int peer, int rail, int lane, JobTable table,
+                                            RailListeners listeners, Handshake handshake, long deadline) {
         InetSocketAddress target = table.rank(peer).railEndpoints().get(rail);
         InetSocketAddress local;
         try {
@@ -97,7 +108,7 @@ public final class RailMesh {
                 s.connect(target, Math.min(leftMs, 10_000));
                 s.setSoTimeout(leftMs);
                 tune(ch);
-                handshake.connect(s, Handshake.Purpose.RAIL, rank, rail);
+                handshake.connect(s, Handshake.Purpose.RAIL, rank, lane);
                 s.setSoTimeout(0);
                 return ch;
             } catch (ConnectException | SocketTimeoutException e) {
@@ -118,7 +129,7 @@ public final class RailMesh {
                 + target + " before the start-up deadline" + (last == null ? "" : " (" + last.getMessage() + ")"));
     }
 
-    private static void acceptAll(int rank, int size, int rails, RailListeners listeners, Handshake handshake,
+    private static void acceptAll(int rank, int size, int rails, int lanes, RailListeners listeners, Handshake handshake,
                                   long deadline, int expected, SocketChannel[][] channels, PrintStream log) {
         int accepted = 0;
         int rail = 0;
@@ -144,8 +155,8 @@ public final class RailMesh {
             try {
                 s.setSoTimeout((int) Math.max(1000, Math.min(10_000, TimeUnit.NANOSECONDS.toMillis(left))));
                 tune(ch);
-                Handshake.Peer p = handshake.accept(s, size, rails);
-                if (p.purpose() != Handshake.Purpose.RAIL || p.rank() <= rank || p.rail() != rail) {
+                Handshake.Peer p = handshake.accept(s, size, lanes);
+                if (p.purpose() != Handshake.Purpose.RAIL || p.rank() <= rank || p.rail() % rails != rail) {
                     log.println("railcoll rank " + rank + ": refused " + s.getRemoteSocketAddress() + ": claims rank "
                             + p.rank() + " rail " + p.rail() + ", which does not connect to this listener");
                     closeQuietly(ch);
@@ -154,7 +165,7 @@ public final class RailMesh {
                 synchronized (channels) {
                     if (channels[p.rank()][p.rail()] != null) {
                         log.println("railcoll rank " + rank + ": refused a second connection claiming rank " + p.rank()
-                                + " rail " + p.rail() + " from " + s.getRemoteSocketAddress());
+                                + " lane " + p.rail() + " from " + s.getRemoteSocketAddress());
                         closeQuietly(ch);
                         continue;
                     }

@@ -2,9 +2,6 @@ package io.railcoll.transport.tcp;
 
 import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
-import io.railcoll.transport.FrameSink;
-import io.railcoll.transport.RailCounters;
-import io.railcoll.transport.SendCompletion;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,172 +10,376 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * One TCP connection to one peer on one rail: a queue of outgoing frames and a receive state machine that
- * streams payloads straight into the buffer the {@link FrameSink} names. Driven by exactly one thread at a time
- * (the rail's progress thread, or the caller's in the single-threaded engine).
+ * One TCP connection (a <em>lane</em>) to one peer on one rail: outgoing frames, the DATA frames written but not yet
+ * acknowledged, and a receive state machine that streams payloads straight into the buffer the engine names.
  *
- * <p>Receive states: reading a header; reading a payload into its target; paused on a header whose collective
- * is not posted yet (the frame stays unread, the kernel's socket buffer holds what follows and TCP flow control
- * slows the sender: nothing is dropped and memory stays bounded).
+ * <p><b>Acknowledgement.</b> Both ends count the DATA frames on the lane (a frame's <em>position</em>). The
+ * receiver writes an ACK carrying its count after every burst of reads that completed frames, and as a heartbeat
+ * when the lane has been quiet; the sender keeps every written DATA frame until an ACK covers it and only then
+ * completes it ({@link io.railcoll.transport.SendCompletion}), so a collective does not finish while any of its
+ * data could still be lost with a rail. ACKs jump the queue: they go out between two frames, not behind them.
+ *
+ * <p><b>Receive states.</b> Reading a header; reading a payload into its target; discarding the payload of a
+ * duplicate; paused on a header whose collective is not posted yet (the frame stays unread, TCP flow control slows
+ * the sender); waiting until the lanes a REPLAY names are closed on this side before judging the copy.
+ *
+ * <p>Threading: driven by exactly one thread at a time, that of its {@link LaneDriver}; {@link #isBroken} and
+ * {@link #requestQuiesce} may be called from any thread.
  */
 final class TcpConnection {
     private static final int IN_BUFFER_BYTES = 256 * 1024;
     /** Payload reads at least this large bypass the staging buffer and go straight into the target. */
     private static final int DIRECT_READ_BYTES = 64 * 1024;
 
-    private enum State { HEADER, PAYLOAD, ABORT_PAYLOAD, PAUSED }
+    private enum State { HEADER, PAYLOAD, DISCARD, ABORT_PAYLOAD, PAUSED, AWAIT_QUIESCE, STOPPED }
 
     final int peer;
+    final int lane;
     final int rail;
     final SocketChannel channel;
+    final DeliveryGate gate = new DeliveryGate();
+    LaneDriver driver;
     SelectionKey key;
 
-    private final FrameSink sink;
-    private final RailCounters counters;
+    private final LaneSet lanes;
+    private final PeerLanes peerLanes;
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
+    private final ArrayDeque<OutFrame> unacked = new ArrayDeque<>();
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();
+    private final FrameHeader control = new FrameHeader();
+    private final OutFrame ackFrame = new OutFrame();
+    private boolean ackQueued;
+    private long ackEncoded;
+    private long nextPosition;
+
     private final ByteBuffer in = ByteBuffer.allocateDirect(IN_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).flip();
     private final FrameHeader inHeader = new FrameHeader();
     private State state = State.HEADER;
     private ByteBuffer target;
+    private long discardLeft;
+    private long received;
+    /** Origin of the DATA frame announced by the last REPLAY, or {@link OutFrame#NO_ORIGIN}. */
+    private long replayOrigin = OutFrame.NO_ORIGIN;
+    private long replayMask;
     private boolean goodbyeReceived;
-    private boolean closed;
+    private volatile boolean broken;
+    private volatile boolean quiesceRequested;
 
-    TcpConnection(int peer, int rail, SocketChannel channel, FrameSink sink, RailCounters counters) {
+    long lastSentNs;
+    long lastHeardNs;
+
+    TcpConnection(int peer, int lane, int rail, SocketChannel channel, LaneSet lanes, long nowNs) {
         this.peer = peer;
+        this.lane = lane;
         this.rail = rail;
         this.channel = channel;
-        this.sink = sink;
-        this.counters = counters;
+        this.lanes = lanes;
+        this.peerLanes = lanes.peer(peer);
+        this.lastSentNs = nowNs;
+        this.lastHeardNs = nowNs;
     }
 
-    boolean isClosed() {
-        return closed;
+    boolean isBroken() {
+        return broken;
     }
 
     boolean paused() {
-        return state == State.PAUSED;
+        return state == State.PAUSED || state == State.AWAIT_QUIESCE;
+    }
+
+    boolean awaitingQuiesce() {
+        return state == State.AWAIT_QUIESCE;
     }
 
     boolean hasOutput() {
         return !queue.isEmpty();
     }
 
-    /** Queues a frame and tries to write it at once. */
-    void enqueue(FrameHeader meta, ByteBuffer payload, SendCompletion completion) {
+    boolean goodbyeReceived() {
+        return goodbyeReceived;
+    }
+
+    /** Asks this lane's driver to close the lane because the peer stopped using it (any thread). */
+    void requestQuiesce() {
+        quiesceRequested = true;
+    }
+
+    boolean quiesceRequested() {
+        return quiesceRequested;
+    }
+
+    // ---- sending ----
+
+    /** Queues a new frame (DATA, ABORT or GOODBYE) built from {@code h} and tries to write it at once. */
+    void enqueue(FrameHeader h, ByteBuffer payload, io.railcoll.transport.SendCompletion completion, long nowNs) {
         OutFrame f = pool.isEmpty() ? new OutFrame() : pool.poll();
-        f.set(payload, completion);
-        meta.encode(f.header);
-        f.header.flip();
+        f.set(h, payload, completion);
+        f.rewind(null);
+        append(f, nowNs);
+    }
+
+    /** Queues a DATA frame that moved here from a failed lane: as a REPLAY of its origin if it was ever fully written. */
+    void enqueueMoved(OutFrame f, long nowNs) {
+        if (f.origin == OutFrame.NO_ORIGIN) {
+            f.rewind(null);
+        } else {
+            control.type = FrameHeader.REPLAY;
+            control.sourceRank = lanes.rank;
+            control.seq = OutFrame.originIndex(f.origin);
+            control.tag = OutFrame.originLane(f.origin);
+            control.blockBytes = peerLanes.deadMask();
+            control.putLength = 0;
+            control.fragOffset = 0;
+            control.fragLength = 0;
+            f.rewind(control);
+        }
+        append(f, nowNs);
+    }
+
+    private void append(OutFrame f, long nowNs) {
+        if (f.type == FrameHeader.DATA) {
+            f.position = nextPosition++;
+        }
         queue.add(f);
         if (queue.size() == 1) {
-            writeQueued();
+            writeQueued(nowNs);
         }
         updateInterest();
     }
 
-    /** Writes as much queued output as the socket takes; returns frames completed. */
-    int writeQueued() {
+    /** Queues an ACK with the current count, unless one not yet started will carry it anyway. */
+    void queueAck(long nowNs) {
+        if (broken) {
+            return;
+        }
+        if (ackQueued) {
+            if (!ackFrame.started() && ackEncoded != received) {
+                encodeAck();
+            }
+            return;
+        }
+        encodeAck();
+        ackQueued = true;
+        OutFrame head = queue.peek();
+        if (head != null && head.started()) {
+            queue.poll();
+            queue.addFirst(ackFrame);
+            queue.addFirst(head);
+        } else {
+            queue.addFirst(ackFrame);
+            writeQueued(nowNs);
+        }
+        updateInterest();
+    }
+
+    private void encodeAck() {
+        control.type = FrameHeader.ACK;
+        control.sourceRank = lanes.rank;
+        control.seq = received;
+        control.tag = 0;
+        control.blockBytes = 0;
+        control.putLength = 0;
+        control.fragOffset = 0;
+        control.fragLength = 0;
+        ackFrame.set(control, null, null);
+        ackFrame.rewind(null);
+        ackEncoded = received;
+    }
+
+    /** Writes as much queued output as the socket takes; returns frames that left (ABORT/GOODBYE completed). */
+    int writeQueued(long nowNs) {
         int done = 0;
         try {
             while (!queue.isEmpty()) {
                 OutFrame f = queue.peek();
-                channel.write(f.pair);
+                long n = channel.write(f.parts(), f.firstPart(), f.partCount());
+                if (n > 0) {
+                    lastSentNs = nowNs;
+                }
                 if (!f.written()) {
                     break;
                 }
                 queue.poll();
-                counters.sent(rail, f.payloadBytes);
-                if (f.completion != null) {
-                    f.completion.done();
-                }
-                f.clear();
-                pool.add(f);
                 done++;
+                if (f == ackFrame) {
+                    ackQueued = false;
+                    continue;
+                }
+                if (f.type == FrameHeader.DATA) {
+                    lanes.counters.sent(rail, f.payloadBytes);
+                    if (f.origin == OutFrame.NO_ORIGIN) {
+                        f.origin = OutFrame.origin(lane, f.position);
+                    }
+                    unacked.add(f);
+                } else {
+                    if (f.completion != null) {
+                        f.completion.done();
+                    }
+                    recycle(f);
+                }
             }
         } catch (IOException e) {
-            lost("write failed: " + e.getMessage());
+            lanes.breakLane(this, "write failed: " + e.getMessage(), false, nowNs);
         }
         return done;
     }
 
-    /** Reads and dispatches whatever has arrived; returns how many frames completed. */
-    int readAvailable() {
+    private void recycle(OutFrame f) {
+        f.clear();
+        pool.add(f);
+    }
+
+    /** An ACK for {@code count} frames arrived: completes every DATA frame below that position. */
+    private int acknowledged(long count) {
+        if (count > nextPosition) {
+            throw new RailcollException("rank " + peer + " acknowledged " + count + " frames on rail " + rail
+                    + " but only " + nextPosition + " were sent (corrupt stream)");
+        }
+        int done = 0;
+        while (!unacked.isEmpty() && unacked.peek().position < count) {
+            OutFrame f = unacked.poll();
+            if (f.completion != null) {
+                f.completion.done();
+            }
+            recycle(f);
+            done++;
+        }
+        return done;
+    }
+
+    // ---- receiving ----
+
+    /** Reads and dispatches whatever has arrived; returns how many frames completed (data, acks, control). */
+    int readAvailable(long nowNs) {
         int frames = 0;
+        long before = received;
         try {
-            for (;;) {
-                switch (state) {
-                    case PAUSED:
+            frames = readLoop(nowNs);
+        } catch (IOException e) {
+            lanes.breakLane(this, e.getMessage() == null ? e.toString() : e.getMessage(), false, nowNs);
+        }
+        if (received != before && !broken) {
+            queueAck(nowNs);
+        }
+        return frames;
+    }
+
+    private int readLoop(long nowNs) throws IOException {
+        int frames = 0;
+        for (;;) {
+            switch (state) {
+                case PAUSED, AWAIT_QUIESCE, STOPPED:
+                    return frames;
+                case HEADER: {
+                    if (in.remaining() < FrameHeader.BYTES && !fill(nowNs)) {
                         return frames;
-                    case HEADER: {
-                        if (in.remaining() < FrameHeader.BYTES && !fill()) {
+                    }
+                    if (in.remaining() < FrameHeader.BYTES) {
+                        continue;
+                    }
+                    String bad = inHeader.decode(in);
+                    if (bad != null) {
+                        throw new RailcollException("corrupt stream from rank " + peer + " on rail " + rail + ": " + bad);
+                    }
+                    if (inHeader.sourceRank != peer) {
+                        throw new RailcollException("frame on the connection of rank " + peer + " (rail " + rail
+                                + ") claims to come from rank " + inHeader.sourceRank);
+                    }
+                    frames += dispatchHeader(nowNs);
+                    break;
+                }
+                case DISCARD: {
+                    int n = (int) Math.min(in.remaining(), discardLeft);
+                    in.position(in.position() + n);
+                    discardLeft -= n;
+                    if (discardLeft > 0) {
+                        if (!fill(nowNs)) {
                             return frames;
                         }
-                        if (in.remaining() < FrameHeader.BYTES) {
-                            continue;
-                        }
-                        String bad = inHeader.decode(in);
-                        if (bad != null) {
-                            throw new RailcollException("corrupt stream from rank " + peer + " on rail " + rail + ": " + bad);
-                        }
-                        if (inHeader.sourceRank != peer) {
-                            throw new RailcollException("frame on the connection of rank " + peer + " (rail " + rail
-                                    + ") claims to come from rank " + inHeader.sourceRank);
-                        }
-                        frames += dispatchHeader();
-                        break;
+                        continue;
                     }
-                    case PAYLOAD:
-                    case ABORT_PAYLOAD: {
-                        drainInto(target);
-                        if (target.hasRemaining()) {
-                            if (target.remaining() >= DIRECT_READ_BYTES) {
-                                int n = channel.read(target);
-                                if (n < 0) {
-                                    eof();
-                                    return frames;
-                                }
-                                counters.received(rail, n);
-                                if (n == 0) {
-                                    return frames;
-                                }
-                            } else if (!fill()) {
+                    // A duplicate still takes its position: the sender counts it, and so must the ACK.
+                    if (!gate.tryAdvance(received)) {
+                        stop();
+                        return frames;
+                    }
+                    received++;
+                    replayOrigin = OutFrame.NO_ORIGIN;
+                    state = State.HEADER;
+                    frames++;
+                    break;
+                }
+                case PAYLOAD, ABORT_PAYLOAD: {
+                    drainInto(target);
+                    if (target.hasRemaining()) {
+                        if (target.remaining() >= DIRECT_READ_BYTES) {
+                            int n = channel.read(target);
+                            if (n < 0) {
+                                eof(nowNs);
                                 return frames;
                             }
-                            continue;
+                            if (n == 0) {
+                                return frames;
+                            }
+                            heard(n, nowNs);
+                        } else if (!fill(nowNs)) {
+                            return frames;
                         }
-                        frames++;
-                        if (state == State.PAYLOAD) {
-                            state = State.HEADER;
-                            target = null;
-                            sink.onDataComplete(rail, inHeader);
-                        } else {
-                            target.flip();
-                            String reason = StandardCharsets.UTF_8.decode(target).toString();
-                            state = State.HEADER;
-                            target = null;
-                            sink.onAbort(peer, reason);
-                        }
-                        break;
+                        continue;
                     }
-                    default:
-                        throw new IllegalStateException(state.toString());
+                    frames++;
+                    if (state == State.PAYLOAD) {
+                        state = State.HEADER;
+                        target = null;
+                        completeData();
+                        if (state == State.STOPPED) {
+                            return frames;
+                        }
+                    } else {
+                        target.flip();
+                        String reason = StandardCharsets.UTF_8.decode(target).toString();
+                        state = State.HEADER;
+                        target = null;
+                        lanes.sink.onAbort(peer, reason);
+                    }
+                    break;
                 }
+                default:
+                    throw new IllegalStateException(state.toString());
             }
-        } catch (IOException e) {
-            lost(e.getMessage());
-            return frames;
         }
+    }
+
+    /** The payload of a DATA frame is in place: count it, then deliver it unless it turned out a duplicate. */
+    private void completeData() {
+        if (!gate.tryAdvance(received)) {
+            // This lane was closed meanwhile by a REPLAY on another lane; that copy decides.
+            stop();
+            return;
+        }
+        received++;
+        long origin = replayOrigin;
+        replayOrigin = OutFrame.NO_ORIGIN;
+        if (origin != OutFrame.NO_ORIGIN && !peerLanes.claimReplay(origin)) {
+            return;
+        }
+        lanes.sink.onDataComplete(rail, inHeader);
+        driver.noteProgress();
     }
 
     /** Offers a held-back frame again; returns true if the connection is reading again. */
     boolean resume() {
+        if (state == State.AWAIT_QUIESCE) {
+            return judgeReplay();
+        }
         if (state != State.PAUSED) {
             return false;
         }
-        ByteBuffer t = sink.onDataHeader(rail, inHeader);
+        ByteBuffer t = lanes.sink.onDataHeader(rail, inHeader);
         if (t == null) {
             return false;
         }
@@ -187,33 +388,82 @@ final class TcpConnection {
         return true;
     }
 
-    private int dispatchHeader() {
+    private int dispatchHeader(long nowNs) {
         switch (inHeader.type) {
             case FrameHeader.DATA -> {
-                ByteBuffer t = sink.onDataHeader(rail, inHeader);
-                if (t == null) {
-                    state = State.PAUSED;
-                    updateInterest();
+                if (replayOrigin != OutFrame.NO_ORIGIN) {
+                    state = State.AWAIT_QUIESCE;
+                    judgeReplay();
                     return 0;
                 }
-                beginPayload(t);
+                offerData();
+                return 0;
+            }
+            case FrameHeader.ACK -> {
+                int done = acknowledged(inHeader.seq);
+                if (done > 0) {
+                    driver.noteProgress();
+                }
+                return 1;
+            }
+            case FrameHeader.REPLAY -> {
+                if (replayOrigin != OutFrame.NO_ORIGIN) {
+                    throw new RailcollException("two REPLAY frames in a row from rank " + peer + " on rail " + rail);
+                }
+                replayOrigin = OutFrame.origin(inHeader.tag, inHeader.seq);
+                replayMask = inHeader.blockBytes | (1L << inHeader.tag);
                 return 0;
             }
             case FrameHeader.ABORT -> {
-                target = ByteBuffer.allocate(Math.min(inHeader.fragLength, 1 << 16));
-                if (inHeader.fragLength > target.capacity()) {
+                if (inHeader.fragLength > (1 << 16)) {
                     throw new RailcollException("rank " + peer + " sent an abort reason of " + inHeader.fragLength + " bytes");
                 }
+                target = ByteBuffer.allocate(inHeader.fragLength);
                 state = State.ABORT_PAYLOAD;
                 return 0;
             }
             case FrameHeader.GOODBYE -> {
                 goodbyeReceived = true;
-                sink.onGoodbye(peer);
+                peerLanes.sawGoodbye();
+                lanes.sink.onGoodbye(peer);
                 return 1;
             }
             default -> throw new RailcollException("unknown frame type " + inHeader.type + " from rank " + peer + " on rail " + rail);
         }
+    }
+
+    private void offerData() {
+        ByteBuffer t = lanes.sink.onDataHeader(rail, inHeader);
+        if (t == null) {
+            state = State.PAUSED;
+            updateInterest();
+            return;
+        }
+        beginPayload(t);
+    }
+
+    /**
+     * A re-sent copy is judged only once every lane the sender gave up is closed on this side (so no original can
+     * still arrive): a duplicate when its origin lane completed it or another copy was delivered. Returns true when
+     * the connection reads on.
+     */
+    private boolean judgeReplay() {
+        if (!lanes.quiesced(this, replayMask & ~(1L << lane))) {
+            return false;
+        }
+        long origin = replayOrigin;
+        TcpConnection originLane = peerLanes.lanes[OutFrame.originLane(origin)];
+        boolean duplicate = OutFrame.originIndex(origin) < originLane.gate.count()
+                || peerLanes.replayDelivered(origin);
+        if (duplicate) {
+            discardLeft = inHeader.fragLength;
+            state = State.DISCARD;
+        } else {
+            state = State.HEADER;
+            offerData();
+        }
+        updateInterest();
+        return state != State.PAUSED;
     }
 
     private void beginPayload(ByteBuffer t) {
@@ -236,7 +486,7 @@ final class TcpConnection {
     }
 
     /** Reads more into the staging buffer; false when nothing new arrived. */
-    private boolean fill() throws IOException {
+    private boolean fill(long nowNs) throws IOException {
         in.compact();
         int n;
         try {
@@ -245,28 +495,68 @@ final class TcpConnection {
             in.flip();
         }
         if (n < 0) {
-            eof();
+            eof(nowNs);
             return false;
         }
         if (n > 0) {
-            counters.received(rail, n);
+            heard(n, nowNs);
         }
         return n > 0;
     }
 
-    private void eof() {
-        if (goodbyeReceived) {
-            closeQuietly();
-            return;
-        }
-        lost("connection closed by the peer");
+    private void heard(int bytes, long nowNs) {
+        lanes.counters.received(rail, bytes);
+        lastHeardNs = nowNs;
     }
 
-    private void lost(String cause) {
-        boolean wasGoodbye = goodbyeReceived;
-        closeQuietly();
-        if (!wasGoodbye) {
-            sink.onPeerLost(peer, rail, cause);
+    private void eof(long nowNs) {
+        if (goodbyeReceived) {
+            stop();
+            return;
+        }
+        lanes.breakLane(this, "connection closed by the peer", false, nowNs);
+    }
+
+    // ---- failure ----
+
+    /**
+     * Closes this lane for good because it failed: no frame is read or counted on it any more. Returns what it
+     * still held to send: DATA frames not acknowledged, oldest first (ACK, GOODBYE and ABORT frames are dropped and
+     * completed). Driver thread only.
+     */
+    List<OutFrame> breakAndTakeFrames() {
+        List<OutFrame> moved = new ArrayList<>(unacked.size() + queue.size());
+        moved.addAll(unacked);
+        unacked.clear();
+        for (OutFrame f : queue) {
+            if (f == ackFrame) {
+                continue;
+            }
+            if (f.type == FrameHeader.DATA) {
+                moved.add(f);
+            } else if (f.completion != null) {
+                f.completion.done();
+            }
+        }
+        queue.clear();
+        ackQueued = false;
+        stop();
+        return moved;
+    }
+
+    /** Stops reading and writing this lane and closes its socket, without failing anything. */
+    void stop() {
+        gate.close();
+        broken = true;
+        state = State.STOPPED;
+        target = null;
+        if (key != null) {
+            key.cancel();
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // already broken; nothing more to release
         }
     }
 
@@ -275,7 +565,7 @@ final class TcpConnection {
             return;
         }
         int ops = 0;
-        if (state != State.PAUSED) {
+        if (state != State.PAUSED && state != State.AWAIT_QUIESCE && state != State.STOPPED) {
             ops |= SelectionKey.OP_READ;
         }
         if (!queue.isEmpty()) {
@@ -286,22 +576,12 @@ final class TcpConnection {
         }
     }
 
-    boolean goodbyeReceived() {
-        return goodbyeReceived;
+    long unackedFrames() {
+        return unacked.size();
     }
 
-    void closeQuietly() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (key != null) {
-            key.cancel();
-        }
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // already broken; nothing more to release
-        }
+    @Override
+    public String toString() {
+        return "lane " + lane + " (rail " + rail + ") to rank " + peer;
     }
 }

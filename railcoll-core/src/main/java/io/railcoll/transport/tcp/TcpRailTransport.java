@@ -1,271 +1,250 @@
 package io.railcoll.transport.tcp;
 
-import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
-import io.railcoll.transport.RailCounters;
 import io.railcoll.transport.SendCompletion;
-import io.railcoll.transport.Transport;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
- * The rails as a {@link Transport}, driven by the calling thread through one selector over every connection
- * (paper 004's non-threaded approach: no hand-off between threads on the path of a small message).
+ * The non-threaded rail engine (paper 004's non-threaded approach): the owner thread drives every lane through one
+ * selector while it waits in a collective, so a small message crosses no hand-off between threads.
  *
- * <p>Striping policy: a put longer than the threshold is cut into one fragment per rail of (nearly) equal size,
- * each sent on its own rail and reassembled in place by the receiver from the fragment offsets; a shorter put
- * goes whole on the next rail in a round-robin shared by all peers, so the k puts of one k-port step leave on k
- * different rails.
+ * <p>Heartbeats must flow even while the owner computes outside the library, or peers would take a busy rank for a
+ * dead rail; so a <em>keeper</em> thread drives the lanes, exactly as the owner would, whenever the owner has not
+ * done so for half a heartbeat interval. The two never drive at once: whoever drives holds {@code driving} (one
+ * uncontended compare-and-set per call on the owner's path). Calls from inside a drive (the engine's frame checks
+ * aborting everyone) see that they already hold it.
  *
- * <p>Threading: one owner thread calls everything. Lifetime: built by {@link #start} from connected channels,
- * closed by its owner.
+ * <p>Threading: the {@link io.railcoll.transport.Transport} calls on the owner thread. Lifetime: built by
+ * {@link #start} from connected channels, closed by its owner (which stops the keeper).
  */
-public final class TcpRailTransport implements Transport {
-    private final int rank;
-    private final int rails;
-    private final long stripeThresholdBytes;
-    private final TcpConnection[][] connections;
-    private final Selector selector;
-    private final RailCounters counters;
-    private final Consumer<SelectionKey> onReady = this::handle;
-    private final FrameHeader fragmentHeader = new FrameHeader();
-    private int nextRail;
-    private int work;
+public final class TcpRailTransport extends RailTransport {
+    private final LaneDriver driver;
+    private final AtomicReference<Thread> driving = new AtomicReference<>();
+    private final FrameHeader fragment = new FrameHeader();
+    private final Thread keeper;
+    private volatile long lastDrivenNs;
+    private volatile boolean closing;
 
-    private TcpRailTransport(int rank, int rails, long stripeThresholdBytes, TcpConnection[][] connections,
-                             Selector selector, RailCounters counters) {
-        this.rank = rank;
-        this.rails = rails;
-        this.stripeThresholdBytes = stripeThresholdBytes;
-        this.connections = connections;
-        this.selector = selector;
-        this.counters = counters;
+    private TcpRailTransport(LaneSet lanes, long stripeThresholdBytes, LaneDriver driver, boolean withKeeper) {
+        super(lanes, stripeThresholdBytes);
+        this.driver = driver;
+        this.lastDrivenNs = lanes.clock.getAsLong();
+        this.keeper = withKeeper
+                ? Thread.ofPlatform().daemon().name("railcoll-keeper-" + lanes.rank).unstarted(this::keep)
+                : null;
     }
 
-    /** Takes ownership of {@code channels[peer][rail]} (blocking, authenticated) and registers them. */
-    public static TcpRailTransport start(int rank, SocketChannel[][] channels, int rails, long stripeThresholdBytes,
-                                         FrameSink sink) throws IOException {
-        Selector selector = Selector.open();
-        RailCounters counters = new RailCounters(rails);
-        TcpConnection[][] conns = new TcpConnection[channels.length][rails];
-        for (int peer = 0; peer < channels.length; peer++) {
-            for (int rail = 0; rail < rails; rail++) {
-                SocketChannel ch = channels[peer][rail];
-                if (ch == null) {
-                    continue;
-                }
-                ch.configureBlocking(false);
-                TcpConnection c = new TcpConnection(peer, rail, ch, sink, counters);
-                c.key = ch.register(selector, SelectionKey.OP_READ, c);
-                conns[peer][rail] = c;
+    /** Takes ownership of {@code channels[peer][lane]} (blocking, authenticated) and starts the keeper. */
+    public static TcpRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
+                                         PrintStream log) throws IOException {
+        return start(rank, channels, settings, sink, log, System::nanoTime, true);
+    }
+
+    /** For tests: an injected clock, and optionally no keeper (the test drives by hand). */
+    static TcpRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
+                                  PrintStream log, LongSupplier clock, boolean withKeeper) throws IOException {
+        LaneSet lanes = new LaneSet(rank, channels.length, settings.rails(), settings.connectionsPerRail(), sink,
+                LanePolicy.forTimeout(settings.railTimeoutNs()), clock, log);
+        LaneDriver driver = new LaneDriver("rails", lanes, null);
+        LaneDriver[] byRail = new LaneDriver[settings.rails()];
+        java.util.Arrays.fill(byRail, driver);
+        try {
+            register(lanes, channels, byRail);
+        } catch (IOException | RuntimeException e) {
+            driver.closeAll();
+            throw e;
+        }
+        TcpRailTransport t = new TcpRailTransport(lanes, settings.stripeThresholdBytes(), driver, withKeeper);
+        if (t.keeper != null) {
+            t.keeper.start();
+        }
+        return t;
+    }
+
+    /** Takes the right to drive; false when this thread already holds it (a nested call), true otherwise. */
+    private boolean acquire() {
+        Thread me = Thread.currentThread();
+        if (driving.get() == me) {
+            return false;
+        }
+        while (!driving.compareAndSet(null, me)) {
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    private void release(boolean acquired) {
+        if (acquired) {
+            lastDrivenNs = lanes.clock.getAsLong();
+            driving.set(null);
+        }
+    }
+
+    /** The keeper: drives the lanes while the owner has been away for half a heartbeat interval. */
+    private void keep() {
+        long interval = lanes.policy.heartbeatNs() / 2;
+        while (!closing) {
+            try {
+                Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(interval)));
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = lanes.clock.getAsLong();
+            if (now - lastDrivenNs < interval || closing || !driving.compareAndSet(null, Thread.currentThread())) {
+                continue;
+            }
+            try {
+                driver.doWork(now);
+            } catch (RuntimeException e) {
+                lanes.fail(e instanceof io.railcoll.RailcollException re ? re
+                        : new io.railcoll.RailcollException("rank " + rank + ": rail keeper failed: " + e, e));
+            } finally {
+                driving.set(null);
             }
         }
-        return new TcpRailTransport(rank, rails, stripeThresholdBytes, conns, selector, counters);
-    }
-
-    public int rails() {
-        return rails;
     }
 
     @Override
-    public boolean reaches(int peer) {
-        return peer != rank && connections[peer][0] != null;
+    boolean beginPuts() {
+        return acquire();
     }
 
     @Override
-    public void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion) {
-        if (length > stripeThresholdBytes && rails > 1) {
-            long chunk = (length + rails - 1) / rails;
-            int frames = (int) ((length + chunk - 1) / chunk);
-            completion.add(frames);
-            for (int r = 0; r < frames; r++) {
-                long fragOffset = r * chunk;
-                long fragLength = Math.min(chunk, length - fragOffset);
-                send(peer, r, meta, src, offset, length, fragOffset, fragLength, completion);
-            }
+    void submit(int peer, int lane, FrameHeader meta, long putLength, long fragOffset, long fragLength,
+                ByteBuffer payload, SendCompletion completion) {
+        fill(fragment, meta, putLength, fragOffset, fragLength);
+        TcpConnection c = lanes.peer(peer).lanes[lane];
+        long now = lanes.clock.getAsLong();
+        if (c.isBroken()) {
+            OutFrame f = new OutFrame();
+            f.set(fragment, payload, completion);
+            lanes.redirect(driver, peer, f, now);
         } else {
-            completion.add(1);
-            int rail = nextRail;
-            nextRail = rail + 1 == rails ? 0 : rail + 1;
-            send(peer, rail, meta, src, offset, length, 0, length, completion);
+            c.enqueue(fragment, payload, completion, now);
         }
     }
 
-    private void send(int peer, int rail, FrameHeader meta, MemorySegment src, long offset, long putLength,
-                      long fragOffset, long fragLength, SendCompletion completion) {
-        TcpConnection c = connections[peer][rail];
-        if (c == null || c.isClosed()) {
-            throw new RailcollException("rank " + rank + ": rail " + rail + " to rank " + peer + " is closed");
-        }
-        if (fragLength > Integer.MAX_VALUE - FrameHeader.BYTES) {
-            throw new IllegalArgumentException("fragment of " + fragLength + " bytes exceeds the frame limit; lower the stripe size");
-        }
-        FrameHeader h = fragmentHeader;
-        h.copyFrom(meta);
-        h.type = FrameHeader.DATA;
-        h.sourceRank = rank;
-        h.putLength = putLength;
-        h.fragOffset = fragOffset;
-        h.fragLength = (int) fragLength;
-        ByteBuffer payload = fragLength == 0 ? null : src.asSlice(offset + fragOffset, fragLength).asByteBuffer();
-        c.enqueue(h, payload, completion);
+    @Override
+    void endPuts(boolean held) {
+        release(held);
     }
 
     @Override
     public int poll() {
-        work = 0;
+        boolean held = acquire();
         try {
-            selector.selectNow(onReady);
-        } catch (IOException e) {
-            throw new RailcollException("rank " + rank + ": selector failed: " + e.getMessage(), e);
+            return driver.doWork(lanes.clock.getAsLong());
+        } finally {
+            release(held);
+            lanes.throwIfFailed();
         }
-        return work;
     }
 
     @Override
     public void await(long maxWaitNs) {
-        long ms = TimeUnit.NANOSECONDS.toMillis(maxWaitNs);
+        boolean held = acquire();
         try {
-            if (ms <= 0) {
-                selector.selectNow(onReady);
-            } else {
-                selector.select(onReady, ms);
-            }
-        } catch (IOException e) {
-            throw new RailcollException("rank " + rank + ": selector failed: " + e.getMessage(), e);
-        }
-    }
-
-    private void handle(SelectionKey key) {
-        TcpConnection c = (TcpConnection) key.attachment();
-        if (!key.isValid()) {
-            return;
-        }
-        if (key.isWritable()) {
-            work += c.writeQueued();
-            c.updateInterest();
-        }
-        if (key.isValid() && key.isReadable()) {
-            work += c.readAvailable();
+            driver.await(lanes.clock.getAsLong(), maxWaitNs);
+        } finally {
+            release(held);
+            lanes.throwIfFailed();
         }
     }
 
     @Override
     public boolean hasPendingOutput() {
-        for (TcpConnection[] row : connections) {
-            for (TcpConnection c : row) {
-                if (c != null && c.hasOutput()) {
-                    return true;
-                }
-            }
+        boolean held = acquire();
+        try {
+            return driver.hasPendingOutput();
+        } finally {
+            release(held);
         }
-        return false;
     }
 
     @Override
     public void resume() {
-        for (TcpConnection[] row : connections) {
-            for (TcpConnection c : row) {
-                if (c != null && c.paused() && c.resume()) {
-                    work += c.readAvailable();
-                }
-            }
+        boolean held = acquire();
+        try {
+            driver.requestResume();
+            driver.doWork(lanes.clock.getAsLong());
+        } finally {
+            release(held);
         }
     }
 
     @Override
     public void abortAll(String reason) {
-        byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > 60_000) {
-            bytes = java.util.Arrays.copyOf(bytes, 60_000);
-        }
-        MemorySegment msg = MemorySegment.ofArray(bytes);
-        FrameHeader h = new FrameHeader();
-        h.type = FrameHeader.ABORT;
-        h.sourceRank = rank;
-        h.fragLength = bytes.length;
-        h.putLength = bytes.length;
-        SendCompletion done = new SendCompletion();
-        for (TcpConnection[] row : connections) {
-            TcpConnection c = row[0];
-            if (c != null && !c.isClosed()) {
-                done.add(1);
-                c.enqueue(h, msg.asByteBuffer(), done);
-            }
-        }
-        drainOutput(done, TimeUnit.SECONDS.toNanos(2));
-    }
-
-    @Override
-    public RailCounters counters() {
-        return counters;
-    }
-
-    /** Writes queued output (best effort) until {@code done} reaches zero or the time is up. */
-    private void drainOutput(SendCompletion done, long maxNs) {
-        long deadline = System.nanoTime() + maxNs;
-        while (done.pending() > 0 && System.nanoTime() < deadline) {
-            for (TcpConnection[] row : connections) {
-                for (TcpConnection c : row) {
-                    if (c != null && !c.isClosed() && c.hasOutput()) {
-                        c.writeQueued();
-                    }
+        boolean held = acquire();
+        try {
+            ByteBuffer[] payload = new ByteBuffer[1];
+            FrameHeader h = abortHeader(reason, payload);
+            SendCompletion done = new SendCompletion();
+            long now = lanes.clock.getAsLong();
+            for (int p = 0; p < lanes.size(); p++) {
+                TcpConnection c = p == rank ? null : firstLiveLane(p);
+                if (c != null) {
+                    done.add(1);
+                    c.enqueue(h, payload[0].duplicate(), done, now);
                 }
             }
-            if (done.pending() > 0) {
-                Thread.onSpinWait();
+            if (held) {
+                // Not nested inside a drive: push the aborts out (best effort, bounded).
+                drain(done, TimeUnit.SECONDS.toNanos(2));
             }
+        } finally {
+            release(held);
         }
     }
 
-    @Override
-    public String toString() {
-        return rails == 1 ? "rail 0 (tcp)" : "rails 0-" + (rails - 1) + " (tcp)";
+    private void drain(SendCompletion done, long maxNs) {
+        long deadline = System.nanoTime() + maxNs;
+        while (done.pending() > 0 && System.nanoTime() - deadline < 0) {
+            if (driver.doWork(lanes.clock.getAsLong()) == 0) {
+                driver.await(lanes.clock.getAsLong(), TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
     }
 
     @Override
     public void close() {
-        FrameHeader bye = new FrameHeader();
-        bye.type = FrameHeader.GOODBYE;
-        bye.sourceRank = rank;
-        SendCompletion done = new SendCompletion();
-        for (TcpConnection[] row : connections) {
-            for (TcpConnection c : row) {
-                if (c != null && !c.isClosed()) {
+        closing = true;
+        if (keeper != null) {
+            keeper.interrupt();
+            try {
+                keeper.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        boolean held = acquire();
+        try {
+            lanes.closing();
+        FrameHeader bye = goodbyeHeader();
+            SendCompletion done = new SendCompletion();
+            long now = lanes.clock.getAsLong();
+            for (TcpConnection c : driver.connections) {
+                if (!c.isBroken()) {
+                    c.queueAck(now);
                     done.add(1);
-                    try {
-                        c.enqueue(bye, null, done);
-                    } catch (RailcollException ignored) {
-                        // a peer already gone needs no goodbye
-                    }
+                    c.enqueue(bye, null, done, now);
                 }
             }
-        }
-        try {
-            drainOutput(done, TimeUnit.SECONDS.toNanos(2));
-        } catch (RailcollException ignored) {
-            // closing anyway
-        }
-        for (TcpConnection[] row : connections) {
-            for (TcpConnection c : row) {
-                if (c != null) {
-                    c.closeQuietly();
-                }
+            try {
+                drain(done, TimeUnit.SECONDS.toNanos(2));
+            } catch (RuntimeException ignored) {
+                // closing anyway
             }
-        }
-        try {
-            selector.close();
-        } catch (IOException ignored) {
-            // nothing left to release
+        } finally {
+            driver.closeAll();
+            release(held);
         }
     }
 }

@@ -1,0 +1,248 @@
+package io.railcoll.transport.tcp;
+
+import io.railcoll.RailDownException;
+import io.railcoll.RailcollException;
+import io.railcoll.transport.FrameSink;
+import io.railcoll.transport.RailCounters;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.StringJoiner;
+import java.util.function.LongSupplier;
+
+/**
+ * Every lane of one rank and what the two engines share about them: the per-peer lane state, the counters, the
+ * liveness policy and, above all, what happens when a lane fails: its unacknowledged frames move to the peer's
+ * other lanes (preferring other rails), a warning names the rail, and when no lane to the peer is left the
+ * transport fails: {@link RailDownException} when the last lane went silent, {@link io.railcoll.PeerLostException}
+ * (through the sink) when it was reset or closed, as when the peer process died.
+ *
+ * <p>Threading: the methods that touch a connection run on that connection's driver thread; the failure and the
+ * per-peer state are safe from any thread. Lifetime: lives as long as its transport.
+ */
+final class LaneSet {
+    final int rank;
+    final int rails;
+    final int lanesPerPeer;
+    final FrameSink sink;
+    final RailCounters counters;
+    final LanePolicy policy;
+    final LongSupplier clock;
+    private final PrintStream log;
+    private final PeerLanes[] peers;
+    private final List<LaneDriver> drivers = new ArrayList<>();
+    private volatile RailcollException failure;
+    private volatile boolean closing;
+
+    LaneSet(int rank, int size, int rails, int connectionsPerRail, FrameSink sink, LanePolicy policy,
+            LongSupplier clock, PrintStream log) {
+        if (rails * connectionsPerRail > 64) {
+            throw new IllegalArgumentException("at most 64 connections per peer (rails x connections per rail), got "
+                    + rails * connectionsPerRail);
+        }
+        this.rank = rank;
+        this.rails = rails;
+        this.lanesPerPeer = rails * connectionsPerRail;
+        this.sink = sink;
+        this.counters = new RailCounters(rails);
+        this.policy = policy;
+        this.clock = clock;
+        this.log = log;
+        this.peers = new PeerLanes[size];
+        for (int p = 0; p < size; p++) {
+            peers[p] = new PeerLanes(p, lanesPerPeer);
+        }
+    }
+
+    int railOf(int lane) {
+        return lane % rails;
+    }
+
+    PeerLanes peer(int p) {
+        return peers[p];
+    }
+
+    int size() {
+        return peers.length;
+    }
+
+    void addDriver(LaneDriver d) {
+        drivers.add(d);
+    }
+
+    List<LaneDriver> drivers() {
+        return drivers;
+    }
+
+    /** From now on lanes that break are this rank's own goodbye: nothing is reported. */
+    void closing() {
+        closing = true;
+    }
+
+    RailcollException failure() {
+        return failure;
+    }
+
+    /** Records the transport's failure (the first one wins) and wakes the owner so it sees it. */
+    void fail(RailcollException e) {
+        if (failure == null) {
+            failure = e;
+        }
+        sink.progressed();
+    }
+
+    /** Throws the recorded failure, if any (owner thread, at every entry point). */
+    void throwIfFailed() {
+        RailcollException f = failure;
+        if (f != null) {
+            throw f;
+        }
+    }
+
+    String describeLane(TcpConnection c) {
+        return "rail " + c.rail + (lanesPerPeer > rails ? " (connection " + c.lane / rails + ")" : "");
+    }
+
+    /**
+     * Gives up lane {@code c} (its driver thread): closes it, and moves what it held to the peer's other lanes, or
+     * fails the transport when none is left. {@code silent} says the lane timed out rather than broke.
+     */
+    void breakLane(TcpConnection c, String cause, boolean silent, long nowNs) {
+        if (c.isBroken()) {
+            return;
+        }
+        PeerLanes p = peers[c.peer];
+        List<OutFrame> frames = c.breakAndTakeFrames();
+        long live = p.markDead(c.lane);
+        wakeDrivers();
+        if (closing || p.goodbye() && frames.isEmpty()) {
+            return; // this rank or the peer is leaving: lanes closing is expected
+        }
+        counters.railFailed(c.peer, c.rail, cause);
+        long bytes = 0;
+        for (OutFrame f : frames) {
+            bytes += f.payloadBytes;
+        }
+        String lane = "rank " + rank + ": " + describeLane(c) + " to rank " + c.peer;
+        if (live == 0) {
+            String lost = frames.isEmpty() ? "" : "; " + frames.size() + " frames (" + bytes + " bytes) cannot be delivered";
+            if (silent) {
+                fail(new RailDownException(lane + " failed (" + cause + ") and no rail to rank " + c.peer
+                        + " is left" + lost + earlierFailures(c.peer)));
+            } else {
+                try {
+                    sink.onPeerLost(c.peer, c.rail, cause + ", and no other rail to it is left" + lost);
+                } catch (RailcollException e) {
+                    fail(e);
+                }
+            }
+            return;
+        }
+        long liveRails = 0;
+        for (long m = live; m != 0; m &= m - 1) {
+            liveRails |= 1L << railOf(Long.numberOfTrailingZeros(m));
+        }
+        StringJoiner to = new StringJoiner(", ");
+        for (long m = liveRails; m != 0; m &= m - 1) {
+            to.add(Integer.toString(Long.numberOfTrailingZeros(m)));
+        }
+        log.println("railcoll WARNING: " + lane + " failed: " + cause + "; "
+                + (frames.isEmpty() ? "its traffic moves to" : "re-sending " + frames.size() + " unacknowledged frames ("
+                + bytes + " bytes) on") + " the remaining rail(s) " + to
+                + " (see Communicator.railCounters().failures())");
+        distribute(frames, c, live, nowNs);
+    }
+
+    private String earlierFailures(int peer) {
+        StringJoiner j = new StringJoiner("; ", "; earlier: ", "");
+        j.setEmptyValue("");
+        for (RailCounters.RailFailure f : counters.failures()) {
+            if (f.peer() == peer) {
+                j.add("rail " + f.rail() + ": " + f.cause());
+            }
+        }
+        return j.toString();
+    }
+
+    /** Hands {@code frames} to the live lanes of {@code from}'s peer, round-robin, preferring other rails. */
+    private void distribute(List<OutFrame> frames, TcpConnection from, long live, long nowNs) {
+        long preferred = 0;
+        for (long m = live; m != 0; m &= m - 1) {
+            int l = Long.numberOfTrailingZeros(m);
+            if (railOf(l) != from.rail) {
+                preferred |= 1L << l;
+            }
+        }
+        long pick = preferred != 0 ? preferred : live;
+        long cursor = pick;
+        for (OutFrame f : frames) {
+            if (cursor == 0) {
+                cursor = pick;
+            }
+            int l = Long.numberOfTrailingZeros(cursor);
+            cursor &= cursor - 1;
+            send(from.driver, from.peer, l, f, nowNs);
+        }
+    }
+
+    /** Queues a moved frame on lane {@code l} of {@code peer}: directly on this driver, else through a hand-off. */
+    void send(LaneDriver current, int peer, int l, OutFrame f, long nowNs) {
+        TcpConnection target = peers[peer].lanes[l];
+        if (target.driver == current) {
+            if (target.isBroken()) {
+                redirect(current, peer, f, nowNs);
+            } else {
+                target.enqueueMoved(f, nowNs);
+            }
+        } else {
+            f.handoffPeer = peer;
+            f.handoffLane = l;
+            target.driver.handoff(f);
+        }
+    }
+
+    /** A frame meant for a lane that died meanwhile: sends it on another live lane, or drops it once all failed. */
+    void redirect(LaneDriver current, int peer, OutFrame f, long nowNs) {
+        long live = peers[peer].liveMask();
+        if (live == 0) {
+            return; // the transport has failed already; the collective cannot complete
+        }
+        send(current, peer, Long.numberOfTrailingZeros(live), f, nowNs);
+    }
+
+    /**
+     * Whether every lane in {@code mask} to {@code c}'s peer is closed on this side, so a re-sent copy can be judged.
+     * Lanes on {@code c}'s own driver are closed at once; others are asked to close and their drivers woken.
+     */
+    boolean quiesced(TcpConnection c, long mask) {
+        boolean all = true;
+        PeerLanes p = peers[c.peer];
+        for (long m = mask; m != 0; m &= m - 1) {
+            TcpConnection other = p.lanes[Long.numberOfTrailingZeros(m)];
+            if (other.isBroken()) {
+                continue;
+            }
+            if (other.driver == c.driver) {
+                breakLane(other, "rank " + c.peer + " gave this rail up and re-sent its frames on rail " + c.rail,
+                        false, clock.getAsLong());
+            } else {
+                other.requestQuiesce();
+                other.driver.requestQuiesceCheck();
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    void wakeDrivers() {
+        for (LaneDriver d : drivers) {
+            d.recheckPaused();
+        }
+    }
+
+    static String millis(long ns) {
+        return String.format(Locale.ROOT, "%.0f ms", ns / 1e6);
+    }
+}

@@ -1,0 +1,144 @@
+package io.railcoll.transport.tcp;
+
+import io.railcoll.RailDownException;
+import io.railcoll.transport.FrameHeader;
+import io.railcoll.transport.RailCounters;
+import io.railcoll.transport.SendCompletion;
+import io.railcoll.transport.Transport;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * What both rail engines share: striping a put over the live lanes of its peer ({@link Striper}), building each
+ * fragment's header, and the lanes with their fail-over ({@link LaneSet}). Subclasses decide who writes: the
+ * owner itself ({@link TcpRailTransport}) or a thread per rail ({@link ThreadedRailTransport}).
+ *
+ * <p>Threading: {@link #put} and the other {@link Transport} calls on the owner thread, except {@link #abortAll}
+ * (any thread: the engine calls it from wherever it found a mismatch).
+ */
+abstract class RailTransport implements Transport {
+    final LaneSet lanes;
+    final int rank;
+    private final Striper striper;
+    private final int[] planLane;
+    private final long[] planOffset;
+    private final long[] planLength;
+
+    RailTransport(LaneSet lanes, long stripeThresholdBytes) {
+        this.lanes = lanes;
+        this.rank = lanes.rank;
+        this.striper = new Striper(lanes.lanesPerPeer, stripeThresholdBytes);
+        this.planLane = new int[lanes.lanesPerPeer];
+        this.planOffset = new long[lanes.lanesPerPeer];
+        this.planLength = new long[lanes.lanesPerPeer];
+    }
+
+    /** Wraps {@code channels[peer][lane]} into connections of {@code lanes}, giving each to a driver. */
+    static void register(LaneSet lanes, SocketChannel[][] channels, LaneDriver[] driverOfRail) throws java.io.IOException {
+        long now = lanes.clock.getAsLong();
+        for (int peer = 0; peer < channels.length; peer++) {
+            for (int lane = 0; lane < lanes.lanesPerPeer; lane++) {
+                SocketChannel ch = channels[peer][lane];
+                if (ch == null) {
+                    continue;
+                }
+                ch.configureBlocking(false);
+                TcpConnection c = new TcpConnection(peer, lane, lanes.railOf(lane), ch, lanes, now);
+                lanes.peer(peer).lanes[lane] = c;
+                driverOfRail[lanes.railOf(lane)].add(c);
+            }
+        }
+    }
+
+    public int rails() {
+        return lanes.rails;
+    }
+
+    @Override
+    public boolean reaches(int peer) {
+        return peer != rank && lanes.peer(peer).lanes[0] != null;
+    }
+
+    @Override
+    public final void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion) {
+        lanes.throwIfFailed();
+        int frames = striper.plan(lanes.peer(peer).liveMask(), length, planLane, planOffset, planLength);
+        if (frames == 0) {
+            throw new RailDownException("rank " + rank + ": no rail to rank " + peer + " is left");
+        }
+        completion.add(frames);
+        boolean held = beginPuts();
+        try {
+            for (int i = 0; i < frames; i++) {
+                long fragLength = planLength[i];
+                if (fragLength > Integer.MAX_VALUE - FrameHeader.BYTES) {
+                    throw new IllegalArgumentException("fragment of " + fragLength + " bytes exceeds the frame limit; lower the stripe size");
+                }
+                ByteBuffer payload = fragLength == 0 ? null : src.asSlice(offset + planOffset[i], fragLength).asByteBuffer();
+                submit(peer, planLane[i], meta, length, planOffset[i], fragLength, payload, completion);
+            }
+        } finally {
+            endPuts(held);
+        }
+    }
+
+    /** Fills a DATA fragment header from the collective's fields in {@code meta}. */
+    final void fill(FrameHeader h, FrameHeader meta, long putLength, long fragOffset, long fragLength) {
+        h.copyFrom(meta);
+        h.type = FrameHeader.DATA;
+        h.sourceRank = rank;
+        h.putLength = putLength;
+        h.fragOffset = fragOffset;
+        h.fragLength = (int) fragLength;
+    }
+
+    /** Before the fragments of one put; returns what {@link #endPuts} needs. */
+    abstract boolean beginPuts();
+
+    abstract void submit(int peer, int lane, FrameHeader meta, long putLength, long fragOffset, long fragLength,
+                         ByteBuffer payload, SendCompletion completion);
+
+    abstract void endPuts(boolean held);
+
+    /** Builds an ABORT frame header and its payload (the reason, cut to 60,000 bytes). */
+    final FrameHeader abortHeader(String reason, ByteBuffer[] payloadOut) {
+        byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > 60_000) {
+            bytes = Arrays.copyOf(bytes, 60_000);
+        }
+        FrameHeader h = new FrameHeader();
+        h.type = FrameHeader.ABORT;
+        h.sourceRank = rank;
+        h.fragLength = bytes.length;
+        h.putLength = bytes.length;
+        payloadOut[0] = ByteBuffer.wrap(bytes);
+        return h;
+    }
+
+    final FrameHeader goodbyeHeader() {
+        FrameHeader bye = new FrameHeader();
+        bye.type = FrameHeader.GOODBYE;
+        bye.sourceRank = rank;
+        return bye;
+    }
+
+    /** The first live lane to {@code peer}, or null. */
+    final TcpConnection firstLiveLane(int peer) {
+        long live = lanes.peer(peer).liveMask();
+        return live == 0 ? null : lanes.peer(peer).lanes[Long.numberOfTrailingZeros(live)];
+    }
+
+    @Override
+    public RailCounters counters() {
+        return lanes.counters;
+    }
+
+    @Override
+    public String toString() {
+        return lanes.rails == 1 ? "rail 0 (tcp)" : "rails 0-" + (lanes.rails - 1) + " (tcp)";
+    }
+}

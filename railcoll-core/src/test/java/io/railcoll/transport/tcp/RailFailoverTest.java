@@ -1,0 +1,318 @@
+package io.railcoll.transport.tcp;
+
+import io.railcoll.RailDownException;
+import io.railcoll.transport.FrameHeader;
+import io.railcoll.transport.FrameSink;
+import io.railcoll.transport.SendCompletion;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Acknowledgement and fail-over of the rails with an injected clock: two non-threaded transports (rank 0 sends,
+ * rank 1 receives) joined by two lanes, driven by hand. Lane 1 is a plain loopback connection; lane 0 passes
+ * through a {@link Link} the test controls, which can drop either direction, so a rail "goes down" without any
+ * sleep: the test moves the clock past the time-out instead.
+ */
+class RailFailoverTest {
+    private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final ByteArrayOutputStream senderLog = new ByteArrayOutputStream();
+    private final RecordingSink senderSink = new RecordingSink(64);
+    private final RecordingSink receiverSink = new RecordingSink(64);
+    private TcpRailTransport sender;
+    private TcpRailTransport receiver;
+    private final List<Link> links = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : open.reversed()) {
+            c.close();
+        }
+    }
+
+    @Test
+    void frameLostWithItsRailIsResentOnTheOtherRail() throws IOException {
+        start(false);
+        links.get(0).dropForward = true;
+        links.get(0).dropBackward = true;
+        SendCompletion done = new SendCompletion();
+        put(0, "first", done);  // round-robin: lane 0, into the black hole
+        put(1, "second", done); // lane 1
+        drive(() -> done.pending() == 1);
+        assertEquals(List.of(1), receiverSink.tags());
+        advance(TIMEOUT_NS / 2);
+        assertEquals(1, done.pending(), "the frame in the black hole stays unacknowledged, so incomplete");
+
+        advance(TIMEOUT_NS);
+        drive(() -> done.pending() == 0);
+
+        assertEquals(List.of(1, 0), receiverSink.tags(), "the lost frame arrives once, on the other rail");
+        assertArrayEquals("first".getBytes(StandardCharsets.UTF_8), receiverSink.bytes(0, 5));
+        assertEquals(1, sender.counters().failures().size());
+        assertEquals(0, sender.counters().failures().getFirst().rail());
+        String warning = senderLog.toString(StandardCharsets.UTF_8);
+        assertTrue(warning.contains("rank 0: rail 0 to rank 1 failed"), warning);
+        assertTrue(warning.contains("re-sending 1 unacknowledged frames"), warning);
+    }
+
+    @Test
+    void frameDeliveredButNotAcknowledgedIsNotDeliveredTwice() throws IOException {
+        start(false);
+        links.get(0).dropBackward = true; // data arrives, acknowledgements and heartbeats do not
+        SendCompletion done = new SendCompletion();
+        put(0, "first", done);
+        put(1, "second", done);
+        drive(() -> receiverSink.delivered.size() == 2 && done.pending() == 1);
+
+        advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+        drive(() -> done.pending() == 0);
+
+        assertEquals(2, receiverSink.delivered.size(), "the re-sent copy was recognised as a duplicate");
+        assertEquals(1, sender.counters().failures().size());
+        // The receiver closed its end of rail 0 when it learnt from the copy that the sender gave it up.
+        assertTrue(receiver.lanes.peer(0).lanes[0].isBroken());
+        assertEquals(0, receiverSink.lost.size(), "losing one rail is not losing the peer");
+    }
+
+    @Test
+    void largePutStripedOverBothRailsSurvivesOneRailDying() throws IOException {
+        start(false);
+        links.get(0).dropForward = true;
+        links.get(0).dropBackward = true;
+        SendCompletion done = new SendCompletion();
+        byte[] big = new byte[40_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 31 + 7);
+        }
+        putBytes(5, big, done); // above the threshold: half on lane 0, half on lane 1
+        drive(() -> done.pending() == 1);
+        advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+        drive(() -> done.pending() == 0);
+        assertArrayEquals(big, receiverSink.bytes(5, big.length), "both halves in place, byte for byte");
+    }
+
+    @Test
+    void noRailLeftFailsWithRailDownNamingThePeer() throws IOException {
+        start(true);
+        for (Link l : links) {
+            l.dropForward = true;
+            l.dropBackward = true;
+        }
+        SendCompletion done = new SendCompletion();
+        put(0, "lost", done);
+        RailDownException e = assertThrows(RailDownException.class, () -> advance(TIMEOUT_NS * 2));
+        assertTrue(e.getMessage().contains("no rail to rank 1 is left"), e.getMessage());
+        assertTrue(e.getMessage().contains("rank 0"), e.getMessage());
+    }
+
+    @Test
+    void quietButHealthyRailsStayUpThanksToHeartbeats() throws IOException {
+        start(false);
+        SendCompletion done = new SendCompletion();
+        advance(TIMEOUT_NS * 4);
+        put(0, "late", done);
+        drive(() -> done.pending() == 0);
+        assertEquals(0, sender.counters().failures().size());
+        assertEquals(0, receiver.counters().failures().size());
+    }
+
+    // ---- harness ----
+
+    /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
+    private void start(boolean linkBoth) throws IOException {
+        SocketChannel[][] a = new SocketChannel[2][2];
+        SocketChannel[][] b = new SocketChannel[2][2];
+        for (int lane = 0; lane < 2; lane++) {
+            if (lane == 0 || linkBoth) {
+                SocketChannel[] p = pair();
+                SocketChannel[] q = pair();
+                a[1][lane] = p[0];
+                b[0][lane] = q[0];
+                links.add(new Link(p[1], q[1]));
+            } else {
+                SocketChannel[] p = pair();
+                a[1][lane] = p[0];
+                b[0][lane] = p[1];
+            }
+        }
+        RailSettings settings = new RailSettings(2, 1, 1024, TIMEOUT_NS);
+        sender = TcpRailTransport.start(0, a, settings, senderSink,
+                new PrintStream(senderLog, true, StandardCharsets.UTF_8), clock::get, false);
+        open.add(sender);
+        receiver = TcpRailTransport.start(1, b, settings, receiverSink,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), clock::get, false);
+        open.add(receiver);
+    }
+
+    private SocketChannel[] pair() throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel c = SocketChannel.open(server.getLocalAddress());
+            SocketChannel s = server.accept();
+            // As RailMesh does: without it Nagle holds small frames back for tens of milliseconds.
+            c.socket().setTcpNoDelay(true);
+            s.socket().setTcpNoDelay(true);
+            open.add(c);
+            open.add(s);
+            return new SocketChannel[] {c, s};
+        }
+    }
+
+    private void put(int tag, String text, SendCompletion done) {
+        putBytes(tag, text.getBytes(StandardCharsets.UTF_8), done);
+    }
+
+    private void putBytes(int tag, byte[] bytes, SendCompletion done) {
+        FrameHeader meta = new FrameHeader();
+        meta.seq = 1;
+        meta.collective = 1;
+        meta.tag = tag;
+        meta.blockBytes = bytes.length;
+        sender.put(1, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
+    }
+
+    /** Moves the clock forward in steps shorter than a heartbeat interval, driving everything after each. */
+    private void advance(long ns) throws IOException {
+        long step = TIMEOUT_NS / 20;
+        for (long moved = 0; moved < ns; moved += step) {
+            clock.addAndGet(step);
+            for (int i = 0; i < 5; i++) {
+                sender.poll();
+                receiver.poll();
+                pump();
+            }
+        }
+    }
+
+    /** Drives both sides and the links (without moving the clock) until {@code until} holds, for at most 10 s. */
+    private void drive(BooleanSupplier until) throws IOException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (int i = 0; System.nanoTime() - end < 0; i++) {
+            sender.poll();
+            receiver.poll();
+            pump();
+            if (until.getAsBoolean() && i > 20) {
+                return;
+            }
+        }
+        throw new AssertionError("condition not reached; delivered " + receiverSink.tags() + "; sender failures "
+                + sender.counters().failures() + "; receiver failures " + receiver.counters().failures()
+                + "; sender rail0 sent " + sender.counters().bytesSent(0) + "/" + sender.counters().framesSent(0)
+                + " rail1 " + sender.counters().bytesSent(1) + "/" + sender.counters().framesSent(1)
+                + "; receiver got " + receiver.counters().bytesReceived(0) + "/" + receiver.counters().bytesReceived(1)
+                + "; sender log: " + senderLog.toString(StandardCharsets.UTF_8));
+    }
+
+    private void pump() throws IOException {
+        for (Link l : links) {
+            l.pump();
+        }
+    }
+
+    /** A wire between two sockets the test holds, which can drop either direction (a rail whose link is down). */
+    private static final class Link {
+        private final SocketChannel towardSender;
+        private final SocketChannel towardReceiver;
+        private final ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+        boolean dropForward;
+        boolean dropBackward;
+
+        Link(SocketChannel towardSender, SocketChannel towardReceiver) throws IOException {
+            this.towardSender = towardSender;
+            this.towardReceiver = towardReceiver;
+            towardSender.configureBlocking(false);
+            towardReceiver.configureBlocking(false);
+        }
+
+        void pump() throws IOException {
+            move(towardSender, towardReceiver, dropForward);
+            move(towardReceiver, towardSender, dropBackward);
+        }
+
+        private void move(SocketChannel from, SocketChannel to, boolean drop) throws IOException {
+            buf.clear();
+            if (from.read(buf) <= 0) {
+                return;
+            }
+            buf.flip();
+            while (!drop && buf.hasRemaining()) {
+                to.write(buf);
+            }
+        }
+    }
+
+    /** A sink that accepts every frame into per-tag buffers and records deliveries. */
+    private static final class RecordingSink implements FrameSink {
+        final List<int[]> delivered = new ArrayList<>();
+        final List<Integer> lost = new ArrayList<>();
+        private final ByteBuffer[] byTag;
+
+        RecordingSink(int tags) {
+            byTag = new ByteBuffer[tags];
+            for (int i = 0; i < tags; i++) {
+                byTag[i] = ByteBuffer.allocate(1 << 16);
+            }
+        }
+
+        List<Integer> tags() {
+            return delivered.stream().map(d -> d[0]).toList();
+        }
+
+        byte[] payload(int index) {
+            int[] d = delivered.get(index);
+            return bytes(d[0], d[2]);
+        }
+
+        byte[] bytes(int tag, int length) {
+            byte[] out = new byte[length];
+            byTag[tag].duplicate().clear().get(out);
+            return out;
+        }
+
+        @Override
+        public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+            return byTag[h.tag].duplicate().clear().position((int) h.fragOffset).limit((int) h.fragOffset + h.fragLength).slice();
+        }
+
+        @Override
+        public void onDataComplete(int rail, FrameHeader h) {
+            delivered.add(new int[] {h.tag, (int) h.fragOffset, (int) h.putLength});
+        }
+
+        @Override
+        public void onAbort(int peer, String reason) {
+        }
+
+        @Override
+        public void onGoodbye(int peer) {
+        }
+
+        @Override
+        public void onPeerLost(int peer, int rail, String cause) {
+            lost.add(peer);
+        }
+    }
+}
