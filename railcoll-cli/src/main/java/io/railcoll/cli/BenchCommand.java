@@ -53,8 +53,15 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Option(names = "--collective", description = "Collective to measure: allgather, gather, broadcast, alltoall, barrier (default ${DEFAULT-VALUE}).", defaultValue = "allgather")
+    @Option(names = "--collective", description = "Collective to measure: allgather, gather, broadcast, alltoall, barrier; "
+            + "or paper 004's point-to-point benchmarks between rank 0 and a rank on another node: bandwidth, bibandwidth, "
+            + "latency (then --iterations is the window, default sizes 8 B..4 MiB, 2 nodes x 1 rank) (default ${DEFAULT-VALUE}).",
+            defaultValue = "allgather")
     String collective;
+
+    @Option(names = "--configs", description = "With bandwidth|bibandwidth|latency: rail configurations measured one after "
+            + "the other on the same testbed, RAILS:ENGINE,... e.g. 1:single,2:single,2:threaded (default: --rails and --engine).")
+    String configs;
 
     @Option(names = "--algorithms", description = "Comma-separated algorithm ids, 'all' (every one that supports the placement) and/or 'auto' (what selection picks) (default ${DEFAULT-VALUE}).", defaultValue = "all")
     String algorithms;
@@ -94,6 +101,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (PointToPointBench.isMode(collective)) {
+            return new PointToPointBench(this, collective).run();
+        }
         Collective c = Collective.fromId(collective);
         Placement placement = cluster.placement();
         List<Long> sizeList = parseSizes(sizes);

@@ -59,13 +59,18 @@ final class ClusterOptions {
 
     /** The network the job runs on; the caller closes it (which tears a testbed down). */
     NodeNetwork network() {
+        return network(placement());
+    }
+
+    /** The network for {@code placement} (a command that picks its own placement). */
+    NodeNetwork network(Placement placement) {
         if (!netns) {
             if (railRate != null || railNetem != null) {
                 throw new IllegalArgumentException("--rail-rate and --rail-netem need --netns");
             }
-            return new LoopbackNetwork(placement().nodeCount(), rails);
+            return new LoopbackNetwork(placement.nodeCount(), rails);
         }
-        TestbedSpec spec = TestbedSpec.of(placement().nodeCount(), rails);
+        TestbedSpec spec = TestbedSpec.of(placement.nodeCount(), rails);
         if (railRate != null) {
             spec = spec.withRate(railRate);
         }

@@ -26,6 +26,9 @@ public final class RailCounters {
     private final AtomicLongArray framesSent;
     private final AtomicLongArray bytesReceived;
     private final List<RailFailure> failures = new CopyOnWriteArrayList<>();
+    /** Owner thread only: time spent inside the transport's put (handing fragments over), and how many puts. */
+    private long postNanos;
+    private long posts;
 
     public RailCounters(int rails) {
         bytesSent = new AtomicLongArray(rails);
@@ -44,6 +47,25 @@ public final class RailCounters {
 
     public void received(int rail, long bytes) {
         bytesReceived.getAndAdd(rail, bytes);
+    }
+
+    /**
+     * Records one put that took {@code nanos} to hand over (owner thread only). With the time a collective took,
+     * this splits it as paper 004 does: time to post versus time waiting for completion.
+     */
+    public void posted(long nanos) {
+        postNanos += nanos;
+        posts++;
+    }
+
+    /** Total time the owner spent posting puts (owner thread only). */
+    public long postNanos() {
+        return postNanos;
+    }
+
+    /** Puts posted so far (owner thread only). */
+    public long posts() {
+        return posts;
     }
 
     /** Records that the connection to {@code peer} on {@code rail} was given up. */

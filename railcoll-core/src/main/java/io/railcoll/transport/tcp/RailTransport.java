@@ -65,6 +65,7 @@ abstract class RailTransport implements Transport {
 
     @Override
     public final void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion) {
+        long t0 = System.nanoTime();
         lanes.throwIfFailed();
         int frames = striper.plan(lanes.peer(peer).liveMask(), length, planLane, planOffset, planLength);
         if (frames == 0) {
@@ -83,6 +84,7 @@ abstract class RailTransport implements Transport {
             }
         } finally {
             endPuts(held);
+            lanes.counters.posted(System.nanoTime() - t0);
         }
     }
 

@@ -1,0 +1,201 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.launcher.JobLauncher;
+import io.railcoll.launcher.JobResult;
+import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.NamespaceNetwork;
+import io.railcoll.launcher.testbed.Availability;
+import io.railcoll.launcher.testbed.NetnsTestbed;
+import io.railcoll.launcher.testbed.TestbedSpec;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The rails on the real emulated cluster: a 4-node x 2-rail network-namespace testbed with rate-limited rails.
+ * Collectives arrive byte for byte with both engines; a rail taken down in the middle of a transfer (its interface
+ * set down, which no TCP connection notices by itself) is detected, its data re-sent on the other rail, and the
+ * user warned naming the rail; taking every rail of a node down ends in a {@code RailDownException}; and nothing
+ * is left behind (namespaces, bridges, shared-memory files). Needs root; skipped with a message otherwise.
+ */
+@Tag("cluster")
+class RailClusterTest {
+    private static final Map<String, String> FAST_FAILOVER = Map.of("RAILCOLL_RAIL_TIMEOUT_MS", "1000",
+            "RAILCOLL_TIMEOUT_MS", "30000");
+
+    @BeforeAll
+    static void needsRoot() {
+        Availability a = NetnsTestbed.available();
+        if (!a.available()) {
+            System.out.println("rail cluster tests skipped: " + a.reason());
+        }
+        assumeTrue(a.available(), a.reason());
+    }
+
+    @ParameterizedTest(name = "{0} engine, {1} connection(s) per rail")
+    @CsvSource({"single,1", "threaded,1", "threaded,2"})
+    void collectivesArriveByteForByte(String engine, int connections) {
+        Run run = run(Placement.uniform(4, 2), "1gbit", RailApps.CheckWithJobId.class,
+                List.of("sizes=0,1,1025,65537,1000000"),
+                Map.of("RAILCOLL_ENGINE", engine, "RAILCOLL_CONNECTIONS_PER_RAIL", Integer.toString(connections)), null);
+        run.assertSucceeded();
+        assertTrue(run.stdout.contains("CHECKED"), run.all());
+        assertFalse(run.stdout.contains("configured but carried nothing"), "every rail must carry traffic:\n" + run.stdout);
+        assertFalse(run.stderr.contains("WARNING"), "no rail may fail on a healthy testbed:\n" + run.stderr);
+    }
+
+    @ParameterizedTest(name = "{0} engine")
+    @ValueSource(strings = {"single", "threaded"})
+    void oneRailDownMidTransferStillDeliversEveryByte(String engine) {
+        Run run = run(Placement.uniform(4, 1), "200mbit", RailApps.Transfer.class, List.of("25", "1048576"),
+                env(engine), testbed -> testbed.setRailDown(1, 1));
+        run.assertSucceeded();
+        assertTrue(run.stdout.contains("TRANSFERRED 25"), run.all());
+        // Node 1 (rank 1) lost rail 1 to everyone; the others lost rail 1 to rank 1 only. Both sides are told.
+        assertTrue(run.stderr.contains("railcoll WARNING: rank 1: rail 1 to rank "), run.stderr);
+        assertTrue(Pattern.compile("railcoll WARNING: rank [023]: rail 1 to rank 1 failed").matcher(run.stderr).find(), run.stderr);
+        assertTrue(run.stdout.contains("failed: rail 1 to rank"), "the failure is queryable (RailCounters):\n" + run.stdout);
+    }
+
+    @ParameterizedTest(name = "{0} engine")
+    @ValueSource(strings = {"single", "threaded"})
+    void everyRailDownFailsWithRailDown(String engine) {
+        Run run = run(Placement.uniform(4, 1), "200mbit", RailApps.Transfer.class, List.of("25", "1048576"),
+                env(engine), testbed -> {
+                    testbed.setRailDown(1, 0);
+                    testbed.setRailDown(1, 1);
+                });
+        assertFalse(run.result.succeeded(), run.all());
+        assertTrue(run.stderr.contains("FAILED: io.railcoll.RailDownException"), run.stderr);
+        assertTrue(run.stderr.contains("no rail to rank"), run.stderr);
+    }
+
+    private static Map<String, String> env(String engine) {
+        return Stream.concat(FAST_FAILOVER.entrySet().stream(), Map.of("RAILCOLL_ENGINE", engine).entrySet().stream())
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    /** A finished job on its own testbed, already torn down and checked for leftovers. */
+    private record Run(JobResult result, String stdout, String stderr) {
+        String all() {
+            return "--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
+        }
+
+        void assertSucceeded() {
+            assertTrue(result.succeeded(), "job failed on rank " + result.failedRank() + ": " + result.failure() + "\n" + all());
+        }
+    }
+
+    /**
+     * Runs {@code app} on a fresh 2-rail testbed with one node per placement node; when rank 0 prints
+     * {@code MIDWAY}, {@code midway} is applied to the testbed (on its own thread). Afterwards checks that the
+     * testbed's namespaces and the job's shared-memory files are gone.
+     */
+    private static Run run(Placement placement, String rate, Class<?> app, List<String> args, Map<String, String> env,
+                           Consumer<NetnsTestbed> midway) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String tag;
+        JobResult result;
+        Thread[] action = new Thread[1];
+        try (NamespaceNetwork net = NamespaceNetwork.start(TestbedSpec.of(placement.nodeCount(), 2).withRate(rate))) {
+            tag = net.testbed().tag();
+            OutputStream watched = midway == null ? out : new LineTrigger(out, "[r0] MIDWAY", () -> {
+                action[0] = Thread.ofPlatform().start(() -> midway.accept(net.testbed()));
+            });
+            try (PrintStream o = new PrintStream(watched, true, StandardCharsets.UTF_8);
+                 PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+                JobSpec spec = new JobSpec(placement, 2, app.getName(), args, env, List.of("-Xmx256m"), Duration.ofMinutes(4));
+                result = new JobLauncher(o, e).run(spec, net);
+            }
+            if (action[0] != null) {
+                action[0].join(TimeUnit.SECONDS.toMillis(30));
+            }
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError("launching the job failed", e);
+        }
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        if (midway != null) {
+            assertTrue(action[0] != null, "rank 0 never printed MIDWAY:\n" + stdout + stderr);
+        }
+        assertEquals(List.of(), namespacesWith(tag), "the testbed's namespaces are gone");
+        Matcher job = Pattern.compile("JOB (\\S+)").matcher(stdout);
+        if (job.find()) {
+            assertEquals(List.of(), shmFilesOf(job.group(1)), "the job's shared-memory files are gone");
+        }
+        return new Run(result, stdout, stderr);
+    }
+
+    private static List<String> namespacesWith(String tag) {
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+            return text.lines().filter(l -> l.contains(tag)).toList();
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError("cannot list namespaces", e);
+        }
+    }
+
+    private static List<String> shmFilesOf(String jobId) {
+        try (Stream<Path> files = Files.list(Path.of("/dev/shm"))) {
+            return files.map(f -> f.getFileName().toString()).filter(f -> f.contains(jobId)).toList();
+        } catch (IOException e) {
+            throw new AssertionError("cannot list /dev/shm", e);
+        }
+    }
+
+    /** Passes bytes through and runs {@code action} once, when a line starting with {@code prefix} goes by. */
+    private static final class LineTrigger extends OutputStream {
+        private final OutputStream target;
+        private final String prefix;
+        private final Runnable action;
+        private final StringBuilder line = new StringBuilder();
+        private boolean fired;
+
+        LineTrigger(OutputStream target, String prefix, Runnable action) {
+            this.target = target;
+            this.prefix = prefix;
+            this.action = action;
+        }
+
+        @Override
+        public synchronized void write(int b) throws IOException {
+            target.write(b);
+            if (b == '\n') {
+                if (!fired && line.toString().startsWith(prefix)) {
+                    fired = true;
+                    action.run();
+                }
+                line.setLength(0);
+            } else {
+                line.append((char) b);
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.bench.CheckApp;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Both rail engines on the loopback cluster (no root needed): every collective byte for byte, with one and two
+ * connections per rail, and a killed rank still named fast by the survivors when rail threads do the I/O.
+ */
+class RailEnginesSystemTest {
+
+    @ParameterizedTest(name = "{0} engine, {1} connection(s) per rail")
+    @CsvSource({"single,1", "threaded,1", "threaded,2", "single,2"})
+    void everyCollectiveArrivesByteForByte(String engine, int connections) {
+        Jobs.Outcome o = Jobs.run(Placement.parse("2,1,2"), 2, CheckApp.class,
+                List.of("sizes=0,1,1025,65537,300001", "buffers=array,direct"),
+                Map.of("RAILCOLL_ENGINE", engine, "RAILCOLL_CONNECTIONS_PER_RAIL", Integer.toString(connections),
+                        "RAILCOLL_SHM", "off")).assertSucceeded();
+        assertTrue(o.stdout().contains("CHECKED"), o.all());
+        assertFalse(o.stderr().contains("WARNING"), "no rail may fail on a healthy network:\n" + o.stderr());
+    }
+
+    @Test
+    void aKilledRankIsNamedFastWithTheThreadedEngine() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 2), 2, FaultApps.DieMidway.class, List.of("2"),
+                Map.of("RAILCOLL_ENGINE", "threaded", "RAILCOLL_TIMEOUT_MS", "8000"));
+        assertFalse(o.result().succeeded());
+        assertEquals(2, o.result().failedRank(), o.all());
+        for (int r : new int[] {0, 1}) {
+            assertTrue(o.stderr().contains("[r" + r + "] FAILED: io.railcoll.PeerLostException: rank " + r + ": lost rank 2"),
+                    "rank " + r + " did not name the lost rank:\n" + o.stderr());
+        }
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+    }
+}
