@@ -37,7 +37,8 @@ final class RailApps {
             int iterations = Integer.parseInt(args.get(0));
             int block = Integer.parseInt(args.get(1));
             int n = comm.size();
-            try (Arena arena = Arena.ofConfined()) {
+            // Shared: the threaded engine's rail threads read and write these buffers.
+            try (Arena arena = Arena.ofShared()) {
                 MemorySegment send = arena.allocate(block);
                 MemorySegment recv = arena.allocate((long) block * n);
                 for (int it = 0; it < iterations; it++) {

@@ -306,6 +306,25 @@ final class LaneDriver {
         nextHousekeepingNs = nowNs + Math.max(TimeUnit.MILLISECONDS.toNanos(1), policy.heartbeatNs() / 4);
     }
 
+    /**
+     * The keeper's round while the owner is away (non-threaded engine): only heartbeats, on lanes with nothing
+     * queued. It reads nothing and writes no data, because user buffers may belong to a confined arena that only
+     * the owner may touch; with nothing of the owner's in flight (its collectives finished, so all acknowledged)
+     * heartbeats are all its peers need to keep knowing the rails are alive.
+     */
+    void heartbeatOnly(long now) {
+        LanePolicy policy = lanes.policy;
+        for (int i = 0, n = connections.size(); i < n; i++) {
+            TcpConnection c = connections.get(i);
+            if (c.isBroken() || c.hasOutput() || c.goodbyeReceived() || lanes.peer(c.peer).goodbye()) {
+                continue;
+            }
+            if (policy.heartbeatDue(c.lastSentNs, now)) {
+                c.queueAck(now);
+            }
+        }
+    }
+
     /** Whether any lane of this driver still has frames queued to write. */
     boolean hasPendingOutput() {
         for (int i = 0, n = connections.size(); i < n; i++) {

@@ -67,6 +67,7 @@ abstract class RailTransport implements Transport {
     public final void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion) {
         long t0 = System.nanoTime();
         lanes.throwIfFailed();
+        checkSource(src);
         int frames = striper.plan(lanes.peer(peer).liveMask(), length, planLane, planOffset, planLength);
         if (frames == 0) {
             throw new RailDownException("rank " + rank + ": no rail to rank " + peer + " is left");
@@ -96,6 +97,10 @@ abstract class RailTransport implements Transport {
         h.putLength = putLength;
         h.fragOffset = fragOffset;
         h.fragLength = (int) fragLength;
+    }
+
+    /** Throws {@link IllegalArgumentException} when the engine's threads could not read {@code src}. */
+    void checkSource(MemorySegment src) {
     }
 
     /** Before the fragments of one put; returns what {@link #endPuts} needs. */

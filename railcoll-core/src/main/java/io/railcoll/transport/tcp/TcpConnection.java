@@ -544,10 +544,14 @@ final class TcpConnection {
         return moved;
     }
 
-    /** Stops reading and writing this lane and closes its socket, without failing anything. */
+    /**
+     * Stops reading and writing this lane and closes its socket, without failing anything; the lane counts as dead
+     * from now on (no put is striped onto it, no moved frame sent to it).
+     */
     void stop() {
         gate.close();
         broken = true;
+        peerLanes.markDead(lane);
         state = State.STOPPED;
         target = null;
         if (key != null) {

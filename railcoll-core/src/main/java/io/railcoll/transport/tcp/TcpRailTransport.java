@@ -17,10 +17,10 @@ import java.util.function.LongSupplier;
  * selector while it waits in a collective, so a small message crosses no hand-off between threads.
  *
  * <p>Heartbeats must flow even while the owner computes outside the library, or peers would take a busy rank for a
- * dead rail; so a <em>keeper</em> thread drives the lanes, exactly as the owner would, whenever the owner has not
- * done so for half a heartbeat interval. The two never drive at once: whoever drives holds {@code driving} (one
- * uncontended compare-and-set per call on the owner's path). Calls from inside a drive (the engine's frame checks
- * aborting everyone) see that they already hold it.
+ * dead rail; so a <em>keeper</em> thread writes heartbeats (and nothing else: it touches no user buffer) whenever
+ * the owner has not driven the lanes for half a heartbeat interval. The two never drive at once: whoever drives
+ * holds {@code driving} (one uncontended compare-and-set per call on the owner's path). Calls from inside a drive
+ * (the engine's frame checks aborting everyone) see that they already hold it.
  *
  * <p>Threading: the {@link io.railcoll.transport.Transport} calls on the owner thread. Lifetime: built by
  * {@link #start} from connected channels, closed by its owner (which stops the keeper).
@@ -88,7 +88,7 @@ public final class TcpRailTransport extends RailTransport {
         }
     }
 
-    /** The keeper: drives the lanes while the owner has been away for half a heartbeat interval. */
+    /** The keeper: heartbeats while the owner has been away for half a heartbeat interval. */
     private void keep() {
         long interval = lanes.policy.heartbeatNs() / 2;
         while (!closing) {
@@ -102,7 +102,7 @@ public final class TcpRailTransport extends RailTransport {
                 continue;
             }
             try {
-                driver.doWork(now);
+                driver.heartbeatOnly(now);
             } catch (RuntimeException e) {
                 lanes.fail(e instanceof io.railcoll.RailcollException re ? re
                         : new io.railcoll.RailcollException("rank " + rank + ": rail keeper failed: " + e, e));

@@ -7,6 +7,7 @@ import io.railcoll.transport.SendCompletion;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,11 @@ public final class ThreadedRailTransport extends RailTransport {
             int work;
             try {
                 work = d.doWork(lanes.clock.getAsLong());
+            } catch (WrongThreadException e) {
+                lanes.fail(new RailcollException("rank " + rank + ": " + d + " thread cannot touch a buffer of a "
+                        + "confined arena: with the threaded engine, pass heap arrays, direct ByteBuffers or segments of a "
+                        + "shared, auto or global arena (" + e.getMessage() + ")", e));
+                work = 0;
             } catch (RuntimeException e) {
                 lanes.fail(e instanceof RailcollException re ? re
                         : new RailcollException("rank " + rank + ": " + d + " thread failed: " + e, e));
@@ -115,6 +121,14 @@ public final class ThreadedRailTransport extends RailTransport {
     boolean beginPuts() {
         touched = 0;
         return true;
+    }
+
+    @Override
+    void checkSource(MemorySegment src) {
+        if (!src.isAccessibleBy(threads[0])) {
+            throw new IllegalArgumentException("rank " + rank + ": the threaded engine's rail threads cannot read a buffer "
+                    + "of a confined arena: pass heap arrays, direct ByteBuffers or segments of a shared, auto or global arena");
+        }
     }
 
     @Override
