@@ -44,6 +44,10 @@ public final class PointToPointBenchApp implements RankApp {
             throw new IllegalArgumentException("the point-to-point benchmarks run on exactly 2 ranks on 2 nodes "
                     + "(--nodes 2 --ranks-per-node 1), got " + comm.size() + " ranks (" + comm.placement().describe() + ")");
         }
+        // With 2 ranks these are exactly one put root -> other (broadcast) and one put each way (all-gather); forced so
+        // that selection rules written for large jobs cannot swap in a multi-step algorithm.
+        comm.forceAlgorithm("broadcast.knomial");
+        comm.forceAlgorithm("allgather.direct");
         PrintWriter raw = comm.rank() == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
         try (Arena arena = Arena.ofShared()) {
             long max = Arrays.stream(o.sizes).max().orElse(0);
