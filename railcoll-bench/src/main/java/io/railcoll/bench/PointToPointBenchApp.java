@@ -31,8 +31,8 @@ import java.util.Locale;
  * put, from {@link RailCounters#postNanos()}) and the rest, waiting for completion.
  *
  * <p>Rank 0 appends one line per sample to {@code out}:
- * {@code mode,size_bytes,us_per_message,bandwidth_mbit_s,post_us,wait_us} (the last two per window or
- * ping-pong). Arguments (key=value): mode, sizes, window, warmup, samples, iterations (ping-pongs per latency
+ * {@code mode,size_bytes,us_per_message,bandwidth_mbit_s,post_us,wait_us} (post and wait per message too, so
+ * they add up to {@code us_per_message}; a latency message is one half of a ping-pong). Arguments (key=value): mode, sizes, window, warmup, samples, iterations (ping-pongs per latency
  * sample), budget-ms (caps the windows of large sizes), check, out.
  */
 public final class PointToPointBenchApp implements RankApp {
@@ -59,10 +59,11 @@ public final class PointToPointBenchApp implements RankApp {
                 if (o.check) {
                     check(comm, o.mode, size, s, r);
                 }
-                for (int i = 0; i < o.warmup; i++) {
-                    round(comm, o.mode, s, r, 4);
-                }
+                round(comm, o.mode, s, r, 4);
                 int window = windowFor(comm, o, size, s, r);
+                for (int i = 0; i < o.warmup; i++) {
+                    round(comm, o.mode, s, r, window);
+                }
                 for (int sample = 0; sample < o.samples; sample++) {
                     comm.allgather(MemorySegment.ofArray(new byte[1]), MemorySegment.ofArray(new byte[2]));
                     RailCounters counters = comm.railCounters();
@@ -114,12 +115,13 @@ public final class PointToPointBenchApp implements RankApp {
     }
 
     static String line(String mode, long size, int window, long ns, long postNs) {
-        double usPerMessage = mode.equals("latency") ? ns / 1e3 / (2.0 * window) : ns / 1e3 / window;
+        double messages = mode.equals("latency") ? 2.0 * window : window;
+        double usPerMessage = ns / 1e3 / messages;
         double bytes = mode.equals("bibandwidth") ? 2.0 * window * size : mode.equals("latency") ? 2.0 * window * size
                 : (double) window * size;
         double mbit = ns == 0 ? 0 : bytes * 8 / (ns / 1e9) / 1e6;
         return String.format(Locale.ROOT, "%s,%d,%.3f,%.1f,%.3f,%.3f", mode, size, usPerMessage, mbit,
-                postNs / 1e3, (ns - postNs) / 1e3);
+                postNs / 1e3 / messages, (ns - postNs) / 1e3 / messages);
     }
 
     /** The window for one size: {@code window}, fewer when one round would exceed the budget (rank 0 decides). */

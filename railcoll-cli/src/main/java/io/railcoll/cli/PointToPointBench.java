@@ -173,13 +173,13 @@ final class PointToPointBench {
 
     private void printBreakdown(Map<RailConfig, Map<Long, double[]>> breakdown) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "%nelapsed-time breakdown on rank 0 (us per %s): post / wait%n", mode.equals("latency") ? "ping-pong round" : "window"));
+                "%nelapsed-time breakdown on rank 0 (paper 004 sec. 5.5), us per message: post / wait%n"));
         for (long size : new long[] {512, 4096}) {
             sb.append(String.format(Locale.ROOT, "%10s", human(size)));
             for (var e : breakdown.entrySet()) {
                 double[] m = e.getValue().get(size);
-                sb.append(m == null ? String.format(Locale.ROOT, "%28s", "-")
-                        : String.format(Locale.ROOT, "%28s", e.getKey().label() + " " + fmt(m[1]) + " / " + fmt(m[2])));
+                sb.append(m == null ? String.format(Locale.ROOT, "%36s", "-")
+                        : String.format(Locale.ROOT, "%36s", e.getKey().label() + ": " + fmt(m[1]) + " / " + fmt(m[2])));
             }
             sb.append(System.lineSeparator());
         }
@@ -187,7 +187,7 @@ final class PointToPointBench {
     }
 
     private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.0f", v);
+        return String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static BenchResult find(List<BenchResult> results, RailConfig c, long size) {
