@@ -1,6 +1,7 @@
 package io.railcoll.cli;
 
 import io.railcoll.bench.PointToPointBenchApp;
+import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.CsvResults;
 import io.railcoll.bench.report.Samples;
@@ -8,6 +9,7 @@ import io.railcoll.bench.report.Series;
 import io.railcoll.launcher.JobLauncher;
 import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.NodeNetwork;
 import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.schedule.Collective;
@@ -100,6 +102,14 @@ final class PointToPointBench {
                 }
                 breakdown.put(c, read(raw, c, placement, results));
             }
+            if (OpenMpiPeer.NAME.equals(cmd.peer)) {
+                if (network instanceof NamespaceNetwork ns && placement.size() == 2) {
+                    System.out.println("-- Open MPI, TCP BTL over rail0 and rail1");
+                    results.addAll(OpenMpiOverRails.run(mode, ns, placement, sizes, cmd.samples, cmd.check));
+                } else {
+                    System.out.println("peer: Open MPI over the rails needs --netns and 2 ranks; skipped");
+                }
+            }
         }
         printTable(configs, sizes, results);
         printBreakdown(breakdown);
@@ -146,16 +156,28 @@ final class PointToPointBench {
         sb.append(String.format(Locale.ROOT, "%n%s (%s, median of %d samples)%n", mode,
                 lat ? "one-way latency, us" : "Mbit/s", cmd.samples));
         sb.append(String.format(Locale.ROOT, "%10s", "size"));
+        boolean peer = results.stream().anyMatch(r -> r.series().algorithm().equals(OpenMpiPeer.NAME));
         for (RailConfig c : configs) {
             sb.append(String.format(Locale.ROOT, "%20s", c.label()));
+        }
+        if (peer) {
+            sb.append(String.format(Locale.ROOT, "%20s%14s", "Open MPI 2 rails", "best/OpenMPI"));
         }
         sb.append(System.lineSeparator());
         for (long size : sizes) {
             sb.append(String.format(Locale.ROOT, "%10s", human(size)));
+            double best = lat ? Double.MAX_VALUE : 0;
             for (RailConfig c : configs) {
-                BenchResult r = find(results, c, size);
-                double v = r == null ? Double.NaN : lat ? r.latencyUsMedian() : r.bandwidthMbitS().orElse(Double.NaN);
+                double v = value(find(results, c, size), lat);
+                best = lat ? Math.min(best, v) : Math.max(best, v);
                 sb.append(String.format(Locale.ROOT, lat ? "%20.1f" : "%20.0f", v));
+            }
+            if (peer) {
+                BenchResult p = results.stream().filter(r -> r.sizeBytes() == size
+                        && r.series().algorithm().equals(OpenMpiPeer.NAME)).findFirst().orElse(null);
+                double v = value(p, lat);
+                // Ratio > 1 means railcoll's best configuration is better (faster or more bandwidth).
+                sb.append(String.format(Locale.ROOT, lat ? "%20.1f%14.2f" : "%20.0f%14.2f", v, lat ? v / best : best / v));
             }
             sb.append(System.lineSeparator());
         }
@@ -169,6 +191,10 @@ final class PointToPointBench {
                     rails, r, mode.equals("bandwidth") ? "90% of " + rails + "R" : "80% of " + 2 * rails + "R", target));
         }
         System.out.print(sb);
+    }
+
+    private static double value(BenchResult r, boolean latency) {
+        return r == null ? Double.NaN : latency ? r.latencyUsMedian() : r.bandwidthMbitS().orElse(Double.NaN);
     }
 
     private void printBreakdown(Map<RailConfig, Map<Long, double[]>> breakdown) {
@@ -192,7 +218,8 @@ final class PointToPointBench {
 
     private static BenchResult find(List<BenchResult> results, RailConfig c, long size) {
         for (BenchResult r : results) {
-            if (r.sizeBytes() == size && r.series().rails() == c.rails() && r.series().engine().equals(c.engine())) {
+            if (r.sizeBytes() == size && r.series().rails() == c.rails() && r.series().engine().equals(c.engine())
+                    && !r.series().algorithm().equals(OpenMpiPeer.NAME)) {
                 return r;
             }
         }

@@ -1,0 +1,114 @@
+package io.railcoll.cli;
+
+import io.railcoll.bench.peer.OpenMpiPeer;
+import io.railcoll.bench.peer.PeerOutput;
+import io.railcoll.bench.report.BenchResult;
+import io.railcoll.bench.report.Series;
+import io.railcoll.launcher.NamespaceNetwork;
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Open MPI's TCP transport over the same two rails as railcoll, in the same run: {@code mpirun} starts inside
+ * node 0's namespace, and its remote agent (instead of ssh) is a small script that starts the daemon of the
+ * fake host {@code rcnode1} inside node 1's namespace with {@code ip netns exec}. The daemons talk to mpirun over
+ * rail 0 ({@code oob_tcp_if_include rail0}); the ranks' data goes over both rails ({@code btl tcp,self},
+ * {@code btl_tcp_if_include rail0,rail1}: Open MPI's TCP BTL opens one module per interface and stripes large
+ * messages over them). Runs {@code peer_bench} (one collective call timed alone, OSU style) with 2 ranks:
+ * {@code MPI_Bcast} is one message, {@code MPI_Allgather} one message each way.
+ *
+ * <p>One run at a time; the script is a temporary file removed afterwards. Processes are killed at the deadline.
+ */
+final class OpenMpiOverRails {
+    private static final String FAKE_HOST = "rcnode1";
+
+    private OpenMpiOverRails() {
+    }
+
+    /** Runs {@code mode}'s collective over the testbed's rails; returns one result per size with its bandwidth. */
+    static List<BenchResult> run(String mode, NamespaceNetwork net, Placement placement, List<Long> sizes, int samples,
+                                 boolean check) throws IOException, InterruptedException {
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
+        System.out.println(lookup.message());
+        if (lookup.peer().isEmpty()) {
+            return List.of();
+        }
+        Path program = lookup.peer().get().build();
+        Path mpirun = mpirun();
+        Path agent = Files.createTempFile("railcoll-mpi-agent-", ".sh",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path out = Files.createTempFile("railcoll-mpi-", ".out");
+        Path err = Files.createTempFile("railcoll-mpi-", ".err");
+        try {
+            // ssh-like: AGENT HOST COMMAND...; the command is one shell line, as ssh would hand it to a shell.
+            Files.writeString(agent, "#!/bin/sh\nhost=\"$1\"; shift\ncase \"$host\" in\n  " + FAKE_HOST
+                    + ") exec " + String.join(" ", net.commandPrefix(1)) + " /bin/sh -c \"$*\" ;;\n"
+                    + "  *) echo \"railcoll agent: unknown host $host\" >&2; exit 1 ;;\nesac\n");
+            Collective collective = mode.equals("bibandwidth") ? Collective.ALLGATHER : Collective.BROADCAST;
+            List<String> cmd = new ArrayList<>(net.commandPrefix(0));
+            cmd.addAll(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                    "--host", "localhost:1," + FAKE_HOST + ":1",
+                    "--mca", "plm_rsh_agent", agent.toString(),
+                    "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "rail0,rail1",
+                    "--mca", "oob_tcp_if_include", "rail0",
+                    // This machine runs far more processes than cores: waiting ranks yield, as railcoll's do.
+                    "--mca", "mpi_yield_when_idle", "1",
+                    program.toString(), "--collective", collective == Collective.ALLGATHER ? "allgather" : "bcast",
+                    "--sizes", sizes.stream().map(String::valueOf).collect(Collectors.joining(",")),
+                    "--warmup", "20", "--iterations", "200", "--large-warmup", "3", "--large-iterations", "20",
+                    "--large-from", "65536", "--samples", Integer.toString(samples)));
+            if (check) {
+                cmd.add("--check");
+            }
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IOException("Open MPI over the rails did not finish within 10 minutes");
+            }
+            String stdout = Files.readString(out, StandardCharsets.UTF_8);
+            PeerOutput parsed = PeerOutput.parse(stdout);
+            if (p.exitValue() != 0 || !parsed.complete() || !parsed.failedChecks().isEmpty()) {
+                throw new IOException("Open MPI over the rails failed (exit " + p.exitValue() + "): " + String.join(" ", cmd)
+                        + "\n" + tail(stdout) + "\n" + tail(Files.readString(err, StandardCharsets.UTF_8)));
+            }
+            Series series = Series.of(collective, OpenMpiPeer.NAME, placement, 2, "tcp btl, 2 rails");
+            List<BenchResult> results = new ArrayList<>();
+            for (BenchResult r : parsed.results(series)) {
+                double bytes = mode.equals("bibandwidth") ? 2.0 * r.sizeBytes() : r.sizeBytes();
+                results.add(r.withBandwidthMbitS(r.latencyUsMedian() == 0 ? 0 : bytes * 8 / r.latencyUsMedian()));
+            }
+            return results;
+        } finally {
+            Files.deleteIfExists(agent);
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** Open MPI's own mpirun (Debian also installs MPICH's as plain mpirun sometimes). */
+    private static Path mpirun() {
+        for (String name : new String[] {"/usr/bin/mpirun.openmpi", "/usr/bin/mpirun"}) {
+            if (Files.isExecutable(Path.of(name))) {
+                return Path.of(name);
+            }
+        }
+        throw new IllegalStateException("mpirun not found");
+    }
+
+    private static String tail(String s) {
+        return s.length() <= 2000 ? s : s.substring(s.length() - 2000);
+    }
+}
