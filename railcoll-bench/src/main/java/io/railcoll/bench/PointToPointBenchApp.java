@@ -36,6 +36,7 @@ import java.util.Locale;
  * sample), budget-ms (caps the windows of large sizes), check, out.
  */
 public final class PointToPointBenchApp implements RankApp {
+    private static final int WARMUP_ROUNDS = 3000;
 
     @Override
     public void run(Communicator comm, List<String> args) throws IOException {
@@ -53,6 +54,11 @@ public final class PointToPointBenchApp implements RankApp {
             long max = Arrays.stream(o.sizes).max().orElse(0);
             MemorySegment send = arena.allocate(Math.max(1, max), 64);
             MemorySegment recv = arena.allocate(Math.max(1, 2 * max), 64);
+            // JIT warm-up for every size at once (they share the code path): otherwise the first size measured
+            // pays for compilation.
+            long small = Arrays.stream(o.sizes).min().orElse(0);
+            round(comm, o.mode, send.asSlice(0, small), recv.asSlice(0, o.mode.equals("bibandwidth") ? 2 * small : small),
+                    WARMUP_ROUNDS);
             for (long size : o.sizes) {
                 MemorySegment s = send.asSlice(0, size);
                 MemorySegment r = recv.asSlice(0, o.mode.equals("bibandwidth") ? 2 * size : size);
