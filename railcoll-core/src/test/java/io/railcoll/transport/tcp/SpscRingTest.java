@@ -71,7 +71,7 @@ class SpscRingTest {
     @Test
     void concurrentProducerAndConsumerSeeEveryValueInOrder() throws Exception {
         SpscRing<Box> ring = new SpscRing<>(64, Box::new);
-        int count = 2_000_000;
+        int count = 500_000;
         long[] failure = {-1};
         Thread consumer = Thread.ofPlatform().start(() -> {
             long expected = 0;
