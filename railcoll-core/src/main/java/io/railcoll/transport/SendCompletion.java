@@ -4,8 +4,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * Counts frames handed to a transport that have not yet left the sender's buffers. The engine waits for zero
- * before a collective returns, so the caller may then reuse its buffers. Safe to decrement from a progress thread
+ * Counts frames handed to a transport that the transport may still need to read from the caller's buffer. The
+ * engine waits for zero before a collective returns, so the caller may then reuse its buffers. Shared memory
+ * counts a frame done when it has left the buffer; the TCP rails only when the receiver acknowledged it, because
+ * until then a rail failure may make them send it again (docs/rails.md). Safe to decrement from a progress thread
  * while the owner reads it.
  */
 public final class SendCompletion {

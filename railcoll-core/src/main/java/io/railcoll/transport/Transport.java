@@ -15,8 +15,9 @@ public interface Transport extends AutoCloseable {
     boolean reaches(int peer);
 
     /**
-     * Starts sending {@code src[offset, offset+length)} to {@code peer}. Never blocks; {@code completion} is
-     * incremented by the number of frames and decremented as each leaves {@code src}.
+     * Starts sending {@code src[offset, offset+length)} to {@code peer}. Never blocks (beyond a bounded hand-off);
+     * {@code completion} is incremented by the number of frames and decremented as each stops needing {@code src}
+     * (see {@link SendCompletion}).
      */
     void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion);
 
