@@ -6,6 +6,7 @@ import io.railcoll.transport.RailCounters;
 import io.railcoll.transport.SendCompletion;
 import io.railcoll.transport.Transport;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -38,7 +39,7 @@ abstract class RailTransport implements Transport {
     }
 
     /** Wraps {@code channels[peer][lane]} into connections of {@code lanes}, giving each to a driver. */
-    static void register(LaneSet lanes, SocketChannel[][] channels, LaneDriver[] driverOfRail) throws java.io.IOException {
+    static void register(LaneSet lanes, SocketChannel[][] channels, LaneDriver[] driverOfRail) throws IOException {
         long now = lanes.clock.getAsLong();
         for (int peer = 0; peer < channels.length; peer++) {
             for (int lane = 0; lane < lanes.lanesPerPeer; lane++) {

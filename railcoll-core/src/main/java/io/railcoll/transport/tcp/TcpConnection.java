@@ -2,6 +2,7 @@ package io.railcoll.transport.tcp;
 
 import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
+import io.railcoll.transport.SendCompletion;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -115,7 +116,7 @@ final class TcpConnection {
     // ---- sending ----
 
     /** Queues a new frame (DATA, ABORT or GOODBYE) built from {@code h} and tries to write it at once. */
-    void enqueue(FrameHeader h, ByteBuffer payload, io.railcoll.transport.SendCompletion completion, long nowNs) {
+    void enqueue(FrameHeader h, ByteBuffer payload, SendCompletion completion, long nowNs) {
         OutFrame f = pool.isEmpty() ? new OutFrame() : pool.poll();
         f.set(h, payload, completion);
         f.rewind(null);

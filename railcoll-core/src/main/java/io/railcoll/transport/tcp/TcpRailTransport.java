@@ -1,5 +1,6 @@
 package io.railcoll.transport.tcp;
 
+import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
 import io.railcoll.transport.SendCompletion;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -55,7 +57,7 @@ public final class TcpRailTransport extends RailTransport {
                 LanePolicy.forTimeout(settings.railTimeoutNs()), clock, log);
         LaneDriver driver = new LaneDriver("rails", lanes, null);
         LaneDriver[] byRail = new LaneDriver[settings.rails()];
-        java.util.Arrays.fill(byRail, driver);
+        Arrays.fill(byRail, driver);
         try {
             register(lanes, channels, byRail);
         } catch (IOException | RuntimeException e) {
@@ -104,8 +106,8 @@ public final class TcpRailTransport extends RailTransport {
             try {
                 driver.heartbeatOnly(now);
             } catch (RuntimeException e) {
-                lanes.fail(e instanceof io.railcoll.RailcollException re ? re
-                        : new io.railcoll.RailcollException("rank " + rank + ": rail keeper failed: " + e, e));
+                lanes.fail(e instanceof RailcollException re ? re
+                        : new RailcollException("rank " + rank + ": rail keeper failed: " + e, e));
             } finally {
                 driving.set(null);
             }
