@@ -71,6 +71,16 @@ final class RailApps {
         }
     }
 
+    /** Rank 1 passes a larger all-gather block than rank 0 (two nodes, so the rails carry it). */
+    public static final class SizeMismatch implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            comm.allgather(new byte[1], new byte[comm.size()]);
+            int b = comm.rank() == 1 ? 2000 : 1000;
+            comm.allgather(new byte[b], new byte[b * comm.size()]);
+        }
+    }
+
     private static void printRails(Communicator comm) {
         RailCounters c = comm.railCounters();
         for (String line : c.report().split("\\R")) {

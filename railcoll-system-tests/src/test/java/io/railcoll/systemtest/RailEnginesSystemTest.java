@@ -5,9 +5,11 @@ import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +30,22 @@ class RailEnginesSystemTest {
                         "RAILCOLL_SHM", "off")).assertSucceeded();
         assertTrue(o.stdout().contains("CHECKED"), o.all());
         assertFalse(o.stderr().contains("WARNING"), "no rail may fail on a healthy network:\n" + o.stderr());
+    }
+
+    @ParameterizedTest(name = "{0} engine")
+    @ValueSource(strings = {"single", "threaded"})
+    void aSizeMismatchOverTheRailsIsReportedOnBothSides(String engine) {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 1), 2, RailApps.SizeMismatch.class, List.of(),
+                Map.of("RAILCOLL_ENGINE", engine, "RAILCOLL_TIMEOUT_MS", "8000"));
+        assertFalse(o.result().succeeded());
+        String err = o.stderr();
+        assertTrue(err.contains("MismatchException") && err.contains("size mismatch"), err);
+        // Both ranks fail with the reason (one detects it, the other gets its ABORT or detects it too), not with a
+        // lost peer or a time-out.
+        for (int r = 0; r < 2; r++) {
+            assertTrue(Pattern.compile("\\[r" + r + "] FAILED: io\\.railcoll\\.(Mismatch|CollectiveAborted)Exception: .*size mismatch")
+                    .matcher(err).find(), "rank " + r + ":\n" + err);
+        }
     }
 
     @Test

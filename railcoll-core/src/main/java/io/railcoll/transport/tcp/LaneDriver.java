@@ -234,7 +234,7 @@ final class LaneDriver {
                 still |= c.awaitingQuiesce();
             } catch (RailcollException e) {
                 lanes.fail(e);
-                c.stop();
+                c.haltReading();
             }
         }
         anyAwaiting = still;
@@ -265,7 +265,7 @@ final class LaneDriver {
             }
         } catch (RailcollException e) {
             lanes.fail(e);
-            c.stop();
+            c.haltReading();
         }
     }
 

@@ -546,6 +546,16 @@ final class TcpConnection {
     }
 
     /**
+     * Stops reading this lane after the engine rejected one of its frames (the stream is mid-frame and the
+     * communicator has failed), but keeps writing, so the ABORT that tells the peer why still goes out.
+     */
+    void haltReading() {
+        state = State.STOPPED;
+        target = null;
+        updateInterest();
+    }
+
+    /**
      * Stops reading and writing this lane and closes its socket, without failing anything; the lane counts as dead
      * from now on (no put is striped onto it, no moved frame sent to it).
      */
