@@ -218,11 +218,14 @@ public final class ThreadedRailTransport extends RailTransport {
             if (c != null) {
                 done.add(1);
                 ByteBuffer bytes = payload[0].duplicate();
+                // One header per command: encoding uses the header's own checksum state, and rail threads run in parallel.
+                FrameHeader hp = new FrameHeader();
+                hp.copyFrom(h);
                 c.driver.command(d -> {
                     if (c.isBroken()) {
                         done.done();
                     } else {
-                        c.enqueue(h, bytes, done, d.now());
+                        c.enqueue(hp, bytes, done, d.now());
                     }
                 });
             }
@@ -253,10 +256,10 @@ public final class ThreadedRailTransport extends RailTransport {
     @Override
     public void close() {
         lanes.closing();
-        FrameHeader bye = goodbyeHeader();
         SendCompletion done = new SendCompletion();
         for (LaneDriver driver : drivers) {
             done.add(1);
+            FrameHeader bye = goodbyeHeader(); // one per rail thread: encoding is not thread-safe
             driver.command(d -> {
                 for (TcpConnection c : d.connections) {
                     if (!c.isBroken()) {
