@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @Tag("cluster")
 class RailClusterTest {
-    private static final Map<String, String> FAST_FAILOVER = Map.of("RAILCOLL_RAIL_TIMEOUT_MS", "1000",
+    private static final Map<String, String> FAST_FAILOVER = Map.of("RAILCOLL_RAIL_TIMEOUT_MS", "1500",
             "RAILCOLL_TIMEOUT_MS", "30000");
 
     @BeforeAll

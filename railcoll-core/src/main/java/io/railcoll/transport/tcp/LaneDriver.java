@@ -295,8 +295,14 @@ final class LaneDriver {
                 c.lastHeardNs = Math.max(c.lastHeardNs, nowNs - policy.timeoutNs() / 2);
             }
             if (!c.paused() && policy.silent(c.lastHeardNs, nowNs)) {
-                lanes.breakLane(c, "no acknowledgement or heartbeat for " + LaneSet.millis(nowNs - c.lastHeardNs)
-                        + " (time-out " + LaneSet.millis(policy.timeoutNs()) + ")", true, nowNs);
+                // One silent lane among live ones is a failed rail. A peer silent on every lane is more likely a
+                // stalled process than every rail failing at once: it gets a second time-out before giving up.
+                boolean peerAlive = lanes.peerHeardWithin(c, nowNs, policy.timeoutNs());
+                if (peerAlive || policy.silent(c.lastHeardNs + policy.timeoutNs(), nowNs)) {
+                    lanes.breakLane(c, "no acknowledgement or heartbeat for " + LaneSet.millis(nowNs - c.lastHeardNs)
+                            + " (time-out " + LaneSet.millis(policy.timeoutNs())
+                            + (peerAlive ? "" : ", doubled: no rail to it was heard from") + ")", true, nowNs);
+                }
                 continue;
             }
             if (policy.heartbeatDue(c.lastSentNs, nowNs)) {

@@ -166,6 +166,19 @@ final class LaneSet {
         return j.toString();
     }
 
+    /**
+     * Whether {@code c}'s peer showed life on another live lane within {@code windowNs}: heard from, or paused on a
+     * frame it sent (any thread; reads other drivers' lanes, a slightly stale view only delays a verdict).
+     */
+    boolean peerHeardWithin(TcpConnection c, long nowNs, long windowNs) {
+        for (TcpConnection o : peers[c.peer].lanes) {
+            if (o != c && !o.isBroken() && (o.paused() || nowNs - o.lastHeardNs <= windowNs)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Hands {@code frames} to the live lanes of {@code from}'s peer, round-robin, preferring other rails. */
     private void distribute(List<OutFrame> frames, TcpConnection from, long live, long nowNs) {
         long preferred = 0;

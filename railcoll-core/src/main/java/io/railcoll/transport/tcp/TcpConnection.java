@@ -59,7 +59,8 @@ final class TcpConnection {
 
     private final ByteBuffer in = ByteBuffer.allocateDirect(IN_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).flip();
     private final FrameHeader inHeader = new FrameHeader();
-    private State state = State.HEADER;
+    /** Volatile only so that other drivers asking {@link #paused} see a recent value. */
+    private volatile State state = State.HEADER;
     private ByteBuffer target;
     private long discardLeft;
     private long received;
@@ -71,7 +72,8 @@ final class TcpConnection {
     private volatile boolean quiesceRequested;
 
     long lastSentNs;
-    long lastHeardNs;
+    /** Written by this lane's driver, read by others deciding whether the peer as a whole is silent. */
+    volatile long lastHeardNs;
 
     TcpConnection(int peer, int lane, int rail, SocketChannel channel, LaneSet lanes, long nowNs) {
         this.peer = peer;

@@ -123,7 +123,10 @@ class RailFailoverTest {
         }
         SendCompletion done = new SendCompletion();
         put(0, "lost", done);
-        RailDownException e = assertThrows(RailDownException.class, () -> advance(TIMEOUT_NS * 2));
+        // Every lane silent looks like a stalled peer first: the verdict takes a second time-out.
+        advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+        assertEquals(0, sender.counters().failures().size(), "not yet: the whole peer is silent, not one rail");
+        RailDownException e = assertThrows(RailDownException.class, () -> advance(TIMEOUT_NS));
         assertTrue(e.getMessage().contains("no rail to rank 1 is left"), e.getMessage());
         assertTrue(e.getMessage().contains("rank 0"), e.getMessage());
     }
@@ -137,6 +140,23 @@ class RailFailoverTest {
         drive(() -> done.pending() == 0);
         assertEquals(0, sender.counters().failures().size());
         assertEquals(0, receiver.counters().failures().size());
+    }
+
+    @Test
+    void aPeerSilentOnEveryRailForLessThanTwoTimeoutsIsWaitedFor() throws IOException {
+        start(true);
+        SendCompletion done = new SendCompletion();
+        for (Link l : links) {
+            l.hold = true; // a stalled peer: nothing moves either way, but nothing is lost
+        }
+        put(0, "patience", done);
+        advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+        for (Link l : links) {
+            l.hold = false;
+        }
+        drive(() -> done.pending() == 0);
+        assertEquals(List.of(0), receiverSink.tags());
+        assertEquals(0, sender.counters().failures().size());
     }
 
     // ---- harness ----
@@ -239,6 +259,8 @@ class RailFailoverTest {
         private final ByteBuffer buf = ByteBuffer.allocate(1 << 16);
         boolean dropForward;
         boolean dropBackward;
+        /** Moves nothing either way (bytes wait in the sockets): a stalled peer rather than a dead rail. */
+        boolean hold;
 
         Link(SocketChannel towardSender, SocketChannel towardReceiver) throws IOException {
             this.towardSender = towardSender;
@@ -248,6 +270,9 @@ class RailFailoverTest {
         }
 
         void pump() throws IOException {
+            if (hold) {
+                return;
+            }
             move(towardSender, towardReceiver, dropForward);
             move(towardReceiver, towardSender, dropBackward);
         }
