@@ -335,9 +335,13 @@ public final class NodeCollectives {
     }
 
     private String stepText() {
-        return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of "
-                + kind.label + " call #" + calls + " (root " + root + ", " + callBytes + " bytes"
-                + (kind == Kind.BROADCAST ? "" : " per rank") + ")";
+        String call = kind.label + " call #" + calls + switch (kind) {
+            case BARRIER -> "";
+            case ALLGATHER -> " (" + callBytes + " bytes per rank)";
+            case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
+            case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
+        };
+        return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of " + call;
     }
 
     // call number mod 2^20 | kind (4 bits) | root (8 bits) | bytes mod 2^32
