@@ -311,9 +311,7 @@ public final class NodeCollectives {
     }
 
     private void ringOthers() {
-        for (int i = 1; i < size; i++) {
-            bells[(me + i) % size].ring();
-        }
+        Doorbell.ringAll(bells, me);
     }
 
     private long halfOffset(long s) {

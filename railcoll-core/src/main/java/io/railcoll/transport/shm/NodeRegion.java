@@ -319,11 +319,11 @@ public final class NodeRegion implements AutoCloseable {
         try {
             SharedAccess.setLongRelease(segment, layout.attachSlot(localRank) + RegionLayout.ATTACH_STATE,
                     RegionLayout.STATE_DETACHED);
+            Doorbell[] bells = new Doorbell[localSize];
             for (int r = 0; r < localSize; r++) {
-                if (r != localRank) {
-                    new Doorbell(segment, layout.doorbell(r)).ring();
-                }
+                bells[r] = new Doorbell(segment, layout.doorbell(r));
             }
+            Doorbell.ringAll(bells, localRank);
         } catch (RuntimeException e) {
             failure = keep(failure, e);
         }

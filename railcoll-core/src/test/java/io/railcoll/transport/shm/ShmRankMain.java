@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * {@code SHM_FAILURE <reason> <message>} and exits 3; on anything else exits 1.
  *
  * <ul>
- *   <li>{@code matrix <jobId> <process> <maxLocal>}: for every node size L = 1..maxLocal, the
+ *   <li>{@code matrix <jobId> <process> <maxLocal> [minLocal]}: for every node size L = minLocal..maxLocal, the
  *       processes 0..L-1 form node L and check, byte for byte, streaming between every ordered
  *       pair, single-copy reads, gather, broadcast and all-gather for every message size, and
  *       the barrier.</li>
@@ -39,7 +39,8 @@ public final class ShmRankMain {
     public static void main(String[] args) {
         try {
             switch (args[0]) {
-                case "matrix" -> matrix(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+                case "matrix" -> matrix(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                        args.length > 4 ? Integer.parseInt(args[4]) : 1);
                 case "kill" -> kill(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]));
                 case "hold" -> hold(args[1], Integer.parseInt(args[2]));
                 default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
@@ -60,10 +61,10 @@ public final class ShmRankMain {
 
     // ---- matrix ------------------------------------------------------------------------------
 
-    private static void matrix(String jobId, int process, int maxLocal) {
+    private static void matrix(String jobId, int process, int maxLocal, int minLocal) {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment pattern = pattern(arena);
-            for (int localSize = 1; localSize <= maxLocal; localSize++) {
+            for (int localSize = minLocal; localSize <= maxLocal; localSize++) {
                 if (process >= localSize) {
                     continue;
                 }
