@@ -161,8 +161,7 @@ public final class NodeRegion implements AutoCloseable {
 
     private ShmChannel channel(int from, int to) {
         return new ShmChannel(segment, layout.ringControl(from, to), layout.ringData(from, to), layout.ringBytes(),
-                from, to, new Doorbell(segment, layout.doorbell(from)), new Doorbell(segment, layout.doorbell(to)),
-                peers, waitStrategy);
+                from, to, doorbells[from], doorbells[to], peers, waitStrategy);
     }
 
     private void register(String who) {

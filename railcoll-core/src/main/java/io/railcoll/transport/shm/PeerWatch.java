@@ -51,6 +51,20 @@ public final class PeerWatch {
         return lossOf(localRank) == null;
     }
 
+    /**
+     * The lowest local rank (other than this one) whose process exited or that closed the
+     * region, or -1 if all are there. Reads {@code /proc} once per rank: call it every few
+     * milliseconds of waiting, not on every spin.
+     */
+    public int firstLost() {
+        for (int r = 0; r < pids.length; r++) {
+            if (r != self && lossOf(r) != null) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     /** Throws {@link ShmException.Reason#PEER_LOST} if {@code peer} is gone. */
     void requireAlive(int peer, WaitSite site, long waitedNs) {
         String loss = lossOf(peer);
