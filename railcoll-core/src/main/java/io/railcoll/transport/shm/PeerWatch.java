@@ -105,8 +105,8 @@ public final class PeerWatch {
         if (segment == null || peer == self) {
             return null;
         }
-        if (SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE)
-                == RegionLayout.STATE_DETACHED) {
+        long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE);
+        if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
             return "closed its end of the region";
         }
         ProcessHandle handle = handles[peer];

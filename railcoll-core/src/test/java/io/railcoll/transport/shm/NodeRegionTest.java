@@ -75,6 +75,21 @@ class NodeRegionTest {
     }
 
     @Test
+    void aRankThatGivesUpDuringStartUpFailsTheOthersAtOnce() {
+        CompletableFuture<NodeRegion> creator = CompletableFuture.supplyAsync(
+                () -> NodeRegion.open("job8", 0, 0, 3, config.withAttachTimeoutNs(30_000_000_000L)));
+        ShmException impatient = assertThrows(ShmException.class,
+                () -> NodeRegion.open("job8", 0, 1, 3, config.withAttachTimeoutNs(1_000_000_000L)));
+        assertEquals(ShmException.Reason.TIMED_OUT, impatient.reason());
+        assertTrue(impatient.getMessage().contains("local ranks [2] of 3"), impatient.getMessage());
+        Exception e = assertThrows(Exception.class, () -> creator.get(20, TimeUnit.SECONDS));
+        ShmException cause = (ShmException) e.getCause();
+        assertEquals(ShmException.Reason.PEER_LOST, cause.reason());
+        assertTrue(cause.getMessage().contains("local rank 1 (pid " + ProcessHandle.current().pid()
+                + ") gave up during start-up"), cause.getMessage());
+    }
+
+    @Test
     void aRankConfiguredDifferentlyFailsAtOnceWithMismatch() {
         CompletableFuture<NodeRegion> creator = CompletableFuture.supplyAsync(
                 () -> NodeRegion.open("job4", 0, 0, 2, config.withAttachTimeoutNs(500_000_000L)));
