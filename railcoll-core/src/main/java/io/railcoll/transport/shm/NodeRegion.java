@@ -153,7 +153,7 @@ public final class NodeRegion implements AutoCloseable {
                 }
             }
             this.collectives = new NodeCollectives(segment, layout, localRank, doorbells,
-                    new PeerWait(new Idler(doorbells[localRank], waitStrategy), peers, true));
+                    new PeerWait(new Idler(doorbells[localRank], waitStrategy), peers, true), who);
             startedUp = true;
         } catch (RuntimeException | Error e) {
             release(e);
