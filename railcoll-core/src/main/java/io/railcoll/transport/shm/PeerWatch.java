@@ -51,6 +51,20 @@ public final class PeerWatch {
         return lossOf(localRank) == null;
     }
 
+    /**
+     * The lowest local rank (other than this one) whose process exited or that closed the
+     * region, or -1 if all are there. Reads {@code /proc} once per rank: call it every few
+     * milliseconds of waiting, not on every spin.
+     */
+    public int firstLost() {
+        for (int r = 0; r < pids.length; r++) {
+            if (r != self && lossOf(r) != null) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     /** Throws {@link ShmException.Reason#PEER_LOST} if {@code peer} is gone. */
     void requireAlive(int peer, WaitSite site, long waitedNs) {
         String loss = lossOf(peer);
@@ -91,8 +105,8 @@ public final class PeerWatch {
         if (segment == null || peer == self) {
             return null;
         }
-        if (SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE)
-                == RegionLayout.STATE_DETACHED) {
+        long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE);
+        if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
             return "closed its end of the region";
         }
         ProcessHandle handle = handles[peer];
