@@ -1,7 +1,9 @@
 package io.railcoll.schedule;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +13,8 @@ import java.util.stream.IntStream;
  * Runs every rank's program over {@link SymbolicBuffer}s, the way the engine would but without time: each rank runs
  * until it reaches a Recv whose put has not been issued, and passes repeat until no rank can move. A put's data is
  * taken when it is issued and lands when its Recv is reached; the hazard rules (checked separately) are what make
- * any real timing give the same bytes. It also answers whether one op happens before another. Package-private helper of {@link ScheduleChecker}; one instance per check.
+ * any real timing give the same bytes. It also answers whether one op happens before another. Package-private
+ * helper of {@link ScheduleChecker}; one instance per check.
  */
 final class SymbolicExecution {
 
@@ -24,11 +27,11 @@ final class SymbolicExecution {
     /** Per rank: op indices of its Recvs, ascending. */
     private final int[][] receiveIndex;
     private final boolean[][] issued;
-    private final List<SymbolicBuffer.Piece>[][] putData;
+    /** Per rank and op: the data a put took when issued, until its Recv consumes it. */
+    private final List<List<List<SymbolicBuffer.Piece>>> putData;
     /** Causal pasts already computed, by event ({@code rank << 32 | op}). */
     private final Map<Long, int[]> pasts = new HashMap<>();
 
-    @SuppressWarnings("unchecked")
     SymbolicExecution(Shape shape, List<RankProgram> programs, Matching matching, ViolationSink sink) {
         this.shape = shape;
         this.programs = programs;
@@ -39,7 +42,7 @@ final class SymbolicExecution {
         next = new int[n];
         receiveIndex = new int[n][];
         issued = new boolean[n][];
-        putData = new List[n][];
+        putData = new ArrayList<>(n);
         long b = shape.blockBytes();
         for (int r = 0; r < n; r++) {
             for (Buffer buffer : Buffer.values()) {
@@ -52,7 +55,7 @@ final class SymbolicExecution {
             List<Op> ops = programs.get(r).ops();
             receiveIndex[r] = IntStream.range(0, ops.size()).filter(i -> ops.get(i) instanceof Op.Recv).toArray();
             issued[r] = new boolean[ops.size()];
-            putData[r] = new List[ops.size()];
+            putData.add(new ArrayList<>(Collections.nCopies(ops.size(), null)));
         }
     }
 
@@ -73,11 +76,10 @@ final class SymbolicExecution {
                         if (!issued[sender][putIndex]) {
                             break;
                         }
-                        buffer(r, v.dst()).write(v.dstOffset(), putData[sender][putIndex]);
-                        putData[sender][putIndex] = null;
+                        buffer(r, v.dst()).write(v.dstOffset(), putData.get(sender).set(putIndex, null));
                     } else if (op instanceof Op.Put p) {
                         issued[r][i] = true;
-                        putData[r][i] = readDefined(r, i, p.src(), p.srcOffset(), p.length());
+                        putData.get(r).set(i, readDefined(r, i, p.src(), p.srcOffset(), p.length()));
                     } else if (op instanceof Op.Copy c) {
                         List<SymbolicBuffer.Piece> data = readDefined(r, i, c.src(), c.srcOffset(), c.length());
                         buffer(r, c.dst()).write(c.dstOffset(), data);

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AlgorithmPropertiesTest {
     private static final long SEED = 0x5EEDL;
-    private static final int SAMPLES_PER_ALGORITHM = 1000;
+    private static final int SAMPLES_PER_ALGORITHM = 700;
 
     private static void assertPasses(Algorithm algorithm, Shape shape) {
         ScheduleChecker.Report report = ScheduleChecker.check(algorithm, shape);
