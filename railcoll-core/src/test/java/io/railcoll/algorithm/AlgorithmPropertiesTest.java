@@ -27,11 +27,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AlgorithmPropertiesTest {
     private static final long SEED = 0x5EEDL;
-    private static final int SAMPLES_PER_ALGORITHM = 1500;
+    private static final int SAMPLES_PER_ALGORITHM = 700;
 
     private static void assertPasses(Algorithm algorithm, Shape shape) {
         ScheduleChecker.Report report = ScheduleChecker.check(algorithm, shape);
         assertTrue(report.ok(), report::describe);
+        // Cost is a pure function of the shape: a second call states the same terms.
         assertEquals(report.claimed(), algorithm.cost(shape));
     }
 

@@ -63,7 +63,7 @@ public final class BruckAlltoall extends AlgorithmBase {
             for (int d = 1; d < radix; d++) {
                 List<Long> message = slotsWithDigit(n, radix, unit, d);
                 if (!message.isEmpty()) {
-                    slots.put(p, (int) Math.floorMod(rank - d * unit, n), message, j);
+                    slots.put(p, Math.floorMod(rank - d * unit, n), message, j);
                 }
             }
             for (int d = 1; d < radix; d++) {
@@ -118,7 +118,7 @@ public final class BruckAlltoall extends AlgorithmBase {
             for (int d = 1; d < radix; d++) {
                 long count = slotCount(n, radix, unit, d);
                 for (int r = 0; r < n && count > 0; r++) {
-                    tally.message(r, (int) Math.floorMod(r - d * unit, n), count * b);
+                    tally.message(r, Math.floorMod(r - d * unit, n), count * b);
                 }
             }
         }

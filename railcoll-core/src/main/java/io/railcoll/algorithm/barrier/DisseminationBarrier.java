@@ -37,7 +37,7 @@ public final class DisseminationBarrier extends AlgorithmBase {
                 p.put((int) ((rank + distance) % n), Buffer.SEND, 0, 0, s);
             }
             for (long distance = unit; distance < n && distance < radix * unit; distance += unit) {
-                p.recv((int) Math.floorMod(rank - distance, n), s, Buffer.RECV, 0, 0);
+                p.recv(Math.floorMod(rank - distance, n), s, Buffer.RECV, 0, 0);
             }
         }
         return p.build();

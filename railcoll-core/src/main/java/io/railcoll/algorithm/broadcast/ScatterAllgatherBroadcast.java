@@ -24,8 +24,15 @@ import io.railcoll.schedule.Traffic;
  *       has everything, sends chunks {@code 0, N-1, N-2, .., 2} without waiting, and receives nothing, so its RECV,
  *       the source, is never written.</li>
  * </ol>
- * Scatter chunks live in TEMP so that ring chunks, written to RECV, never land on a range an outstanding scatter
+ * Scatter chunks live in TEMP so that chain chunks, written to RECV, never land on a range an outstanding scatter
  * put still reads.
+ *
+ * <pre>
+ *   N = 4, chain phase: chunks each relative rank puts to the next, in order
+ *   0 -> 1    0, 3, 2          (the root has them all)
+ *   1 -> 2    1, 0, 3          (its own, then what 0 sent, except chunk 2)
+ *   2 -> 3    2, 1, 0
+ * </pre>
  *
  * <p>Bytes: a rank receives about {@code 2 b (N-1)/N} (its subtree once, then the other chunks), the root sends
  * about {@code 2 b}. The pipeline and the scatter overlap, so the step count has no short closed form: the cost
