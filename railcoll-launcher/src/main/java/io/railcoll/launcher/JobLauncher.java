@@ -140,6 +140,13 @@ public final class JobLauncher {
                     remaining--;
                     progressed = true;
                     int code = p.exitValue();
+                    if (code != 0 && code != 1) {
+                        // Status 1 is a rank that reported its failure itself; anything else died without a word.
+                        synchronized (err) {
+                            err.println("railcoll: rank " + r + " exited with status " + code
+                                    + (code > 128 ? " (killed by signal " + (code - 128) + ")" : ""));
+                        }
+                    }
                     if (code != 0 && first == null) {
                         // Give the rank's stderr pump a moment to deliver its FAILED line.
                         latch.awaitReason(r, 500);
