@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
  *
  * @param id an {@code allgather.*} catalog id, or {@code null} for automatic selection
  */
-record AlgorithmChoice(String id) {
+public record AlgorithmChoice(String id) {
     static final String AUTO = "auto";
 
     /** Parses {@code auto} or an all-gather id; unknown ids fail here, before any rank sends anything. */
-    static AlgorithmChoice parse(String text) {
+    public static AlgorithmChoice parse(String text) {
         if (text.equals(AUTO)) {
             return new AlgorithmChoice(null);
         }
@@ -35,7 +35,7 @@ record AlgorithmChoice(String id) {
         return new AlgorithmChoice(text);
     }
 
-    static String known() {
+    public static String known() {
         return AlgorithmCatalog.forCollective(Collective.ALLGATHER).stream().map(Algorithm::id).collect(Collectors.joining(", "));
     }
 

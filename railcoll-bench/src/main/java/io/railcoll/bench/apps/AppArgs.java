@@ -38,6 +38,18 @@ final class AppArgs {
         return values.getOrDefault(key, fallback);
     }
 
+    boolean bool(String key, boolean fallback) {
+        String v = values.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        return switch (v.strip()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(app + ": " + key + " must be true or false, got '" + v + "'");
+        };
+    }
+
     long longValue(String key, long fallback, long min) {
         String v = values.get(key);
         if (v == null) {

@@ -17,9 +17,11 @@ final class AppReporting {
      * Every rank calls this with the same verdict (from {@link RankVerdicts}). Reporting comes before failing so that a failed check still
      * leaves its numbers and its reasons behind.
      */
-    static void report(Communicator comm, AppResult result, Path file) throws IOException {
+    static void report(Communicator comm, AppResult result, Path file, boolean summary) throws IOException {
         if (comm.rank() == 0) {
-            result.summary().forEach(System.out::println);
+            if (summary) {
+                result.summary().forEach(System.out::println);
+            }
             if (file != null) {
                 result.write(file);
             }

@@ -61,7 +61,7 @@ public final class NbodyApp implements RankApp {
         String checks = problems.isEmpty() ? passedText(c, comm.size(), outcomes) : String.join("; ", problems);
         AppResult result = new AppResult("nbody", comm.placement().describe(), comm.size(), comm.rails(), c.problem(),
                 blockBytes, baseline, compared, problems.isEmpty(), checks);
-        AppReporting.report(comm, result, c.result());
+        AppReporting.report(comm, result, c.result(), c.summary());
     }
 
     private static Outcome simulate(Communicator comm, NbodyConfig c, Bodies bodies, BlockSplit split, String role,

@@ -13,17 +13,18 @@ import java.util.Set;
  *       {@code repeats} [1]: timed runs with each choice, alternating, the fastest reported;</li>
  *   <li>{@code reference-max-bodies} [4096]: up to this many bodies rank 0 also runs the single-process reference;</li>
  *   <li>{@code momentum-tolerance} [1e-12] (relative to sum of m|v|), {@code energy-tolerance} [1e-4] (relative);</li>
- *   <li>{@code result}: file where rank 0 writes the {@link AppResult};</li>
+ *   <li>{@code result}: file where rank 0 writes the {@link AppResult}; {@code summary} [true]: whether rank 0
+ *       prints it (the {@code app} command prints a table instead);</li>
  *   <li>{@code corrupt-step} [0: off]: for tests only, the last rank shifts one received position after that step's
  *       exchange in the compared run, as a broken all-gather would, so the checks must fail.</li>
  * </ul>
  */
 record NbodyConfig(int bodies, int steps, double dt, double eps, long seed, AlgorithmChoice baseline,
                    AlgorithmChoice compared, int warmup, int repeats, int referenceMaxBodies, double momentumTolerance,
-                   double energyTolerance, Path result, int corruptStep) {
+                   double energyTolerance, Path result, boolean summary, int corruptStep) {
 
     static final Set<String> KEYS = Set.of("bodies", "steps", "dt", "eps", "seed", "baseline", "algorithm", "warmup",
-            "repeats", "reference-max-bodies", "momentum-tolerance", "energy-tolerance", "result", "corrupt-step");
+            "repeats", "reference-max-bodies", "momentum-tolerance", "energy-tolerance", "result", "summary", "corrupt-step");
 
     static NbodyConfig parse(List<String> args) {
         AppArgs a = AppArgs.parse("nbody", args, KEYS);
@@ -34,7 +35,8 @@ record NbodyConfig(int bodies, int steps, double dt, double eps, long seed, Algo
                 AlgorithmChoice.parse(a.string("algorithm", AlgorithmChoice.AUTO)),
                 a.intValue("warmup", 1, 0), a.intValue("repeats", 1, 1), a.intValue("reference-max-bodies", 4096, 0),
                 a.doubleValue("momentum-tolerance", 1e-12), a.doubleValue("energy-tolerance", 1e-4),
-                result == null ? null : Path.of(result), a.intValue("corrupt-step", 0, 0));
+                result == null ? null : Path.of(result), a.bool("summary", true),
+                a.intValue("corrupt-step", 0, 0));
     }
 
     String problem() {

@@ -57,7 +57,7 @@ public final class RadixApp implements RankApp {
         String text = problems.isEmpty() ? checks.passedText() : String.join("; ", problems);
         AppResult result = new AppResult("radix", comm.placement().describe(), comm.size(), comm.rails(), problem,
                 blockBytes, baseline, compared, problems.isEmpty(), text);
-        AppReporting.report(comm, result, c.result());
+        AppReporting.report(comm, result, c.result(), c.summary());
     }
 
     private static RadixChecks.Outcome sortOnce(Communicator comm, RadixConfig c, BlockSplit split, KeySource source,

@@ -15,16 +15,18 @@ import java.util.Set;
  *   <li>{@code warmup} [1], {@code repeats} [1]: as for the N-body app;</li>
  *   <li>{@code reference-max-keys} [1048576]: up to this many keys every rank compares its output with the
  *       sequentially sorted keys;</li>
- *   <li>{@code result}: file where rank 0 writes the {@link AppResult};</li>
+ *   <li>{@code result}: file where rank 0 writes the {@link AppResult}; {@code summary} [true]: whether rank 0
+ *       prints it (the {@code app} command prints a table instead);</li>
  *   <li>{@code corrupt-pass} [0: off]: for tests only, the last rank flips a bit of a received key after that pass
  *       in the compared run, as a broken exchange would, so the checks must fail.</li>
  * </ul>
  */
 record RadixConfig(long keys, int keyBits, int digitBits, long seed, String exchange, AlgorithmChoice baseline,
-                   AlgorithmChoice compared, int warmup, int repeats, long referenceMaxKeys, Path result, int corruptPass) {
+                   AlgorithmChoice compared, int warmup, int repeats, long referenceMaxKeys, Path result, boolean summary,
+                   int corruptPass) {
 
     static final Set<String> KEYS = Set.of("keys", "bits", "digit-bits", "seed", "exchange", "baseline", "algorithm",
-            "warmup", "repeats", "reference-max-keys", "result", "corrupt-pass");
+            "warmup", "repeats", "reference-max-keys", "result", "summary", "corrupt-pass");
 
     static RadixConfig parse(List<String> args) {
         AppArgs a = AppArgs.parse("radix", args, KEYS);
@@ -45,7 +47,8 @@ record RadixConfig(long keys, int keyBits, int digitBits, long seed, String exch
                 exchange, AlgorithmChoice.parse(a.string("baseline", "allgather.ring")),
                 AlgorithmChoice.parse(a.string("algorithm", AlgorithmChoice.AUTO)), a.intValue("warmup", 1, 0),
                 a.intValue("repeats", 1, 1), a.longValue("reference-max-keys", 1 << 20, 0),
-                result == null ? null : Path.of(result), a.intValue("corrupt-pass", 0, 0));
+                result == null ? null : Path.of(result), a.bool("summary", true),
+                a.intValue("corrupt-pass", 0, 0));
     }
 
     int passes() {
