@@ -23,6 +23,10 @@ import java.util.Optional;
  *                             ({@code RAILCOLL_PORTS})
  * @param groups               master groups per node for the multi-connection all-gathers ({@code RAILCOLL_GROUPS},
  *                             default 2)
+ * @param sharedMemory         whether ranks of one node talk through shared memory ({@code RAILCOLL_SHM}=on|off,
+ *                             default on); off sends intra-node traffic through the rail sockets, to compare
+ * @param shmRingBytes         bytes of each shared-memory ring between two ranks of a node, a power of two
+ *                             ({@code RAILCOLL_SHM_RING_BYTES}, default 256 KiB)
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
  *                             cannot run a shape is an error, never a silent fall-back
@@ -34,6 +38,8 @@ public record Config(
         EngineMode engine,
         int ports,
         int groups,
+        boolean sharedMemory,
+        int shmRingBytes,
         Map<Collective, String> forcedAlgorithms) {
 
     public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
@@ -56,6 +62,9 @@ public record Config(
         if (groups < 1) {
             throw new IllegalArgumentException("groups must be >= 1");
         }
+        if (Integer.bitCount(shmRingBytes) != 1 || shmRingBytes < 4096) {
+            throw new IllegalArgumentException("the shared-memory ring size must be a power of two >= 4096, got " + shmRingBytes);
+        }
         EnumMap<Collective, String> copy = new EnumMap<>(Collective.class);
         copy.putAll(forcedAlgorithms);
         for (Map.Entry<Collective, String> e : copy.entrySet()) {
@@ -69,7 +78,7 @@ public record Config(
 
     public static Config defaults() {
         return new Config(DEFAULT_TIMEOUT_NS, DEFAULT_CONNECT_TIMEOUT_NS, DEFAULT_STRIPE_THRESHOLD,
-                EngineMode.SINGLE, 0, 2, Map.of());
+                EngineMode.SINGLE, 0, 2, true, 256 * 1024, Map.of());
     }
 
     /** Reads the variables named on each component; absent ones keep their default. */
@@ -81,6 +90,16 @@ public record Config(
         EngineMode engine = env.containsKey("RAILCOLL_ENGINE") ? EngineMode.parse(env.get("RAILCOLL_ENGINE")) : c.engine;
         int ports = (int) longValue(env, "RAILCOLL_PORTS", c.ports);
         int groups = (int) longValue(env, "RAILCOLL_GROUPS", c.groups);
+        boolean shm = c.sharedMemory;
+        String shmSpec = env.get("RAILCOLL_SHM");
+        if (shmSpec != null && !shmSpec.isBlank()) {
+            shm = switch (shmSpec.strip().toLowerCase(Locale.ROOT)) {
+                case "on", "true", "1" -> true;
+                case "off", "false", "0" -> false;
+                default -> throw new IllegalArgumentException("RAILCOLL_SHM must be on or off, got '" + shmSpec + "'");
+            };
+        }
+        int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
         EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
         for (Collective col : Collective.values()) {
             String v = env.get("RAILCOLL_ALGORITHM_" + col.name());
@@ -88,18 +107,19 @@ public record Config(
                 forced.put(col, v.strip());
             }
         }
-        return new Config(timeout, connect, stripe, engine, ports, groups, forced);
+        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, forced);
     }
 
     public Config withTimeoutNs(long ns) {
-        return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, forcedAlgorithms);
+        return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                forcedAlgorithms);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
         EnumMap<Collective, String> m = new EnumMap<>(Collective.class);
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
-        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, m);
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes, m);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

@@ -8,7 +8,13 @@ import io.railcoll.bootstrap.RendezvousClient;
 import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.select.AlgorithmSelector;
+import io.railcoll.topology.Placement;
+import io.railcoll.transport.Blocker;
 import io.railcoll.transport.Transport;
+import io.railcoll.transport.shm.DoorbellBlocker;
+import io.railcoll.transport.shm.NodeRegion;
+import io.railcoll.transport.shm.ShmConfig;
+import io.railcoll.transport.shm.ShmTransport;
 import io.railcoll.transport.tcp.RailListeners;
 import io.railcoll.transport.tcp.RailMesh;
 import io.railcoll.transport.tcp.TcpRailTransport;
@@ -47,6 +53,8 @@ public final class Railcoll {
         RendezvousServer server = null;
         RailListeners listeners = null;
         TcpRailTransport tcp = null;
+        NodeRegion region = null;
+        ShmTransport shm = null;
         CollectiveEngine engine = null;
         try {
             listeners = RailListeners.open(railAddresses, Math.max(64, id.size() * railAddresses.size()));
@@ -60,19 +68,28 @@ public final class Railcoll {
             listeners.close();
             engine = new CollectiveEngine(id.rank(), table.placement(), config.timeoutNs());
             tcp = TcpRailTransport.start(id.rank(), channels, table.rails(), config.stripeThresholdBytes(), engine);
+            Placement placement = table.placement();
+            int[] local = placement.ranksOf(placement.nodeOf(id.rank()));
+            if (config.sharedMemory() && local.length > 1) {
+                region = NodeRegion.open(id.jobId(), placement.nodeOf(id.rank()), placement.localRankOf(id.rank()),
+                        local.length, ShmConfig.defaults().withRingBytes(config.shmRingBytes())
+                                .withAttachTimeoutNs(config.connectTimeoutNs()));
+                shm = new ShmTransport(id.rank(), local, id.size(), region, engine);
+            }
             Transport[] route = new Transport[id.size()];
             for (int p = 0; p < id.size(); p++) {
-                route[p] = p == id.rank() ? null : tcp;
+                route[p] = p == id.rank() ? null : shm != null && shm.reaches(p) ? shm : tcp;
             }
-            engine.attach(route, new Transport[] {tcp});
+            Transport[] all = shm == null ? new Transport[] {tcp} : new Transport[] {shm, tcp};
+            engine.attach(route, all, shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
             AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), AlgorithmSelector.defaultRules());
             int ports = config.ports() == 0 ? table.rails() : config.ports();
-            return new RailcollCommunicator(id.rank(), table, engine, tcp, selector, ports, config.groups(), server);
+            return new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector, ports, config.groups(), server);
         } catch (IOException e) {
-            closeAll(e, tcp, engine, listeners, server);
+            closeAll(e, shm, tcp, engine, region, listeners, server);
             throw new RailcollException("rank " + id.rank() + ": start-up failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeAll(e, tcp, engine, listeners, server);
+            closeAll(e, shm, tcp, engine, region, listeners, server);
             throw e;
         }
     }

@@ -27,14 +27,19 @@ final class RailcollCommunicator implements Communicator {
     private final Placement placement;
     private final CollectiveEngine engine;
     private final Transport rails;
+    private final Transport shm;
+    private final AutoCloseable region;
     private final AlgorithmSelector selector;
     private final int ports;
     private final int groups;
     private final RendezvousServer rendezvous;
     private boolean closed;
 
-    RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, AlgorithmSelector selector,
-                         int ports, int groups, RendezvousServer rendezvous) {
+    RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
+                         AutoCloseable region, AlgorithmSelector selector, int ports, int groups,
+                         RendezvousServer rendezvous) {
+        this.shm = shm;
+        this.region = region;
         this.rank = rank;
         this.table = table;
         this.placement = table.placement();
@@ -259,7 +264,8 @@ final class RailcollCommunicator implements Communicator {
         }
         closed = true;
         RuntimeException first = null;
-        for (AutoCloseable c : new AutoCloseable[] {rails, engine, rendezvous}) {
+        // Reverse order of opening: transports first (they say goodbye), then the memory they used.
+        for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, rendezvous}) {
             if (c == null) {
                 continue;
             }

@@ -134,7 +134,7 @@ public final class BenchApp implements RankApp {
         List<String> out = new ArrayList<>();
         for (String a : o.algorithms) {
             if (a.equals("all")) {
-                for (Algorithm alg : AlgorithmCatalog.forCollective(o.collective)) {
+                for (Algorithm alg : AlgorithmCatalog.standard().forCollective(o.collective)) {
                     Shape probe = new Shape(o.collective, comm.placement(), comm.rails(), 1, o.root);
                     if (alg.unsupportedReason(probe).isEmpty()) {
                         out.add(alg.id());

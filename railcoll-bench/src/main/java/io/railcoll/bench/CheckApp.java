@@ -94,7 +94,7 @@ public final class CheckApp implements RankApp {
             if (r.equals("auto")) {
                 out.add(null);
             } else if (r.equals("all")) {
-                for (Algorithm a : AlgorithmCatalog.forCollective(c)) {
+                for (Algorithm a : AlgorithmCatalog.standard().forCollective(c)) {
                     if (a.unsupportedReason(new Shape(c, comm.placement(), Math.max(1, comm.rails()), 1, 0)).isEmpty()) {
                         out.add(a.id());
                     }

@@ -189,7 +189,7 @@ final class BenchCommand implements Callable<Integer> {
         int algs = 0;
         for (String a : algorithms.split(",")) {
             if (a.equals("all")) {
-                for (Algorithm alg : AlgorithmCatalog.forCollective(c)) {
+                for (Algorithm alg : AlgorithmCatalog.standard().forCollective(c)) {
                     if (alg.unsupportedReason(new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root)).isEmpty()) {
                         algs++;
                     }

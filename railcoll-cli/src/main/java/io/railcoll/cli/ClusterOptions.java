@@ -1,6 +1,8 @@
 package io.railcoll.cli;
 
 import io.railcoll.launcher.LoopbackNetwork;
+import io.railcoll.launcher.NamespaceNetwork;
+import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.launcher.NodeNetwork;
 import io.railcoll.topology.Placement;
 import picocli.CommandLine.Option;
@@ -31,6 +33,15 @@ final class ClusterOptions {
     @Option(names = "--stripe-threshold", description = "Puts longer than this many bytes are striped over all rails (default ${DEFAULT-VALUE}).", defaultValue = "1024")
     long stripeThreshold;
 
+    @Option(names = "--netns", description = "Run on the network-namespace testbed (one namespace per node, a bridge per rail; root only).")
+    boolean netns;
+
+    @Option(names = "--rail-rate", description = "With --netns: rate limit of every rail in both directions, tc syntax, e.g. 2gbit (default: unlimited).")
+    String railRate;
+
+    @Option(names = "--rail-netem", description = "With --netns: tc netem impairment on every rail, e.g. \"loss 5% corrupt 1%\" (needs a kernel with netem).")
+    String railNetem;
+
     @Option(names = "--set", description = "Extra railcoll setting for every rank, KEY=VALUE (e.g. RAILCOLL_GROUPS=4); repeatable.")
     Map<String, String> settings = new LinkedHashMap<>();
 
@@ -46,7 +57,21 @@ final class ClusterOptions {
         return env;
     }
 
+    /** The network the job runs on; the caller closes it (which tears a testbed down). */
     NodeNetwork network() {
-        return new LoopbackNetwork(placement().nodeCount(), rails);
+        if (!netns) {
+            if (railRate != null || railNetem != null) {
+                throw new IllegalArgumentException("--rail-rate and --rail-netem need --netns");
+            }
+            return new LoopbackNetwork(placement().nodeCount(), rails);
+        }
+        TestbedSpec spec = TestbedSpec.of(placement().nodeCount(), rails);
+        if (railRate != null) {
+            spec = spec.withRate(railRate);
+        }
+        if (railNetem != null) {
+            spec = spec.withNetem(railNetem);
+        }
+        return NamespaceNetwork.start(spec);
     }
 }

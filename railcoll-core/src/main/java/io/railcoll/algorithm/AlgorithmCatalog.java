@@ -1,65 +1,99 @@
 package io.railcoll.algorithm;
 
+import io.railcoll.algorithm.allgather.BruckAllgather;
+import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.allgather.RingAllgather;
+import io.railcoll.algorithm.broadcast.KnomialBroadcast;
+import io.railcoll.algorithm.gather.BinomialTreeGather;
+import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.schedule.Algorithm;
-import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.Op;
-import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** TEMPORARY bring-up catalog; replaced by the real one from the schedules branch. */
+/**
+ * The manifest of every algorithm railcoll has: one line per algorithm below, one row per algorithm in
+ * {@code docs/algorithms.md}. Selection, the CLI, the property tests and the system tests enumerate it, so a new
+ * algorithm is picked up everywhere by adding it here. Immutable and thread-safe.
+ */
 public final class AlgorithmCatalog {
-    private AlgorithmCatalog() {
-    }
 
-    private static final Algorithm DIRECT_ALLGATHER = new Algorithm() {
-        public String id() { return "allgather.direct"; }
-        public Collective collective() { return Collective.ALLGATHER; }
-        public String summary() { return "bring-up"; }
-        public RankProgram program(Shape s, int rank) {
-            long b = s.blockBytes();
-            int n = s.size();
-            List<Op> ops = new ArrayList<>();
-            ops.add(new Op.Copy(Buffer.SEND, 0, Buffer.RECV, rank * b, b));
-            for (int i = 1; i < n; i++) ops.add(new Op.Put((rank + i) % n, Buffer.SEND, 0, b, 0));
-            for (int i = 1; i < n; i++) { int p = (rank - i + n) % n; ops.add(new Op.Recv(p, 0, Buffer.RECV, p * b, b)); }
-            return new RankProgram(rank, ops, 0);
-        }
-    };
-    private static final Algorithm DIRECT_BARRIER = new Algorithm() {
-        public String id() { return "barrier.dissemination"; }
-        public Collective collective() { return Collective.BARRIER; }
-        public String summary() { return "bring-up"; }
-        public RankProgram program(Shape s, int rank) {
-            int n = s.size();
-            List<Op> ops = new ArrayList<>();
-            for (int d = 1, t = 0; d < n; d *= 2, t++) {
-                ops.add(new Op.Put((rank + d) % n, Buffer.SEND, 0, 0, t));
-                ops.add(new Op.Recv((rank - d + n) % n, t, Buffer.RECV, 0, 0));
+    private static final AlgorithmCatalog STANDARD = new AlgorithmCatalog(List.of(
+            new BinomialTreeGather(),
+            new DirectGather(),
+            new DirectAllgather(),
+            new BruckAllgather(),
+            new RingAllgather(),
+            new KnomialBroadcast()));
+
+    private final Map<String, Algorithm> byId;
+
+    private AlgorithmCatalog(List<Algorithm> algorithms) {
+        Map<String, Algorithm> map = new LinkedHashMap<>();
+        for (Algorithm a : algorithms) {
+            if (map.put(a.id(), a) != null) {
+                throw new IllegalStateException("two algorithms with id " + a.id());
             }
-            return new RankProgram(rank, ops, 0);
         }
-    };
-
-    private static final List<Algorithm> ALL = List.of(DIRECT_ALLGATHER, DIRECT_BARRIER);
-
-    public static List<Algorithm> all() { return ALL; }
-
-    public static Algorithm byId(String id) {
-        for (Algorithm a : ALL) if (a.id().equals(id)) return a;
-        throw new IllegalArgumentException("unknown algorithm " + id);
+        this.byId = Collections.unmodifiableMap(map);
     }
 
-    public static List<Algorithm> forCollective(Collective c) {
-        return ALL.stream().filter(a -> a.collective() == c).toList();
+    /** The catalog of every built-in algorithm. */
+    public static AlgorithmCatalog standard() {
+        return STANDARD;
     }
 
-    public static Algorithm require(String id, Shape shape) {
+    /** Every algorithm, in catalog order (grouped by collective). */
+    public List<Algorithm> all() {
+        return List.copyOf(byId.values());
+    }
+
+    /** Every id, in catalog order. */
+    public List<String> ids() {
+        return List.copyOf(byId.keySet());
+    }
+
+    /**
+     * The algorithm with this id.
+     *
+     * @throws IllegalArgumentException for an unknown id, listing the known ones
+     */
+    public Algorithm byId(String id) {
+        Algorithm a = byId.get(id);
+        if (a == null) {
+            throw new IllegalArgumentException("unknown algorithm '" + id + "'; known: " + String.join(", ", byId.keySet()));
+        }
+        return a;
+    }
+
+    /** The algorithms of one collective, in catalog order. */
+    public List<Algorithm> forCollective(Collective collective) {
+        List<Algorithm> list = new ArrayList<>();
+        for (Algorithm a : byId.values()) {
+            if (a.collective() == collective) {
+                list.add(a);
+            }
+        }
+        return List.copyOf(list);
+    }
+
+    /**
+     * The algorithm with this id, which must be able to run {@code shape}: a forced algorithm never falls back.
+     *
+     * @throws IllegalArgumentException for an unknown id, or saying why the algorithm cannot run the shape
+     */
+    public Algorithm require(String id, Shape shape) {
         Algorithm a = byId(id);
-        a.unsupportedReason(shape).ifPresent(r -> { throw new IllegalArgumentException(id + ": " + r); });
+        a.unsupportedReason(shape).ifPresent(reason -> {
+            throw new IllegalArgumentException("algorithm " + id + " cannot run " + shape.collective().id() + " on N="
+                    + shape.size() + " (" + shape.placement().describe() + "), k=" + shape.ports() + ", b="
+                    + shape.blockBytes() + ", root=" + shape.root() + ": " + reason);
+        });
         return a;
     }
 }

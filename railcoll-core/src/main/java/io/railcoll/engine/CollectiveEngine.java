@@ -10,12 +10,15 @@ import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
+import io.railcoll.transport.Blocker;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
 import io.railcoll.transport.SendCompletion;
 import io.railcoll.transport.Transport;
 
 import java.lang.foreign.Arena;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -34,36 +37,50 @@ import java.util.concurrent.TimeUnit;
  * <p>Waiting adapts, since ranks often outnumber cores: spin briefly, then yield, then block in the transport
  * (a selector) until I/O arrives. Every wait has a deadline.
  *
- * <p>Threading: one thread (the communicator's caller) runs collectives; in this engine it also drives the
- * transports, so frame callbacks arrive on that same thread. Lifetime: owned and closed by the communicator.
+ * <p>Threading: one thread (the communicator's caller, the owner) runs collectives. Frame callbacks arrive on the
+ * owner thread for transports it drives, and on progress threads for transports that have their own; the state they
+ * read is published through the volatile {@code posting}, and receive counters are updated atomically.
+ * Lifetime: owned and closed by the communicator.
  */
 public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private static final int SPIN_ROUNDS = 64;
     private static final int YIELD_ROUNDS = 16;
+    /** Longest single sleep: waits re-check their deadline at least this often. */
     private static final long BLOCK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Sleep slice when another caller-driven transport may need attention meanwhile. */
+    private static final long SHARED_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+
+    /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
+    private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
+                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames) {
+    }
 
     private final int rank;
     private final Placement placement;
-    private Transport[] route;
-    private Transport[] transports;
     private final long timeoutNs;
     private final ProgramCache cache;
     private final SendCompletion sends = new SendCompletion();
     private final FrameHeader meta = new FrameHeader();
-    private final MemorySegment[] bound = new MemorySegment[Buffer.values().length];
     private final boolean[] departed;
     private final Arena tempArena = Arena.ofShared();
+    private Transport[] route;
+    private Transport[] transports;
+    private Blocker blocker;
+    private boolean anyOwnThreads;
     private MemorySegment temp = MemorySegment.NULL;
-
-    private long completedSeq;
-    private boolean posted;
-    private long activeSeq;
-    private Collective activeCollective;
-    private Shape activeShape;
-    private CompiledProgram active;
     private long[] slotBytes = new long[16];
     private int[] slotFrames = new int[16];
-    private RailcollException failure;
+
+    /** What the owner currently waits for (read by the blocker's re-check): a slot of a posting, or sends when -1. */
+    private Posting awaitedPosting;
+    private int awaitedSlot;
+    private final java.util.function.BooleanSupplier awaitedReady = this::awaitedReady;
+
+    private volatile Posting posting;
+    private volatile long completedSeq;
+    private volatile RailcollException failure;
 
     public CollectiveEngine(int rank, Placement placement, long timeoutNs) {
         this.rank = rank;
@@ -77,14 +94,19 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * Connects the engine to its transports, once, before the first collective.
      *
      * @param route      for each peer, the transport that carries traffic to it (null for this rank)
-     * @param transports every distinct transport, polled while waiting; the first is where the engine blocks
+     * @param transports every distinct transport, polled while waiting
+     * @param blocker    where the owner sleeps while transports with threads of their own work
      */
-    public void attach(Transport[] route, Transport[] transports) {
+    public void attach(Transport[] route, Transport[] transports, Blocker blocker) {
         if (this.route != null) {
             throw new IllegalStateException("transports already attached");
         }
         this.route = route.clone();
         this.transports = transports.clone();
+        this.blocker = blocker;
+        for (Transport t : transports) {
+            anyOwnThreads |= !t.drivenByCaller();
+        }
     }
 
     public RailcollException failure() {
@@ -93,52 +115,53 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
-        if (failure != null) {
-            throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + failure.getMessage(), failure);
+        RailcollException f = failure;
+        if (f != null) {
+            throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
         }
         CompiledProgram program = cache.get(algorithm, shape);
+        Posting p = post(program, shape, send, recv);
         try {
-            post(program, shape, send, recv);
-            execute(program);
-            awaitSends(program);
+            execute(p);
+            awaitSends(p);
         } catch (RailcollException e) {
             fail(e);
             throw e;
         } finally {
-            posted = false;
-            active = null;
-            completedSeq = activeSeq;
-            bound[0] = bound[1] = bound[2] = null;
+            posting = null;
+            completedSeq = p.seq;
         }
     }
 
-    private void post(CompiledProgram program, Shape shape, MemorySegment send, MemorySegment recv) {
-        activeSeq = completedSeq + 1;
-        activeCollective = shape.collective();
-        activeShape = shape;
-        active = program;
-        bound[Buffer.SEND.ordinal()] = send;
-        bound[Buffer.RECV.ordinal()] = recv;
-        bound[Buffer.TEMP.ordinal()] = temp(program.tempBytes);
+    private Posting post(CompiledProgram program, Shape shape, MemorySegment send, MemorySegment recv) {
+        long seq = completedSeq + 1;
         if (slotBytes.length < program.slots) {
             slotBytes = new long[Math.max(program.slots, slotBytes.length * 2)];
             slotFrames = new int[slotBytes.length];
         }
         Arrays.fill(slotBytes, 0, program.slots, 0L);
         Arrays.fill(slotFrames, 0, program.slots, 0);
+        MemorySegment[] buffers = new MemorySegment[Buffer.values().length];
+        buffers[Buffer.SEND.ordinal()] = send;
+        buffers[Buffer.RECV.ordinal()] = recv;
+        buffers[Buffer.TEMP.ordinal()] = temp(program.tempBytes);
         sends.reset();
-        meta.seq = activeSeq;
+        meta.seq = seq;
         meta.collective = shape.collective().wireCode();
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
-        posted = true;
+        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames);
+        posting = p;
         for (Transport t : transports) {
             t.resume();
         }
+        return p;
     }
 
-    private void execute(CompiledProgram p) {
+    private void execute(Posting posting) {
+        CompiledProgram p = posting.program;
+        MemorySegment[] bound = posting.buffers;
         for (int i = 0, n = p.ops(); i < n; i++) {
             switch (p.kind[i]) {
                 case CompiledProgram.PUT -> {
@@ -146,7 +169,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     int peer = p.peer[i];
                     route[peer].put(peer, meta, bound[p.srcBuf[i]], p.srcOff[i], p.length[i], sends);
                 }
-                case CompiledProgram.RECV -> awaitSlot(p, p.slot[i]);
+                case CompiledProgram.RECV -> awaitSlot(posting, p.slot[i]);
                 case CompiledProgram.COPY -> MemorySegment.copy(bound[p.srcBuf[i]], p.srcOff[i],
                         bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
                 default -> throw new IllegalStateException("unknown op kind " + p.kind[i]);
@@ -154,34 +177,41 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
     }
 
-    private boolean slotComplete(CompiledProgram p, int s) {
-        return slotBytes[s] == p.slotLen[s] && (p.slotLen[s] > 0 || slotFrames[s] > 0);
+    private static boolean slotComplete(Posting posting, int s) {
+        long len = posting.program.slotLen[s];
+        return (long) LONGS.getAcquire(posting.slotBytes, s) == len
+                && (len > 0 || (int) INTS.getAcquire(posting.slotFrames, s) > 0);
     }
 
-    private void awaitSlot(CompiledProgram p, int s) {
-        if (slotComplete(p, s)) {
+    private void awaitSlot(Posting posting, int s) {
+        if (slotComplete(posting, s)) {
             return;
         }
+        CompiledProgram p = posting.program;
+        int peer = p.slotPeer[s];
         long start = System.nanoTime();
         long deadline = start + timeoutNs;
         int idle = 0;
-        while (!slotComplete(p, s)) {
-            if (departed[p.slotPeer[s]]) {
-                throw new PeerLostException(p.slotPeer[s], describe() + ": rank " + p.slotPeer[s]
+        while (!slotComplete(posting, s)) {
+            checkFailure();
+            if (departed[peer]) {
+                throw new PeerLostException(peer, describe(posting) + ": rank " + peer
                         + " closed its communicator while this rank awaited " + p.slotLen[s] + " bytes (tag "
                         + p.slotTag[s] + ") from it");
             }
-            idle = progress(idle);
+            awaitedPosting = posting;
+            awaitedSlot = s;
+            idle = progress(idle, route[peer]);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
-                throw new CollectiveTimeoutException(describe() + " timed out after " + seconds(System.nanoTime() - start)
-                        + " waiting for " + p.slotLen[s] + " bytes (tag " + p.slotTag[s] + ") from rank " + p.slotPeer[s]
-                        + " (node " + placement.nodeOf(p.slotPeer[s]) + ") on " + routeName(p.slotPeer[s]) + "; "
-                        + slotBytes[s] + " bytes of it had arrived");
+                throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
+                        + " waiting for " + p.slotLen[s] + " bytes (tag " + p.slotTag[s] + ") from rank " + peer
+                        + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; "
+                        + (long) LONGS.getAcquire(posting.slotBytes, s) + " bytes of it had arrived");
             }
         }
     }
 
-    private void awaitSends(CompiledProgram p) {
+    private void awaitSends(Posting posting) {
         if (sends.pending() == 0) {
             return;
         }
@@ -189,16 +219,30 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         long deadline = start + timeoutNs;
         int idle = 0;
         while (sends.pending() > 0) {
-            idle = progress(idle);
+            checkFailure();
+            awaitedPosting = posting;
+            awaitedSlot = -1;
+            idle = progress(idle, null);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
-                throw new CollectiveTimeoutException(describe() + " timed out after " + seconds(System.nanoTime() - start)
+                throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + sends.pending() + " outgoing frames to leave this rank (peers not reading?)");
             }
         }
     }
 
-    /** One round of progress; returns the new idle count (0 when work was done). */
-    private int progress(int idle) {
+    private void checkFailure() {
+        RailcollException f = failure;
+        if (f != null) {
+            throw f;
+        }
+    }
+
+    /**
+     * One round of progress; returns the new idle count (0 when work was done). Spins, then yields, then sleeps:
+     * in the transport that carries what is awaited when every transport is driven by this thread (it wakes on
+     * that transport's I/O), otherwise on the blocker that progress threads and shared-memory peers wake.
+     */
+    private int progress(int idle, Transport awaited) {
         int work = 0;
         for (Transport t : transports) {
             work += t.poll();
@@ -211,10 +255,50 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         } else if (idle < SPIN_ROUNDS + YIELD_ROUNDS) {
             Thread.yield();
         } else {
-            // Blocking in the selector: wakes as soon as any connection has data or room.
-            transports[0].await(BLOCK_SLICE_NS);
+            sleep(awaited);
         }
         return idle + 1;
+    }
+
+    private void sleep(Transport awaited) {
+        if (anyOwnThreads) {
+            blocker.block(othersNeedDriving(null) ? SHARED_SLICE_NS : BLOCK_SLICE_NS, awaitedReady);
+            return;
+        }
+        Transport target = awaited;
+        if (target == null || othersNeedDriving(target)) {
+            // Several transports need this thread: sleep briefly in one with pending output, else the first.
+            target = transports[0];
+            for (Transport t : transports) {
+                if (t.hasPendingOutput()) {
+                    target = t;
+                    break;
+                }
+            }
+            target.await(transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+        } else {
+            // Other transports cannot wake this one's sleep: keep slices short when there are several.
+            target.await(transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+        }
+    }
+
+    /** The blocker's re-check: whatever the owner waits for is done, or something failed. */
+    private boolean awaitedReady() {
+        if (failure != null) {
+            return true;
+        }
+        Posting p = awaitedPosting;
+        return awaitedSlot < 0 ? sends.pending() == 0 : slotComplete(p, awaitedSlot);
+    }
+
+    /** Whether a caller-driven transport other than {@code except} has output that only this thread can push. */
+    private boolean othersNeedDriving(Transport except) {
+        for (Transport t : transports) {
+            if (t != except && t.drivenByCaller() && t.hasPendingOutput()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private MemorySegment temp(long bytes) {
@@ -227,65 +311,73 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return temp.asSlice(0, bytes);
     }
 
-    // ---- FrameSink: called from transports while this thread drives them ----
+    // ---- FrameSink: called by transports, on this thread or on their own progress threads ----
 
     @Override
     public ByteBuffer onDataHeader(int rail, FrameHeader h) {
-        if (!posted || h.seq != activeSeq) {
-            long current = posted ? activeSeq : completedSeq + 1;
-            if (h.seq >= current) {
-                return null; // a later collective: hold the connection until it is posted
+        Posting posting = this.posting;
+        if (posting == null || h.seq != posting.seq) {
+            if (h.seq > completedSeq) {
+                return null; // this call or a later one, not posted yet: hold the connection until it is
             }
-            throw mismatch("rank " + h.sourceRank + " sent data for " + Collective.fromWireCode(h.collective).id()
+            throw mismatch(posting, "rank " + h.sourceRank + " sent data for " + safeName(h.collective)
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
-        CompiledProgram p = active;
-        if (h.collective != meta.collective) {
-            throw mismatch("rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
-                    + " while rank " + rank + " called " + activeCollective.id());
+        CompiledProgram p = posting.program;
+        Shape shape = posting.shape;
+        if (h.collective != posting.collective.wireCode()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
+                    + " while rank " + rank + " called " + posting.collective.id());
         }
-        if (h.root != meta.root) {
-            throw mismatch("rank " + h.sourceRank + " runs " + activeCollective.id() + " #" + h.seq + " with root " + h.root
-                    + ", rank " + rank + " with root " + meta.root);
+        if (h.root != shape.root()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
+                    + h.root + ", rank " + rank + " with root " + shape.root());
         }
-        if (h.blockBytes != meta.blockBytes) {
-            throw mismatch("size mismatch in " + activeCollective.id() + " #" + h.seq + ": rank " + h.sourceRank + " passed "
-                    + h.blockBytes + "-byte blocks, rank " + rank + " " + meta.blockBytes + "-byte blocks");
+        if (h.blockBytes != shape.blockBytes()) {
+            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
+                    + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
         }
-        if (h.algorithm != meta.algorithm) {
-            throw mismatch("rank " + h.sourceRank + " runs a different algorithm for " + activeCollective.id() + " #"
-                    + h.seq + " than rank " + rank + " (" + p.algorithmId + "): force the same algorithm on every rank");
+        if (h.algorithm != p.algorithmCode) {
+            throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
+                    + " #" + h.seq + " than rank " + rank + " (" + p.algorithmId + "): force the same algorithm on every rank");
         }
         int s = p.slotOf(h.sourceRank, h.tag);
         if (s < 0) {
-            throw mismatch("rank " + h.sourceRank + " put " + h.putLength + " bytes (tag " + h.tag + ") that "
+            throw mismatch(posting, "rank " + h.sourceRank + " put " + h.putLength + " bytes (tag " + h.tag + ") that "
                     + p.algorithmId + " on rank " + rank + " does not expect");
         }
         if (h.putLength != p.slotLen[s]) {
-            throw mismatch("size mismatch in " + activeCollective.id() + " #" + h.seq + ": rank " + h.sourceRank + " put "
-                    + h.putLength + " bytes (tag " + h.tag + "), rank " + rank + " expects " + p.slotLen[s]);
+            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
+                    + " put " + h.putLength + " bytes (tag " + h.tag + "), rank " + rank + " expects " + p.slotLen[s]);
         }
         if (h.fragLength == 0) {
             return EMPTY;
         }
-        return bound[p.slotBuf[s]].asSlice(p.slotOff[s] + h.fragOffset, h.fragLength).asByteBuffer();
+        return posting.buffers[p.slotBuf[s]].asSlice(p.slotOff[s] + h.fragOffset, h.fragLength).asByteBuffer();
     }
 
     @Override
     public void onDataComplete(int rail, FrameHeader h) {
-        CompiledProgram p = active;
+        Posting posting = this.posting;
+        CompiledProgram p = posting.program;
         int s = p.slotOf(h.sourceRank, h.tag);
-        slotBytes[s] += h.fragLength;
-        slotFrames[s]++;
-        if (slotBytes[s] > p.slotLen[s]) {
-            throw mismatch("rank " + h.sourceRank + " sent more than the " + p.slotLen[s] + " bytes of tag " + h.tag);
+        INTS.getAndAdd(posting.slotFrames, s, 1);
+        long now = (long) LONGS.getAndAdd(posting.slotBytes, s, (long) h.fragLength) + h.fragLength;
+        if (now > p.slotLen[s]) {
+            throw mismatch(posting, "rank " + h.sourceRank + " sent more than the " + p.slotLen[s] + " bytes of tag " + h.tag);
         }
     }
 
     @Override
+    public void progressed() {
+        blocker.wake();
+    }
+
+    @Override
     public void onAbort(int peer, String reason) {
+        Posting posting = this.posting;
         RailcollException e = new CollectiveAbortedException(peer, "rank " + rank + ": rank " + peer + " aborted"
-                + (posted ? " " + describe() : "") + ": " + reason);
+                + (posting != null ? " " + describe(posting) : "") + ": " + reason);
         fail(e);
         throw e;
     }
@@ -293,17 +385,22 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     @Override
     public void onGoodbye(int peer) {
         departed[peer] = true;
+        if (blocker != null) {
+            blocker.wake();
+        }
     }
 
     @Override
     public void onPeerLost(int peer, int rail, String cause) {
+        Posting posting = this.posting;
         RailcollException e = new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node "
-                + placement.nodeOf(peer) + ") on rail " + rail + (posted ? " during " + describe() : "") + ": " + cause);
+                + placement.nodeOf(peer) + ") on rail " + rail + (posting != null ? " during " + describe(posting) : "")
+                + ": " + cause);
         fail(e);
         throw e;
     }
 
-    private MismatchException mismatch(String message) {
+    private MismatchException mismatch(Posting posting, String message) {
         MismatchException e = new MismatchException("rank " + rank + ": " + message);
         fail(e);
         for (Transport t : transports) {
@@ -320,17 +417,16 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (failure == null) {
             failure = e;
         }
+        if (blocker != null) {
+            blocker.wake();
+        }
     }
 
-    private String describe() {
-        String alg = active == null ? "" : " (" + active.algorithmId + ", " + activeShape.blockBytes() + "-byte blocks"
-                + (activeCollective == Collective.BROADCAST || activeCollective == Collective.GATHER ? ", root " + activeShape.root() : "") + ")";
-        return "rank " + rank + ": " + activeCollective.id() + " #" + activeSeq + alg;
-    }
-
-    private String routeName(int peer) {
-        Transport t = route[peer];
-        return t == null ? "no transport" : t.toString();
+    private String describe(Posting posting) {
+        Collective c = posting.collective;
+        return "rank " + rank + ": " + c.id() + " #" + posting.seq + " (" + posting.program.algorithmId + ", "
+                + posting.shape.blockBytes() + "-byte blocks"
+                + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + posting.shape.root() : "") + ")";
     }
 
     private static String safeName(int code) {

@@ -1,5 +1,7 @@
 package io.railcoll.schedule;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,4 +27,19 @@ public interface Algorithm {
 
     /** One line for {@code railcoll info}: restrictions, cost formula, paper and section. */
     String summary();
+
+    /**
+     * The cost of running {@code shape}; only called when {@link #unsupportedReason} is empty.
+     *
+     * <p>The default measures the programs themselves, which the {@link ScheduleChecker} cannot hold against
+     * anything; an algorithm should instead state its own closed form (steps, beta bytes, bytes per link class),
+     * which the checker then verifies against its programs.
+     */
+    default CostTerms cost(Shape shape) {
+        List<RankProgram> programs = new ArrayList<>(shape.size());
+        for (int r = 0; r < shape.size(); r++) {
+            programs.add(program(shape, r));
+        }
+        return Traffic.of(programs).cost(shape.placement(), shape.ports(), "measured from the programs of " + id());
+    }
 }

@@ -44,7 +44,7 @@ public final class AlgorithmSelector {
 
     /** Forces {@code id} for its collective; unknown ids are rejected at once. */
     public void force(String id) {
-        Algorithm a = AlgorithmCatalog.byId(id);
+        Algorithm a = AlgorithmCatalog.standard().byId(id);
         forced.put(a.collective(), a.id());
     }
 
@@ -55,17 +55,17 @@ public final class AlgorithmSelector {
     public Algorithm select(Shape shape) {
         String f = forced.get(shape.collective());
         if (f != null) {
-            return AlgorithmCatalog.require(f, shape);
+            return AlgorithmCatalog.standard().require(f, shape);
         }
         for (SizeRule rule : rules) {
             if (rule.collective() == shape.collective() && shape.blockBytes() <= rule.maxBlockBytes()) {
-                Algorithm a = AlgorithmCatalog.byId(rule.algorithmId());
+                Algorithm a = AlgorithmCatalog.standard().byId(rule.algorithmId());
                 if (a.unsupportedReason(shape).isEmpty()) {
                     return a;
                 }
             }
         }
-        for (Algorithm a : AlgorithmCatalog.forCollective(shape.collective())) {
+        for (Algorithm a : AlgorithmCatalog.standard().forCollective(shape.collective())) {
             if (a.unsupportedReason(shape).isEmpty()) {
                 return a;
             }

@@ -4,7 +4,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Where a transport delivers incoming frames: implemented by the engine. Called on whichever thread drives
- * the transport's progress; never concurrently for one connection.
+ * the transport's progress (the owner's, or a transport's own progress thread); never concurrently for one
+ * connection, but possibly concurrently for different connections: implementations are thread-safe.
  */
 public interface FrameSink {
 
@@ -24,6 +25,13 @@ public interface FrameSink {
 
     /** A peer closed its communicator (it sent a goodbye): it will send nothing more. */
     void onGoodbye(int peer);
+
+    /**
+     * Called by transports that progress on threads of their own after they delivered frames or finished sends,
+     * so an owner blocked waiting can look again. Cheap when nobody waits.
+     */
+    default void progressed() {
+    }
 
     /** A peer's connection broke without a goodbye. */
     void onPeerLost(int peer, int rail, String cause);

@@ -23,8 +23,22 @@ public interface Transport extends AutoCloseable {
     /** Makes progress without blocking; returns how much work was done (0 = nothing to do). */
     int poll();
 
-    /** Blocks up to {@code maxWaitNs} for I/O to become possible (or returns at once if it already is). */
+    /**
+     * Blocks up to {@code maxWaitNs} for I/O to become possible (or returns at once if it already is). Only called
+     * on transports that are {@link #drivenByCaller() driven by the caller}.
+     */
     void await(long maxWaitNs);
+
+    /**
+     * True when the owner's calls to {@link #poll} do the I/O; false when the transport has progress threads of its
+     * own, which then call {@link FrameSink#progressed()} whenever the owner may have something new to see.
+     */
+    default boolean drivenByCaller() {
+        return true;
+    }
+
+    /** Whether frames are queued that have not left yet (the owner must keep driving a caller-driven transport). */
+    boolean hasPendingOutput();
 
     /** Re-offers frames held back by connections that paused because their collective was not posted yet. */
     void resume();

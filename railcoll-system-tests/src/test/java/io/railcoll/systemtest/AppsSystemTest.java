@@ -37,7 +37,7 @@ class AppsSystemTest {
 
     /** allgather.ring when the catalog has it (the apps' default baseline), else the first all-gather algorithm. */
     private static String baseline() {
-        List<String> ids = AlgorithmCatalog.forCollective(Collective.ALLGATHER).stream().map(Algorithm::id).toList();
+        List<String> ids = AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER).stream().map(Algorithm::id).toList();
         return ids.contains("allgather.ring") ? "allgather.ring" : ids.getFirst();
     }
 
@@ -51,7 +51,7 @@ class AppsSystemTest {
                     .select(new Shape(Collective.ALLGATHER, PLACEMENT, RAILS, blockBytes, 0));
             return "auto";
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return AlgorithmCatalog.forCollective(Collective.ALLGATHER).getLast().id();
+            return AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER).getLast().id();
         }
     }
 

@@ -24,7 +24,7 @@ public record AlgorithmChoice(String id) {
         }
         Algorithm a;
         try {
-            a = AlgorithmCatalog.byId(text);
+            a = AlgorithmCatalog.standard().byId(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown algorithm '" + text + "'; all-gather algorithms: " + known() + ", auto");
         }
@@ -36,7 +36,7 @@ public record AlgorithmChoice(String id) {
     }
 
     public static String known() {
-        return AlgorithmCatalog.forCollective(Collective.ALLGATHER).stream().map(Algorithm::id).collect(Collectors.joining(", "));
+        return AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER).stream().map(Algorithm::id).collect(Collectors.joining(", "));
     }
 
     boolean auto() {

@@ -18,13 +18,14 @@ import java.util.function.Consumer;
 public record RunTiming(String label, long totalNs, long commNs, long calls) {
 
     /**
-     * Runs {@code section} on every rank between a barrier and the clock reads, then agrees on the maxima with one
-     * small all-gather. The barrier makes every rank start together, so the first collective does not absorb the
-     * other ranks' set-up skew.
+     * Runs {@code section} on every rank after a synchronising all-gather, then agrees on the maxima with one small
+     * all-gather. Starting together keeps the other ranks' set-up skew out of the first timed collective. An
+     * all-gather synchronises like a barrier (no rank's result is complete before every rank has contributed) and,
+     * unlike a barrier, needs no algorithm beyond the all-gather the app uses anyway.
      */
     static RunTiming measure(Communicator comm, String label, Consumer<TimedCollectives> section) {
         TimedCollectives timed = new TimedCollectives(comm);
-        comm.barrier();
+        Staging.allgather(comm, MemorySegment.ofArray(new byte[1]), MemorySegment.ofArray(new byte[comm.size()]));
         long t0 = System.nanoTime();
         section.accept(timed);
         long total = System.nanoTime() - t0;

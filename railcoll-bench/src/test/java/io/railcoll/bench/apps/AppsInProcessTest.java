@@ -1,7 +1,10 @@
 package io.railcoll.bench.apps;
 
 import io.railcoll.Communicator;
+import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.launcher.RankApp;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,9 +117,10 @@ class AppsInProcessTest {
         IllegalArgumentException alg = assertThrows(IllegalArgumentException.class,
                 () -> RadixConfig.parse(List.of("algorithm=allgather.nonexistent")));
         assertTrue(alg.getMessage().contains(ID), "lists the known ids: " + alg.getMessage());
-        IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
-                () -> AlgorithmChoice.parse("barrier.dissemination"));
-        assertTrue(kind.getMessage().contains("is a barrier algorithm"), kind.getMessage());
+        Algorithm other = AlgorithmCatalog.standard().all().stream()
+                .filter(a -> a.collective() != Collective.ALLGATHER).findFirst().orElseThrow();
+        IllegalArgumentException kind = assertThrows(IllegalArgumentException.class, () -> AlgorithmChoice.parse(other.id()));
+        assertTrue(kind.getMessage().contains("is a " + other.collective().id() + " algorithm"), kind.getMessage());
     }
 
     @Test

@@ -160,6 +160,18 @@ public final class TcpRailTransport implements Transport {
     }
 
     @Override
+    public boolean hasPendingOutput() {
+        for (TcpConnection[] row : connections) {
+            for (TcpConnection c : row) {
+                if (c != null && c.hasOutput()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
     public void resume() {
         for (TcpConnection[] row : connections) {
             for (TcpConnection c : row) {

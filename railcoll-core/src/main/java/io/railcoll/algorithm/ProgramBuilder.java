@@ -1,0 +1,63 @@
+package io.railcoll.algorithm;
+
+import io.railcoll.schedule.Buffer;
+import io.railcoll.schedule.Op;
+import io.railcoll.schedule.RankProgram;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Collects one rank's ops. It merges a Copy that continues the previous one (both source and destination
+ * contiguous) into it, so per-block copy loops stay a few ops, and hands out TEMP regions that are never reused:
+ * without completion notices a schedule cannot know when a put has finished reading, so a fresh region is the
+ * simple way to keep put sources stable. Not thread-safe; one builder per program.
+ */
+public final class ProgramBuilder {
+    private final int rank;
+    private final List<Op> ops = new ArrayList<>();
+    private long tempBytes;
+
+    public ProgramBuilder(int rank) {
+        this.rank = rank;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public ProgramBuilder put(int peer, Buffer src, long srcOffset, long length, int tag) {
+        ops.add(new Op.Put(peer, src, srcOffset, length, tag));
+        return this;
+    }
+
+    public ProgramBuilder recv(int peer, int tag, Buffer dst, long dstOffset, long length) {
+        ops.add(new Op.Recv(peer, tag, dst, dstOffset, length));
+        return this;
+    }
+
+    /** Adds a copy, or extends the previous op when it is a copy this one continues; zero-length copies vanish. */
+    public ProgramBuilder copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) {
+        if (length == 0) {
+            return this;
+        }
+        if (!ops.isEmpty() && ops.getLast() instanceof Op.Copy last && last.src() == src && last.dst() == dst
+                && last.srcOffset() + last.length() == srcOffset && last.dstOffset() + last.length() == dstOffset) {
+            ops.set(ops.size() - 1, new Op.Copy(src, last.srcOffset(), dst, last.dstOffset(), last.length() + length));
+            return this;
+        }
+        ops.add(new Op.Copy(src, srcOffset, dst, dstOffset, length));
+        return this;
+    }
+
+    /** Reserves {@code bytes} of TEMP no other region overlaps; returns its offset. */
+    public long allocateTemp(long bytes) {
+        long offset = tempBytes;
+        tempBytes = Math.addExact(tempBytes, bytes);
+        return offset;
+    }
+
+    public RankProgram build() {
+        return new RankProgram(rank, ops, tempBytes);
+    }
+}

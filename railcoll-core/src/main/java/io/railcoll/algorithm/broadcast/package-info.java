@@ -1,0 +1,2 @@
+/** Broadcast algorithms: the root's message to every rank. */
+package io.railcoll.algorithm.broadcast;

@@ -1,0 +1,103 @@
+package io.railcoll.schedule;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Finds races on a rank's RECV and TEMP buffers. Every access has a window in which it may touch its bytes:
+ * <ul>
+ *   <li>a Copy, only at its own op;</li>
+ *   <li>a Put reads its source from its op until the receiver reaches the matching Recv (the only completion a
+ *       schedule can observe);</li>
+ *   <li>a Recv's data may land from the moment its sender issues the put until the Recv is reached.</li>
+ * </ul>
+ * Two accesses that overlap in bytes, of which at least one writes, race unless one window's end happens before
+ * the other's start. SEND is never written (Op's constructors and the checker's structure pass ensure it), so it is
+ * not scanned. Package-private helper of {@link ScheduleChecker}.
+ */
+final class HazardFinder {
+
+    private record Access(long start, long end, boolean write, int opIndex, int fromRank, int fromOp, int toRank,
+                          int toOp, String what) {
+    }
+
+    private HazardFinder() {
+    }
+
+    static void find(Shape shape, List<RankProgram> programs, SymbolicExecution.Matching matching,
+                     SymbolicExecution execution, SymbolicExecution.ViolationSink sink) {
+        for (int r = 0; r < shape.size(); r++) {
+            List<Access> recv = new ArrayList<>();
+            List<Access> temp = new ArrayList<>();
+            List<Op> ops = programs.get(r).ops();
+            for (int i = 0; i < ops.size(); i++) {
+                Op op = ops.get(i);
+                switch (op) {
+                    case Op.Copy c -> {
+                        String what = "op " + i + " (Copy " + c.src() + "[" + c.srcOffset() + "," + (c.srcOffset() + c.length())
+                                + ") -> " + c.dst() + "[" + c.dstOffset() + "," + (c.dstOffset() + c.length()) + "))";
+                        add(recv, temp, c.src(), c.srcOffset(), c.length(), false, i, r, i, r, i, what);
+                        add(recv, temp, c.dst(), c.dstOffset(), c.length(), true, i, r, i, r, i, what);
+                    }
+                    case Op.Put p -> {
+                        String what = "op " + i + " (Put to rank " + p.peer() + " tag " + p.tag() + " reading " + p.src()
+                                + "[" + p.srcOffset() + "," + (p.srcOffset() + p.length()) + ") until rank " + p.peer()
+                                + " reaches its Recv, op " + matching.peerOp(r, i) + ")";
+                        add(recv, temp, p.src(), p.srcOffset(), p.length(), false, i, r, i, p.peer(), matching.peerOp(r, i), what);
+                    }
+                    case Op.Recv v -> {
+                        int sender = matching.peerRank(r, i);
+                        int putOp = matching.peerOp(r, i);
+                        String what = "op " + i + " (Recv from rank " + v.peer() + " tag " + v.tag() + " into " + v.dst() + "["
+                                + v.dstOffset() + "," + (v.dstOffset() + v.length()) + "), which may land as soon as rank "
+                                + sender + " issues its op " + putOp + ")";
+                        add(recv, temp, v.dst(), v.dstOffset(), v.length(), true, i, sender, putOp, r, i, what);
+                    }
+                }
+            }
+            scan(r, Buffer.RECV, recv, execution, sink);
+            scan(r, Buffer.TEMP, temp, execution, sink);
+        }
+    }
+
+    private static void add(List<Access> recv, List<Access> temp, Buffer buffer, long offset, long length, boolean write,
+                            int opIndex, int fromRank, int fromOp, int toRank, int toOp, String what) {
+        if (length == 0 || buffer == Buffer.SEND) {
+            return;
+        }
+        Access access = new Access(offset, offset + length, write, opIndex, fromRank, fromOp, toRank, toOp, what);
+        (buffer == Buffer.RECV ? recv : temp).add(access);
+    }
+
+    private static void scan(int rank, Buffer buffer, List<Access> accesses, SymbolicExecution execution,
+                             SymbolicExecution.ViolationSink sink) {
+        accesses.sort(Comparator.comparingLong(Access::start));
+        List<Access> active = new ArrayList<>();
+        for (Access current : accesses) {
+            active.removeIf(a -> a.end() <= current.start());
+            for (Access earlier : active) {
+                if (!earlier.write() && !current.write()) {
+                    continue;
+                }
+                if (earlier.opIndex() == current.opIndex()) {
+                    sink.add(ScheduleChecker.Rule.HAZARD, rank, current.opIndex(),
+                            current.what() + " reads and writes overlapping bytes of " + buffer);
+                    continue;
+                }
+                boolean ordered = execution.happensBefore(earlier.toRank(), earlier.toOp(), current.fromRank(), current.fromOp())
+                        || execution.happensBefore(current.toRank(), current.toOp(), earlier.fromRank(), earlier.fromOp());
+                if (!ordered) {
+                    Access first = earlier.opIndex() < current.opIndex() ? earlier : current;
+                    Access second = first == earlier ? current : earlier;
+                    long from = Math.max(earlier.start(), current.start());
+                    long to = Math.min(earlier.end(), current.end());
+                    sink.add(ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
+                            second.what() + " and " + first.what() + " both touch " + buffer + "[" + from + "," + to
+                                    + ") and nothing orders one after the other");
+                }
+            }
+            active.add(current);
+        }
+    }
+}

@@ -1,0 +1,404 @@
+package io.railcoll.schedule;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+/**
+ * Proves a schedule right for one shape, symbolically: it builds every rank's program and runs them over byte
+ * ranges that remember where their bytes came from, so a check costs the same for 1-byte and 65537-byte blocks.
+ *
+ * <p>It checks, in this order (a failing stage stops the later ones that depend on it):
+ * <ol>
+ *   <li>structure: program ranks, peers in range and not self, ranges inside SEND/RECV/TEMP, SEND never written,
+ *       a Copy's source and destination not overlapping;</li>
+ *   <li>matching: every Put has exactly one Recv with the same (sender, receiver, tag) and length, and vice versa;</li>
+ *   <li>progress: running each rank until it blocks on a Recv whose put is not issued ends with every rank
+ *       finished; otherwise a deadlock, reported as who waits for whom;</li>
+ *   <li>no read of bytes nothing has written;</li>
+ *   <li>hazards: no two accesses to the same bytes of RECV or TEMP, one of them a write, whose windows are not
+ *       ordered by happens-before (see {@link HazardFinder}; a Recv may land any time after its put is issued, a
+ *       Put reads until its Recv is reached);</li>
+ *   <li>result: every rank's RECV holds exactly the bytes {@link Collective} prescribes; for a barrier, no rank can
+ *       finish before every rank has started;</li>
+ *   <li>cost: the {@link CostTerms} measured on the programs' {@link Traffic} equal the algorithm's claim.</li>
+ * </ol>
+ * Stateless and thread-safe; used by tests, the CLI and the simulator.
+ */
+public final class ScheduleChecker {
+
+    /** Violations kept per report; the count of all is kept too. */
+    public static final int MAX_REPORTED = 20;
+
+    public enum Rule {
+        /** An algorithm threw while building a program or its cost. */
+        PROGRAM,
+        STRUCTURE,
+        MATCHING,
+        DEADLOCK,
+        UNINITIALIZED_READ,
+        HAZARD,
+        RESULT,
+        BARRIER,
+        COST
+    }
+
+    /** One thing wrong; {@code rank} and {@code opIndex} are -1 when not about one op. */
+    public record Violation(Rule rule, int rank, int opIndex, String message) {
+        @Override
+        public String toString() {
+            String where = rank < 0 ? "" : opIndex < 0 ? " rank " + rank + ":" : " rank " + rank + " op " + opIndex + ":";
+            return "[" + rule + "]" + where + " " + message;
+        }
+    }
+
+    /** The outcome of one check: violations (at most {@link #MAX_REPORTED}), their total, and the cost terms. */
+    public record Report(String algorithm, Shape shape, List<Violation> violations, int violationCount,
+                         CostTerms measured, CostTerms claimed) {
+        public Report {
+            violations = List.copyOf(violations);
+        }
+
+        public boolean ok() {
+            return violationCount == 0;
+        }
+
+        /** True when some violation follows {@code rule}. */
+        public boolean violates(Rule rule) {
+            return violations.stream().anyMatch(v -> v.rule() == rule);
+        }
+
+        /** Returns this report if it has no violation, else throws with all reported violations. */
+        public Report orThrow() {
+            if (!ok()) {
+                throw new ScheduleViolationException(describe());
+            }
+            return this;
+        }
+
+        public String describe() {
+            StringBuilder sb = new StringBuilder(algorithm).append(" on ").append(describe(shape)).append(": ");
+            if (ok()) {
+                return sb.append("ok, ").append(measured == null ? "" : measured.numbers()).toString();
+            }
+            sb.append(violationCount).append(violationCount == 1 ? " violation" : " violations");
+            for (Violation v : violations) {
+                sb.append("\n  ").append(v);
+            }
+            if (violationCount > violations.size()) {
+                sb.append("\n  ... ").append(violationCount - violations.size()).append(" more");
+            }
+            return sb.toString();
+        }
+
+        /** E.g. {@code allgather N=9 placement=3,4,2 k=2 b=1000 root=0}. */
+        public static String describe(Shape shape) {
+            return shape.collective().id() + " N=" + shape.size() + " placement=" + shape.placement().describe() + " k="
+                    + shape.ports() + " b=" + shape.blockBytes() + " root=" + shape.root();
+        }
+    }
+
+    private ScheduleChecker() {
+    }
+
+    /**
+     * Checks {@code algorithm} on {@code shape}, including that its {@link Algorithm#cost} matches what its
+     * programs do.
+     *
+     * @throws IllegalArgumentException if the algorithm does not run this shape (its stated reason)
+     */
+    public static Report check(Algorithm algorithm, Shape shape) {
+        if (algorithm.collective() != shape.collective()) {
+            throw new IllegalArgumentException(algorithm.id() + " runs " + algorithm.collective().id() + ", not "
+                    + shape.collective().id());
+        }
+        algorithm.unsupportedReason(shape).ifPresent(reason -> {
+            throw new IllegalArgumentException(algorithm.id() + " cannot run " + Report.describe(shape) + ": " + reason);
+        });
+        Collector collector = new Collector();
+        CostTerms claimed = null;
+        try {
+            claimed = algorithm.cost(shape);
+        } catch (RuntimeException e) {
+            collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
+        }
+        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector);
+    }
+
+    /**
+     * Checks hand-built programs (tests, experiments). {@code claimed} may be null to skip the cost comparison;
+     * the measured cost is reported either way.
+     */
+    public static Report check(String label, Shape shape, IntFunction<RankProgram> programs, CostTerms claimed) {
+        return run(label, shape, programs, claimed, new Collector());
+    }
+
+    private static Report run(String label, Shape shape, IntFunction<RankProgram> source, CostTerms claimed,
+                              Collector collector) {
+        int n = shape.size();
+        List<RankProgram> programs = new ArrayList<>(n);
+        for (int r = 0; r < n; r++) {
+            RankProgram program;
+            try {
+                program = Objects.requireNonNull(source.apply(r), "program is null");
+            } catch (RuntimeException e) {
+                collector.add(Rule.PROGRAM, r, -1, "program(shape, " + r + ") threw " + e);
+                program = new RankProgram(r, List.of(), 0);
+            }
+            programs.add(program);
+        }
+        CostTerms measured = null;
+        if (checkStructure(shape, programs, collector)) {
+            SymbolicExecution.Matching matching = match(shape, programs, collector);
+            if (matching != null) {
+                SymbolicExecution execution = new SymbolicExecution(shape, programs, matching, collector);
+                if (execution.run()) {
+                    HazardFinder.find(shape, programs, matching, execution, collector);
+                    checkResult(shape, execution, collector);
+                    checkBarrier(shape, programs, execution, collector);
+                    measured = measure(shape, programs, claimed, collector);
+                }
+            }
+        }
+        return new Report(label, shape, collector.kept, collector.count, measured, claimed);
+    }
+
+    private static CostTerms measure(Shape shape, List<RankProgram> programs, CostTerms claimed, Collector collector) {
+        CostTerms measured;
+        try {
+            measured = Traffic.of(programs).cost(shape.placement(), shape.ports(), "measured");
+        } catch (IllegalStateException e) {
+            collector.add(Rule.COST, -1, -1, e.getMessage());
+            return null;
+        }
+        if (claimed != null && !claimed.sameNumbers(measured)) {
+            collector.add(Rule.COST, -1, -1, "claimed " + claimed.numbers() + " but the programs measure "
+                    + measured.numbers());
+        }
+        return measured;
+    }
+
+    private static long bufferBytes(Shape shape, RankProgram program, int rank, Buffer buffer) {
+        long b = shape.blockBytes();
+        int n = shape.size();
+        return switch (buffer) {
+            case SEND -> shape.collective().sendBytes(b, n);
+            case RECV -> shape.collective().recvBytes(b, n, rank, shape.root());
+            case TEMP -> program.tempBytes();
+        };
+    }
+
+    private static boolean checkStructure(Shape shape, List<RankProgram> programs, Collector c) {
+        int before = c.count;
+        int n = shape.size();
+        for (int r = 0; r < n; r++) {
+            RankProgram program = programs.get(r);
+            if (program.rank() != r) {
+                c.add(Rule.STRUCTURE, r, -1, "program says it is for rank " + program.rank());
+            }
+            List<Op> ops = program.ops();
+            for (int i = 0; i < ops.size(); i++) {
+                Op op = ops.get(i);
+                switch (op) {
+                    case Op.Put p -> {
+                        checkPeer(r, i, p.peer(), n, c);
+                        checkRange(shape, program, r, i, "Put source", p.src(), p.srcOffset(), p.length(), c);
+                    }
+                    case Op.Recv v -> {
+                        checkPeer(r, i, v.peer(), n, c);
+                        checkWritable(r, i, v.dst(), c);
+                        checkRange(shape, program, r, i, "Recv destination", v.dst(), v.dstOffset(), v.length(), c);
+                    }
+                    case Op.Copy cp -> {
+                        checkWritable(r, i, cp.dst(), c);
+                        checkRange(shape, program, r, i, "Copy source", cp.src(), cp.srcOffset(), cp.length(), c);
+                        checkRange(shape, program, r, i, "Copy destination", cp.dst(), cp.dstOffset(), cp.length(), c);
+                        if (cp.src() == cp.dst() && cp.length() > 0 && cp.srcOffset() < cp.dstOffset() + cp.length()
+                                && cp.dstOffset() < cp.srcOffset() + cp.length()) {
+                            c.add(Rule.STRUCTURE, r, i, "Copy source and destination overlap in " + cp.src());
+                        }
+                    }
+                    case null -> c.add(Rule.STRUCTURE, r, i, "null op");
+                }
+            }
+        }
+        return c.count == before;
+    }
+
+    private static void checkPeer(int rank, int op, int peer, int n, Collector c) {
+        if (peer < 0 || peer >= n) {
+            c.add(Rule.STRUCTURE, rank, op, "peer " + peer + " is not a rank (N=" + n + ")");
+        } else if (peer == rank) {
+            c.add(Rule.STRUCTURE, rank, op, "puts to or receives from itself; use a Copy");
+        }
+    }
+
+    private static void checkWritable(int rank, int op, Buffer buffer, Collector c) {
+        if (buffer == Buffer.SEND) {
+            c.add(Rule.STRUCTURE, rank, op, "writes the SEND buffer");
+        }
+    }
+
+    private static void checkRange(Shape shape, RankProgram program, int rank, int op, String what, Buffer buffer,
+                                   long offset, long length, Collector c) {
+        long size = bufferBytes(shape, program, rank, buffer);
+        if (offset + length > size || offset + length < 0) {
+            c.add(Rule.STRUCTURE, rank, op, what + " " + buffer + "[" + offset + "," + (offset + length)
+                    + ") lies outside the " + size + "-byte " + buffer + " buffer");
+        }
+    }
+
+    private record Key(int sender, int receiver, int tag) {
+    }
+
+    private static SymbolicExecution.Matching match(Shape shape, List<RankProgram> programs, Collector c) {
+        int before = c.count;
+        Map<Key, int[]> puts = new HashMap<>();
+        Map<Key, int[]> recvs = new HashMap<>();
+        for (int r = 0; r < shape.size(); r++) {
+            List<Op> ops = programs.get(r).ops();
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.get(i) instanceof Op.Put p) {
+                    int[] prior = puts.putIfAbsent(new Key(r, p.peer(), p.tag()), new int[] {r, i});
+                    if (prior != null) {
+                        c.add(Rule.MATCHING, r, i, "second Put to rank " + p.peer() + " with tag " + p.tag()
+                                + " (first at op " + prior[1] + ")");
+                    }
+                } else if (ops.get(i) instanceof Op.Recv v) {
+                    int[] prior = recvs.putIfAbsent(new Key(v.peer(), r, v.tag()), new int[] {r, i});
+                    if (prior != null) {
+                        c.add(Rule.MATCHING, r, i, "second Recv from rank " + v.peer() + " with tag " + v.tag()
+                                + " (first at op " + prior[1] + ")");
+                    }
+                }
+            }
+        }
+        SymbolicExecution.Matching matching = new SymbolicExecution.Matching(programs);
+        for (Map.Entry<Key, int[]> e : puts.entrySet()) {
+            Key key = e.getKey();
+            int[] put = e.getValue();
+            int[] recv = recvs.remove(key);
+            if (recv == null) {
+                c.add(Rule.MATCHING, put[0], put[1], "Put to rank " + key.receiver() + " with tag " + key.tag()
+                        + " has no matching Recv");
+                continue;
+            }
+            long putLength = ((Op.Put) programs.get(put[0]).ops().get(put[1])).length();
+            long recvLength = ((Op.Recv) programs.get(recv[0]).ops().get(recv[1])).length();
+            if (putLength != recvLength) {
+                c.add(Rule.MATCHING, put[0], put[1], "Put to rank " + key.receiver() + " with tag " + key.tag() + " has "
+                        + putLength + " bytes but the Recv (rank " + recv[0] + " op " + recv[1] + ") expects " + recvLength);
+            }
+            matching.link(put[0], put[1], recv[0], recv[1]);
+        }
+        for (Map.Entry<Key, int[]> e : recvs.entrySet()) {
+            int[] recv = e.getValue();
+            c.add(Rule.MATCHING, recv[0], recv[1], "Recv from rank " + e.getKey().sender() + " with tag "
+                    + e.getKey().tag() + " has no matching Put");
+        }
+        return c.count == before ? matching : null;
+    }
+
+    private static void checkResult(Shape shape, SymbolicExecution execution, Collector c) {
+        Collective collective = shape.collective();
+        long b = shape.blockBytes();
+        int n = shape.size();
+        for (int r = 0; r < n; r++) {
+            long size = collective.recvBytes(b, n, r, shape.root());
+            if (size == 0) {
+                continue;
+            }
+            long pos = 0;
+            for (SymbolicBuffer.Piece piece : execution.buffer(r, Buffer.RECV).read(0, size)) {
+                String wrong = firstMismatch(shape, r, pos, piece);
+                if (wrong != null) {
+                    c.add(Rule.RESULT, r, -1, wrong);
+                    break;
+                }
+                pos += piece.length();
+            }
+        }
+    }
+
+    /** Null when {@code piece}, at RECV offset {@code pos} of {@code rank}, holds exactly the expected bytes. */
+    private static String firstMismatch(Shape shape, int rank, long pos, SymbolicBuffer.Piece piece) {
+        long b = shape.blockBytes();
+        long done = 0;
+        while (done < piece.length()) {
+            long at = pos + done;
+            int expectedRank;
+            Buffer expectedBuffer;
+            long expectedOffset;
+            long span;
+            switch (shape.collective()) {
+                case BROADCAST -> {
+                    expectedRank = shape.root();
+                    expectedBuffer = Buffer.RECV;
+                    expectedOffset = at;
+                    span = piece.length() - done;
+                }
+                case GATHER, ALLGATHER -> {
+                    expectedRank = (int) (at / b);
+                    expectedBuffer = Buffer.SEND;
+                    expectedOffset = at % b;
+                    span = Math.min(piece.length() - done, b - at % b);
+                }
+                case ALLTOALL -> {
+                    expectedRank = (int) (at / b);
+                    expectedBuffer = Buffer.SEND;
+                    expectedOffset = rank * b + at % b;
+                    span = Math.min(piece.length() - done, b - at % b);
+                }
+                default -> throw new IllegalStateException("no RECV contents for " + shape.collective());
+            }
+            SymbolicBuffer.Piece actual = piece.suffix(done).prefix(span);
+            if (!actual.defined() || actual.originRank() != expectedRank || actual.originBuffer() != expectedBuffer
+                    || actual.originOffset() != expectedOffset) {
+                return "RECV[" + at + "," + (at + span) + ") holds " + actual.describe() + ", expected rank "
+                        + expectedRank + " " + expectedBuffer + "[" + expectedOffset + "," + (expectedOffset + span) + ")";
+            }
+            done += span;
+        }
+        return null;
+    }
+
+    private static void checkBarrier(Shape shape, List<RankProgram> programs, SymbolicExecution execution, Collector c) {
+        if (shape.collective() != Collective.BARRIER || shape.size() == 1) {
+            return;
+        }
+        int n = shape.size();
+        for (int q = 0; q < n; q++) {
+            if (programs.get(q).ops().isEmpty()) {
+                c.add(Rule.BARRIER, q, -1, "has an empty program, so no rank can learn that it entered the barrier");
+                return;
+            }
+        }
+        for (int r = 0; r < n; r++) {
+            int last = programs.get(r).ops().size() - 1;
+            for (int q = 0; q < n; q++) {
+                if (q != r && execution.knownOps(r, last, q) == 0) {
+                    c.add(Rule.BARRIER, r, last, "can leave the barrier before rank " + q
+                            + " has entered it: no chain of puts leads from rank " + q + "'s first op to this rank's last");
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Keeps the first {@link #MAX_REPORTED} violations and counts all. */
+    private static final class Collector implements SymbolicExecution.ViolationSink {
+        final List<Violation> kept = new ArrayList<>();
+        int count;
+
+        @Override
+        public void add(Rule rule, int rank, int opIndex, String message) {
+            count++;
+            if (kept.size() < MAX_REPORTED) {
+                kept.add(new Violation(rule, rank, opIndex, message));
+            }
+        }
+    }
+}

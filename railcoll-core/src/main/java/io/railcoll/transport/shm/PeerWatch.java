@@ -1,0 +1,122 @@
+package io.railcoll.transport.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
+
+import io.railcoll.memory.SharedAccess;
+
+/**
+ * Knows the processes behind the local ranks of a region and whether they are still there: a
+ * peer is lost when its process has exited (checked through a {@link ProcessHandle} taken when
+ * it attached, which is immune to pid reuse) or when it closed its end of the region (its attach
+ * slot says detached). Waits call this every few milliseconds, so node-mates of a killed rank
+ * fail within milliseconds with {@link ShmException.Reason#PEER_LOST} instead of at their deadline.
+ *
+ * <p>Thread-safe (handles are immutable, slots are read with acquire). Lifetime: that of its region.
+ */
+public final class PeerWatch {
+    private final MemorySegment segment;
+    private final RegionLayout layout;
+    private final ProcessHandle[] handles;
+    private final long[] pids;
+    private final int self;
+    private final String where;
+
+    /**
+     * @param handles process of each local rank, taken when it attached (null for self)
+     * @param where this rank, for messages: "job J, node N, local rank R"
+     */
+    PeerWatch(MemorySegment segment, RegionLayout layout, ProcessHandle[] handles, long[] pids, int self, String where) {
+        this.segment = segment;
+        this.layout = layout;
+        this.handles = handles;
+        this.pids = pids;
+        this.self = self;
+        this.where = where;
+    }
+
+    /** A watch that checks nothing: for channels over plain memory in tests. */
+    static PeerWatch unwatched(int localSize, int self) {
+        return new PeerWatch(null, null, new ProcessHandle[localSize], new long[localSize], self,
+                "unwatched memory, local rank " + self);
+    }
+
+    /** The pid of local rank {@code localRank}. */
+    public long pid(int localRank) {
+        return pids[localRank];
+    }
+
+    /** Whether local rank {@code localRank}'s process is running and has not closed the region. */
+    public boolean isAlive(int localRank) {
+        return lossOf(localRank) == null;
+    }
+
+    /**
+     * The lowest local rank (other than this one) whose process exited or that closed the
+     * region, or -1 if all are there. Reads {@code /proc} once per rank: call it every few
+     * milliseconds of waiting, not on every spin.
+     */
+    public int firstLost() {
+        for (int r = 0; r < pids.length; r++) {
+            if (r != self && lossOf(r) != null) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /** Throws {@link ShmException.Reason#PEER_LOST} if {@code peer} is gone. */
+    void requireAlive(int peer, WaitSite site, long waitedNs) {
+        String loss = lossOf(peer);
+        if (loss != null) {
+            throw lost(peer, loss, peer, site, waitedNs);
+        }
+    }
+
+    /** Throws {@link ShmException.Reason#PEER_LOST} naming the first gone local rank, if any. */
+    void requireAllAlive(int awaitedPeer, WaitSite site, long waitedNs) {
+        for (int r = 0; r < pids.length; r++) {
+            String loss = r == self ? null : lossOf(r);
+            if (loss != null) {
+                throw lost(r, loss, awaitedPeer, site, waitedNs);
+            }
+        }
+    }
+
+    /** "local rank 2 (pid 1234, still alive)": for timeout messages. */
+    String describe(int peer) {
+        if (peer < 0 || peer >= pids.length) {
+            return "the other local ranks";
+        }
+        return "local rank " + peer + (pids[peer] > 0 ? " (pid " + pids[peer] + ", still alive)" : "");
+    }
+
+    private ShmException lost(int gone, String loss, int awaitedPeer, WaitSite site, long waitedNs) {
+        return new ShmException(ShmException.Reason.PEER_LOST, where + ": local rank " + gone + " (pid " + pids[gone]
+                + ") " + loss + " while this rank awaited " + site.awaited(awaitedPeer) + "; waited "
+                + millis(waitedNs) + " ms");
+    }
+
+    String where() {
+        return where;
+    }
+
+    private String lossOf(int peer) {
+        if (segment == null || peer == self) {
+            return null;
+        }
+        long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE);
+        if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
+            return "closed its end of the region";
+        }
+        ProcessHandle handle = handles[peer];
+        if (handle != null && !handle.isAlive()) {
+            return "has exited";
+        }
+        return null;
+    }
+
+    static long millis(long ns) {
+        return TimeUnit.NANOSECONDS.toMillis(ns);
+    }
+}

@@ -1,0 +1,147 @@
+package io.railcoll.transport.shm;
+
+import io.railcoll.memory.CacheLines;
+import io.railcoll.memory.Doorbell;
+
+/**
+ * Where everything lives in a node region of {@code L = localSize} ranks. Pure arithmetic;
+ * immutable and thread-safe.
+ *
+ * <pre>
+ * offset               size                  area
+ * 0                    4096                  header, see {@link RegionHeader}
+ * attachOffset         L x 128               attach slot of local rank r at attachOffset + 128 r:
+ *                                              +0 pid, +8 start time (ms), +16 address of its
+ *                                              mapping, +24 state (0 absent, 1 attached,
+ *                                              2 detached, 3 gave up during start-up;
+ *                                              release-written last)
+ * doorbellOffset       L x 128               doorbell of local rank r, see {@link Doorbell}
+ * collectiveOffset     L x 128               collective slot of local rank r:
+ *                                              +0 arrive (long), +8 done (long),
+ *                                              +16 call descriptor (long); see {@link NodeCollectives}
+ * ringControlOffset    P x 256               ring control of pair p: +0 tail (writer's line),
+ *                                              +128 head (reader's line); P = L (L - 1)
+ * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
+ * nodeBufferOffset     2 x halfBytes         node buffer: half 0, half 1 (page aligned)
+ * totalBytes
+ * </pre>
+ *
+ * <p>One ring per ordered pair (a to b) rather than one per receiver: every ring then has exactly
+ * one writer and one reader, so it needs no atomics beyond release/acquire and no locks; the
+ * price is L(L-1) rings, which for 16 ranks and 256 KiB rings is 60 MiB of address space, of
+ * which only touched pages cost memory. Pair index of (a, b), a != b:
+ * {@code a (L - 1) + (b < a ? b : b - 1)}.
+ *
+ * @param localSize ranks on the node, 1..256
+ * @param ringBytes bytes per ring, a power of two >= 4096
+ * @param nodeBufferBytes bytes of the node buffer as configured (rounded to two equal halves)
+ */
+public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
+    /** Largest node this layout supports; the ring count grows with its square. */
+    public static final int MAX_LOCAL_SIZE = 256;
+    public static final long HEADER_BYTES = CacheLines.PAGE_BYTES;
+    public static final long ATTACH_SLOT_BYTES = CacheLines.SLOT_BYTES;
+    public static final long COLLECTIVE_SLOT_BYTES = CacheLines.SLOT_BYTES;
+    public static final long RING_CONTROL_BYTES = 2 * CacheLines.SLOT_BYTES;
+
+    static final long ATTACH_PID = 0;
+    static final long ATTACH_START_MILLIS = 8;
+    static final long ATTACH_MAPPING_ADDRESS = 16;
+    static final long ATTACH_STATE = 24;
+    static final long STATE_ABSENT = 0;
+    static final long STATE_ATTACHED = 1;
+    static final long STATE_DETACHED = 2;
+    static final long STATE_ABANDONED = 3;
+
+    static final long COLLECTIVE_ARRIVE = 0;
+    static final long COLLECTIVE_DONE = 8;
+    static final long COLLECTIVE_DESCRIPTOR = 16;
+
+    public RegionLayout {
+        if (localSize < 1 || localSize > MAX_LOCAL_SIZE) {
+            throw new IllegalArgumentException("localSize must be in [1, " + MAX_LOCAL_SIZE + "], got " + localSize);
+        }
+        if (Integer.bitCount(ringBytes) != 1 || ringBytes < CacheLines.PAGE_BYTES) {
+            throw new IllegalArgumentException("ringBytes must be a power of two >= 4096, got " + ringBytes);
+        }
+        if (CacheLines.alignDown(nodeBufferBytes / 2 / localSize, CacheLines.LINE_BYTES) < CacheLines.LINE_BYTES) {
+            throw new IllegalArgumentException("nodeBufferBytes " + nodeBufferBytes + " leaves less than one "
+                    + "64-byte line per rank per half for " + localSize + " ranks; need >= " + 128L * localSize);
+        }
+    }
+
+    /** Ordered pairs, hence rings. */
+    public int pairCount() {
+        return localSize * (localSize - 1);
+    }
+
+    public long attachOffset() {
+        return HEADER_BYTES;
+    }
+
+    public long attachSlot(int localRank) {
+        return attachOffset() + checkRank(localRank) * ATTACH_SLOT_BYTES;
+    }
+
+    public long doorbellOffset() {
+        return attachOffset() + localSize * ATTACH_SLOT_BYTES;
+    }
+
+    public long doorbell(int localRank) {
+        return doorbellOffset() + checkRank(localRank) * Doorbell.BYTES;
+    }
+
+    public long collectiveOffset() {
+        return doorbellOffset() + localSize * Doorbell.BYTES;
+    }
+
+    public long collectiveSlot(int localRank) {
+        return collectiveOffset() + checkRank(localRank) * COLLECTIVE_SLOT_BYTES;
+    }
+
+    public long ringControlOffset() {
+        return collectiveOffset() + localSize * COLLECTIVE_SLOT_BYTES;
+    }
+
+    public long ringDataOffset() {
+        return CacheLines.alignUp(ringControlOffset() + (long) pairCount() * RING_CONTROL_BYTES, CacheLines.PAGE_BYTES);
+    }
+
+    public long nodeBufferOffset() {
+        return ringDataOffset() + (long) pairCount() * ringBytes;
+    }
+
+    /** Bytes of one half of the node buffer: a 64-byte multiple. */
+    public long halfBytes() {
+        return CacheLines.alignDown(nodeBufferBytes / 2, CacheLines.LINE_BYTES);
+    }
+
+    public long totalBytes() {
+        return CacheLines.alignUp(nodeBufferOffset() + 2 * halfBytes(), CacheLines.PAGE_BYTES);
+    }
+
+    /** Index of the ring from local rank {@code from} to local rank {@code to}. */
+    public int pairIndex(int from, int to) {
+        checkRank(from);
+        checkRank(to);
+        if (from == to) {
+            throw new IllegalArgumentException("no ring from local rank " + from + " to itself");
+        }
+        return from * (localSize - 1) + (to < from ? to : to - 1);
+    }
+
+    public long ringControl(int from, int to) {
+        return ringControlOffset() + (long) pairIndex(from, to) * RING_CONTROL_BYTES;
+    }
+
+    public long ringData(int from, int to) {
+        return ringDataOffset() + (long) pairIndex(from, to) * ringBytes;
+    }
+
+    private int checkRank(int localRank) {
+        if (localRank < 0 || localRank >= localSize) {
+            throw new IllegalArgumentException("local rank " + localRank + " outside [0, " + localSize + ")");
+        }
+        return localRank;
+    }
+}

@@ -1,0 +1,46 @@
+package io.railcoll.transport.shm;
+
+import java.util.Objects;
+
+/**
+ * A run-time failure of the shared-memory transport: a peer died or left, a wait passed its
+ * deadline, ranks disagreed about a call, the region file could not be set up, or a single-copy
+ * read was refused. The message says what was awaited, from which local rank (and pid), for how
+ * long. After one is thrown from a channel or a node collective the region's protocol state is
+ * undefined: the rank should close its {@link NodeRegion}.
+ */
+public final class ShmException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Why the operation failed; lets a caller pick a fallback without parsing messages. */
+    public enum Reason {
+        /** A wait passed its deadline with the peer still alive. */
+        TIMED_OUT,
+        /** The awaited peer process exited or closed its end of the region. */
+        PEER_LOST,
+        /** Ranks disagree: different layouts, collective kinds, roots or sizes. */
+        MISMATCH,
+        /** The region file is held by another live job or rank, or could not be created or mapped. */
+        REGION,
+        /** The kernel refused cross-memory attach (ptrace rules, seccomp); fall back to the ring. */
+        CMA_DENIED,
+        /** Cross-memory attach failed for another reason (bad address, out of memory). */
+        CMA_FAILED
+    }
+
+    private final Reason reason;
+
+    public ShmException(Reason reason, String message) {
+        super(message);
+        this.reason = Objects.requireNonNull(reason, "reason");
+    }
+
+    public ShmException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = Objects.requireNonNull(reason, "reason");
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}
