@@ -158,12 +158,12 @@ final class AppCommand implements Callable<Integer> {
 
     static void printTable(PrintStream out, AppResult r) {
         String[] head = {"app", "placement", "rails", "baseline", "time s", "comm s", "compared", "time s", "comm s",
-                "app speedup", "comm speedup", "check"};
+                "app speedup", "comm speedup", "all-gather speedup", "check"};
         String[] row = {r.app(), r.placement(), Integer.toString(r.rails()), r.baseline().label(),
                 seconds(r.baseline().totalSeconds()), seconds(r.baseline().commSeconds()), r.compared().label(),
                 seconds(r.compared().totalSeconds()), seconds(r.compared().commSeconds()),
                 String.format(Locale.ROOT, "%.2f", r.appSpeedup()), String.format(Locale.ROOT, "%.2f", r.commSpeedup()),
-                r.checkPassed() ? "passed" : "FAILED"};
+                String.format(Locale.ROOT, "%.2f", r.allgatherSpeedup()), r.checkPassed() ? "passed" : "FAILED"};
         StringBuilder format = new StringBuilder();
         for (int i = 0; i < head.length; i++) {
             format.append(i == 0 ? "" : "  ").append("%-").append(Math.max(head[i].length(), row[i].length())).append('s');
@@ -172,7 +172,9 @@ final class AppCommand implements Callable<Integer> {
         out.println();
         out.printf(format.toString(), (Object[]) head);
         out.printf(format.toString(), (Object[]) row);
-        out.println("problem: " + r.problem() + "; main all-gather block " + r.blockBytes() + " B");
+        out.println("problem: " + r.problem() + "; compared all-gather: " + r.blockBytes() + " B blocks, "
+                + seconds(r.baseline().mainSeconds()) + " s with the baseline, " + seconds(r.compared().mainSeconds())
+                + " s compared");
         out.println((r.checkPassed() ? "checks: " : "check FAILED: ") + r.checks());
     }
 

@@ -17,6 +17,10 @@ import java.util.stream.Collectors;
 public record AlgorithmChoice(String id) {
     static final String AUTO = "auto";
 
+    static AlgorithmChoice automatic() {
+        return new AlgorithmChoice(null);
+    }
+
     /** Parses {@code auto} or an all-gather id; unknown ids fail here, before any rank sends anything. */
     public static AlgorithmChoice parse(String text) {
         if (text.equals(AUTO)) {

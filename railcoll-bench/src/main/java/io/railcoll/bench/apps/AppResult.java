@@ -33,6 +33,11 @@ public record AppResult(String app, String placement, int ranks, int rails, Stri
         return (double) baseline.commNs() / Math.max(1, compared.commNs());
     }
 
+    /** Speedup of the compared all-gather alone (for the radix sort, without the key exchange both runs share). */
+    public double allgatherSpeedup() {
+        return (double) baseline.mainNs() / Math.max(1, compared.mainNs());
+    }
+
     /** The lines rank 0 prints at the end of a job. */
     public List<String> summary() {
         List<String> out = new ArrayList<>();
@@ -40,15 +45,18 @@ public record AppResult(String app, String placement, int ranks, int rails, Stri
                 app, problem, ranks, placement, rails, blockBytes));
         out.add(line("baseline", baseline));
         out.add(line("compared", compared));
-        out.add(String.format(Locale.ROOT, "  speedup of compared over baseline: application %.2f, communication %.2f",
-                appSpeedup(), commSpeedup()));
+        out.add(String.format(Locale.ROOT,
+                "  speedup of compared over baseline: application %.2f, communication %.2f, compared all-gather %.2f",
+                appSpeedup(), commSpeedup(), allgatherSpeedup()));
         out.add((checkPassed ? "  check passed: " : "  CHECK FAILED: ") + checks);
         return out;
     }
 
     private static String line(String role, RunTiming t) {
-        return String.format(Locale.ROOT, "  %s %-28s total %9.4f s   comm %9.4f s (%4.1f%%, %d collectives per rank)",
-                role, t.label(), t.totalSeconds(), t.commSeconds(), 100.0 * t.commNs() / Math.max(1, t.totalNs()), t.calls());
+        return String.format(Locale.ROOT,
+                "  %s %-28s total %9.4f s   comm %9.4f s (%4.1f%%; compared all-gather %.4f s; %d collectives per rank)",
+                role, t.label(), t.totalSeconds(), t.commSeconds(), 100.0 * t.commNs() / Math.max(1, t.totalNs()),
+                t.mainSeconds(), t.calls());
     }
 
     public void write(Path file) throws IOException {
@@ -82,12 +90,14 @@ public record AppResult(String app, String placement, int ranks, int rails, Stri
         p.setProperty(role + ".label", t.label());
         p.setProperty(role + ".totalNs", Long.toString(t.totalNs()));
         p.setProperty(role + ".commNs", Long.toString(t.commNs()));
+        p.setProperty(role + ".mainNs", Long.toString(t.mainNs()));
         p.setProperty(role + ".calls", Long.toString(t.calls()));
     }
 
     private static RunTiming timing(Properties p, String role) {
         return new RunTiming(get(p, role + ".label"), Long.parseLong(get(p, role + ".totalNs")),
-                Long.parseLong(get(p, role + ".commNs")), Long.parseLong(get(p, role + ".calls")));
+                Long.parseLong(get(p, role + ".commNs")), Long.parseLong(get(p, role + ".mainNs")),
+                Long.parseLong(get(p, role + ".calls")));
     }
 
     private static String get(Properties p, String key) {

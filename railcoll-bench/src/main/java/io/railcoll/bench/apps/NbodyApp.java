@@ -73,7 +73,7 @@ public final class NbodyApp implements RankApp {
         MemorySegment send = MemorySegment.ofArray(s.position);
         MemorySegment recv = MemorySegment.ofArray(s.all);
         int victim = comm.size() - 1;
-        RunTiming timing = RunTiming.measure(comm, label, timed -> NbodySimulation.run(s, c.steps(), c.dt(),
+        RunTiming timing = RunTiming.measure(comm, choice, label, timed -> NbodySimulation.run(s, c.steps(), c.dt(),
                 (pos, all, step) -> {
                     timed.allgather(send, recv);
                     if (corrupt && step == c.corruptStep() && comm.rank() == victim) {

@@ -69,7 +69,7 @@ public final class RadixApp implements RankApp {
         RadixSorter sorter = new RadixSorter(c.keyBits(), c.digitBits(), split, comm.rank(),
                 KeyRedistribution.of(exchange), fault);
         long[][] out = new long[1][];
-        RunTiming timing = RunTiming.measure(comm, label, timed -> out[0] = sorter.sort(keys, timed));
+        RunTiming timing = RunTiming.measure(comm, choice, label, timed -> out[0] = sorter.sort(keys, timed));
         return new RadixChecks.Outcome(role + " " + label, timing, out[0]);
     }
 

@@ -13,9 +13,10 @@ import java.util.function.Consumer;
  * @param label    the algorithm as reports show it ({@code allgather.ring}, {@code auto:allgather.bruck})
  * @param totalNs  wall time of the timed section, max over ranks
  * @param commNs   time inside collectives during it, max over ranks
+ * @param mainNs   time inside the compared all-gather (positions, digit counts), max over ranks
  * @param calls    collectives called by each rank during it
  */
-public record RunTiming(String label, long totalNs, long commNs, long calls) {
+public record RunTiming(String label, long totalNs, long commNs, long mainNs, long calls) {
 
     /**
      * Runs {@code section} on every rank after a synchronising all-gather, then agrees on the maxima with one small
@@ -23,22 +24,25 @@ public record RunTiming(String label, long totalNs, long commNs, long calls) {
      * all-gather synchronises like a barrier (no rank's result is complete before every rank has contributed) and,
      * unlike a barrier, needs no algorithm beyond the all-gather the app uses anyway.
      */
-    static RunTiming measure(Communicator comm, String label, Consumer<TimedCollectives> section) {
-        TimedCollectives timed = new TimedCollectives(comm);
+    static RunTiming measure(Communicator comm, AlgorithmChoice choice, String label, Consumer<TimedCollectives> section) {
+        TimedCollectives timed = new TimedCollectives(comm, choice);
+        choice.apply(comm);
         Staging.allgather(comm, MemorySegment.ofArray(new byte[1]), MemorySegment.ofArray(new byte[comm.size()]));
         long t0 = System.nanoTime();
         section.accept(timed);
         long total = System.nanoTime() - t0;
-        long[] mine = {total, timed.commNs()};
-        long[] all = new long[2 * comm.size()];
+        long[] mine = {total, timed.commNs(), timed.mainNs()};
+        long[] all = new long[3 * comm.size()];
         Staging.allgather(comm, MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
         long maxTotal = 0;
         long maxComm = 0;
+        long maxMain = 0;
         for (int r = 0; r < comm.size(); r++) {
-            maxTotal = Math.max(maxTotal, all[2 * r]);
-            maxComm = Math.max(maxComm, all[2 * r + 1]);
+            maxTotal = Math.max(maxTotal, all[3 * r]);
+            maxComm = Math.max(maxComm, all[3 * r + 1]);
+            maxMain = Math.max(maxMain, all[3 * r + 2]);
         }
-        return new RunTiming(label, maxTotal, maxComm, timed.calls());
+        return new RunTiming(label, maxTotal, maxComm, maxMain, timed.calls());
     }
 
     public double totalSeconds() {
@@ -47,6 +51,10 @@ public record RunTiming(String label, long totalNs, long commNs, long calls) {
 
     public double commSeconds() {
         return commNs / 1e9;
+    }
+
+    public double mainSeconds() {
+        return mainNs / 1e9;
     }
 
     /** The better of two repeats of the same configuration: the one with the shorter total time. */

@@ -90,6 +90,19 @@ class AppsInProcessTest {
     }
 
     @Test
+    void onlyTheCountAllgatherFollowsTheComparedChoice() {
+        // 4 ranks x 100 keys: digit counts are 1 KiB blocks, keys 800-byte blocks.
+        List<List<String>> logs = InProcessGroup.run(4, comm -> {
+            TimedCollectives timed = new TimedCollectives(comm, new AlgorithmChoice(ID));
+            BlockSplit split = new BlockSplit(400, 4);
+            new RadixSorter(16, 8, split, comm.rank(), KeyRedistribution.of("allgather"), RadixSorter.Fault.NONE)
+                    .sort(new KeySource(1, 16).keysOf(split, comm.rank()), timed);
+            return InProcessGroup.allgatherLog(comm);
+        });
+        assertEquals(List.of(ID + " 1024", "auto 800", ID + " 1024", "auto 800"), logs.getFirst());
+    }
+
+    @Test
     void radixAutoExchangePicksAlltoallWhenItCanBeSelected() throws Exception {
         AppResult r = runApp(new RadixApp(), 2, "keys=50", "warmup=0", "algorithm=" + ID);
         assertTrue(r.problem().endsWith("keys moved by all-to-all"), r.problem());
@@ -126,13 +139,14 @@ class AppsInProcessTest {
     @Test
     void resultFileRoundTrips() throws Exception {
         AppResult r = new AppResult("radix", "2,1,2", 5, 2, "10 keys", 1024,
-                new RunTiming("allgather.ring", 2_000_000_000L, 1_000_000_000L, 8),
-                new RunTiming("auto:allgather.bruck", 1_000_000_000L, 250_000_000L, 8), true, "fine = yes");
+                new RunTiming("allgather.ring", 2_000_000_000L, 1_000_000_000L, 900_000_000L, 8),
+                new RunTiming("auto:allgather.bruck", 1_000_000_000L, 250_000_000L, 150_000_000L, 8), true, "fine = yes");
         Path f = dir.resolve("r.properties");
         r.write(f);
         assertEquals(r, AppResult.read(f));
         assertEquals(2.0, r.appSpeedup(), 1e-12);
         assertEquals(4.0, r.commSpeedup(), 1e-12);
+        assertEquals(6.0, r.allgatherSpeedup(), 1e-12);
         Files.writeString(f, "app=radix\n");
         assertThrows(IllegalArgumentException.class, () -> AppResult.read(f));
     }

@@ -70,8 +70,15 @@ final class InProcessGroup {
         }
     }
 
+    /** What {@code comm} (a member) ran so far: one entry per all-gather, {@code "<algorithm> <block bytes>"}. */
+    static List<String> allgatherLog(Communicator comm) {
+        return ((Member) comm).log;
+    }
+
     private final class Member implements Communicator {
         private final int rank;
+        private final List<String> log = new ArrayList<>();
+        private String forced;
 
         Member(int rank) {
             this.rank = rank;
@@ -110,10 +117,12 @@ final class InProcessGroup {
 
         @Override
         public void forceAlgorithm(String id) {
+            forced = id;
         }
 
         @Override
         public void clearForcedAlgorithm(Collective collective) {
+            forced = null;
         }
 
         @Override
@@ -131,6 +140,7 @@ final class InProcessGroup {
             requireTransportable(send);
             requireTransportable(recv);
             long b = send.byteSize();
+            log.add((forced == null ? "auto" : forced) + " " + b);
             posted[rank] = send;
             await();
             for (int r = 0; r < size; r++) {

@@ -36,7 +36,7 @@ class NbodySimulationTest {
         BlockSplit split = new BlockSplit(b.count(), ranks);
         List<double[]> states = InProcessGroup.run(ranks, comm -> {
             NbodyState s = NbodyState.start(b, split, comm.rank(), EPS);
-            TimedCollectives timed = new TimedCollectives(comm);
+            TimedCollectives timed = new TimedCollectives(comm, AlgorithmChoice.automatic());
             NbodySimulation.run(s, steps, DT, (send, all, step) -> {
                 timed.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(all));
                 if (step == corruptStep && comm.rank() == ranks - 1) {
