@@ -1,5 +1,7 @@
 package io.railcoll.bench.apps;
 
+import java.util.Arrays;
+
 /**
  * The local half of one radix pass: the digit histogram of a rank's keys and a stable counting sort by that digit.
  * Digit {@code d} of an unsigned key is {@code (key >>> shift) & (2^digitBits - 1)}. Pure.
@@ -14,7 +16,7 @@ final class DigitSort {
 
     /** Fills {@code hist} ({@code 2^digitBits} entries) with the number of keys having each digit value. */
     static void histogram(long[] keys, int count, int shift, int digitBits, int[] hist) {
-        java.util.Arrays.fill(hist, 0);
+        Arrays.fill(hist, 0);
         for (int i = 0; i < count; i++) {
             hist[digit(keys[i], shift, digitBits)]++;
         }

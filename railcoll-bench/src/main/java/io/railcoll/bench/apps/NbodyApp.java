@@ -6,6 +6,7 @@ import io.railcoll.launcher.RankApp;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * N-BODY of paper 000's Table 1, as direct summation: bodies are split evenly over ranks; every step each rank
@@ -52,7 +53,7 @@ public final class NbodyApp implements RankApp {
             outcomes.add(b);
             outcomes.add(k);
             if (comm.rank() == 0) {
-                System.out.printf(java.util.Locale.ROOT, "nbody: repeat %d: %s %.4f s, %s %.4f s%n", rep + 1,
+                System.out.printf(Locale.ROOT, "nbody: repeat %d: %s %.4f s, %s %.4f s%n", rep + 1,
                         b.timing().label(), b.timing().totalSeconds(), k.timing().label(), k.timing().totalSeconds());
             }
         }
@@ -121,11 +122,11 @@ public final class NbodyApp implements RankApp {
             String run = o.name();
             double dp = o.end().momentumDrift(o.start());
             if (!(dp <= c.momentumTolerance())) {
-                problems.add(String.format(java.util.Locale.ROOT, "%s: momentum not conserved: drift %.3e > %.1e", run, dp, c.momentumTolerance()));
+                problems.add(String.format(Locale.ROOT, "%s: momentum not conserved: drift %.3e > %.1e", run, dp, c.momentumTolerance()));
             }
             double de = o.end().energyDrift(o.start());
             if (!(de <= c.energyTolerance())) {
-                problems.add(String.format(java.util.Locale.ROOT, "%s: energy drift %.3e > %.1e", run, de, c.energyTolerance()));
+                problems.add(String.format(Locale.ROOT, "%s: energy drift %.3e > %.1e", run, de, c.energyTolerance()));
             }
             if (o.stateHash() != first.stateHash()) {
                 problems.add(run + ": final state differs from " + first.name() + "'s: "
@@ -151,7 +152,7 @@ public final class NbodyApp implements RankApp {
             dp = Math.max(dp, o.end().momentumDrift(o.start()));
             de = Math.max(de, o.end().energyDrift(o.start()));
         }
-        return String.format(java.util.Locale.ROOT,
+        return String.format(Locale.ROOT,
                 "momentum drift %.1e (limit %.0e), energy drift %.1e (limit %.0e), %d ranks agree bit for bit, "
                         + "both algorithms give the same bits, %s", dp, c.momentumTolerance(), de, c.energyTolerance(), ranks,
                 c.bodies() <= c.referenceMaxBodies() ? "single-process reference matches"

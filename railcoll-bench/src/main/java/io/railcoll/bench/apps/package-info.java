@@ -6,9 +6,10 @@
  * speedup, and verifies its output so that a fast wrong answer fails the job.
  *
  * <p>The numerical and sorting pieces ({@link io.railcoll.bench.apps.GravityKernel},
- * {@link io.railcoll.bench.apps.DigitSort}, {@link io.railcoll.bench.apps.RadixPlan}, ...) are pure and tested
- * without processes; only the {@code *App} classes, {@link io.railcoll.bench.apps.TimedCollectives} and
- * {@link io.railcoll.bench.apps.RankVerdicts} touch a {@link io.railcoll.Communicator}. Nothing here imports the
- * engine, transports or launcher internals: apps use the public API only, as a user's application would.
+ * {@link io.railcoll.bench.apps.NbodySimulation}, {@link io.railcoll.bench.apps.DigitSort},
+ * {@link io.railcoll.bench.apps.RadixPlan}, ...) are pure and tested without processes; the classes that call
+ * collectives take a {@link io.railcoll.Communicator}, so tests also run whole apps on in-process ranks. Nothing
+ * here imports the engine, transports or launcher internals (only {@code RankApp}): apps use the public API, as a
+ * user's application would. See {@code docs/applications.md}.
  */
 package io.railcoll.bench.apps;
