@@ -28,17 +28,22 @@ record NbodyTotals(double px, double py, double pz, double kinetic, double poten
         return new NbodyTotals(s[0], s[1], s[2], s[3], s[4], s[5]);
     }
 
-    /** |P - P0| relative to the momentum scale: pairwise-symmetric forces leave only rounding here. */
+    /**
+     * |P - P0| relative to the momentum scale: pairwise-symmetric forces leave only rounding here. A system at rest
+     * (a single body) has no scale; then the absolute change is returned, which must be 0.
+     */
     double momentumDrift(NbodyTotals start) {
         double dx = px - start.px;
         double dy = py - start.py;
         double dz = pz - start.pz;
+        double change = Math.sqrt(dx * dx + dy * dy + dz * dz);
         double scale = Math.max(momentumMagnitude, start.momentumMagnitude);
-        return Math.sqrt(dx * dx + dy * dy + dz * dz) / scale;
+        return scale == 0 ? change : change / scale;
     }
 
-    /** |E - E0| / |E0|: velocity Verlet keeps this small and bounded for a small enough step. */
+    /** |E - E0| / |E0|: velocity Verlet keeps this small and bounded for a small enough step (absolute when E0 = 0). */
     double energyDrift(NbodyTotals start) {
-        return Math.abs(energy() - start.energy()) / Math.abs(start.energy());
+        double change = Math.abs(energy() - start.energy());
+        return start.energy() == 0 ? change : change / Math.abs(start.energy());
     }
 }

@@ -72,6 +72,25 @@ class NbodySimulationTest {
     }
 
     @Test
+    void driftsOfASystemAtRestAreAbsolute() {
+        NbodyTotals rest = new NbodyTotals(0, 0, 0, 0, 0, 0);
+        assertEquals(0.0, rest.momentumDrift(rest));
+        assertEquals(0.0, rest.energyDrift(rest));
+        NbodyTotals moved = new NbodyTotals(3e-3, 4e-3, 0, 0, 0, 0);
+        assertEquals(5e-3, moved.momentumDrift(rest), 1e-18);
+        NbodyTotals start = new NbodyTotals(0, 0, 0, 1.0, -2.0, 1.0);
+        NbodyTotals end = new NbodyTotals(0, 0, 1e-3, 1.001, -2.0, 1.0);
+        assertEquals(1e-3, end.momentumDrift(start), 1e-15);
+        assertEquals(1e-3, end.energyDrift(start), 1e-12);
+    }
+
+    @Test
+    void oneBodyStaysAtRest() {
+        double[] reference = NbodySimulation.reference(Bodies.generate(1, 4), 3, DT, EPS);
+        assertNull(StateDiff.describe(reference, parallel(Bodies.generate(1, 4), 3, 3, 0)));
+    }
+
+    @Test
     void stateDiffNamesTheFirstDifference() {
         double[] a = new double[12];
         double[] b = a.clone();
