@@ -36,8 +36,8 @@ public final class BenchApp implements RankApp {
         int n = comm.size();
         int rank = comm.rank();
         PrintWriter raw = rank == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
-        MemorySegment times = MemorySegment.ofArray(new long[1]);
-        MemorySegment allTimes = MemorySegment.ofArray(new long[n]);
+        MemorySegment times = MemorySegment.ofArray(new byte[Long.BYTES]);
+        MemorySegment allTimes = MemorySegment.ofArray(new byte[Long.BYTES * n]);
         try (Arena arena = Arena.ofShared()) {
             long maxSize = Arrays.stream(o.sizes).max().orElse(0);
             MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
@@ -102,7 +102,8 @@ public final class BenchApp implements RankApp {
         call(comm, o.collective, s, r, o.root);
         long one = Math.max(1, System.nanoTime() - t0);
         // Rank 0's estimate decides, so every rank runs the same number of calls.
-        MemorySegment est = MemorySegment.ofArray(new long[] {one});
+        MemorySegment est = MemorySegment.ofArray(new byte[Long.BYTES]);
+        est.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, one);
         comm.broadcast(est, 0);
         long agreed = est.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         long fit = o.budgetNs / Math.max(1, agreed);

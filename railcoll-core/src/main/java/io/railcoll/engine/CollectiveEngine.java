@@ -23,6 +23,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Runs one rank's side of collectives: binds a compiled program's buffers, issues its puts, waits for its
@@ -63,7 +64,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private final ProgramCache cache;
     private final SendCompletion sends = new SendCompletion();
     private final FrameHeader meta = new FrameHeader();
-    private final boolean[] departed;
+    /** Per peer, goodbyes received on the connections that carry its traffic; updated by any transport thread. */
+    private final AtomicIntegerArray goodbyes;
     private final Arena tempArena = Arena.ofShared();
     private Transport[] route;
     private Transport[] transports;
@@ -87,7 +89,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.placement = placement;
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
-        this.departed = new boolean[placement.size()];
+        this.goodbyes = new AtomicIntegerArray(placement.size());
     }
 
     /**
@@ -194,7 +196,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         int idle = 0;
         while (!slotComplete(posting, s)) {
             checkFailure();
-            if (departed[peer]) {
+            if (goodbyes.get(peer) >= route[peer].connectionsTo(peer)) {
                 throw new PeerLostException(peer, describe(posting) + ": rank " + peer
                         + " closed its communicator while this rank awaited " + p.slotLen[s] + " bytes (tag "
                         + p.slotTag[s] + ") from it");
@@ -382,9 +384,17 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         throw e;
     }
 
+    /**
+     * A peer has departed once every connection that carries its traffic to this rank said goodbye: the shared
+     * memory link for a node-mate, every rail otherwise (a stripe may still travel on one rail after another
+     * rail's goodbye).
+     */
     @Override
-    public void onGoodbye(int peer) {
-        departed[peer] = true;
+    public void onGoodbye(int peer, int rail) {
+        Transport t = route[peer];
+        if (t != null && (rail >= 0) == t.railBased()) {
+            goodbyes.incrementAndGet(peer);
+        }
         if (blocker != null) {
             blocker.wake();
         }

@@ -64,6 +64,11 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
+    public boolean railBased() {
+        return false;
+    }
+
+    @Override
     public boolean reaches(int peer) {
         return links[peer] != null;
     }

@@ -209,7 +209,7 @@ final class TcpConnection {
             }
             case FrameHeader.GOODBYE -> {
                 goodbyeReceived = true;
-                sink.onGoodbye(peer);
+                sink.onGoodbye(peer, rail);
                 return 1;
             }
             default -> throw new RailcollException("unknown frame type " + inHeader.type + " from rank " + peer + " on rail " + rail);

@@ -77,6 +77,11 @@ public final class TcpRailTransport implements Transport {
     }
 
     @Override
+    public int connectionsTo(int peer) {
+        return rails;
+    }
+
+    @Override
     public boolean reaches(int peer) {
         return peer != rank && connections[peer][0] != null;
     }
