@@ -6,10 +6,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Native copies of array-backed buffers for the collectives. The TCP rail transport reads and fills buffers through
- * {@code MemorySegment.asByteBuffer()}, which only works for native segments and segments over {@code byte[]}; the
- * apps keep their data in {@code double[]}, {@code int[]} and {@code long[]}, so such buffers are copied through
- * a native staging segment. The copies are a memcpy per call, small next to the computation, and
+ * Native copies of array-backed buffers for the collectives. A communicator takes native segments and heap segments
+ * over {@code byte[]} only (the transports hand buffers to NIO as byte buffers, which other heap arrays cannot
+ * back), while the apps keep their data in {@code double[]}, {@code int[]} and {@code long[]}; such buffers are
+ * copied through a native staging segment. The copies are a memcpy per call, small next to the computation, and
  * {@link TimedCollectives} keeps them outside the communication time. Buffers grow as needed and are reused;
  * confined to one thread; memory is freed by the garbage collector (automatic arena).
  */

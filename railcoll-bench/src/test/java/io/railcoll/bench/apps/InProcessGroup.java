@@ -86,7 +86,7 @@ final class InProcessGroup {
 
         private void requireTransportable(MemorySegment s) {
             if (!Staging.direct(s)) {
-                throw new UnsupportedOperationException("Not an address to an heap-allocated byte array");
+                throw new IllegalArgumentException("a heap segment must be backed by a byte[]");
             }
         }
 
