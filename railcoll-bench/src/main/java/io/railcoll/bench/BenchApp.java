@@ -57,10 +57,13 @@ public final class BenchApp implements RankApp {
                     if (o.check) {
                         check(comm, o, size, s, r);
                     }
-                    for (int i = 0; i < o.warmup; i++) {
+                    int iterations = iterationsFor(comm, o, s, r);
+                    // Warm-up gets the same time budget as a sample: enough calls for the JIT at small sizes
+                    // (OSU uses 200), few at large sizes where one call is long and already compiled code.
+                    int warmup = Math.min(o.warmup, Math.max(1, iterations));
+                    for (int i = 0; i < warmup; i++) {
                         call(comm, o.collective, s, r, o.root);
                     }
-                    int iterations = iterationsFor(comm, o, s, r);
                     for (int sample = 0; sample < o.samples; sample++) {
                         // OSU style, as peer_bench does: each call timed alone, a barrier between calls untimed.
                         long total = 0;

@@ -48,6 +48,8 @@ import java.util.stream.Collectors;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark collective algorithms on an emulated cluster (default: every all-gather algorithm, 1 B..1 MiB, 4 nodes x 4 ranks x 2 rails).")
 final class BenchCommand implements Callable<Integer> {
+    /** The testbed's rail rate when bench picks the testbed itself: the rate of issue 5's figures. */
+    static final String DEFAULT_RAIL_RATE = "2gbit";
     static final String DEFAULT_SIZES = "1,4,16,64,256,1024,4096,16384,65536,262144,1048576";
 
     @Mixin
@@ -65,10 +67,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--root", description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
     int root;
 
-    @Option(names = "--warmup", description = "Untimed calls before each size (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    @Option(names = "--warmup", description = "Untimed calls before each size, at most; fewer for large messages, as for --iterations (default ${DEFAULT-VALUE}).", defaultValue = "200")
     int warmup;
 
-    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms (default ${DEFAULT-VALUE}).", defaultValue = "50")
+    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     int iterations;
 
     @Option(names = "--samples", description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
@@ -107,7 +109,7 @@ final class BenchCommand implements Callable<Integer> {
                 List.of(), Duration.ofHours(2));
         int expectedSteps = expectedSteps(c, placement, sizeList);
         List<BenchResult> results = new ArrayList<>();
-        try (NodeNetwork network = cluster.network()) {
+        try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
                     + "), " + cluster.rails + " rails, engine " + cluster.engine + "; " + network.describe());
             ProgressBar bar = ProgressBar.forStdout(c.id(), expectedSteps);
