@@ -404,8 +404,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public void onPeerLost(int peer, int rail, String cause) {
         Posting posting = this.posting;
         RailcollException e = new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node "
-                + placement.nodeOf(peer) + ") on rail " + rail + (posting != null ? " during " + describe(posting) : "")
-                + ": " + cause);
+                + placement.nodeOf(peer) + ") " + (rail < 0 ? "over shared memory" : "on rail " + rail)
+                + (posting != null ? " during " + describe(posting) : "") + ": " + cause);
         fail(e);
         throw e;
     }

@@ -3,6 +3,7 @@ package io.railcoll.launcher;
 import io.railcoll.bootstrap.Handshake;
 import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.topology.Placement;
+import io.railcoll.transport.shm.NodeRegion;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -70,6 +71,9 @@ public final class JobLauncher {
             return await(spec, processes, latch);
         } finally {
             destroyAll(processes);
+            // A node's first rank unlinks its shared-memory file once every node-mate attached; a job killed
+            // before that leaves the file, and this removes it (only files whose creator is gone).
+            NodeRegion.removeStale(jobId);
             if (server != null) {
                 server.close();
             }
