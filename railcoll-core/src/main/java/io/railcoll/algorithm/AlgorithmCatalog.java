@@ -2,7 +2,9 @@ package io.railcoll.algorithm;
 
 import io.railcoll.algorithm.allgather.BruckAllgather;
 import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.allgather.MultiConnectionAllgather;
 import io.railcoll.algorithm.allgather.RingAllgather;
+import io.railcoll.algorithm.allgather.SmpDirectAllgather;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
@@ -29,6 +31,10 @@ public final class AlgorithmCatalog {
             new DirectAllgather(),
             new BruckAllgather(),
             new RingAllgather(),
+            new SmpDirectAllgather(),
+            MultiConnectionAllgather.singleGroup(),
+            MultiConnectionAllgather.twoGroup(),
+            MultiConnectionAllgather.groups(),
             new KnomialBroadcast()));
 
     private final Map<String, Algorithm> byId;
