@@ -2,9 +2,12 @@ package io.railcoll.algorithm;
 
 import io.railcoll.algorithm.allgather.BruckAllgather;
 import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.allgather.GatherBasedMultiConnectionAllgather;
 import io.railcoll.algorithm.allgather.MultiConnectionAllgather;
 import io.railcoll.algorithm.allgather.RingAllgather;
+import io.railcoll.algorithm.allgather.SmpBruckAllgather;
 import io.railcoll.algorithm.allgather.SmpDirectAllgather;
+import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
@@ -31,8 +34,11 @@ public final class AlgorithmCatalog {
             new DirectAllgather(),
             new BruckAllgather(),
             new RingAllgather(),
+            new SmpGatherBroadcastAllgather(),
             new SmpDirectAllgather(),
+            new SmpBruckAllgather(),
             MultiConnectionAllgather.singleGroup(),
+            new GatherBasedMultiConnectionAllgather(),
             MultiConnectionAllgather.twoGroup(),
             MultiConnectionAllgather.groups(),
             new KnomialBroadcast()));
