@@ -32,8 +32,9 @@ import java.util.TreeMap;
  *   <li><b>Shared memory, paper accounting</b> ({@code aM_bW}, {@code aM_bR}: b ranks each writing or reading aM).
  *       The paper's implementation has one shared buffer per node; this reproduces its count from the schedule:
  *       in a phase, every block some rank sends to a rank of its own node is written into the buffer once by that
- *       sender, however many ranks receive it; a block a reader needs that nobody sends in the phase and that no
- *       earlier phase put in the buffer is written by its owner (the master's own block in a node gather); every
+ *       sender, however many ranks receive it; a block of the node's own ranks that a reader needs, that nobody
+ *       sends in the phase and that no earlier phase put in the buffer, is written by its owner (the master's own
+ *       block in a node gather), while other nodes' blocks reach the buffer over the network at no rank's cost; every
  *       rank that receives from its node, or forwards to its node blocks that reached it over the network (the
  *       paper's network writes land in the shared buffer), reads its whole result so far (every block it holds at
  *       the end of the phase) out of the buffer.</li>
@@ -532,10 +533,12 @@ public final class ResourceTable {
                 reads.put(reader, (long) image.size());
                 region.addAll(image);
                 for (long block : image) {
-                    if (!sentByAnyone.contains(block) && !earlierRegions.contains(block) && writtenByOwner.add(block)) {
-                        int owner = (int) (block >>> 40);
-                        int writer = placement.nodeOf(owner) == node && readers.contains(owner) ? owner : reader;
-                        writes.merge(writer, 1L, Long::sum);
+                    int owner = (int) (block >>> 40);
+                    // Blocks of other nodes nobody here forwards reached the buffer over the network: no rank
+                    // writes them. The node's own blocks enter it from their owner (or, failing that, a reader).
+                    if (placement.nodeOf(owner) == node && !sentByAnyone.contains(block)
+                            && !earlierRegions.contains(block) && writtenByOwner.add(block)) {
+                        writes.merge(readers.contains(owner) ? owner : reader, 1L, Long::sum);
                     }
                 }
             }

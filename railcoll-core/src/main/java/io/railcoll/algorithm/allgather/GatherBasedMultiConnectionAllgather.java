@@ -44,10 +44,11 @@ import java.util.List;
  *
  * <p>Bytes, for M nodes of L ranks: over the rails each node sends its {@code L b} to every other node, from
  * {@code min(M-1, L)} of its ranks, and its gatherer receives {@code (M-1) L b}; over shared memory every rank sends
- * and receives {@code (L-1) b} in phase 1, and the gatherer sends {@code (L-1)(N-L) b} in phase 3. Steps are
- * measured in the program-order k-port model from the design as a {@link Traffic}: {@code ceil((L-1)/k)} for phase
- * 1, {@code ceil((M-1)/k)} at the gatherer for phase 2 (M <= L), and {@code ceil(r (L-1)/k)} for phase 3 with r
- * runs. Any placement, k and b; with one rank per node this is the Direct all-gather.
+ * and receives {@code (L-1) b} in phase 1, and the gatherer sends {@code (L-1)(N-L) b} in phase 3. Steps, in the
+ * program-order k-port model, for M <= L: {@code ceil((L-1)/k) + ceil((M-1)/k) + ceil(r (L-1)/k)} with r the most
+ * runs any node broadcasts (2 from three nodes on); more nodes, uneven or non-contiguous ones are costed from the
+ * same design as a {@link Traffic}. Any placement, k and b; with one rank per node this is the Direct
+ * all-gather.
  */
 public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase implements ResourceTable.Phased {
     public static final String ID = "allgather.mc-gather-based";
@@ -211,8 +212,8 @@ public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase imp
                 }
             }
         }
-        return traffic.cost(placement, shape.ports(), "ceil((L-1)/k) node all-gather steps of b, ceil((M-1)/k) "
-                + "gather steps of L*b at each node's gatherer, then the node broadcast of (N-L)*b  "
+        return traffic.cost(placement, shape.ports(), "M <= L: (ceil((L-1)/k) + ceil((M-1)/k) + ceil(r*(L-1)/k))*ts, "
+                + "r = runs outside the node (<= 2); rails L*b out per rank, (M-1)*L*b into the gatherer  "
                 + "[paper 002 sec. 5.2]");
     }
 

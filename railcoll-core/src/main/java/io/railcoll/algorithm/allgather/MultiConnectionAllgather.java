@@ -42,9 +42,10 @@ import java.util.List;
  *
  * <p>Cost, for M nodes of L ranks, shares of s = L/g ranks (g dividing L): phase 1 {@code ceil((s-1)/k)} steps
  * of b, phase 2 {@code ceil((M-1)/k)} steps of {@code s b}, phase 3 {@code ceil((L-1)/k)} steps of {@code M s b}.
- * Rails: each master sends and receives {@code (M-1) s b}. Shared memory: a master receives {@code (s-1) b} and
- * sends {@code (L-1) M s b}; every rank receives {@code (g-1) M s b} from the other masters (plus its own image
- * from its master, a member). Other placements are costed from the same design as a {@link Traffic}.
+ * Rails: each master sends and receives {@code (M-1) s b}. Shared memory: a master sends its image,
+ * {@code M s b}, to each of the L-1 other ranks and receives {@code (s-1) b + (g-1) M s b}; a member sends b and
+ * receives every master's image, {@code N b}. These closed forms are checked by {@code SmpAllgatherCostTest}; other
+ * placements are costed from the same design as a {@link Traffic}.
  */
 public final class MultiConnectionAllgather extends AlgorithmBase implements ResourceTable.Phased {
     public static final String SINGLE_GROUP_ID = "allgather.mc-1group";

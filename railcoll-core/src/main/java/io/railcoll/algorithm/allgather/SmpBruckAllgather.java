@@ -50,9 +50,12 @@ import java.util.List;
  *
  * <p>Bytes: over the rails a master receives every other node's blocks once, {@code (N - L_n) b}, and sends its
  * prefix in each of its messages, {@code (M-1) L b} with L ranks on every node; over shared memory it receives
- * {@code (L-1) b} and sends {@code (L-1) N b}; every other rank sends b and receives {@code N b}. Steps and beta bytes are measured in the program-order k-port model, where the
- * forwards share the master's k ports; the design is costed as a {@link Traffic}. With one rank per node this is
- * the flat Bruck all-gather; with one node, a node gather and broadcast. Any placement, k and b.
+ * {@code (L-1) b} and sends {@code (L-1) N b}; every other rank sends b and receives {@code N b}. Steps, in the
+ * program-order k-port model where the forwards share the master's k ports, for M nodes of L ranks and P pieces
+ * (k per full Bruck step plus those of the extra step): {@code ceil((L-1)/k) + max(ceil((P + (P+1)(L-1))/k),
+ * ceil(log_{k+1} M) + [L>1])}; other placements are costed from the same design as a {@link Traffic}. With one
+ * rank per node this is the flat Bruck all-gather; with one node, a node gather and broadcast. Any placement, k
+ * and b.
  */
 public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTable.Phased {
     public static final String ID = "allgather.smp-bruck";
@@ -270,8 +273,8 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
                 pending = arrived;
             }
         }
-        return traffic.cost(placement, shape.ports(), "node gather ceil((L-1)/k) steps, then ceil(log_{k+1} M) "
-                + "Bruck steps of whole nodes with the node's forwards sharing the k ports  [paper 000 sec. 5.2.2]");
+        return traffic.cost(placement, shape.ports(), "M nodes x L ranks, P pieces: (ceil((L-1)/k) + max(ceil((P + "
+                + "(P+1)(L-1))/k), ceil(log_{k+1} M) + [L>1]))*ts; rails (M-1)*L*b per master  [paper 000 sec. 5.2.2]");
     }
 
     @Override

@@ -44,10 +44,12 @@ import java.util.List;
  * </pre>
  *
  * <p>Bytes: a master sends {@code (M-1) L b} and receives as much over the rails; over shared memory it receives
- * {@code (L-1) b} and sends {@code (L-1) N b}; every other rank sends b and receives {@code N b}. Steps and beta
- * bytes are measured in the program-order k-port model, where the forwards share the master's k ports with the
- * network puts; the design is costed as a {@link Traffic}. With one rank per node this is the Direct all-gather
- * paced step by step; with one node, a node gather and broadcast. Any placement, k and b.
+ * {@code (L-1) b} and sends {@code (L-1) N b}; every other rank sends b and receives {@code N b}. Steps, in the
+ * program-order k-port model where the forwards share the master's k ports with the network puts, for M nodes of
+ * L ranks: {@code ceil((L-1)/k) + max(ceil((N-1)/k), ceil((M-1)/k) + [L>1])}, the master's N-1 sends or, when the
+ * ports are not the bottleneck, the chain of network steps and the last forward. Other placements are costed
+ * from the same design as a {@link Traffic}. With one rank per node this is the Direct all-gather paced step by
+ * step; with one node, a node gather and broadcast. Any placement, k and b.
  */
 public final class SmpDirectAllgather extends AlgorithmBase implements ResourceTable.Phased {
     public static final String ID = "allgather.smp-direct";
@@ -195,8 +197,8 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
                 }
             }
         }
-        return traffic.cost(placement, shape.ports(), "node gather ceil((L-1)/k) steps, then ceil((M-1)/k) Direct "
-                + "steps of L*b with the node's forwards sharing the k ports  [paper 000 sec. 5.2.2]");
+        return traffic.cost(placement, shape.ports(), "M nodes x L ranks: (ceil((L-1)/k) + max(ceil((N-1)/k), "
+                + "ceil((M-1)/k) + [L>1]))*ts; rails (M-1)*L*b per master  [paper 000 sec. 5.2.2]");
     }
 
     @Override

@@ -36,9 +36,12 @@ import java.util.List;
  * <p>Bytes: over the rails every master but the root sends {@code L_n b} and receives {@code N b} once; the root
  * receives {@code (N - L_0) b} and every master sends {@code N b} per tree child. Over shared memory a master
  * receives {@code (L-1) b} and sends {@code (L-1) N b}; every other rank sends b and receives {@code N b} (its own
- * block included). Steps: {@code ceil((L-1)/k)} for the node gather, {@code ceil((M-1)/k)} for the inter-node
- * gather and, for the broadcast, {@code ceil(log_{k+1} M)} tree levels plus the node broadcast, all measured in the
- * program-order k-port model from the design as a {@link Traffic}. Best for the shortest messages: few, combined
+ * block included). For M nodes of L ranks, in the program-order k-port model: {@code ceil((L-1)/k)} steps of b
+ * for the node gather, {@code ceil((M-1)/k)} of {@code L b} for the inter-node gather, {@code ceil(log_{k+1} M)}
+ * tree levels and {@code ceil((L-1)/k)} node-broadcast steps of {@code N b}:
+ * {@code T = (2 ceil((L-1)/k) + ceil((M-1)/k) + ceil(log_{k+1} M)) ts + (ceil((L-1)/k) + ceil((M-1)/k) L
+ * + (ceil(log_{k+1} M) + ceil((L-1)/k)) N) b tau}; other placements are costed from the same design as a
+ * {@link Traffic}. Best for the shortest messages: few, combined
  * network messages. Any placement, k and b; with one node it is a node gather and broadcast, with one rank per
  * node a Direct gather and a k-nomial broadcast.
  */
@@ -153,8 +156,8 @@ public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements 
                 traffic.send(rank, local, TAG_BROADCAST, all);
             }
         }
-        return traffic.cost(placement, shape.ports(), "ceil((L-1)/k) gather steps of b, ceil((M-1)/k) of L*b, "
-                + "then ceil(log_{k+1} M) tree steps and the node broadcast of N*b  [paper 000 sec. 5.2.1]");
+        return traffic.cost(placement, shape.ports(), "M nodes x L ranks, g = ceil((L-1)/k), D = ceil(log_{k+1} M): "
+                + "(2g + ceil((M-1)/k) + D)*ts + (g + ceil((M-1)/k)*L + (D + g)*N)*b*tau  [paper 000 sec. 5.2.1]");
     }
 
     @Override
