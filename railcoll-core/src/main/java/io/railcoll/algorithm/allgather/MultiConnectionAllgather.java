@@ -209,7 +209,8 @@ public final class MultiConnectionAllgather extends AlgorithmBase implements Res
         String g = fixedGroups > 0 ? "g=" + fixedGroups : "g from RAILCOLL_GROUPS";
         return "multi-connection aware, " + g + " masters per node: group gather (shm), every master to the same "
                 + "group's master on every other node at once, node broadcast of each master's image (shm); "
-                + "ceil((s-1)/k) + ceil((M-1)/k) + ceil((L-1)/k) steps, s = L/g; any placement and g; "
+                + "ceil((s-1)/k) + ceil((M-1)/k) + ceil((L-1)/k) steps, s = L/g; any placement"
+                + (fixedGroups > 0 ? "; " : " and g; ")
                 + "paper 002 sec. " + (fixedGroups == 1 ? "5.1" : "5.3");
     }
 }

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The closed forms stated in the algorithms' Javadoc and in {@code docs/algorithms-smp.md} hold for every uniform
  * placement of M = 1..9 nodes and L = 1..6 ranks per node, k = 1..4. The claimed costs themselves are checked
- * against the programs by {@link SmpAllgatherProperties}; this pins them to the documented formulas.
+ * against the programs by {@link SmpAllgatherPropertiesTest}; this pins them to the documented formulas.
  */
 class SmpAllgatherCostTest {
     private static final long B = 7;

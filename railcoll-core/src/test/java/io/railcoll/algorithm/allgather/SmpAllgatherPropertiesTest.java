@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code allgather.mc-groups} g = 1..5, the {@link ScheduleChecker} finds no violation: right result, matched
  * puts, no deadlock, no hazard, and the claimed cost equals the cost measured on the programs.
  */
-class SmpAllgatherProperties {
+class SmpAllgatherPropertiesTest {
 
     static List<String> ids() {
         return List.of("allgather.smp-gather-bcast", "allgather.smp-direct", "allgather.smp-bruck",
