@@ -2,6 +2,9 @@ package io.railcoll.algorithm.node;
 
 import io.railcoll.topology.Placement;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Every node's blocks in local-rank order (master first): the unit the SMP-aware algorithms of paper 000
  * section 5.2 move between node masters. Immutable.
@@ -37,7 +40,7 @@ public final class NodeUnits {
 
     /** The units of {@code count} nodes from {@code first} on, wrapping after the last node, one after the other. */
     public PackedBlocks run(int first, int count) {
-        java.util.List<PackedBlocks> parts = new java.util.ArrayList<>(count);
+        List<PackedBlocks> parts = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             parts.add(units[(first + i) % units.length]);
         }
