@@ -2,8 +2,13 @@ package io.railcoll.algorithm;
 
 import io.railcoll.algorithm.allgather.BruckAllgather;
 import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.allgather.GatherBasedMultiConnectionAllgather;
 import io.railcoll.algorithm.allgather.GatherBroadcastAllgather;
+import io.railcoll.algorithm.allgather.MultiConnectionAllgather;
 import io.railcoll.algorithm.allgather.RingAllgather;
+import io.railcoll.algorithm.allgather.SmpBruckAllgather;
+import io.railcoll.algorithm.allgather.SmpDirectAllgather;
+import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
 import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
 import io.railcoll.algorithm.alltoall.BruckAlltoall;
 import io.railcoll.algorithm.alltoall.DirectAlltoall;
@@ -39,6 +44,13 @@ public final class AlgorithmCatalog {
             new BruckAllgather(),
             new RingAllgather(),
             new GatherBroadcastAllgather(),
+            new SmpGatherBroadcastAllgather(),
+            new SmpDirectAllgather(),
+            new SmpBruckAllgather(),
+            MultiConnectionAllgather.singleGroup(),
+            new GatherBasedMultiConnectionAllgather(),
+            MultiConnectionAllgather.twoGroup(),
+            MultiConnectionAllgather.groups(),
             new DirectAlltoall(),
             new StandardExchangeAlltoall(),
             new BruckAlltoall(),
