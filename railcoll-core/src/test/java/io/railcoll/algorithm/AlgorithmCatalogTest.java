@@ -18,9 +18,11 @@ class AlgorithmCatalogTest {
     private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
 
     @Test
-    void listsTheIssueFourCatalog() {
+    void listsEveryAlgorithmOfIssuesFourAndFive() {
         assertEquals(List.of("gather.binomial", "gather.direct", "allgather.direct", "allgather.standard-exchange",
-                "allgather.bruck", "allgather.ring", "allgather.gather-bcast", "alltoall.direct",
+                "allgather.bruck", "allgather.ring", "allgather.gather-bcast", "allgather.smp-gather-bcast",
+                "allgather.smp-direct", "allgather.smp-bruck", "allgather.mc-1group", "allgather.mc-gather-based",
+                "allgather.mc-2group", "allgather.mc-groups", "alltoall.direct",
                 "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise", "broadcast.knomial",
                 "broadcast.scatter-allgather", "barrier.dissemination"), catalog.ids());
     }
