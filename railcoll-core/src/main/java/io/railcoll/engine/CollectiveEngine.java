@@ -44,8 +44,15 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Lifetime: owned and closed by the communicator.
  */
 public final class CollectiveEngine implements FrameSink, AutoCloseable {
+    /** Busy polls before yielding, when this node has a core per rank; none when ranks outnumber cores. */
     private static final int SPIN_ROUNDS = 64;
-    private static final int YIELD_ROUNDS = 16;
+    /**
+     * How long a wait yields before it sleeps. When ranks outnumber cores, yielding hands the core to the rank whose
+     * data this one awaits, which usually answers within tens of microseconds; sleeping costs a futex wake and a
+     * scheduler round trip. Past this budget the data is far away and sleeping costs nothing worth keeping a core
+     * busy for (a rank blocked for a second uses well under 1% of a core).
+     */
+    private static final long YIELD_BUDGET_NS = TimeUnit.MICROSECONDS.toNanos(300);
     /** Longest single sleep: waits re-check their deadline at least this often. */
     private static final long BLOCK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Sleep slice when another caller-driven transport may need attention meanwhile. */
@@ -60,6 +67,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private final int rank;
     private final Placement placement;
+    private final int spinRounds;
+    private long idleSinceNs;
     private final long timeoutNs;
     private final ProgramCache cache;
     private final SendCompletion sends = new SendCompletion();
@@ -90,6 +99,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
         this.goodbyes = new AtomicIntegerArray(placement.size());
+        this.spinRounds = placement.localSizeOf(rank) > Runtime.getRuntime().availableProcessors() ? 0 : SPIN_ROUNDS;
     }
 
     /**
@@ -252,9 +262,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (work > 0) {
             return 0;
         }
-        if (idle < SPIN_ROUNDS) {
+        if (idle == 0) {
+            idleSinceNs = System.nanoTime();
+        }
+        if (idle < spinRounds) {
             Thread.onSpinWait();
-        } else if (idle < SPIN_ROUNDS + YIELD_ROUNDS) {
+        } else if (System.nanoTime() - idleSinceNs < YIELD_BUDGET_NS) {
             Thread.yield();
         } else {
             sleep(awaited);
