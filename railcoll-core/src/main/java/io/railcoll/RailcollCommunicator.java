@@ -250,6 +250,10 @@ final class RailcollCommunicator implements Communicator {
         if (o == null) {
             throw new IllegalArgumentException(what + " must not be null");
         }
+        if (o instanceof MemorySegment m && m.heapBase().isPresent() && !(m.heapBase().get() instanceof byte[])) {
+            throw new IllegalArgumentException(what + ": a heap segment must be backed by a byte[] (got "
+                    + m.heapBase().get().getClass().getSimpleName() + "); use a byte[] or native memory");
+        }
     }
 
     /** The bytes between position and limit. */

@@ -36,8 +36,8 @@ public final class BenchApp implements RankApp {
         int n = comm.size();
         int rank = comm.rank();
         PrintWriter raw = rank == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
-        MemorySegment times = MemorySegment.ofArray(new long[1]);
-        MemorySegment allTimes = MemorySegment.ofArray(new long[n]);
+        MemorySegment times = MemorySegment.ofArray(new byte[Long.BYTES]);
+        MemorySegment allTimes = MemorySegment.ofArray(new byte[Long.BYTES * n]);
         try (Arena arena = Arena.ofShared()) {
             long maxSize = Arrays.stream(o.sizes).max().orElse(0);
             MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
@@ -57,10 +57,13 @@ public final class BenchApp implements RankApp {
                     if (o.check) {
                         check(comm, o, size, s, r);
                     }
-                    for (int i = 0; i < o.warmup; i++) {
+                    int iterations = iterationsFor(comm, o, s, r);
+                    // Warm-up gets the same time budget as a sample: enough calls for the JIT at small sizes
+                    // (OSU uses 200), few at large sizes where one call is long and already compiled code.
+                    int warmup = Math.min(o.warmup, Math.max(1, iterations));
+                    for (int i = 0; i < warmup; i++) {
                         call(comm, o.collective, s, r, o.root);
                     }
-                    int iterations = iterationsFor(comm, o, s, r);
                     for (int sample = 0; sample < o.samples; sample++) {
                         // OSU style, as peer_bench does: each call timed alone, a barrier between calls untimed.
                         long total = 0;
@@ -102,7 +105,8 @@ public final class BenchApp implements RankApp {
         call(comm, o.collective, s, r, o.root);
         long one = Math.max(1, System.nanoTime() - t0);
         // Rank 0's estimate decides, so every rank runs the same number of calls.
-        MemorySegment est = MemorySegment.ofArray(new long[] {one});
+        MemorySegment est = MemorySegment.ofArray(new byte[Long.BYTES]);
+        est.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, one);
         comm.broadcast(est, 0);
         long agreed = est.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
         long fit = o.budgetNs / Math.max(1, agreed);

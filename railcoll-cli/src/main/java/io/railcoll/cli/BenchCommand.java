@@ -48,6 +48,8 @@ import java.util.stream.Collectors;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmark collective algorithms on an emulated cluster (default: every all-gather algorithm, 1 B..1 MiB, 4 nodes x 4 ranks x 2 rails).")
 final class BenchCommand implements Callable<Integer> {
+    /** The testbed's rail rate when bench picks the testbed itself: the rate of issue 5's figures. */
+    static final String DEFAULT_RAIL_RATE = "2gbit";
     static final String DEFAULT_SIZES = "1,4,16,64,256,1024,4096,16384,65536,262144,1048576";
 
     @Mixin
@@ -72,10 +74,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--root", description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
     int root;
 
-    @Option(names = "--warmup", description = "Untimed calls before each size (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    @Option(names = "--warmup", description = "Untimed calls before each size, at most; fewer for large messages, as for --iterations (default ${DEFAULT-VALUE}).", defaultValue = "200")
     int warmup;
 
-    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms (default ${DEFAULT-VALUE}).", defaultValue = "50")
+    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     int iterations;
 
     @Option(names = "--samples", description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
@@ -96,6 +98,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--peer", description = "Also run the same sweep through this peer in the same run: openmpi.")
     String peer;
 
+    @Option(names = "--intra-node", description = "How ranks of one node talk: shm (shared memory), rails (through the rail sockets, as paper 000 Fig. 2/3 compare) or both (two sweeps in one run) (default ${DEFAULT-VALUE}).", defaultValue = "shm")
+    String intraNode;
+
     @Option(names = "--no-report", description = "Print the table only; write no report or plots.")
     boolean noReport;
 
@@ -108,34 +113,18 @@ final class BenchCommand implements Callable<Integer> {
         Placement placement = cluster.placement();
         List<Long> sizeList = parseSizes(sizes);
         Files.createDirectories(out);
-        Path raw = out.resolve("raw-samples.csv");
-        List<String> args = List.of("collective=" + c.id(), "algorithms=" + algorithms,
-                "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
-                "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
-                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs);
-        JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, cluster.environment(),
-                List.of(), Duration.ofHours(2));
-        int expectedSteps = expectedSteps(c, placement, sizeList);
         List<BenchResult> results = new ArrayList<>();
-        try (NodeNetwork network = cluster.network()) {
-            System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
-                    + "), " + cluster.rails + " rails, engine " + cluster.engine + "; " + network.describe());
-            ProgressBar bar = ProgressBar.forStdout(c.id(), expectedSteps);
-            PrintStream routed = LineRouter.printStream(line -> {
-                if (line.startsWith("[r0] PROGRESS ")) {
-                    bar.step(line.substring("[r0] PROGRESS ".length()));
-                    return true;
-                }
-                return false;
-            }, System.out);
-            JobResult result = new JobLauncher(routed, System.err).run(spec, network);
-            bar.finish();
-            if (!result.succeeded()) {
-                System.err.println("railcoll bench: the benchmark job failed on rank " + result.failedRank() + ": " + result.failure());
-                return result.exitCode() == 0 ? 1 : result.exitCode();
+        for (String variant : intraNodeVariants()) {
+            boolean both = intraNode.equals("both");
+            Map<String, String> env = new LinkedHashMap<>(cluster.environment());
+            env.put("RAILCOLL_SHM", variant.equals("shm") ? "on" : "off");
+            String suffix = both ? " (" + variant + ")" : "";
+            List<BenchResult> sweep = runSweep(c, placement, sizeList, env, suffix);
+            if (sweep == null) {
+                return 1;
             }
+            results.addAll(sweep);
         }
-        results.addAll(readRaw(raw, c, placement));
         Set<String> flat = new LinkedHashSet<>();
         for (BenchResult r : results) {
             if (isFlat(r.series().algorithm())) {
@@ -158,6 +147,48 @@ final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** One job sweeping every algorithm and size; null when the job failed (the reason is on stderr). */
+    private List<BenchResult> runSweep(Collective c, Placement placement, List<Long> sizeList, Map<String, String> env,
+                                       String labelSuffix) throws Exception {
+        Path raw = out.resolve("raw-samples.csv");
+        List<String> args = List.of("collective=" + c.id(), "algorithms=" + algorithms,
+                "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
+                "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
+                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs);
+        JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env, List.of(),
+                Duration.ofHours(2));
+        try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
+            System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
+                    + "), " + cluster.rails + " rails, engine " + cluster.engine + ", intra-node traffic over "
+                    + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
+            ProgressBar bar = ProgressBar.forStdout(c.id() + labelSuffix, expectedSteps(c, placement, sizeList));
+            PrintStream routed = LineRouter.printStream(line -> {
+                if (line.startsWith("[r0] PROGRESS ")) {
+                    bar.step(line.substring("[r0] PROGRESS ".length()));
+                    return true;
+                }
+                return false;
+            }, System.out);
+            JobResult result = new JobLauncher(routed, System.err).run(spec, network);
+            bar.finish();
+            if (!result.succeeded()) {
+                System.err.println("railcoll bench: the benchmark job failed on rank " + result.failedRank() + ": " + result.failure());
+                return null;
+            }
+        }
+        return readRaw(raw, c, placement, labelSuffix);
+    }
+
+    private List<String> intraNodeVariants() {
+        return switch (intraNode) {
+            case "shm" -> List.of("shm");
+            case "rails" -> List.of("rails");
+            case "both" -> List.of("shm", "rails");
+            default -> throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--intra-node must be shm, rails or both, got '" + intraNode + "'");
+        };
+    }
+
     private TableOptions runPeer(Collective c, Placement placement, List<Long> sizeList, List<BenchResult> results,
                                  Set<String> flat, TableOptions options) {
         if (!peer.equals(OpenMpiPeer.NAME)) {
@@ -174,7 +205,7 @@ final class BenchCommand implements Callable<Integer> {
         return TableOptions.withPeer(flat, OpenMpiPeer.NAME);
     }
 
-    private List<BenchResult> readRaw(Path raw, Collective c, Placement placement) throws IOException {
+    private List<BenchResult> readRaw(Path raw, Collective c, Placement placement, String labelSuffix) throws IOException {
         Map<String, Map<Long, Samples>> byAlg = new LinkedHashMap<>();
         for (String line : Files.readAllLines(raw)) {
             String[] f = line.split(",");
@@ -187,7 +218,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<BenchResult> out = new ArrayList<>();
         for (var e : byAlg.entrySet()) {
-            Series series = Series.of(c, e.getKey(), placement, cluster.rails, cluster.engine);
+            Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine);
             for (var s : e.getValue().entrySet()) {
                 out.add(BenchResult.of(series, s.getKey(), s.getValue()));
             }

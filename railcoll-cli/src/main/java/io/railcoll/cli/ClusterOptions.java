@@ -2,6 +2,7 @@ package io.railcoll.cli;
 
 import io.railcoll.launcher.LoopbackNetwork;
 import io.railcoll.launcher.NamespaceNetwork;
+import io.railcoll.launcher.testbed.NetnsTestbed;
 import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.launcher.NodeNetwork;
 import io.railcoll.topology.Placement;
@@ -33,10 +34,13 @@ final class ClusterOptions {
     @Option(names = "--stripe-threshold", description = "Puts longer than this many bytes are striped over all rails (default ${DEFAULT-VALUE}).", defaultValue = "1024")
     long stripeThreshold;
 
-    @Option(names = "--netns", description = "Run on the network-namespace testbed (one namespace per node, a bridge per rail; root only).")
+    @Option(names = "--netns", description = "Run on the network-namespace testbed (one namespace per node, a bridge per rail; root only); same as --network netns.")
     boolean netns;
 
-    @Option(names = "--rail-rate", description = "With --netns: rate limit of every rail in both directions, tc syntax, e.g. 2gbit (default: unlimited).")
+    @Option(names = "--network", description = "loopback (a loopback address per node and rail), netns (the namespace testbed, root only) or auto (netns when root, else loopback). Default: loopback for run, auto for bench.")
+    String network;
+
+    @Option(names = "--rail-rate", description = "With the netns testbed: rate limit of every rail in both directions, tc syntax, e.g. 2gbit (default: unlimited for run, 2gbit for bench).")
     String railRate;
 
     @Option(names = "--rail-netem", description = "With --netns: tc netem impairment on every rail, e.g. \"loss 5% corrupt 1%\" (needs a kernel with netem).")
@@ -57,26 +61,50 @@ final class ClusterOptions {
         return env;
     }
 
-    /** The network the job runs on; the caller closes it (which tears a testbed down). */
+    /** The network the job runs on, loopback unless asked otherwise; the caller closes it. */
     NodeNetwork network() {
-        return network(placement());
+        return network(placement(), "loopback", null);
     }
 
-    /** The network for {@code placement} (a command that picks its own placement). */
+    /** The network for {@code placement} (a command that picks its own placement), loopback unless asked otherwise. */
     NodeNetwork network(Placement placement) {
-        if (!netns) {
-            if (railRate != null || railNetem != null) {
-                throw new IllegalArgumentException("--rail-rate and --rail-netem need --netns");
+        return network(placement, "loopback", null);
+    }
+
+    NodeNetwork network(String defaultMode, String defaultRate) {
+        return network(placement(), defaultMode, defaultRate);
+    }
+
+    /**
+     * The network the job runs on; the caller closes it (which tears a testbed down).
+     *
+     * @param defaultMode  used when neither --network nor --netns is given: loopback, netns or auto
+     * @param defaultRate  rail rate on the testbed when --rail-rate is not given (null: unlimited)
+     */
+    NodeNetwork network(Placement placement, String defaultMode, String defaultRate) {
+        String mode = netns ? "netns" : network != null ? network : defaultMode;
+        if (mode.equals("auto")) {
+            mode = NetnsTestbed.available().available() ? "netns" : "loopback";
+        }
+        switch (mode) {
+            case "loopback" -> {
+                if (railRate != null || railNetem != null) {
+                    throw new IllegalArgumentException("--rail-rate and --rail-netem need the netns testbed (--netns)");
+                }
+                return new LoopbackNetwork(placement.nodeCount(), rails);
             }
-            return new LoopbackNetwork(placement.nodeCount(), rails);
+            case "netns" -> {
+                TestbedSpec spec = TestbedSpec.of(placement.nodeCount(), rails);
+                String rate = railRate != null ? railRate : defaultRate;
+                if (rate != null && !rate.equals("unlimited")) {
+                    spec = spec.withRate(rate);
+                }
+                if (railNetem != null) {
+                    spec = spec.withNetem(railNetem);
+                }
+                return NamespaceNetwork.start(spec);
+            }
+            default -> throw new IllegalArgumentException("--network must be loopback, netns or auto, got '" + mode + "'");
         }
-        TestbedSpec spec = TestbedSpec.of(placement.nodeCount(), rails);
-        if (railRate != null) {
-            spec = spec.withRate(railRate);
-        }
-        if (railNetem != null) {
-            spec = spec.withNetem(railNetem);
-        }
-        return NamespaceNetwork.start(spec);
     }
 }

@@ -2,8 +2,21 @@ package io.railcoll.algorithm;
 
 import io.railcoll.algorithm.allgather.BruckAllgather;
 import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.allgather.GatherBasedMultiConnectionAllgather;
+import io.railcoll.algorithm.allgather.GatherBroadcastAllgather;
+import io.railcoll.algorithm.allgather.MultiConnectionAllgather;
 import io.railcoll.algorithm.allgather.RingAllgather;
+import io.railcoll.algorithm.allgather.SmpBruckAllgather;
+import io.railcoll.algorithm.allgather.SmpDirectAllgather;
+import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
+import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
+import io.railcoll.algorithm.alltoall.BruckAlltoall;
+import io.railcoll.algorithm.alltoall.DirectAlltoall;
+import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
+import io.railcoll.algorithm.alltoall.StandardExchangeAlltoall;
+import io.railcoll.algorithm.barrier.DisseminationBarrier;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
+import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.schedule.Algorithm;
@@ -27,9 +40,24 @@ public final class AlgorithmCatalog {
             new BinomialTreeGather(),
             new DirectGather(),
             new DirectAllgather(),
+            new StandardExchangeAllgather(),
             new BruckAllgather(),
             new RingAllgather(),
-            new KnomialBroadcast()));
+            new GatherBroadcastAllgather(),
+            new SmpGatherBroadcastAllgather(),
+            new SmpDirectAllgather(),
+            new SmpBruckAllgather(),
+            MultiConnectionAllgather.singleGroup(),
+            new GatherBasedMultiConnectionAllgather(),
+            MultiConnectionAllgather.twoGroup(),
+            MultiConnectionAllgather.groups(),
+            new DirectAlltoall(),
+            new StandardExchangeAlltoall(),
+            new BruckAlltoall(),
+            new PairwiseAlltoall(),
+            new KnomialBroadcast(),
+            new ScatterAllgatherBroadcast(),
+            new DisseminationBarrier()));
 
     private final Map<String, Algorithm> byId;
 

@@ -23,6 +23,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Runs one rank's side of collectives: binds a compiled program's buffers, issues its puts, waits for its
@@ -43,8 +44,15 @@ import java.util.concurrent.TimeUnit;
  * Lifetime: owned and closed by the communicator.
  */
 public final class CollectiveEngine implements FrameSink, AutoCloseable {
+    /** Busy polls before yielding, when this node has a core per rank; none when ranks outnumber cores. */
     private static final int SPIN_ROUNDS = 64;
-    private static final int YIELD_ROUNDS = 16;
+    /**
+     * How long a wait yields before it sleeps. When ranks outnumber cores, yielding hands the core to the rank whose
+     * data this one awaits, which usually answers within tens of microseconds; sleeping costs a futex wake and a
+     * scheduler round trip. Past this budget the data is far away and sleeping costs nothing worth keeping a core
+     * busy for (a rank blocked for a second uses well under 1% of a core).
+     */
+    private static final long YIELD_BUDGET_NS = TimeUnit.MICROSECONDS.toNanos(300);
     /** Longest single sleep: waits re-check their deadline at least this often. */
     private static final long BLOCK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Sleep slice when another caller-driven transport may need attention meanwhile. */
@@ -59,16 +67,20 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private final int rank;
     private final Placement placement;
+    private final int spinRounds;
+    private long idleSinceNs;
     private final long timeoutNs;
     private final ProgramCache cache;
     private final SendCompletion sends = new SendCompletion();
     private final FrameHeader meta = new FrameHeader();
-    private final boolean[] departed;
+    /** Per peer, goodbyes received on the connections that carry its traffic; updated by any transport thread. */
+    private final AtomicIntegerArray goodbyes;
     private final Arena tempArena = Arena.ofShared();
     private Transport[] route;
     private Transport[] transports;
     private Blocker blocker;
     private boolean anyOwnThreads;
+    private boolean[] carriesTraffic;
     private MemorySegment temp = MemorySegment.NULL;
     private long[] slotBytes = new long[16];
     private int[] slotFrames = new int[16];
@@ -87,7 +99,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.placement = placement;
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
-        this.departed = new boolean[placement.size()];
+        this.goodbyes = new AtomicIntegerArray(placement.size());
+        this.spinRounds = placement.localSizeOf(rank) > Runtime.getRuntime().availableProcessors() ? 0 : SPIN_ROUNDS;
     }
 
     /**
@@ -104,8 +117,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.route = route.clone();
         this.transports = transports.clone();
         this.blocker = blocker;
-        for (Transport t : transports) {
-            anyOwnThreads |= !t.drivenByCaller();
+        this.carriesTraffic = new boolean[transports.length];
+        for (int i = 0; i < transports.length; i++) {
+            anyOwnThreads |= !transports[i].drivenByCaller();
+            for (Transport r : route) {
+                carriesTraffic[i] |= r == transports[i];
+            }
         }
     }
 
@@ -194,7 +211,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         int idle = 0;
         while (!slotComplete(posting, s)) {
             checkFailure();
-            if (departed[peer]) {
+            if (goodbyes.get(peer) >= route[peer].connectionsTo(peer)) {
                 throw new PeerLostException(peer, describe(posting) + ": rank " + peer
                         + " closed its communicator while this rank awaited " + p.slotLen[s] + " bytes (tag "
                         + p.slotTag[s] + ") from it");
@@ -244,15 +261,25 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     private int progress(int idle, Transport awaited) {
         int work = 0;
-        for (Transport t : transports) {
-            work += t.poll();
+        // The transport that carries what is awaited is polled every round; the others (a selector poll is a system
+        // call) every eighth round, or every round while this rank's own puts are still leaving.
+        boolean all = awaited == null || (idle & 7) == 0 || sends.pending() > 0;
+        for (int i = 0; i < transports.length; i++) {
+            Transport t = transports[i];
+            // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then.
+            if (t == awaited || all && (carriesTraffic[i] || (idle & 255) == 0)) {
+                work += t.poll();
+            }
         }
         if (work > 0) {
             return 0;
         }
-        if (idle < SPIN_ROUNDS) {
+        if (idle == 0) {
+            idleSinceNs = System.nanoTime();
+        }
+        if (idle < spinRounds) {
             Thread.onSpinWait();
-        } else if (idle < SPIN_ROUNDS + YIELD_ROUNDS) {
+        } else if (System.nanoTime() - idleSinceNs < YIELD_BUDGET_NS) {
             Thread.yield();
         } else {
             sleep(awaited);
@@ -382,9 +409,17 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         throw e;
     }
 
+    /**
+     * A peer has departed once every connection that carries its traffic to this rank said goodbye: the shared
+     * memory link for a node-mate, every rail otherwise (a stripe may still travel on one rail after another
+     * rail's goodbye).
+     */
     @Override
-    public void onGoodbye(int peer) {
-        departed[peer] = true;
+    public void onGoodbye(int peer, int rail) {
+        Transport t = route[peer];
+        if (t != null && (rail >= 0) == t.railBased()) {
+            goodbyes.incrementAndGet(peer);
+        }
         if (blocker != null) {
             blocker.wake();
         }
@@ -394,8 +429,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public void onPeerLost(int peer, int rail, String cause) {
         Posting posting = this.posting;
         RailcollException e = new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node "
-                + placement.nodeOf(peer) + ") on rail " + rail + (posting != null ? " during " + describe(posting) : "")
-                + ": " + cause);
+                + placement.nodeOf(peer) + ") " + (rail < 0 ? "over shared memory" : "on rail " + rail)
+                + (posting != null ? " during " + describe(posting) : "") + ": " + cause);
         fail(e);
         throw e;
     }

@@ -64,6 +64,21 @@ public final class Doorbell {
     }
 
     /**
+     * Rings every doorbell of {@code bells} except index {@code skip} with a single fence: what
+     * a rank does after publishing a flag that all its node-mates may be waiting for.
+     */
+    public static void ringAll(Doorbell[] bells, int skip) {
+        VarHandle.fullFence();
+        for (int i = 0; i < bells.length; i++) {
+            Doorbell bell = bells[i];
+            if (i != skip && SharedAccess.getIntVolatile(bell.segment, bell.offset + WAITERS) != 0) {
+                SharedAccess.getAndAddInt(bell.segment, bell.offset + SEQUENCE, 1);
+                Futex.wake(bell.segment, bell.offset + SEQUENCE, Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
      * Announces a sleeper and returns the key to sleep on. The caller must re-check its
      * condition after this call and before {@link #await}, and must {@link #disarm} once.
      */

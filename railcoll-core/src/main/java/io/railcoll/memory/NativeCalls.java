@@ -45,8 +45,10 @@ public final class NativeCalls {
 
     /**
      * A libc function bound with errno capture: the returned handle takes a capture segment
-     * ({@link #captureState}) as its first argument, then the function's own arguments.
+     * ({@link #captureState}) as its first argument, then the function's own arguments. Binding
+     * is a restricted operation: the JVM must run with {@code --enable-native-access}.
      */
+    @SuppressWarnings("restricted")
     public static MethodHandle libc(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         MemorySegment symbol = LINKER.defaultLookup().find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("libc has no symbol '" + name + "'"));

@@ -70,6 +70,10 @@ final class HazardFinder {
         (buffer == Buffer.RECV ? recv : temp).add(access);
     }
 
+    private static boolean endsBefore(SymbolicExecution execution, Access first, Access second) {
+        return execution.happensBefore(first.toRank(), first.toOp(), second.fromRank(), second.fromOp());
+    }
+
     private static void scan(int rank, Buffer buffer, List<Access> accesses, SymbolicExecution execution,
                              SymbolicExecution.ViolationSink sink) {
         accesses.sort(Comparator.comparingLong(Access::start));
@@ -85,8 +89,10 @@ final class HazardFinder {
                             current.what() + " reads and writes overlapping bytes of " + buffer);
                     continue;
                 }
-                boolean ordered = execution.happensBefore(earlier.toRank(), earlier.toOp(), current.fromRank(), current.fromOp())
-                        || execution.happensBefore(current.toRank(), current.toOp(), earlier.fromRank(), earlier.fromOp());
+                // Ask the question program order can answer first; the other needs a causal-past search.
+                boolean ordered = earlier.toRank() == current.fromRank()
+                        ? endsBefore(execution, earlier, current) || endsBefore(execution, current, earlier)
+                        : endsBefore(execution, current, earlier) || endsBefore(execution, earlier, current);
                 if (!ordered) {
                     Access first = earlier.opIndex() < current.opIndex() ? earlier : current;
                     Access second = first == earlier ? current : earlier;

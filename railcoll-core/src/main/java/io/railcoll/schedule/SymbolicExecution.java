@@ -1,14 +1,20 @@
 package io.railcoll.schedule;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Runs every rank's program over {@link SymbolicBuffer}s, the way the engine would but without time: each rank runs
  * until it reaches a Recv whose put has not been issued, and passes repeat until no rank can move. A put's data is
  * taken when it is issued and lands when its Recv is reached; the hazard rules (checked separately) are what make
- * any real timing give the same bytes. Alongside, it keeps vector clocks so the checker can ask whether one event
- * happens before another. Package-private helper of {@link ScheduleChecker}; one instance per check.
+ * any real timing give the same bytes. It also answers whether one op happens before another. Package-private
+ * helper of {@link ScheduleChecker}; one instance per check.
  */
 final class SymbolicExecution {
 
@@ -18,14 +24,14 @@ final class SymbolicExecution {
     private final ViolationSink sink;
     private final SymbolicBuffer[][] buffers;
     private final int[] next;
-    /** Per rank: op indices of its Recvs in program order, and the vector clock right after each. */
+    /** Per rank: op indices of its Recvs, ascending. */
     private final int[][] receiveIndex;
-    private final int[][][] receiveClock;
-    private final int[] receiveCount;
-    private final int[][][] putClock;
-    private final List<SymbolicBuffer.Piece>[][] putData;
+    private final boolean[][] issued;
+    /** Per rank and op: the data a put took when issued, until its Recv consumes it. */
+    private final List<List<List<SymbolicBuffer.Piece>>> putData;
+    /** Causal pasts already computed, by event ({@code rank << 32 | op}). */
+    private final Map<Long, int[]> pasts = new HashMap<>();
 
-    @SuppressWarnings("unchecked")
     SymbolicExecution(Shape shape, List<RankProgram> programs, Matching matching, ViolationSink sink) {
         this.shape = shape;
         this.programs = programs;
@@ -35,10 +41,8 @@ final class SymbolicExecution {
         buffers = new SymbolicBuffer[n][Buffer.values().length];
         next = new int[n];
         receiveIndex = new int[n][];
-        receiveClock = new int[n][][];
-        receiveCount = new int[n];
-        putClock = new int[n][][];
-        putData = new List[n][];
+        issued = new boolean[n][];
+        putData = new ArrayList<>(n);
         long b = shape.blockBytes();
         for (int r = 0; r < n; r++) {
             for (Buffer buffer : Buffer.values()) {
@@ -48,24 +52,16 @@ final class SymbolicExecution {
             if (shape.collective() == Collective.BROADCAST && r == shape.root()) {
                 buffers[r][Buffer.RECV.ordinal()].fillWithOrigin(b, r, Buffer.RECV);
             }
-            int ops = programs.get(r).ops().size();
-            int receives = 0;
-            for (Op op : programs.get(r).ops()) {
-                if (op instanceof Op.Recv) {
-                    receives++;
-                }
-            }
-            receiveIndex[r] = new int[receives];
-            receiveClock[r] = new int[receives][];
-            putClock[r] = new int[ops][];
-            putData[r] = new List[ops];
+            List<Op> ops = programs.get(r).ops();
+            receiveIndex[r] = IntStream.range(0, ops.size()).filter(i -> ops.get(i) instanceof Op.Recv).toArray();
+            issued[r] = new boolean[ops.size()];
+            putData.add(new ArrayList<>(Collections.nCopies(ops.size(), null)));
         }
     }
 
     /** Runs to completion or deadlock; returns true when every rank finished. */
     boolean run() {
         int n = shape.size();
-        int[][] clock = new int[n][n];
         boolean progress = true;
         while (progress) {
             progress = false;
@@ -77,23 +73,14 @@ final class SymbolicExecution {
                     if (op instanceof Op.Recv v) {
                         int sender = matching.peerRank(r, i);
                         int putIndex = matching.peerOp(r, i);
-                        int[] sent = putClock[sender][putIndex];
-                        if (sent == null) {
+                        if (!issued[sender][putIndex]) {
                             break;
                         }
-                        for (int q = 0; q < n; q++) {
-                            clock[r][q] = Math.max(clock[r][q], sent[q]);
-                        }
-                        clock[r][r] = i + 1;
-                        buffer(r, v.dst()).write(v.dstOffset(), putData[sender][putIndex]);
-                        receiveIndex[r][receiveCount[r]] = i;
-                        receiveClock[r][receiveCount[r]++] = clock[r].clone();
+                        buffer(r, v.dst()).write(v.dstOffset(), putData.get(sender).set(putIndex, null));
                     } else if (op instanceof Op.Put p) {
-                        clock[r][r] = i + 1;
-                        putClock[r][i] = clock[r].clone();
-                        putData[r][i] = readDefined(r, i, p.src(), p.srcOffset(), p.length());
+                        issued[r][i] = true;
+                        putData.get(r).set(i, readDefined(r, i, p.src(), p.srcOffset(), p.length()));
                     } else if (op instanceof Op.Copy c) {
-                        clock[r][r] = i + 1;
                         List<SymbolicBuffer.Piece> data = readDefined(r, i, c.src(), c.srcOffset(), c.length());
                         buffer(r, c.dst()).write(c.dstOffset(), data);
                     }
@@ -132,32 +119,48 @@ final class SymbolicExecution {
 
     /** True when op {@code a} of rank {@code q} happens before op {@code i} of rank {@code r}. */
     boolean happensBefore(int q, int a, int r, int i) {
-        if (q == r) {
-            return a < i;
-        }
-        int lo = 0;
-        int hi = receiveCount[r] - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (receiveIndex[r][mid] <= i) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found >= 0 && receiveClock[r][found][q] > a;
+        return q == r ? a < i : causalPast(r, i)[q] > a;
     }
 
-    /** Number of rank {@code q}'s ops known to rank {@code r} when it executes its op {@code i}. */
+    /** Number of rank {@code q}'s ops in the causal past of op {@code i} of rank {@code r} (its own included). */
     int knownOps(int r, int i, int q) {
-        for (int j = receiveCount[r] - 1; j >= 0; j--) {
-            if (receiveIndex[r][j] <= i) {
-                return receiveClock[r][j][q];
-            }
+        return causalPast(r, i)[q];
+    }
+
+    /**
+     * For each rank, how many of its ops happen before or at op {@code i} of rank {@code r}: program order plus
+     * put-issue-before-Recv-completion, closed transitively. Computed on demand and cached, because most hazard
+     * questions are answered by program order alone, and a vector clock per Recv would cost N^3 memory for a
+     * direct all-to-all.
+     */
+    private int[] causalPast(int r, int i) {
+        long key = (long) r << 32 | i;
+        int[] cached = pasts.get(key);
+        if (cached != null) {
+            return cached;
         }
-        return 0;
+        int n = shape.size();
+        int[] known = new int[n];
+        int[] scanned = new int[n];
+        known[r] = i + 1;
+        ArrayDeque<Integer> work = new ArrayDeque<>();
+        work.push(r);
+        while (!work.isEmpty()) {
+            int x = work.pop();
+            int[] receives = receiveIndex[x];
+            int j = Arrays.binarySearch(receives, scanned[x]);
+            for (j = j < 0 ? -j - 1 : j; j < receives.length && receives[j] < known[x]; j++) {
+                int sender = matching.peerRank(x, receives[j]);
+                int putOps = matching.peerOp(x, receives[j]) + 1;
+                if (putOps > known[sender]) {
+                    known[sender] = putOps;
+                    work.push(sender);
+                }
+            }
+            scanned[x] = Math.max(scanned[x], known[x]);
+        }
+        pasts.put(key, known);
+        return known;
     }
 
     private void reportDeadlock() {

@@ -14,9 +14,12 @@ public final class Placement {
     private final int[] nodeOfRank;
     private final int[] localRankOf;
     private final int[][] ranksOfNode;
+    /** Placements key the engine's program cache on every call, so the hash is computed once. */
+    private final int hash;
 
     private Placement(int[] nodeOfRank) {
         this.nodeOfRank = nodeOfRank.clone();
+        this.hash = Arrays.hashCode(this.nodeOfRank);
         int nodes = 0;
         for (int node : nodeOfRank) {
             if (node < 0) {
@@ -186,12 +189,12 @@ public final class Placement {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Placement p && Arrays.equals(nodeOfRank, p.nodeOfRank);
+        return o == this || o instanceof Placement p && p.hash == hash && Arrays.equals(nodeOfRank, p.nodeOfRank);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(nodeOfRank);
+        return hash;
     }
 
     @Override

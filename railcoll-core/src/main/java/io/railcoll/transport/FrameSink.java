@@ -23,8 +23,11 @@ public interface FrameSink {
     /** A peer aborted: every collective in progress fails with its reason. */
     void onAbort(int peer, String reason);
 
-    /** A peer closed its communicator (it sent a goodbye): it will send nothing more. */
-    void onGoodbye(int peer);
+    /**
+     * A peer closed its communicator: it will send nothing more on this connection ({@code rail}, or -1 for shared
+     * memory). Frames it sent earlier on other connections may still be on their way.
+     */
+    void onGoodbye(int peer, int rail);
 
     /**
      * Called by transports that progress on threads of their own after they delivered frames or finished sends,

@@ -38,6 +38,16 @@ public interface Transport extends AutoCloseable {
         return true;
     }
 
+    /** Whether this transport's connections are rails (numbered from 0); false for shared memory. */
+    default boolean railBased() {
+        return true;
+    }
+
+    /** How many connections carry traffic to {@code peer} (each says goodbye when the peer closes). */
+    default int connectionsTo(int peer) {
+        return 1;
+    }
+
     /** Whether frames are queued that have not left yet (the owner must keep driving a caller-driven transport). */
     boolean hasPendingOutput();
 

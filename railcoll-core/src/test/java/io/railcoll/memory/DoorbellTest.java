@@ -65,6 +65,20 @@ class DoorbellTest {
     }
 
     @Test
+    void ringAllWakesOnlyArmedBellsAndSkipsTheRinger() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(3 * Doorbell.BYTES, 128);
+            Doorbell[] bells = {new Doorbell(segment, 0), new Doorbell(segment, 128), new Doorbell(segment, 256)};
+            bells[0].arm();
+            bells[2].arm();
+            Doorbell.ringAll(bells, 0);
+            assertEquals(0, bells[0].sequence(), "the ringer's own bell is skipped");
+            assertEquals(0, bells[1].sequence(), "nobody sleeps on bell 1: no write");
+            assertEquals(1, bells[2].sequence());
+        }
+    }
+
+    @Test
     void sequenceFlagsNeverGoBack() {
         try (Arena arena = Arena.ofConfined()) {
             SequenceFlags flags = new SequenceFlags(arena.allocate(512, 128), 0, 2, 128);

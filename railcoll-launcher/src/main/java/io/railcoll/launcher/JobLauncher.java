@@ -3,6 +3,7 @@ package io.railcoll.launcher;
 import io.railcoll.bootstrap.Handshake;
 import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.topology.Placement;
+import io.railcoll.transport.shm.NodeRegion;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -70,6 +73,9 @@ public final class JobLauncher {
             return await(spec, processes, latch);
         } finally {
             destroyAll(processes);
+            // A node's first rank unlinks its shared-memory file once every node-mate attached; a job killed
+            // before that leaves the file, and this removes it (only files whose creator is gone).
+            NodeRegion.removeStale(jobId);
             if (server != null) {
                 server.close();
             }
@@ -124,42 +130,45 @@ public final class JobLauncher {
      */
     private JobResult await(JobSpec spec, List<Process> processes, FailureLatch latch) throws InterruptedException {
         long deadline = System.nanoTime() + spec.jobTimeout().toNanos();
+        // Ranks are taken in the order they died (the JDK's reaper sees each exit as it happens), so the job's
+        // failure is the rank that died first, not the lowest-numbered of those that noticed it.
+        BlockingQueue<Integer> exits = new LinkedBlockingQueue<>();
+        for (int r = 0; r < processes.size(); r++) {
+            int rank = r;
+            processes.get(r).onExit().thenRun(() -> exits.add(rank));
+        }
         int remaining = processes.size();
-        boolean[] done = new boolean[processes.size()];
         JobResult first = null;
         long killAt = Long.MAX_VALUE;
         while (remaining > 0) {
-            boolean progressed = false;
-            for (int r = 0; r < processes.size(); r++) {
-                if (done[r]) {
-                    continue;
-                }
-                Process p = processes.get(r);
-                if (!p.isAlive()) {
-                    done[r] = true;
-                    remaining--;
-                    progressed = true;
-                    int code = p.exitValue();
-                    if (code != 0 && first == null) {
-                        // Give the rank's stderr pump a moment to deliver its FAILED line.
-                        latch.awaitReason(r, 500);
-                        String reason = latch.reason(r);
-                        first = new JobResult(code, r, reason == null ? "exited with status " + code
-                                + (code > 128 ? " (killed by signal " + (code - 128) + ")" : "") : reason);
-                        killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILURE_GRACE_MS);
+            long wakeAt = Math.min(deadline, killAt);
+            Integer r = exits.poll(Math.max(1, TimeUnit.NANOSECONDS.toMillis(wakeAt - System.nanoTime())), TimeUnit.MILLISECONDS);
+            if (r != null) {
+                remaining--;
+                int code = processes.get(r).exitValue();
+                if (code != 0 && code != 1) {
+                    // Status 1 is a rank that reported its failure itself; anything else died without a word.
+                    synchronized (err) {
+                        err.println("railcoll: rank " + r + " exited with status " + code
+                                + (code > 128 ? " (killed by signal " + (code - 128) + ")" : ""));
                     }
+                }
+                if (code != 0 && first == null) {
+                    // Give the rank's stderr pump a moment to deliver its FAILED line.
+                    latch.awaitReason(r, 500);
+                    String reason = latch.reason(r);
+                    first = new JobResult(code, r, reason == null ? "exited with status " + code
+                            + (code > 128 ? " (killed by signal " + (code - 128) + ")" : "") : reason);
+                    killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILURE_GRACE_MS);
                 }
             }
             if (System.nanoTime() - killAt > 0) {
                 destroyAll(processes);
                 return first;
             }
-            if (System.nanoTime() > deadline) {
+            if (System.nanoTime() - deadline > 0) {
                 destroyAll(processes);
                 return first != null ? first : new JobResult(124, -1, "job timed out after " + spec.jobTimeout().toSeconds() + " s");
-            }
-            if (!progressed) {
-                Thread.sleep(20);
             }
         }
         return first != null ? first : JobResult.success();

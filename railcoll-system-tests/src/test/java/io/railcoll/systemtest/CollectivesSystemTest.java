@@ -33,6 +33,15 @@ class CollectivesSystemTest {
         assertTrue(o.stdout().contains("CHECKED "), o.stdout());
     }
 
+    @ParameterizedTest(name = "one node of {0} ranks, shared memory {1}")
+    @CsvSource({"8, on", "5, off"})
+    void intraNodeTrafficThroughSharedMemoryOrTheRails(int ranks, String shm) {
+        Jobs.Outcome o = Jobs.run(Placement.singleNode(ranks), 1, CheckApp.class,
+                List.of("sizes=0,1,63,64,4095,4096,65537,4194304", "algorithms=auto", "roots=0,last",
+                        "buffers=array,segment"), Map.of("RAILCOLL_SHM", shm)).assertSucceeded();
+        assertTrue(o.stdout().contains("CHECKED "), o.stdout());
+    }
+
     @ParameterizedTest(name = "1 MiB on placement {0}")
     @CsvSource({"'4x4'", "'3,4,1'"})
     void largeMessagesWithTheDefaultSelection(String placement) {

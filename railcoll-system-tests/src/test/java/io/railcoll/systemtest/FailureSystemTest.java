@@ -27,6 +27,30 @@ class FailureSystemTest {
                     "rank " + r + " did not name the lost rank:\n" + o.stderr());
         }
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+        assertNoSharedMemoryLeft();
+    }
+
+    /** Nothing of a finished job stays in /dev/shm, whether it ended well or a rank was killed. */
+    private static void assertNoSharedMemoryLeft() {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
+            List<String> left = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("railcoll")).toList();
+            assertTrue(left.isEmpty(), "shared-memory files left behind: " + left);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aKilledNodeMateFailsItsNeighboursOverSharedMemory() {
+        Jobs.Outcome o = Jobs.run(Placement.singleNode(3), 1, FaultApps.DieMidway.class, List.of("1"), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        assertEquals(1, o.result().failedRank(), o.all());
+        for (int r : new int[] {0, 2}) {
+            assertTrue(o.stderr().contains("[r" + r + "] FAILED: io.railcoll.PeerLostException: rank " + r + ": lost rank 1"),
+                    "rank " + r + " did not name the lost rank:\n" + o.stderr());
+        }
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+        assertNoSharedMemoryLeft();
     }
 
     @Test

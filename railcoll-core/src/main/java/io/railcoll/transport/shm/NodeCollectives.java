@@ -75,6 +75,7 @@ public final class NodeCollectives {
     private final long pieceBytes;
     private final WaitSite arrivalSite;
     private final WaitSite drainSite;
+    private final String where;
 
     private long step;
     private long calls;
@@ -88,7 +89,8 @@ public final class NodeCollectives {
     private long descriptor;
     private long awaitedStep;
 
-    NodeCollectives(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWait wait) {
+    NodeCollectives(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWait wait, String where) {
+        this.where = where;
         this.segment = segment;
         this.layout = layout;
         this.me = me;
@@ -264,6 +266,9 @@ public final class NodeCollectives {
         if (broken) {
             throw new IllegalStateException("a previous node collective of this rank failed; close the region");
         }
+        if (timeoutNs <= 0) {
+            throw new IllegalArgumentException("timeoutNs must be positive, got " + timeoutNs);
+        }
         this.kind = kind;
         this.root = root;
         this.callBytes = bytes;
@@ -305,15 +310,13 @@ public final class NodeCollectives {
         long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
         if (theirs != descriptor && (theirs >>> 44) == (descriptor >>> 44)) {
             broken = true;
-            throw new ShmException(ShmException.Reason.MISMATCH, "node collective call #" + calls + ": local rank "
-                    + me + " called " + decode(descriptor) + " but local rank " + q + " called " + decode(theirs));
+            throw new ShmException(ShmException.Reason.MISMATCH, where + ": node collective call #" + calls
+                    + ": local rank " + me + " called " + decode(descriptor) + " but local rank " + q + " called " + decode(theirs));
         }
     }
 
     private void ringOthers() {
-        for (int i = 1; i < size; i++) {
-            bells[(me + i) % size].ring();
-        }
+        Doorbell.ringAll(bells, me);
     }
 
     private long halfOffset(long s) {
@@ -335,9 +338,13 @@ public final class NodeCollectives {
     }
 
     private String stepText() {
-        return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of "
-                + kind.label + " call #" + calls + " (root " + root + ", " + callBytes + " bytes"
-                + (kind == Kind.BROADCAST ? "" : " per rank") + ")";
+        String call = kind.label + " call #" + calls + switch (kind) {
+            case BARRIER -> "";
+            case ALLGATHER -> " (" + callBytes + " bytes per rank)";
+            case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
+            case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
+        };
+        return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of " + call;
     }
 
     // call number mod 2^20 | kind (4 bits) | root (8 bits) | bytes mod 2^32

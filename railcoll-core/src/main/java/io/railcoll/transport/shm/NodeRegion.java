@@ -64,6 +64,7 @@ public final class NodeRegion implements AutoCloseable {
     private final ShmChannel[] inbound;
     private final NodeCollectives collectives;
     private boolean unlinked;
+    private boolean startedUp;
     private boolean closed;
 
     /**
@@ -152,7 +153,8 @@ public final class NodeRegion implements AutoCloseable {
                 }
             }
             this.collectives = new NodeCollectives(segment, layout, localRank, doorbells,
-                    new PeerWait(new Idler(doorbells[localRank], waitStrategy), peers, true));
+                    new PeerWait(new Idler(doorbells[localRank], waitStrategy), peers, true), who);
+            startedUp = true;
         } catch (RuntimeException | Error e) {
             release(e);
             throw e;
@@ -161,8 +163,7 @@ public final class NodeRegion implements AutoCloseable {
 
     private ShmChannel channel(int from, int to) {
         return new ShmChannel(segment, layout.ringControl(from, to), layout.ringData(from, to), layout.ringBytes(),
-                from, to, new Doorbell(segment, layout.doorbell(from)), new Doorbell(segment, layout.doorbell(to)),
-                peers, waitStrategy);
+                from, to, doorbells[from], doorbells[to], peers, waitStrategy);
     }
 
     private void register(String who) {
@@ -181,35 +182,41 @@ public final class NodeRegion implements AutoCloseable {
         SharedAccess.setLongRelease(segment, slot + RegionLayout.ATTACH_STATE, RegionLayout.STATE_ATTACHED);
     }
 
-    /** Polls the attach slots until all ranks are attached; returns their process handles. */
+    /**
+     * Polls the attach slots until every rank has attached; returns their process handles. A
+     * rank that attached and already closed normally counts as attached (it is reported as lost
+     * when someone waits on it); one that gave up during start-up, or died, fails start-up here.
+     */
     private ProcessHandle[] awaitAllAttached(String who, long startNs, long timeoutNs) {
         ProcessHandle[] handles = new ProcessHandle[localSize];
+        boolean[] seen = new boolean[localSize];
+        seen[localRank] = true;
         long sleepMillis = 1;
         while (true) {
             List<Integer> missing = new ArrayList<>();
             for (int r = 0; r < localSize; r++) {
-                if (r == localRank || handles[r] != null && handles[r].isAlive()) {
-                    continue;
-                }
                 long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(r) + RegionLayout.ATTACH_STATE);
                 long peerPid = attachWord(r, RegionLayout.ATTACH_PID);
-                if (state == RegionLayout.STATE_DETACHED) {
+                if (state == RegionLayout.STATE_ABANDONED) {
                     throw new ShmException(ShmException.Reason.PEER_LOST, who + ": local rank " + r + " (pid " + peerPid
-                            + ") closed the region during start-up");
+                            + ") gave up during start-up");
+                }
+                if (r == localRank || state == RegionLayout.STATE_DETACHED) {
+                    seen[r] = true;
+                    continue;
                 }
                 if (state == RegionLayout.STATE_ABSENT) {
                     missing.add(r);
                     continue;
                 }
-                if (handles[r] != null) {
-                    throw new ShmException(ShmException.Reason.PEER_LOST, who + ": local rank " + r + " (pid " + peerPid
-                            + ") exited during start-up");
+                if (!seen[r]) {
+                    seen[r] = true;
+                    handles[r] = Processes.find(peerPid, attachWord(r, RegionLayout.ATTACH_START_MILLIS)).orElse(null);
                 }
-                long peerStart = attachWord(r, RegionLayout.ATTACH_START_MILLIS);
-                int rank = r;
-                handles[r] = Processes.find(peerPid, peerStart).orElseThrow(() -> new ShmException(
-                        ShmException.Reason.PEER_LOST, who + ": local rank " + rank + " (pid " + peerPid
-                        + ") attached and exited during start-up"));
+                if (handles[r] == null || !handles[r].isAlive()) {
+                    throw new ShmException(ShmException.Reason.PEER_LOST, who + ": local rank " + r + " (pid " + peerPid
+                            + ") attached and exited during start-up");
+                }
             }
             if (missing.isEmpty()) {
                 return handles;
@@ -317,13 +324,14 @@ public final class NodeRegion implements AutoCloseable {
         closed = true;
         Throwable failure = primary;
         try {
+            // A rank whose start-up failed says so, so that the others fail their start-up too.
             SharedAccess.setLongRelease(segment, layout.attachSlot(localRank) + RegionLayout.ATTACH_STATE,
-                    RegionLayout.STATE_DETACHED);
+                    startedUp ? RegionLayout.STATE_DETACHED : RegionLayout.STATE_ABANDONED);
+            Doorbell[] bells = new Doorbell[localSize];
             for (int r = 0; r < localSize; r++) {
-                if (r != localRank) {
-                    new Doorbell(segment, layout.doorbell(r)).ring();
-                }
+                bells[r] = new Doorbell(segment, layout.doorbell(r));
             }
+            Doorbell.ringAll(bells, localRank);
         } catch (RuntimeException e) {
             failure = keep(failure, e);
         }

@@ -20,6 +20,8 @@ public final class PeerWatch {
     private final ProcessHandle[] handles;
     private final long[] pids;
     private final int self;
+    /** Start ticks of each local rank's process when it attached (-1 unknown): a different value means pid reuse. */
+    private final long[] startTicks;
     private final String where;
 
     /**
@@ -33,12 +35,37 @@ public final class PeerWatch {
         this.pids = pids;
         this.self = self;
         this.where = where;
+        this.startTicks = new long[pids.length];
+        for (int r = 0; r < pids.length; r++) {
+            startTicks[r] = pids[r] > 0 && r != self ? Processes.startTicks(pids[r]) : -1;
+        }
     }
 
     /** A watch that checks nothing: for channels over plain memory in tests. */
     static PeerWatch unwatched(int localSize, int self) {
         return new PeerWatch(null, null, new ProcessHandle[localSize], new long[localSize], self,
                 "unwatched memory, local rank " + self);
+    }
+
+    /**
+     * Why local rank {@code localRank} can send nothing more although it did not close cleanly, or null. A rank that
+     * closed its region cleanly is not lost even after its process ended: what it wrote before (its goodbye last)
+     * stays readable in this rank's mapping. Lost means it abandoned its start-up or its process ended without
+     * closing (killed, crashed).
+     */
+    public String crashOf(int localRank) {
+        if (segment == null || localRank == self) {
+            return null;
+        }
+        long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(localRank) + RegionLayout.ATTACH_STATE);
+        if (state == RegionLayout.STATE_ABANDONED) {
+            return "abandoned the region";
+        }
+        if (state != RegionLayout.STATE_DETACHED && pids[localRank] > 0 && startTicks[localRank] >= 0
+                && Processes.startTicks(pids[localRank]) != startTicks[localRank]) {
+            return "ended without closing its communicator (killed or crashed)";
+        }
+        return null;
     }
 
     /** The pid of local rank {@code localRank}. */
@@ -49,6 +76,20 @@ public final class PeerWatch {
     /** Whether local rank {@code localRank}'s process is running and has not closed the region. */
     public boolean isAlive(int localRank) {
         return lossOf(localRank) == null;
+    }
+
+    /**
+     * The lowest local rank (other than this one) whose process exited or that closed the
+     * region, or -1 if all are there. Reads {@code /proc} once per rank: call it every few
+     * milliseconds of waiting, not on every spin.
+     */
+    public int firstLost() {
+        for (int r = 0; r < pids.length; r++) {
+            if (r != self && lossOf(r) != null) {
+                return r;
+            }
+        }
+        return -1;
     }
 
     /** Throws {@link ShmException.Reason#PEER_LOST} if {@code peer} is gone. */
@@ -87,16 +128,15 @@ public final class PeerWatch {
         return where;
     }
 
-    private String lossOf(int peer) {
+    String lossOf(int peer) {
         if (segment == null || peer == self) {
             return null;
         }
-        if (SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE)
-                == RegionLayout.STATE_DETACHED) {
+        long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(peer) + RegionLayout.ATTACH_STATE);
+        if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
             return "closed its end of the region";
         }
-        ProcessHandle handle = handles[peer];
-        if (handle != null && !handle.isAlive()) {
+        if (pids[peer] > 0 && startTicks[peer] >= 0 && Processes.startTicks(pids[peer]) != startTicks[peer]) {
             return "has exited";
         }
         return null;

@@ -40,6 +40,26 @@ final class Processes {
         });
     }
 
+    /**
+     * The start time of {@code pid} in clock ticks since boot (field 22 of {@code /proc/pid/stat}), or -1 when the
+     * process is gone or a zombie. Unlike {@link ProcessHandle#isAlive}, which recomputes a wall-clock start time
+     * and compares it exactly (and was seen here to call live processes dead under load), this is an integer the
+     * kernel never changes for a process.
+     */
+    static long startTicks(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+            // The command name (field 2) may hold spaces and parentheses: fields resume after the last ')'.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            if (f[0].equals("Z") || f[0].equals("X")) {
+                return -1;
+            }
+            return Long.parseLong(f[19]);
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     static boolean isAlive(long pid, long startMillis) {
         return find(pid, startMillis).isPresent();
     }

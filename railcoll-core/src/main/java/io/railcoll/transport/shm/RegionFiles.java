@@ -284,7 +284,7 @@ final class RegionFiles {
         String namePrefix = PREFIX + (jobIdPrefix == null ? "" : jobIdPrefix);
         List<Path> removed = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory,
-                p -> p.getFileName().toString().startsWith(namePrefix))) {
+                p -> p.getFileName().toString().startsWith(namePrefix) && Files.isRegularFile(p))) {
             for (Path file : files) {
                 Inspection found = inspect(file);
                 boolean stale = found.state() == State.STALE

@@ -13,7 +13,8 @@ import io.railcoll.memory.Doorbell;
  * attachOffset         L x 128               attach slot of local rank r at attachOffset + 128 r:
  *                                              +0 pid, +8 start time (ms), +16 address of its
  *                                              mapping, +24 state (0 absent, 1 attached,
- *                                              2 detached; release-written last)
+ *                                              2 detached, 3 gave up during start-up;
+ *                                              release-written last)
  * doorbellOffset       L x 128               doorbell of local rank r, see {@link Doorbell}
  * collectiveOffset     L x 128               collective slot of local rank r:
  *                                              +0 arrive (long), +8 done (long),
@@ -50,6 +51,7 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     static final long STATE_ABSENT = 0;
     static final long STATE_ATTACHED = 1;
     static final long STATE_DETACHED = 2;
+    static final long STATE_ABANDONED = 3;
 
     static final long COLLECTIVE_ARRIVE = 0;
     static final long COLLECTIVE_DONE = 8;

@@ -1,5 +1,6 @@
 package io.railcoll.transport.shm;
 
+import io.railcoll.RailcollException;
 import java.util.Objects;
 
 /**
@@ -9,7 +10,7 @@ import java.util.Objects;
  * long. After one is thrown from a channel or a node collective the region's protocol state is
  * undefined: the rank should close its {@link NodeRegion}.
  */
-public final class ShmException extends RuntimeException {
+public final class ShmException extends RailcollException {
     private static final long serialVersionUID = 1L;
 
     /** Why the operation failed; lets a caller pick a fallback without parsing messages. */

@@ -164,7 +164,7 @@ final class ShmLink {
                         case FrameHeader.GOODBYE -> {
                             goodbye = true;
                             frames++;
-                            sink.onGoodbye(peer);
+                            sink.onGoodbye(peer, -1);
                         }
                         default -> throw new RailcollException("unknown frame type " + inHeader.type + " from rank " + peer);
                     }

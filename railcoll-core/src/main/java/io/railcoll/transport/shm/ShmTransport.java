@@ -64,6 +64,11 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
+    public boolean railBased() {
+        return false;
+    }
+
+    @Override
     public boolean reaches(int peer) {
         return links[peer] != null;
     }
@@ -124,9 +129,10 @@ public final class ShmTransport implements Transport {
         }
         lastLivenessCheckNs = now;
         for (ShmLink l : active) {
-            if (!l.goodbyeReceived() && !region.peers().isAlive(localRankOf[l.peer])) {
+            String loss = l.goodbyeReceived() ? null : region.peers().crashOf(localRankOf[l.peer]);
+            if (loss != null) {
                 sink.onPeerLost(l.peer, -1, "its process (pid " + region.peers().pid(localRankOf[l.peer])
-                        + ") on this node is gone");
+                        + ") on this node " + loss);
             }
         }
     }

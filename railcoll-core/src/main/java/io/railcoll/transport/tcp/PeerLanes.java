@@ -2,6 +2,7 @@ package io.railcoll.transport.tcp;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -18,6 +19,7 @@ final class PeerLanes {
     private final AtomicLong deadMask = new AtomicLong();
     private final Set<Long> replayedOrigins = new HashSet<>();
     private volatile boolean goodbye;
+    private final AtomicInteger lostWithoutGoodbye = new AtomicInteger();
 
     PeerLanes(int peer, int lanes) {
         this.peer = peer;
@@ -36,6 +38,16 @@ final class PeerLanes {
 
     long liveMask() {
         return ~deadMask.get() & ((lanes.length == 64) ? -1L : (1L << lanes.length) - 1);
+    }
+
+    /** A lane failed before its goodbye came: no goodbye will ever come on it. */
+    void laneLostWithoutGoodbye() {
+        lostWithoutGoodbye.incrementAndGet();
+    }
+
+    /** Lanes that will still say goodbye when the peer closes (or already did): all but those that failed first. */
+    int lanesThatSayGoodbye() {
+        return lanes.length - lostWithoutGoodbye.get();
     }
 
     boolean goodbye() {

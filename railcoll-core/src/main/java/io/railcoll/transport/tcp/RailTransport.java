@@ -64,6 +64,15 @@ abstract class RailTransport implements Transport {
         return peer != rank && lanes.peer(peer).lanes[0] != null;
     }
 
+    /**
+     * Lanes to {@code peer} whose goodbye the engine should wait for before it takes the peer for gone: every lane
+     * but those that failed before saying goodbye (they never will).
+     */
+    @Override
+    public int connectionsTo(int peer) {
+        return lanes.peer(peer).lanesThatSayGoodbye();
+    }
+
     @Override
     public final void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion) {
         long t0 = System.nanoTime();

@@ -428,7 +428,7 @@ final class TcpConnection {
             case FrameHeader.GOODBYE -> {
                 goodbyeReceived = true;
                 peerLanes.sawGoodbye();
-                lanes.sink.onGoodbye(peer);
+                lanes.sink.onGoodbye(peer, rail);
                 return 1;
             }
             default -> throw new RailcollException("unknown frame type " + inHeader.type + " from rank " + peer + " on rail " + rail);
@@ -528,6 +528,9 @@ final class TcpConnection {
      * completed). Driver thread only.
      */
     List<OutFrame> breakAndTakeFrames() {
+        if (!goodbyeReceived) {
+            peerLanes.laneLostWithoutGoodbye();
+        }
         List<OutFrame> moved = new ArrayList<>(unacked.size() + queue.size());
         moved.addAll(unacked);
         unacked.clear();

@@ -332,7 +332,7 @@ class RailFailoverTest {
         }
 
         @Override
-        public void onGoodbye(int peer) {
+        public void onGoodbye(int peer, int rail) {
         }
 
         @Override

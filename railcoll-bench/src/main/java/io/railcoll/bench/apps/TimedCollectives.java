@@ -1,0 +1,86 @@
+package io.railcoll.bench.apps;
+
+import io.railcoll.Communicator;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The collectives an application's timed section calls, each timed, so the app can report its communication time
+ * (wall time inside collectives, waiting for late peers included, as an MPI profiler would count it).
+ *
+ * <p>The <em>main</em> all-gather is the one the run compares (positions, digit counts): it uses the run's
+ * {@link AlgorithmChoice}. Any other all-gather (the radix sort's fallback key exchange) uses automatic selection in
+ * every run, and all-to-all is never forced, so baseline and compared runs differ only in the main all-gather, as in
+ * paper 000's Table 1. Forcing is per collective, so the choice is re-applied when the kind of all-gather changes.
+ *
+ * <p>One per run; used by the rank's single application thread. Buffers over non-byte arrays are staged
+ * ({@link Staging}) outside the timed part.
+ */
+final class TimedCollectives {
+    private final Communicator comm;
+    private final AlgorithmChoice main;
+    private final Staging staging = new Staging();
+    private AlgorithmChoice applied;
+    private long mainNs;
+    private long otherNs;
+    private long calls;
+
+    TimedCollectives(Communicator comm, AlgorithmChoice main) {
+        this.comm = comm;
+        this.main = main;
+    }
+
+    /** The compared all-gather, with the run's algorithm. */
+    void allgather(MemorySegment send, MemorySegment recv) {
+        use(main);
+        mainNs += allgatherNs(send, recv);
+    }
+
+    /** An all-gather outside the comparison, with automatic selection in every run. */
+    void otherAllgather(MemorySegment send, MemorySegment recv) {
+        use(AlgorithmChoice.automatic());
+        otherNs += allgatherNs(send, recv);
+    }
+
+    void alltoall(MemorySegment send, MemorySegment recv) {
+        MemorySegment s = staging.send(send);
+        MemorySegment r = staging.recv(recv);
+        long t0 = System.nanoTime();
+        comm.alltoall(s, r);
+        otherNs += System.nanoTime() - t0;
+        calls++;
+        Staging.received(r, recv);
+    }
+
+    private long allgatherNs(MemorySegment send, MemorySegment recv) {
+        MemorySegment s = staging.send(send);
+        MemorySegment r = staging.recv(recv);
+        long t0 = System.nanoTime();
+        comm.allgather(s, r);
+        long ns = System.nanoTime() - t0;
+        calls++;
+        Staging.received(r, recv);
+        return ns;
+    }
+
+    private void use(AlgorithmChoice choice) {
+        if (!choice.equals(applied)) {
+            choice.apply(comm);
+            applied = choice;
+        }
+    }
+
+    /** Time inside the compared all-gather. */
+    long mainNs() {
+        return mainNs;
+    }
+
+    /** Time inside every collective. */
+    long commNs() {
+        return mainNs + otherNs;
+    }
+
+    long calls() {
+        return calls;
+    }
+}

@@ -1,0 +1,184 @@
+package io.railcoll.cli;
+
+import io.railcoll.bench.apps.AlgorithmChoice;
+import io.railcoll.bench.apps.AppResult;
+import io.railcoll.bench.apps.NbodyApp;
+import io.railcoll.bench.apps.RadixApp;
+import io.railcoll.launcher.JobLauncher;
+import io.railcoll.launcher.JobResult;
+import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.NodeNetwork;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code railcoll app nbody|radix}: paper 000's Table 1 on the emulated cluster. Launches the app on every rank, which
+ * runs its timed section with the baseline and the compared all-gather and checks its output; then reads rank 0's
+ * result file and prints one table row: times, communication times, speedups, and whether the check passed.
+ */
+@Command(name = "app", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run an application benchmark (paper 000, Table 1) with a baseline and a compared all-gather; "
+                + "print total and communication time, the speedup, and whether the output checked.",
+                "  nbody: N-body simulation that all-gathers positions every step.",
+                "  radix: radix sort that all-gathers digit counts every pass."})
+final class AppCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Parameters(index = "0", paramLabel = "APP", description = "Application to run: nbody or radix.")
+    String app;
+
+    @Option(names = "--bodies", description = "nbody: number of bodies (default 2048).")
+    Integer bodies;
+
+    @Option(names = "--steps", description = "nbody: time steps, one all-gather each (default 20).")
+    Integer steps;
+
+    @Option(names = "--keys", description = "radix: number of keys in total (default 262144).")
+    Long keys;
+
+    @Option(names = "--bits", description = "radix: bits per key, 1..64, unsigned (default 32).")
+    Integer bits;
+
+    @Option(names = "--digit-bits", description = "radix: bits sorted per pass; counts all-gathered are 4*2^B bytes per rank (default 8; 10 gives the paper's 4 KB).")
+    Integer digitBits;
+
+    @Option(names = "--exchange", description = "radix: how keys move: alltoall, allgather, or auto (all-to-all when an algorithm for it is available) (default auto).")
+    String exchange;
+
+    @Option(names = "--baseline", description = "All-gather algorithm id to compare against (default ${DEFAULT-VALUE}).", defaultValue = "allgather.ring")
+    String baseline;
+
+    @Option(names = "--algorithm", description = "All-gather algorithm id to measure, or auto for the library's selection (default ${DEFAULT-VALUE}).", defaultValue = "auto")
+    String algorithm;
+
+    @Option(names = "--seed", description = "Seed of the initial bodies or keys (default ${DEFAULT-VALUE}).", defaultValue = "42")
+    long seed;
+
+    @Option(names = "--warmup", description = "Untimed runs with each algorithm before measuring (default ${DEFAULT-VALUE}).", defaultValue = "1")
+    int warmup;
+
+    @Option(names = "--repeats", description = "Timed runs with each algorithm, alternating; the fastest of each is reported (default ${DEFAULT-VALUE}).", defaultValue = "1")
+    int repeats;
+
+    @Option(names = "--result", description = "Also keep the result (properties file) here.")
+    Path result;
+
+    @Option(names = "--job-timeout-s", description = "Kill the job after this many seconds (default ${DEFAULT-VALUE}).", defaultValue = "1800")
+    long jobTimeoutS;
+
+    @Override
+    public Integer call() throws Exception {
+        Class<?> appClass = switch (app) {
+            case "nbody" -> NbodyApp.class;
+            case "radix" -> RadixApp.class;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "unknown app '" + app + "': use nbody or radix");
+        };
+        List<String> args = appArguments();
+        Path file = result != null ? result.toAbsolutePath() : Files.createTempFile("railcoll-app-", ".properties");
+        Files.deleteIfExists(file);
+        args.add("result=" + file);
+        JobSpec job = new JobSpec(cluster.placement(), cluster.rails, appClass.getName(), args, cluster.environment(),
+                List.of(), Duration.ofSeconds(jobTimeoutS));
+        JobResult outcome;
+        try (NodeNetwork network = cluster.network()) {
+            System.out.println("railcoll app " + app + ": " + job.placement().size() + " ranks (" + job.placement().describe()
+                    + "), " + cluster.rails + " rails, engine " + cluster.engine + "; " + network.describe());
+            outcome = new JobLauncher(System.out, System.err).run(job, network);
+        }
+        try {
+            if (Files.exists(file)) {
+                printTable(System.out, AppResult.read(file));
+            }
+        } finally {
+            if (result == null) {
+                Files.deleteIfExists(file);
+            }
+        }
+        if (!outcome.succeeded()) {
+            System.err.println("railcoll app: the job failed" + (outcome.failedRank() >= 0 ? " on rank " + outcome.failedRank() : "")
+                    + ": " + outcome.failure());
+            return outcome.exitCode() == 0 ? 1 : outcome.exitCode();
+        }
+        return 0;
+    }
+
+    /** The app's key=value arguments; options of the other app are refused rather than silently ignored. */
+    private List<String> appArguments() {
+        for (String id : List.of(baseline, algorithm)) {
+            try {
+                AlgorithmChoice.parse(id);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        List<String> a = new ArrayList<>();
+        // The table below says it all; rank 0's own summary would repeat it.
+        a.add("summary=false");
+        a.add("baseline=" + baseline);
+        a.add("algorithm=" + algorithm);
+        a.add("seed=" + seed);
+        a.add("warmup=" + warmup);
+        a.add("repeats=" + repeats);
+        boolean nbody = app.equals("nbody");
+        add(a, nbody, "bodies", bodies);
+        add(a, nbody, "steps", steps);
+        add(a, !nbody, "keys", keys);
+        add(a, !nbody, "bits", bits);
+        add(a, !nbody, "digit-bits", digitBits);
+        add(a, !nbody, "exchange", exchange);
+        return a;
+    }
+
+    private void add(List<String> args, boolean applies, String key, Object value) {
+        if (value == null) {
+            return;
+        }
+        if (!applies) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--" + key + " does not apply to " + app);
+        }
+        args.add(key + "=" + value);
+    }
+
+    static void printTable(PrintStream out, AppResult r) {
+        String[] head = {"app", "placement", "rails", "baseline", "time s", "comm s", "compared", "time s", "comm s",
+                "app speedup", "comm speedup", "all-gather speedup", "check"};
+        String[] row = {r.app(), r.placement(), Integer.toString(r.rails()), r.baseline().label(),
+                seconds(r.baseline().totalSeconds()), seconds(r.baseline().commSeconds()), r.compared().label(),
+                seconds(r.compared().totalSeconds()), seconds(r.compared().commSeconds()),
+                String.format(Locale.ROOT, "%.2f", r.appSpeedup()), String.format(Locale.ROOT, "%.2f", r.commSpeedup()),
+                String.format(Locale.ROOT, "%.2f", r.allgatherSpeedup()), r.checkPassed() ? "passed" : "FAILED"};
+        StringBuilder format = new StringBuilder();
+        for (int i = 0; i < head.length; i++) {
+            format.append(i == 0 ? "" : "  ").append("%-").append(Math.max(head[i].length(), row[i].length())).append('s');
+        }
+        format.append("%n");
+        out.println();
+        out.printf(format.toString(), (Object[]) head);
+        out.printf(format.toString(), (Object[]) row);
+        out.println("problem: " + r.problem() + "; compared all-gather: " + r.blockBytes() + " B blocks, "
+                + seconds(r.baseline().mainSeconds()) + " s with the baseline, " + seconds(r.compared().mainSeconds())
+                + " s compared");
+        out.println((r.checkPassed() ? "checks: " : "check FAILED: ") + r.checks());
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.4f", s);
+    }
+}

@@ -1,0 +1,169 @@
+package io.railcoll.algorithm.allgather;
+
+import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.KnomialTree;
+import io.railcoll.algorithm.node.NodeOrder;
+import io.railcoll.algorithm.node.NodeUnits;
+import io.railcoll.algorithm.node.PackedBlocks;
+import io.railcoll.algorithm.node.PhasedProgramBuilder;
+import io.railcoll.algorithm.node.Region;
+import io.railcoll.schedule.Buffer;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.RankProgram;
+import io.railcoll.schedule.ResourceTable;
+import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.Traffic;
+import io.railcoll.topology.Placement;
+
+import java.util.List;
+
+/**
+ * SMP-aware Gather and Broadcast all-gather (paper 000 section 5.2.1, paper 001 section 6.2.1): an SMP-aware
+ * gather of every block to one rank, then a broadcast of the whole result.
+ * <ol>
+ *   <li>node gather (shared memory): every rank puts its block to its node's master (its lowest rank);</li>
+ *   <li>inter-node Direct gather (rails): every other master puts its node's blocks, as one message, straight
+ *       into their final place in the root master's RECV (the root is rank 0's node's master, rank 0); the root
+ *       takes k at a time, so {@code ceil((M-1)/k)} steps;</li>
+ *   <li>broadcast: the whole N-block RECV goes down the k-nomial tree of node masters (rails; the paper uses the
+ *       hardware broadcast of QsNet II, which TCP rails do not have), then from each master to its ranks (shared
+ *       memory), masters first so the tree is not held up.</li>
+ * </ol>
+ * Of the paper's two choices for phase 2 (tree or Direct) this is Direct, the one it evaluates: with whole nodes
+ * per message there are few masters, and Direct lands every node in its final place with no combining copies.
+ *
+ * <p>Bytes: over the rails every master but the root sends {@code L_n b} and receives {@code N b} once; the root
+ * receives {@code (N - L_0) b} and every master sends {@code N b} per tree child. Over shared memory a master
+ * receives {@code (L-1) b} and sends {@code (L-1) N b}; every other rank sends b and receives {@code N b} (its own
+ * block included). For M nodes of L ranks, in the program-order k-port model: {@code ceil((L-1)/k)} steps of b
+ * for the node gather, {@code ceil((M-1)/k)} of {@code L b} for the inter-node gather, {@code ceil(log_{k+1} M)}
+ * tree levels and {@code ceil((L-1)/k)} node-broadcast steps of {@code N b}:
+ * {@code T = (2 ceil((L-1)/k) + ceil((M-1)/k) + ceil(log_{k+1} M)) ts + (ceil((L-1)/k) + ceil((M-1)/k) L
+ * + (ceil(log_{k+1} M) + ceil((L-1)/k)) N) b tau}; other placements are costed from the same design as a
+ * {@link Traffic}. Best for the shortest messages: few, combined
+ * network messages. Any placement, k and b; with one node it is a node gather and broadcast, with one rank per
+ * node a Direct gather and a k-nomial broadcast.
+ */
+public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements ResourceTable.Phased {
+    public static final String ID = "allgather.smp-gather-bcast";
+
+    private static final int GATHER = 0;
+    private static final int NETWORK = 1;
+    private static final int BROADCAST = 2;
+    private static final List<String> PHASES = List.of("node gather (shm)", "inter-node Direct gather",
+            "broadcast (masters, then shm)");
+    private static final int TAG_GATHER = 1;
+    private static final int TAG_NETWORK = 2;
+    private static final int TAG_BROADCAST = 3;
+
+    public SmpGatherBroadcastAllgather() {
+        super(ID, Collective.ALLGATHER);
+    }
+
+    @Override
+    public List<String> phaseNames() {
+        return PHASES;
+    }
+
+    @Override
+    public RankProgram program(Shape shape, int rank) {
+        return build(shape, rank).build();
+    }
+
+    @Override
+    public int[] phaseOfOps(Shape shape, int rank) {
+        return build(shape, rank).phases();
+    }
+
+    private PhasedProgramBuilder build(Shape shape, int rank) {
+        Placement placement = shape.placement();
+        long b = shape.blockBytes();
+        long all = shape.size() * b;
+        NodeUnits units = new NodeUnits(placement);
+        int nodes = units.nodes();
+        int node = placement.nodeOf(rank);
+        int master = units.master(node);
+        PhasedProgramBuilder p = new PhasedProgramBuilder(rank);
+        if (rank != master) {
+            p.phase(GATHER).put(master, Buffer.SEND, 0, b, TAG_GATHER);
+            p.phase(BROADCAST).recv(master, TAG_BROADCAST, Buffer.RECV, 0, all);
+            return p;
+        }
+        KnomialTree tree = new KnomialTree(nodes, shape.ports(), placement.nodeOf(0));
+        PackedBlocks own = units.unit(node);
+        Region ownRegion = p.stage(own, b);
+        p.phase(GATHER).gather(own, ownRegion, b, TAG_GATHER);
+        int v = tree.relative(node);
+        p.phase(NETWORK);
+        if (v != 0) {
+            p.putBlocks(units.master(tree.rank(0)), ownRegion, own, b, TAG_NETWORK);
+            // The whole result comes back, this node's blocks included, so nothing staged needs copying out.
+            p.phase(BROADCAST).recv(units.master(tree.rank(tree.parent(v))), TAG_BROADCAST, Buffer.RECV, 0, all);
+        } else {
+            p.unpack(ownRegion, own, b);
+            for (int d = 1; d < nodes; d++) {
+                PackedBlocks unit = units.unit(tree.rank(d));
+                Region region = p.stage(unit, b);
+                p.recvBlocks(units.master(tree.rank(d)), TAG_NETWORK, region, unit, b);
+                p.unpack(region, unit, b);
+            }
+        }
+        p.phase(BROADCAST);
+        for (int child : tree.childrenTopDown(v)) {
+            p.put(units.master(tree.rank(child)), Buffer.RECV, 0, all, TAG_BROADCAST);
+        }
+        for (int local : NodeOrder.peersAfter(placement, rank)) {
+            p.put(local, Buffer.RECV, 0, all, TAG_BROADCAST);
+        }
+        return p;
+    }
+
+    @Override
+    public CostTerms cost(Shape shape) {
+        Placement placement = shape.placement();
+        long b = shape.blockBytes();
+        long all = shape.size() * b;
+        NodeUnits units = new NodeUnits(placement);
+        int nodes = units.nodes();
+        KnomialTree tree = new KnomialTree(nodes, shape.ports(), placement.nodeOf(0));
+        Traffic traffic = new Traffic(shape.size());
+        for (int rank = 0; rank < shape.size(); rank++) {
+            int node = placement.nodeOf(rank);
+            int master = units.master(node);
+            if (rank != master) {
+                traffic.send(rank, master, TAG_GATHER, b);
+                traffic.receive(rank, master, TAG_BROADCAST);
+                continue;
+            }
+            PackedBlocks own = units.unit(node);
+            for (int i = 1; i < own.count(); i++) {
+                traffic.receive(rank, own.rank(i), TAG_GATHER);
+            }
+            int v = tree.relative(node);
+            if (v != 0) {
+                traffic.send(rank, units.master(tree.rank(0)), TAG_NETWORK, own.bytes(b));
+                traffic.receive(rank, units.master(tree.rank(tree.parent(v))), TAG_BROADCAST);
+            } else {
+                for (int d = 1; d < nodes; d++) {
+                    traffic.receive(rank, units.master(tree.rank(d)), TAG_NETWORK);
+                }
+            }
+            for (int child : tree.childrenTopDown(v)) {
+                traffic.send(rank, units.master(tree.rank(child)), TAG_BROADCAST, all);
+            }
+            for (int local : NodeOrder.peersAfter(placement, rank)) {
+                traffic.send(rank, local, TAG_BROADCAST, all);
+            }
+        }
+        return traffic.cost(placement, shape.ports(), "M nodes x L ranks, g = ceil((L-1)/k), D = ceil(log_{k+1} M): "
+                + "(2g + ceil((M-1)/k) + D)*ts + (g + ceil((M-1)/k)*L + (D + g)*N)*b*tau  [paper 000 sec. 5.2.1]");
+    }
+
+    @Override
+    public String summary() {
+        return "SMP-aware Gather and Broadcast: node gather (shm), Direct gather of whole nodes to rank 0, "
+                + "k-nomial broadcast of N*b among masters, node broadcast (shm); any placement; "
+                + "paper 000 sec. 5.2.1, paper 001 sec. 6.2.1";
+    }
+}

@@ -1,0 +1,165 @@
+package io.railcoll.transport.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Node collectives with the ranks as threads of one process, each with its own mapping: fast
+ * checks of the step protocol, agreement checks and peer loss. The multi-process test repeats
+ * the data checks with real processes.
+ */
+class NodeCollectivesThreadsTest {
+    private static final long TIMEOUT_NS = 20_000_000_000L;
+    private static final int RANKS = 3;
+    private Path dir;
+    private List<NodeRegion> regions;
+    private ExecutorService pool;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        dir = RegionFixtures.scratchDirectory();
+        // A 1 KiB node buffer: 128-byte pieces per rank, so most sizes take many steps.
+        ShmConfig config = ShmConfig.defaults().withDirectory(dir).withRingBytes(4096).withNodeBufferBytes(1024);
+        regions = RegionFixtures.openAll("threads", 0, RANKS, config);
+        pool = Executors.newFixedThreadPool(RANKS);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        pool.shutdownNow();
+        for (NodeRegion r : regions) {
+            r.close();
+        }
+        RegionFixtures.deleteTree(dir);
+    }
+
+    interface RankBody {
+        void run(int rank, NodeCollectives collectives, Arena arena);
+    }
+
+    private List<Throwable> runAll(RankBody body) throws Exception {
+        List<Future<?>> futures = new ArrayList<>();
+        for (int r = 0; r < RANKS; r++) {
+            int rank = r;
+            futures.add(pool.submit(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    body.run(rank, regions.get(rank).collectives(), arena);
+                }
+                return null;
+            }));
+        }
+        List<Throwable> failures = new ArrayList<>();
+        for (Future<?> f : futures) {
+            try {
+                f.get(60, TimeUnit.SECONDS);
+                failures.add(null);
+            } catch (ExecutionException e) {
+                failures.add(e.getCause());
+            }
+        }
+        return failures;
+    }
+
+    private static byte value(int rank, long i, int call) {
+        return (byte) (rank * 59 + i * 7 + call * 13 + (i >>> 9));
+    }
+
+    private static MemorySegment block(Arena arena, int rank, long size, int call) {
+        MemorySegment s = arena.allocate(Math.max(1, size));
+        for (long i = 0; i < size; i++) {
+            s.set(ValueLayout.JAVA_BYTE, i, value(rank, i, call));
+        }
+        return s;
+    }
+
+    private static void expectBlock(MemorySegment dst, long offset, int rank, long size, int call, String what) {
+        for (long i = 0; i < size; i++) {
+            byte got = dst.get(ValueLayout.JAVA_BYTE, offset + i);
+            if (got != value(rank, i, call)) {
+                throw new AssertionError(what + ": byte " + i + " of rank " + rank + "'s block is " + got
+                        + ", expected " + value(rank, i, call));
+            }
+        }
+    }
+
+    @Test
+    void everyCollectiveDeliversEveryByteForManySizesAndRoots() throws Exception {
+        long[] sizes = {0, 1, 63, 64, 127, 128, 129, 1000, 4095, 4096, 10_007};
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            int call = 0;
+            for (long size : sizes) {
+                for (int root = 0; root < RANKS; root++) {
+                    call++;
+                    MemorySegment dst = arena.allocate(Math.max(1, size * RANKS));
+                    coll.nodeGather(root, block(arena, rank, size, call), 0, size, rank == root ? dst : null, 0, TIMEOUT_NS);
+                    if (rank == root) {
+                        for (int q = 0; q < RANKS; q++) {
+                            expectBlock(dst, q * size, q, size, call, "gather size " + size + " root " + root);
+                        }
+                    }
+                    call++;
+                    MemorySegment buffer = rank == root ? block(arena, rank, size, call) : arena.allocate(Math.max(1, size));
+                    coll.nodeBroadcast(root, buffer, 0, size, TIMEOUT_NS);
+                    expectBlock(buffer, 0, root, size, call, "broadcast size " + size + " root " + root);
+                }
+                call++;
+                MemorySegment all = arena.allocate(Math.max(1, size * RANKS) + 16);
+                coll.nodeAllgather(block(arena, rank, size, call), 0, size, all, 16, TIMEOUT_NS);
+                for (int q = 0; q < RANKS; q++) {
+                    expectBlock(all, 16 + q * size, q, size, call, "allgather size " + size);
+                }
+                coll.nodeBarrier(TIMEOUT_NS);
+            }
+        });
+        assertEquals(java.util.Collections.nCopies(RANKS, null), failures);
+    }
+
+    @Test
+    void ranksThatDisagreeOnTheSizeFailWithMismatch() throws Exception {
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            long size = rank == 2 ? 200 : 100;
+            coll.nodeAllgather(block(arena, rank, size, 1), 0, size, arena.allocate(3 * size), 0, 2_000_000_000L);
+        });
+        List<Throwable> mismatches = failures.stream()
+                .filter(t -> t instanceof ShmException e && e.reason() == ShmException.Reason.MISMATCH).toList();
+        assertTrue(!mismatches.isEmpty(), "no rank reported the mismatch: " + failures);
+        assertTrue(mismatches.getFirst().getMessage().contains("nodeAllgather(root 0, 200 bytes"),
+                mismatches.getFirst().getMessage());
+    }
+
+    @Test
+    void aRankThatClosesItsRegionMakesTheOthersFailAsPeerLost() throws Exception {
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            if (rank == 1) {
+                regions.get(1).close();
+                return;
+            }
+            coll.nodeBarrier(TIMEOUT_NS);
+        });
+        for (int r : new int[] {0, 2}) {
+            ShmException e = assertInstanceOf(ShmException.class, failures.get(r));
+            assertEquals(ShmException.Reason.PEER_LOST, e.reason());
+            assertTrue(e.getMessage().contains("local rank 1 (pid") && e.getMessage().contains("closed its end"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("nodeBarrier call #1"), e.getMessage());
+        }
+        assertTrue(failures.get(0).getMessage().contains("job threads, node 0, local rank 0"), failures.get(0).getMessage());
+        assertEquals(1, regions.get(0).peers().firstLost());
+    }
+}
