@@ -12,7 +12,9 @@ public interface FrameSink {
     /**
      * A DATA frame's header arrived. Returns the buffer its {@code fragLength} payload bytes go to (positioned
      * and limited to exactly that many bytes), or null when the frame belongs to a collective this rank has not
-     * posted yet: the transport then pauses this connection, leaving the frame unread, until {@link Transport#resume}.
+     * posted yet: the transport then pauses this connection, leaving the frame unread, until {@link Transport#resume}
+     * (the TCP rails may instead read such a frame into memory of their own after a rail fail-over, when an
+     * acknowledgement this rank waits for is queued behind it; they offer it again the same way).
      * Throws a {@link io.railcoll.RailcollException} when the frame contradicts this rank's collective.
      */
     ByteBuffer onDataHeader(int rail, FrameHeader header);

@@ -81,6 +81,14 @@ final class LaneSet {
         closing = true;
     }
 
+    /** Says, on the log, what a lane still holds when this rank closes (a collective failed with data in flight). */
+    void reportPending(TcpConnection c) {
+        String s = c.pendingSummary();
+        if (s != null) {
+            log.println("railcoll: rank " + rank + " closes with data in flight: " + s);
+        }
+    }
+
     RailcollException failure() {
         return failure;
     }

@@ -70,7 +70,8 @@ abstract class RailTransport implements Transport {
      */
     @Override
     public int connectionsTo(int peer) {
-        return lanes.peer(peer).lanesThatSayGoodbye();
+        // At least one: a peer whose every lane failed did not say goodbye; the failure reports it instead.
+        return Math.max(1, lanes.peer(peer).lanesThatSayGoodbye());
     }
 
     @Override

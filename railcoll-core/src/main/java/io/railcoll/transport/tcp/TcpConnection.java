@@ -36,7 +36,11 @@ final class TcpConnection {
     /** Payload reads at least this large bypass the staging buffer and go straight into the target. */
     private static final int DIRECT_READ_BYTES = 64 * 1024;
 
-    private enum State { HEADER, PAYLOAD, DISCARD, ABORT_PAYLOAD, PAUSED, AWAIT_QUIESCE, STOPPED }
+    private enum State { HEADER, PAYLOAD, SPILL_PAYLOAD, DISCARD, ABORT_PAYLOAD, PAUSED, AWAIT_QUIESCE, STOPPED }
+
+    /** A frame of a collective not posted yet, read into memory of its own (see {@link #spillIfAckBlocked}). */
+    private record Spilled(FrameHeader header, ByteBuffer data) {
+    }
 
     final int peer;
     final int lane;
@@ -67,6 +71,11 @@ final class TcpConnection {
     /** Origin of the DATA frame announced by the last REPLAY, or {@link OutFrame#NO_ORIGIN}. */
     private long replayOrigin = OutFrame.NO_ORIGIN;
     private long replayMask;
+    /** Frames read ahead of their collective to reach ACKs behind them; delivered, in order, when it is posted. */
+    private final ArrayDeque<Spilled> spilled = new ArrayDeque<>();
+    /** {@code spilled.size()}, readable by other drivers (for {@link #paused}). */
+    private volatile int spilledCount;
+    private boolean ackAgain;
     private boolean goodbyeReceived;
     private volatile boolean broken;
     private volatile boolean quiesceRequested;
@@ -90,8 +99,9 @@ final class TcpConnection {
         return broken;
     }
 
+    /** Holding frames back: paused on a header, waiting to judge a copy, or holding spilled frames. */
     boolean paused() {
-        return state == State.PAUSED || state == State.AWAIT_QUIESCE;
+        return state == State.PAUSED || state == State.AWAIT_QUIESCE || spilledCount > 0;
     }
 
     boolean awaitingQuiesce() {
@@ -150,6 +160,9 @@ final class TcpConnection {
         queue.add(f);
         if (queue.size() == 1) {
             writeQueued(nowNs);
+        }
+        if (f.type == FrameHeader.DATA && state == State.PAUSED) {
+            spillIfAckBlocked(); // its ACK will come behind the frame this lane is paused on
         }
         updateInterest();
     }
@@ -210,6 +223,8 @@ final class TcpConnection {
                 done++;
                 if (f == ackFrame) {
                     ackQueued = false;
+                    // Frames completed while this ACK was on its way need one more.
+                    ackAgain |= ackEncoded != received;
                     continue;
                 }
                 if (f.type == FrameHeader.DATA) {
@@ -227,6 +242,11 @@ final class TcpConnection {
             }
         } catch (IOException e) {
             lanes.breakLane(this, "write failed: " + e.getMessage(), false, nowNs);
+            return done;
+        }
+        if (ackAgain && !broken) {
+            ackAgain = false;
+            queueAck(nowNs);
         }
         return done;
     }
@@ -316,7 +336,7 @@ final class TcpConnection {
                     frames++;
                     break;
                 }
-                case PAYLOAD, ABORT_PAYLOAD: {
+                case PAYLOAD, SPILL_PAYLOAD, ABORT_PAYLOAD: {
                     drainInto(target);
                     if (target.hasRemaining()) {
                         if (target.remaining() >= DIRECT_READ_BYTES) {
@@ -339,6 +359,12 @@ final class TcpConnection {
                         state = State.HEADER;
                         target = null;
                         completeData();
+                        if (state == State.STOPPED) {
+                            return frames;
+                        }
+                    } else if (state == State.SPILL_PAYLOAD) {
+                        state = State.HEADER;
+                        completeSpill();
                         if (state == State.STOPPED) {
                             return frames;
                         }
@@ -374,8 +400,11 @@ final class TcpConnection {
         driver.noteProgress();
     }
 
-    /** Offers a held-back frame again; returns true if the connection is reading again. */
+    /** Offers held-back frames again (spilled ones first); returns true if the connection is reading again. */
     boolean resume() {
+        if (!deliverSpilled()) {
+            return false;
+        }
         if (state == State.AWAIT_QUIESCE) {
             return judgeReplay();
         }
@@ -436,13 +465,83 @@ final class TcpConnection {
     }
 
     private void offerData() {
-        ByteBuffer t = lanes.sink.onDataHeader(rail, inHeader);
+        // Spilled frames came first on this lane: they go first.
+        ByteBuffer t = deliverSpilled() ? lanes.sink.onDataHeader(rail, inHeader) : null;
         if (t == null) {
             state = State.PAUSED;
+            spillIfAckBlocked();
             updateInterest();
             return;
         }
         beginPayload(t);
+    }
+
+    /**
+     * Pausing leaves a frame unread until its collective is posted, and with it everything behind it on this lane,
+     * ACKs included. Normally no ACK this rank waits for can be behind it (the peer acknowledged this rank's frames
+     * before it moved on to the next collective). After a fail-over it can: the peer acknowledges a re-sent copy
+     * only when it arrives, possibly after the peer started sending the next collective's data, and this rank
+     * cannot finish (and post that collective) without the ACK. So while this lane has frames awaiting an ACK, a
+     * paused frame is read into memory of its own instead (bounded: one collective's data from this peer, only
+     * after a fail-over), and reading goes on. Spilled frames are delivered, in order, when their collective is
+     * posted.
+     */
+    void spillIfAckBlocked() {
+        if (state != State.PAUSED || unacked.isEmpty() && !hasQueuedData()) {
+            return;
+        }
+        target = ByteBuffer.allocate(inHeader.fragLength);
+        state = State.SPILL_PAYLOAD;
+        updateInterest();
+    }
+
+    private boolean hasQueuedData() {
+        for (OutFrame f : queue) {
+            if (f.type == FrameHeader.DATA) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A spilled frame is complete: counted (and acknowledged) now, delivered when its collective is posted. */
+    private void completeSpill() {
+        ByteBuffer data = target;
+        target = null;
+        if (!gate.tryAdvance(received)) {
+            stop();
+            return;
+        }
+        received++;
+        long origin = replayOrigin;
+        replayOrigin = OutFrame.NO_ORIGIN;
+        if (origin != OutFrame.NO_ORIGIN && !peerLanes.claimReplay(origin)) {
+            return;
+        }
+        FrameHeader h = new FrameHeader();
+        h.copyFrom(inHeader);
+        data.flip();
+        spilled.add(new Spilled(h, data));
+        spilledCount = spilled.size();
+        // Its collective may have been posted while it was read.
+        deliverSpilled();
+    }
+
+    /** Delivers spilled frames whose collective is posted; true when none is left held back. */
+    private boolean deliverSpilled() {
+        while (!spilled.isEmpty()) {
+            Spilled f = spilled.peek();
+            ByteBuffer t = lanes.sink.onDataHeader(rail, f.header());
+            if (t == null) {
+                return false;
+            }
+            t.put(f.data());
+            spilled.poll();
+            spilledCount = spilled.size();
+            lanes.sink.onDataComplete(rail, f.header());
+            driver.noteProgress();
+        }
+        return true;
     }
 
     /**
@@ -596,8 +695,19 @@ final class TcpConnection {
         }
     }
 
-    long unackedFrames() {
-        return unacked.size();
+    /** What this lane still holds, for a rank that closes with data not acknowledged (null when nothing). */
+    String pendingSummary() {
+        long queuedData = queue.stream().filter(f -> f.type == FrameHeader.DATA).count();
+        if (unacked.isEmpty() && queuedData == 0) {
+            return null;
+        }
+        return describe() + ": " + unacked.size() + " frames written but not acknowledged (positions "
+                + (unacked.isEmpty() ? "-" : unacked.peekFirst().position + ".." + unacked.peekLast().position)
+                + " of " + nextPosition + "), " + queuedData + " queued; received " + received + ", state " + state;
+    }
+
+    private String describe() {
+        return "rail " + rail + " (lane " + lane + ") to rank " + peer;
     }
 
     @Override

@@ -234,6 +234,7 @@ public final class TcpRailTransport extends RailTransport {
             long now = lanes.clock.getAsLong();
             for (TcpConnection c : driver.connections) {
                 if (!c.isBroken()) {
+                    lanes.reportPending(c);
                     c.queueAck(now);
                     done.add(1);
                     c.enqueue(bye, null, done, now);

@@ -263,6 +263,7 @@ public final class ThreadedRailTransport extends RailTransport {
             driver.command(d -> {
                 for (TcpConnection c : d.connections) {
                     if (!c.isBroken()) {
+                        lanes.reportPending(c);
                         c.queueAck(d.now());
                         done.add(1);
                         c.enqueue(bye, null, done, d.now());

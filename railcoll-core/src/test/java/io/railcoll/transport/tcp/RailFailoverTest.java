@@ -159,6 +159,46 @@ class RailFailoverTest {
         assertEquals(0, sender.counters().failures().size());
     }
 
+    /**
+     * The deadlock a pause could cause after a fail-over: the receiver acknowledges the re-sent copy of a frame it
+     * had already delivered only after it moved on and started sending the next collective's data, so the ACK is
+     * behind a frame the sender pauses on; the sender cannot post that collective before the ACK. The sender reads
+     * the paused frame into memory of its own to reach the ACK, and delivers it when it posts.
+     */
+    @Test
+    void anAckBehindAFrameOfTheNextCollectiveIsReached() throws IOException {
+        start(false);
+        links.get(0).dropBackward = true; // the receiver's ACKs on lane 0 are lost
+        senderSink.postedSeq = 1;          // the sender is still in collective 1
+        SendCompletion done = new SendCompletion();
+        put(0, "first", done);             // lane 0: delivered, never acknowledged
+        drive(() -> receiverSink.delivered.size() == 1);
+
+        // The receiver finished collective 1 and sends collective 2's data back: the sender must pause on it.
+        FrameHeader next = new FrameHeader();
+        next.seq = 2;
+        next.collective = 1;
+        next.tag = 7;
+        next.blockBytes = 3;
+        byte[] reply = {1, 2, 3};
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0 (lost, re-sent later)
+        next.tag = 8;
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
+        drive(() -> sender.lanes.peer(1).lanes[1].paused());
+
+        advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+        drive(() -> done.pending() == 0);
+        assertEquals(List.of(0), receiverSink.tags(), "the re-sent copy was a duplicate");
+        assertEquals(List.of(), senderSink.tags(), "collective 2's frame waits until it is posted");
+
+        senderSink.postedSeq = 2;
+        sender.resume();
+        drive(() -> senderSink.delivered.size() == 2);
+        assertEquals(java.util.Set.of(7, 8), java.util.Set.copyOf(senderSink.tags()), "each frame of collective 2 once");
+        assertArrayEquals(reply, senderSink.bytes(7, 3));
+        assertArrayEquals(reply, senderSink.bytes(8, 3));
+    }
+
     // ---- harness ----
 
     /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
@@ -243,6 +283,9 @@ class RailFailoverTest {
                 + "; sender rail0 sent " + sender.counters().bytesSent(0) + "/" + sender.counters().framesSent(0)
                 + " rail1 " + sender.counters().bytesSent(1) + "/" + sender.counters().framesSent(1)
                 + "; receiver got " + receiver.counters().bytesReceived(0) + "/" + receiver.counters().bytesReceived(1)
+                + "; sender lanes " + sender.lanes.peer(1).lanes[0].pendingSummary() + " | " + sender.lanes.peer(1).lanes[1].pendingSummary()
+                + " paused " + sender.lanes.peer(1).lanes[1].paused()
+                + "; receiver lanes " + receiver.lanes.peer(0).lanes[0].pendingSummary() + " | " + receiver.lanes.peer(0).lanes[1].pendingSummary()
                 + "; sender log: " + senderLog.toString(StandardCharsets.UTF_8));
     }
 
@@ -293,6 +336,8 @@ class RailFailoverTest {
     private static final class RecordingSink implements FrameSink {
         final List<int[]> delivered = new ArrayList<>();
         final List<Integer> lost = new ArrayList<>();
+        /** Frames of later collectives are refused (the connection pauses), as the engine does. */
+        volatile long postedSeq = Long.MAX_VALUE;
         private final ByteBuffer[] byTag;
 
         RecordingSink(int tags) {
@@ -319,6 +364,9 @@ class RailFailoverTest {
 
         @Override
         public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+            if (h.seq > postedSeq) {
+                return null;
+            }
             return byTag[h.tag].duplicate().clear().position((int) h.fragOffset).limit((int) h.fragOffset + h.fragLength).slice();
         }
 
