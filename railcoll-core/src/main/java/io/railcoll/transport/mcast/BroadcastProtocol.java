@@ -377,9 +377,9 @@ public final class BroadcastProtocol {
     }
 
     private MismatchException mismatch(int rootIndex, int rootLength, int myLength) {
-        return new MismatchException("size mismatch in multicast broadcast #" + opSeq + ": rank " + members[rootIndex]
-                + " broadcasts " + rootLength + " bytes from rank " + members[rootIndex] + ", rank " + members[me]
-                + " posted " + myLength + " bytes with root " + members[opRoot]);
+        return new MismatchException("size mismatch in multicast broadcast #" + opSeq + ": root rank " + members[rootIndex]
+                + " broadcasts " + rootLength + " bytes, rank " + members[me] + " posted " + myLength + " bytes with root "
+                + members[opRoot]);
     }
 
     // ------------------------------------------------------------------ datagrams

@@ -81,12 +81,12 @@ public final class DatagramHeader {
             return Verdict.MALFORMED;
         }
         ByteBuffer b = datagram.order(ByteOrder.LITTLE_ENDIAN);
-        if (b.getShort(0) != MAGIC || b.get(1) != VERSION || b.get(2) != TYPE_DATA) {
+        if (b.getShort(0) != MAGIC || b.get(2) != VERSION || b.get(3) != TYPE_DATA) {
             return Verdict.NOT_OURS;
         }
-        checksumCode = b.get(3) & 0xff;
-        flags = b.get(4) & 0xff;
-        channel = b.getShort(5) & 0xffff;
+        checksumCode = b.get(4) & 0xff;
+        flags = b.get(5) & 0xff;
+        channel = b.getShort(6) & 0xffff;
         jobHash = b.getLong(8);
         communicatorId = b.getInt(16);
         rootRank = b.getInt(20);
