@@ -15,7 +15,8 @@ import java.nio.channels.MembershipKey;
  * group's datagrams; SO_REUSEADDR lets several members on one host bind the same), joined on the network interface
  * that holds the rail's address, sending through that interface with TTL 1 (the rail is one switch; nothing
  * should be routed further) and IP_MULTICAST_LOOP on (members on the same host receive each other's datagrams).
- * Non-blocking. One owner thread; the creator closes it.
+ * Opening refuses (and so makes the protocol fail over) when the group is not routed to the rail's interface; see
+ * {@link MulticastRoutes}. Non-blocking. One owner thread; the creator closes it.
  */
 public final class MulticastEndpoint implements DatagramPort {
     private final DatagramChannel channel;
@@ -38,6 +39,16 @@ public final class MulticastEndpoint implements DatagramPort {
         NetworkInterface nif = NetworkInterface.getByInetAddress(g.railAddress());
         if (nif == null) {
             throw new SocketException("no network interface holds rail address " + g.railAddress().getHostAddress());
+        }
+        java.util.Optional<String> routed = MulticastRoutes.deviceFor(g.groupAddress());
+        if (routed != null && routed.isEmpty()) {
+            throw new SocketException("no route for multicast group " + g.groupAddress().getHostAddress()
+                    + ", so multicast is unavailable on this host (to allow it: ip route add 224.0.0.0/4 dev " + nif.getName() + ")");
+        }
+        if (routed != null && !routed.get().equals(nif.getName())) {
+            throw new SocketException("multicast group " + g.groupAddress().getHostAddress() + " is routed to "
+                    + routed.get() + ", not to the rail's interface " + nif.getName()
+                    + ", so multicast is unavailable on this rail (to allow it: ip route add 224.0.0.0/4 dev " + nif.getName() + ")");
         }
         InetSocketAddress group = new InetSocketAddress(g.groupAddress(), g.port());
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
