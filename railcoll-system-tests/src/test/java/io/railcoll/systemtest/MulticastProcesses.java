@@ -32,16 +32,27 @@ final class MulticastProcesses implements AutoCloseable {
 
     MulticastProcesses(List<Member> members, int comm, long seed, int[] sizes, int dieRank, int dieAt,
                        Map<String, String> env) throws Exception {
+        this(members, MulticastMember.class, m -> List.of(Integer.toString(m.rank()),
+                        String.join(",", members.stream().map(x -> Integer.toString(x.rank())).toList()), m.railAddress(),
+                        Integer.toString(comm), Long.toString(seed),
+                        String.join(",", java.util.Arrays.stream(sizes).mapToObj(Integer::toString).toList()),
+                        Integer.toString(m.rank() == dieRank ? dieAt : -1)),
+                "mcast-systest-" + ProcessHandle.current().pid() + "-" + comm, env, List.of("-Xmx256m", "-XX:+UseSerialGC"));
+    }
+
+    /**
+     * Starts {@code main} once per member with {@code args.apply(member)}; the program must print
+     * {@code LISTEN port} first and then read a {@code PEERS} line (see {@link MulticastMember}).
+     */
+    MulticastProcesses(List<Member> members, Class<?> main, java.util.function.Function<Member, List<String>> args,
+                       String job, Map<String, String> env, List<String> jvmOptions) throws Exception {
         this.members = members;
-        String ranks = String.join(",", members.stream().map(m -> Integer.toString(m.rank())).toList());
-        String sizeList = String.join(",", java.util.Arrays.stream(sizes).mapToObj(Integer::toString).toList());
-        String job = "mcast-systest-" + ProcessHandle.current().pid() + "-" + comm;
         for (Member m : members) {
             List<String> cmd = new ArrayList<>(m.prefix());
-            cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                    "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), MulticastMember.class.getName(),
-                    Integer.toString(m.rank()), ranks, m.railAddress(), Integer.toString(comm), Long.toString(seed), sizeList,
-                    Integer.toString(m.rank() == dieRank ? dieAt : -1)));
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(jvmOptions);
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+            cmd.addAll(args.apply(m));
             Path err = Files.createTempFile("railcoll-mcast-member", ".err");
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile());
             pb.environment().putAll(env);
@@ -108,6 +119,11 @@ final class MulticastProcesses implements AutoCloseable {
             out.add(outcome);
         }
         return out;
+    }
+
+    /** The next line member {@code i} prints, waiting up to {@code seconds}. */
+    String nextLine(int i, int seconds) throws Exception {
+        return next(i, seconds);
     }
 
     /** Everything member {@code i} printed so far. */

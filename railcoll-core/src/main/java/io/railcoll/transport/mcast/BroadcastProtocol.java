@@ -86,7 +86,7 @@ public final class BroadcastProtocol {
     private final ControlLink.Handler controlHandler = this::onControl;
     private final MemorySegment rxSegment;
     private ByteBuffer control = ByteBuffer.allocate(4096);
-    private DatagramPort port;
+    private volatile DatagramPort port;
 
     // Sequence and epoch state.
     private long nextSeq;
@@ -122,6 +122,10 @@ public final class BroadcastProtocol {
     private long lastProgressNs;
     private long lastNackNs;
     private int nacksWithoutProgress;
+    /** A corrupt datagram arrived since the awaited broadcast last progressed: evidence of loss. */
+    private boolean corruptSinceProgress;
+    /** The time of the current doWork, for handlers that have no time argument. */
+    private long now;
 
     // Fail-over.
     private boolean failedOver;
@@ -257,11 +261,34 @@ public final class BroadcastProtocol {
         return failure;
     }
 
+    /**
+     * Blocks the owner thread up to {@code maxWaitNs} for a datagram (or until {@link #wakeup}); call it when
+     * {@link #doWork} found nothing to do. Timers are checked by the next {@code doWork}, so keep waits short
+     * (about a millisecond).
+     */
+    public void await(long maxWaitNs) {
+        DatagramPort p = port;
+        if (p != null) {
+            p.await(maxWaitNs);
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(maxWaitNs);
+        }
+    }
+
+    /** Ends an {@link #await} early from another thread (e.g. a control link's reader); the caller also unparks. */
+    public void wakeup() {
+        DatagramPort p = port;
+        if (p != null) {
+            p.wakeup();
+        }
+    }
+
     // ------------------------------------------------------------------ progress
 
     /** Receives, relays, sends and checks time-outs; returns the amount of work done (0 = idle). */
     public int doWork(long nowNs) {
         checkFailed();
+        now = nowNs;
         try {
             int work = 0;
             if (pendingFailoverReason != null) {
@@ -403,8 +430,9 @@ public final class BroadcastProtocol {
             case OK -> {
             }
             case CORRUPT, MALFORMED -> {
-                // Dropped; the receiver's NACK on the stalled broadcast gets it re-sent.
+                // Dropped; the receiver's NACK on the stalled broadcast gets it re-sent (sooner, with this evidence).
                 counters.increment(Counter.CHECKSUM_FAILURES);
+                corruptSinceProgress = true;
                 return;
             }
             case NOT_OURS -> {
@@ -435,6 +463,7 @@ public final class BroadcastProtocol {
             counters.increment(Counter.DUPLICATES);
             return;
         }
+        s.highestFragment = Math.max(s.highestFragment, h.fragIndex);
         MemorySegment.copy(rxSegment, DatagramHeader.BYTES, s.dest, h.fragOffset, h.fragLength);
         progress(s, nowNs);
     }
@@ -476,6 +505,7 @@ public final class BroadcastProtocol {
         if (s.seq == opSeq && phase == Phase.TRANSFER) {
             lastProgressNs = nowNs;
             nacksWithoutProgress = 0;
+            corruptSinceProgress = false;
         }
         if (!s.complete && s.fragments.complete()) {
             s.complete = true;
@@ -543,6 +573,7 @@ public final class BroadcastProtocol {
         }
         if (sent) {
             counters.increment(Counter.DATAGRAMS_SENT);
+            s.lastSentNs = now;
         }
         return sent;
     }
@@ -553,8 +584,12 @@ public final class BroadcastProtocol {
         if (phase == Phase.TRANSFER && opRoot != me) {
             ChannelSlot s = slot(opSeq);
             long quiet = nowNs - Math.max(lastProgressNs, lastNackNs);
-            // NACKs that bring nothing back back off (up to 8x): the root may simply not have sent it yet.
-            long interval = settings.nackDelayNs() << Math.min(nacksWithoutProgress, 3);
+            // With evidence of loss (a hole below a fragment that arrived, a later broadcast, a corrupt datagram)
+            // a short quiet period is enough; without, the root may simply be slow (ranks share cores), so wait
+            // 8x longer. NACKs that bring nothing back back off further (up to 8x).
+            boolean evidence = corruptSinceProgress || highestSeen > opSeq
+                    || (s.seq == opSeq && s.fragments.received() < s.highestFragment + 1);
+            long interval = (evidence ? settings.nackDelayNs() : 8 * settings.nackDelayNs()) << Math.min(nacksWithoutProgress, 3);
             if (!s.complete && settings.reliable() && !failedOver && port != null && quiet >= interval) {
                 sendNack(nowNs);
             }
@@ -779,6 +814,9 @@ public final class BroadcastProtocol {
             ChannelSlot s = slot(seq);
             if (s.seq != seq || s.rootIndex != me || s.source == null || (mask & (1L << (seq - start))) != 0) {
                 continue;
+            }
+            if (nack != null && now - s.lastSentNs < settings.nackDelayNs() / 2) {
+                continue; // (re)sent just now: probably still on its way, and the receiver will ask again if not
             }
             int pos = findDetail(nack, details, seq);
             for (int f = 0; f < s.sendCursor; f++) {

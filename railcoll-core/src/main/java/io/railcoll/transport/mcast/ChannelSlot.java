@@ -19,6 +19,10 @@ final class ChannelSlot {
     /** Bytes that arrived in order through the fail-over tree. */
     long treeBytes;
     boolean complete;
+    /** Highest fragment index that arrived (a hole below it is evidence of loss). */
+    int highestFragment;
+    /** When this member last (re)sent a datagram of it (root side). */
+    long lastSentNs;
     /** Where arriving bytes go: {@link #staging} or the caller's buffer. Null once delivered. */
     MemorySegment dest;
     /** Receive staging; kept across uses when at most the buffered limit, so small broadcasts allocate nothing. */
@@ -53,6 +57,8 @@ final class ChannelSlot {
         }
         resendPending = false;
         treeBytes = 0;
+        highestFragment = -1;
+        lastSentNs = Long.MIN_VALUE / 2;
         complete = false;
         dest = null;
         source = null;

@@ -20,6 +20,13 @@ public interface ControlLink {
     /** Hands every message that has arrived to {@code handler}, in order per sender; returns how many. */
     int poll(Handler handler);
 
+    /**
+     * Asks the link to run {@code wakeup} (on its own thread, quickly) whenever a message arrives, so an owner
+     * that blocks between polls notices it at once. Links without threads of their own may ignore this.
+     */
+    default void onArrival(Runnable wakeup) {
+    }
+
     /** Receives control messages; the buffer is valid only during the call. */
     @FunctionalInterface
     interface Handler {

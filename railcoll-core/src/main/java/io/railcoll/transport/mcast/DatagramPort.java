@@ -19,6 +19,18 @@ public interface DatagramPort extends AutoCloseable {
     /** Receives one datagram into {@code into} (cleared first; position 0, limit = length after); false if none. */
     boolean receive(ByteBuffer into) throws IOException;
 
+    /**
+     * Blocks up to {@code maxWaitNs} until a datagram may be waiting, or {@link #wakeup} is called; may return
+     * early. The default parks the thread (so {@code wakeup} must unpark it; ports with a selector do better).
+     */
+    default void await(long maxWaitNs) {
+        java.util.concurrent.locks.LockSupport.parkNanos(maxWaitNs);
+    }
+
+    /** Ends an {@link #await} in progress (or the next one) early; callable from any thread. */
+    default void wakeup() {
+    }
+
     /** What this port is, for error messages: group, port, interface. */
     String describe();
 

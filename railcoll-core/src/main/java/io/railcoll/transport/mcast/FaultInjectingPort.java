@@ -90,6 +90,18 @@ public final class FaultInjectingPort implements DatagramPort {
         }
     }
 
+    @Override
+    public void await(long maxWaitNs) {
+        if (ready.isEmpty() && held == null) {
+            inner.await(maxWaitNs);
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        inner.wakeup();
+    }
+
     private ByteBuffer take() {
         ByteBuffer b = free.poll();
         return b != null ? b : ByteBuffer.allocate(MulticastSettings.MAX_PAYLOAD_BYTES + DatagramHeader.BYTES + 64);

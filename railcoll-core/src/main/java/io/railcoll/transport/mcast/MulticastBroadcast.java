@@ -26,6 +26,7 @@ public final class MulticastBroadcast implements AutoCloseable {
     private final LongSupplier clock;
     private final MulticastGroup group;
     private boolean closed;
+    private volatile Thread waiter;
 
     private MulticastBroadcast(BroadcastProtocol protocol, MulticastCounters counters, DatagramPort port,
                                LongSupplier clock, MulticastGroup group) {
@@ -54,7 +55,9 @@ public final class MulticastBroadcast implements AutoCloseable {
         MulticastCounters counters = new MulticastCounters();
         BroadcastProtocol p = new BroadcastProtocol(group.memberRanks(), group.myRank(), MulticastGroup.jobHash(group.jobId()),
                 group.communicatorId(), settings, port, unavailable, link, counters, log);
-        return new MulticastBroadcast(p, counters, port, System::nanoTime, group);
+        MulticastBroadcast b = new MulticastBroadcast(p, counters, port, System::nanoTime, group);
+        link.onArrival(b::wakeup);
+        return b;
     }
 
     /** Broadcasts {@code buffer} from {@code rootRank} to every member; returns when this member's part is done. */
@@ -93,13 +96,26 @@ public final class MulticastBroadcast implements AutoCloseable {
         while (!protocol.isDone()) {
             if (protocol.doWork(clock.getAsLong()) > 0) {
                 idle = 0;
-            } else if (++idle < 200) {
+            } else if (++idle < 50) {
                 Thread.onSpinWait();
-            } else if (idle < 400) {
+            } else if (idle < 60) {
                 Thread.yield();
             } else {
-                LockSupport.parkNanos(Math.min(50_000L, 1_000L << Math.min(idle - 400, 6)));
+                // Block in the kernel until a datagram or a control message arrives (ranks often outnumber
+                // cores: a spinning rank would steal the core of the one it waits for). 1 ms bounds the timers.
+                waiter = Thread.currentThread();
+                protocol.await(1_000_000L);
+                waiter = null;
             }
+        }
+    }
+
+    /** Called by the control link's reader threads when a message arrives. */
+    private void wakeup() {
+        protocol.wakeup();
+        Thread t = waiter;
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 

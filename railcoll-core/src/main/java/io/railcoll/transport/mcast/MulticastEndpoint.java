@@ -9,6 +9,8 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.MembershipKey;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 
 /**
  * The UDP multicast socket of one member on one rail: bound to the group's address and port (so it sees only that
@@ -23,12 +25,16 @@ public final class MulticastEndpoint implements DatagramPort {
     private final MembershipKey membership;
     private final InetSocketAddress group;
     private final String description;
+    private final Selector selector;
 
-    private MulticastEndpoint(DatagramChannel channel, MembershipKey membership, InetSocketAddress group, String description) {
+    private MulticastEndpoint(DatagramChannel channel, MembershipKey membership, InetSocketAddress group, String description)
+            throws IOException {
         this.channel = channel;
         this.membership = membership;
         this.group = group;
         this.description = description;
+        this.selector = Selector.open();
+        channel.register(selector, SelectionKey.OP_READ);
     }
 
     /**
@@ -98,6 +104,22 @@ public final class MulticastEndpoint implements DatagramPort {
         return true;
     }
 
+    /** Waits in the kernel for a datagram (millisecond resolution, at least 1 ms unless woken). */
+    @Override
+    public void await(long maxWaitNs) {
+        try {
+            selector.select(Math.max(1, maxWaitNs / 1_000_000));
+            selector.selectedKeys().clear();
+        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+            // closed under us (fail-over or close): the caller's next receive says so or finds nothing
+        }
+    }
+
+    @Override
+    public void wakeup() {
+        selector.wakeup();
+    }
+
     /** The socket receive buffer the kernel actually granted. */
     public int receiveBufferBytes() throws IOException {
         return channel.getOption(StandardSocketOptions.SO_RCVBUF);
@@ -112,6 +134,7 @@ public final class MulticastEndpoint implements DatagramPort {
     public void close() {
         try {
             membership.drop();
+            selector.close();
             channel.close();
         } catch (IOException e) {
             // closing a datagram socket cannot lose data; nothing to report

@@ -40,6 +40,7 @@ public final class TcpControlLink implements ControlLink, AutoCloseable {
     private final Map<Integer, DataOutputStream> outs = new HashMap<>();
     private final ConcurrentLinkedQueue<Incoming> inbox = new ConcurrentLinkedQueue<>();
     private volatile boolean closing;
+    private volatile Runnable arrival = () -> { };
     private byte[] scratch = new byte[256];
 
     /** A bound listening socket, before the mesh is connected. */
@@ -170,16 +171,24 @@ public final class TcpControlLink implements ControlLink, AutoCloseable {
                 byte[] b = new byte[len];
                 in.readFully(b);
                 inbox.add(new Incoming(peer, b, null));
+                arrival.run();
             }
         } catch (EOFException e) {
             if (!closing) {
                 inbox.add(new Incoming(peer, null, "control link to rank " + peer + " closed without goodbye (process died?)"));
+                arrival.run();
             }
         } catch (IOException e) {
             if (!closing) {
                 inbox.add(new Incoming(peer, null, "control link to rank " + peer + " broke: " + e.getMessage()));
+                arrival.run();
             }
         }
+    }
+
+    @Override
+    public void onArrival(Runnable wakeup) {
+        arrival = wakeup;
     }
 
     @Override
