@@ -77,7 +77,7 @@ public final class BroadcastProtocol {
     private final KnomialTree syncTree;
     private final int syncParent;
     private final int[] syncChildren;
-    private final KnomialTree[] dataTrees;
+    private final FailoverTree tree;
     private final ChannelSlot[] slots;
     private final DatagramHeader txHeader = new DatagramHeader();
     private final DatagramHeader rxHeader = new DatagramHeader();
@@ -98,12 +98,12 @@ public final class BroadcastProtocol {
 
     // The user's outstanding operation.
     private Phase phase = Phase.IDLE;
-    private boolean opIsFlush;
     private long opSeq;
     private int opRoot;
     private MemorySegment opBuffer;
     private long opStartNs;
     private boolean opLarge;
+    private boolean joined;
 
     // Synchronization.
     private boolean syncing;
@@ -174,7 +174,7 @@ public final class BroadcastProtocol {
         this.syncParent = syncTree.parent(me);
         this.syncChildren = syncTree.children(me);
         this.childFinal = new boolean[syncChildren.length];
-        this.dataTrees = new KnomialTree[members.length];
+        this.tree = new FailoverTree(this.members, idx, settings.treeRadix(), settings.treeChunkBytes(), link, counters);
         this.slots = new ChannelSlot[settings.channels()];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = new ChannelSlot();
@@ -207,7 +207,6 @@ public final class BroadcastProtocol {
         if (buffer.byteSize() > Integer.MAX_VALUE - 1) {
             throw new IllegalArgumentException("a multicast broadcast is limited to 2 GiB, got " + buffer.byteSize());
         }
-        opIsFlush = false;
         opSeq = nextSeq++;
         opRoot = rootIndex;
         opBuffer = buffer;
@@ -232,7 +231,6 @@ public final class BroadcastProtocol {
         if (phase != Phase.IDLE) {
             throw new IllegalStateException("a broadcast or flush is still outstanding on this member");
         }
-        opIsFlush = true;
         opStartNs = nowNs;
         opBuffer = null;
         if (nextSeq > epochStart) {
@@ -240,6 +238,24 @@ public final class BroadcastProtocol {
             phase = Phase.POST_SYNC;
             doWork(nowNs);
         }
+    }
+
+    /**
+     * Starts the join synchronization (collective, once, before the first broadcast): a synchronization of
+     * nothing that ends when every member has its socket open and joined, so the first datagrams of the first
+     * broadcast do not go out before a slow member listens (IP multicast does not queue for late joiners).
+     */
+    public void postJoin(long nowNs) {
+        checkFailed();
+        if (phase != Phase.IDLE || nextSeq != 0 || joined) {
+            throw new IllegalStateException("join must be the first operation, and only once");
+        }
+        joined = true;
+        opStartNs = nowNs;
+        opBuffer = null;
+        enterSync(0, nowNs);
+        phase = Phase.POST_SYNC;
+        doWork(nowNs);
     }
 
     /** True when the outstanding operation finished (or there is none); rethrows a failure. */
@@ -898,47 +914,23 @@ public final class BroadcastProtocol {
     }
 
     private void sendThroughTree(ChannelSlot s) {
-        int[] children = dataTree(me).children(me);
-        int total = s.totalLength;
-        int chunk = settings.treeChunkBytes();
-        int off = 0;
-        do {
-            int len = Math.min(chunk, total - off);
-            ByteBuffer m = treeMessage(s.seq, members[me], total, off, len);
-            MemorySegment.copy(s.source, off, MemorySegment.ofBuffer(m), ControlMessages.TREE_HEADER, len);
-            for (int c : children) {
-                link.send(members[c], m.duplicate());
-                counters.increment(Counter.TREE_MESSAGES_SENT);
-            }
-            off += len;
-        } while (off < total);
+        tree.send(s.seq, s.source);
         s.sendCursor = s.fragCount;
     }
 
-    private ByteBuffer treeMessage(long seq, int rootRank, int total, int off, int len) {
-        int need = ControlMessages.TREE_HEADER + len;
-        if (control.capacity() < need) {
-            control = ByteBuffer.allocate(need);
-        }
-        ControlMessages.le(control).clear();
-        control.put(ControlMessages.TREE_DATA).put((byte) 0).putShort((short) 0).putInt(rootRank).putLong(seq)
-                .putInt(total).putInt(off).putInt(len);
-        control.limit(need).position(0);
-        return control;
-    }
-
     private void onTreeData(ByteBuffer m) {
-        int rootRank = m.getInt(4);
-        long seq = m.getLong(8);
-        int total = m.getInt(16);
-        int off = m.getInt(20);
-        int len = m.getInt(24);
+        int rootRank = FailoverTree.rootRank(m);
+        long seq = FailoverTree.seq(m);
+        int total = FailoverTree.totalLength(m);
+        int off = FailoverTree.offset(m);
+        int len = FailoverTree.length(m);
         int rootIndex = indexOf(rootRank);
-        // Forward first: the subtree needs it whether or not this member already has the broadcast.
-        for (int c : dataTree(rootIndex).children(me)) {
-            link.send(members[c], m.duplicate());
-            counters.increment(Counter.TREE_MESSAGES_SENT);
+        if (rootIndex < 0) {
+            throw new RailcollException("rank " + members[me] + " got fail-over data of broadcast #" + seq
+                    + " from rank " + rootRank + ", which is not a member of " + Arrays.toString(members));
         }
+        // Forward first: the subtree needs it whether or not this member already has the broadcast.
+        tree.forward(m, rootIndex);
         ChannelSlot s = accept(seq, rootIndex, total, fragmenter.fragmentCount(total), 0);
         if (s == null) {
             if (seq < epochStart) {
@@ -955,21 +947,13 @@ public final class BroadcastProtocol {
         MemorySegment.copy(MemorySegment.ofBuffer(m), ControlMessages.TREE_HEADER, s.dest, off, len);
         s.treeBytes += len;
         if (s.seq == opSeq && phase == Phase.TRANSFER) {
-            lastProgressNs = Math.max(lastProgressNs, lastNackNs);
+            lastProgressNs = now;
+            nacksWithoutProgress = 0;
         }
-        if (!s.complete && s.treeBytes == s.totalLength) {
+        if (s.treeBytes == s.totalLength) {
             s.complete = true;
             setAck(s.seq);
         }
-    }
-
-    private KnomialTree dataTree(int rootIndex) {
-        KnomialTree t = dataTrees[rootIndex];
-        if (t == null) {
-            t = new KnomialTree(members.length, settings.treeRadix(), rootIndex);
-            dataTrees[rootIndex] = t;
-        }
-        return t;
     }
 
     // ------------------------------------------------------------------ helpers
@@ -1019,8 +1003,8 @@ public final class BroadcastProtocol {
                     missing.add(members[syncChildren[i]]);
                 }
             }
-            String what = "rank " + members[me] + ": synchronization of broadcasts #" + epochStart + "..#" + (syncEnd - 1)
-                    + " not done after " + ms + " ms: ";
+            String what = "rank " + members[me] + ": " + (syncEnd == epochStart ? "join synchronization"
+                    : "synchronization of broadcasts #" + epochStart + "..#" + (syncEnd - 1)) + " not done after " + ms + " ms: ";
             if (!missing.isEmpty()) {
                 return what + "no report yet from ranks " + missing + " (they or their subtrees have not delivered every broadcast)";
             }

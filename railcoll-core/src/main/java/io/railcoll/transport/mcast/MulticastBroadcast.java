@@ -38,8 +38,9 @@ public final class MulticastBroadcast implements AutoCloseable {
     }
 
     /**
-     * Joins {@code group} and builds the protocol over {@code link}. Never fails because multicast is unavailable:
-     * that is reported through {@code log} and handled by fail-over.
+     * Joins {@code group}, builds the protocol over {@code link} and waits until every member has joined (a
+     * collective call: all members open together). Never fails because multicast is unavailable: that is
+     * reported through {@code log} and handled by fail-over.
      */
     public static MulticastBroadcast open(MulticastGroup group, MulticastSettings settings, ControlLink link,
                                           Consumer<String> log) {
@@ -57,6 +58,16 @@ public final class MulticastBroadcast implements AutoCloseable {
                 group.communicatorId(), settings, port, unavailable, link, counters, log);
         MulticastBroadcast b = new MulticastBroadcast(p, counters, port, System::nanoTime, group);
         link.onArrival(b::wakeup);
+        try {
+            // Every member listens before anyone sends: multicast does not keep datagrams for late joiners.
+            p.postJoin(System.nanoTime());
+            b.await();
+        } catch (RuntimeException e) {
+            if (port != null) {
+                port.close();
+            }
+            throw e;
+        }
         return b;
     }
 

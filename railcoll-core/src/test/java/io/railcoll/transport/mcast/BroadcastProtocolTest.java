@@ -79,8 +79,9 @@ class BroadcastProtocolTest {
         Sim sim = new Sim(FOUR, settings().withChannels(channels), FAULTS, 1, null);
         sim.run(Sim.script(FOUR, sizes, 3), 10_000_000_000L);
         assertEveryoneGotEverythingOnce(sim, sizes.length);
-        // A synchronization only when the channels run out (and the final flush): ceil(40 / C) per member.
-        long expected = 4L * ((sizes.length + channels - 1) / channels);
+        // A synchronization only when the channels run out (and the final flush): ceil(40 / C) per member, plus
+        // the join.
+        long expected = 4L * (1 + (sizes.length + channels - 1) / channels);
         assertEquals(expected, sim.total(Counter.SYNCS));
     }
 

@@ -74,6 +74,9 @@ final class Sim {
         boolean[] done = new boolean[n];
         MemorySegment[] buf = new MemorySegment[n];
         long start = nowNs;
+        for (BroadcastProtocol m : members) {
+            m.postJoin(nowNs);
+        }
         while (true) {
             boolean all = true;
             for (int i = 0; i < n; i++) {
