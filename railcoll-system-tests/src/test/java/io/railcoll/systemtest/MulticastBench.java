@@ -140,7 +140,11 @@ public final class MulticastBench {
                         line = p.nextLine(0, 600);
                     }
                     if (!line.startsWith("RESULT ")) {
-                        throw new IllegalStateException("rank 0: " + line + "\n" + p.output(0));
+                        StringBuilder why = new StringBuilder("rank 0: " + line);
+                        for (int k = 1; k < members; k++) {
+                            why.append("\n--- rank ").append(k).append(" ---\n").append(p.output(k));
+                        }
+                        throw new IllegalStateException(why.toString());
                     }
                     String[] f = line.split(" ");
                     Row r = new Row(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),

@@ -2,6 +2,7 @@ package io.railcoll.systemtest;
 
 import io.railcoll.bootstrap.Handshake;
 import io.railcoll.transport.mcast.ChecksumKind;
+import io.railcoll.transport.mcast.ControlMux;
 import io.railcoll.transport.mcast.MulticastBroadcast;
 import io.railcoll.transport.mcast.MulticastCounters.Counter;
 import io.railcoll.transport.mcast.MulticastGroup;
@@ -52,6 +53,8 @@ public final class MulticastBenchMember {
                         new InetSocketAddress(InetAddress.getByName(p.substring(at + 1, colon)), Integer.parseInt(p.substring(colon + 1))));
             }
             try (TcpControlLink link = listening.connect(endpoints, 60_000)) {
+                // One channel per configuration: members leave one group and open the next at different times.
+                ControlMux mux = new ControlMux(link);
                 for (String config : args[4].split(";")) {
                     String[] f = config.split(":");
                     String mode = f[0];
@@ -68,9 +71,10 @@ public final class MulticastBenchMember {
                         default -> s;
                     };
                     InetAddress rail = mode.equals("tree") ? plainRail : mcRail;
-                    MulticastBroadcast b = MulticastBroadcast.open(MulticastGroup.derive(job, comm, ranks, rank, rail), s, link, line -> { });
+                    ControlMux.Channel channel = mux.channel(comm);
+                    MulticastBroadcast b = MulticastBroadcast.open(MulticastGroup.derive(job, comm, ranks, rank, rail), s, channel, line -> { });
                     double[] us = new double[samples];
-                    try (b) {
+                    try (channel; b) {
                         MemorySegment buf = MemorySegment.ofArray(new byte[bytes]);
                         for (int i = 0; i < Math.max(20, Math.min(200, iterations)); i++) {
                             b.broadcast(buf, ranks[0]);
