@@ -64,33 +64,34 @@ public final class MulticastBench {
         }
         List<Row> rows8 = run(8, configs);
         md.append("### Latency by size, 8 members (Fig. 7), and the cost of reliability (Fig. 9)\n\n");
-        md.append("| bytes | multicast reliable CRC32C (µs) | reliable additive (µs) | unreliable (µs) | point-to-point tree (µs) | CRC32C cost (µs) | re-sent datagrams (reliable) |\n");
+        md.append("Each cell: median (minimum) over the samples, µs per broadcast.\n\n");
+        md.append("| bytes | multicast reliable CRC32C | reliable additive | unreliable | point-to-point tree | CRC32C cost (medians) | re-sent datagrams (reliable) |\n");
         md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int size : sizes) {
             Row r = find(rows8, "reliable", size, 16);
             Row a = find(rows8, "additive", size, 16);
             Row u = find(rows8, "unreliable", size, 16);
             Row t = find(rows8, "tree", size, 16);
-            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f | %+.1f | %d |\n", size, r.medianUs, a.medianUs,
-                    u.medianUs, t.medianUs, r.medianUs - u.medianUs, r.retransmissions));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %+.1f | %d |\n", size, cell(r), cell(a), cell(u),
+                    cell(t), r.medianUs - u.medianUs, r.retransmissions));
         }
-        md.append("\n### 8-byte latency by number of channels, 8 members (Fig. 10)\n\n| channels | latency (µs) |\n| ---: | ---: |\n");
+        md.append("\n### 8-byte latency by number of channels, 8 members (Fig. 10)\n\n| channels | µs per broadcast, median (min) |\n| ---: | ---: |\n");
         for (int ch : new int[] {2, 4, 8, 16}) {
             Row r = rows8.stream().filter(x -> x.mode.equals("reliable") && x.bytes == 8 && x.channels == ch)
                     .reduce((x, y) -> y).orElseThrow();
-            md.append(String.format(Locale.ROOT, "| %d | %.1f |\n", ch, r.medianUs));
+            md.append(String.format(Locale.ROOT, "| %d | %s |\n", ch, cell(r)));
         }
 
         // Figure 8: scalability, 8 bytes.
-        md.append("\n### 8-byte latency by number of receivers (Fig. 8)\n\n| receivers | multicast reliable (µs) | point-to-point tree (µs) |\n| ---: | ---: | ---: |\n");
+        md.append("\n### 8-byte latency by number of receivers (Fig. 8)\n\n| receivers | multicast reliable, median (min) µs | point-to-point tree, median (min) µs |\n| ---: | ---: | ---: |\n");
         for (int receivers : quick ? new int[] {2, 8} : new int[] {2, 4, 8, 16}) {
             List<String> scaling = new ArrayList<>(WARM_UP);
             scaling.addAll(List.of(
                     "reliable:200:16:8:" + iterations(8, quick) + ":" + (quick ? 3 : 5),
                     "tree:201:16:8:" + iterations(8, quick) + ":" + (quick ? 3 : 5)));
             List<Row> rows = run(receivers + 1, scaling);
-            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f |\n", receivers, find(rows, "reliable", 8, 16).medianUs,
-                    find(rows, "tree", 8, 16).medianUs));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %s |\n", receivers, cell(find(rows, "reliable", 8, 16)),
+                    cell(find(rows, "tree", 8, 16))));
         }
         System.out.println(md);
         if (out != null) {
@@ -119,6 +120,10 @@ public final class MulticastBench {
     private static int iterations(int size, boolean quick) {
         int n = size <= 4096 ? 1000 : size <= 65536 ? 200 : size <= 262144 ? 40 : size <= (1 << 20) ? 12 : 4;
         return quick ? Math.max(2, n / 4) : n;
+    }
+
+    private static String cell(Row r) {
+        return String.format(Locale.ROOT, "%.1f (%.1f)", r.medianUs, r.minUs);
     }
 
     private static Row find(List<Row> rows, String mode, int bytes, int channels) {
@@ -156,7 +161,9 @@ public final class MulticastBench {
                     Row r = new Row(f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
                             Double.parseDouble(f[5]), Double.parseDouble(f[6]), Boolean.parseBoolean(f[7]), Long.parseLong(f[8]));
                     System.err.println("  " + line);
-                    rows.add(r);
+                    if (!WARM_UP.contains(configs.get(i))) {
+                        rows.add(r);
+                    }
                 }
                 List<String> outcomes = p.outcomes(120);
                 udpDrops(tb, members);

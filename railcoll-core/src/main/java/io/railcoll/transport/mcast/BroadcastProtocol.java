@@ -78,6 +78,8 @@ public final class BroadcastProtocol {
     private final int syncParent;
     private final int[] syncChildren;
     private final FailoverTree tree;
+    /** Re-sends of one datagram, on request, before fail-over: maxRetransmissions per receiver. */
+    private final int retransmissionCap;
     private final ChannelSlot[] slots;
     private final DatagramHeader txHeader = new DatagramHeader();
     private final DatagramHeader rxHeader = new DatagramHeader();
@@ -174,6 +176,7 @@ public final class BroadcastProtocol {
         this.syncParent = syncTree.parent(me);
         this.syncChildren = syncTree.children(me);
         this.childFinal = new boolean[syncChildren.length];
+        this.retransmissionCap = Math.min(Short.MAX_VALUE - 1, settings.maxRetransmissions() * Math.max(1, members.length - 1));
         this.tree = new FailoverTree(this.members, idx, settings.treeRadix(), settings.treeChunkBytes(), link, counters);
         this.slots = new ChannelSlot[settings.channels()];
         for (int i = 0; i < slots.length; i++) {
@@ -844,9 +847,12 @@ public final class BroadcastProtocol {
                 }
                 s.resend.add(f);
                 // Only requests count towards the cap, not our own time-outs: a slow member is no broken multicast.
-                if (nack != null && ++s.resendCounts[f] > settings.maxRetransmissions()) {
+                // The cap scales with the receivers: each may NACK the same datagram, so when multicast is dead the
+                // cap is reached after the same time whatever the group size, and a busy large group does not
+                // trip it by NACKing at once.
+                if (nack != null && ++s.resendCounts[f] > retransmissionCap) {
                     requestFailover("rank " + members[me] + " re-sent datagram " + f + " of broadcast #" + seq + " "
-                            + settings.maxRetransmissions() + " times and a receiver still lacks it on " + describePort(), 0);
+                            + retransmissionCap + " times and a receiver still lacks it on " + describePort(), 0);
                     return;
                 }
             }

@@ -24,9 +24,10 @@ import java.util.Map;
  * @param syncTimeoutNs       a root waiting this long in a synchronization re-sends every message it sent since the
  *                            last one (sender-side loss detection, doubling each time; {@code RAILCOLL_MCAST_SYNC_TIMEOUT_MS},
  *                            default 200 ms)
- * @param maxRetransmissions  a root asked by NACKs to re-send one datagram more than this many times decides that
- *                            multicast keeps failing and asks for fail-over ({@code RAILCOLL_MCAST_MAX_RETRANSMISSIONS},
- *                            1..30000, default 40; at 5% loss a datagram needs 40 re-sends with probability 1e-52)
+ * @param maxRetransmissions  a root asked by NACKs to re-send one datagram more than this many times per receiver
+ *                            decides that multicast keeps failing and asks for fail-over
+ *                            ({@code RAILCOLL_MCAST_MAX_RETRANSMISSIONS}, 1..30000, default 40; at 5% loss one receiver
+ *                            needs 40 re-sends of a datagram with probability 1e-52)
  * @param timeoutNs           how long any single wait may last before failing with a named error
  *                            ({@code RAILCOLL_TIMEOUT_MS}, shared with the rest of railcoll, default 30 s)
  * @param treeRadix           k of the k-nomial trees used for synchronization and fail-over
