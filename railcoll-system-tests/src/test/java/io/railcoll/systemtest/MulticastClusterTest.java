@@ -43,9 +43,15 @@ class MulticastClusterTest {
         return m;
     }
 
-    private static void assertAllDone(MulticastProcesses p, List<String> out, int count) throws Exception {
+    /** Every member done, and each received every broadcast it did not root exactly once (its counter says so). */
+    private static void assertAllDone(MulticastProcesses p, List<String> out, int[] sizes, long seed) throws Exception {
+        int[] ranks = java.util.stream.IntStream.range(0, out.size()).toArray();
+        int[] roots = MulticastMember.roots(ranks, sizes.length, seed);
         for (int i = 0; i < out.size(); i++) {
-            assertEquals("DONE " + i + " " + count, out.get(i), p.output(i));
+            assertEquals("DONE " + i + " " + sizes.length, out.get(i), p.output(i));
+            final int rank = i;
+            long received = java.util.Arrays.stream(roots).filter(r -> r != rank).count();
+            assertTrue(p.output(i).contains("broadcasts_delivered=" + received), p.output(i));
         }
     }
 
@@ -55,7 +61,7 @@ class MulticastClusterTest {
              MulticastProcesses p = new MulticastProcesses(members(tb, 4), 1, 11, SIZES, -1, -1,
                      Map.of("RAILCOLL_MCAST_FAULTS", FAULTS))) {
             List<String> out = p.outcomes(60);
-            assertAllDone(p, out, SIZES.length);
+            assertAllDone(p, out, SIZES, 11);
             for (int i = 0; i < 4; i++) {
                 String o = p.output(i);
                 assertTrue(o.contains("failedOver=false"), o);
@@ -69,7 +75,7 @@ class MulticastClusterTest {
         try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1).withMulticastRail(null));
              MulticastProcesses p = new MulticastProcesses(members(tb, 4), 2, 12, SIZES, -1, -1, Map.of())) {
             List<String> out = p.outcomes(60);
-            assertAllDone(p, out, SIZES.length);
+            assertAllDone(p, out, SIZES, 12);
             for (int i = 0; i < 4; i++) {
                 String o = p.output(i);
                 assertTrue(o.contains("failedOver=true") && o.contains("fails over to the point-to-point 4-nomial tree")
@@ -104,7 +110,7 @@ class MulticastClusterTest {
         }
         try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1).withNetem("loss 5% corrupt 1% duplicate 1% reorder 5%"));
              MulticastProcesses p = new MulticastProcesses(members(tb, 4), 4, 14, SIZES, -1, -1, Map.of())) {
-            assertAllDone(p, p.outcomes(60), SIZES.length);
+            assertAllDone(p, p.outcomes(60), SIZES, 14);
         }
     }
 }

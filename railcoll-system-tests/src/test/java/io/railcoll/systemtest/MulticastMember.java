@@ -77,6 +77,11 @@ public final class MulticastMember {
             }
             MulticastSettings settings = MulticastSettings.fromEnvironment(System.getenv());
             int[] roots = roots(ranks, sizes.length, seed);
+            // Received buffers are overwritten with a sentinel after each check, as a user reusing them would, and
+            // checked again at the end (after the other members finished too): a datagram or tree chunk landing
+            // after delivery would show.
+            java.util.List<MemorySegment> delivered = new java.util.ArrayList<>();
+            long deliveredBytes = 0;
             try (TcpControlLink link = listening.connect(endpoints, 30_000)) {
                 MulticastBroadcast b = MulticastBroadcast.open(MulticastGroup.derive(job, comm, ranks, rank, rail), settings, link,
                         line -> System.out.println("LOG " + line));
@@ -99,9 +104,21 @@ public final class MulticastMember {
                                         + ") differs at byte " + k);
                             }
                         }
+                        if (roots[i] != rank && deliveredBytes + sizes[i] <= 64 << 20) {
+                            buf.fill((byte) 0x5a);
+                            delivered.add(buf);
+                            deliveredBytes += sizes[i];
+                        }
                     }
                 } finally {
                     System.out.println("COUNTERS " + rank + " failedOver=" + b.failedOver() + " " + b.counters());
+                }
+            }
+            for (MemorySegment d : delivered) {
+                for (long k = 0; k < d.byteSize(); k++) {
+                    if (d.get(ValueLayout.JAVA_BYTE, k) != 0x5a) {
+                        throw new AssertionError("a delivered broadcast's buffer was written after delivery, at byte " + k);
+                    }
                 }
             }
             System.out.println("DONE " + rank + " " + sizes.length);

@@ -1,6 +1,8 @@
 package io.railcoll.systemtest;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Map;
@@ -20,17 +22,21 @@ class MulticastProcessTest {
         return java.util.stream.IntStream.range(0, n).mapToObj(r -> new MulticastProcesses.Member(r, List.of(), "127.0.0.1")).toList();
     }
 
-    @Test
-    void aMemberKilledMidStreamIsNamedByTheOthersInsideTheDeadline() throws Exception {
+    @ParameterizedTest(name = "rank {0} killed")
+    @ValueSource(ints = {0, 1})
+    void aKilledMemberOrManagerIsNamedByTheOthersInsideTheDeadline(int victim) throws Exception {
         long t0 = System.nanoTime();
         int[] sizes = new int[200];
         java.util.Arrays.fill(sizes, 4096);
-        try (MulticastProcesses p = new MulticastProcesses(loopback(3), 5, 1, sizes, 1, 50, Map.of("RAILCOLL_TIMEOUT_MS", "8000"))) {
+        try (MulticastProcesses p = new MulticastProcesses(loopback(3), 5 + victim * 10, 1, sizes, victim, 50,
+                Map.of("RAILCOLL_TIMEOUT_MS", "8000"))) {
             List<String> out = p.outcomes(30);
-            assertEquals("EOF", out.get(1), p.output(1));
-            for (int i : new int[] {0, 2}) {
-                assertTrue(out.get(i).startsWith("FAILED " + i + " io.railcoll.PeerLostException: rank " + i + ": lost rank 1"),
-                        out.get(i) + "\n" + p.output(i));
+            assertEquals("EOF", out.get(victim), p.output(victim));
+            for (int i = 0; i < 3; i++) {
+                if (i != victim) {
+                    assertTrue(out.get(i).startsWith("FAILED " + i + " io.railcoll.PeerLostException: rank " + i + ": lost rank " + victim),
+                            out.get(i) + "\n" + p.output(i));
+                }
             }
         }
         assertTrue(System.nanoTime() - t0 < 30_000_000_000L);
