@@ -8,7 +8,6 @@ import io.railcoll.transport.mcast.MulticastCounters.Counter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -108,17 +107,7 @@ public final class BroadcastProtocol {
     private boolean joined;
 
     // Synchronization.
-    private boolean syncing;
-    private long syncEnd;
-    private long syncStartNs;
-    private int syncTimeouts;
-    private final boolean[] childFinal;
-    private int childFinals;
-    private boolean reportedFinal;
-    /** The end a child reported before this member entered the same synchronization (checked then), or -1. */
-    private long pendingChildEnd = -1;
-    /** For the manager: how many RETRANSMITs it issued on its own time-out this epoch. */
-    private int managerTimeouts;
+    private final SyncRound sync;
 
     // Receiver loss detection.
     private long lastProgressNs;
@@ -175,7 +164,11 @@ public final class BroadcastProtocol {
         this.syncTree = new KnomialTree(members.length, settings.treeRadix(), manager);
         this.syncParent = syncTree.parent(me);
         this.syncChildren = syncTree.children(me);
-        this.childFinal = new boolean[syncChildren.length];
+        int[] childRanks = new int[syncChildren.length];
+        for (int i = 0; i < childRanks.length; i++) {
+            childRanks[i] = this.members[syncChildren[i]];
+        }
+        this.sync = new SyncRound(myRank, childRanks);
         this.retransmissionCap = Math.min(Short.MAX_VALUE - 1, settings.maxRetransmissions() * Math.max(1, members.length - 1));
         this.tree = new FailoverTree(this.members, idx, settings.treeRadix(), settings.treeChunkBytes(), link, counters);
         this.slots = new ChannelSlot[settings.channels()];
@@ -342,7 +335,7 @@ public final class BroadcastProtocol {
     private int advance(long nowNs) {
         switch (phase) {
             case PRE_SYNC -> {
-                if (!syncing) {
+                if (!sync.active) {
                     bind(nowNs);
                     return 1 + advance(nowNs);
                 }
@@ -365,7 +358,7 @@ public final class BroadcastProtocol {
                 }
             }
             case POST_SYNC -> {
-                if (!syncing) {
+                if (!sync.active) {
                     finishOp();
                     return 1;
                 }
@@ -374,7 +367,7 @@ public final class BroadcastProtocol {
             case IDLE -> {
             }
         }
-        return syncing ? tryReport(nowNs) : 0;
+        return sync.active ? tryReport(nowNs) : 0;
     }
 
     private void finishOp() {
@@ -495,9 +488,9 @@ public final class BroadcastProtocol {
         if (seq < epochStart) {
             return null;
         }
-        if (syncing && reportedFinal && seq >= syncEnd) {
+        if (sync.provenReleasedBy(seq)) {
             // Its root was released, so the manager released: apply it before the RELEASE itself arrives.
-            applyRelease(syncEnd, nowNs);
+            applyRelease(sync.end, nowNs);
         }
         if (seq >= epochStart + slots.length) {
             return null;
@@ -613,15 +606,15 @@ public final class BroadcastProtocol {
                 sendNack(nowNs);
             }
         }
-        if (syncing) {
-            long waited = nowNs - syncStartNs;
+        if (sync.active) {
+            long waited = nowNs - sync.startNs;
             // Sender side: messages of ours since the last synchronization may be lost; re-send them all (doubling).
-            if (settings.reliable() && !failedOver && waited >= settings.syncTimeoutNs() << Math.min(syncTimeouts, 20)) {
-                syncTimeouts++;
-                goBack(epochStart, syncEnd, 0, null);
-                if (me == manager && managerTimeouts++ < settings.maxRetransmissions()) {
+            if (settings.reliable() && !failedOver && waited >= settings.syncTimeoutNs() << Math.min(sync.senderTimeouts, 20)) {
+                sync.senderTimeouts++;
+                goBack(epochStart, sync.end, 0, null);
+                if (me == manager && sync.managerTimeouts++ < settings.maxRetransmissions()) {
                     // Manager side: the synchronization makes no progress; ask every root to re-send everything.
-                    putNack(ControlMessages.RETRANSMIT, syncEnd, 0L, false);
+                    putNack(ControlMessages.RETRANSMIT, sync.end, 0L, false);
                     sendDown(control.flip());
                 }
             }
@@ -677,36 +670,29 @@ public final class BroadcastProtocol {
     // ------------------------------------------------------------------ synchronization
 
     private void enterSync(long end, long nowNs) {
-        syncing = true;
-        syncEnd = end;
-        syncStartNs = nowNs;
-        syncTimeouts = 0;
-        managerTimeouts = 0;
+        sync.enter(end, nowNs);
     }
 
     /** Sends the final report (or, on the manager, the release) once this member and its subtree are done. */
     private int tryReport(long nowNs) {
-        if (!syncing || reportedFinal || childFinals < syncChildren.length) {
+        if (!sync.active || sync.reportedFinal) {
             return 0;
         }
         if (phase != Phase.PRE_SYNC && phase != Phase.POST_SYNC) {
             return 0; // this member itself has not reached the synchronization point yet
         }
-        if (pendingChildEnd >= 0 && pendingChildEnd != syncEnd) {
-            throw new MismatchException("a child of rank " + members[me] + " synchronizes broadcasts up to #"
-                    + (pendingChildEnd - 1) + ", this rank up to #" + (syncEnd - 1)
-                    + ": the ranks called different sequences of broadcasts or flushes");
+        if (!sync.subtreeDone()) {
+            return 0;
         }
-        pendingChildEnd = -1;
         if (me == manager) {
-            ControlMessages.putRelease(control, epochStart, syncEnd);
+            ControlMessages.putRelease(control, epochStart, sync.end);
             sendDown(control);
-            applyRelease(syncEnd, nowNs);
+            applyRelease(sync.end, nowNs);
             return 1;
         }
-        ControlMessages.putReportHeader(control, ControlMessages.REPORT, true, members[me], epochStart, syncEnd, ackMask);
+        ControlMessages.putReportHeader(control, ControlMessages.REPORT, true, members[me], epochStart, sync.end, ackMask);
         link.send(members[syncParent], control.flip());
-        reportedFinal = true;
+        sync.reportedFinal = true;
         return 1;
     }
 
@@ -720,10 +706,7 @@ public final class BroadcastProtocol {
         int shift = (int) (end - epochStart);
         ackMask = shift >= 64 ? 0 : ackMask >>> shift;
         epochStart = end;
-        syncing = false;
-        reportedFinal = false;
-        childFinals = 0;
-        Arrays.fill(childFinal, false);
+        sync.reset();
         counters.increment(Counter.SYNCS);
     }
 
@@ -748,7 +731,7 @@ public final class BroadcastProtocol {
                 sendDown(m);
                 long start = m.getLong(8);
                 long end = m.getLong(16);
-                if (syncing && start == epochStart && end == syncEnd) {
+                if (sync.active && start == epochStart && end == sync.end) {
                     applyRelease(end, 0);
                 }
             }
@@ -776,28 +759,10 @@ public final class BroadcastProtocol {
             return;
         }
         long end = m.getLong(16);
-        if (syncing && reportedFinal && start == syncEnd) {
-            applyRelease(syncEnd, 0); // the child was released before this member: the RELEASE is on its way
+        if (sync.provenReleasedBy(start)) {
+            applyRelease(sync.end, 0); // the child was released before this member: the RELEASE is on its way
         }
-        int child = childSlot(fromRank);
-        if (child < 0 || childFinal[child]) {
-            throw new RailcollException("rank " + members[me] + " got an unexpected synchronization report from rank " + fromRank);
-        }
-        if (!syncing && pendingChildEnd >= 0 && end != pendingChildEnd) {
-            throw reportMismatch(fromRank, start, end);
-        }
-        pendingChildEnd = syncing ? -1 : end;
-        if (start != epochStart || (syncing && end != syncEnd)) {
-            throw reportMismatch(fromRank, start, end);
-        }
-        childFinal[child] = true;
-        childFinals++;
-    }
-
-    private MismatchException reportMismatch(int fromRank, long start, long end) {
-        return new MismatchException("rank " + fromRank + " synchronizes broadcasts #" + start + "..#" + (end - 1)
-                + " while rank " + members[me] + " synchronizes #" + epochStart + "..#" + (syncing ? syncEnd - 1 : nextSeq - 1)
-                + ": the ranks called different sequences of broadcasts or flushes");
+        sync.childReported(fromRank, start, end, epochStart, nextSeq);
     }
 
     /** On the manager: a NACK arrived (or was made here); relay it to everyone as a RETRANSMIT. */
@@ -812,8 +777,8 @@ public final class BroadcastProtocol {
     /** Re-sends this member's part of what a (relayed) NACK says is missing. */
     private void onRetransmit(ByteBuffer m) {
         long start = m.getLong(8);
-        if (syncing && reportedFinal && start == syncEnd) {
-            applyRelease(syncEnd, 0); // a NACK of the next epoch proves the release, as a datagram would
+        if (sync.provenReleasedBy(start)) {
+            applyRelease(sync.end, 0); // a NACK of the next epoch proves the release, as a datagram would
         }
         if (start != epochStart || failedOver) {
             return; // stale: that epoch was released, or the tree carries everything now
@@ -977,15 +942,6 @@ public final class BroadcastProtocol {
         return -1;
     }
 
-    private int childSlot(int rank) {
-        for (int i = 0; i < syncChildren.length; i++) {
-            if (members[syncChildren[i]] == rank) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     private String describePort() {
         return port != null ? port.describe() : "(no multicast port)";
     }
@@ -1002,15 +958,10 @@ public final class BroadcastProtocol {
                     + " arrived, " + nacksWithoutProgress + " NACKs since the last progress"
                     + (settings.reliable() ? "" : " (reliability off: lost datagrams are not re-sent)");
         }
-        if (syncing) {
-            List<Integer> missing = new ArrayList<>();
-            for (int i = 0; i < syncChildren.length; i++) {
-                if (!childFinal[i]) {
-                    missing.add(members[syncChildren[i]]);
-                }
-            }
-            String what = "rank " + members[me] + ": " + (syncEnd == epochStart ? "join synchronization"
-                    : "synchronization of broadcasts #" + epochStart + "..#" + (syncEnd - 1)) + " not done after " + ms + " ms: ";
+        if (sync.active) {
+            List<Integer> missing = sync.missingChildren();
+            String what = "rank " + members[me] + ": " + (sync.end == epochStart ? "join synchronization"
+                    : "synchronization of broadcasts #" + epochStart + "..#" + (sync.end - 1)) + " not done after " + ms + " ms: ";
             if (!missing.isEmpty()) {
                 return what + "no report yet from ranks " + missing + " (they or their subtrees have not delivered every broadcast)";
             }

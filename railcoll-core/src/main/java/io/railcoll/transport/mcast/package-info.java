@@ -5,14 +5,19 @@
  * retransmission of what was lost or corrupted, and fail-over to a point-to-point k-nomial tree when multicast is
  * unavailable or keeps failing.
  *
- * <p>The parts: {@link io.railcoll.transport.mcast.BroadcastProtocol} (the state machine, time passed in),
- * {@link io.railcoll.transport.mcast.DatagramHeader} and {@link io.railcoll.transport.mcast.Fragmenter}
- * (the wire layout), {@link io.railcoll.transport.mcast.MulticastEndpoint} (the UDP socket),
+ * <p>The parts: {@link io.railcoll.transport.mcast.BroadcastProtocol} (the state machine, time passed in) with
+ * {@code SyncRound} (the delayed synchronization's bookkeeping), {@code ChannelSlot} and {@code FragmentSet}
+ * (channels and in-place reassembly) and {@code FailoverTree} (the point-to-point data path);
+ * {@link io.railcoll.transport.mcast.DatagramHeader}, {@link io.railcoll.transport.mcast.Fragmenter} and
+ * {@link io.railcoll.transport.mcast.ChecksumKind} (the wire); {@link io.railcoll.transport.mcast.MulticastEndpoint}
+ * (the UDP socket) and {@link io.railcoll.transport.mcast.MulticastRoutes} (is multicast allowed on this rail);
  * {@link io.railcoll.transport.mcast.FaultInjectingPort} (loss, corruption, duplication, reordering on the receive
- * path), {@link io.railcoll.transport.mcast.KnomialTree} (sync and fail-over trees),
- * {@link io.railcoll.transport.mcast.ControlLink} (point-to-point control messages, implemented here over
- * authenticated TCP by {@link io.railcoll.transport.mcast.TcpControlLink}) and the blocking facade
- * {@link io.railcoll.transport.mcast.MulticastBroadcast}.
+ * path); {@link io.railcoll.transport.mcast.KnomialTree}; {@link io.railcoll.transport.mcast.ControlLink} (point-to-point
+ * control messages; {@link io.railcoll.transport.mcast.TcpControlLink} over authenticated TCP,
+ * {@link io.railcoll.transport.mcast.ControlMux} for several groups over one link); and the blocking facade
+ * {@link io.railcoll.transport.mcast.MulticastBroadcast}, configured by
+ * {@link io.railcoll.transport.mcast.MulticastSettings} for a {@link io.railcoll.transport.mcast.MulticastGroup}.
+ * {@code docs/multicast.md} describes the protocol, the layouts and how the engine plugs it in.
  *
  * <p>Must not import schedules, algorithms, selection or the engine: the engine drives this package, not the
  * other way round.
