@@ -628,7 +628,10 @@ public final class BroadcastProtocol {
         lastNackNs = nowNs;
         nacksWithoutProgress++;
         counters.increment(Counter.NACKS_SENT);
-        long end = Math.max(opSeq, highestSeen) + 1;
+        // Claims up to the awaited broadcast only: everything before it was delivered here, and what came after it
+        // may still be queued in this member's socket (it drains in order), so asking for it again would only
+        // duplicate traffic, and count towards the fail-over cap, while this member is merely behind.
+        long end = opSeq + 1;
         putNack(ControlMessages.REPORT, end, ackMask, true);
         ByteBuffer m = control.flip();
         if (me == manager) {
