@@ -34,10 +34,11 @@ import java.util.function.Consumer;
  *
  * <h2>Reliability (sec. 4.4, 5.2)</h2>
  * Every datagram carries a checksum; a corrupt one is dropped and counted. A receiver whose awaited broadcast made
- * no progress for {@code nackDelayNs} sends a NACK up the tree (what it has, at fragment precision); the manager
- * relays it to every member as a RETRANSMIT, and each root re-sends what it sent since the last synchronization
- * and the NACK does not acknowledge (go-back, but only the missing fragments of messages the receiver partly
- * has). Receivers ignore duplicates by sequence number and fragment. A root waiting in a synchronization re-sends
+ * no progress for {@code nackDelayNs} (with evidence of loss: a hole, a later broadcast, a corrupt datagram; 8x
+ * longer without) sends a NACK up the tree (what it has, at fragment precision); the manager relays it to every
+ * member as a RETRANSMIT, and each root re-sends what it sent since the last synchronization, up to the awaited
+ * broadcast, that the NACK does not acknowledge (go-back, but only the missing fragments of messages the receiver
+ * partly has). Receivers ignore duplicates by sequence number and fragment. A root waiting in a synchronization re-sends
  * all its unsynchronized messages after {@code syncTimeoutNs} (doubling), and a manager whose synchronization
  * stalls issues a RETRANSMIT of everything: the sender-side and manager-side time-outs.
  *
