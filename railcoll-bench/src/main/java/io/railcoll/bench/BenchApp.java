@@ -57,13 +57,8 @@ public final class BenchApp implements RankApp {
                     if (o.check) {
                         check(comm, o, size, s, r);
                     }
+                    warmUp(comm, o, s, r);
                     int iterations = iterationsFor(comm, o, s, r);
-                    // Warm-up gets the same time budget as a sample: enough calls for the JIT at small sizes
-                    // (OSU uses 200), few at large sizes where one call is long and already compiled code.
-                    int warmup = Math.min(o.warmup, Math.max(1, iterations));
-                    for (int i = 0; i < warmup; i++) {
-                        call(comm, o.collective, s, r, o.root);
-                    }
                     for (int sample = 0; sample < o.samples; sample++) {
                         // OSU style, as peer_bench does: each call timed alone, a barrier between calls untimed.
                         long total = 0;
@@ -98,13 +93,38 @@ public final class BenchApp implements RankApp {
         }
     }
 
-    /** Iterations per sample: as many as fit the time budget, measured with one timed call (agreed on by all ranks). */
+    /**
+     * Warm-up calls, at most {@code warmup} of them and about one sample's time budget: enough for the JIT at small
+     * sizes (OSU uses 200 calls), few at large ones. Ranks must make the same number of calls, so they go in rounds
+     * of eight and rank 0 decides after each round whether another one fits.
+     */
+    private static void warmUp(Communicator comm, Options o, MemorySegment s, MemorySegment r) {
+        MemorySegment more = MemorySegment.ofArray(new byte[1]);
+        long start = System.nanoTime();
+        for (int done = 0; done < o.warmup; done += 8) {
+            for (int i = 0; i < 8; i++) {
+                call(comm, o.collective, s, r, o.root);
+            }
+            more.set(ValueLayout.JAVA_BYTE, 0, (byte) (System.nanoTime() - start < o.budgetNs ? 1 : 0));
+            comm.broadcast(more, 0);
+            if (more.get(ValueLayout.JAVA_BYTE, 0) == 0) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Iterations per sample: as many as fit the time budget, from the fastest of three warm calls on rank 0 (every
+     * rank must run the same number of calls, so rank 0's estimate is broadcast).
+     */
     private static int iterationsFor(Communicator comm, Options o, MemorySegment s, MemorySegment r) {
-        comm.barrier();
-        long t0 = System.nanoTime();
-        call(comm, o.collective, s, r, o.root);
-        long one = Math.max(1, System.nanoTime() - t0);
-        // Rank 0's estimate decides, so every rank runs the same number of calls.
+        long one = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            comm.barrier();
+            long t0 = System.nanoTime();
+            call(comm, o.collective, s, r, o.root);
+            one = Math.min(one, Math.max(1, System.nanoTime() - t0));
+        }
         MemorySegment est = MemorySegment.ofArray(new byte[Long.BYTES]);
         est.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, one);
         comm.broadcast(est, 0);

@@ -1,0 +1,74 @@
+package io.railcoll.systemtest;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README's main job, shrunk: {@code railcoll bench} as its own process (the CLI's real entry point) on a small
+ * emulated cluster, producing the table, the CSV, the Markdown report and a PNG plot.
+ */
+class MainJobSystemTest {
+
+    @Test
+    void benchProducesTableCsvReportAndPlot(@TempDir Path out) throws Exception {
+        Path csv = out.resolve("extra.csv");
+        Run r = cli(List.of("bench", "--network", "loopback", "--nodes", "2", "--ranks-per-node", "2", "--rails", "2",
+                "--algorithms", "allgather.direct,allgather.bruck,allgather.smp-direct,auto", "--sizes", "1,4096",
+                "--samples", "2", "--iterations", "5", "--warmup", "2", "--check", "--csv", csv.toString(),
+                "--out", out.toString()));
+        assertEquals(0, r.exit, r.output);
+        assertTrue(r.output.contains("median latency"), r.output);
+        assertTrue(r.output.contains("best/flat"), r.output);
+        List<String> rows = Files.readAllLines(out.resolve("results.csv"));
+        assertTrue(rows.getFirst().startsWith("collective,algorithm,nodes,ranks_per_node,rails"), rows.getFirst());
+        assertTrue(rows.getFirst().contains("latency_us_median") && rows.getFirst().contains("latency_us_min")
+                && rows.getFirst().contains("latency_us_max") && rows.getFirst().contains("size_bytes"), rows.getFirst());
+        assertEquals(1 + 4 * 2, rows.size(), String.join("\n", rows));
+        assertEquals(rows, Files.readAllLines(csv));
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("bin/railcoll bench") && report.contains("allgather.smp-direct"), report);
+        Path png = out.resolve("allgather-2x2.png");
+        byte[] head = Files.readAllBytes(png);
+        assertTrue(head.length > 1000 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G', "not a PNG: " + png);
+    }
+
+    @Test
+    void everyCommandExplainsItsOptions() throws Exception {
+        for (String command : List.of("run", "bench", "info", "app")) {
+            Run r = cli(List.of(command, "--help"));
+            assertEquals(0, r.exit, r.output);
+            assertTrue(r.output.contains("Usage:"), r.output);
+        }
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    private static Run cli(List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("io.railcoll.cli.RailcollCli");
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] bytes = p.getInputStream().readAllBytes();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("railcoll " + args + " did not finish");
+        }
+        return new Run(p.exitValue(), new String(bytes, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,116 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.launcher.testbed.Availability;
+import io.railcoll.launcher.testbed.NetnsTestbed;
+import io.railcoll.launcher.testbed.TestbedSpec;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The reliable multicast broadcast between member processes in the network-namespace testbed (one node each,
+ * multicast over the rail's bridge). Faults are injected on each member's receive path
+ * ({@code RAILCOLL_MCAST_FAULTS}) because this machine's kernel has no netem; where netem exists the same runs
+ * with {@code tc netem} on the rails as well. Needs root; skipped with a message otherwise.
+ */
+@Tag("cluster")
+class MulticastClusterTest {
+    private static final int[] SIZES = {0, 1, 8, 1399, 1400, 1401, 65536, 65537, 8, 1 << 20, 0, 4 << 20, 16, 300_000, 7};
+    private static final String FAULTS = "loss=5%,corrupt=1%,duplicate=1%,reorder=5%,seed=42";
+
+    @BeforeAll
+    static void needsRoot() {
+        Availability a = NetnsTestbed.available();
+        if (!a.available()) {
+            System.out.println("multicast cluster tests skipped: " + a.reason());
+        }
+        assumeTrue(a.available(), a.reason());
+    }
+
+    private static List<MulticastProcesses.Member> members(NetnsTestbed tb, int nodes) {
+        List<MulticastProcesses.Member> m = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            m.add(new MulticastProcesses.Member(n, tb.commandPrefix(n), tb.railAddress(n, 0).getHostAddress()));
+        }
+        return m;
+    }
+
+    /** Every member done, and each received every broadcast it did not root exactly once (its counter says so). */
+    private static void assertAllDone(MulticastProcesses p, List<String> out, int[] sizes, long seed) throws Exception {
+        int[] ranks = java.util.stream.IntStream.range(0, out.size()).toArray();
+        int[] roots = MulticastMember.roots(ranks, sizes.length, seed);
+        for (int i = 0; i < out.size(); i++) {
+            assertEquals("DONE " + i + " " + sizes.length, out.get(i), p.output(i));
+            final int rank = i;
+            long received = java.util.Arrays.stream(roots).filter(r -> r != rank).count();
+            assertTrue(p.output(i).contains("broadcasts_delivered=" + received), p.output(i));
+        }
+    }
+
+    @Test
+    void broadcastsUpTo4MiBArriveByteForByteThroughLossCorruptionDuplicationAndReordering() throws Exception {
+        try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1));
+             MulticastProcesses p = new MulticastProcesses(members(tb, 4), 1, 11, SIZES, -1, -1,
+                     Map.of("RAILCOLL_MCAST_FAULTS", FAULTS))) {
+            List<String> out = p.outcomes(60);
+            assertAllDone(p, out, SIZES, 11);
+            for (int i = 0; i < 4; i++) {
+                String o = p.output(i);
+                assertTrue(o.contains("failedOver=false"), o);
+                assertTrue(!o.contains("retransmissions=0 "), "5% loss and nothing re-sent: " + o);
+            }
+        }
+    }
+
+    @Test
+    void withMulticastBlockedTheFailOverTreeDeliversEverything() throws Exception {
+        try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1).withMulticastRail(null));
+             MulticastProcesses p = new MulticastProcesses(members(tb, 4), 2, 12, SIZES, -1, -1, Map.of())) {
+            List<String> out = p.outcomes(60);
+            assertAllDone(p, out, SIZES, 12);
+            for (int i = 0; i < 4; i++) {
+                String o = p.output(i);
+                assertTrue(o.contains("failedOver=true") && o.contains("fails over to the point-to-point 4-nomial tree")
+                        && o.contains("no route for multicast group"), o);
+            }
+        }
+    }
+
+    @Test
+    void aMemberKilledMidStreamMakesTheOthersFailNamingIt() throws Exception {
+        int[] sizes = new int[300];
+        java.util.Arrays.fill(sizes, 2000);
+        long t0 = System.nanoTime();
+        try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1));
+             MulticastProcesses p = new MulticastProcesses(members(tb, 4), 3, 13, sizes, 2, 100,
+                     Map.of("RAILCOLL_TIMEOUT_MS", "8000", "RAILCOLL_MCAST_FAULTS", FAULTS))) {
+            List<String> out = p.outcomes(30);
+            assertEquals("EOF", out.get(2), p.output(2));
+            for (int i : new int[] {0, 1, 3}) {
+                assertTrue(out.get(i).startsWith("FAILED " + i + " io.railcoll.PeerLostException: rank " + i + ": lost rank 2"),
+                        out.get(i) + "\n" + p.output(i));
+            }
+        }
+        assertTrue(System.nanoTime() - t0 < 30_000_000_000L);
+    }
+
+    @Test
+    void withNetemOnTheRailsToo() throws Exception {
+        if (!NetnsTestbed.netemSupported()) {
+            System.out.println("netem multicast test skipped: this kernel has no netem qdisc (faults are injected in the transport instead)");
+            assumeTrue(false, "no netem");
+        }
+        try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1).withNetem("loss 5% corrupt 1% duplicate 1% reorder 5%"));
+             MulticastProcesses p = new MulticastProcesses(members(tb, 4), 4, 14, SIZES, -1, -1, Map.of())) {
+            assertAllDone(p, p.outcomes(60), SIZES, 14);
+        }
+    }
+}
