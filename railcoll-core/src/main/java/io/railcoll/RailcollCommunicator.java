@@ -21,6 +21,8 @@ import java.util.Optional;
  */
 final class RailcollCommunicator implements Communicator {
     private static final MemorySegment NO_BUFFER = MemorySegment.ofArray(new byte[0]);
+    /** Stands for any thread but the caller's when checking that transports' threads may touch a segment. */
+    private static final Thread OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
 
     private final int rank;
     private final JobTable table;
@@ -249,6 +251,11 @@ final class RailcollCommunicator implements Communicator {
     private static void requireNonNull(Object o, String what) {
         if (o == null) {
             throw new IllegalArgumentException(what + " must not be null");
+        }
+        if (o instanceof MemorySegment m && !m.isAccessibleBy(OTHER_THREAD)) {
+            // Progress threads (and the rails' keeper thread) read and write buffers; a confined arena forbids it.
+            throw new IllegalArgumentException(what + ": the segment belongs to a confined arena, which only its owner"
+                    + " thread may touch; allocate it from a shared or global arena (Arena.ofShared())");
         }
         if (o instanceof MemorySegment m && m.heapBase().isPresent() && !(m.heapBase().get() instanceof byte[])) {
             throw new IllegalArgumentException(what + ": a heap segment must be backed by a byte[] (got "

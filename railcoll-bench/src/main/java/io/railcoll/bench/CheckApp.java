@@ -54,7 +54,7 @@ public final class CheckApp implements RankApp {
     private static void runCase(Communicator comm, Collective c, String algorithm, long b, int root, String kind, int seed) {
         int n = comm.size();
         int rank = comm.rank();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             long sendBytes = c.sendBytes(b, n);
             long recvBytes = c == Collective.BROADCAST ? b : (c == Collective.GATHER && rank != root ? 0 : c.recvBytes(b, n, rank, root));
             MemorySegment send = buffer(kind, sendBytes, arena);

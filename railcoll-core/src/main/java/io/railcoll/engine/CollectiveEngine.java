@@ -242,7 +242,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             idle = progress(idle, null);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
-                        + " waiting for " + sends.pending() + " outgoing frames to leave this rank (peers not reading?)");
+                        + " waiting for " + sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
+                        + " acknowledged by the receiver on the rails): receivers not reading?");
             }
         }
     }

@@ -70,6 +70,10 @@ final class FaultApps {
             expect(IllegalArgumentException.class, () -> comm.broadcast(new byte[4], comm.size()));
             expect(IllegalArgumentException.class, () -> comm.gather(new byte[4], new byte[4 * comm.size()], -1));
             expect(IllegalArgumentException.class, () -> comm.forceAlgorithm("allgather.no-such-algorithm"));
+            try (java.lang.foreign.Arena confined = java.lang.foreign.Arena.ofConfined()) {
+                expect(IllegalArgumentException.class, () -> comm.allgather(confined.allocate(4), confined.allocate(4L * comm.size())));
+            }
+            expect(IllegalArgumentException.class, () -> comm.broadcast(java.lang.foreign.MemorySegment.ofArray(new long[2]), 0));
             byte[] recv = new byte[3 * comm.size()];
             comm.allgather(new byte[] {1, 2, 3}, recv);
             comm.close();
