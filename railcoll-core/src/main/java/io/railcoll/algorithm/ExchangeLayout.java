@@ -109,6 +109,18 @@ public final class ExchangeLayout {
         return v + (digit - digit(v, level)) * groupSizes[level];
     }
 
+    /** The virtual ranks v exchanges with at {@code level}: those differing from it in that digit only, by digit. */
+    public int[] peers(int v, int level) {
+        int[] peers = new int[radices[level] - 1];
+        int at = 0;
+        for (int d = 0; d < radices[level]; d++) {
+            if (d != digit(v, level)) {
+                peers[at++] = withDigit(v, level, d);
+            }
+        }
+        return peers;
+    }
+
     /** First virtual rank of v's level-l group. */
     public int groupStart(int v, int level) {
         return v - v % groupSizes[level];

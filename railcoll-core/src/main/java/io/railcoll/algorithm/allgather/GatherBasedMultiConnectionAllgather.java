@@ -1,16 +1,13 @@
 package io.railcoll.algorithm.allgather;
 
-import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.node.NodeBroadcast;
 import io.railcoll.algorithm.node.NodeOrder;
 import io.railcoll.algorithm.node.NodeUnits;
 import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.Buffer;
-import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.RankProgram;
-import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -50,26 +47,18 @@ import java.util.List;
  * same design as a {@link Traffic}. Any placement, k and b; with one rank per node this is the Direct
  * all-gather.
  */
-public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase implements ResourceTable.Phased {
+public final class GatherBasedMultiConnectionAllgather extends NodeAwareAllgather {
     public static final String ID = "allgather.mc-gather-based";
 
-    private static final int ALLGATHER = 0;
-    private static final int NETWORK = 1;
-    private static final int BROADCAST = 2;
-    private static final List<String> PHASES = List.of("node all-gather (shm)", "inter-node gather",
-            "node broadcast (shm)");
+    /** Phase 1 here is a node all-gather: every rank collects its node's blocks. */
+    private static final int ALLGATHER = GATHER;
     private static final int TAG_NODE = 1;
     private static final int TAG_NETWORK = 2;
     /** Run i of the broadcast uses tag {@code TAG_BROADCAST + i}. */
     private static final int TAG_BROADCAST = 16;
 
     public GatherBasedMultiConnectionAllgather() {
-        super(ID, Collective.ALLGATHER);
-    }
-
-    @Override
-    public List<String> phaseNames() {
-        return PHASES;
+        super(ID, "node all-gather (shm)", "inter-node gather", "node broadcast (shm)");
     }
 
     /** The rank of {@code node} that gathers the other nodes' blocks: local rank {@code node mod L_node}. */
@@ -117,23 +106,13 @@ public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase imp
     }
 
     @Override
-    public RankProgram program(Shape shape, int rank) {
-        return build(shape, rank).build();
-    }
-
-    @Override
-    public int[] phaseOfOps(Shape shape, int rank) {
-        return build(shape, rank).phases();
-    }
-
-    private PhasedProgramBuilder build(Shape shape, int rank) {
+    void build(Shape shape, int rank, PhasedProgramBuilder p) {
         Placement placement = shape.placement();
         long b = shape.blockBytes();
         NodeUnits units = new NodeUnits(placement);
         int nodes = units.nodes();
         int node = placement.nodeOf(rank);
         int gatherer = gatherer(placement, node);
-        PhasedProgramBuilder p = new PhasedProgramBuilder(rank);
         p.phase(ALLGATHER);
         for (int peer : NodeOrder.peersAfter(placement, rank)) {
             p.put(peer, Buffer.SEND, 0, b, TAG_NODE);
@@ -156,10 +135,7 @@ public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase imp
         if (rank == gatherer) {
             for (int d = 1; d < nodes; d++) {
                 int from = Math.floorMod(node - d, nodes);
-                PackedBlocks unit = units.unit(from);
-                Region region = p.stage(unit, b);
-                p.recvBlocks(sender(placement, from, node), TAG_NETWORK, region, unit, b);
-                p.unpack(region, unit, b);
+                p.recvInPlace(sender(placement, from, node), TAG_NETWORK, units.unit(from), b);
             }
             p.phase(BROADCAST);
             for (int peer : NodeOrder.peersAfter(placement, rank)) {
@@ -173,7 +149,6 @@ public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase imp
                 p.recv(gatherer, TAG_BROADCAST + i, Buffer.RECV, runs.get(i).firstRank() * b, runs.get(i).count() * b);
             }
         }
-        return p;
     }
 
     @Override
@@ -186,9 +161,7 @@ public final class GatherBasedMultiConnectionAllgather extends AlgorithmBase imp
         for (int rank = 0; rank < shape.size(); rank++) {
             int node = placement.nodeOf(rank);
             int gatherer = gatherer(placement, node);
-            for (int peer : NodeOrder.peersAfter(placement, rank)) {
-                traffic.send(rank, peer, TAG_NODE, b);
-            }
+            NodeBroadcast.traffic(traffic, rank, NodeOrder.peersAfter(placement, rank), TAG_NODE, b);
             for (int peer : nodePeersByArrival(placement, rank)) {
                 traffic.receive(rank, peer, TAG_NODE);
             }

@@ -1,15 +1,13 @@
 package io.railcoll.algorithm.allgather;
 
-import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.node.NodeBroadcast;
+import io.railcoll.algorithm.node.NodeGather;
 import io.railcoll.algorithm.node.NodeOrder;
 import io.railcoll.algorithm.node.NodeShares;
 import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
-import io.railcoll.schedule.Buffer;
-import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
@@ -23,11 +21,13 @@ import java.util.List;
  * algorithm, section 5.3 for g = 2 and g = 4, the "multi-group" algorithm). Each node's ranks split into g shares
  * of consecutive local ranks ({@link NodeShares}); each share's first rank is its master.
  * <ol>
- *   <li>group gather (shared memory): every rank puts its block to its share's master;</li>
+ *   <li>group gather ({@link NodeGather} of the share, shared memory): every rank puts its block to its share's
+ *       master;</li>
  *   <li>inter-node all-gather (rails): every master puts its share to the master of the same group on every other
  *       node, all puts posted at once, one connection per peer (the multi-connection part);</li>
- *   <li>node broadcast (shared memory): every master puts everything it holds (its "image": its own share and the
- *       shares delivered to it) to every other rank of its node, starting after itself in local-rank order.</li>
+ *   <li>node broadcast ({@link NodeBroadcast}, shared memory): every master puts everything it holds (its
+ *       "image": its own share and the shares delivered to it) to every other rank of its node, starting after
+ *       itself in local-rank order.</li>
  * </ol>
  * Nothing of phase 3 overlaps phase 2: the masters broadcast once they hold their whole image, as in the paper.
  *
@@ -47,16 +47,11 @@ import java.util.List;
  * receives every master's image, {@code N b}. These closed forms are checked by {@code SmpAllgatherCostTest}; other
  * placements are costed from the same design as a {@link Traffic}.
  */
-public final class MultiConnectionAllgather extends AlgorithmBase implements ResourceTable.Phased {
+public final class MultiConnectionAllgather extends NodeAwareAllgather {
     public static final String SINGLE_GROUP_ID = "allgather.mc-1group";
     public static final String TWO_GROUP_ID = "allgather.mc-2group";
     public static final String GROUPS_ID = "allgather.mc-groups";
 
-    private static final int GATHER = 0;
-    private static final int NETWORK = 1;
-    private static final int BROADCAST = 2;
-    private static final List<String> PHASES = List.of("group gather (shm)", "inter-node all-gather",
-            "node broadcast (shm)");
     private static final int TAG_GATHER = 1;
     private static final int TAG_NETWORK = 2;
     private static final int TAG_BROADCAST = 3;
@@ -65,7 +60,7 @@ public final class MultiConnectionAllgather extends AlgorithmBase implements Res
     private final int fixedGroups;
 
     private MultiConnectionAllgather(String id, int fixedGroups) {
-        super(id, Collective.ALLGATHER);
+        super(id, "group gather (shm)", "inter-node all-gather", "node broadcast (shm)");
         this.fixedGroups = fixedGroups;
     }
 
@@ -89,36 +84,21 @@ public final class MultiConnectionAllgather extends AlgorithmBase implements Res
     }
 
     @Override
-    public List<String> phaseNames() {
-        return PHASES;
-    }
-
-    @Override
-    public RankProgram program(Shape shape, int rank) {
-        return build(shape, rank).build();
-    }
-
-    @Override
-    public int[] phaseOfOps(Shape shape, int rank) {
-        return build(shape, rank).phases();
-    }
-
-    private PhasedProgramBuilder build(Shape shape, int rank) {
+    void build(Shape shape, int rank, PhasedProgramBuilder p) {
         Placement placement = shape.placement();
         long b = shape.blockBytes();
         NodeShares shares = new NodeShares(placement, groups(shape));
         int node = placement.nodeOf(rank);
         int h = shares.shareOf(rank);
         int master = shares.master(node, h);
-        PhasedProgramBuilder p = new PhasedProgramBuilder(rank);
         if (rank != master) {
-            p.phase(GATHER).put(master, Buffer.SEND, 0, b, TAG_GATHER);
+            NodeGather.member(p.phase(GATHER), master, b, TAG_GATHER);
         } else {
             PackedBlocks own = shares.share(node, h);
             PackedBlocks image = shares.image(node, h);
             Region region = p.stage(image, b);
             Region ownSlot = region.plus(shares.imageIndex(node, h, node, h) * b);
-            p.phase(GATHER).gather(own, ownSlot, b, TAG_GATHER);
+            NodeGather.master(p.phase(GATHER), own, ownSlot, b, TAG_GATHER);
             p.phase(NETWORK);
             int nodes = placement.nodeCount();
             for (int d = 1; d < nodes; d++) {
@@ -134,20 +114,14 @@ public final class MultiConnectionAllgather extends AlgorithmBase implements Res
                     }
                 }
             }
-            p.phase(BROADCAST);
-            for (int peer : NodeOrder.peersAfter(placement, rank)) {
-                p.putBlocks(peer, region, image, b, TAG_BROADCAST);
-            }
+            NodeBroadcast.send(p.phase(BROADCAST), NodeOrder.peersAfter(placement, rank), region, image, b,
+                    TAG_BROADCAST);
             p.unpack(region, image, b);
         }
         p.phase(BROADCAST);
         for (int m : otherMastersByArrival(shares, rank)) {
-            PackedBlocks image = shares.image(node, shares.shareOf(m));
-            Region region = p.stage(image, b);
-            p.recvBlocks(m, TAG_BROADCAST, region, image, b);
-            p.unpack(region, image, b);
+            NodeBroadcast.receive(p, m, TAG_BROADCAST, shares.image(node, shares.shareOf(m)), b);
         }
-        return p;
     }
 
     /** The masters of {@code rank}'s node other than itself, in the order their broadcasts reach it. */
@@ -173,13 +147,9 @@ public final class MultiConnectionAllgather extends AlgorithmBase implements Res
             int node = placement.nodeOf(rank);
             int h = shares.shareOf(rank);
             int master = shares.master(node, h);
-            if (rank != master) {
-                traffic.send(rank, master, TAG_GATHER, b);
-            } else {
-                PackedBlocks own = shares.share(node, h);
-                for (int i = 1; i < own.count(); i++) {
-                    traffic.receive(rank, own.rank(i), TAG_GATHER);
-                }
+            PackedBlocks own = shares.share(node, h);
+            NodeGather.traffic(traffic, rank, master, own, b, TAG_GATHER);
+            if (rank == master) {
                 for (int d = 1; d < nodes; d++) {
                     traffic.send(rank, shares.receiverOf(h, (node + d) % nodes), TAG_NETWORK, own.bytes(b));
                 }
@@ -191,10 +161,8 @@ public final class MultiConnectionAllgather extends AlgorithmBase implements Res
                         }
                     }
                 }
-                long imageBytes = shares.image(node, h).bytes(b);
-                for (int peer : NodeOrder.peersAfter(placement, rank)) {
-                    traffic.send(rank, peer, TAG_BROADCAST, imageBytes);
-                }
+                NodeBroadcast.traffic(traffic, rank, NodeOrder.peersAfter(placement, rank), TAG_BROADCAST,
+                        shares.image(node, h).bytes(b));
             }
             for (int m : otherMastersByArrival(shares, rank)) {
                 traffic.receive(rank, m, TAG_BROADCAST);

@@ -1,17 +1,15 @@
 package io.railcoll.algorithm.allgather;
 
-import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.Radix;
+import io.railcoll.algorithm.node.NodeBroadcast;
+import io.railcoll.algorithm.node.NodeGather;
 import io.railcoll.algorithm.node.NodeOrder;
 import io.railcoll.algorithm.node.NodeUnits;
 import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.Buffer;
-import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.RankProgram;
-import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -23,15 +21,15 @@ import java.util.List;
  * SMP-aware Bruck all-gather (paper 000 section 5.2.2, paper 001 section 6.2.2): the k-port Bruck all-gather of
  * {@link BruckAllgather} run across node masters on whole nodes' blocks, with shared memory inside the nodes.
  * <ol>
- *   <li>node gather (shared memory): every rank puts its block to its node's master;</li>
+ *   <li>node gather ({@link NodeGather}, shared memory): every rank puts its block to its node's master;</li>
  *   <li>inter-node Bruck (rails): master n works on a rotated view in which position i holds node
  *       {@code (n+i) mod M}'s blocks. In step s it puts positions {@code [0, c)} as one message to the masters of
  *       nodes {@code n - o} and receives positions {@code [o, o+c)} from nodes {@code n + o}, for the step's k
  *       offsets o, exactly the pieces of the flat Bruck over M (the extra step split over the ports), so
  *       {@code ceil(log_{k+1} M)} steps;</li>
- *   <li>node broadcast (shared memory), overlapped with phase 2: right after posting step 1 the master forwards
- *       its node's blocks to its ranks, and after posting each later step, every piece that arrived in the step
- *       before, one message per piece.</li>
+ *   <li>node broadcast ({@link NodeBroadcast}, shared memory), overlapped with phase 2: right after posting
+ *       step 1 the master forwards its node's blocks to its ranks, and after posting each later step, every piece
+ *       that arrived in the step before, one message per piece.</li>
  * </ol>
  * Both of the paper's refinements are here: the forwards overlap the network, and there is no final shift: a piece
  * that no later step forwards lands straight in its final RECV range when its nodes form one (no wrap past the
@@ -57,14 +55,9 @@ import java.util.List;
  * rank per node this is the flat Bruck all-gather; with one node, a node gather and broadcast. Any placement, k
  * and b.
  */
-public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTable.Phased {
+public final class SmpBruckAllgather extends NodeAwareAllgather {
     public static final String ID = "allgather.smp-bruck";
 
-    private static final int GATHER = 0;
-    private static final int NETWORK = 1;
-    private static final int BROADCAST = 2;
-    private static final List<String> PHASES = List.of("node gather (shm)", "inter-node Bruck",
-            "node broadcast (shm)");
     private static final int TAG_GATHER = 1;
     /** Step s of the inter-node Bruck uses tag {@code TAG_NETWORK + s}. */
     private static final int TAG_NETWORK = 100;
@@ -72,7 +65,7 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
     private static final int TAG_FORWARD = 10_000;
 
     public SmpBruckAllgather() {
-        super(ID, Collective.ALLGATHER);
+        super(ID, "node gather (shm)", "inter-node Bruck", "node broadcast (shm)");
     }
 
     /** One inter-node message: in {@code step}, positions {@code [offset, offset+length)} from node n + offset. */
@@ -98,21 +91,7 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
     }
 
     @Override
-    public List<String> phaseNames() {
-        return PHASES;
-    }
-
-    @Override
-    public RankProgram program(Shape shape, int rank) {
-        return build(shape, rank).build();
-    }
-
-    @Override
-    public int[] phaseOfOps(Shape shape, int rank) {
-        return build(shape, rank).phases();
-    }
-
-    private PhasedProgramBuilder build(Shape shape, int rank) {
+    void build(Shape shape, int rank, PhasedProgramBuilder p) {
         Placement placement = shape.placement();
         long b = shape.blockBytes();
         NodeUnits units = new NodeUnits(placement);
@@ -120,17 +99,16 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
         int node = placement.nodeOf(rank);
         int master = units.master(node);
         List<Piece> pieces = pieces(nodes, shape.ports());
-        PhasedProgramBuilder p = new PhasedProgramBuilder(rank);
         if (rank != master) {
-            p.phase(GATHER).put(master, Buffer.SEND, 0, b, TAG_GATHER);
+            NodeGather.member(p.phase(GATHER), master, b, TAG_GATHER);
             p.phase(BROADCAST);
-            receiveForward(p, master, units.unit(node), TAG_FORWARD, b);
+            NodeBroadcast.receive(p, master, TAG_FORWARD, units.unit(node), b);
             for (int i = 0; i < pieces.size(); i++) {
                 Piece piece = pieces.get(i);
-                receiveForward(p, master, units.run((node + piece.offset()) % nodes, piece.length()),
-                        TAG_FORWARD + 1 + i, b);
+                NodeBroadcast.receive(p, master, TAG_FORWARD + 1 + i,
+                        units.run((node + piece.offset()) % nodes, piece.length()), b);
             }
-            return p;
+            return;
         }
 
         // Positions a later step sends (the longest prefix of any later step) must sit in the rotated TEMP view.
@@ -160,7 +138,7 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
         PackedBlocks own = units.unit(node);
         // The own node goes to the rotated view only when a prefix longer than itself is ever sent.
         Region ownRegion = longestPrefix > 1 ? new Region(Buffer.TEMP, rotatedTemp) : p.stage(own, b);
-        p.phase(GATHER).gather(own, ownRegion, b, TAG_GATHER);
+        NodeGather.master(p.phase(GATHER), own, ownRegion, b, TAG_GATHER);
 
         int[] locals = NodeOrder.peersAfter(placement, rank);
         List<Integer> pending = List.of(-1);
@@ -185,9 +163,7 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
                 Region region = i < 0 ? ownRegion : landing(pieces.get(i), inRotated[i], rotatedTemp, positionBytes,
                         blocks, b);
                 p.unpack(region, blocks, b);
-                for (int local : locals) {
-                    p.putBlocks(local, region, blocks, b, TAG_FORWARD + 1 + i);
-                }
+                NodeBroadcast.send(p, locals, region, blocks, b, TAG_FORWARD + 1 + i);
             }
             p.phase(NETWORK);
             List<Integer> arrived = new ArrayList<>();
@@ -201,7 +177,6 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
             pending = arrived;
             next = end;
         }
-        return p;
     }
 
     private static int maxLength(List<Piece> pieces) {
@@ -219,12 +194,6 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
                 : new Region(Buffer.RECV, blocks.rank(0) * b);
     }
 
-    private static void receiveForward(PhasedProgramBuilder p, int master, PackedBlocks blocks, int tag, long b) {
-        Region region = p.stage(blocks, b);
-        p.recvBlocks(master, tag, region, blocks, b);
-        p.unpack(region, blocks, b);
-    }
-
     @Override
     public CostTerms cost(Shape shape) {
         Placement placement = shape.placement();
@@ -237,16 +206,13 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
         for (int rank = 0; rank < shape.size(); rank++) {
             int node = placement.nodeOf(rank);
             int master = units.master(node);
+            PackedBlocks own = units.unit(node);
+            NodeGather.traffic(traffic, rank, master, own, b, TAG_GATHER);
             if (rank != master) {
-                traffic.send(rank, master, TAG_GATHER, b);
                 for (int i = -1; i < pieces.size(); i++) {
                     traffic.receive(rank, master, TAG_FORWARD + 1 + i);
                 }
                 continue;
-            }
-            PackedBlocks own = units.unit(node);
-            for (int i = 1; i < own.count(); i++) {
-                traffic.receive(rank, own.rank(i), TAG_GATHER);
             }
             int[] locals = NodeOrder.peersAfter(placement, rank);
             List<Integer> pending = List.of(-1);
@@ -263,9 +229,7 @@ public final class SmpBruckAllgather extends AlgorithmBase implements ResourceTa
                 for (int i : pending) {
                     long bytes = i < 0 ? own.bytes(b)
                             : units.run((node + pieces.get(i).offset()) % nodes, pieces.get(i).length()).bytes(b);
-                    for (int local : locals) {
-                        traffic.send(rank, local, TAG_FORWARD + 1 + i, bytes);
-                    }
+                    NodeBroadcast.traffic(traffic, rank, locals, TAG_FORWARD + 1 + i, bytes);
                 }
                 for (int i : arrived) {
                     traffic.receive(rank, units.master((node + pieces.get(i).offset()) % nodes), TAG_NETWORK + s);

@@ -1,17 +1,14 @@
 package io.railcoll.algorithm.allgather;
 
-import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.Radix;
+import io.railcoll.algorithm.node.NodeBroadcast;
+import io.railcoll.algorithm.node.NodeGather;
 import io.railcoll.algorithm.node.NodeOrder;
 import io.railcoll.algorithm.node.NodeUnits;
 import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
-import io.railcoll.schedule.Buffer;
-import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.RankProgram;
-import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -23,14 +20,15 @@ import java.util.List;
  * SMP-aware Direct all-gather (paper 000 section 5.2.2, paper 001 section 6.2.2): the k-port Direct all-gather run
  * across node masters instead of ranks, with shared memory inside the nodes.
  * <ol>
- *   <li>node gather (shared memory): every rank puts its block to its node's master (its lowest rank), into its
- *       final RECV place (TEMP when the node's ranks are not consecutive numbers);</li>
+ *   <li>node gather ({@link NodeGather}, shared memory): every rank puts its block to its node's master (its
+ *       lowest rank), into its final RECV place (TEMP when the node's ranks are not consecutive numbers);</li>
  *   <li>inter-node Direct (rails): in step s = 1..ceil((M-1)/k) master n puts its node's blocks, as one message,
  *       to the masters of nodes {@code n+(s-1)k+1 .. n+sk} (mod M), straight into their final RECV place, and
  *       receives the step's k messages before it starts the next step, so k connections are active at a time;</li>
- *   <li>node broadcast (shared memory), overlapped with phase 2 as in the paper: right after posting step 1 the
- *       master forwards its own node's blocks to its ranks, and after posting each later step it forwards the
- *       nodes that arrived in the step before, one message per node, so copies overlap the network.</li>
+ *   <li>node broadcast ({@link NodeBroadcast}, shared memory), overlapped with phase 2 as in the paper: right
+ *       after posting step 1 the master forwards its own node's blocks to its ranks, and after posting each later
+ *       step it forwards the nodes that arrived in the step before, one message per node, so copies overlap the
+ *       network.</li>
  * </ol>
  * A rank other than the master receives its node's blocks (its own included) and every other node's from its
  * master, into their final places; it copies nothing but TEMP-staged blocks of non-consecutive nodes.
@@ -51,36 +49,16 @@ import java.util.List;
  * from the same design as a {@link Traffic}. With one rank per node this is the Direct all-gather paced step by
  * step; with one node, a node gather and broadcast. Any placement, k and b.
  */
-public final class SmpDirectAllgather extends AlgorithmBase implements ResourceTable.Phased {
+public final class SmpDirectAllgather extends NodeAwareAllgather {
     public static final String ID = "allgather.smp-direct";
 
-    private static final int GATHER = 0;
-    private static final int NETWORK = 1;
-    private static final int BROADCAST = 2;
-    private static final List<String> PHASES = List.of("node gather (shm)", "inter-node Direct",
-            "node broadcast (shm)");
     private static final int TAG_GATHER = 1;
     private static final int TAG_NETWORK = 2;
     /** Forwards of node j's blocks to a local rank use tag {@code TAG_FORWARD + j}. */
     private static final int TAG_FORWARD = 16;
 
     public SmpDirectAllgather() {
-        super(ID, Collective.ALLGATHER);
-    }
-
-    @Override
-    public List<String> phaseNames() {
-        return PHASES;
-    }
-
-    @Override
-    public RankProgram program(Shape shape, int rank) {
-        return build(shape, rank).build();
-    }
-
-    @Override
-    public int[] phaseOfOps(Shape shape, int rank) {
-        return build(shape, rank).phases();
+        super(ID, "node gather (shm)", "inter-node Direct", "node broadcast (shm)");
     }
 
     /** The nodes master n receives from in step s (0-based): {@code n - d} for the step's distances d. */
@@ -101,7 +79,8 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
         return order;
     }
 
-    private PhasedProgramBuilder build(Shape shape, int rank) {
+    @Override
+    void build(Shape shape, int rank, PhasedProgramBuilder p) {
         Placement placement = shape.placement();
         long b = shape.blockBytes();
         int k = shape.ports();
@@ -109,23 +88,19 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
         int nodes = units.nodes();
         int node = placement.nodeOf(rank);
         int master = units.master(node);
-        PhasedProgramBuilder p = new PhasedProgramBuilder(rank);
         if (rank != master) {
-            p.phase(GATHER).put(master, Buffer.SEND, 0, b, TAG_GATHER);
+            NodeGather.member(p.phase(GATHER), master, b, TAG_GATHER);
             p.phase(BROADCAST);
             for (int j : forwardOrder(node, nodes)) {
-                PackedBlocks unit = units.unit(j);
-                Region region = p.stage(unit, b);
-                p.recvBlocks(master, TAG_FORWARD + j, region, unit, b);
-                p.unpack(region, unit, b);
+                NodeBroadcast.receive(p, master, TAG_FORWARD + j, units.unit(j), b);
             }
-            return p;
+            return;
         }
         int[] locals = NodeOrder.peersAfter(placement, rank);
         Region[] regions = new Region[nodes];
         PackedBlocks own = units.unit(node);
         regions[node] = p.stage(own, b);
-        p.phase(GATHER).gather(own, regions[node], b, TAG_GATHER);
+        NodeGather.master(p.phase(GATHER), own, regions[node], b, TAG_GATHER);
         int steps = (int) Radix.ceilDiv(nodes - 1, k);
         List<Integer> pending = List.of(node);
         for (int s = 0; s <= steps; s++) {
@@ -139,9 +114,7 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
             p.phase(BROADCAST);
             for (int j : pending) {
                 p.unpack(regions[j], units.unit(j), b);
-                for (int local : locals) {
-                    p.putBlocks(local, regions[j], units.unit(j), b, TAG_FORWARD + j);
-                }
+                NodeBroadcast.send(p, locals, regions[j], units.unit(j), b, TAG_FORWARD + j);
             }
             if (s < steps) {
                 pending = sources(node, s, nodes, k);
@@ -152,7 +125,6 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
                 }
             }
         }
-        return p;
     }
 
     @Override
@@ -167,16 +139,13 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
         for (int rank = 0; rank < shape.size(); rank++) {
             int node = placement.nodeOf(rank);
             int master = units.master(node);
+            PackedBlocks own = units.unit(node);
+            NodeGather.traffic(traffic, rank, master, own, b, TAG_GATHER);
             if (rank != master) {
-                traffic.send(rank, master, TAG_GATHER, b);
                 for (int j : forwardOrder(node, nodes)) {
                     traffic.receive(rank, master, TAG_FORWARD + j);
                 }
                 continue;
-            }
-            PackedBlocks own = units.unit(node);
-            for (int i = 1; i < own.count(); i++) {
-                traffic.receive(rank, own.rank(i), TAG_GATHER);
             }
             int[] locals = NodeOrder.peersAfter(placement, rank);
             List<Integer> pending = List.of(node);
@@ -185,9 +154,7 @@ public final class SmpDirectAllgather extends AlgorithmBase implements ResourceT
                     traffic.send(rank, units.master((node + d) % nodes), TAG_NETWORK, own.bytes(b));
                 }
                 for (int j : pending) {
-                    for (int local : locals) {
-                        traffic.send(rank, local, TAG_FORWARD + j, units.unit(j).bytes(b));
-                    }
+                    NodeBroadcast.traffic(traffic, rank, locals, TAG_FORWARD + j, units.unit(j).bytes(b));
                 }
                 if (s < steps) {
                     pending = sources(node, s, nodes, k);

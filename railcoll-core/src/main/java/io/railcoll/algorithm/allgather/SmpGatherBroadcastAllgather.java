@@ -1,28 +1,25 @@
 package io.railcoll.algorithm.allgather;
 
-import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.KnomialTree;
+import io.railcoll.algorithm.node.NodeBroadcast;
+import io.railcoll.algorithm.node.NodeGather;
 import io.railcoll.algorithm.node.NodeOrder;
 import io.railcoll.algorithm.node.NodeUnits;
 import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.Buffer;
-import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.RankProgram;
-import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
-
-import java.util.List;
 
 /**
  * SMP-aware Gather and Broadcast all-gather (paper 000 section 5.2.1, paper 001 section 6.2.1): an SMP-aware
  * gather of every block to one rank, then a broadcast of the whole result.
  * <ol>
- *   <li>node gather (shared memory): every rank puts its block to its node's master (its lowest rank);</li>
+ *   <li>node gather ({@link NodeGather}, shared memory): every rank puts its block to its node's master (its
+ *       lowest rank);</li>
  *   <li>inter-node Direct gather (rails): every other master puts its node's blocks, as one message, straight
  *       into their final place in the root master's RECV (the root is rank 0's node's master, rank 0); the root
  *       takes k at a time, so {@code ceil((M-1)/k)} steps;</li>
@@ -45,38 +42,19 @@ import java.util.List;
  * network messages. Any placement, k and b; with one node it is a node gather and broadcast, with one rank per
  * node a Direct gather and a k-nomial broadcast.
  */
-public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements ResourceTable.Phased {
+public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
     public static final String ID = "allgather.smp-gather-bcast";
 
-    private static final int GATHER = 0;
-    private static final int NETWORK = 1;
-    private static final int BROADCAST = 2;
-    private static final List<String> PHASES = List.of("node gather (shm)", "inter-node Direct gather",
-            "broadcast (masters, then shm)");
     private static final int TAG_GATHER = 1;
     private static final int TAG_NETWORK = 2;
     private static final int TAG_BROADCAST = 3;
 
     public SmpGatherBroadcastAllgather() {
-        super(ID, Collective.ALLGATHER);
+        super(ID, "node gather (shm)", "inter-node Direct gather", "broadcast (masters, then shm)");
     }
 
     @Override
-    public List<String> phaseNames() {
-        return PHASES;
-    }
-
-    @Override
-    public RankProgram program(Shape shape, int rank) {
-        return build(shape, rank).build();
-    }
-
-    @Override
-    public int[] phaseOfOps(Shape shape, int rank) {
-        return build(shape, rank).phases();
-    }
-
-    private PhasedProgramBuilder build(Shape shape, int rank) {
+    void build(Shape shape, int rank, PhasedProgramBuilder p) {
         Placement placement = shape.placement();
         long b = shape.blockBytes();
         long all = shape.size() * b;
@@ -84,16 +62,15 @@ public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements 
         int nodes = units.nodes();
         int node = placement.nodeOf(rank);
         int master = units.master(node);
-        PhasedProgramBuilder p = new PhasedProgramBuilder(rank);
         if (rank != master) {
-            p.phase(GATHER).put(master, Buffer.SEND, 0, b, TAG_GATHER);
+            NodeGather.member(p.phase(GATHER), master, b, TAG_GATHER);
             p.phase(BROADCAST).recv(master, TAG_BROADCAST, Buffer.RECV, 0, all);
-            return p;
+            return;
         }
         KnomialTree tree = new KnomialTree(nodes, shape.ports(), placement.nodeOf(0));
         PackedBlocks own = units.unit(node);
         Region ownRegion = p.stage(own, b);
-        p.phase(GATHER).gather(own, ownRegion, b, TAG_GATHER);
+        NodeGather.master(p.phase(GATHER), own, ownRegion, b, TAG_GATHER);
         int v = tree.relative(node);
         p.phase(NETWORK);
         if (v != 0) {
@@ -103,10 +80,7 @@ public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements 
         } else {
             p.unpack(ownRegion, own, b);
             for (int d = 1; d < nodes; d++) {
-                PackedBlocks unit = units.unit(tree.rank(d));
-                Region region = p.stage(unit, b);
-                p.recvBlocks(units.master(tree.rank(d)), TAG_NETWORK, region, unit, b);
-                p.unpack(region, unit, b);
+                p.recvInPlace(units.master(tree.rank(d)), TAG_NETWORK, units.unit(tree.rank(d)), b);
             }
         }
         p.phase(BROADCAST);
@@ -116,7 +90,6 @@ public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements 
         for (int local : NodeOrder.peersAfter(placement, rank)) {
             p.put(local, Buffer.RECV, 0, all, TAG_BROADCAST);
         }
-        return p;
     }
 
     @Override
@@ -131,14 +104,11 @@ public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements 
         for (int rank = 0; rank < shape.size(); rank++) {
             int node = placement.nodeOf(rank);
             int master = units.master(node);
+            PackedBlocks own = units.unit(node);
+            NodeGather.traffic(traffic, rank, master, own, b, TAG_GATHER);
             if (rank != master) {
-                traffic.send(rank, master, TAG_GATHER, b);
                 traffic.receive(rank, master, TAG_BROADCAST);
                 continue;
-            }
-            PackedBlocks own = units.unit(node);
-            for (int i = 1; i < own.count(); i++) {
-                traffic.receive(rank, own.rank(i), TAG_GATHER);
             }
             int v = tree.relative(node);
             if (v != 0) {
@@ -152,9 +122,7 @@ public final class SmpGatherBroadcastAllgather extends AlgorithmBase implements 
             for (int child : tree.childrenTopDown(v)) {
                 traffic.send(rank, units.master(tree.rank(child)), TAG_BROADCAST, all);
             }
-            for (int local : NodeOrder.peersAfter(placement, rank)) {
-                traffic.send(rank, local, TAG_BROADCAST, all);
-            }
+            NodeBroadcast.traffic(traffic, rank, NodeOrder.peersAfter(placement, rank), TAG_BROADCAST, all);
         }
         return traffic.cost(placement, shape.ports(), "M nodes x L ranks, g = ceil((L-1)/k), D = ceil(log_{k+1} M): "
                 + "(2g + ceil((M-1)/k) + D)*ts + (g + ceil((M-1)/k)*L + (D + g)*N)*b*tau  [paper 000 sec. 5.2.1]");

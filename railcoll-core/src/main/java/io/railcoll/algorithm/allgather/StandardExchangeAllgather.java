@@ -3,6 +3,7 @@ package io.railcoll.algorithm.allgather;
 import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.ExchangeLayout;
 import io.railcoll.algorithm.ProgramBuilder;
+import io.railcoll.algorithm.StandardExchange;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
@@ -34,15 +35,12 @@ import io.railcoll.schedule.Traffic;
  * </pre>
  *
  * <p>Steps and beta bytes: the longest paths through the exchange, which the cost states by running the design's
- * message pattern (sizes from the group arithmetic, not from the programs) through the {@link Traffic} model;
- * for powers of k+1 they are equation (3). Bytes per rank: an owner sends its group's blocks to each
- * peer at each level, plus {@code N b} to its extra. No TEMP: everything lands in its final place.
+ * message pattern ({@link StandardExchange#cost}, shared with the all-to-all; sizes from the group arithmetic,
+ * not from the programs) through the {@link Traffic} model; for powers of k+1 they are equation (3). Bytes per
+ * rank: an owner sends its group's blocks to each peer at each level, plus {@code N b} to its extra. No TEMP: everything lands in its final place.
  */
 public final class StandardExchangeAllgather extends AlgorithmBase {
     public static final String ID = "allgather.standard-exchange";
-    private static final int PRE_TAG = 0;
-    private static final int POST_TAG = 1;
-    private static final int LEVEL_TAG = 2;
 
     public StandardExchangeAllgather() {
         super(ID, Collective.ALLGATHER);
@@ -53,80 +51,42 @@ public final class StandardExchangeAllgather extends AlgorithmBase {
         int n = shape.size();
         long b = shape.blockBytes();
         ExchangeLayout layout = new ExchangeLayout(n, shape.ports());
-        ProgramBuilder p = new ProgramBuilder(rank);
         if (!layout.isOwner(rank)) {
-            int owner = layout.owner(layout.virtualOf(rank));
-            p.put(owner, Buffer.SEND, 0, b, PRE_TAG);
-            p.recv(owner, POST_TAG, Buffer.RECV, 0, n * b);
-            return p.build();
+            return StandardExchange.extra(layout, rank, b, b);
         }
         int v = layout.virtualOf(rank);
         int extra = layout.extraOf(rank);
+        ProgramBuilder p = new ProgramBuilder(rank);
         p.copy(Buffer.SEND, 0, Buffer.RECV, rank * b, b);
         if (extra >= 0) {
-            p.recv(extra, PRE_TAG, Buffer.RECV, extra * b, b);
+            p.recv(extra, StandardExchange.FOLD_IN_TAG, Buffer.RECV, extra * b, b);
         }
         for (int l = 0; l < layout.levels(); l++) {
             long start = layout.groupRankStart(v, l);
             long end = layout.groupRankEnd(v, l);
-            for (int d = 0; d < layout.radix(l); d++) {
-                if (d != layout.digit(v, l)) {
-                    int peer = layout.withDigit(v, l, d);
-                    p.put(layout.owner(peer), Buffer.RECV, start * b, (end - start) * b, LEVEL_TAG + l);
-                }
+            int tag = StandardExchange.LEVEL_TAG + l;
+            for (int peer : layout.peers(v, l)) {
+                p.put(layout.owner(peer), Buffer.RECV, start * b, (end - start) * b, tag);
             }
-            for (int d = 0; d < layout.radix(l); d++) {
-                if (d != layout.digit(v, l)) {
-                    int peer = layout.withDigit(v, l, d);
-                    long peerStart = layout.groupRankStart(peer, l);
-                    long peerEnd = layout.groupRankEnd(peer, l);
-                    p.recv(layout.owner(peer), LEVEL_TAG + l, Buffer.RECV, peerStart * b, (peerEnd - peerStart) * b);
-                }
+            for (int peer : layout.peers(v, l)) {
+                long peerStart = layout.groupRankStart(peer, l);
+                long peerEnd = layout.groupRankEnd(peer, l);
+                p.recv(layout.owner(peer), tag, Buffer.RECV, peerStart * b, (peerEnd - peerStart) * b);
             }
         }
         if (extra >= 0) {
-            p.put(extra, Buffer.RECV, 0, n * b, POST_TAG);
+            p.put(extra, Buffer.RECV, 0, n * b, StandardExchange.FOLD_OUT_TAG);
         }
         return p.build();
     }
 
     @Override
     public CostTerms cost(Shape shape) {
-        int n = shape.size();
         long b = shape.blockBytes();
-        ExchangeLayout layout = new ExchangeLayout(n, shape.ports());
-        // The design's messages, in each rank's order, for the critical path; sizes from the group arithmetic.
-        Traffic traffic = new Traffic(n);
-        for (int rank = 0; rank < n; rank++) {
-            if (!layout.isOwner(rank)) {
-                traffic.send(rank, rank - 1, PRE_TAG, b).receive(rank, rank - 1, POST_TAG);
-                continue;
-            }
-            int v = layout.virtualOf(rank);
-            int extra = layout.extraOf(rank);
-            if (extra >= 0) {
-                traffic.receive(rank, extra, PRE_TAG);
-            }
-            for (int l = 0; l < layout.levels(); l++) {
-                long blocks = layout.groupRankEnd(v, l) - layout.groupRankStart(v, l);
-                for (int d = 0; d < layout.radix(l); d++) {
-                    if (d != layout.digit(v, l)) {
-                        traffic.send(rank, layout.owner(layout.withDigit(v, l, d)), LEVEL_TAG + l, blocks * b);
-                    }
-                }
-                for (int d = 0; d < layout.radix(l); d++) {
-                    if (d != layout.digit(v, l)) {
-                        traffic.receive(rank, layout.owner(layout.withDigit(v, l, d)), LEVEL_TAG + l);
-                    }
-                }
-            }
-            if (extra >= 0) {
-                traffic.send(rank, extra, POST_TAG, n * b);
-            }
-        }
-        CostTerms design = traffic.cost(shape.placement(), shape.ports(), "");
-        return new CostTerms(design.steps(), design.betaBytes(), design.intraNodeSentBytes(),
-                design.intraNodeReceivedBytes(), design.interNodeSentBytes(), design.interNodeReceivedBytes(),
+        ExchangeLayout layout = new ExchangeLayout(shape.size(), shape.ports());
+        // The design's messages, sizes from the group arithmetic: an owner sends its level-l group's blocks.
+        return StandardExchange.cost(shape, layout, b,
+                (v, l, peer) -> (layout.groupRankEnd(v, l) - layout.groupRankStart(v, l)) * b,
                 "log_{k+1} N*ts + (N-1)/k*b*tau for N=(k+1)^L [paper 000 eq. (3)]; other N: at most levels+2 "
                         + "steps, fold-in of one block and fold-out of N blocks");
     }

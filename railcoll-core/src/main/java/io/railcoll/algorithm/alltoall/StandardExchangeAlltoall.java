@@ -4,6 +4,7 @@ import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.BlockLocations;
 import io.railcoll.algorithm.ExchangeLayout;
 import io.railcoll.algorithm.ProgramBuilder;
+import io.railcoll.algorithm.StandardExchange;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
@@ -34,7 +35,8 @@ import java.util.List;
  * {@code T = log_{k+1} N ts + N/(k+1) log_{k+1} N b tau}. Other N use the fold of {@link ExchangeLayout}: extras
  * put their whole SEND ({@code N b}) to their owner first and receive their {@code N} blocks last, at most two
  * more steps; messages then carry varying numbers of blocks. Steps and beta bytes are the longest paths through
- * the design's message pattern, which the cost states from the layout's arithmetic via {@link Traffic}.
+ * the design's message pattern, which the cost states from the layout's arithmetic via {@link Traffic}
+ * ({@link StandardExchange#cost}, shared with the all-gather, as are the tags and the extras' program).
  *
  * <p>Buffers: blocks to a peer are rarely contiguous, so each message is packed into a fresh TEMP region and
  * lands in another; the last level lands straight in RECV when its blocks are this rank's and contiguous (always,
@@ -42,9 +44,6 @@ import java.util.List;
  */
 public final class StandardExchangeAlltoall extends AlgorithmBase {
     public static final String ID = "alltoall.standard-exchange";
-    private static final int PRE_TAG = 0;
-    private static final int POST_TAG = 1;
-    private static final int LEVEL_TAG = 2;
 
     public StandardExchangeAlltoall() {
         super(ID, Collective.ALLTOALL);
@@ -55,47 +54,38 @@ public final class StandardExchangeAlltoall extends AlgorithmBase {
         int n = shape.size();
         long b = shape.blockBytes();
         ExchangeLayout layout = new ExchangeLayout(n, shape.ports());
-        ProgramBuilder p = new ProgramBuilder(rank);
         if (!layout.isOwner(rank)) {
-            int owner = layout.owner(layout.virtualOf(rank));
-            p.put(owner, Buffer.SEND, 0, n * b, PRE_TAG);
-            p.recv(owner, POST_TAG, Buffer.RECV, 0, n * b);
-            return p.build();
+            return StandardExchange.extra(layout, rank, n * b, b);
         }
         int v = layout.virtualOf(rank);
         int extra = layout.extraOf(rank);
+        ProgramBuilder p = new ProgramBuilder(rank);
         BlockLocations blocks = new BlockLocations(b);
         for (int dst = 0; dst < n; dst++) {
             blocks.place(block(n, rank, dst), Buffer.SEND, dst * b);
         }
         if (extra >= 0) {
             long pre = p.allocateTemp(n * b);
-            p.recv(extra, PRE_TAG, Buffer.TEMP, pre, n * b);
+            p.recv(extra, StandardExchange.FOLD_IN_TAG, Buffer.TEMP, pre, n * b);
             for (int dst = 0; dst < n; dst++) {
                 blocks.place(block(n, extra, dst), Buffer.TEMP, pre + dst * b);
             }
         }
         for (int l = 0; l < layout.levels(); l++) {
             int mine = layout.digit(v, l);
-            for (int d = 0; d < layout.radix(l); d++) {
-                if (d != mine) {
-                    int peer = layout.withDigit(v, l, d);
-                    blocks.put(p, layout.owner(peer), message(layout, v, l, d), LEVEL_TAG + l);
-                }
+            int tag = StandardExchange.LEVEL_TAG + l;
+            for (int peer : layout.peers(v, l)) {
+                blocks.put(p, layout.owner(peer), message(layout, v, l, layout.digit(peer, l)), tag);
             }
             boolean last = l == layout.levels() - 1;
-            for (int d = 0; d < layout.radix(l); d++) {
-                if (d == mine) {
-                    continue;
-                }
-                int peer = layout.withDigit(v, l, d);
+            for (int peer : layout.peers(v, l)) {
                 List<Long> incoming = message(layout, peer, l, mine);
                 long firstSource = layout.groupRankStart(peer, l);
                 if (last && extra < 0) {
                     // Without an extra the last level brings this rank's blocks from consecutive sources.
-                    blocks.receive(p, layout.owner(peer), LEVEL_TAG + l, incoming, Buffer.RECV, firstSource * b);
+                    blocks.receive(p, layout.owner(peer), tag, incoming, Buffer.RECV, firstSource * b);
                 } else {
-                    blocks.receiveIntoTemp(p, layout.owner(peer), LEVEL_TAG + l, incoming);
+                    blocks.receiveIntoTemp(p, layout.owner(peer), tag, incoming);
                 }
             }
         }
@@ -107,7 +97,7 @@ public final class StandardExchangeAlltoall extends AlgorithmBase {
             for (int src = 0; src < n; src++) {
                 forExtra.add(block(n, src, extra));
             }
-            blocks.put(p, extra, forExtra, POST_TAG);
+            blocks.put(p, extra, forExtra, StandardExchange.FOLD_OUT_TAG);
         }
         return p.build();
     }
@@ -151,37 +141,8 @@ public final class StandardExchangeAlltoall extends AlgorithmBase {
         int n = shape.size();
         long b = shape.blockBytes();
         ExchangeLayout layout = new ExchangeLayout(n, shape.ports());
-        Traffic traffic = new Traffic(n);
-        for (int rank = 0; rank < n; rank++) {
-            if (!layout.isOwner(rank)) {
-                traffic.send(rank, rank - 1, PRE_TAG, n * b).receive(rank, rank - 1, POST_TAG);
-                continue;
-            }
-            int v = layout.virtualOf(rank);
-            int extra = layout.extraOf(rank);
-            if (extra >= 0) {
-                traffic.receive(rank, extra, PRE_TAG);
-            }
-            for (int l = 0; l < layout.levels(); l++) {
-                for (int d = 0; d < layout.radix(l); d++) {
-                    if (d != layout.digit(v, l)) {
-                        traffic.send(rank, layout.owner(layout.withDigit(v, l, d)), LEVEL_TAG + l,
-                                messageBlocks(layout, v, l, d) * b);
-                    }
-                }
-                for (int d = 0; d < layout.radix(l); d++) {
-                    if (d != layout.digit(v, l)) {
-                        traffic.receive(rank, layout.owner(layout.withDigit(v, l, d)), LEVEL_TAG + l);
-                    }
-                }
-            }
-            if (extra >= 0) {
-                traffic.send(rank, extra, POST_TAG, n * b);
-            }
-        }
-        CostTerms design = traffic.cost(shape.placement(), shape.ports(), "");
-        return new CostTerms(design.steps(), design.betaBytes(), design.intraNodeSentBytes(),
-                design.intraNodeReceivedBytes(), design.interNodeSentBytes(), design.interNodeReceivedBytes(),
+        return StandardExchange.cost(shape, layout, n * b,
+                (v, l, peer) -> messageBlocks(layout, v, l, layout.digit(peer, l)) * b,
                 "log_{k+1} N*ts + N/(k+1)*log_{k+1} N*b*tau for N=(k+1)^L [paper 000 eq. (5)]; other N: at most "
                         + "levels+2 steps, fold-in and fold-out of N blocks");
     }

@@ -139,11 +139,8 @@ public final class ScatterAllgatherBroadcast extends AlgorithmBase {
                 }
             }
         }
-        CostTerms design = traffic.cost(shape.placement(), shape.ports(), "");
-        return new CostTerms(design.steps(), design.betaBytes(), design.intraNodeSentBytes(),
-                design.intraNodeReceivedBytes(), design.interNodeSentBytes(), design.interNodeReceivedBytes(),
-                "k-nomial scatter of N chunks, then a chain pipeline of N-1 chunks; about (log_{k+1} N + N-1)*ts"
-                        + " + 2*(N-1)/N*b*tau");
+        return traffic.cost(shape.placement(), shape.ports(), "k-nomial scatter of N chunks, then a chain pipeline "
+                + "of N-1 chunks; about (log_{k+1} N + N-1)*ts + 2*(N-1)/N*b*tau");
     }
 
     @Override

@@ -1,8 +1,8 @@
 package io.railcoll.algorithm.gather;
 
 import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.DirectPattern;
 import io.railcoll.algorithm.ProgramBuilder;
-import io.railcoll.algorithm.Radix;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
@@ -13,7 +13,8 @@ import io.railcoll.schedule.Shape;
 /**
  * Direct gather (paper 000 section 5.1.1, "Direct algorithm"): every rank puts its block straight into its slot of
  * the root's RECV; the root copies its own. The root takes k messages per step, so it finishes after
- * {@code ceil((N-1)/k)} steps: equation (2), {@code T = ceil((N-1)/k) (ts + b tau)}.
+ * {@code ceil((N-1)/k)} steps: equation (2), {@code T = ceil((N-1)/k) (ts + b tau)}, as {@link DirectPattern#cost}
+ * states it for every Direct algorithm.
  *
  * <p>Bytes: each rank sends b (intra-node if it shares the root's node, else inter-node); the root receives
  * {@code (N-1) b}, split by link class by how many ranks share its node. No TEMP. Any N, k and root. Suited to
@@ -48,16 +49,13 @@ public final class DirectGather extends AlgorithmBase {
 
     @Override
     public CostTerms cost(Shape shape) {
-        int n = shape.size();
-        long b = shape.blockBytes();
-        int steps = (int) Radix.ceilDiv(n - 1, shape.ports());
         LinkTally tally = new LinkTally(shape.placement());
-        for (int r = 0; r < n; r++) {
+        for (int r = 0; r < shape.size(); r++) {
             if (r != shape.root()) {
-                tally.message(r, shape.root(), b);
+                tally.message(r, shape.root(), shape.blockBytes());
             }
         }
-        return tally.toCost(steps, steps * b, "ceil((N-1)/k) * (ts + b*tau)  [paper 000 eq. (2)]");
+        return DirectPattern.cost(shape, tally);
     }
 
     @Override

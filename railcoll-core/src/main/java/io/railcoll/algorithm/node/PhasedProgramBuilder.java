@@ -96,20 +96,13 @@ public final class PhasedProgramBuilder {
     }
 
     /**
-     * The master's side of a shared-memory gather of {@code blocks} into {@code region}: its own block is copied
-     * from SEND, every other one received (tag {@code tag}) in packed order, which is the order the members' puts
-     * take the master's receive ports.
+     * Receives {@code blocks} from {@code peer} into their final RECV places: straight there when they are one RECV
+     * range, otherwise into fresh TEMP ({@link #stage}) and copied out run by run ({@link #unpack}).
      */
-    public PhasedProgramBuilder gather(PackedBlocks blocks, Region region, long blockBytes, int tag) {
-        for (int i = 0; i < blocks.count(); i++) {
-            long at = region.offset() + i * blockBytes;
-            if (blocks.rank(i) == rank) {
-                copy(Buffer.SEND, 0, region.buffer(), at, blockBytes);
-            } else {
-                recv(blocks.rank(i), tag, region.buffer(), at, blockBytes);
-            }
-        }
-        return this;
+    public PhasedProgramBuilder recvInPlace(int peer, int tag, PackedBlocks blocks, long blockBytes) {
+        Region region = stage(blocks, blockBytes);
+        recvBlocks(peer, tag, region, blocks, blockBytes);
+        return unpack(region, blocks, blockBytes);
     }
 
     public PhasedProgramBuilder putBlocks(int peer, Region src, PackedBlocks blocks, long blockBytes, int tag) {
