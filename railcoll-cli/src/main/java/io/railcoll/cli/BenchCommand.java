@@ -17,6 +17,7 @@ import io.railcoll.bench.report.TableOptions;
 import io.railcoll.launcher.JobLauncher;
 import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.NodeNetwork;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -190,16 +191,27 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private TableOptions runPeer(Collective c, Placement placement, List<Long> sizeList, List<BenchResult> results,
-                                 Set<String> flat, TableOptions options) {
+                                 Set<String> flat, TableOptions options) throws Exception {
         if (!peer.equals(OpenMpiPeer.NAME)) {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "unknown peer '" + peer + "': only openmpi is supported");
+        }
+        try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
+            if (network instanceof NamespaceNetwork ns) {
+                // The same testbed, placement and rails: Open MPI's TCP transport between nodes, its shared memory inside.
+                System.out.println("peer: the same sweep through Open MPI on the testbed (" + placement.describe() + ", "
+                        + cluster.rails + " rails)");
+                results.addAll(OpenMpiOverRails.runCollective(c, ns, placement, cluster.rails,
+                        "tcp btl over " + cluster.rails + " rails", sizeList, samples, check));
+                return TableOptions.withPeer(flat, OpenMpiPeer.NAME);
+            }
         }
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
         System.out.println(lookup.message());
         if (lookup.peer().isEmpty()) {
             return options;
         }
-        System.out.println("peer: running the same sweep through Open MPI on " + placement.size() + " ranks");
+        System.out.println("peer: running the same sweep through Open MPI on " + placement.size()
+                + " ranks of this host (its shared-memory path between all of them: loopback emulation has no nodes for it)");
         PeerRun run = PeerRun.of(c, placement, sizeList).withRails(cluster.rails).withSamples(samples).withCheck(check);
         results.addAll(lookup.peer().get().run(run));
         return TableOptions.withPeer(flat, OpenMpiPeer.NAME);

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * <p>One run at a time; the script is a temporary file removed afterwards. Processes are killed at the deadline.
  */
 final class OpenMpiOverRails {
-    private static final String FAKE_HOST = "rcnode1";
+    private static final String FAKE_HOST_PREFIX = "rcnode";
 
     private OpenMpiOverRails() {
     }
@@ -39,6 +39,23 @@ final class OpenMpiOverRails {
     /** Runs {@code mode}'s collective over the testbed's rails; returns one result per size with its bandwidth. */
     static List<BenchResult> run(String mode, NamespaceNetwork net, Placement placement, List<Long> sizes, int samples,
                                  boolean check) throws IOException, InterruptedException {
+        Collective collective = mode.equals("bibandwidth") ? Collective.ALLGATHER : Collective.BROADCAST;
+        List<BenchResult> results = new ArrayList<>();
+        for (BenchResult r : runCollective(collective, net, placement, 2, "tcp btl, 2 rails", sizes, samples, check)) {
+            double bytes = mode.equals("bibandwidth") ? 2.0 * r.sizeBytes() : r.sizeBytes();
+            results.add(r.withBandwidthMbitS(r.latencyUsMedian() == 0 ? 0 : bytes * 8 / r.latencyUsMedian()));
+        }
+        return results;
+    }
+
+    /**
+     * Runs {@code collective} through Open MPI on the testbed with the same placement as railcoll: node 0's ranks
+     * beside mpirun, node n's on fake host {@code rcnode<n>} started in node n's namespace by the agent script,
+     * data over every rail. Returns one result per size, labelled {@code engineLabel}.
+     */
+    static List<BenchResult> runCollective(Collective collective, NamespaceNetwork net, Placement placement, int rails,
+                                           String engineLabel, List<Long> sizes, int samples, boolean check)
+            throws IOException, InterruptedException {
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
         System.out.println(lookup.message());
         if (lookup.peer().isEmpty()) {
@@ -52,19 +69,31 @@ final class OpenMpiOverRails {
         Path err = Files.createTempFile("railcoll-mpi-", ".err");
         try {
             // ssh-like: AGENT HOST COMMAND...; the command is one shell line, as ssh would hand it to a shell.
-            Files.writeString(agent, "#!/bin/sh\nhost=\"$1\"; shift\ncase \"$host\" in\n  " + FAKE_HOST
-                    + ") exec " + String.join(" ", net.commandPrefix(1)) + " /bin/sh -c \"$*\" ;;\n"
-                    + "  *) echo \"railcoll agent: unknown host $host\" >&2; exit 1 ;;\nesac\n");
-            Collective collective = mode.equals("bibandwidth") ? Collective.ALLGATHER : Collective.BROADCAST;
+            StringBuilder script = new StringBuilder("#!/bin/sh\nhost=\"$1\"; shift\ncase \"$host\" in\n");
+            StringBuilder hosts = new StringBuilder("localhost:" + placement.ranksOnNode(0));
+            for (int n = 1; n < placement.nodeCount(); n++) {
+                // The namespaces share the host name, and Open MPI tells nodes apart by it (to pick shared memory
+                // within a node): each emulated node's daemon gets a UTS namespace with its own name.
+                script.append("  ").append(FAKE_HOST_PREFIX).append(n).append(") exec ")
+                        .append(String.join(" ", net.commandPrefix(n))).append(" unshare --uts /bin/sh -c \"hostname ")
+                        .append(FAKE_HOST_PREFIX).append(n).append("; $*\" ;;\n");
+                hosts.append(',').append(FAKE_HOST_PREFIX).append(n).append(':').append(placement.ranksOnNode(n));
+            }
+            script.append("  *) echo \"railcoll agent: unknown host $host\" >&2; exit 1 ;;\nesac\n");
+            Files.writeString(agent, script.toString());
+            List<String> railNames = new ArrayList<>();
+            for (int r = 0; r < rails; r++) {
+                railNames.add("rail" + r);
+            }
             List<String> cmd = new ArrayList<>(net.commandPrefix(0));
-            cmd.addAll(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                    "--host", "localhost:1," + FAKE_HOST + ":1",
+            cmd.addAll(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe",
+                    "-np", Integer.toString(placement.size()), "--host", hosts.toString(), "--map-by", "slot",
                     "--mca", "plm_rsh_agent", agent.toString(),
-                    "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "rail0,rail1",
+                    "--mca", "btl", "tcp,vader,self", "--mca", "btl_tcp_if_include", String.join(",", railNames),
                     "--mca", "oob_tcp_if_include", "rail0",
                     // This machine runs far more processes than cores: waiting ranks yield, as railcoll's do.
                     "--mca", "mpi_yield_when_idle", "1",
-                    program.toString(), "--collective", collective == Collective.ALLGATHER ? "allgather" : "bcast",
+                    program.toString(), "--collective", mpiName(collective),
                     "--sizes", sizes.stream().map(String::valueOf).collect(Collectors.joining(",")),
                     "--warmup", "20", "--iterations", "200", "--large-warmup", "3", "--large-iterations", "20",
                     "--large-from", "65536", "--samples", Integer.toString(samples)));
@@ -73,10 +102,10 @@ final class OpenMpiOverRails {
             }
             Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+            if (!p.waitFor(20, TimeUnit.MINUTES)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                throw new IOException("Open MPI over the rails did not finish within 10 minutes");
+                throw new IOException("Open MPI over the rails did not finish within 20 minutes");
             }
             String stdout = Files.readString(out, StandardCharsets.UTF_8);
             PeerOutput parsed = PeerOutput.parse(stdout);
@@ -84,18 +113,19 @@ final class OpenMpiOverRails {
                 throw new IOException("Open MPI over the rails failed (exit " + p.exitValue() + "): " + String.join(" ", cmd)
                         + "\n" + tail(stdout) + "\n" + tail(Files.readString(err, StandardCharsets.UTF_8)));
             }
-            Series series = Series.of(collective, OpenMpiPeer.NAME, placement, 2, "tcp btl, 2 rails");
-            List<BenchResult> results = new ArrayList<>();
-            for (BenchResult r : parsed.results(series)) {
-                double bytes = mode.equals("bibandwidth") ? 2.0 * r.sizeBytes() : r.sizeBytes();
-                results.add(r.withBandwidthMbitS(r.latencyUsMedian() == 0 ? 0 : bytes * 8 / r.latencyUsMedian()));
-            }
-            return results;
+            return parsed.results(Series.of(collective, OpenMpiPeer.NAME, placement, rails, engineLabel));
         } finally {
             Files.deleteIfExists(agent);
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    private static String mpiName(Collective c) {
+        return switch (c) {
+            case BROADCAST -> "bcast";
+            default -> c.id();
+        };
     }
 
     /** Open MPI's own mpirun (Debian also installs MPICH's as plain mpirun sometimes). */
