@@ -25,6 +25,8 @@ class CollectivesSystemTest {
             "3,4,1;  2; 0,1,7,1023,1025,65537",
             "3,4,2;  1; 0,1,7,1025,65537",
             "4x4;    2; 0,1,7,1023,1025,65537",
+            "1x5;    1; 0,1,7,1025,65537",
+            "4x4;    1; 0,7,1025",
     })
     void everyAlgorithmIsByteExact(String placement, int rails, String sizes) {
         Placement p = Placement.parse(placement);
