@@ -42,33 +42,34 @@ public final class BenchApp implements RankApp {
             long maxSize = Arrays.stream(o.sizes).max().orElse(0);
             MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
             MemorySegment recv = arena.allocate(Math.max(1, Math.max(maxSize, maxSize * n)), 64);
-            for (String alg : algorithms(comm, o)) {
-                boolean auto = alg.equals("auto");
-                if (auto) {
-                    comm.clearForcedAlgorithm(o.collective);
-                } else {
-                    comm.forceAlgorithm(alg);
-                }
-                for (long size : o.sizes) {
-                    String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
-                    MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
-                    MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
-                            : o.collective.recvBytes(size, n, rank, o.root));
-                    if (o.check) {
-                        check(comm, o, size, s, r);
+            List<String> algs = algorithms(comm, o);
+            int[][] iterations = new int[algs.size()][o.sizes.length];
+            // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
+            // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
+            // instead of landing on whichever came first.
+            for (int pass = 0; pass < o.samples; pass++) {
+                for (int a = 0; a < algs.size(); a++) {
+                    String alg = algs.get(a);
+                    boolean auto = alg.equals("auto");
+                    if (auto) {
+                        comm.clearForcedAlgorithm(o.collective);
+                    } else {
+                        comm.forceAlgorithm(alg);
                     }
-                    warmUp(comm, o, s, r);
-                    int iterations = iterationsFor(comm, o, s, r);
-                    for (int sample = 0; sample < o.samples; sample++) {
-                        // OSU style, as peer_bench does: each call timed alone, a barrier between calls untimed.
-                        long total = 0;
-                        for (int i = 0; i < iterations; i++) {
-                            comm.barrier();
-                            long t0 = System.nanoTime();
-                            call(comm, o.collective, s, r, o.root);
-                            total += System.nanoTime() - t0;
+                    for (int z = 0; z < o.sizes.length; z++) {
+                        long size = o.sizes[z];
+                        String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
+                        MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
+                        MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
+                                : o.collective.recvBytes(size, n, rank, o.root));
+                        if (pass == 0) {
+                            if (o.check) {
+                                check(comm, o, size, s, r);
+                            }
+                            warmUp(comm, o, s, r);
+                            iterations[a][z] = iterationsFor(comm, o, s, r);
                         }
-                        long perCall = total / iterations;
+                        long perCall = sample(comm, o, s, r, iterations[a][z]);
                         times.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, perCall);
                         comm.gather(times, rank == 0 ? allTimes : null, 0);
                         if (rank == 0) {
@@ -78,10 +79,8 @@ public final class BenchApp implements RankApp {
                             }
                             raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
                             raw.flush();
+                            System.out.println("PROGRESS " + label + " " + size);
                         }
-                    }
-                    if (rank == 0) {
-                        System.out.println("PROGRESS " + label + " " + size);
                     }
                 }
             }
@@ -91,6 +90,18 @@ public final class BenchApp implements RankApp {
                 raw.close();
             }
         }
+    }
+
+    /** One sample, OSU style as peer_bench does: each call timed alone, a barrier between calls untimed. */
+    private static long sample(Communicator comm, Options o, MemorySegment s, MemorySegment r, int iterations) {
+        long total = 0;
+        for (int i = 0; i < iterations; i++) {
+            comm.barrier();
+            long t0 = System.nanoTime();
+            call(comm, o.collective, s, r, o.root);
+            total += System.nanoTime() - t0;
+        }
+        return total / iterations;
     }
 
     /**

@@ -251,7 +251,7 @@ final class BenchCommand implements Callable<Integer> {
                 algs++;
             }
         }
-        return Math.max(1, algs * sizeList.size());
+        return Math.max(1, algs * sizeList.size() * samples);
     }
 
     /** Flat algorithms ignore the node structure; SMP-aware and multi-connection ones do not. */
