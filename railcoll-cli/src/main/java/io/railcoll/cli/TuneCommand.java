@@ -1,0 +1,236 @@
+package io.railcoll.cli;
+
+import io.railcoll.bench.tune.Calibration;
+import io.railcoll.bench.tune.HockneyFit;
+import io.railcoll.bench.tune.PingPongApp;
+import io.railcoll.bench.tune.RegretReport;
+import io.railcoll.bench.tune.RuleDerivation;
+import io.railcoll.bench.tune.SweepApp;
+import io.railcoll.bench.tune.SweepResults;
+import io.railcoll.launcher.JobLauncher;
+import io.railcoll.launcher.JobResult;
+import io.railcoll.launcher.JobSpec;
+import io.railcoll.launcher.NodeNetwork;
+import io.railcoll.select.Explanation;
+import io.railcoll.select.Rule;
+import io.railcoll.select.SelectionSettings;
+import io.railcoll.select.Tuning;
+import io.railcoll.select.TuningFile;
+import io.railcoll.sim.CostModel;
+import io.railcoll.sim.CpuScope;
+import io.railcoll.sim.LinkClass;
+import io.railcoll.sim.LinkCost;
+import io.railcoll.topology.Placement;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code railcoll tune}: measures the current placement and writes a tuning file, or, with {@code --regret}, measures
+ * how close the default choice comes to the fastest algorithm. The experiments run inside ranks
+ * ({@code io.railcoll.bench.tune}); this command launches them, fits and reports (see docs/selection.md).
+ */
+@Command(name = "tune", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Measure this placement and write a tuning file: a cost model fitted to ping-pong and collective "
+                + "timings, and with --rules the sizes where a measured winner beats the model's choice.",
+                "With --regret: time every algorithm and the default choice in one run and print the regret per size "
+                + "bucket and the simulator's error."})
+final class TuneCommand implements Callable<Integer> {
+    static final String ALL_COLLECTIVES = "allgather,alltoall,broadcast,gather,barrier";
+
+    @Mixin
+    ClusterOptions cluster = new ClusterOptions();
+
+    @Option(names = "--out", description = "Tuning file to write (default ${DEFAULT-VALUE}).", defaultValue = "tuning.properties")
+    Path out;
+
+    @Option(names = "--rules", description = "Also sweep every algorithm at --sweep-sizes and write rules where the model's choice measured slower than the fastest by more than --rule-margin.")
+    boolean rules;
+
+    @Option(names = "--rule-margin", description = "With --rules: how much slower the model's choice must measure before a rule overrides it (default ${DEFAULT-VALUE}).", defaultValue = "0.10")
+    double ruleMargin;
+
+    @Option(names = "--regret", description = "Measure instead of tune: every algorithm and the default choice at --sweep-sizes; print regret per bucket and the simulator's error.")
+    boolean regret;
+
+    @Option(names = "--tuning", description = "With --regret: the tuning file the default choice uses (default: RAILCOLL_TUNING, else the built-in table).")
+    Path tuning;
+
+    @Option(names = "--report", description = "With --regret: also write the tables as Markdown to this file.")
+    Path report;
+
+    @Option(names = "--collectives", description = "Collectives to time (default ${DEFAULT-VALUE}).", defaultValue = ALL_COLLECTIVES)
+    String collectives;
+
+    @Option(names = "--sweep-sizes", description = "Block sizes of the sweeps (default ${DEFAULT-VALUE}).", defaultValue = BenchCommand.DEFAULT_SIZES)
+    String sweepSizes;
+
+    @Option(names = "--probe-sizes", description = "Block sizes of the collective timings that calibrate the model without --rules (default ${DEFAULT-VALUE}).", defaultValue = "64,4096,65536,524288")
+    String probeSizes;
+
+    @Option(names = "--ping-sizes", description = "Message sizes of the ping-pongs (default ${DEFAULT-VALUE}).", defaultValue = "1,64,1024,4096,16384,65536,262144,1048576")
+    String pingSizes;
+
+    @Option(names = "--samples", description = "Samples per point; medians are used (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    int samples;
+
+    @Option(names = "--budget-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "30")
+    long budgetMs;
+
+    @Option(names = "--work", description = "Directory for the experiments' raw files (default ${DEFAULT-VALUE}).", defaultValue = "tune-out")
+    Path work;
+
+    @Override
+    public Integer call() throws Exception {
+        Files.createDirectories(work);
+        Placement placement = cluster.placement();
+        int ports = cluster.rails;
+        try (NodeNetwork network = cluster.network()) {
+            System.out.println("railcoll tune: " + placement.size() + " ranks (" + placement.describe() + "), " + ports
+                    + " rails, engine " + cluster.engine + "; " + network.describe());
+            return regret ? regret(network, placement, ports) : tune(network, placement, ports);
+        }
+    }
+
+    private int tune(NodeNetwork network, Placement placement, int ports) throws Exception {
+        Map<String, String> measured = new LinkedHashMap<>();
+        measured.put("placement", placement.describe());
+        measured.put("rails", Integer.toString(ports));
+        measured.put("network", cluster.netns ? "netns" + (cluster.railRate == null ? "" : " rate " + cluster.railRate) : "loopback");
+        measured.put("engine", cluster.engine);
+        measured.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        measured.put("date", LocalDate.now().toString());
+        measured.put("command", "bin/railcoll " + String.join(" ", RailcollCli.arguments()));
+        HockneyFit shm = null;
+        HockneyFit rail = null;
+        if (placement.maxRanksPerNode() >= 2) {
+            shm = pingPong(network, Placement.singleNode(2), "shm");
+            measured.put("pingpong.shm", describe(shm));
+        }
+        if (placement.nodeCount() >= 2) {
+            rail = pingPong(network, Placement.uniform(2, 1), "rail");
+            measured.put("pingpong.rail", describe(rail));
+        }
+        // Whatever ping-pong could not measure (one node, or one rank per node) starts from the other link.
+        HockneyFit shmStart = shm != null ? shm : rail;
+        HockneyFit railStart = rail != null ? rail : shm;
+        // Loopback rails are kernel copies and shared memory is user copies: both are processor time. On the netns
+        // testbed the rails have a wire of their own; half is a starting point the calibration does not move.
+        double railCpu = cluster.netns ? 0.5 : 1.0;
+        int cores = Runtime.getRuntime().availableProcessors();
+        CostModel start = new CostModel(Map.of(
+                LinkClass.SHARED_MEMORY, new LinkCost(shmStart.alphaNs(), shmStart.nsPerByte(), 1.0),
+                LinkClass.RAIL, new LinkCost(railStart.alphaNs(), railStart.nsPerByte(), railCpu)),
+                shmStart.nsPerByte() / 2, cluster.stripeThreshold, 0, cores, CpuScope.HOST);
+
+        String sizes = rules ? sweepSizes : probeSizes;
+        SweepResults sweep = sweep(network, placement, "all", sizes, Map.of(), "probes");
+        List<Calibration.Probe> probes = Calibration.probes(sweep, placement, ports);
+        System.out.println("fitting the model to " + probes.size() + " timed collectives...");
+        Calibration.Result fit = Calibration.fit(start, probes);
+        measured.put("calibration", String.format(Locale.ROOT, "%d collectives timed at sizes %s; rms of ln(predicted/measured) %.2f",
+                probes.size(), sizes, fit.rmsLogError()));
+        Tuning tuned = new Tuning(fit.model(), List.of(), new TreeMap<>(measured), out.toString());
+        if (rules) {
+            List<Rule> derived = RuleDerivation.derive(sweep, tuned, placement, ports, ruleMargin, out.toString());
+            tuned = tuned.withRules(derived);
+            System.out.println(derived.size() + " rules where the model's choice measured more than "
+                    + Math.round(ruleMargin * 100) + "% slower than the fastest");
+        }
+        TuningFile.write(tuned, out);
+        // Read back: what is written must load (rules checked against their algorithms) before anyone relies on it.
+        TuningFile.load(out);
+        System.out.println(TuningFile.format(tuned));
+        System.out.println("wrote " + out + "; use it with RAILCOLL_TUNING=" + out.toAbsolutePath());
+        return 0;
+    }
+
+    private int regret(NodeNetwork network, Placement placement, int ports) throws Exception {
+        Tuning t = tuning != null ? TuningFile.load(tuning) : SelectionSettings.fromEnvironment(System.getenv()).load();
+        Map<String, String> env = new LinkedHashMap<>();
+        if (tuning != null) {
+            env.put(SelectionSettings.TUNING_VARIABLE, tuning.toAbsolutePath().toString());
+        }
+        SweepResults sweep = sweep(network, placement, "all,auto", sweepSizes, env, "regret");
+        List<RegretReport.Row> rows = RegretReport.regret(sweep, t, placement, ports);
+        List<RegretReport.Comparison> sims = RegretReport.simulated(sweep, t, placement, ports, 4096);
+        String text = "## Regret per size bucket\n\n" + RegretReport.regretMarkdown(rows, 0.10)
+                + "\n## Simulator vs measured, 4 KiB and up\n\n" + RegretReport.simulatedMarkdown(sims, 0.25);
+        System.out.println("tuning: " + t.source());
+        System.out.println(text);
+        if (report != null) {
+            Files.writeString(report, "Command: `bin/railcoll " + String.join(" ", RailcollCli.arguments()) + "`\n\n"
+                    + "Tuning: " + t.source() + "\n\n" + text);
+            System.out.println("report: " + report);
+        }
+        return 0;
+    }
+
+    private HockneyFit pingPong(NodeNetwork network, Placement pair, String label) throws Exception {
+        Path raw = work.resolve("pingpong-" + label + ".csv");
+        List<String> args = List.of("sizes=" + sizes(pingSizes), "samples=" + samples, "warmup=200",
+                "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
+        System.out.println("ping-pong over " + label + " (" + pair.describe() + ")...");
+        run(network, new JobSpec(pair, cluster.rails, PingPongApp.class.getName(), args, cluster.environment(), List.of(),
+                Duration.ofMinutes(20)));
+        Map<Long, List<Long>> bySize = new TreeMap<>();
+        for (String line : Files.readAllLines(raw)) {
+            String[] f = line.split(",");
+            bySize.computeIfAbsent(Long.parseLong(f[0]), k -> new ArrayList<>()).add(Long.parseLong(f[1]));
+        }
+        Map<Long, long[]> samplesBySize = new TreeMap<>();
+        bySize.forEach((size, list) -> samplesBySize.put(size, list.stream().mapToLong(Long::longValue).toArray()));
+        HockneyFit fit = HockneyFit.of(samplesBySize);
+        System.out.println("  " + label + ": " + describe(fit));
+        return fit;
+    }
+
+    private SweepResults sweep(NodeNetwork network, Placement placement, String algorithms, String sizes,
+                               Map<String, String> extraEnv, String label) throws Exception {
+        Path raw = work.resolve("sweep-" + label + ".csv");
+        List<String> args = List.of("collectives=" + collectives, "algorithms=" + algorithms, "sizes=" + sizes(sizes),
+                "samples=" + samples, "warmup=3", "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
+        Map<String, String> env = new LinkedHashMap<>(cluster.environment());
+        env.putAll(extraEnv);
+        System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on " + placement.describe() + "...");
+        run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env, List.of(),
+                Duration.ofHours(2)));
+        return SweepResults.read(raw);
+    }
+
+    private void run(NodeNetwork network, JobSpec spec) throws Exception {
+        PrintStream routed = LineRouter.printStream(line -> {
+            if (line.startsWith("[r0] PROGRESS ")) {
+                System.out.println("  " + line.substring("[r0] PROGRESS ".length()));
+                return true;
+            }
+            return false;
+        }, System.out);
+        JobResult result = new JobLauncher(routed, System.err).run(spec, network);
+        if (!result.succeeded()) {
+            throw new IllegalStateException("the tuning job " + spec.appClass() + " failed on rank " + result.failedRank()
+                    + ": " + result.failure());
+        }
+    }
+
+    private static String sizes(String spec) {
+        return String.join(",", BenchCommand.parseSizes(spec).stream().map(String::valueOf).toList());
+    }
+
+    private static String describe(HockneyFit fit) {
+        return String.format(Locale.ROOT, "alpha %s, %.4g ns/B", Explanation.formatNs(fit.alphaNs()), fit.nsPerByte());
+    }
+}
