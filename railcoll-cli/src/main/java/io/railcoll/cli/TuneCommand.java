@@ -93,6 +93,9 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--work", description = "Directory for the experiments' raw files (default ${DEFAULT-VALUE}).", defaultValue = "tune-out")
     Path work;
 
+    @Option(names = "--reuse", description = "Fit (or report) from the raw files an earlier run left in --work instead of measuring again.")
+    boolean reuse;
+
     @Override
     public Integer call() throws Exception {
         Files.createDirectories(work);
@@ -183,9 +186,11 @@ final class TuneCommand implements Callable<Integer> {
         Path raw = work.resolve("pingpong-" + label + ".csv");
         List<String> args = List.of("sizes=" + sizes(pingSizes), "samples=" + samples, "warmup=200",
                 "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
-        System.out.println("ping-pong over " + label + " (" + pair.describe() + ")...");
-        run(network, new JobSpec(pair, cluster.rails, PingPongApp.class.getName(), args, cluster.environment(), List.of(),
-                Duration.ofMinutes(20)));
+        if (!reuse) {
+            System.out.println("ping-pong over " + label + " (" + pair.describe() + ")...");
+            run(network, new JobSpec(pair, cluster.rails, PingPongApp.class.getName(), args, cluster.environment(),
+                    List.of(), Duration.ofMinutes(20)));
+        }
         Map<Long, List<Long>> bySize = new TreeMap<>();
         for (String line : Files.readAllLines(raw)) {
             String[] f = line.split(",");
@@ -205,9 +210,12 @@ final class TuneCommand implements Callable<Integer> {
                 "samples=" + samples, "warmup=3", "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
         Map<String, String> env = new LinkedHashMap<>(cluster.environment());
         env.putAll(extraEnv);
-        System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on " + placement.describe() + "...");
-        run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env, List.of(),
-                Duration.ofHours(2)));
+        if (!reuse) {
+            System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on " + placement.describe()
+                    + "...");
+            run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env, List.of(),
+                    Duration.ofHours(2)));
+        }
         return SweepResults.read(raw);
     }
 

@@ -20,11 +20,11 @@ import java.util.List;
  * <p>Why fit at all, when ping-pong measures the links directly: on a machine where the ranks outnumber the cores,
  * a message inside a 16-rank collective costs far more than between two otherwise idle ranks (a rank that waits
  * sleeps, and waking it takes the scheduler's time). The fit starts from the ping-pong values and finds the
- * effective ones. The search is Nelder-Mead over the logarithms of the four parameters: derivative-free, since a
- * simulated time is only piecewise smooth in them. Stateless.
+ * effective ones. The search is Levenberg-Marquardt over the logarithms of the four parameters, with derivatives by
+ * finite differences of the simulation. Stateless.
  */
 public final class Calibration {
-    private static final int MAX_EVALUATIONS = 400;
+    private static final int MAX_ITERATIONS = 60;
 
     /** One timed collective: the shape, the algorithm forced, and the median measured time. */
     public record Probe(Shape shape, String algorithmId, double measuredNs) {
@@ -56,7 +56,7 @@ public final class Calibration {
             Math.log(Math.max(1, start.link(LinkClass.RAIL).alphaNs())),
             Math.log(Math.max(1e-4, start.link(LinkClass.RAIL).nsPerByte())),
         };
-        double[] best = NelderMead.minimize(x -> error(model(start, x), probes), x0, Math.log(3), MAX_EVALUATIONS);
+        double[] best = LeastSquares.minimize(x -> residuals(model(start, x), probes), x0, MAX_ITERATIONS);
         CostModel fitted = model(start, best);
         return new Result(fitted, List.copyOf(probes), predict(fitted, probes));
     }
@@ -79,14 +79,14 @@ public final class Calibration {
         return out;
     }
 
-    private static double error(CostModel model, List<Probe> probes) {
+    /** ln(predicted / measured) per probe. */
+    private static double[] residuals(CostModel model, List<Probe> probes) {
         double[] predicted = predict(model, probes);
-        double sum = 0;
+        double[] out = new double[predicted.length];
         for (int i = 0; i < predicted.length; i++) {
-            double e = Math.log(Math.max(1, predicted[i]) / probes.get(i).measuredNs());
-            sum += e * e;
+            out[i] = Math.log(Math.max(1, predicted[i]) / probes.get(i).measuredNs());
         }
-        return sum;
+        return out;
     }
 
     /** The probes of a sweep: every forced algorithm at every size, with its median. */
