@@ -50,6 +50,10 @@ import java.util.concurrent.Callable;
                 + "bucket and the simulator's error."})
 final class TuneCommand implements Callable<Integer> {
     static final String ALL_COLLECTIVES = "allgather,alltoall,broadcast,gather,barrier";
+    /** How fits and rules summarise a point's samples: the least disturbed one (see SweepResults.Statistic). */
+    private static final SweepResults.Statistic STATISTIC = SweepResults.Statistic.MIN;
+    /** Complete rounds a stopped sweep needs before its samples are used. */
+    private static final int MIN_ROUNDS = 3;
 
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
@@ -141,14 +145,15 @@ final class TuneCommand implements Callable<Integer> {
 
         String sizes = rules ? sweepSizes : probeSizes;
         SweepResults sweep = sweep(network, placement, "all", sizes, Map.of(), "probes");
-        List<Calibration.Probe> probes = Calibration.probes(sweep, placement, ports);
+        List<Calibration.Probe> probes = Calibration.probes(sweep, placement, ports, STATISTIC);
         System.out.println("fitting the model to " + probes.size() + " timed collectives...");
         Calibration.Result fit = Calibration.fit(start, probes);
-        measured.put("calibration", String.format(Locale.ROOT, "%d collectives timed at sizes %s; rms of ln(predicted/measured) %.2f",
+        measured.put("calibration", String.format(Locale.ROOT, "%d collectives timed at sizes %s, fitted to each point's fastest sample; rms of ln(predicted/measured) %.2f",
                 probes.size(), sizes, fit.rmsLogError()));
         Tuning tuned = new Tuning(fit.model(), List.of(), new TreeMap<>(measured), out.toString());
         if (rules) {
-            List<Rule> derived = RuleDerivation.derive(sweep, tuned, placement, ports, ruleMargin, out.toString());
+            List<Rule> derived = RuleDerivation.derive(sweep, STATISTIC, tuned, placement, ports, ruleMargin,
+                    out.toString());
             tuned = tuned.withRules(derived);
             System.out.println(derived.size() + " rules where the model's choice measured more than "
                     + Math.round(ruleMargin * 100) + "% slower than the fastest");
@@ -168,10 +173,20 @@ final class TuneCommand implements Callable<Integer> {
             env.put(SelectionSettings.TUNING_VARIABLE, tuning.toAbsolutePath().toString());
         }
         SweepResults sweep = sweep(network, placement, "all,auto", sweepSizes, env, "regret");
-        List<RegretReport.Row> rows = RegretReport.regret(sweep, t, placement, ports);
-        List<RegretReport.Comparison> sims = RegretReport.simulated(sweep, t, placement, ports, 4096);
-        String text = "## Regret per size bucket\n\n" + RegretReport.regretMarkdown(rows, 0.10)
-                + "\n## Simulator vs measured, 4 KiB and up\n\n" + RegretReport.simulatedMarkdown(sims, 0.25);
+        StringBuilder text = new StringBuilder();
+        for (SweepResults.Statistic statistic : SweepResults.Statistic.values()) {
+            String name = statistic.name().toLowerCase(Locale.ROOT);
+            text.append("## Regret per size bucket, each point's ").append(name).append(" sample\n\n")
+                    .append(RegretReport.regretMarkdown(RegretReport.regret(sweep, statistic, t, placement, ports), 0.10))
+                    .append('\n');
+        }
+        for (SweepResults.Statistic statistic : SweepResults.Statistic.values()) {
+            String name = statistic.name().toLowerCase(Locale.ROOT);
+            text.append("## Simulator vs measured ").append(name).append(", 4 KiB and up\n\n")
+                    .append(RegretReport.simulatedMarkdown(
+                            RegretReport.simulated(sweep, statistic, t, placement, ports, 4096), 0.25))
+                    .append('\n');
+        }
         System.out.println("tuning: " + t.source());
         System.out.println(text);
         if (report != null) {
@@ -203,35 +218,59 @@ final class TuneCommand implements Callable<Integer> {
         return fit;
     }
 
+    /**
+     * Times every algorithm at {@code sizes} in one job, all points interleaved in rounds (see {@link SweepApp}). A job
+     * stopped from outside (a shared machine) keeps its complete rounds: with at least {@link #MIN_ROUNDS} of them the
+     * sweep goes on with what it has. {@code --reuse} reads the file an earlier run left instead.
+     */
     private SweepResults sweep(NodeNetwork network, Placement placement, String algorithms, String sizes,
                                Map<String, String> extraEnv, String label) throws Exception {
         Path raw = work.resolve("sweep-" + label + ".csv");
-        List<String> args = List.of("collectives=" + collectives, "algorithms=" + algorithms, "sizes=" + sizes(sizes),
-                "samples=" + samples, "warmup=3", "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
+        if (reuse && Files.exists(raw)) {
+            return SweepResults.read(raw);
+        }
         Map<String, String> env = new LinkedHashMap<>(cluster.environment());
         env.putAll(extraEnv);
-        if (!reuse) {
-            System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on " + placement.describe()
-                    + "...");
-            run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env, List.of(),
-                    Duration.ofHours(2)));
+        List<String> args = List.of("collectives=" + collectives, "algorithms=" + algorithms, "sizes=" + sizes(sizes),
+                "samples=" + samples, "warmup=3", "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
+        System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on " + placement.describe()
+                + ", " + samples + " rounds...");
+        int[] rounds = {0};
+        JobResult result = run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env,
+                List.of(), Duration.ofHours(2)), rounds);
+        if (!result.succeeded()) {
+            if (rounds[0] < MIN_ROUNDS) {
+                throw new IllegalStateException("the sweep failed on rank " + result.failedRank() + " after " + rounds[0]
+                        + " complete rounds: " + result.failure());
+            }
+            System.out.println("the sweep stopped after " + rounds[0] + " of " + samples + " rounds (rank "
+                    + result.failedRank() + ": " + result.failure() + "); going on with those");
         }
         return SweepResults.read(raw);
     }
 
     private void run(NodeNetwork network, JobSpec spec) throws Exception {
-        PrintStream routed = LineRouter.printStream(line -> {
-            if (line.startsWith("[r0] PROGRESS ")) {
-                System.out.println("  " + line.substring("[r0] PROGRESS ".length()));
-                return true;
-            }
-            return false;
-        }, System.out);
-        JobResult result = new JobLauncher(routed, System.err).run(spec, network);
+        JobResult result = run(network, spec, new int[1]);
         if (!result.succeeded()) {
             throw new IllegalStateException("the tuning job " + spec.appClass() + " failed on rank " + result.failedRank()
                     + ": " + result.failure());
         }
+    }
+
+    /** Runs a job, echoing rank 0's progress lines and counting the rounds it reports complete. */
+    private JobResult run(NodeNetwork network, JobSpec spec, int[] rounds) throws Exception {
+        PrintStream routed = LineRouter.printStream(line -> {
+            if (line.startsWith("[r0] PROGRESS ")) {
+                String what = line.substring("[r0] PROGRESS ".length());
+                if (what.startsWith("round ")) {
+                    rounds[0]++;
+                }
+                System.out.println("  " + what);
+                return true;
+            }
+            return false;
+        }, System.out);
+        return new JobLauncher(routed, System.err).run(spec, network);
     }
 
     private static String sizes(String spec) {

@@ -1,5 +1,6 @@
 package io.railcoll.select;
 
+import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
 
 import java.util.List;
@@ -43,10 +44,11 @@ public record Explanation(Shape shape, String chosen, Reason reason, String why,
     /** The explanation as {@code railcoll info --explain} prints it. */
     public String render() {
         StringBuilder sb = new StringBuilder();
+        boolean rooted = shape.collective() == Collective.GATHER || shape.collective() == Collective.BROADCAST;
         sb.append(shape.collective().id()).append(", ").append(shape.blockBytes()).append(" B per block, ")
-                .append(shape.size()).append(" ranks on ").append(shape.placement().describe()).append(" (nodes x ranks), k=")
-                .append(shape.ports()).append(shape.collective().id().equals("gather") || shape.collective().id().equals("broadcast")
-                        ? ", root " + shape.root() : "").append('\n');
+                .append(shape.size()).append(" ranks on ").append(shape.placement().describe())
+                .append(shape.placement().isUniform() ? " (nodes x ranks per node)" : " (ranks per node)")
+                .append(", k=").append(shape.ports()).append(rooted ? ", root " + shape.root() : "").append('\n');
         sb.append("runs: ").append(chosen).append('\n');
         sb.append("why:  ").append(why).append('\n');
         for (String note : notes) {

@@ -11,22 +11,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fits the link parameters of a {@link CostModel} to collectives timed on the real placement: the startup time and
- * time per byte of shared memory and of the rails are chosen so the {@link Simulator}'s predictions match the
- * measured medians as closely as possible in log terms (a factor of two too slow counts as much as a factor of two
- * too fast). Everything else of the model (processor share, cores, streams, stripe threshold) stays as given, and a
- * local copy costs half a shared-memory byte (a shared-memory message is two copies).
+ * Fits a {@link CostModel} to collectives timed on the real placement: two factors, one on every link class's
+ * startup time and one on every time per byte (and on copies), are chosen so the {@link Simulator}'s predictions
+ * match the measured times as closely as possible in log terms (a factor of two too slow counts as much as a factor
+ * of two too fast). The ratios between the classes stay the ping-pong's, and so does everything else (processor
+ * share, cores, streams, stripe threshold).
  *
  * <p>Why fit at all, when ping-pong measures the links directly: on a machine where the ranks outnumber the cores,
  * a message inside a 16-rank collective costs far more than between two otherwise idle ranks (a rank that waits
- * sleeps, and waking it takes the scheduler's time). The fit starts from the ping-pong values and finds the
- * effective ones. The search is Levenberg-Marquardt over the logarithms of the four parameters, with derivatives by
- * finite differences of the simulation. Stateless.
+ * sleeps, and waking it takes the scheduler's time; sixteen ranks copying at once share caches and memory), and only
+ * the collectives show by how much. Why two factors and not the four parameters: timings of one placement, where
+ * every collective mixes shared memory and rails, separate the classes poorly, and on a noisy machine a free fit
+ * trades one class against the other at random; ping-pong separates them well. The search is a compass search over
+ * the logarithms of the factors (see {@link PatternSearch} for why not a gradient method), from factor-4 steps down
+ * to 1%. Stateless.
  */
 public final class Calibration {
-    private static final int MAX_ITERATIONS = 60;
+    private static final int MAX_EVALUATIONS = 400;
 
-    /** One timed collective: the shape, the algorithm forced, and the median measured time. */
+    /** One timed collective: the shape, the algorithm forced, and its measured time. */
     public record Probe(Shape shape, String algorithmId, double measuredNs) {
     }
 
@@ -50,24 +53,21 @@ public final class Calibration {
         if (probes.isEmpty()) {
             throw new IllegalArgumentException("calibration needs at least one timed collective");
         }
-        double[] x0 = {
-            Math.log(Math.max(1, start.link(LinkClass.SHARED_MEMORY).alphaNs())),
-            Math.log(Math.max(1e-4, start.link(LinkClass.SHARED_MEMORY).nsPerByte())),
-            Math.log(Math.max(1, start.link(LinkClass.RAIL).alphaNs())),
-            Math.log(Math.max(1e-4, start.link(LinkClass.RAIL).nsPerByte())),
-        };
-        double[] best = LeastSquares.minimize(x -> residuals(model(start, x), probes), x0, MAX_ITERATIONS);
+        // x = ln of the factors on every class's startup time and time per byte.
+        double[] best = PatternSearch.minimize(x -> cost(model(start, x), probes), new double[2], Math.log(4),
+                Math.log(1.01), MAX_EVALUATIONS);
         CostModel fitted = model(start, best);
         return new Result(fitted, List.copyOf(probes), predict(fitted, probes));
     }
 
+    /** {@code start} with every link's startup time scaled by e^x[0] and time per byte by e^x[1]. */
     static CostModel model(CostModel start, double[] x) {
-        LinkCost shm = start.link(LinkClass.SHARED_MEMORY);
-        LinkCost rail = start.link(LinkClass.RAIL);
-        double shmPerByte = Math.exp(x[1]);
-        return start.withLink(LinkClass.SHARED_MEMORY, new LinkCost(Math.exp(x[0]), shmPerByte, shm.cpuFraction()))
-                .withLink(LinkClass.RAIL, new LinkCost(Math.exp(x[2]), Math.exp(x[3]), rail.cpuFraction()))
-                .withCopyNsPerByte(shmPerByte / 2);
+        CostModel m = start;
+        for (LinkClass c : start.links().keySet()) {
+            LinkCost l = start.link(c);
+            m = m.withLink(c, new LinkCost(l.alphaNs() * Math.exp(x[0]), l.nsPerByte() * Math.exp(x[1]), l.cpuFraction()));
+        }
+        return m.withCopyNsPerByte(start.copyNsPerByte() * Math.exp(x[1]));
     }
 
     static double[] predict(CostModel model, List<Probe> probes) {
@@ -79,23 +79,25 @@ public final class Calibration {
         return out;
     }
 
-    /** ln(predicted / measured) per probe. */
-    private static double[] residuals(CostModel model, List<Probe> probes) {
+    /** The sum over probes of ln(predicted / measured) squared. */
+    private static double cost(CostModel model, List<Probe> probes) {
         double[] predicted = predict(model, probes);
-        double[] out = new double[predicted.length];
+        double sum = 0;
         for (int i = 0; i < predicted.length; i++) {
-            out[i] = Math.log(Math.max(1, predicted[i]) / probes.get(i).measuredNs());
+            double e = Math.log(Math.max(1, predicted[i]) / probes.get(i).measuredNs());
+            sum += e * e;
         }
-        return out;
+        return sum;
     }
 
-    /** The probes of a sweep: every forced algorithm at every size, with its median. */
-    public static List<Probe> probes(SweepResults sweep, io.railcoll.topology.Placement placement, int ports) {
+    /** The probes of a sweep: every forced algorithm at every size, its samples summarised by {@code statistic}. */
+    public static List<Probe> probes(SweepResults sweep, io.railcoll.topology.Placement placement, int ports,
+                                     SweepResults.Statistic statistic) {
         List<Probe> out = new ArrayList<>();
         for (var c : sweep.collectives()) {
             for (long size : sweep.sizes(c)) {
                 for (String a : sweep.algorithms(c, size)) {
-                    out.add(new Probe(new Shape(c, placement, ports, size, 0), a, sweep.medianNs(c, size, a)));
+                    out.add(new Probe(new Shape(c, placement, ports, size, 0), a, sweep.ns(statistic, c, size, a)));
                 }
             }
         }

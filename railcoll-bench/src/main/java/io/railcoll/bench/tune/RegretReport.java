@@ -15,15 +15,16 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * What a sweep with {@code auto} says about selection, as Markdown tables:
+ * What a sweep with {@code auto} says about selection, as Markdown tables, each point's samples summarised by a
+ * {@link SweepResults.Statistic} (the minimum or the median):
  * <ul>
- *   <li><b>regret per bucket</b>: for each collective and size, the default choice's median over the fastest
- *       algorithm's median, minus one (0 when the default picked the fastest); beside it the median of the
- *       {@code auto} samples themselves, and what the model alone (no rules) would pick and its regret;</li>
+ *   <li><b>regret per bucket</b>: for each collective and size, the default choice's time over the fastest
+ *       algorithm's, minus one (0 when the default picked the fastest); beside it the {@code auto} samples'
+ *       own time, and what the model alone (no rules) would pick and its regret;</li>
  *   <li><b>simulator vs measured</b>: for every algorithm and size from {@code minSimBytes} up, the simulator's
- *       prediction against the measured median.</li>
+ *       prediction against the measured time.</li>
  * </ul>
- * Medians are compared because the samples of one point spread by a factor of several on a loaded machine. Stateless.
+ * Stateless.
  */
 public final class RegretReport {
     private RegretReport() {
@@ -48,12 +49,13 @@ public final class RegretReport {
         }
     }
 
-    public static List<Row> regret(SweepResults sweep, Tuning tuning, Placement placement, int ports) {
+    public static List<Row> regret(SweepResults sweep, SweepResults.Statistic statistic, Tuning tuning,
+                                   Placement placement, int ports) {
         AlgorithmSelector modelOnly = new AlgorithmSelector(Map.of(), tuning.withRules(List.of()));
         List<Row> rows = new ArrayList<>();
         for (Collective c : sweep.collectives()) {
             for (long size : sweep.sizes(c)) {
-                String fastest = sweep.fastest(c, size);
+                String fastest = sweep.fastest(statistic, c, size);
                 String auto = sweep.autoLabel(c, size).orElse(null);
                 if (fastest == null || auto == null) {
                     continue;
@@ -61,17 +63,17 @@ public final class RegretReport {
                 String chosen = auto.substring("auto:".length());
                 String model = modelOnly.select(new Shape(c, placement, ports, size, 0)).id();
                 List<String> measured = sweep.algorithms(c, size);
-                rows.add(new Row(c, size, fastest, sweep.medianNs(c, size, fastest), chosen,
-                        measured.contains(chosen) ? sweep.medianNs(c, size, chosen) : Double.NaN,
-                        sweep.medianNs(c, size, auto), model,
-                        measured.contains(model) ? sweep.medianNs(c, size, model) : Double.NaN));
+                rows.add(new Row(c, size, fastest, sweep.ns(statistic, c, size, fastest), chosen,
+                        measured.contains(chosen) ? sweep.ns(statistic, c, size, chosen) : Double.NaN,
+                        sweep.ns(statistic, c, size, auto), model,
+                        measured.contains(model) ? sweep.ns(statistic, c, size, model) : Double.NaN));
             }
         }
         return rows;
     }
 
-    public static List<Comparison> simulated(SweepResults sweep, Tuning tuning, Placement placement, int ports,
-                                             long minSimBytes) {
+    public static List<Comparison> simulated(SweepResults sweep, SweepResults.Statistic statistic, Tuning tuning,
+                                             Placement placement, int ports, long minSimBytes) {
         List<Comparison> out = new ArrayList<>();
         for (Collective c : sweep.collectives()) {
             for (long size : sweep.sizes(c)) {
@@ -81,7 +83,7 @@ public final class RegretReport {
                 for (String a : sweep.algorithms(c, size)) {
                     double predicted = Simulator.predict(AlgorithmCatalog.standard().byId(a),
                             new Shape(c, placement, ports, size, 0), tuning.model()).timeNs();
-                    out.add(new Comparison(c, size, a, sweep.medianNs(c, size, a), predicted));
+                    out.add(new Comparison(c, size, a, sweep.ns(statistic, c, size, a), predicted));
                 }
             }
         }
@@ -90,7 +92,7 @@ public final class RegretReport {
 
     public static String regretMarkdown(List<Row> rows, double target) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| collective | size | fastest (median) | default choice | its median | regret | auto samples | model alone | its regret |\n");
+        sb.append("| collective | size | fastest | default choice | its time | regret | auto samples | model alone | its regret |\n");
         sb.append("|---|---:|---|---|---:|---:|---:|---|---:|\n");
         int within = 0;
         double worst = 0;
@@ -110,7 +112,7 @@ public final class RegretReport {
 
     public static String simulatedMarkdown(List<Comparison> rows, double target) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| collective | size | algorithm | measured (median) | simulated | error |\n");
+        sb.append("| collective | size | algorithm | measured | simulated | error |\n");
         sb.append("|---|---:|---|---:|---:|---:|\n");
         int within = 0;
         List<Double> errors = new ArrayList<>();

@@ -24,8 +24,8 @@ public final class RuleDerivation {
     private RuleDerivation() {
     }
 
-    public static List<Rule> derive(SweepResults sweep, Tuning model, Placement placement, int ports, double margin,
-                                    String origin) {
+    public static List<Rule> derive(SweepResults sweep, SweepResults.Statistic statistic, Tuning model,
+                                    Placement placement, int ports, double margin, String origin) {
         AlgorithmSelector byModel = new AlgorithmSelector(Map.of(), model.withRules(List.of()));
         Range nodes = Range.exactly(placement.nodeCount());
         int minPerNode = Integer.MAX_VALUE;
@@ -44,10 +44,10 @@ public final class RuleDerivation {
             for (int i = 0; i < sizes.size(); i++) {
                 long size = sizes.get(i);
                 String chosen = byModel.select(new Shape(c, placement, ports, size, 0)).id();
-                String fastest = sweep.fastest(c, size);
+                String fastest = sweep.fastest(statistic, c, size);
                 boolean measured = sweep.algorithms(c, size).contains(chosen);
-                String wanted = measured && sweep.medianNs(c, size, chosen) > (1 + margin) * sweep.medianNs(c, size, fastest)
-                        ? fastest : null;
+                String wanted = measured && sweep.ns(statistic, c, size, chosen)
+                        > (1 + margin) * sweep.ns(statistic, c, size, fastest) ? fastest : null;
                 long from = i == 0 ? 0 : size;
                 if (pending != null && !pending.equals(wanted)) {
                     rules.add(rule(c, order, pendingFrom, from - 1, nodes, perNode, ports, pending, origin));

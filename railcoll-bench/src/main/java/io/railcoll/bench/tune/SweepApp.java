@@ -18,16 +18,17 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Times collectives for the tuning experiments: for each size, {@code samples} rounds, and in each round one sample
+ * Times collectives for the tuning experiments: {@code samples} rounds, and in each round one sample of every size
  * of every collective's every algorithm in turn (and of {@code auto}, whatever selection picks). Interleaving them
  * within a round, rather than sweeping one after the other, spreads the changing load of a shared machine over all
- * of them alike, which is what comparing algorithms (the regret of a choice) and fitting one model to all
- * collectives need.
+ * of them alike, which is what comparing algorithms (the regret of a choice) and fitting one model to all sizes and
+ * collectives need. Rank 0 flushes its file after every round, so a job stopped from outside keeps its complete
+ * rounds.
  *
  * <p>A sample is measured the OSU way, as {@code railcoll bench} does: calls timed one by one with an untimed barrier
  * before each, every rank's mean, then the maximum over ranks. Rank 0 appends
  * {@code collective,algorithm,size_bytes,sample_ns} per sample to {@code out}; {@code auto} is written
- * {@code auto:<id>}. Barriers have one size, 0. Arguments (key=value): collectives, algorithms, sizes, samples,
+ * {@code auto:<id>}. Barriers have one size, 0. Rank 0 prints {@code PROGRESS round i of n} after each round. Arguments (key=value): collectives, algorithms, sizes, samples,
  * warmup, budget-ms, out (see {@link TuneArgs}); root 0.
  */
 public final class SweepApp implements RankApp {
@@ -46,60 +47,44 @@ public final class SweepApp implements RankApp {
             MemorySegment send = arena.allocate(max * n, 64);
             MemorySegment recv = arena.allocate(max * n, 64);
             warmUp(comm, o, send, recv);
-            List<Collective> collectives = o.collectives().stream().map(Collective::fromId).toList();
-            long first = java.util.Arrays.stream(o.sizes()).min().orElse(0);
-            for (long size : o.sizes()) {
-                // Every point of this size, in the order the rounds visit them; a barrier has one size, 0, and is
-                // timed with the first size.
-                List<Point> points = new ArrayList<>();
-                for (Collective c : collectives) {
-                    if (c == Collective.BARRIER && size != first) {
-                        continue;
-                    }
-                    long b = c == Collective.BARRIER ? 0 : size;
-                    for (String a : algorithms(comm, c, o.algorithms())) {
-                        points.add(new Point(c, a, b, send.asSlice(0, c.sendBytes(b, n)),
-                                recv.asSlice(0, c.recvBytes(b, n, comm.rank(), 0))));
-                    }
+            List<Point> points = points(comm, o, send, recv);
+            int[] iterations = new int[points.size()];
+            for (int i = 0; i < points.size(); i++) {
+                Point p = points.get(i);
+                choose(comm, p.collective, p.algorithm, p.size);
+                for (int w = 0; w < o.warmup(); w++) {
+                    call(comm, p.collective, p.send, p.recv);
                 }
-                int[] iterations = new int[points.size()];
+                iterations[i] = Timing.agreedRepetitions(comm, o.budgetNs(), () -> call(comm, p.collective, p.send, p.recv));
+            }
+            for (int round = 0; round < o.samples(); round++) {
                 for (int i = 0; i < points.size(); i++) {
                     Point p = points.get(i);
-                    choose(comm, p.collective, p.algorithm, p.size);
-                    for (int w = 0; w < o.warmup(); w++) {
+                    String label = choose(comm, p.collective, p.algorithm, p.size);
+                    long total = 0;
+                    for (int k = 0; k < iterations[i]; k++) {
+                        comm.barrier();
+                        long t0 = System.nanoTime();
                         call(comm, p.collective, p.send, p.recv);
+                        total += System.nanoTime() - t0;
                     }
-                    iterations[i] = Timing.agreedRepetitions(comm, o.budgetNs(), () -> call(comm, p.collective, p.send, p.recv));
-                }
-                for (int round = 0; round < o.samples(); round++) {
-                    for (int i = 0; i < points.size(); i++) {
-                        Point p = points.get(i);
-                        String label = choose(comm, p.collective, p.algorithm, p.size);
-                        long total = 0;
-                        for (int k = 0; k < iterations[i]; k++) {
-                            comm.barrier();
-                            long t0 = System.nanoTime();
-                            call(comm, p.collective, p.send, p.recv);
-                            total += System.nanoTime() - t0;
+                    mine.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, total / iterations[i]);
+                    comm.gather(mine, comm.rank() == 0 ? all : null, 0);
+                    if (out != null) {
+                        long slowest = 0;
+                        for (int k = 0; k < n; k++) {
+                            slowest = Math.max(slowest, all.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k));
                         }
-                        mine.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, total / iterations[i]);
-                        comm.gather(mine, comm.rank() == 0 ? all : null, 0);
-                        if (out != null) {
-                            long slowest = 0;
-                            for (int k = 0; k < n; k++) {
-                                slowest = Math.max(slowest, all.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k));
-                            }
-                            out.printf(Locale.ROOT, "%s,%s,%d,%d%n", p.collective.id(), label, p.size, slowest);
-                            out.flush();
-                        }
+                        out.printf(Locale.ROOT, "%s,%s,%d,%d%n", p.collective.id(), label, p.size, slowest);
                     }
-                }
-                for (Collective c : collectives) {
-                    comm.clearForcedAlgorithm(c);
                 }
                 if (out != null) {
-                    System.out.println("PROGRESS " + size);
+                    out.flush();
+                    System.out.println("PROGRESS round " + (round + 1) + " of " + o.samples());
                 }
+            }
+            for (String c : o.collectives()) {
+                comm.clearForcedAlgorithm(Collective.fromId(c));
             }
         } finally {
             if (out != null) {
@@ -131,6 +116,28 @@ public final class SweepApp implements RankApp {
             }
             comm.clearForcedAlgorithm(c);
         }
+    }
+
+    /** Every (size, collective, algorithm) to time, in the order a round visits them; one barrier point (size 0). */
+    private static List<Point> points(Communicator comm, TuneArgs o, MemorySegment send, MemorySegment recv) {
+        int n = comm.size();
+        List<Point> points = new ArrayList<>();
+        boolean barrierDone = false;
+        for (long size : o.sizes()) {
+            for (String name : o.collectives()) {
+                Collective c = Collective.fromId(name);
+                if (c == Collective.BARRIER && barrierDone) {
+                    continue;
+                }
+                barrierDone |= c == Collective.BARRIER;
+                long b = c == Collective.BARRIER ? 0 : size;
+                for (String a : algorithms(comm, c, o.algorithms())) {
+                    points.add(new Point(c, a, b, send.asSlice(0, c.sendBytes(b, n)),
+                            recv.asSlice(0, c.recvBytes(b, n, comm.rank(), 0))));
+                }
+            }
+        }
+        return points;
     }
 
     /** One (collective, algorithm, size) timed in every round, with its buffers. */

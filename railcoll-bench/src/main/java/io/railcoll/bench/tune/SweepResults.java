@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The samples a {@link SweepApp} run wrote, by collective, size and algorithm label, with their medians.
+ * The samples a {@link SweepApp} run wrote, by collective, size and algorithm label, with their minimum and median.
  * Immutable once read.
  */
 public final class SweepResults {
@@ -27,10 +27,19 @@ public final class SweepResults {
         this.samples = samples;
     }
 
-    /** Reads the lines {@code collective,algorithm,size_bytes,sample_ns}. */
+    /** Reads the lines {@code collective,algorithm,size_bytes,sample_ns} of one file. */
     public static SweepResults read(Path file) throws IOException {
+        return read(List.of(file));
+    }
+
+    /** Reads the lines of several files as one sweep. */
+    public static SweepResults read(List<Path> files) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (Path f : files) {
+            lines.addAll(Files.readAllLines(f));
+        }
         Map<Collective, Map<Long, Map<String, List<Long>>>> raw = new TreeMap<>();
-        for (String line : Files.readAllLines(file)) {
+        for (String line : lines) {
             String[] f = line.split(",");
             if (f.length != 4) {
                 continue;
@@ -70,21 +79,31 @@ public final class SweepResults {
         return labels(c, size).stream().filter(l -> l.startsWith("auto:")).findFirst();
     }
 
-    /** The median of the samples (the lower middle one for an even count), in ns. */
-    public double medianNs(Collective c, long size, String label) {
+    /**
+     * How a point's samples are summarised. The minimum is what the experiments use by default: on a machine shared
+     * with other people's jobs a sample can be ten times its neighbour, and outside load only ever adds time, so the
+     * fastest sample is the one least disturbed. The median is reported beside it.
+     */
+    public enum Statistic {
+        MIN,
+        MEDIAN
+    }
+
+    /** The point's samples summarised by {@code statistic} (the median is the lower middle one for an even count), in ns. */
+    public double ns(Statistic statistic, Collective c, long size, String label) {
         long[] s = samples.get(c).get(size).get(label);
-        return s[(s.length - 1) / 2];
+        return statistic == Statistic.MIN ? s[0] : s[(s.length - 1) / 2];
     }
 
     public long[] samplesNs(Collective c, long size, String label) {
         return Arrays.copyOf(samples.get(c).get(size).get(label), samples.get(c).get(size).get(label).length);
     }
 
-    /** The forced algorithm with the lowest median at (c, size). */
-    public String fastest(Collective c, long size) {
+    /** The forced algorithm with the lowest {@code statistic} at (c, size). */
+    public String fastest(Statistic statistic, Collective c, long size) {
         String best = null;
         for (String a : algorithms(c, size)) {
-            if (best == null || medianNs(c, size, a) < medianNs(c, size, best)) {
+            if (best == null || ns(statistic, c, size, a) < ns(statistic, c, size, best)) {
                 best = a;
             }
         }

@@ -45,7 +45,7 @@ class RuleDerivationTest {
     void rulesOnlyWhereTheModelsChoiceLosesByMoreThanTheMargin() throws IOException {
         // direct wins clearly at 4 and 16 (one run of sizes), within the margin at 64, and loses elsewhere.
         SweepResults s = sweep(new long[] {1, 4, 16, 64, 256}, new double[] {150, 50, 60, 95, 120});
-        List<Rule> rules = RuleDerivation.derive(s, STEPS, P, 2, 0.10, "test");
+        List<Rule> rules = RuleDerivation.derive(s, SweepResults.Statistic.MEDIAN, STEPS, P, 2, 0.10, "test");
         assertEquals(1, rules.size(), rules.toString());
         Rule r = rules.getFirst();
         assertEquals("gather.direct", r.algorithmId());
@@ -58,7 +58,7 @@ class RuleDerivationTest {
     @Test
     void theFirstRangeStartsAtZeroAndTheLastIsOpen() throws IOException {
         SweepResults s = sweep(new long[] {1, 64, 4096}, new double[] {50, 120, 50});
-        List<Rule> rules = RuleDerivation.derive(s, STEPS, P, 2, 0.10, "test");
+        List<Rule> rules = RuleDerivation.derive(s, SweepResults.Statistic.MEDIAN, STEPS, P, 2, 0.10, "test");
         assertEquals(List.of(new Range(0, 63), new Range(4096, Long.MAX_VALUE)),
                 rules.stream().map(Rule::sizeBytes).toList());
         assertEquals(List.of("rule.gather.10", "rule.gather.20"), rules.stream().map(Rule::name).toList());
@@ -67,6 +67,6 @@ class RuleDerivationTest {
     @Test
     void noRuleWhenTheModelIsRight() throws IOException {
         SweepResults s = sweep(new long[] {1, 1024, 1 << 20}, new double[] {105, 200, 300});
-        assertEquals(List.of(), RuleDerivation.derive(s, STEPS, P, 2, 0.10, "test"));
+        assertEquals(List.of(), RuleDerivation.derive(s, SweepResults.Statistic.MEDIAN, STEPS, P, 2, 0.10, "test"));
     }
 }
