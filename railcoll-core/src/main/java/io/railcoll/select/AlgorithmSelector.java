@@ -50,14 +50,20 @@ public final class AlgorithmSelector {
             return size() > REMEMBERED_CHOICES;
         }
     };
+    private final Map<Collective, List<Rule>> rules = new EnumMap<>(Collective.class);
     /** The placement the remembered choices are for; a communicator's never changes, so identity suffices. */
     private Placement choicesFor;
+    private int fewestPerNode;
+    private int mostPerNode;
 
     public AlgorithmSelector(Map<Collective, String> forced, Tuning tuning) {
         for (String id : forced.values()) {
             force(id);
         }
         this.tuning = tuning;
+        for (Collective c : Collective.values()) {
+            rules.put(c, tuning.rulesFor(c));
+        }
     }
 
     /** Forced algorithms from the configuration, tuning from {@code RAILCOLL_TUNING} (see {@link SelectionSettings}). */
@@ -94,17 +100,16 @@ public final class AlgorithmSelector {
         if (f != null) {
             return catalog.require(f, shape);
         }
-        for (Rule rule : tuning.rulesFor(shape.collective())) {
-            if (rule.matches(shape)) {
+        if (shape.placement() != choicesFor) {
+            remember(shape.placement());
+        }
+        for (Rule rule : rules.get(shape.collective())) {
+            if (rule.matches(shape, fewestPerNode, mostPerNode)) {
                 Algorithm a = catalog.byId(rule.algorithmId());
                 if (a.unsupportedReason(shape).isEmpty()) {
                     return a;
                 }
             }
-        }
-        if (shape.placement() != choicesFor) {
-            modelChoices.clear();
-            choicesFor = shape.placement();
         }
         ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
                 shape.groups());
@@ -121,6 +126,18 @@ public final class AlgorithmSelector {
         return a;
     }
 
+    /** Forgets the choices made for another placement and notes this one's fewest and most ranks on a node. */
+    private void remember(Placement placement) {
+        modelChoices.clear();
+        choicesFor = placement;
+        fewestPerNode = Integer.MAX_VALUE;
+        mostPerNode = 0;
+        for (int n = 0; n < placement.nodeCount(); n++) {
+            fewestPerNode = Math.min(fewestPerNode, placement.ranksOnNode(n));
+            mostPerNode = Math.max(mostPerNode, placement.ranksOnNode(n));
+        }
+    }
+
     /** The decision {@link #select} makes for {@code shape}, why, and the model's prediction for every alternative. */
     public Explanation explain(Shape shape) {
         Shape costed = costed(shape);
@@ -135,7 +152,7 @@ public final class AlgorithmSelector {
             return new Explanation(shape, f, Explanation.Reason.FORCED, text, costed.blockBytes(),
                     ranking.candidates(), notes, source);
         }
-        for (Rule rule : tuning.rulesFor(shape.collective())) {
+        for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape)) {
                 Optional<String> why = catalog.byId(rule.algorithmId()).unsupportedReason(shape);
                 if (why.isEmpty()) {

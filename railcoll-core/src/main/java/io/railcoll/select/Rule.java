@@ -30,16 +30,21 @@ public record Rule(String name, Collective collective, Range sizeBytes, Range ra
     /** True when every range holds the shape; on an uneven placement every node's rank count must lie in range. */
     public boolean matches(Shape shape) {
         Placement p = shape.placement();
-        if (shape.collective() != collective || !sizeBytes.contains(shape.blockBytes()) || !ranks.contains(p.size())
-                || !nodes.contains(p.nodeCount()) || !ports.contains(shape.ports())) {
-            return false;
-        }
+        int fewest = Integer.MAX_VALUE;
+        int most = 0;
         for (int n = 0; n < p.nodeCount(); n++) {
-            if (!ranksPerNode.contains(p.ranksOnNode(n))) {
-                return false;
-            }
+            fewest = Math.min(fewest, p.ranksOnNode(n));
+            most = Math.max(most, p.ranksOnNode(n));
         }
-        return true;
+        return matches(shape, fewest, most);
+    }
+
+    /** {@link #matches(Shape)} with the placement's fewest and most ranks on a node already known. */
+    boolean matches(Shape shape, int fewestPerNode, int mostPerNode) {
+        Placement p = shape.placement();
+        return shape.collective() == collective && sizeBytes.contains(shape.blockBytes()) && ranks.contains(p.size())
+                && nodes.contains(p.nodeCount()) && ports.contains(shape.ports())
+                && ranksPerNode.contains(fewestPerNode) && ranksPerNode.contains(mostPerNode);
     }
 
     /** The conditions as a tuning file writes them, e.g. {@code size=..256 nodes=4 ranks-per-node=4}. */

@@ -321,7 +321,9 @@ public final class TuningFile {
         if (!tuning.measured().isEmpty()) {
             sb.append("# Where and how it was measured (informative only).\n");
             for (Map.Entry<String, String> e : new TreeMap<>(tuning.measured()).entrySet()) {
-                sb.append("measured.").append(e.getKey()).append(" = ").append(e.getValue().replace("\n", " ")).append('\n');
+                // Backslashes are escapes in the format; a value keeps its own by doubling them.
+                sb.append("measured.").append(e.getKey()).append(" = ")
+                        .append(e.getValue().replace("\\", "\\\\").replace("\n", " ")).append('\n');
             }
             sb.append('\n');
         }

@@ -42,7 +42,8 @@ class TuningFileTest {
                         new Range(2, 64), Range.ANY, Range.ANY, Range.ANY, "allgather.ring", "test"),
                 new Rule("rule.barrier.5", Collective.BARRIER, Range.ANY, Range.ANY, Range.ANY, Range.ANY, Range.ANY,
                         "barrier.dissemination", "test"));
-        return new Tuning(model, rules, Map.of("placement", "4x4", "date", "today"), "test");
+        return new Tuning(model, rules, Map.of("placement", "4x4", "date", "today",
+                "command", "C:\\railcoll\\bin tune --out a=b:c"), "test");
     }
 
     @Test

@@ -11,20 +11,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fits a {@link CostModel} to collectives timed on the real placement: two factors, one on every link class's
- * startup time and one on every time per byte (and on copies), are chosen so the {@link Simulator}'s predictions
- * match the measured times as closely as possible in log terms (a factor of two too slow counts as much as a factor
- * of two too fast). The ratios between the classes stay the ping-pong's, and so does everything else (processor
- * share, cores, streams, stripe threshold).
+ * Fits a {@link CostModel} to collectives timed on the real placement: three numbers, a factor on every link
+ * class's startup time, a factor on every time per byte (and on copies), and the processor share of both, are chosen
+ * so the {@link Simulator}'s predictions match the measured times as closely as possible in log terms (a factor of
+ * two too slow counts as much as a factor of two too fast), with a loss that stops a few wild points from dominating
+ * (see {@link #cost}). The ratios between the classes stay the ping-pong's, and so does everything else (cores,
+ * streams, stripe threshold).
  *
  * <p>Why fit at all, when ping-pong measures the links directly: on a machine where the ranks outnumber the cores,
- * a message inside a 16-rank collective costs far more than between two otherwise idle ranks (a rank that waits
- * sleeps, and waking it takes the scheduler's time; sixteen ranks copying at once share caches and memory), and only
- * the collectives show by how much. Why two factors and not the four parameters: timings of one placement, where
- * every collective mixes shared memory and rails, separate the classes poorly, and on a noisy machine a free fit
- * trades one class against the other at random; ping-pong separates them well. The search is a compass search over
- * the logarithms of the factors (see {@link PatternSearch} for why not a gradient method), from factor-4 steps down
- * to 1%. Stateless.
+ * a message inside a 16-rank collective costs more than between two otherwise idle ranks (sixteen ranks copying at
+ * once share caches and memory), and part of its startup is not processor time but waiting for the scheduler to wake
+ * its receiver, which tree-shaped algorithms pay step after step while wide ones overlap it; only the collectives
+ * show how much. Why not the four link parameters: timings of one placement, where every collective mixes shared
+ * memory and rails, separate the classes poorly, and on a noisy machine a free fit trades one against the other at
+ * random; ping-pong separates them well. The search is a compass search (see {@link PatternSearch} for why not a
+ * gradient method), from factor-4 steps down to 1%. Stateless.
  */
 public final class Calibration {
     private static final int MAX_EVALUATIONS = 400;
@@ -53,21 +54,32 @@ public final class Calibration {
         if (probes.isEmpty()) {
             throw new IllegalArgumentException("calibration needs at least one timed collective");
         }
-        // x = ln of the factors on every class's startup time and time per byte.
-        double[] best = PatternSearch.minimize(x -> cost(model(start, x), probes), new double[2], Math.log(4),
-                Math.log(1.01), MAX_EVALUATIONS);
+        // x = ln of the factors on every class's startup time and time per byte, and the logit of the processor share.
+        double[] x0 = {0, 0, logit(start.link(LinkClass.RAIL).cpuFraction())};
+        double[] best = PatternSearch.minimize(x -> cost(model(start, x), probes), x0, Math.log(4), Math.log(1.01),
+                MAX_EVALUATIONS);
         CostModel fitted = model(start, best);
         return new Result(fitted, List.copyOf(probes), predict(fitted, probes));
     }
 
-    /** {@code start} with every link's startup time scaled by e^x[0] and time per byte by e^x[1]. */
+    /**
+     * {@code start} with every link's startup time scaled by e^x[0], time per byte by e^x[1], and processor share
+     * set to the logistic of x[2].
+     */
     static CostModel model(CostModel start, double[] x) {
         CostModel m = start;
+        double cpu = 1 / (1 + Math.exp(-x[2]));
         for (LinkClass c : start.links().keySet()) {
             LinkCost l = start.link(c);
-            m = m.withLink(c, new LinkCost(l.alphaNs() * Math.exp(x[0]), l.nsPerByte() * Math.exp(x[1]), l.cpuFraction()));
+            m = m.withLink(c, new LinkCost(l.alphaNs() * Math.exp(x[0]), l.nsPerByte() * Math.exp(x[1]), cpu));
         }
         return m.withCopyNsPerByte(start.copyNsPerByte() * Math.exp(x[1]));
+    }
+
+    /** The logit of a share, clamped away from 0 and 1 so the search can move it. */
+    static double logit(double share) {
+        double p = Math.clamp(share, 0.02, 0.98);
+        return Math.log(p / (1 - p));
     }
 
     static double[] predict(CostModel model, List<Probe> probes) {
@@ -79,13 +91,17 @@ public final class Calibration {
         return out;
     }
 
-    /** The sum over probes of ln(predicted / measured) squared. */
+    /**
+     * The sum over probes of {@code ln(1 + e^2)}, e = ln(predicted / measured): least squares for small errors, but a
+     * point off by a factor of twenty (a gather whose root found its blocks already there, or a sample that other
+     * load slowed) pulls no harder than one off by a factor of five.
+     */
     private static double cost(CostModel model, List<Probe> probes) {
         double[] predicted = predict(model, probes);
         double sum = 0;
         for (int i = 0; i < predicted.length; i++) {
             double e = Math.log(Math.max(1, predicted[i]) / probes.get(i).measuredNs());
-            sum += e * e;
+            sum += Math.log1p(e * e);
         }
         return sum;
     }

@@ -25,8 +25,9 @@ class CalibrationTest {
 
     @Test
     void recoversTheFactorsThatProducedTheTimings() {
-        // The "measured" times: every startup time three times the ping-pong's, every time per byte five times.
-        CostModel truth = Calibration.model(PING_PONG, new double[] {Math.log(3), Math.log(5)});
+        // The "measured" times: every startup time three times the ping-pong's, every time per byte five times, and
+        // 80% of both processor time.
+        CostModel truth = Calibration.model(PING_PONG, new double[] {Math.log(3), Math.log(5), Calibration.logit(0.8)});
         Placement p = Placement.parse("2x2");
         List<Calibration.Probe> probes = new ArrayList<>();
         for (String id : List.of("allgather.direct", "allgather.ring", "broadcast.knomial", "gather.direct")) {
@@ -44,6 +45,7 @@ class CalibrationTest {
         assertEquals(0.5, fit.model().link(LinkClass.SHARED_MEMORY).nsPerByte(), 0.05 * 0.5);
         assertEquals(1.0, fit.model().link(LinkClass.RAIL).nsPerByte(), 0.05);
         assertEquals(0.25, fit.model().copyNsPerByte(), 0.05 * 0.25);
+        assertEquals(0.8, fit.model().link(LinkClass.RAIL).cpuFraction(), 0.05);
     }
 
     @Test

@@ -13,12 +13,12 @@ class ScratchFitTest {
     void fit() throws Exception {
         List<Path> files = new ArrayList<>();
         try (var s = Files.list(Path.of(System.getProperty("dir", "/tmp/tune-rules")))) {
-            s.filter(p -> p.getFileName().toString().matches("sweep-probes-\\d+\\.csv")).forEach(files::add);
+            s.filter(p -> p.getFileName().toString().matches("sweep-probes.*\\.csv")).forEach(files::add);
         }
         SweepResults r = SweepResults.read(files);
         List<Calibration.Probe> probes = Calibration.probes(r, Placement.parse("4x4"), 2, SweepResults.Statistic.MIN);
-        CostModel start = new CostModel(Map.of(LinkClass.SHARED_MEMORY, new LinkCost(26000, 0.1059, 1),
-                LinkClass.RAIL, new LinkCost(34300, 0.1434, 1)), 0.05, 1024, 0, 2, CpuScope.HOST);
+        CostModel start = new CostModel(Map.of(LinkClass.SHARED_MEMORY, new LinkCost(37100, 0.06761, 1),
+                LinkClass.RAIL, new LinkCost(56100, 0.06713, 1)), 0.05, 1024, 0, 2, CpuScope.HOST);
         double[] p0 = Calibration.predict(start, probes);
         double e0 = 0;
         for (int i = 0; i < p0.length; i++) { double e = Math.log(p0[i] / probes.get(i).measuredNs()); e0 += e * e; }
