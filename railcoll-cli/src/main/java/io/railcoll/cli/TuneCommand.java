@@ -52,8 +52,10 @@ final class TuneCommand implements Callable<Integer> {
     static final String ALL_COLLECTIVES = "allgather,alltoall,broadcast,gather,barrier";
     /** How fits and rules summarise a point's samples: the least disturbed one (see SweepResults.Statistic). */
     private static final SweepResults.Statistic STATISTIC = SweepResults.Statistic.MIN;
-    /** Complete rounds a stopped sweep needs before its samples are used. */
+    /** Complete rounds a sweep needs before its samples are used. */
     private static final int MIN_ROUNDS = 3;
+    /** Jobs a sweep may take to complete its rounds when jobs are stopped from outside. */
+    private static final int ATTEMPTS = 3;
 
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
@@ -219,34 +221,46 @@ final class TuneCommand implements Callable<Integer> {
     }
 
     /**
-     * Times every algorithm at {@code sizes} in one job, all points interleaved in rounds (see {@link SweepApp}). A job
-     * stopped from outside (a shared machine) keeps its complete rounds: with at least {@link #MIN_ROUNDS} of them the
-     * sweep goes on with what it has. {@code --reuse} reads the file an earlier run left instead.
+     * Times every algorithm at {@code sizes}, all points interleaved in rounds (see {@link SweepApp}). A job stopped
+     * from outside (this machine is shared) keeps its complete rounds, and a new job runs the rounds still missing,
+     * up to {@link #ATTEMPTS} jobs; each job writes its own file. {@code --reuse} reads the files an earlier run left.
      */
     private SweepResults sweep(NodeNetwork network, Placement placement, String algorithms, String sizes,
                                Map<String, String> extraEnv, String label) throws Exception {
-        Path raw = work.resolve("sweep-" + label + ".csv");
-        if (reuse && Files.exists(raw)) {
-            return SweepResults.read(raw);
+        List<Path> files = new ArrayList<>();
+        if (reuse) {
+            try (var listing = Files.list(work)) {
+                listing.filter(p -> p.getFileName().toString().matches("sweep-" + label + "(-\\d+)?\\.csv")).sorted()
+                        .forEach(files::add);
+            }
+            if (!files.isEmpty()) {
+                return SweepResults.read(files);
+            }
         }
         Map<String, String> env = new LinkedHashMap<>(cluster.environment());
         env.putAll(extraEnv);
-        List<String> args = List.of("collectives=" + collectives, "algorithms=" + algorithms, "sizes=" + sizes(sizes),
-                "samples=" + samples, "warmup=3", "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
-        System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on " + placement.describe()
-                + ", " + samples + " rounds...");
-        int[] rounds = {0};
-        JobResult result = run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env,
-                List.of(), Duration.ofHours(2)), rounds);
-        if (!result.succeeded()) {
-            if (rounds[0] < MIN_ROUNDS) {
-                throw new IllegalStateException("the sweep failed on rank " + result.failedRank() + " after " + rounds[0]
-                        + " complete rounds: " + result.failure());
+        int done = 0;
+        for (int attempt = 1; attempt <= ATTEMPTS && done < samples; attempt++) {
+            Path raw = work.resolve("sweep-" + label + (attempt == 1 ? "" : "-" + attempt) + ".csv");
+            files.add(raw);
+            int rounds = samples - done;
+            List<String> args = List.of("collectives=" + collectives, "algorithms=" + algorithms, "sizes=" + sizes(sizes),
+                    "samples=" + rounds, "warmup=3", "budget-ms=" + budgetMs, "out=" + raw.toAbsolutePath());
+            System.out.println("timing " + collectives + " (" + algorithms + ") at " + sizes + " on "
+                    + placement.describe() + ", " + rounds + " rounds...");
+            int[] completed = {0};
+            JobResult result = run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env,
+                    List.of(), Duration.ofHours(2)), completed);
+            done += completed[0];
+            if (!result.succeeded()) {
+                System.out.println("the sweep stopped after " + completed[0] + " of " + rounds + " rounds (rank "
+                        + result.failedRank() + ": " + result.failure() + ")");
             }
-            System.out.println("the sweep stopped after " + rounds[0] + " of " + samples + " rounds (rank "
-                    + result.failedRank() + ": " + result.failure() + "); going on with those");
         }
-        return SweepResults.read(raw);
+        if (done < MIN_ROUNDS) {
+            throw new IllegalStateException("the sweep completed only " + done + " rounds in " + ATTEMPTS + " jobs");
+        }
+        return SweepResults.read(files);
     }
 
     private void run(NodeNetwork network, JobSpec spec) throws Exception {

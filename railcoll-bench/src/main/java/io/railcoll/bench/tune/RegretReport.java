@@ -107,6 +107,21 @@ public final class RegretReport {
         }
         sb.append(String.format(Locale.ROOT, "%nWithin %.0f%%: %d of %d buckets; worst regret %s.%n", target * 100, within,
                 rows.size(), percent(worst)));
+        // The auto samples run the very algorithm of "its time", in the same rounds: how far the two differ is how
+        // far this machine's noise alone moves a point, the floor under any regret it can show.
+        List<Double> twins = new ArrayList<>();
+        for (Row r : rows) {
+            if (!Double.isNaN(r.chosenNs())) {
+                twins.add(Math.abs(r.autoNs() / r.chosenNs() - 1));
+            }
+        }
+        twins.sort(null);
+        if (!twins.isEmpty()) {
+            long close = twins.stream().filter(d -> d <= target).count();
+            sb.append(String.format(Locale.ROOT, "Noise floor: the auto samples and the same algorithm forced, timed in the"
+                    + " same rounds, differ by %s (median over buckets); within %.0f%% of each other in %d of %d.%n",
+                    percent(twins.get((twins.size() - 1) / 2)).replace("+", ""), target * 100, close, twins.size()));
+        }
         return sb.toString();
     }
 
