@@ -85,7 +85,7 @@ public final class Railcoll {
             }
             Transport[] all = shm == null ? new Transport[] {tcp} : new Transport[] {shm, tcp};
             engine.attach(route, all, shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
-            AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), AlgorithmSelector.defaultRules());
+            AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
             int ports = config.ports() == 0 ? table.rails() : config.ports();
             return new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector, ports, config.groups(), server);
         } catch (IOException e) {

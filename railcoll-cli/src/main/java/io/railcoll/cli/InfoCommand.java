@@ -1,55 +1,118 @@
 package io.railcoll.cli;
 
+import io.railcoll.Config;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.ResourceTable;
+import io.railcoll.schedule.Shape;
+import io.railcoll.select.AlgorithmSelector;
+import io.railcoll.select.Explanation;
+import io.railcoll.select.SelectionSettings;
+import io.railcoll.select.Tuning;
+import io.railcoll.select.TuningFile;
+import io.railcoll.sim.CostModel;
+import io.railcoll.sim.CpuScope;
+import io.railcoll.sim.Crossovers;
 import io.railcoll.topology.Placement;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
 /**
- * {@code railcoll info}: every algorithm, one line each, starting with its id; or, with {@code --resources}, paper
- * 002's resource table (connections, network volume, shared-memory traffic per node and phase) computed from the
- * algorithms' schedules for a placement.
+ * {@code railcoll info}: every algorithm, one line each, starting with its id. With {@code --explain} it says which
+ * algorithm a job would run for one shape and why; with {@code --simulate} it predicts every algorithm of a
+ * collective over block sizes on any placement, and where the fastest changes.
  */
-@Command(name = "info", mixinStandardHelpOptions = true,
-        description = "List every algorithm (id, collective, restrictions, cost formula, paper and section), or print resource tables.")
+@Command(name = "info", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"List every algorithm: id, then collective, restrictions, cost formula, paper and section.",
+                "--explain COLLECTIVE: which algorithm runs for one shape, why (forced, rule or cost), and the model's "
+                        + "prediction for every alternative.",
+                "--simulate COLLECTIVE: the simulator's prediction for every algorithm over block sizes, on any "
+                        + "placement (e.g. 1024x64), and the predicted crossover points.",
+                "--resources ID,...: paper 002's Table 1 computed from the schedules for --placement."})
 final class InfoCommand implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--resources", split = ",", description = "Print paper 002's Table 1 for these all-gather ids (comma-separated, or 'all' for every all-gather).")
+    @Option(names = "--explain", paramLabel = "COLLECTIVE", description = "Explain the choice for this collective.")
+    String explain;
+
+    @Option(names = "--simulate", paramLabel = "COLLECTIVE", description = "Simulate every algorithm of this collective.")
+    String simulate;
+
+    @Option(names = "--resources", split = ",", paramLabel = "ID", description = "Paper 002's Table 1 (connections, network volume, shared-memory traffic per node and phase) for these all-gather ids, or 'all'.")
     List<String> resources;
 
-    @Option(names = "--placement", description = "Placement for --resources, e.g. 4x4 or 3,4,2 (default ${DEFAULT-VALUE}).", defaultValue = "4x4")
+    @Option(names = "--size", description = "With --explain: block size in bytes, e.g. 4096 or 4k (default ${DEFAULT-VALUE}).", defaultValue = "4096")
+    String size;
+
+    @Option(names = "--sizes", description = "With --simulate: block sizes (default ${DEFAULT-VALUE}).", defaultValue = "1,4,16,64,256,1k,4k,16k,64k,256k,1m")
+    String sizes;
+
+    @Option(names = "--placement", description = "Nodes x ranks per node (4x4) or ranks per node (3,4,2) (default ${DEFAULT-VALUE}).", defaultValue = "4x4")
     String placement;
 
-    @Option(names = "--rails", description = "Ports (rails) per rank for --resources (default ${DEFAULT-VALUE}).", defaultValue = "1")
+    @Option(names = "--rails", description = "Rails per node, the ports k (default ${DEFAULT-VALUE}).", defaultValue = "2")
     int rails;
 
-    @Option(names = "--groups", description = "Master groups per node for allgather.mc-groups (default ${DEFAULT-VALUE}).", defaultValue = "4")
+    @Option(names = "--root", description = "Root rank of gather and broadcast (default ${DEFAULT-VALUE}).", defaultValue = "0")
+    int root;
+
+    @Option(names = "--groups", description = "Master groups per node of the multi-connection all-gathers (default ${DEFAULT-VALUE}).", defaultValue = "2")
     int groups;
+
+    @Option(names = "--tuning", description = "Tuning file (default: RAILCOLL_TUNING, else the built-in table).")
+    Path tuning;
+
+    @Option(names = "--cores-per-node", description = "With --simulate: processor cores of every node (default: the tuning's, "
+            + "except that a tuning measured on one host with emulated nodes gives each rank a core of its own).")
+    Double coresPerNode;
+
+    @Option(names = "--max-ops", description = "With --simulate: most ops one simulation may hold (default ${DEFAULT-VALUE}).", defaultValue = "40000000")
+    long maxOps;
+
+    @Option(names = "--refine", description = "With --simulate: bisection steps per crossover (default ${DEFAULT-VALUE}).", defaultValue = "3")
+    int refine;
 
     @Override
     public Integer call() {
-        AlgorithmCatalog catalog = AlgorithmCatalog.standard();
-        if (resources == null) {
-            for (Algorithm a : catalog.all()) {
-                System.out.println(a.id() + "  " + a.summary());
-            }
-            return 0;
+        if (explain != null && simulate != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --explain or --simulate, not both");
         }
+        if (explain != null) {
+            return explain();
+        }
+        if (simulate != null) {
+            return simulate();
+        }
+        if (resources != null) {
+            return resources();
+        }
+        for (Algorithm a : AlgorithmCatalog.standard().all()) {
+            System.out.println(a.id() + "  " + a.summary());
+        }
+        return 0;
+    }
+
+    private int resources() {
         Placement p = Placement.parse(placement);
-        List<ResourceTable> tables = new ArrayList<>();
+        List<ResourceTable> tables = new java.util.ArrayList<>();
         for (String id : resources) {
             if (id.equals("all")) {
-                for (Algorithm a : catalog.forCollective(io.railcoll.schedule.Collective.ALLGATHER)) {
+                for (Algorithm a : AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER)) {
                     tables.add(ResourceTable.of(a, p, rails, groups));
                 }
             } else {
-                tables.add(ResourceTable.of(catalog.byId(id), p, rails, groups));
+                tables.add(ResourceTable.of(AlgorithmCatalog.standard().byId(id), p, rails, groups));
             }
         }
         for (ResourceTable t : tables) {
@@ -59,5 +122,101 @@ final class InfoCommand implements Callable<Integer> {
             System.out.println(ResourceTable.compare(tables, 0));
         }
         return 0;
+    }
+
+    private int explain() {
+        Collective c = Collective.fromId(explain);
+        Tuning t = tuning();
+        // What a job started with this environment would do: its forced algorithms and its tuning.
+        Map<Collective, String> forced = Config.fromEnvironment(System.getenv()).forcedAlgorithms();
+        AlgorithmSelector selector = new AlgorithmSelector(forced, t);
+        long bytes = BenchCommand.parseSizes(size).getFirst();
+        Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c == Collective.GATHER
+                || c == Collective.BROADCAST ? root : 0, groups);
+        System.out.print(selector.explain(shape).render());
+        return 0;
+    }
+
+    private int simulate() {
+        Collective c = Collective.fromId(simulate);
+        Tuning t = tuning();
+        Placement p = Placement.parse(placement);
+        CostModel model = t.model();
+        String coreNote;
+        if (coresPerNode != null) {
+            model = model.withCpu(coresPerNode, CpuScope.NODE);
+            coreNote = fmt(coresPerNode) + " cores per node (--cores-per-node)";
+        } else if (model.cpuScope() == CpuScope.HOST && !p.describe().equals(t.measured().get("placement"))) {
+            model = model.withCpu(p.maxRanksPerNode(), CpuScope.NODE);
+            coreNote = "a core per rank (" + p.maxRanksPerNode() + " per node): the tuning's " + fmt(t.model().cpuCores())
+                    + " cores are the one host its emulated nodes shared; --cores-per-node to change";
+        } else {
+            coreNote = model.cpuCores() == 0 ? "a core per rank"
+                    : fmt(model.cpuCores()) + " cores per " + model.cpuScope().key();
+        }
+        int r = c == Collective.GATHER || c == Collective.BROADCAST ? root : 0;
+        List<Long> sizeList = BenchCommand.parseSizes(sizes);
+        System.out.println("simulating " + c.id() + " on " + p.describe() + " (" + p.size() + " ranks), k=" + rails
+                + (r != 0 ? ", root " + r : "") + "; tuning " + t.source() + "; " + coreNote);
+        List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(c);
+        long start = System.nanoTime();
+        Crossovers.Sweep sweep = Crossovers.sweep(algorithms, b -> new Shape(c, p, rails, b, r, groups), model, sizeList,
+                maxOps, refine, id -> System.err.printf(Locale.ROOT, "  simulating %s (%.0f s so far)%n", id,
+                        (System.nanoTime() - start) / 1e9));
+        printTable(sweep);
+        System.out.println();
+        if (sweep.crossovers().isEmpty()) {
+            System.out.println("no crossover between these sizes");
+        }
+        for (Crossovers.Crossover x : sweep.crossovers()) {
+            System.out.println("crossover: " + x.from() + " up to " + x.belowBytes() + " B, " + x.to() + " from "
+                    + x.aboveBytes() + " B");
+        }
+        System.out.println();
+        for (Map.Entry<String, String> e : sweep.notes().entrySet()) {
+            System.out.println(e.getKey() + ": " + e.getValue());
+        }
+        return 0;
+    }
+
+    private static void printTable(Crossovers.Sweep sweep) {
+        List<String> ids = List.copyOf(sweep.timesNs().keySet());
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-8s", "size"));
+        for (String id : ids) {
+            header.append(String.format(Locale.ROOT, "  %12s", shortId(id)));
+        }
+        System.out.println(header.append("  fastest"));
+        for (int i = 0; i < sweep.sizes().size(); i++) {
+            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-8s", sizeLabel(sweep.sizes().get(i))));
+            String best = sweep.fastest(i);
+            for (String id : ids) {
+                OptionalDouble ns = sweep.timesNs().get(id).get(i);
+                String cell = ns.isPresent() ? Explanation.formatNs(ns.getAsDouble()) : "-";
+                row.append(String.format(Locale.ROOT, "  %12s", cell + (id.equals(best) ? "*" : "")));
+            }
+            System.out.println(row.append("  ").append(best == null ? "-" : shortId(best)));
+        }
+    }
+
+    private Tuning tuning() {
+        return tuning != null ? TuningFile.load(tuning) : SelectionSettings.fromEnvironment(System.getenv()).load();
+    }
+
+    private static String shortId(String id) {
+        return id.substring(id.indexOf('.') + 1);
+    }
+
+    private static String sizeLabel(long b) {
+        if (b >= 1 << 20 && b % (1 << 20) == 0) {
+            return b / (1 << 20) + "M";
+        }
+        if (b >= 1 << 10 && b % (1 << 10) == 0) {
+            return b / (1 << 10) + "K";
+        }
+        return b + "B";
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 /** {@code bin/railcoll}: the one entry point for users. */
 @Command(name = "railcoll", mixinStandardHelpOptions = true, version = "railcoll 0.1.0",
         description = "Multi-rail, SMP-aware collectives for Java processes: run jobs, benchmark, inspect algorithms.",
-        subcommands = {RunCommand.class, BenchCommand.class, InfoCommand.class, AppCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, BenchCommand.class, InfoCommand.class, AppCommand.class, TuneCommand.class, CommandLine.HelpCommand.class})
 public final class RailcollCli {
     private static volatile List<String> arguments = List.of();
 

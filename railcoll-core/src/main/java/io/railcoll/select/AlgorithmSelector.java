@@ -4,47 +4,80 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
+import io.railcoll.sim.Prediction;
+import io.railcoll.sim.SimulationTooLargeException;
+import io.railcoll.sim.Simulator;
+import io.railcoll.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
- * Picks the algorithm for a shape: a forced id wins (and must support the shape, or the call fails saying why,
- * never falling back silently); otherwise the first size rule that applies; otherwise the first algorithm of the
- * collective in the catalog that supports the shape. Thread-confined to its communicator.
+ * Picks the algorithm for a shape, in this order:
+ * <ol>
+ *   <li>a forced id ({@code RAILCOLL_ALGORITHM_<COLLECTIVE>} or {@link #force}) runs, and must support the shape:
+ *       otherwise the call fails saying why, never falling back;</li>
+ *   <li>else the first rule of the {@link Tuning} that matches the shape and whose algorithm can run it;</li>
+ *   <li>else the algorithm the cost model predicts fastest: every algorithm of the collective in the catalog that
+ *       supports the shape is run through the {@link Simulator}. The prediction is made once per power-of-two bucket
+ *       of block sizes, at the bucket's lower edge, and remembered, so a call pays for it once.</li>
+ * </ol>
+ * Every step is deterministic, so all ranks, given the same tuning, choose alike. {@link #explain} shows the same
+ * decision with every alternative's prediction. Thread-confined to its communicator.
  */
 public final class AlgorithmSelector {
-    private final Map<Collective, String> forced = new EnumMap<>(Collective.class);
-    private final List<SizeRule> rules;
+    /**
+     * Ops one selection-time simulation may hold. It bounds the first call of a size bucket on very large jobs;
+     * an algorithm over it is left out of the comparison, and the explanation says so.
+     */
+    public static final long SELECTION_MAX_OPS = 4_000_000L;
+    private static final int REMEMBERED_CHOICES = 1024;
 
-    public AlgorithmSelector(Map<Collective, String> forced, List<SizeRule> rules) {
-        for (Map.Entry<Collective, String> e : forced.entrySet()) {
-            force(e.getValue());
-        }
-        this.rules = List.copyOf(rules);
+    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups) {
     }
 
-    /** The rules used when nothing is forced: measured on the default emulated cluster (see docs/selection.md). */
-    public static List<SizeRule> defaultRules() {
-        List<SizeRule> r = new ArrayList<>();
-        r.add(new SizeRule(Collective.ALLGATHER, 16 * 1024, "allgather.bruck"));
-        r.add(new SizeRule(Collective.ALLGATHER, Long.MAX_VALUE, "allgather.direct"));
-        r.add(new SizeRule(Collective.GATHER, 4 * 1024, "gather.binomial"));
-        r.add(new SizeRule(Collective.GATHER, Long.MAX_VALUE, "gather.direct"));
-        r.add(new SizeRule(Collective.BROADCAST, 256 * 1024, "broadcast.knomial"));
-        r.add(new SizeRule(Collective.BROADCAST, Long.MAX_VALUE, "broadcast.scatter-allgather"));
-        r.add(new SizeRule(Collective.ALLTOALL, 256, "alltoall.bruck"));
-        r.add(new SizeRule(Collective.ALLTOALL, Long.MAX_VALUE, "alltoall.pairwise"));
-        r.add(new SizeRule(Collective.BARRIER, Long.MAX_VALUE, "barrier.dissemination"));
-        return r;
+    private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
+    private final Map<Collective, String> forced = new EnumMap<>(Collective.class);
+    private final Tuning tuning;
+    private final Map<ModelKey, Algorithm> modelChoices = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ModelKey, Algorithm> eldest) {
+            return size() > REMEMBERED_CHOICES;
+        }
+    };
+    private final Map<Collective, List<Rule>> rules = new EnumMap<>(Collective.class);
+    /** The placement the remembered choices are for; a communicator's never changes, so identity suffices. */
+    private Placement choicesFor;
+    private int fewestPerNode;
+    private int mostPerNode;
+
+    public AlgorithmSelector(Map<Collective, String> forced, Tuning tuning) {
+        for (String id : forced.values()) {
+            force(id);
+        }
+        this.tuning = tuning;
+        for (Collective c : Collective.values()) {
+            rules.put(c, tuning.rulesFor(c));
+        }
+    }
+
+    /** Forced algorithms from the configuration, tuning from {@code RAILCOLL_TUNING} (see {@link SelectionSettings}). */
+    public static AlgorithmSelector fromEnvironment(Map<Collective, String> forced, Map<String, String> env) {
+        return new AlgorithmSelector(forced, SelectionSettings.fromEnvironment(env).load());
+    }
+
+    public Tuning tuning() {
+        return tuning;
     }
 
     /** Forces {@code id} for its collective; unknown ids are rejected at once. */
     public void force(String id) {
-        Algorithm a = AlgorithmCatalog.standard().byId(id);
+        Algorithm a = catalog.byId(id);
         forced.put(a.collective(), a.id());
     }
 
@@ -52,28 +85,145 @@ public final class AlgorithmSelector {
         forced.remove(collective);
     }
 
+    public Optional<String> forced(Collective collective) {
+        return Optional.ofNullable(forced.get(collective));
+    }
+
+    /**
+     * The algorithm for {@code shape}.
+     *
+     * @throws IllegalArgumentException if a forced algorithm cannot run the shape, saying why
+     * @throws IllegalStateException    if no algorithm of the collective can
+     */
     public Algorithm select(Shape shape) {
         String f = forced.get(shape.collective());
         if (f != null) {
-            return AlgorithmCatalog.standard().require(f, shape);
+            return catalog.require(f, shape);
         }
-        for (SizeRule rule : rules) {
-            if (rule.collective() == shape.collective() && shape.blockBytes() <= rule.maxBlockBytes()) {
-                Algorithm a = AlgorithmCatalog.standard().byId(rule.algorithmId());
+        if (shape.placement() != choicesFor) {
+            remember(shape.placement());
+        }
+        for (Rule rule : rules.get(shape.collective())) {
+            if (rule.matches(shape, fewestPerNode, mostPerNode)) {
+                Algorithm a = catalog.byId(rule.algorithmId());
                 if (a.unsupportedReason(shape).isEmpty()) {
                     return a;
                 }
             }
         }
-        for (Algorithm a : AlgorithmCatalog.standard().forCollective(shape.collective())) {
-            if (a.unsupportedReason(shape).isEmpty()) {
-                return a;
+        ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
+                shape.groups());
+        Algorithm a = modelChoices.get(key);
+        if (a == null) {
+            Ranking ranking = rank(costed(shape));
+            if (ranking.chosen() == null) {
+                throw new IllegalStateException("no " + shape.collective().id() + " algorithm supports " + shape + ": "
+                        + ranking.candidates());
             }
+            a = catalog.byId(ranking.chosen());
+            modelChoices.put(key, a);
         }
-        throw new IllegalStateException("no " + shape.collective().id() + " algorithm supports " + shape);
+        return a;
     }
 
-    public Optional<String> forced(Collective collective) {
-        return Optional.ofNullable(forced.get(collective));
+    /** Forgets the choices made for another placement and notes this one's fewest and most ranks on a node. */
+    private void remember(Placement placement) {
+        modelChoices.clear();
+        choicesFor = placement;
+        fewestPerNode = Integer.MAX_VALUE;
+        mostPerNode = 0;
+        for (int n = 0; n < placement.nodeCount(); n++) {
+            fewestPerNode = Math.min(fewestPerNode, placement.ranksOnNode(n));
+            mostPerNode = Math.max(mostPerNode, placement.ranksOnNode(n));
+        }
+    }
+
+    /** The decision {@link #select} makes for {@code shape}, why, and the model's prediction for every alternative. */
+    public Explanation explain(Shape shape) {
+        Shape costed = costed(shape);
+        Ranking ranking = rank(costed);
+        List<String> notes = new ArrayList<>();
+        String source = "tuning " + tuning.source() + describeMeasured();
+        String f = forced.get(shape.collective());
+        if (f != null) {
+            Optional<String> why = catalog.byId(f).unsupportedReason(shape);
+            String text = why.map(w -> "forced, but it cannot run this shape, so the call fails: " + w)
+                    .orElse("forced (RAILCOLL_ALGORITHM_" + shape.collective().name() + " or forceAlgorithm)");
+            return new Explanation(shape, f, Explanation.Reason.FORCED, text, costed.blockBytes(),
+                    ranking.candidates(), notes, source);
+        }
+        for (Rule rule : rules.get(shape.collective())) {
+            if (rule.matches(shape)) {
+                Optional<String> why = catalog.byId(rule.algorithmId()).unsupportedReason(shape);
+                if (why.isEmpty()) {
+                    return new Explanation(shape, rule.algorithmId(), Explanation.Reason.RULE, "rule " + rule.name()
+                            + " (" + rule.origin() + "): " + rule.conditions() + " -> " + rule.algorithmId(),
+                            costed.blockBytes(), ranking.candidates(), notes, source);
+                }
+                notes.add("rule " + rule.name() + " (" + rule.origin() + ") matches, but " + rule.algorithmId()
+                        + " cannot run this shape: " + why.get());
+            }
+        }
+        return new Explanation(shape, ranking.chosen() == null ? "none" : ranking.chosen(), Explanation.Reason.MODEL,
+                ranking.why(), costed.blockBytes(), ranking.candidates(), notes, source);
+    }
+
+    private String describeMeasured() {
+        String where = tuning.measured().get("placement");
+        return where == null ? "" : " (measured on " + where + ", " + tuning.measured().getOrDefault("rails", "?")
+                + " rails, " + tuning.measured().getOrDefault("network", "?") + ")";
+    }
+
+    /** Power-of-two bucket of a block size: 0 for 0 bytes, i+1 for [2^i, 2^(i+1)). */
+    static int bucket(long blockBytes) {
+        return blockBytes == 0 ? 0 : 64 - Long.numberOfLeadingZeros(blockBytes);
+    }
+
+    /** The shape with its block size moved to its bucket's lower edge, where the model is evaluated. */
+    private static Shape costed(Shape shape) {
+        long b = shape.blockBytes() == 0 ? 0 : Long.highestOneBit(shape.blockBytes());
+        return b == shape.blockBytes() ? shape
+                : new Shape(shape.collective(), shape.placement(), shape.ports(), b, shape.root(), shape.groups());
+    }
+
+    /** The model's choice (null when no algorithm can run the shape), why, and every candidate. */
+    private record Ranking(String chosen, String why, List<Explanation.Candidate> candidates) {
+    }
+
+    /** Every algorithm of the collective with its prediction or why it has none; the fastest wins, catalog order on ties. */
+    private Ranking rank(Shape shape) {
+        List<Explanation.Candidate> candidates = new ArrayList<>();
+        String best = null;
+        String firstSupported = null;
+        double bestNs = Double.POSITIVE_INFINITY;
+        for (Algorithm a : catalog.forCollective(shape.collective())) {
+            Optional<String> unsupported = a.unsupportedReason(shape);
+            if (unsupported.isPresent()) {
+                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "cannot run: " + unsupported.get()));
+                continue;
+            }
+            if (firstSupported == null) {
+                firstSupported = a.id();
+            }
+            try {
+                Prediction p = Simulator.predict(a, shape, tuning.model(), Simulator.Mode.AUTO, SELECTION_MAX_OPS);
+                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(p.timeNs()), "simulated, " + p.method()));
+                if (p.timeNs() < bestNs) {
+                    bestNs = p.timeNs();
+                    best = a.id();
+                }
+            } catch (SimulationTooLargeException e) {
+                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
+            }
+        }
+        if (best != null) {
+            return new Ranking(best, "no rule matches; the cost model predicts it fastest (" + Explanation.formatNs(bestNs)
+                    + ")", candidates);
+        }
+        if (firstSupported != null) {
+            return new Ranking(firstSupported, "no rule matches and no algorithm could be simulated within "
+                    + SELECTION_MAX_OPS + " ops; the first in catalog order that can run the shape", candidates);
+        }
+        return new Ranking(null, "no " + shape.collective().id() + " algorithm can run this shape", candidates);
     }
 }

@@ -8,6 +8,7 @@ import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
 import io.railcoll.select.AlgorithmSelector;
+import io.railcoll.select.TuningFile;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,7 @@ class AppsSystemTest {
      */
     private static String compared(long blockBytes) {
         try {
-            new AlgorithmSelector(Map.of(), AlgorithmSelector.defaultRules())
+            new AlgorithmSelector(Map.of(), TuningFile.builtIn())
                     .select(new Shape(Collective.ALLGATHER, PLACEMENT, RAILS, blockBytes, 0));
             return "auto";
         } catch (IllegalArgumentException | IllegalStateException e) {
