@@ -23,7 +23,17 @@ public final class RailcollCli {
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         arguments = List.of(args);
-        int code = new CommandLine(new RailcollCli()).execute(args);
+        CommandLine cli = new CommandLine(new RailcollCli());
+        // Bad input (an unknown id, a bad placement, no root for --netns) is a message, not a stack trace.
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                    || e instanceof io.railcoll.RailcollException) {
+                commandLine.getErr().println("railcoll: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
+        int code = cli.execute(args);
         System.exit(code);
     }
 }
