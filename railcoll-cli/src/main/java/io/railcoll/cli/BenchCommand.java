@@ -87,6 +87,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long sampleMs;
 
+    @Option(names = "--jit-warmup-ms", description = "Time spent running every algorithm before anything is timed, so the JVM has compiled the library (default ${DEFAULT-VALUE}).", defaultValue = "3000")
+    long jitWarmupMs;
+
     @Option(names = "--check", description = "Verify every result byte for byte before timing; fail loudly if one is wrong.")
     boolean check;
 
@@ -155,7 +158,7 @@ final class BenchCommand implements Callable<Integer> {
         List<String> args = List.of("collective=" + c.id(), "algorithms=" + algorithms,
                 "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
                 "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
-                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs);
+                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs, "jit-warmup-ms=" + jitWarmupMs);
         JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env, List.of(),
                 Duration.ofHours(2));
         try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
