@@ -54,6 +54,17 @@ class FailureSystemTest {
     }
 
     @Test
+    void aRankThatNeverArrivesTimesOutNamingWhatWasAwaited() {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(3, 1), 1, FaultApps.LateRank.class, List.of(),
+                Map.of("RAILCOLL_TIMEOUT_MS", "3000"));
+        assertFalse(o.result().succeeded());
+        // Rank 0 waits for rank 1's block, never gets it, and says so instead of hanging.
+        assertTrue(Pattern.compile("\\[r[02]] FAILED: io\\.railcoll\\.CollectiveTimeoutException: .*allgather #2.*timed out after"
+                + " [0-9.]+ s waiting for 16 bytes .*from rank 1").matcher(o.stderr()).find(), o.stderr());
+        assertTrue(o.elapsedMs() < 50_000, "took " + o.elapsedMs() + " ms");
+    }
+
+    @Test
     void aSizeMismatchIsReportedOnBothSides() {
         Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.SizeMismatch.class, List.of(), SHORT_DEADLINE);
         assertFalse(o.result().succeeded());

@@ -26,6 +26,18 @@ final class FaultApps {
         }
     }
 
+    /** Rank 1 never joins the all-gather in time: it sleeps far past the others' deadline. */
+    public static final class LateRank implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) throws InterruptedException {
+            comm.barrier();
+            if (comm.rank() == 1) {
+                Thread.sleep(60_000);
+            }
+            comm.allgather(new byte[16], new byte[16 * comm.size()]);
+        }
+    }
+
     /** Rank 1 passes a larger block than everyone else. */
     public static final class SizeMismatch implements RankApp {
         @Override
