@@ -115,6 +115,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         Collective c = Collective.fromId(collective);
         Placement placement = cluster.placement();
+        algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
         List<Long> sizeList = parseSizes(sizes);
         Files.createDirectories(out);
         List<BenchResult> results = new ArrayList<>();

@@ -1,0 +1,54 @@
+package io.railcoll.cli;
+
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Resolves a {@code --algorithms} list before any rank is started, so a typo costs a one-line message instead of
+ * sixteen JVM starts and sixteen stack traces. Names may omit the collective ({@code smp-direct} for
+ * {@code allgather.smp-direct}), as the result tables print them.
+ */
+final class AlgorithmList {
+    private AlgorithmList() {
+    }
+
+    /**
+     * The list with every name made a full catalog id; {@code all} and {@code auto} pass through.
+     *
+     * @throws IllegalArgumentException naming an unknown algorithm (with the known ones of the collective), one of
+     *                                  another collective, or one that cannot run this placement (with the reason)
+     */
+    static String resolve(String spec, Collective collective, Shape shape) {
+        AlgorithmCatalog catalog = AlgorithmCatalog.standard();
+        List<String> known = new ArrayList<>();
+        for (Algorithm a : catalog.forCollective(collective)) {
+            known.add(a.id());
+        }
+        List<String> out = new ArrayList<>();
+        for (String raw : spec.split(",")) {
+            String name = raw.strip();
+            if (name.equals("all") || name.equals("auto")) {
+                out.add(name);
+                continue;
+            }
+            String id = name.contains(".") ? name : collective.id() + "." + name;
+            if (!known.contains(id)) {
+                throw new IllegalArgumentException("unknown " + collective.id() + " algorithm '" + name + "'; known: "
+                        + String.join(", ", known));
+            }
+            Optional<String> unsupported = catalog.byId(id).unsupportedReason(shape);
+            if (unsupported.isPresent()) {
+                throw new IllegalArgumentException(id + " cannot run " + shape.placement().describe() + ": "
+                        + unsupported.get());
+            }
+            out.add(id);
+        }
+        return String.join(",", out);
+    }
+}
