@@ -32,6 +32,10 @@ import java.util.Optional;
  * @param railTimeoutNs        a rail connection that hears nothing (no data, acknowledgement or heartbeat) this long
  *                             is given up and its traffic re-sent on the peer's other rails
  *                             ({@code RAILCOLL_RAIL_TIMEOUT_MS}, default 4 s; heartbeats go every eighth of it)
+ * @param eagerBytes           a rail put of at most this many bytes is copied when it is queued and completes once
+ *                             written, instead of when the receiver acknowledges it ({@code RAILCOLL_EAGER_BYTES},
+ *                             default 16 KiB, 0 turns it off): the acknowledgement's round trip leaves the critical
+ *                             path of small collectives, and the copy still lets a failed rail's data be re-sent
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
  *                             cannot run a shape is an error, never a silent fall-back
@@ -47,6 +51,7 @@ public record Config(
         int shmRingBytes,
         int connectionsPerRail,
         long railTimeoutNs,
+        int eagerBytes,
         Map<Collective, String> forcedAlgorithms) {
 
     public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
@@ -54,12 +59,15 @@ public record Config(
     public static final long DEFAULT_STRIPE_THRESHOLD = 1024;
 
     public static final long DEFAULT_RAIL_TIMEOUT_NS = 4_000_000_000L;
+    public static final int DEFAULT_EAGER_BYTES = 16 * 1024;
+    /** Above this a copy costs more than the acknowledgement's round trip saves, and pins that much per frame. */
+    public static final int MAX_EAGER_BYTES = 1024 * 1024;
 
     /** The settings before the rail fail-over ones, with those at their defaults. */
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
                   int groups, boolean sharedMemory, int shmRingBytes, Map<Collective, String> forcedAlgorithms) {
         this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes, 1,
-                DEFAULT_RAIL_TIMEOUT_NS, forcedAlgorithms);
+                DEFAULT_RAIL_TIMEOUT_NS, DEFAULT_EAGER_BYTES, forcedAlgorithms);
     }
 
     public Config {
@@ -68,6 +76,9 @@ public record Config(
         }
         if (railTimeoutNs < 10_000_000L) {
             throw new IllegalArgumentException("the rail time-out must be at least 10 ms, got " + railTimeoutNs + " ns");
+        }
+        if (eagerBytes < 0 || eagerBytes > MAX_EAGER_BYTES) {
+            throw new IllegalArgumentException("the eager limit must be 0.." + MAX_EAGER_BYTES + " bytes, got " + eagerBytes);
         }
         if (timeoutNs <= 0) {
             throw new IllegalArgumentException("timeout must be > 0");
@@ -124,6 +135,7 @@ public record Config(
         int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
         int connections = (int) longValue(env, "RAILCOLL_CONNECTIONS_PER_RAIL", c.connectionsPerRail);
         long railTimeout = millisToNs(env, "RAILCOLL_RAIL_TIMEOUT_MS", c.railTimeoutNs);
+        int eager = (int) longValue(env, "RAILCOLL_EAGER_BYTES", c.eagerBytes);
         EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
         for (Collective col : Collective.values()) {
             String v = env.get("RAILCOLL_ALGORITHM_" + col.name());
@@ -131,12 +143,12 @@ public record Config(
                 forced.put(col, v.strip());
             }
         }
-        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, forced);
+        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, eager, forced);
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, forcedAlgorithms);
+                connectionsPerRail, railTimeoutNs, eagerBytes, forcedAlgorithms);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
@@ -144,7 +156,7 @@ public record Config(
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, m);
+                connectionsPerRail, railTimeoutNs, eagerBytes, m);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

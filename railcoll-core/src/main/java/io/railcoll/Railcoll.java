@@ -101,7 +101,7 @@ public final class Railcoll {
     private static Transport startRails(int rank, java.nio.channels.SocketChannel[][] channels, int rails, Config config,
                                         CollectiveEngine engine, PrintStream log) throws IOException {
         RailSettings settings = new RailSettings(rails, config.connectionsPerRail(), config.stripeThresholdBytes(),
-                config.railTimeoutNs());
+                config.railTimeoutNs(), config.eagerBytes());
         return switch (config.engine()) {
             case SINGLE -> TcpRailTransport.start(rank, channels, settings, engine, log);
             case THREADED -> ThreadedRailTransport.start(rank, channels, settings, engine, log, config.timeoutNs());

@@ -275,6 +275,21 @@ final class RailcollCommunicator implements Communicator {
         }
         closed = true;
         RuntimeException first = null;
+        RailcollException failure = engine.failure();
+        if (failure != null) {
+            // Peers still waiting on this rank learn why it left (e.g. the rank it lost) instead of only that it
+            // closed: the first failure travels to every rank as an ABORT ahead of the goodbyes.
+            for (Transport t : new Transport[] {shm, rails}) {
+                if (t == null) {
+                    continue;
+                }
+                try {
+                    t.abortAll(failure.getMessage());
+                } catch (RuntimeException e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
         // Reverse order of opening: transports first (they say goodbye), then the memory they used.
         for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, rendezvous}) {
             if (c == null) {

@@ -23,6 +23,16 @@ final class Jobs {
             return stdout + stderr;
         }
 
+        /**
+         * Whether {@code rank} failed naming {@code lost}: it lost that rank itself, or a rank that lost it aborted
+         * the job saying so (whichever news reached it first).
+         */
+        boolean namesLostRank(int rank, int lost) {
+            return java.util.regex.Pattern.compile("\\[r" + rank + "] FAILED: io\\.railcoll\\.(PeerLostException: rank " + rank
+                    + ": lost rank " + lost + "\\b|CollectiveAbortedException: rank " + rank + ": rank \\d+ aborted.*: lost rank "
+                    + lost + "\\b)").matcher(stderr).find();
+        }
+
         Outcome assertSucceeded() {
             if (!result.succeeded()) {
                 throw new AssertionError("job failed on rank " + result.failedRank() + ": " + result.failure()

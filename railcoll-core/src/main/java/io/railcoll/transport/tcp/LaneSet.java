@@ -30,13 +30,15 @@ final class LaneSet {
     final RailCounters counters;
     final LanePolicy policy;
     final LongSupplier clock;
+    /** DATA frames up to this size complete once written (see {@link RailSettings#eagerBytes()}). */
+    final int eagerBytes;
     private final PrintStream log;
     private final PeerLanes[] peers;
     private final List<LaneDriver> drivers = new ArrayList<>();
     private volatile RailcollException failure;
     private volatile boolean closing;
 
-    LaneSet(int rank, int size, int rails, int connectionsPerRail, FrameSink sink, LanePolicy policy,
+    LaneSet(int rank, int size, int rails, int connectionsPerRail, int eagerBytes, FrameSink sink, LanePolicy policy,
             LongSupplier clock, PrintStream log) {
         if (rails * connectionsPerRail > 64) {
             throw new IllegalArgumentException("at most 64 connections per peer (rails x connections per rail), got "
@@ -49,6 +51,7 @@ final class LaneSet {
         this.counters = new RailCounters(rails);
         this.policy = policy;
         this.clock = clock;
+        this.eagerBytes = eagerBytes;
         this.log = log;
         this.peers = new PeerLanes[size];
         for (int p = 0; p < size; p++) {

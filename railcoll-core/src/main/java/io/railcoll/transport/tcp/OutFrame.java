@@ -33,9 +33,13 @@ final class OutFrame {
     long position;
     /** {@link #origin(int, long)} of the first complete write, or {@link #NO_ORIGIN}. */
     long origin = NO_ORIGIN;
+    /** Completed once written, its payload a copy: see {@link #detachPayload}. */
+    boolean eager;
     /** Peer and lane a frame handed between drivers is meant for. */
     int handoffPeer;
     int handoffLane;
+    /** Holds the payload of an eagerly completed frame; allocated on first use, reused by the pool after. */
+    private ByteBuffer copy;
 
     static long origin(int lane, long position) {
         return ((long) lane << 48) | position;
@@ -63,6 +67,23 @@ final class OutFrame {
         parts[1] = header;
         parts[2] = payload == null ? EMPTY : payload;
         firstPart = 1;
+    }
+
+    /**
+     * Replaces the payload view by a copy of its bytes, so the frame no longer refers to the caller's buffer and
+     * its completion need not wait for the acknowledgement.
+     */
+    void detachPayload(int capacity) {
+        if (copy == null || copy.capacity() < capacity) {
+            copy = ByteBuffer.allocateDirect(capacity);
+        }
+        copy.clear();
+        if (payload != null) {
+            copy.put(payload.duplicate());
+        }
+        copy.flip();
+        payload = copy;
+        parts[2] = copy;
     }
 
     /** Rewinds this frame for sending again; with {@code replayHeader} it goes out as a REPLAY of its origin. */
@@ -103,6 +124,7 @@ final class OutFrame {
     }
 
     void clear() {
+        eager = false;
         payload = null;
         completion = null;
         parts[2] = null;

@@ -20,9 +20,13 @@ import java.util.List;
  *
  * <p><b>Acknowledgement.</b> Both ends count the DATA frames on the lane (a frame's <em>position</em>). The
  * receiver writes an ACK carrying its count after every burst of reads that completed frames, and as a heartbeat
- * when the lane has been quiet; the sender keeps every written DATA frame until an ACK covers it and only then
- * completes it ({@link io.railcoll.transport.SendCompletion}), so a collective does not finish while any of its
- * data could still be lost with a rail. ACKs jump the queue: they go out between two frames, not behind them.
+ * when the lane has been quiet; the sender keeps every written DATA frame until an ACK covers it, so a failed
+ * rail's frames can be re-sent on another. A large frame refers to the caller's buffer and completes
+ * ({@link io.railcoll.transport.SendCompletion}) only when acknowledged, so a collective does not return while its
+ * buffer may still be needed; a small one ({@link LaneSet#eagerBytes}, at most {@link #MAX_EAGER_IN_FLIGHT}
+ * outstanding per lane) is copied when queued and completes once written: the ACK's round trip, a wake-up of
+ * the receiver and one of the sender, leaves the critical path of small collectives, and the copy is what a
+ * re-send takes. ACKs jump the queue: they go out between two frames, not behind them.
  *
  * <p><b>Receive states.</b> Reading a header; reading a payload into its target; discarding the payload of a
  * duplicate; paused on a header whose collective is not posted yet (the frame stays unread, TCP flow control slows
@@ -54,6 +58,13 @@ final class TcpConnection {
     private final PeerLanes peerLanes;
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
     private final ArrayDeque<OutFrame> unacked = new ArrayDeque<>();
+    /**
+     * Eager frames a lane may hold unacknowledged; past this, frames complete on acknowledgement again, so a root
+     * that runs far ahead of a slow receiver is held back instead of copying without bound.
+     */
+    private static final int MAX_EAGER_IN_FLIGHT = 256;
+    /** Eager frames of this lane not acknowledged yet. */
+    private int eagerInFlight;
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();
     private final FrameHeader control = new FrameHeader();
     private final OutFrame ackFrame = new OutFrame();
@@ -131,12 +142,21 @@ final class TcpConnection {
     void enqueue(FrameHeader h, ByteBuffer payload, SendCompletion completion, long nowNs) {
         OutFrame f = pool.isEmpty() ? new OutFrame() : pool.poll();
         f.set(h, payload, completion);
+        if (h.type == FrameHeader.DATA && completion != null && f.payloadBytes <= lanes.eagerBytes
+                && eagerInFlight < MAX_EAGER_IN_FLIGHT) {
+            f.detachPayload(lanes.eagerBytes);
+            f.eager = true;
+            eagerInFlight++;
+        }
         f.rewind(null);
         append(f, nowNs);
     }
 
     /** Queues a DATA frame that moved here from a failed lane: as a REPLAY of its origin if it was ever fully written. */
     void enqueueMoved(OutFrame f, long nowNs) {
+        if (f.eager) {
+            eagerInFlight++;
+        }
         if (f.origin == OutFrame.NO_ORIGIN) {
             f.rewind(null);
         } else {
@@ -232,6 +252,10 @@ final class TcpConnection {
                     if (f.origin == OutFrame.NO_ORIGIN) {
                         f.origin = OutFrame.origin(lane, f.position);
                     }
+                    if (f.eager && f.completion != null) {
+                        f.completion.done();
+                        f.completion = null;
+                    }
                     unacked.add(f);
                 } else {
                     if (f.completion != null) {
@@ -265,6 +289,9 @@ final class TcpConnection {
         int done = 0;
         while (!unacked.isEmpty() && unacked.peek().position < count) {
             OutFrame f = unacked.poll();
+            if (f.eager) {
+                eagerInFlight--;
+            }
             if (f.completion != null) {
                 f.completion.done();
             }

@@ -53,7 +53,7 @@ public final class TcpRailTransport extends RailTransport {
     /** For tests: an injected clock, and optionally no keeper (the test drives by hand). */
     static TcpRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
                                   PrintStream log, LongSupplier clock, boolean withKeeper) throws IOException {
-        LaneSet lanes = new LaneSet(rank, channels.length, settings.rails(), settings.connectionsPerRail(), sink,
+        LaneSet lanes = new LaneSet(rank, channels.length, settings.rails(), settings.connectionsPerRail(), settings.eagerBytes(), sink,
                 LanePolicy.forTimeout(settings.railTimeoutNs()), clock, log);
         LaneDriver driver = new LaneDriver("rails", lanes, null);
         LaneDriver[] byRail = new LaneDriver[settings.rails()];

@@ -61,7 +61,7 @@ public final class ThreadedRailTransport extends RailTransport {
 
     static ThreadedRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
                                        PrintStream log, long putDeadlineNs, LongSupplier clock) throws IOException {
-        LaneSet lanes = new LaneSet(rank, channels.length, settings.rails(), settings.connectionsPerRail(), sink,
+        LaneSet lanes = new LaneSet(rank, channels.length, settings.rails(), settings.connectionsPerRail(), settings.eagerBytes(), sink,
                 LanePolicy.forTimeout(settings.railTimeoutNs()), clock, log);
         LaneDriver[] drivers = new LaneDriver[settings.rails()];
         try {

@@ -45,6 +45,8 @@ class RailFailoverTest {
     private TcpRailTransport sender;
     private TcpRailTransport receiver;
     private final List<Link> links = new ArrayList<>();
+    /** Off unless a test turns it on: most tests here are about acknowledgement-gated completion. */
+    private int eagerBytes = 0;
 
     @AfterEach
     void closeAll() throws Exception {
@@ -199,6 +201,29 @@ class RailFailoverTest {
         assertArrayEquals(reply, senderSink.bytes(8, 3));
     }
 
+    @Test
+    void smallFrameCompletesOnceWrittenAndItsCopyIsWhatTheOtherRailCarries() throws IOException {
+        eagerBytes = 5;
+        start(false);
+        links.get(0).dropForward = true;
+        links.get(0).dropBackward = true;
+        SendCompletion small = new SendCompletion();
+        byte[] first = "first".getBytes(StandardCharsets.UTF_8);
+        putBytes(0, first, small); // round-robin: lane 0, into the black hole
+        assertEquals(0, small.pending(), "a frame within the eager limit completes once written, without an ACK");
+        java.util.Arrays.fill(first, (byte) 'x'); // the caller reuses its buffer at once
+        SendCompletion large = new SendCompletion();
+        put(1, "second", large); // lane 1, one byte over the limit
+        drive(() -> large.pending() == 0);
+        assertEquals(List.of(1), receiverSink.tags(), "the larger frame completed only once acknowledged");
+
+        advance(TIMEOUT_NS * 3 / 2);
+        drive(() -> receiverSink.tags().size() == 2);
+        assertEquals(List.of(1, 0), receiverSink.tags(), "the lost small frame arrives once, on the other rail");
+        assertArrayEquals("first".getBytes(StandardCharsets.UTF_8), receiverSink.bytes(0, 5),
+                "the re-sent frame carries the bytes as they were at the put, not the caller's later ones");
+    }
+
     // ---- harness ----
 
     /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
@@ -218,7 +243,7 @@ class RailFailoverTest {
                 b[0][lane] = p[1];
             }
         }
-        RailSettings settings = new RailSettings(2, 1, 1024, TIMEOUT_NS);
+        RailSettings settings = new RailSettings(2, 1, 1024, TIMEOUT_NS, eagerBytes);
         sender = TcpRailTransport.start(0, a, settings, senderSink,
                 new PrintStream(senderLog, true, StandardCharsets.UTF_8), clock::get, false);
         open.add(sender);
