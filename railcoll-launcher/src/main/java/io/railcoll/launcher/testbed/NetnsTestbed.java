@@ -10,8 +10,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An emulated cluster on this machine: one network namespace per node, joined by rate-limited rails.
@@ -53,6 +57,7 @@ public final class NetnsTestbed implements AutoCloseable {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
     private static final int CAP_NET_ADMIN = 12;
     private static final int CAP_SYS_ADMIN = 21;
+    private static final Pattern NFT_COUNTER = Pattern.compile("counter packets (\\d+) bytes \\d+ .*comment \"(\\w+)\"");
     private static final String NO_NETEM_HINT =
             "this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM is not set): drop --rail-netem";
 
@@ -414,6 +419,26 @@ public final class NetnsTestbed implements AutoCloseable {
                 // a temporary file; nothing depends on it
             }
         }
+    }
+
+    /**
+     * With the nftables emulation, how many packets each impairment hit so far, summed over every port of every
+     * rail: keys {@code loss}, {@code corrupt}, {@code duplicate}, {@code reorder} (those in the spec). Empty with
+     * netem (its counters do not tell the impairments apart) or without an impairment.
+     */
+    public synchronized Map<String, Long> impairmentCounts() {
+        requireOpen();
+        Map<String, Long> counts = new TreeMap<>();
+        if (spec.impairment() == null || withNetem) {
+            return counts;
+        }
+        String rules = shell.run(List.of(tools.ip(), "netns", "exec", switchNamespace(), tools.requireNft(), "list", "table",
+                "netdev", RailImpairment.NFT_TABLE));
+        Matcher m = NFT_COUNTER.matcher(rules);
+        while (m.find()) {
+            counts.merge(m.group(2), Long.parseLong(m.group(1)), Long::sum);
+        }
+        return counts;
     }
 
     /** How this testbed makes its impairment: {@code "tc netem"}, {@code "nftables"}, or {@code "none"}. */

@@ -161,7 +161,9 @@ public record RailImpairment(String spec, int lossPpm, int corruptPpm, int dupli
 
     /**
      * The nftables script (for {@code nft -f}) that impairs every port in {@code ports} of the switch namespace:
-     * one table, one egress chain per port. Rules that would never fire (rate 0) are left out.
+     * one table, one egress chain per port. Rules that would never fire (rate 0) are left out. Each rule counts
+     * the packets it hit and carries the impairment's name as its comment, for {@code nft list table netdev
+     * railcoll} and {@link NetnsTestbed#impairmentCounts()}.
      */
     String nftScript(List<String> ports) {
         StringBuilder s = new StringBuilder("table netdev " + NFT_TABLE + " {\n");
@@ -170,19 +172,21 @@ public record RailImpairment(String spec, int lossPpm, int corruptPpm, int dupli
             s.append("    type filter hook egress device \"").append(port).append("\" priority 0; policy accept;\n");
             if (duplicatePpm > 0) {
                 s.append("    meta protocol ip meta mark != ").append(DUPLICATE_MARK).append(' ').append(draw(duplicatePpm))
-                        .append(" meta mark set ").append(DUPLICATE_MARK).append(" dup to \"").append(port)
-                        .append("\" meta mark set 0\n");
+                        .append(" counter meta mark set ").append(DUPLICATE_MARK).append(" dup to \"").append(port)
+                        .append("\" meta mark set 0 comment \"duplicate\"\n");
                 s.append("    meta mark ").append(DUPLICATE_MARK).append(" meta mark set 0\n");
             }
             if (lossPpm > 0) {
-                s.append("    meta protocol ip ").append(draw(lossPpm)).append(" drop\n");
+                s.append("    meta protocol ip ").append(draw(lossPpm)).append(" counter drop comment \"loss\"\n");
             }
             if (corruptPpm > 0) {
                 // Raw payload syntax on purpose: "ip id set" would make nft fix the header checksum.
-                s.append("    meta protocol ip ").append(draw(corruptPpm)).append(" @nh,32,16 set @nh,32,16 ^ 0x0100\n");
+                s.append("    meta protocol ip ").append(draw(corruptPpm))
+                        .append(" counter @nh,32,16 set @nh,32,16 ^ 0x0100 comment \"corrupt\"\n");
             }
             if (reorderPpm > 0) {
-                s.append("    meta protocol ip ").append(draw(reorderPpm)).append(" meta priority set ").append(LATE_CLASS).append('\n');
+                s.append("    meta protocol ip ").append(draw(reorderPpm)).append(" counter meta priority set ").append(LATE_CLASS)
+                        .append(" comment \"reorder\"\n");
             }
             s.append("  }\n");
         }

@@ -56,6 +56,14 @@ class RailImpairmentClusterTest {
                     counts.put(report[i], Long.parseLong(report[i + 1]));
                 }
             }
+            if (spec != null && tb.impairmentMethod().equals("nftables")) {
+                Map<String, Long> hits = tb.impairmentCounts();
+                System.out.println("rail impairment \"" + spec + "\": rule hits " + hits);
+                String kind = spec.split(" ")[0];
+                assertEquals(java.util.Set.of(kind), hits.keySet());
+                // Both ports count: node 0's port sees the IGMP reports of node 1's join, nothing else.
+                assertBand(kind + " rule hits", hits.get(kind), 7, 13, counts);
+            }
             if (spec != null && spec.contains("reorder") && tb.impairmentMethod().equals("nftables")) {
                 String classes = ClusterTests.run("tc", "-s", "-n", tb.switchNamespace(), "class", "show", "dev", "n1r0");
                 System.out.println("rail impairment \"" + spec + "\": switch port classes\n" + classes);

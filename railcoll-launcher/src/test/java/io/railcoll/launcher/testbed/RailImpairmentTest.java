@@ -64,19 +64,19 @@ class RailImpairmentTest {
                 table netdev railcoll {
                   chain n0r0 {
                     type filter hook egress device "n0r0" priority 0; policy accept;
-                    meta protocol ip meta mark != 0x72630001 numgen random mod 1000000 < 10000 meta mark set 0x72630001 dup to "n0r0" meta mark set 0
+                    meta protocol ip meta mark != 0x72630001 numgen random mod 1000000 < 10000 counter meta mark set 0x72630001 dup to "n0r0" meta mark set 0 comment "duplicate"
                     meta mark 0x72630001 meta mark set 0
-                    meta protocol ip numgen random mod 1000000 < 50000 drop
-                    meta protocol ip numgen random mod 1000000 < 10000 @nh,32,16 set @nh,32,16 ^ 0x0100
-                    meta protocol ip numgen random mod 1000000 < 50000 meta priority set 1:20
+                    meta protocol ip numgen random mod 1000000 < 50000 counter drop comment "loss"
+                    meta protocol ip numgen random mod 1000000 < 10000 counter @nh,32,16 set @nh,32,16 ^ 0x0100 comment "corrupt"
+                    meta protocol ip numgen random mod 1000000 < 50000 counter meta priority set 1:20 comment "reorder"
                   }
                   chain n1r0 {
                     type filter hook egress device "n1r0" priority 0; policy accept;
-                    meta protocol ip meta mark != 0x72630001 numgen random mod 1000000 < 10000 meta mark set 0x72630001 dup to "n1r0" meta mark set 0
+                    meta protocol ip meta mark != 0x72630001 numgen random mod 1000000 < 10000 counter meta mark set 0x72630001 dup to "n1r0" meta mark set 0 comment "duplicate"
                     meta mark 0x72630001 meta mark set 0
-                    meta protocol ip numgen random mod 1000000 < 50000 drop
-                    meta protocol ip numgen random mod 1000000 < 10000 @nh,32,16 set @nh,32,16 ^ 0x0100
-                    meta protocol ip numgen random mod 1000000 < 50000 meta priority set 1:20
+                    meta protocol ip numgen random mod 1000000 < 50000 counter drop comment "loss"
+                    meta protocol ip numgen random mod 1000000 < 10000 counter @nh,32,16 set @nh,32,16 ^ 0x0100 comment "corrupt"
+                    meta protocol ip numgen random mod 1000000 < 50000 counter meta priority set 1:20 comment "reorder"
                   }
                 }
                 """, script);
