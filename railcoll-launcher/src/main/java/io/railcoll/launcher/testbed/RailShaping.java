@@ -26,10 +26,9 @@ import java.util.OptionalLong;
  * independently, as behind a real switch port. Netem acts first, so a lost packet does not use rate and
  * a duplicate does. Netem's own queue limit is raised to cover the tbf queue counted in minimum-size
  * frames, because some kernels count the child's packets against it and the default 1000 would bring
- * back the short-queue drops; a {@code limit} in the user's options wins. Netem reorders by sending some
- * packets without the delay the others get, so tc refuses {@code reorder} without {@code delay}; since the
- * issue's own example ({@code "loss 5% corrupt 1% duplicate 1% reorder 5%"}) has none, {@code delay 1ms} is
- * added in that case (visible in {@code tc qdisc show}), a delay far below any time-out of the protocols
+ * back the short-queue drops. Netem reorders by sending some packets without the delay the others get, so
+ * tc refuses {@code reorder} without {@code delay}; specs have no delay ({@link RailImpairment} refuses it,
+ * since it cannot be emulated), so {@code delay 1ms} is added with {@code reorder} (visible in {@code tc qdisc show}), a delay far below any time-out of the protocols
  * under test.
  *
  * <p><b>Without netem</b> ({@link RailImpairment} says how the rest is emulated) the switch's end keeps its

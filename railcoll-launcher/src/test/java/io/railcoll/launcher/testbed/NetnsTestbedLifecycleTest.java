@@ -104,7 +104,7 @@ class NetnsTestbedLifecycleTest {
             System.out.println("netem test skipped: this kernel has no netem (CONFIG_NET_SCH_NETEM)");
         }
         assumeTrue(supported, "kernel without netem");
-        try (NetnsTestbed testbed = NetnsTestbed.start(TestbedSpec.of(2, 1).withRate("100mbit").withNetem("loss 1% delay 1ms"))) {
+        try (NetnsTestbed testbed = NetnsTestbed.start(TestbedSpec.of(2, 1).withRate("100mbit").withNetem("loss 1%"))) {
             String sw = ClusterTests.run("tc", "-n", testbed.switchNamespace(), "qdisc", "show", "dev", "n1r0");
             assertTrue(sw.contains("qdisc netem 1: root") && sw.contains("loss 1%"), sw);
             assertTrue(sw.contains("qdisc tbf 10: parent 1:1"), sw);

@@ -38,6 +38,7 @@ class RailImpairmentClusterTest {
     /** Sends the datagrams through a fresh testbed with {@code spec} and returns the receiver's counts. */
     private static Map<String, Long> measure(String spec) throws Exception {
         String hostTablesBefore = ClusterTests.run("nft", "list", "tables");
+        String hostQdiscsBefore = ClusterTests.run("tc", "qdisc", "show");
         TestbedSpec testbed = TestbedSpec.of(2, 1).withNetem(spec);
         Map<String, Long> counts = new HashMap<>();
         String tag;
@@ -74,6 +75,7 @@ class RailImpairmentClusterTest {
         assertEquals(0, counts.get("badCrc"), "a datagram with a wrong payload reached the socket: " + counts);
         assertEquals(List.of(), ClusterTests.namespacesOf(tag), "namespaces left");
         assertEquals(hostTablesBefore, ClusterTests.run("nft", "list", "tables"), "the host's nftables changed");
+        assertEquals(hostQdiscsBefore, ClusterTests.run("tc", "qdisc", "show"), "the host's qdiscs changed");
         return counts;
     }
 
