@@ -202,8 +202,8 @@ public final class NetnsTestbed implements AutoCloseable {
     }
 
     /**
-     * How a rail impairment is made on this machine: {@code "tc netem"}, {@code "nftables"} (emulated), or why
-     * neither can be (not root, no nft).
+     * Whether a testbed with a rail impairment can run here: one that {@link #available()} allows, and netem in
+     * the kernel or {@code nft} to emulate it; otherwise why not (the message names the package to install).
      */
     public static Availability impairmentAvailable() {
         Availability availability = available();
