@@ -43,7 +43,7 @@ final class ClusterOptions {
     @Option(names = "--rail-rate", description = "With the netns testbed: rate limit of every rail in both directions, tc syntax, e.g. 2gbit (default: unlimited for run, 2gbit for bench).")
     String railRate;
 
-    @Option(names = "--rail-netem", description = "With --netns: tc netem impairment on every rail, e.g. \"loss 5% corrupt 1%\" (needs a kernel with netem).")
+    @Option(names = "--rail-netem", description = "With --netns: impairment of every rail, any of loss, corrupt, duplicate, reorder P%%, e.g. \"loss 5%% corrupt 1%% duplicate 1%% reorder 5%%\" (tc netem, or nftables where the kernel has no netem).")
     String railNetem;
 
     @Option(names = "--set", description = "Extra railcoll setting for every rank, KEY=VALUE (e.g. RAILCOLL_GROUPS=4); repeatable.")

@@ -27,7 +27,8 @@ public final class RailcollCli {
         // Bad input (an unknown id, a bad placement, no root for --netns) is a message, not a stack trace.
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                    || e instanceof io.railcoll.RailcollException) {
+                    || e instanceof io.railcoll.RailcollException
+                    || e instanceof io.railcoll.launcher.testbed.TestbedException) {
                 commandLine.getErr().println("railcoll: " + e.getMessage());
                 return 2;
             }

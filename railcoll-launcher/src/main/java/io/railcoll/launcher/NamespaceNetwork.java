@@ -52,7 +52,7 @@ public final class NamespaceNetwork implements NodeNetwork {
     public String describe() {
         TestbedSpec s = testbed.spec();
         return "network-namespace testbed (" + s.nodes() + " nodes, " + s.rails() + " rails at "
-                + (s.rate() == null ? "unlimited rate" : s.rate()) + (s.netem() == null ? "" : ", netem " + s.netem())
+                + (s.rate() == null ? "unlimited rate" : s.rate()) + (s.netem() == null ? "" : ", impairment " + s.netem() + " by " + testbed.impairmentMethod())
                 + "; rail r of node n = 198.18.r.(n+1))";
     }
 

@@ -17,14 +17,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The reliable multicast broadcast between member processes in the network-namespace testbed (one node each,
- * multicast over the rail's bridge). Faults are injected on each member's receive path
- * ({@code RAILCOLL_MCAST_FAULTS}) because this machine's kernel has no netem; where netem exists the same runs
- * with {@code tc netem} on the rails as well. Needs root; skipped with a message otherwise.
+ * multicast over the rail's bridge). Faults come from the network itself, the testbed's rail impairment
+ * ({@code tc netem}, or its nftables emulation on kernels without netem such as this machine's), and from
+ * injection on each member's receive path ({@code RAILCOLL_MCAST_FAULTS}), whose corrupted datagrams reach the
+ * socket (the network's are dropped by the IP checksum first). Needs root; skipped with a message otherwise.
  */
 @Tag("cluster")
 class MulticastClusterTest {
     private static final int[] SIZES = {0, 1, 8, 1399, 1400, 1401, 65536, 65537, 8, 1 << 20, 0, 4 << 20, 16, 300_000, 7};
     private static final String FAULTS = "loss=5%,corrupt=1%,duplicate=1%,reorder=5%,seed=42";
+    /** The example, on every rail. */
+    private static final String RAIL_IMPAIRMENT = "loss 5% corrupt 1% duplicate 1% reorder 5%";
 
     @BeforeAll
     static void needsRoot() {
@@ -103,14 +106,33 @@ class MulticastClusterTest {
     }
 
     @Test
-    void withNetemOnTheRailsToo() throws Exception {
-        if (!NetnsTestbed.netemSupported()) {
-            System.out.println("netem multicast test skipped: this kernel has no netem qdisc (faults are injected in the transport instead)");
-            assumeTrue(false, "no netem");
+    void broadcastsUpTo4MiBArriveByteForByteThroughARealLossyCorruptingDuplicatingReorderingRail() throws Exception {
+        Availability a = NetnsTestbed.impairmentAvailable();
+        if (!a.available()) {
+            System.out.println("multicast test on impaired rails skipped: " + a.reason());
         }
-        try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1).withNetem("loss 5% corrupt 1% duplicate 1% reorder 5%"));
+        assumeTrue(a.available(), a.reason());
+        try (NetnsTestbed tb = NetnsTestbed.start(TestbedSpec.of(4, 1).withNetem(RAIL_IMPAIRMENT));
              MulticastProcesses p = new MulticastProcesses(members(tb, 4), 4, 14, SIZES, -1, -1, Map.of())) {
+            System.out.println("multicast over " + tb);
             assertAllDone(p, p.outcomes(60), SIZES, 14);
+            long retransmissions = 0;
+            for (int i = 0; i < 4; i++) {
+                String o = p.output(i);
+                o.lines().filter(l -> l.startsWith("COUNTERS")).forEach(System.out::println);
+                assertTrue(o.contains("failedOver=false"), o);
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile(" retransmissions=(\\d+)").matcher(o);
+                assertTrue(m.find(), o);
+                retransmissions += Long.parseLong(m.group(1));
+            }
+            assertTrue(retransmissions > 0, "5% loss on the rail and nothing re-sent");
+            if (tb.impairmentMethod().equals("nftables")) {
+                Map<String, Long> hits = tb.impairmentCounts();
+                System.out.println("rail impairment rule hits: " + hits);
+                assertEquals(java.util.Set.of("loss", "corrupt", "duplicate", "reorder"), hits.keySet());
+                assertTrue(hits.values().stream().allMatch(n -> n > 0), "an impairment never acted: " + hits);
+            }
+            assertEquals(0, tb.railStats(0).limiterDrops(), "the reordering class's queues overflowed");
         }
     }
 }

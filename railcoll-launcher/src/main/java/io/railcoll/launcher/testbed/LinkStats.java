@@ -31,9 +31,16 @@ public record LinkStats(int node, int rail, List<QdiscStats> fromNode, List<Qdis
         return root(fromNode).drops() + root(toNode).drops();
     }
 
-    /** Packets dropped because a rate limiter's queue was full: the figure a benchmark must report. */
+    /**
+     * Packets dropped because a rate limiter's queue was full: the figure a benchmark must report. The queue
+     * is the tbf's, or with an emulated reordering impairment the fifos under the switch end's htb classes.
+     */
     public long limiterDrops() {
-        return kindDrops(fromNode, "tbf") + kindDrops(toNode, "tbf");
+        long drops = 0;
+        for (String kind : new String[] {"tbf", "bfifo", "pfifo"}) {
+            drops += kindDrops(fromNode, kind) + kindDrops(toNode, kind);
+        }
+        return drops;
     }
 
     private static QdiscStats root(List<QdiscStats> qdiscs) {

@@ -10,8 +10,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An emulated cluster on this machine: one network namespace per node, joined by rate-limited rails.
@@ -25,7 +29,8 @@ import java.util.Optional;
  * Rail {@code r} of node {@code n} is interface {@code rail<r>} with address {@code 198.18.r.(n+1)/24}
  * (the benchmarking range, RFC 2544). Bridges live in their own "switch" namespace, so nothing is added to
  * the host's namespace and no packet can leave the testbed. Each link is limited in both directions and
- * optionally impaired by netem; {@link RailShaping} says how and why. The multicast route 224.0.0.0/4
+ * optionally impaired ({@link RailImpairment}: netem, or nftables where the kernel has no netem);
+ * {@link RailShaping} says how and why. The multicast route 224.0.0.0/4
  * points at the spec's multicast rail, or is absent so that the multicast fail-over path can be tested.
  * IPv6 is off in every namespace so the rails carry only what the job sends.
  *
@@ -52,6 +57,7 @@ public final class NetnsTestbed implements AutoCloseable {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
     private static final int CAP_NET_ADMIN = 12;
     private static final int CAP_SYS_ADMIN = 21;
+    private static final Pattern NFT_COUNTER = Pattern.compile("counter packets (\\d+) bytes \\d+ .*comment \"(\\w+)\"");
     private static final String NO_NETEM_HINT =
             "this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM is not set): drop --rail-netem";
 
@@ -66,12 +72,18 @@ public final class NetnsTestbed implements AutoCloseable {
     /** Guarded by {@code this}. */
     private boolean closed;
 
-    private NetnsTestbed(TestbedSpec spec, String tag, Tools tools, Shell shell) {
+    /** Whether this kernel has netem: probed once per JVM, when first needed. Guarded by the class. */
+    private static Boolean netemProbed;
+
+    private final boolean withNetem;
+
+    private NetnsTestbed(TestbedSpec spec, String tag, Tools tools, Shell shell, boolean withNetem) {
         this.spec = spec;
         this.tag = tag;
         this.tools = tools;
         this.shell = shell;
-        this.shaping = new RailShaping(spec);
+        this.withNetem = withNetem;
+        this.shaping = new RailShaping(spec, withNetem);
         this.shutdownHook = Thread.ofPlatform().name("railcoll-testbed-cleanup-" + tag).unstarted(this::closeFromHook);
     }
 
@@ -107,7 +119,12 @@ public final class NetnsTestbed implements AutoCloseable {
         if (!availability.available()) {
             throw new TestbedException(availability.reason());
         }
-        NetnsTestbed testbed = new NetnsTestbed(spec, NamespaceNames.newTag(), Tools.find(), new Shell(COMMAND_TIMEOUT));
+        Tools tools = Tools.find();
+        boolean withNetem = spec.impairment() != null && netemSupported();
+        if (spec.impairment() != null && !withNetem) {
+            tools.requireNft(); // before anything is made
+        }
+        NetnsTestbed testbed = new NetnsTestbed(spec, NamespaceNames.newTag(), tools, new Shell(COMMAND_TIMEOUT), withNetem);
         // Registered before the first namespace exists, so even a start cut short by System.exit cleans up.
         Runtime.getRuntime().addShutdownHook(testbed.shutdownHook);
         try {
@@ -173,10 +190,38 @@ public final class NetnsTestbed implements AutoCloseable {
     }
 
     /**
-     * Whether this kernel has netem (some minimal kernels, like this project's CI VM, build without it).
-     * Tries it on the loopback of a scratch namespace, which is removed again.
+     * Whether this kernel has netem (some minimal kernels, like this project's CI VM, build without it; the
+     * rail impairment is then emulated, see {@link RailImpairment}). Tries it on the loopback of a scratch
+     * namespace, which is removed again; once per JVM.
      */
-    public static boolean netemSupported() {
+    public static synchronized boolean netemSupported() {
+        if (netemProbed == null) {
+            netemProbed = probeNetem();
+        }
+        return netemProbed;
+    }
+
+    /**
+     * Whether a testbed with a rail impairment can run here: one that {@link #available()} allows, and netem in
+     * the kernel or {@code nft} to emulate it; otherwise why not (the message names the package to install).
+     */
+    public static Availability impairmentAvailable() {
+        Availability availability = available();
+        if (!availability.available()) {
+            return availability;
+        }
+        if (netemSupported()) {
+            return Availability.yes();
+        }
+        try {
+            Tools.find().requireNft();
+            return Availability.yes();
+        } catch (TestbedException e) {
+            return Availability.no(e.getMessage());
+        }
+    }
+
+    private static boolean probeNetem() {
         if (!available().available()) {
             return false;
         }
@@ -313,7 +358,7 @@ public final class NetnsTestbed implements AutoCloseable {
     @Override
     public String toString() {
         return "NetnsTestbed[" + tag + ", " + spec.nodes() + " nodes x " + spec.rails() + " rails, rate "
-                + (spec.rate() == null ? "unlimited" : spec.rate()) + (spec.netem() == null ? "" : ", netem " + spec.netem()) + "]";
+                + (spec.rate() == null ? "unlimited" : spec.rate()) + (spec.netem() == null ? "" : ", impairment " + spec.netem() + " by " + impairmentMethod()) + "]";
     }
 
     // ---- building ---------------------------------------------------------------------------------------
@@ -343,6 +388,62 @@ public final class NetnsTestbed implements AutoCloseable {
                 shell.run(ip(nodeNamespace(node), "route", "add", MULTICAST_ROUTE, "dev", railInterface(spec.multicastRail())));
             }
         }
+        if (spec.impairment() != null && !withNetem) {
+            List<String> ports = new ArrayList<>();
+            for (int node = 0; node < spec.nodes(); node++) {
+                for (int rail = 0; rail < spec.rails(); rail++) {
+                    ports.add(switchPort(node, rail));
+                }
+            }
+            nft(sw, spec.impairment().nftScript(ports));
+        }
+    }
+
+    /** Loads an nftables script into a namespace, as one transaction. */
+    private void nft(String namespace, String script) {
+        Path file;
+        try {
+            file = Files.createTempFile("railcoll-testbed-" + tag, ".nft");
+        } catch (IOException e) {
+            throw new TestbedException("cannot write the nftables rules for the rail impairment: " + e.getMessage(), e);
+        }
+        try {
+            Files.writeString(file, script);
+            shell.run(List.of(tools.ip(), "netns", "exec", namespace, tools.requireNft(), "-f", file.toString()));
+        } catch (IOException e) {
+            throw new TestbedException("cannot write the nftables rules for the rail impairment: " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // a temporary file; nothing depends on it
+            }
+        }
+    }
+
+    /**
+     * With the nftables emulation, how many packets each impairment hit so far, summed over every port of every
+     * rail: keys {@code loss}, {@code corrupt}, {@code duplicate}, {@code reorder} (those in the spec). Empty with
+     * netem (its counters do not tell the impairments apart) or without an impairment.
+     */
+    public synchronized Map<String, Long> impairmentCounts() {
+        requireOpen();
+        Map<String, Long> counts = new TreeMap<>();
+        if (spec.impairment() == null || withNetem) {
+            return counts;
+        }
+        String rules = shell.run(List.of(tools.ip(), "netns", "exec", switchNamespace(), tools.requireNft(), "list", "table",
+                "netdev", RailImpairment.NFT_TABLE));
+        Matcher m = NFT_COUNTER.matcher(rules);
+        while (m.find()) {
+            counts.merge(m.group(2), Long.parseLong(m.group(1)), Long::sum);
+        }
+        return counts;
+    }
+
+    /** How this testbed makes its impairment: {@code "tc netem"}, {@code "nftables"}, or {@code "none"}. */
+    public String impairmentMethod() {
+        return spec.impairment() == null ? "none" : withNetem ? "tc netem" : "nftables";
     }
 
     /** Creates a namespace and records it; refuses once closed, so a shutdown during start leaks nothing. */

@@ -26,30 +26,41 @@ import java.util.OptionalLong;
  * independently, as behind a real switch port. Netem acts first, so a lost packet does not use rate and
  * a duplicate does. Netem's own queue limit is raised to cover the tbf queue counted in minimum-size
  * frames, because some kernels count the child's packets against it and the default 1000 would bring
- * back the short-queue drops; a {@code limit} in the user's options wins. Netem reorders by sending some
- * packets without the delay the others get, so tc refuses {@code reorder} without {@code delay}; since the
- * issue's own example ({@code "loss 5% corrupt 1% duplicate 1% reorder 5%"}) has none, {@code delay 1ms} is
- * added in that case (visible in {@code tc qdisc show}), a delay far below any time-out of the protocols
+ * back the short-queue drops. Netem reorders by sending some packets without the delay the others get, so
+ * tc refuses {@code reorder} without {@code delay}; specs have no delay ({@link RailImpairment} refuses it,
+ * since it cannot be emulated), so {@code delay 1ms} is added with {@code reorder} (visible in {@code tc qdisc show}), a delay far below any time-out of the protocols
  * under test.
+ *
+ * <p><b>Without netem</b> ({@link RailImpairment} says how the rest is emulated) the switch's end keeps its
+ * token bucket unless the impairment reorders. Then it is an htb with two classes: {@code 1:10}, the rail
+ * (rate and burst as the tbf's, or 100 Gbit/s when the rail is unlimited) with a byte fifo of the tbf's queue
+ * as its leaf, and {@code 1:20}, the late class at lower priority, limited to one full-size frame per
+ * millisecond (at most a tenth of the rail's rate), where nftables puts the packets to be overtaken. The late
+ * class is not part of the rail's rate: it adds at most its own.
  */
 final class RailShaping {
     static final int QUEUE_LATENCY_MS = 50;
     static final long MIN_BURST_BYTES = 64 * 1024;
-    /** The delay added when netem options ask for reordering without one. */
-    static final String REORDER_DELAY = "1ms";
+    /** The rate of the normal htb class on an unlimited rail: above anything a veth carries here. */
+    static final long UNLIMITED_BITS_PER_SECOND = 100_000_000_000L;
     private static final int MIN_FRAME_BYTES = 64;
 
     private final OptionalLong rateBitsPerSecond;
-    private final List<String> netem;
+    private final int mtu;
+    /** Null without impairment. */
+    private final RailImpairment impairment;
+    private final boolean withNetem;
 
-    RailShaping(TestbedSpec spec) {
+    /**
+     * @param spec      the testbed
+     * @param withNetem whether the kernel has netem; without, an impairment is left to nftables, and only the
+     *                  htb classes for reordering are made here
+     */
+    RailShaping(TestbedSpec spec, boolean withNetem) {
         this.rateBitsPerSecond = spec.rateBitsPerSecond();
-        List<String> options = spec.netem() == null ? List.of() : Arrays.asList(spec.netem().split("[ \\t]+"));
-        if (options.contains("reorder") && !options.contains("delay")) {
-            options = new ArrayList<>(options);
-            options.addAll(List.of("delay", REORDER_DELAY));
-        }
-        this.netem = List.copyOf(options);
+        this.mtu = spec.mtu();
+        this.impairment = spec.impairment();
+        this.withNetem = withNetem;
     }
 
     /** Token-bucket size in bytes (only meaningful with a rate). */
@@ -60,6 +71,13 @@ final class RailShaping {
     /** Bytes the limiter queues before dropping: what tbf derives from {@code latency 50ms}. */
     long queueBytes() {
         return rateBitsPerSecond.orElse(0) / 8 * QUEUE_LATENCY_MS / 1000 + burstBytes();
+    }
+
+    /** The rate of the late (reordering) class: a full frame per millisecond, at most a tenth of the rail. */
+    long lateBitsPerSecond() {
+        long frameEveryMillisecond = (long) (mtu + 14) * 8 * 1000;
+        return rateBitsPerSecond.isPresent() ? Math.max(8_000, Math.min(frameEveryMillisecond, rateBitsPerSecond.getAsLong() / 10))
+                : frameEveryMillisecond;
     }
 
     /** Commands for the node's end of a link (traffic leaving the node). */
@@ -74,22 +92,37 @@ final class RailShaping {
     /** Commands for the switch's end of a link (traffic going to the node). */
     List<List<String>> switchEnd(String tc, String namespace, String device) {
         List<List<String>> commands = new ArrayList<>();
-        if (netem.isEmpty()) {
+        if (impairment != null && withNetem) {
+            List<String> netemCommand = new ArrayList<>(List.of(tc, "-n", namespace, "qdisc", "add", "dev", device,
+                    "root", "handle", "1:", "netem"));
+            netemCommand.addAll(impairment.netemOptions());
             if (rateBitsPerSecond.isPresent()) {
-                commands.add(tbf(tc, namespace, device, List.of("root", "handle", "1:")));
+                netemCommand.add("limit");
+                netemCommand.add(Long.toString(Math.max(1000, queueBytes() / MIN_FRAME_BYTES)));
+            }
+            commands.add(netemCommand);
+            if (rateBitsPerSecond.isPresent()) {
+                commands.add(tbf(tc, namespace, device, List.of("parent", "1:1", "handle", "10:")));
             }
             return commands;
         }
-        List<String> netemCommand = new ArrayList<>(List.of(tc, "-n", namespace, "qdisc", "add", "dev", device,
-                "root", "handle", "1:", "netem"));
-        netemCommand.addAll(netem);
-        if (rateBitsPerSecond.isPresent() && !netem.contains("limit")) {
-            netemCommand.add("limit");
-            netemCommand.add(Long.toString(Math.max(1000, queueBytes() / MIN_FRAME_BYTES)));
+        if (impairment != null && impairment.reorders()) {
+            List<String> qdisc = List.of(tc, "-n", namespace, "qdisc", "add", "dev", device);
+            List<String> clazz = List.of(tc, "-n", namespace, "class", "add", "dev", device);
+            commands.add(concat(qdisc, "root", "handle", "1:", "htb", "default", "10"));
+            String normal = (rateBitsPerSecond.isPresent() ? rateBitsPerSecond.getAsLong() : UNLIMITED_BITS_PER_SECOND) + "bit";
+            commands.add(concat(clazz, "parent", "1:", "classid", RailImpairment.NORMAL_CLASS, "htb", "rate", normal, "ceil", normal,
+                    "burst", Long.toString(burstBytes()), "cburst", Long.toString(burstBytes()), "quantum", "65536", "prio", "0"));
+            commands.add(concat(qdisc, "parent", RailImpairment.NORMAL_CLASS, "handle", "10:", "bfifo", "limit",
+                    Long.toString(rateBitsPerSecond.isPresent() ? queueBytes() : 1000L * (mtu + 14))));
+            String late = lateBitsPerSecond() + "bit";
+            commands.add(concat(clazz, "parent", "1:", "classid", RailImpairment.LATE_CLASS, "htb", "rate", late, "ceil", late,
+                    "quantum", Integer.toString(mtu + 14), "prio", "1"));
+            commands.add(concat(qdisc, "parent", RailImpairment.LATE_CLASS, "handle", "20:", "pfifo", "limit", "1000"));
+            return commands;
         }
-        commands.add(netemCommand);
         if (rateBitsPerSecond.isPresent()) {
-            commands.add(tbf(tc, namespace, device, List.of("parent", "1:1", "handle", "10:")));
+            commands.add(tbf(tc, namespace, device, List.of("root", "handle", "1:")));
         }
         return commands;
     }
@@ -104,6 +137,12 @@ final class RailShaping {
         command.addAll(position);
         command.addAll(List.of("tbf", "rate", rateBitsPerSecond.getAsLong() + "bit",
                 "burst", Long.toString(burstBytes()), "latency", QUEUE_LATENCY_MS + "ms"));
+        return command;
+    }
+
+    private static List<String> concat(List<String> head, String... tail) {
+        List<String> command = new ArrayList<>(head);
+        command.addAll(Arrays.asList(tail));
         return command;
     }
 }

@@ -14,8 +14,14 @@ import java.util.Optional;
  * @param ip     iproute2's {@code ip}
  * @param tc     iproute2's {@code tc}
  * @param sysctl procps' {@code sysctl}, run inside a namespace to switch IPv6 off there
+ * @param nft    nftables' {@code nft}, or {@code null} if it is not installed: only needed to emulate a rail
+ *               impairment on a kernel without netem ({@link #requireNft()})
  */
-record Tools(String ip, String tc, String sysctl) {
+record Tools(String ip, String tc, String sysctl, String nft) {
+    /** What to tell a user who asked for an impairment on a machine without nft. */
+    static final String NEEDS_NFT = "this kernel has no netem qdisc, so the rail impairment is emulated with nftables, "
+            + "and nft is not installed: apt-get install nftables (or drop --rail-netem)";
+
     private static final List<String> EXTRA_DIRS = List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin");
 
     /** The tools, or a message naming the missing ones and the package that has them. */
@@ -33,7 +39,15 @@ record Tools(String ip, String tc, String sysctl) {
         if (!missing.isEmpty()) {
             throw new TestbedException("the namespace testbed needs " + String.join(" and ", missing));
         }
-        return new Tools(ip.get(), tc.get(), sysctl.get());
+        return new Tools(ip.get(), tc.get(), sysctl.get(), locate("nft").orElse(null));
+    }
+
+    /** The path of {@code nft}, or a {@link TestbedException} naming the package that has it. */
+    String requireNft() {
+        if (nft == null) {
+            throw new TestbedException(NEEDS_NFT);
+        }
+        return nft;
     }
 
     private static Optional<String> locate(String name) {

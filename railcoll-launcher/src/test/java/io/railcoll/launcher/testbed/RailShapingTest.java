@@ -11,14 +11,14 @@ class RailShapingTest {
 
     @Test
     void unlimitedRailWithoutNetemInstallsNothing() {
-        RailShaping shaping = new RailShaping(BASE);
+        RailShaping shaping = new RailShaping(BASE, true);
         assertEquals(List.of(), shaping.nodeEnd("tc", "ns", "rail0"));
         assertEquals(List.of(), shaping.switchEnd("tc", "sw", "n0r0"));
     }
 
     @Test
     void rateLimitsBothEndsWithAFiftyMillisecondQueue() {
-        RailShaping shaping = new RailShaping(BASE.withRate("2gbit"));
+        RailShaping shaping = new RailShaping(BASE.withRate("2gbit"), true);
         // 2 Gbit/s = 250 MB/s: a 1 ms bucket is 250000 bytes, above the 64 KiB floor.
         assertEquals(250_000, shaping.burstBytes());
         assertEquals(250_000_000L / 20 + 250_000, shaping.queueBytes());
@@ -31,12 +31,12 @@ class RailShapingTest {
 
     @Test
     void slowRailsKeepABucketOfAtLeastOneGsoPacket() {
-        assertEquals(64 * 1024, new RailShaping(BASE.withRate("200mbit")).burstBytes());
+        assertEquals(64 * 1024, new RailShaping(BASE.withRate("200mbit"), true).burstBytes());
     }
 
     @Test
     void netemGoesOnTheSwitchEndOnlyAsRootWithTheLimiterAsItsChild() {
-        RailShaping shaping = new RailShaping(BASE.withRate("2gbit").withNetem("loss 5%  corrupt 1%"));
+        RailShaping shaping = new RailShaping(BASE.withRate("2gbit").withNetem("loss 5%  corrupt 1%"), true);
         assertEquals(1, shaping.nodeEnd("tc", "ns", "rail0").size());
         List<List<String>> sw = shaping.switchEnd("tc", "sw", "n0r0");
         assertEquals(2, sw.size());
@@ -49,23 +49,47 @@ class RailShapingTest {
     }
 
     @Test
-    void aUsersNetemLimitWinsAndUnlimitedNetemKeepsTheDefault() {
-        List<List<String>> limited = new RailShaping(BASE.withRate("1gbit").withNetem("limit 50 loss 1%")).switchEnd("tc", "sw", "p");
-        assertEquals(List.of("limit", "50", "loss", "1%"), limited.get(0).subList(11, limited.get(0).size()));
-        List<List<String>> unlimited = new RailShaping(BASE.withNetem("delay 1ms reorder 5%")).switchEnd("tc", "sw", "p");
+    void unlimitedNetemKeepsItsDefaultLimitAndTheNodeEndStaysEmpty() {
+        List<List<String>> unlimited = new RailShaping(BASE.withNetem("loss 1%"), true).switchEnd("tc", "sw", "p");
         assertEquals(1, unlimited.size());
-        assertEquals(List.of("delay", "1ms", "reorder", "5%"), unlimited.get(0).subList(11, unlimited.get(0).size()));
-        assertEquals(List.of(), new RailShaping(BASE.withNetem("loss 1%")).nodeEnd("tc", "ns", "rail0"));
+        assertEquals(List.of("loss", "1%"), unlimited.get(0).subList(11, unlimited.get(0).size()));
+        assertEquals(List.of(), new RailShaping(BASE.withNetem("loss 1%"), true).nodeEnd("tc", "ns", "rail0"));
     }
 
     @Test
     void reorderingWithoutADelayGetsOneBecauseTcRefusesIt() {
-        List<String> issueExample = new RailShaping(BASE.withNetem("loss 5% corrupt 1% duplicate 1% reorder 5%"))
+        List<String> issueExample = new RailShaping(BASE.withNetem("loss 5% corrupt 1% duplicate 1% reorder 5%"), true)
                 .switchEnd("tc", "sw", "p").getFirst();
         assertEquals(List.of("loss", "5%", "corrupt", "1%", "duplicate", "1%", "reorder", "5%", "delay", "1ms"),
                 issueExample.subList(11, issueExample.size()));
-        List<String> ownDelay = new RailShaping(BASE.withNetem("reorder 25% delay 10ms")).switchEnd("tc", "sw", "p").getFirst();
-        assertEquals(List.of("reorder", "25%", "delay", "10ms"), ownDelay.subList(11, ownDelay.size()));
+    }
+
+    @Test
+    void withoutNetemAnImpairmentWithoutReorderingLeavesTheTokenBucketAlone() {
+        RailShaping shaping = new RailShaping(BASE.withRate("2gbit").withNetem("loss 5% corrupt 1% duplicate 1%"), false);
+        assertEquals(new RailShaping(BASE.withRate("2gbit"), false).switchEnd("tc", "sw", "p"), shaping.switchEnd("tc", "sw", "p"));
+        assertEquals(List.of(), new RailShaping(BASE.withNetem("loss 5%"), false).switchEnd("tc", "sw", "p"));
+    }
+
+    @Test
+    void withoutNetemReorderingMakesAnHtbWithTheRailAndALateClass() {
+        RailShaping shaping = new RailShaping(BASE.withRate("2gbit").withNetem("reorder 5%"), false);
+        List<String> head = List.of("tc", "-n", "sw");
+        assertEquals(List.of(
+                concat(head, List.of("qdisc", "add", "dev", "p", "root", "handle", "1:", "htb", "default", "10")),
+                concat(head, List.of("class", "add", "dev", "p", "parent", "1:", "classid", "1:10", "htb", "rate", "2000000000bit",
+                        "ceil", "2000000000bit", "burst", "250000", "cburst", "250000", "quantum", "65536", "prio", "0")),
+                concat(head, List.of("qdisc", "add", "dev", "p", "parent", "1:10", "handle", "10:", "bfifo", "limit",
+                        Long.toString(250_000_000L / 20 + 250_000))),
+                // one 1514-byte frame per millisecond
+                concat(head, List.of("class", "add", "dev", "p", "parent", "1:", "classid", "1:20", "htb", "rate", "12112000bit",
+                        "ceil", "12112000bit", "quantum", "1514", "prio", "1")),
+                concat(head, List.of("qdisc", "add", "dev", "p", "parent", "1:20", "handle", "20:", "pfifo", "limit", "1000"))),
+                shaping.switchEnd("tc", "sw", "p"));
+        assertEquals(1, shaping.nodeEnd("tc", "ns", "rail0").size(), "the node end keeps its token bucket");
+        // Unlimited rails get a normal class faster than any veth here; slow rails a late class of a tenth.
+        assertTrue(new RailShaping(BASE.withNetem("reorder 5%"), false).switchEnd("tc", "sw", "p").get(1).contains("100000000000bit"));
+        assertEquals(1_000_000, new RailShaping(BASE.withRate("10mbit").withNetem("reorder 5%"), false).lateBitsPerSecond());
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

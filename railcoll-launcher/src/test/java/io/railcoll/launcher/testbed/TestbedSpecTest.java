@@ -52,7 +52,7 @@ class TestbedSpecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "   ", "loss 5%; reboot", "loss 5%\nroot", "delay `id`"})
+    @ValueSource(strings = {"", "   ", "loss 5%; reboot", "loss 5%\nroot", "delay `id`", "delay 1ms", "loss 5% 25%"})
     void refusesNetemThatIsNotOptions(String netem) {
         assertThrows(IllegalArgumentException.class, () -> TestbedSpec.of(2, 1).withNetem(netem));
     }
