@@ -33,6 +33,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JobLauncher {
     private static final String RANK_MAIN = RankMain.class.getName();
+    /** How soon after a reported failure a rank that died without a word is taken for its cause. */
+    private static final long CAUSE_WINDOW_MS = 2_000;
     /** How long the other ranks may take to fail on their own after the first failure, before they are killed. */
     static final long FAILURE_GRACE_MS = 5_000;
 
@@ -139,6 +141,7 @@ public final class JobLauncher {
         }
         int remaining = processes.size();
         JobResult first = null;
+        long firstAt = 0;
         long killAt = Long.MAX_VALUE;
         while (remaining > 0) {
             long wakeAt = Math.min(deadline, killAt);
@@ -153,13 +156,22 @@ public final class JobLauncher {
                                 + (code > 128 ? " (killed by signal " + (code - 128) + ")" : ""));
                     }
                 }
-                if (code != 0 && first == null) {
+                boolean diedWithoutAWord = code != 0 && code != 1;
+                // A rank that reported its failure (status 1) may have noticed a peer's death before the launcher
+                // saw that peer exit (a killed process closes its sockets before its parent hears of it): a rank
+                // that died without a word shortly after is the cause, and becomes the job's failure instead.
+                boolean supersedes = first != null && first.exitCode() == 1 && diedWithoutAWord
+                        && System.nanoTime() - firstAt < TimeUnit.MILLISECONDS.toNanos(CAUSE_WINDOW_MS);
+                if (code != 0 && (first == null || supersedes)) {
                     // Give the rank's stderr pump a moment to deliver its FAILED line.
                     latch.awaitReason(r, 500);
                     String reason = latch.reason(r);
                     first = new JobResult(code, r, reason == null ? "exited with status " + code
                             + (code > 128 ? " (killed by signal " + (code - 128) + ")" : "") : reason);
-                    killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FAILURE_GRACE_MS);
+                    if (!supersedes) {
+                        firstAt = System.nanoTime();
+                        killAt = firstAt + TimeUnit.MILLISECONDS.toNanos(FAILURE_GRACE_MS);
+                    }
                 }
             }
             if (System.nanoTime() - killAt > 0) {
