@@ -6,6 +6,7 @@ import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.TransportProvided;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.RailCounters;
@@ -35,6 +36,8 @@ final class RailcollCommunicator implements Communicator {
     private final int ports;
     private final int groups;
     private final RendezvousServer rendezvous;
+    /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
+    private MulticastBroadcaster multicast;
     private boolean closed;
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
@@ -51,6 +54,22 @@ final class RailcollCommunicator implements Communicator {
         this.ports = ports;
         this.groups = groups;
         this.rendezvous = rendezvous;
+    }
+
+    /** Enables broadcast.multicast through {@code multicast}; opens it now when {@code openNow}. Start-up only. */
+    void enableMulticast(MulticastBroadcaster multicast, boolean openNow) {
+        this.multicast = multicast;
+        selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT);
+        if (openNow) {
+            multicast.open();
+        }
+    }
+
+    /** An all-gather of one equal block per rank through the selected algorithm (used to set up the multicast group). */
+    byte[] allgatherBlocks(byte[] mine) {
+        byte[] all = new byte[mine.length * size()];
+        run(shape(Collective.ALLGATHER, mine.length, 0), MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
+        return all;
     }
 
     @Override
@@ -114,6 +133,9 @@ final class RailcollCommunicator implements Communicator {
         open();
         requireNonNull(buffer, "buffer");
         checkRoot(root);
+        if (buffer.isReadOnly() && rank != root) {
+            throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
+        }
         run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
     }
 
@@ -218,6 +240,11 @@ final class RailcollCommunicator implements Communicator {
 
     private void run(Shape shape, MemorySegment send, MemorySegment recv) {
         Algorithm algorithm = selector.select(shape);
+        if (algorithm instanceof TransportProvided) {
+            // Only broadcast.multicast is transport-provided, and the selector only offers it once enabled.
+            multicast.broadcast(recv, shape.root());
+            return;
+        }
         long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
         engine.run(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
     }
@@ -275,6 +302,14 @@ final class RailcollCommunicator implements Communicator {
         }
         closed = true;
         RuntimeException first = null;
+        if (multicast != null) {
+            // Its final synchronization needs the rails (progress) and the peers: before anything else closes.
+            try {
+                multicast.close();
+            } catch (RuntimeException e) {
+                first = e;
+            }
+        }
         // Reverse order of opening: transports first (they say goodbye), then the memory they used.
         for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, rendezvous}) {
             if (c == null) {

@@ -16,6 +16,7 @@ import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
 import io.railcoll.algorithm.alltoall.StandardExchangeAlltoall;
 import io.railcoll.algorithm.barrier.DisseminationBarrier;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
+import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
@@ -57,6 +58,7 @@ public final class AlgorithmCatalog {
             new PairwiseAlltoall(),
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
+            new MulticastBroadcastAlgorithm(),
             new DisseminationBarrier()));
 
     private final Map<String, Algorithm> byId;

@@ -1,0 +1,15 @@
+package io.railcoll.schedule;
+
+/**
+ * An algorithm a transport carries out itself rather than the engine running its programs (today only
+ * {@code broadcast.multicast}: one datagram stream the network copies to every member, which no put schedule can
+ * express). It is still a catalog entry: it has an id, restrictions, a summary and a paper, it can be forced, and
+ * selection costs it. Its {@link #program programs} are the point-to-point schedule it falls back on when the
+ * transport cannot deliver, so the schedule checker and the simulator still have something true to work on; the
+ * selector costs it with its own model instead (see docs/decisions/0007).
+ */
+public interface TransportProvided extends Algorithm {
+
+    /** The transport that carries it out and must be enabled for it to run, e.g. {@code multicast}. */
+    String transport();
+}
