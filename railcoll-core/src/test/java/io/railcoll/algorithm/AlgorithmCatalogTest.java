@@ -24,7 +24,7 @@ class AlgorithmCatalogTest {
                 "allgather.smp-direct", "allgather.smp-bruck", "allgather.mc-1group", "allgather.mc-gather-based",
                 "allgather.mc-2group", "allgather.mc-groups", "alltoall.direct",
                 "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise", "broadcast.knomial",
-                "broadcast.scatter-allgather", "barrier.dissemination"), catalog.ids());
+                "broadcast.scatter-allgather", "broadcast.multicast", "barrier.dissemination"), catalog.ids());
     }
 
     @Test
