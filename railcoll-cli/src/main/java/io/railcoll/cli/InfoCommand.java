@@ -128,8 +128,11 @@ final class InfoCommand implements Callable<Integer> {
         Collective c = Collective.fromId(explain);
         Tuning t = tuning();
         // What a job started with this environment would do: its forced algorithms and its tuning.
-        Map<Collective, String> forced = Config.fromEnvironment(System.getenv()).forcedAlgorithms();
-        AlgorithmSelector selector = new AlgorithmSelector(forced, t);
+        Config config = Config.fromEnvironment(System.getenv());
+        AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), t);
+        if (config.multicast() != io.railcoll.MulticastMode.OFF) {
+            selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT); // RAILCOLL_MCAST
+        }
         long bytes = BenchCommand.parseSizes(size).getFirst();
         Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c == Collective.GATHER
                 || c == Collective.BROADCAST ? root : 0, groups);
