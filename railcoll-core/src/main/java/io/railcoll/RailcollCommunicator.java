@@ -240,9 +240,17 @@ final class RailcollCommunicator implements Communicator {
 
     private void run(Shape shape, MemorySegment send, MemorySegment recv) {
         Algorithm algorithm = selector.select(shape);
-        if (algorithm instanceof TransportProvided) {
-            // Only broadcast.multicast is transport-provided, and the selector only offers it once enabled.
-            multicast.broadcast(recv, shape.root());
+        if (algorithm instanceof TransportProvided t) {
+            // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
+            // RECV complete on the transport's root, which then broadcasts it.
+            long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), t.transportRoot(shape),
+                    t.transportRoot(shape));
+            MemorySegment all = recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes);
+            if (t.scheduleBefore().isPresent()) {
+                long mine = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
+                engine.run(t.scheduleBefore().get(), shape, send, recv.byteSize() == mine ? recv : recv.asSlice(0, mine));
+            }
+            multicast.broadcast(all, t.transportRoot(shape));
             return;
         }
         long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());

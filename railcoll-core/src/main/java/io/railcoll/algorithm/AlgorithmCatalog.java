@@ -9,6 +9,7 @@ import io.railcoll.algorithm.allgather.RingAllgather;
 import io.railcoll.algorithm.allgather.SmpBruckAllgather;
 import io.railcoll.algorithm.allgather.SmpDirectAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
+import io.railcoll.algorithm.allgather.SmpGatherMulticastAllgather;
 import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
 import io.railcoll.algorithm.alltoall.BruckAlltoall;
 import io.railcoll.algorithm.alltoall.DirectAlltoall;
@@ -46,6 +47,7 @@ public final class AlgorithmCatalog {
             new RingAllgather(),
             new GatherBroadcastAllgather(),
             new SmpGatherBroadcastAllgather(),
+            new SmpGatherMulticastAllgather(),
             new SmpDirectAllgather(),
             new SmpBruckAllgather(),
             MultiConnectionAllgather.singleGroup(),

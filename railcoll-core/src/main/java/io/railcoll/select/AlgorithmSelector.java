@@ -240,14 +240,28 @@ public final class AlgorithmSelector {
             if (firstSupported == null) {
                 firstSupported = a.id();
             }
-            if (a instanceof TransportProvided) {
-                OptionalDouble ns = MulticastCost.predictNs(shape, tuning.model());
+            if (a instanceof TransportProvided t) {
+                long bytes = shape.collective().recvBytes(shape.blockBytes(), shape.size(), t.transportRoot(shape),
+                        t.transportRoot(shape));
+                OptionalDouble ns = MulticastCost.predictNs(bytes, shape.size(), tuning.model());
                 if (ns.isEmpty()) {
                     candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(),
                             "not costed: the tuning has no model.mcast parameters (only forced or by a rule)"));
                     continue;
                 }
-                candidates.add(new Explanation.Candidate(a.id(), ns, "multicast model: alpha_mc + n*beta_mc + sync"));
+                String how = "multicast model: alpha_mc + n*beta_mc + sync";
+                if (t.scheduleBefore().isPresent()) {
+                    try {
+                        double before = Simulator.predict(t.scheduleBefore().get(), shape, tuning.model(),
+                                Simulator.Mode.AUTO, SELECTION_MAX_OPS).timeNs();
+                        ns = OptionalDouble.of(before + ns.getAsDouble());
+                        how = "simulated " + t.scheduleBefore().get().id() + " + " + how;
+                    } catch (SimulationTooLargeException e) {
+                        candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
+                        continue;
+                    }
+                }
+                candidates.add(new Explanation.Candidate(a.id(), ns, how));
                 if (ns.getAsDouble() < bestNs) {
                     bestNs = ns.getAsDouble();
                     best = a.id();

@@ -23,17 +23,22 @@ final class MulticastCost {
     private MulticastCost() {
     }
 
-    /** The prediction, or empty when the model has no multicast parameters. */
+    /** The prediction for a broadcast of the shape's block, or empty when the model has no multicast parameters. */
     static OptionalDouble predictNs(Shape shape, CostModel model) {
+        return predictNs(shape.blockBytes(), shape.size(), model);
+    }
+
+    /** The prediction for a multicast broadcast of {@code bytes} to {@code members}, or empty without parameters. */
+    static OptionalDouble predictNs(long bytes, int members, CostModel model) {
         if (model.multicast().isEmpty()) {
             return OptionalDouble.empty();
         }
         LinkCost mc = model.multicast().get();
         LinkCost rail = model.link(LinkClass.RAIL);
-        double send = mc.messageNs(shape.blockBytes());
-        int depth = ceilLog(shape.size(), SYNC_RADIX);
+        double send = mc.messageNs(bytes);
+        int depth = ceilLog(members, SYNC_RADIX);
         double sync = 2.0 * depth * rail.alphaNs();
-        return OptionalDouble.of(send + (shape.blockBytes() > BUFFERED_LIMIT ? sync : sync / CHANNELS));
+        return OptionalDouble.of(send + (bytes > BUFFERED_LIMIT ? sync : sync / CHANNELS));
     }
 
     static int ceilLog(int n, int radix) {

@@ -132,6 +132,21 @@ class MulticastSelectionTest {
     }
 
     @Test
+    void theGatherMulticastAllgatherCostsItsSimulatedGatherPlusTheMulticastOfTheWholeResult() {
+        AlgorithmSelector s = selector(MCAST, true);
+        CostModel model = TuningFile.parse(MCAST, "t").model();
+        Shape shape = new Shape(Collective.ALLGATHER, P4X4, 2, 4096, 0);
+        var c = s.explain(shape).candidates().stream().filter(x -> x.id().equals("allgather.smp-gather-mcast"))
+                .findFirst().orElseThrow();
+        double gather = Simulator.predict(io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather.gatherToRoot(),
+                shape, model, Simulator.Mode.AUTO, AlgorithmSelector.SELECTION_MAX_OPS).timeNs();
+        assertEquals(gather + MulticastCost.predictNs(16 * 4096, 16, model).getAsDouble(), c.predictedNs().getAsDouble(), 1e-6);
+        assertTrue(c.detail().contains("allgather.smp-gather-to-root"), c.detail());
+        assertTrue(selector(MCAST, false).explain(shape).candidates().stream()
+                .anyMatch(x -> x.id().equals("allgather.smp-gather-mcast") && x.detail().startsWith("cannot run")));
+    }
+
+    @Test
     void aRuleNamingItIsSkippedWhileMulticastIsOff() {
         String rules = MCAST + "rule.broadcast.10 = broadcast.multicast if size=1k.. nodes=2..\n";
         assertEquals("broadcast.multicast", selector(rules, true).select(broadcast(P4X4, 4096, 0)).id());

@@ -25,7 +25,8 @@ final class MulticastApps {
      * broadcast followed by an all-gather (checked) and, every third, a barrier: broadcasts and other collectives
      * interleave, so a rank that returned from a buffered broadcast must keep serving re-sends while it waits in
      * the next collective. Every received buffer is checked byte for byte, then overwritten with a sentinel that
-     * must still be intact at the end (nothing lands after delivery, nothing twice). Prints
+     * must still be intact at the end (nothing lands after delivery, nothing twice). Then all-gathers of 0, 1, 1000
+ * and 70000-byte blocks with {@code allgather.smp-gather-mcast}, checked. Prints
      * {@code MCAST-OK rank r broadcasts n ...} when everything matched. args: [rounds (default 1) [most roots]].
      */
     public static final class Check implements RankApp {
@@ -79,6 +80,20 @@ final class MulticastApps {
                         }
                     }
                 }
+                // The SMP-aware Gather-and-Broadcast all-gather with the multicast broadcast as its last phase.
+                comm.forceAlgorithm("allgather.smp-gather-mcast");
+                for (int b : new int[] {0, 1, 1000, 70_000}) {
+                    MemorySegment send = MemorySegment.ofArray(expected(b, 100_000 + comm.rank(), b));
+                    MemorySegment recv = arena.allocate(Math.max(1L, (long) b * comm.size())).asSlice(0, (long) b * comm.size());
+                    recv.fill(SENTINEL);
+                    comm.allgather(send, recv);
+                    for (int i = 0; i < comm.size(); i++) {
+                        check(recv.asSlice((long) i * b, b), 100_000 + i, b, "allgather.smp-gather-mcast of " + b
+                                + "-byte blocks, block " + i + " on rank " + comm.rank());
+                    }
+                    n++;
+                }
+                comm.clearForcedAlgorithm(Collective.ALLGATHER);
                 for (int i = 0; i < used.size(); i++) {
                     MemorySegment seg = view(used.get(i));
                     byte[] sentinel = new byte[(int) seg.byteSize()];
