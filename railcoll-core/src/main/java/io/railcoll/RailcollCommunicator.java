@@ -65,10 +65,15 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
-    /** An all-gather of one equal block per rank through the selected algorithm (used to set up the multicast group). */
+    /**
+     * An all-gather of one equal block per rank (sets up the multicast group): always {@code allgather.direct}, a
+     * schedule, never what selection picks, which may itself need the multicast group being set up.
+     */
     byte[] allgatherBlocks(byte[] mine) {
         byte[] all = new byte[mine.length * size()];
-        run(shape(Collective.ALLGATHER, mine.length, 0), MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
+        Shape shape = shape(Collective.ALLGATHER, mine.length, 0);
+        engine.run(io.railcoll.algorithm.AlgorithmCatalog.standard().byId(
+                io.railcoll.algorithm.allgather.DirectAllgather.ID), shape, MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
         return all;
     }
 
