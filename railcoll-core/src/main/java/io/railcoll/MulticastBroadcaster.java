@@ -51,6 +51,12 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
     private ControlMux.Channel channel;
     private MulticastBroadcast mc;
     private long broadcasts;
+    /** What the current broadcast is, for a time-out message; kept in fields so a broadcast allocates nothing. */
+    private long currentBytes;
+    private int currentRoot;
+    private final java.util.function.BooleanSupplier done = () -> mc.isDone();
+    private final java.util.function.Supplier<String> describeBroadcast = () -> "broadcast.multicast #" + broadcasts
+            + " (" + currentBytes + " bytes, root " + currentRoot + ") on " + mc.group();
 
     MulticastBroadcaster(int rank, JobTable table, String jobId, Handshake handshake, CollectiveEngine engine,
                          MulticastSettings settings, int rail, long connectTimeoutNs, PrintStream log,
@@ -138,14 +144,15 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
             throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
         }
         open();
-        long n = ++broadcasts;
+        broadcasts++;
+        currentBytes = buffer.byteSize();
+        currentRoot = root;
         mc.postBroadcast(buffer, root);
-        await(() -> "broadcast.multicast #" + n + " (" + buffer.byteSize() + " bytes, root " + root + ") on "
-                + mc.group());
+        await(describeBroadcast);
     }
 
     private void await(java.util.function.Supplier<String> what) {
-        engine.awaitHook(mc::isDone, what);
+        engine.awaitHook(done, what);
     }
 
     @Override

@@ -24,7 +24,7 @@ public final class SmpGatherMulticastAllgather extends AlgorithmBase implements 
     public static final String ID = "allgather.smp-gather-mcast";
 
     private final SmpGatherBroadcastAllgather pointToPoint = new SmpGatherBroadcastAllgather();
-    private final SmpGatherBroadcastAllgather gather = SmpGatherBroadcastAllgather.gatherToRoot();
+    private final Optional<Algorithm> gather = Optional.of(SmpGatherBroadcastAllgather.gatherToRoot());
 
     public SmpGatherMulticastAllgather() {
         super(ID, Collective.ALLGATHER);
@@ -37,7 +37,7 @@ public final class SmpGatherMulticastAllgather extends AlgorithmBase implements 
 
     @Override
     public Optional<Algorithm> scheduleBefore() {
-        return Optional.of(gather);
+        return gather;
     }
 
     @Override
