@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@link MulticastApps.Check}). On plain loopback (no multicast route through lo) the group fails over to the
  * tree and says so once per rank; with a route for the job's group through lo (root only) it runs by multicast. On
  * the namespace testbed (root, tag {@code cluster}) it runs through injected loss, corruption, duplication and
- * reordering, with multicast blocked (fail-over), and with a member killed mid-stream.
+ * reordering, and with multicast blocked (fail-over); a member killed mid-stream (loopback) and a root killed
+ * mid-stream (testbed) are named by the others within the deadline.
  */
 class MulticastSystemTest {
     private static final String FAULTS = "loss=5%,corrupt=1%,duplicate=1%,reorder=5%,seed=7";
@@ -130,6 +131,22 @@ class MulticastSystemTest {
         assertTrue(o.stderr().contains(FAILOVER_LINE) && o.stderr().contains("no route for multicast group"), o.stderr());
     }
 
+    @Test
+    @Tag("cluster")
+    void onTheTestbedARootKilledMidStreamMakesTheOthersFailNamingIt() {
+        testbed();
+        // Broadcast #62 has root 62 % 4 = 2: rank 2 dies instead of sending it, the others wait for its datagrams.
+        Jobs.Outcome o = onTestbed(TestbedSpec.of(4, 1), Placement.uniform(4, 1), env("RAILCOLL_TIMEOUT_MS", "8000",
+                "RAILCOLL_MCAST_FAULTS", FAULTS), MulticastApps.DieMidway.class, List.of("2", "62"));
+        assertFalse(o.result().succeeded());
+        assertEquals(2, o.result().failedRank(), o.all());
+        for (int r : new int[] {0, 1, 3}) {
+            assertTrue(o.stderr().contains("[r" + r + "] FAILED: io.railcoll.PeerLostException: rank " + r + ": lost rank 2"),
+                    "rank " + r + " did not name the lost root:\n" + o.stderr());
+        }
+        assertTrue(o.elapsedMs() < 40_000, "took " + o.elapsedMs() + " ms");
+    }
+
     private static Availability testbed() {
         Availability a = NetnsTestbed.available();
         if (!a.available()) {
@@ -145,13 +162,18 @@ class MulticastSystemTest {
 
     private static Jobs.Outcome onTestbed(TestbedSpec spec, Placement placement, Map<String, String> env,
                                           List<String> args) {
+        return onTestbed(spec, placement, env, MulticastApps.Check.class, args);
+    }
+
+    private static Jobs.Outcome onTestbed(TestbedSpec spec, Placement placement, Map<String, String> env,
+                                          Class<?> app, List<String> args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         long t0 = System.nanoTime();
         try (NamespaceNetwork net = NamespaceNetwork.start(spec);
              PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            JobSpec job = new JobSpec(placement, spec.rails(), MulticastApps.Check.class.getName(), args, env,
+            JobSpec job = new JobSpec(placement, spec.rails(), app.getName(), args, env,
                     List.of("-Xmx192m"), Duration.ofMinutes(4));
             JobResult r = new JobLauncher(o, e).run(job, net);
             return new Jobs.Outcome(r, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
