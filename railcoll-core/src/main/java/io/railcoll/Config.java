@@ -39,6 +39,10 @@ import java.util.Optional;
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
  *                             cannot run a shape is an error, never a silent fall-back
+ * @param multicast            whether broadcasts may go by reliable UDP multicast ({@code RAILCOLL_MCAST}=off|auto|on,
+ *                             default off; see {@link MulticastMode} and docs/multicast.md)
+ * @param multicastRail        the rail whose interface carries the multicast group ({@code RAILCOLL_MCAST_RAIL},
+ *                             default 0); the other {@code RAILCOLL_MCAST_*} variables tune the protocol
  */
 public record Config(
         long timeoutNs,
@@ -52,7 +56,9 @@ public record Config(
         int connectionsPerRail,
         long railTimeoutNs,
         int eagerBytes,
-        Map<Collective, String> forcedAlgorithms) {
+        Map<Collective, String> forcedAlgorithms,
+        MulticastMode multicast,
+        int multicastRail) {
 
     public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
     public static final long DEFAULT_CONNECT_TIMEOUT_NS = 60_000_000_000L;
@@ -67,10 +73,24 @@ public record Config(
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
                   int groups, boolean sharedMemory, int shmRingBytes, Map<Collective, String> forcedAlgorithms) {
         this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes, 1,
-                DEFAULT_RAIL_TIMEOUT_NS, DEFAULT_EAGER_BYTES, forcedAlgorithms);
+                DEFAULT_RAIL_TIMEOUT_NS, forcedAlgorithms);
+    }
+
+    /** The settings before the multicast ones, with multicast off. */
+    public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
+                  int groups, boolean sharedMemory, int shmRingBytes, int connectionsPerRail, long railTimeoutNs,
+                  Map<Collective, String> forcedAlgorithms) {
+        this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, DEFAULT_EAGER_BYTES, forcedAlgorithms, MulticastMode.OFF, 0);
     }
 
     public Config {
+        if (multicast == null) {
+            throw new IllegalArgumentException("the multicast mode must not be null");
+        }
+        if (multicastRail < 0) {
+            throw new IllegalArgumentException("the multicast rail must be >= 0, got " + multicastRail);
+        }
         if (connectionsPerRail < 1 || connectionsPerRail > 16) {
             throw new IllegalArgumentException("connections per rail must be 1..16, got " + connectionsPerRail);
         }
@@ -143,12 +163,16 @@ public record Config(
                 forced.put(col, v.strip());
             }
         }
-        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, eager, forced);
+        MulticastMode mcast = env.containsKey("RAILCOLL_MCAST") && !env.get("RAILCOLL_MCAST").isBlank()
+                ? MulticastMode.parse(env.get("RAILCOLL_MCAST")) : c.multicast;
+        int mcastRail = (int) longValue(env, "RAILCOLL_MCAST_RAIL", c.multicastRail);
+        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, eager,
+                forced, mcast, mcastRail);
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, forcedAlgorithms);
+                connectionsPerRail, railTimeoutNs, eagerBytes, forcedAlgorithms, multicast, multicastRail);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
@@ -156,7 +180,12 @@ public record Config(
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, m);
+                connectionsPerRail, railTimeoutNs, eagerBytes, m, multicast, multicastRail);
+    }
+
+    public Config withMulticast(MulticastMode mode, int rail) {
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, eagerBytes, forcedAlgorithms, mode, rail);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

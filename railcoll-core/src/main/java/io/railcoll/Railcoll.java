@@ -20,6 +20,7 @@ import io.railcoll.transport.tcp.RailMesh;
 import io.railcoll.transport.tcp.RailSettings;
 import io.railcoll.transport.tcp.TcpRailTransport;
 import io.railcoll.transport.tcp.ThreadedRailTransport;
+import io.railcoll.transport.mcast.MulticastSettings;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -87,7 +88,15 @@ public final class Railcoll {
             engine.attach(route, all, shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
             AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
             int ports = config.ports() == 0 ? table.rails() : config.ports();
-            return new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector, ports, config.groups(), server);
+            RailcollCommunicator comm = new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector,
+                    ports, config.groups(), server);
+            if (config.multicast() != MulticastMode.OFF) {
+                // A failed open closes what it opened itself; the catch below closes the rest.
+                comm.enableMulticast(new MulticastBroadcaster(id.rank(), table, id.jobId(), handshake, engine,
+                        MulticastSettings.fromEnvironment(System.getenv()), config.multicastRail(),
+                        config.connectTimeoutNs(), log, comm::allgatherBlocks), config.multicast() == MulticastMode.ON);
+            }
+            return comm;
         } catch (IOException e) {
             closeAll(e, shm, tcp, engine, region, listeners, server);
             throw new RailcollException("rank " + id.rank() + ": start-up failed: " + e.getMessage(), e);

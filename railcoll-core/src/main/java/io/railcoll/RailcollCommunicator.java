@@ -6,6 +6,7 @@ import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.TransportProvided;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.RailCounters;
@@ -35,6 +36,8 @@ final class RailcollCommunicator implements Communicator {
     private final int ports;
     private final int groups;
     private final RendezvousServer rendezvous;
+    /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
+    private MulticastBroadcaster multicast;
     private boolean closed;
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
@@ -51,6 +54,27 @@ final class RailcollCommunicator implements Communicator {
         this.ports = ports;
         this.groups = groups;
         this.rendezvous = rendezvous;
+    }
+
+    /** Enables broadcast.multicast through {@code multicast}; opens it now when {@code openNow}. Start-up only. */
+    void enableMulticast(MulticastBroadcaster multicast, boolean openNow) {
+        this.multicast = multicast;
+        selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT);
+        if (openNow) {
+            multicast.open();
+        }
+    }
+
+    /**
+     * An all-gather of one equal block per rank (sets up the multicast group): always {@code allgather.direct}, a
+     * schedule, never what selection picks, which may itself need the multicast group being set up.
+     */
+    byte[] allgatherBlocks(byte[] mine) {
+        byte[] all = new byte[mine.length * size()];
+        Shape shape = shape(Collective.ALLGATHER, mine.length, 0);
+        engine.run(io.railcoll.algorithm.AlgorithmCatalog.standard().byId(
+                io.railcoll.algorithm.allgather.DirectAllgather.ID), shape, MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
+        return all;
     }
 
     @Override
@@ -114,6 +138,9 @@ final class RailcollCommunicator implements Communicator {
         open();
         requireNonNull(buffer, "buffer");
         checkRoot(root);
+        if (buffer.isReadOnly() && rank != root) {
+            throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
+        }
         run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
     }
 
@@ -218,6 +245,19 @@ final class RailcollCommunicator implements Communicator {
 
     private void run(Shape shape, MemorySegment send, MemorySegment recv) {
         Algorithm algorithm = selector.select(shape);
+        if (algorithm instanceof TransportProvided t) {
+            // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
+            // RECV complete on the transport's root, which then broadcasts it.
+            long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), t.transportRoot(shape),
+                    t.transportRoot(shape));
+            MemorySegment all = recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes);
+            if (t.scheduleBefore().isPresent()) {
+                long mine = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
+                engine.run(t.scheduleBefore().get(), shape, send, recv.byteSize() == mine ? recv : recv.asSlice(0, mine));
+            }
+            multicast.broadcast(all, t.transportRoot(shape));
+            return;
+        }
         long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
         engine.run(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
     }
@@ -288,6 +328,14 @@ final class RailcollCommunicator implements Communicator {
                 } catch (RuntimeException e) {
                     failure.addSuppressed(e);
                 }
+            }
+        }
+        if (multicast != null) {
+            // Its final synchronization needs the rails (progress) and the peers: before anything else closes.
+            try {
+                multicast.close();
+            } catch (RuntimeException e) {
+                first = e;
             }
         }
         // Reverse order of opening: transports first (they say goodbye), then the memory they used.

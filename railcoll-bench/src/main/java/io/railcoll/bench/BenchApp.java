@@ -212,7 +212,7 @@ public final class BenchApp implements RankApp {
             if (a.equals("all")) {
                 for (Algorithm alg : AlgorithmCatalog.standard().forCollective(o.collective)) {
                     Shape probe = new Shape(o.collective, comm.placement(), comm.rails(), 1, o.root);
-                    if (alg.unsupportedReason(probe).isEmpty()) {
+                    if (Candidates.runnable(alg, probe, System.getenv())) {
                         out.add(alg.id());
                     }
                 }

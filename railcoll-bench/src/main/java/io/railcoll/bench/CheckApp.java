@@ -95,7 +95,7 @@ public final class CheckApp implements RankApp {
                 out.add(null);
             } else if (r.equals("all")) {
                 for (Algorithm a : AlgorithmCatalog.standard().forCollective(c)) {
-                    if (a.unsupportedReason(new Shape(c, comm.placement(), Math.max(1, comm.rails()), 1, 0)).isEmpty()) {
+                    if (Candidates.runnable(a, new Shape(c, comm.placement(), Math.max(1, comm.rails()), 1, 0), System.getenv())) {
                         out.add(a.id());
                     }
                 }

@@ -123,6 +123,10 @@ final class BenchCommand implements Callable<Integer> {
             boolean both = intraNode.equals("both");
             Map<String, String> env = new LinkedHashMap<>(cluster.environment());
             env.put("RAILCOLL_SHM", variant.equals("shm") ? "on" : "off");
+            if (List.of(algorithms.split(",")).contains("broadcast.multicast")) {
+                // Naming it asks for it: enable the multicast transport unless --set chose a mode already.
+                env.putIfAbsent("RAILCOLL_MCAST", "auto");
+            }
             String suffix = both ? " (" + variant + ")" : "";
             List<BenchResult> sweep = runSweep(c, placement, sizeList, env, suffix);
             if (sweep == null) {
@@ -247,7 +251,8 @@ final class BenchCommand implements Callable<Integer> {
         for (String a : algorithms.split(",")) {
             if (a.equals("all")) {
                 for (Algorithm alg : AlgorithmCatalog.standard().forCollective(c)) {
-                    if (alg.unsupportedReason(new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root)).isEmpty()) {
+                    if (io.railcoll.bench.Candidates.runnable(alg, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root),
+                            cluster.environment())) {
                         algs++;
                     }
                 }

@@ -109,7 +109,10 @@ final class InfoCommand implements Callable<Integer> {
         for (String id : resources) {
             if (id.equals("all")) {
                 for (Algorithm a : AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER)) {
-                    tables.add(ResourceTable.of(a, p, rails, groups));
+                    // 'all' means every one that can run here (allgather.smp-gather-mcast needs two nodes or more)
+                    if (a.unsupportedReason(new Shape(Collective.ALLGATHER, p, Math.max(1, rails), 1, 0)).isEmpty()) {
+                        tables.add(ResourceTable.of(a, p, rails, groups));
+                    }
                 }
             } else {
                 tables.add(ResourceTable.of(AlgorithmCatalog.standard().byId(id), p, rails, groups));
@@ -128,8 +131,11 @@ final class InfoCommand implements Callable<Integer> {
         Collective c = Collective.fromId(explain);
         Tuning t = tuning();
         // What a job started with this environment would do: its forced algorithms and its tuning.
-        Map<Collective, String> forced = Config.fromEnvironment(System.getenv()).forcedAlgorithms();
-        AlgorithmSelector selector = new AlgorithmSelector(forced, t);
+        Config config = Config.fromEnvironment(System.getenv());
+        AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), t);
+        if (config.multicast() != io.railcoll.MulticastMode.OFF) {
+            selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT); // RAILCOLL_MCAST
+        }
         long bytes = BenchCommand.parseSizes(size).getFirst();
         Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c == Collective.GATHER
                 || c == Collective.BROADCAST ? root : 0, groups);
@@ -158,7 +164,16 @@ final class InfoCommand implements Callable<Integer> {
         List<Long> sizeList = BenchCommand.parseSizes(sizes);
         System.out.println("simulating " + c.id() + " on " + p.describe() + " (" + p.size() + " ranks), k=" + rails
                 + (r != 0 ? ", root " + r : "") + "; tuning " + t.source() + "; " + coreNote);
-        List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(c);
+        List<Algorithm> algorithms = new java.util.ArrayList<>();
+        for (Algorithm a : AlgorithmCatalog.standard().forCollective(c)) {
+            if (a instanceof io.railcoll.schedule.TransportProvided) {
+                // Its programs are only its point-to-point fall-back; the selector costs it with its own model.
+                System.out.println(a.id() + ": carried out by a transport, not simulated (its cost: info --explain with"
+                        + " RAILCOLL_MCAST=auto)");
+            } else {
+                algorithms.add(a);
+            }
+        }
         long start = System.nanoTime();
         Crossovers.Sweep sweep = Crossovers.sweep(algorithms, b -> new Shape(c, p, rails, b, r, groups), model, sizeList,
                 maxOps, refine, id -> System.err.printf(Locale.ROOT, "  simulating %s (%.0f s so far)%n", id,

@@ -9,6 +9,7 @@ import io.railcoll.algorithm.allgather.RingAllgather;
 import io.railcoll.algorithm.allgather.SmpBruckAllgather;
 import io.railcoll.algorithm.allgather.SmpDirectAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
+import io.railcoll.algorithm.allgather.SmpGatherMulticastAllgather;
 import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
 import io.railcoll.algorithm.alltoall.BruckAlltoall;
 import io.railcoll.algorithm.alltoall.DirectAlltoall;
@@ -16,6 +17,7 @@ import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
 import io.railcoll.algorithm.alltoall.StandardExchangeAlltoall;
 import io.railcoll.algorithm.barrier.DisseminationBarrier;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
+import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
@@ -45,6 +47,7 @@ public final class AlgorithmCatalog {
             new RingAllgather(),
             new GatherBroadcastAllgather(),
             new SmpGatherBroadcastAllgather(),
+            new SmpGatherMulticastAllgather(),
             new SmpDirectAllgather(),
             new SmpBruckAllgather(),
             MultiConnectionAllgather.singleGroup(),
@@ -57,6 +60,7 @@ public final class AlgorithmCatalog {
             new PairwiseAlltoall(),
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
+            new MulticastBroadcastAlgorithm(),
             new DisseminationBarrier()));
 
     private final Map<String, Algorithm> byId;

@@ -90,6 +90,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private Posting awaitedPosting;
     private int awaitedSlot;
     private final java.util.function.BooleanSupplier awaitedReady = this::awaitedReady;
+    /** Work driven from every progress round (the multicast broadcast), or null; owner thread only. */
+    private ProgressHook hook;
+    /** What {@link #awaitHook} waits for, or null; read by the blocker's re-check. */
+    private volatile java.util.function.BooleanSupplier awaitedExternal;
 
     private volatile Posting posting;
     private volatile long completedSeq;
@@ -132,6 +136,51 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     public RailcollException failure() {
         return failure;
+    }
+
+    /**
+     * Installs {@code hook} (null removes it): from now on every progress round, in every collective, calls its
+     * {@link ProgressHook#doWork}, and sleeps last at most a millisecond so its timers keep running. Owner thread.
+     */
+    public void setProgressHook(ProgressHook hook) {
+        this.hook = hook;
+    }
+
+    /** Wakes the owner if it sleeps on the blocker (any thread); a sleep in a rail selector ends within 1 ms anyway. */
+    public void wake() {
+        Blocker b = blocker;
+        if (b != null) {
+            b.wake();
+        }
+    }
+
+    /**
+     * Runs the progress loop (rails, shared memory and the hook, if any) until {@code done} holds: the wait of an
+     * operation outside the compiled programs (the hook's component, or a helper thread's set-up), so this rank keeps
+     * serving its peers on every transport meanwhile. Sleeps in the hook's input when there is a hook. Fails after the engine's time-out with a {@link CollectiveTimeoutException} naming
+     * {@code what}; a failure thrown by the hook fails the communicator like any other.
+     */
+    public void awaitHook(java.util.function.BooleanSupplier done, java.util.function.Supplier<String> what) {
+        checkFailure();
+        long start = System.nanoTime();
+        long deadline = start + timeoutNs;
+        int idle = 0;
+        awaitedExternal = done;
+        try {
+            while (!done.getAsBoolean()) {
+                checkFailure();
+                idle = progress(idle, null, hook != null);
+                if (idle > 0 && System.nanoTime() - deadline > 0) {
+                    throw new CollectiveTimeoutException("rank " + rank + ": " + what.get() + " not done after "
+                            + seconds(System.nanoTime() - start));
+                }
+            }
+        } catch (RailcollException e) {
+            fail(e);
+            throw e;
+        } finally {
+            awaitedExternal = null;
+        }
     }
 
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
@@ -222,7 +271,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
             awaitedPosting = posting;
             awaitedSlot = s;
-            idle = progress(idle, route[peer]);
+            idle = progress(idle, route[peer], false);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + p.slotLen[s] + " bytes (tag " + p.slotTag[s] + ") from rank " + peer
@@ -243,7 +292,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             checkFailure();
             awaitedPosting = posting;
             awaitedSlot = -1;
-            idle = progress(idle, null);
+            idle = progress(idle, null, false);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
@@ -264,8 +313,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * in the transport that carries what is awaited when every transport is driven by this thread (it wakes on
      * that transport's I/O), otherwise on the blocker that progress threads and shared-memory peers wake.
      */
-    private int progress(int idle, Transport awaited) {
+    private int progress(int idle, Transport awaited, boolean awaitingHook) {
         int work = 0;
+        ProgressHook h = hook;
+        if (h != null) {
+            work += h.doWork();
+        }
         // The transport that carries what is awaited is polled every round; the others (a selector poll is a system
         // call) every eighth round, or every round while this rank's own puts are still leaving.
         boolean all = awaited == null || (idle & 7) == 0 || sends.pending() > 0;
@@ -287,14 +340,20 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         } else if (System.nanoTime() - idleSinceNs < yieldBudgetNs) {
             Thread.yield();
         } else {
-            sleep(awaited);
+            sleep(awaited, awaitingHook);
         }
         return idle + 1;
     }
 
-    private void sleep(Transport awaited) {
+    private void sleep(Transport awaited, boolean awaitingHook) {
+        if (awaitingHook && !othersNeedDriving(null)) {
+            // What is awaited comes through the hook's own socket, which wakes this sleep; 1 ms bounds its timers.
+            hook.awaitInput(SHARED_SLICE_NS);
+            return;
+        }
+        boolean hooked = hook != null;
         if (anyOwnThreads) {
-            blocker.block(othersNeedDriving(null) ? SHARED_SLICE_NS : BLOCK_SLICE_NS, awaitedReady);
+            blocker.block(hooked || othersNeedDriving(null) ? SHARED_SLICE_NS : BLOCK_SLICE_NS, awaitedReady);
             return;
         }
         Transport target = awaited;
@@ -307,10 +366,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     break;
                 }
             }
-            target.await(transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
         } else {
-            // Other transports cannot wake this one's sleep: keep slices short when there are several.
-            target.await(transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            // Other transports (and the hook) cannot wake this one's sleep: keep slices short when there are several.
+            target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
         }
     }
 
@@ -318,6 +377,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private boolean awaitedReady() {
         if (failure != null) {
             return true;
+        }
+        java.util.function.BooleanSupplier external = awaitedExternal;
+        if (external != null) {
+            return external.getAsBoolean();
         }
         Posting p = awaitedPosting;
         return awaitedSlot < 0 ? sends.pending() == 0 : slotComplete(p, awaitedSlot);

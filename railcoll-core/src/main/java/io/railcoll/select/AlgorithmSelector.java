@@ -4,6 +4,7 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.TransportProvided;
 import io.railcoll.sim.Prediction;
 import io.railcoll.sim.SimulationTooLargeException;
 import io.railcoll.sim.Simulator;
@@ -11,11 +12,13 @@ import io.railcoll.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * Picks the algorithm for a shape, in this order:
@@ -27,7 +30,9 @@ import java.util.OptionalDouble;
  *       supports the shape is run through the {@link Simulator}. The prediction is made once per power-of-two bucket
  *       of block sizes, at the bucket's lower edge, and remembered, so a call pays for it once.</li>
  * </ol>
- * Every step is deterministic, so all ranks, given the same tuning, choose alike. {@link #explain} shows the same
+ * An algorithm a transport carries out ({@link TransportProvided}, e.g. {@code broadcast.multicast}) can run only
+ * when that transport is {@link #enableTransport enabled}; it is costed by its own model ({@link MulticastCost}),
+ * not simulated. Every step is deterministic, so all ranks, given the same tuning and transports, choose alike. {@link #explain} shows the same
  * decision with every alternative's prediction. Thread-confined to its communicator.
  */
 public final class AlgorithmSelector {
@@ -51,6 +56,7 @@ public final class AlgorithmSelector {
         }
     };
     private final Map<Collective, List<Rule>> rules = new EnumMap<>(Collective.class);
+    private final Set<String> transports = new HashSet<>();
     /** The placement the remembered choices are for; a communicator's never changes, so identity suffices. */
     private Placement choicesFor;
     private int fewestPerNode;
@@ -73,6 +79,35 @@ public final class AlgorithmSelector {
 
     public Tuning tuning() {
         return tuning;
+    }
+
+    /** Lets algorithms carried out by {@code transport} (e.g. {@code multicast}) run; forgets remembered choices. */
+    public void enableTransport(String transport) {
+        transports.add(transport);
+        modelChoices.clear();
+    }
+
+    /** Why {@code a} cannot run {@code shape} here: its own restrictions, or its transport is not enabled. */
+    private Optional<String> unsupported(Algorithm a, Shape shape) {
+        Optional<String> own = a.unsupportedReason(shape);
+        if (own.isPresent()) {
+            return own;
+        }
+        if (a instanceof TransportProvided t && !transports.contains(t.transport())) {
+            return Optional.of("the " + t.transport() + " transport is off (RAILCOLL_MCAST=off); set RAILCOLL_MCAST=auto"
+                    + " or on on every rank");
+        }
+        return Optional.empty();
+    }
+
+    /** The forced algorithm {@code id}, which must be able to run {@code shape} (never a silent fall-back). */
+    private Algorithm require(String id, Shape shape) {
+        Algorithm a = catalog.require(id, shape);
+        unsupported(a, shape).ifPresent(reason -> {
+            throw new IllegalArgumentException("algorithm " + id + " cannot run " + shape.collective().id() + " on N="
+                    + shape.size() + " (" + shape.placement().describe() + "): " + reason);
+        });
+        return a;
     }
 
     /** Forces {@code id} for its collective; unknown ids are rejected at once. */
@@ -98,7 +133,7 @@ public final class AlgorithmSelector {
     public Algorithm select(Shape shape) {
         String f = forced.get(shape.collective());
         if (f != null) {
-            return catalog.require(f, shape);
+            return require(f, shape);
         }
         if (shape.placement() != choicesFor) {
             remember(shape.placement());
@@ -106,7 +141,7 @@ public final class AlgorithmSelector {
         for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape, fewestPerNode, mostPerNode)) {
                 Algorithm a = catalog.byId(rule.algorithmId());
-                if (a.unsupportedReason(shape).isEmpty()) {
+                if (unsupported(a, shape).isEmpty()) {
                     return a;
                 }
             }
@@ -146,7 +181,7 @@ public final class AlgorithmSelector {
         String source = "tuning " + tuning.source() + describeMeasured();
         String f = forced.get(shape.collective());
         if (f != null) {
-            Optional<String> why = catalog.byId(f).unsupportedReason(shape);
+            Optional<String> why = unsupported(catalog.byId(f), shape);
             String text = why.map(w -> "forced, but it cannot run this shape, so the call fails: " + w)
                     .orElse("forced (RAILCOLL_ALGORITHM_" + shape.collective().name() + " or forceAlgorithm)");
             return new Explanation(shape, f, Explanation.Reason.FORCED, text, costed.blockBytes(),
@@ -154,7 +189,7 @@ public final class AlgorithmSelector {
         }
         for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape)) {
-                Optional<String> why = catalog.byId(rule.algorithmId()).unsupportedReason(shape);
+                Optional<String> why = unsupported(catalog.byId(rule.algorithmId()), shape);
                 if (why.isEmpty()) {
                     return new Explanation(shape, rule.algorithmId(), Explanation.Reason.RULE, "rule " + rule.name()
                             + " (" + rule.origin() + "): " + rule.conditions() + " -> " + rule.algorithmId(),
@@ -197,13 +232,41 @@ public final class AlgorithmSelector {
         String firstSupported = null;
         double bestNs = Double.POSITIVE_INFINITY;
         for (Algorithm a : catalog.forCollective(shape.collective())) {
-            Optional<String> unsupported = a.unsupportedReason(shape);
+            Optional<String> unsupported = unsupported(a, shape);
             if (unsupported.isPresent()) {
                 candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "cannot run: " + unsupported.get()));
                 continue;
             }
             if (firstSupported == null) {
                 firstSupported = a.id();
+            }
+            if (a instanceof TransportProvided t) {
+                long bytes = shape.collective().recvBytes(shape.blockBytes(), shape.size(), t.transportRoot(shape),
+                        t.transportRoot(shape));
+                OptionalDouble ns = MulticastCost.predictNs(bytes, shape.size(), tuning.model());
+                if (ns.isEmpty()) {
+                    candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(),
+                            "not costed: the tuning has no model.mcast parameters (only forced or by a rule)"));
+                    continue;
+                }
+                String how = "multicast model: alpha_mc + n*beta_mc + sync";
+                if (t.scheduleBefore().isPresent()) {
+                    try {
+                        double before = Simulator.predict(t.scheduleBefore().get(), shape, tuning.model(),
+                                Simulator.Mode.AUTO, SELECTION_MAX_OPS).timeNs();
+                        ns = OptionalDouble.of(before + ns.getAsDouble());
+                        how = "simulated " + t.scheduleBefore().get().id() + " + " + how;
+                    } catch (SimulationTooLargeException e) {
+                        candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
+                        continue;
+                    }
+                }
+                candidates.add(new Explanation.Candidate(a.id(), ns, how));
+                if (ns.getAsDouble() < bestNs) {
+                    bestNs = ns.getAsDouble();
+                    best = a.id();
+                }
+                continue;
             }
             try {
                 Prediction p = Simulator.predict(a, shape, tuning.model(), Simulator.Mode.AUTO, SELECTION_MAX_OPS);

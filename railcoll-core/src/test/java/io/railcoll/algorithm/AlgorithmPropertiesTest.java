@@ -30,6 +30,9 @@ class AlgorithmPropertiesTest {
     private static final int SAMPLES_PER_ALGORITHM = 700;
 
     private static void assertPasses(Algorithm algorithm, Shape shape) {
+        if (algorithm.unsupportedReason(shape).isPresent()) {
+            return; // e.g. broadcast.multicast on one node; every other algorithm runs every shape
+        }
         ScheduleChecker.Report report = ScheduleChecker.check(algorithm, shape);
         assertTrue(report.ok(), report::describe);
         // Cost is a pure function of the shape: a second call states the same terms.

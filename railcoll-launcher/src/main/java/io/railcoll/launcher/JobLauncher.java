@@ -50,7 +50,9 @@ public final class JobLauncher {
     public JobResult run(JobSpec spec, NodeNetwork network) throws IOException, InterruptedException {
         Placement placement = spec.placement();
         int size = placement.size();
-        String jobId = "j" + UUID.randomUUID().toString().substring(0, 8);
+        // A job id given in the environment is kept (a test that must know it up front, e.g. for a multicast route).
+        String given = spec.environment().get("RAILCOLL_JOB_ID");
+        String jobId = given != null && !given.isBlank() ? given.strip() : "j" + UUID.randomUUID().toString().substring(0, 8);
         String secret = Handshake.newSecret();
         Handshake handshake = new Handshake(jobId, secret.getBytes(StandardCharsets.UTF_8));
 

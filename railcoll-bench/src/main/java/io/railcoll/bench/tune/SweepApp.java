@@ -161,7 +161,7 @@ public final class SweepApp implements RankApp {
             if (a.equals("all")) {
                 for (Algorithm alg : AlgorithmCatalog.standard().forCollective(c)) {
                     Shape probe = new Shape(c, comm.placement(), comm.rails(), 1, 0);
-                    if (alg.unsupportedReason(probe).isEmpty() && !out.contains(alg.id())) {
+                    if (io.railcoll.bench.Candidates.runnable(alg, probe, System.getenv()) && !out.contains(alg.id())) {
                         out.add(alg.id());
                     }
                 }

@@ -44,13 +44,31 @@ import io.railcoll.topology.Placement;
  */
 public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
     public static final String ID = "allgather.smp-gather-bcast";
+    /** Phases 1 and 2 alone: every block lands in rank 0's RECV only (not in the catalog: not an all-gather). */
+    public static final String GATHER_TO_ROOT_ID = "allgather.smp-gather-to-root";
 
     private static final int TAG_GATHER = 1;
     private static final int TAG_NETWORK = 2;
     private static final int TAG_BROADCAST = 3;
 
+    private final boolean broadcast;
+
     public SmpGatherBroadcastAllgather() {
-        super(ID, "node gather (shm)", "inter-node Direct gather", "broadcast (masters, then shm)");
+        this(ID, true);
+    }
+
+    private SmpGatherBroadcastAllgather(String id, boolean broadcast) {
+        super(id, "node gather (shm)", "inter-node Direct gather", broadcast ? "broadcast (masters, then shm)" : "none");
+        this.broadcast = broadcast;
+    }
+
+    /**
+     * The SMP-aware gather alone (phases 1 and 2): afterwards rank 0's RECV holds every block and no other rank's
+     * RECV is written. Run by the engine before a transport broadcasts the result ({@code allgather.smp-gather-mcast});
+     * not an all-gather, so not in the catalog.
+     */
+    public static SmpGatherBroadcastAllgather gatherToRoot() {
+        return new SmpGatherBroadcastAllgather(GATHER_TO_ROOT_ID, false);
     }
 
     @Override
@@ -64,7 +82,9 @@ public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
         int master = units.master(node);
         if (rank != master) {
             NodeGather.member(p.phase(GATHER), master, b, TAG_GATHER);
-            p.phase(BROADCAST).recv(master, TAG_BROADCAST, Buffer.RECV, 0, all);
+            if (broadcast) {
+                p.phase(BROADCAST).recv(master, TAG_BROADCAST, Buffer.RECV, 0, all);
+            }
             return;
         }
         KnomialTree tree = new KnomialTree(nodes, shape.ports(), placement.nodeOf(0));
@@ -75,6 +95,9 @@ public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
         p.phase(NETWORK);
         if (v != 0) {
             p.putBlocks(units.master(tree.rank(0)), ownRegion, own, b, TAG_NETWORK);
+            if (!broadcast) {
+                return;
+            }
             // The whole result comes back, this node's blocks included, so nothing staged needs copying out.
             p.phase(BROADCAST).recv(units.master(tree.rank(tree.parent(v))), TAG_BROADCAST, Buffer.RECV, 0, all);
         } else {
@@ -82,6 +105,9 @@ public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
             for (int d = 1; d < nodes; d++) {
                 p.recvInPlace(units.master(tree.rank(d)), TAG_NETWORK, units.unit(tree.rank(d)), b);
             }
+        }
+        if (!broadcast) {
+            return;
         }
         p.phase(BROADCAST);
         for (int child : tree.childrenTopDown(v)) {
@@ -107,17 +133,24 @@ public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
             PackedBlocks own = units.unit(node);
             NodeGather.traffic(traffic, rank, master, own, b, TAG_GATHER);
             if (rank != master) {
-                traffic.receive(rank, master, TAG_BROADCAST);
+                if (broadcast) {
+                    traffic.receive(rank, master, TAG_BROADCAST);
+                }
                 continue;
             }
             int v = tree.relative(node);
             if (v != 0) {
                 traffic.send(rank, units.master(tree.rank(0)), TAG_NETWORK, own.bytes(b));
-                traffic.receive(rank, units.master(tree.rank(tree.parent(v))), TAG_BROADCAST);
+                if (broadcast) {
+                    traffic.receive(rank, units.master(tree.rank(tree.parent(v))), TAG_BROADCAST);
+                }
             } else {
                 for (int d = 1; d < nodes; d++) {
                     traffic.receive(rank, units.master(tree.rank(d)), TAG_NETWORK);
                 }
+            }
+            if (!broadcast) {
+                continue;
             }
             for (int child : tree.childrenTopDown(v)) {
                 traffic.send(rank, units.master(tree.rank(child)), TAG_BROADCAST, all);

@@ -44,6 +44,36 @@ public final class MulticastBroadcast implements AutoCloseable {
      */
     public static MulticastBroadcast open(MulticastGroup group, MulticastSettings settings, ControlLink link,
                                           Consumer<String> log) {
+        MulticastBroadcast b = create(group, settings, link, log);
+        try {
+            // Every member listens before anyone sends: multicast does not keep datagrams for late joiners.
+            b.protocol.postJoin(System.nanoTime());
+            b.await();
+        } catch (RuntimeException e) {
+            b.closeSocket();
+            throw e;
+        }
+        return b;
+    }
+
+    /**
+     * Joins {@code group} (or notes why it cannot) and builds the protocol over {@code link} without waiting for
+     * anything: for an engine that drives the progress itself. The caller then posts the join ({@link #postJoin})
+     * and runs {@link #doWork} until {@link #isDone}, like every later operation; {@code onArrival} runs (on the
+     * link's thread) whenever a control message arrives, after this member's own wake-up.
+     */
+    public static MulticastBroadcast create(MulticastGroup group, MulticastSettings settings, ControlLink link,
+                                            Consumer<String> log, Runnable onArrival) {
+        MulticastBroadcast b = create(group, settings, link, log);
+        link.onArrival(() -> {
+            b.wakeup();
+            onArrival.run();
+        });
+        return b;
+    }
+
+    private static MulticastBroadcast create(MulticastGroup group, MulticastSettings settings, ControlLink link,
+                                             Consumer<String> log) {
         DatagramPort port = null;
         String unavailable = null;
         try {
@@ -58,17 +88,52 @@ public final class MulticastBroadcast implements AutoCloseable {
                 group.communicatorId(), settings, port, unavailable, link, counters, log);
         MulticastBroadcast b = new MulticastBroadcast(p, counters, port, System::nanoTime, group);
         link.onArrival(b::wakeup);
-        try {
-            // Every member listens before anyone sends: multicast does not keep datagrams for late joiners.
-            p.postJoin(System.nanoTime());
-            b.await();
-        } catch (RuntimeException e) {
-            if (port != null) {
-                port.close();
-            }
-            throw e;
-        }
         return b;
+    }
+
+    // ---- the non-blocking face, for an engine that drives progress itself ----
+
+    /** Starts the join (collective: every member listens before anyone sends). */
+    public void postJoin() {
+        checkOpen();
+        protocol.postJoin(clock.getAsLong());
+    }
+
+    /** Starts a broadcast of {@code buffer} from {@code rootRank}; done when {@link #isDone}. */
+    public void postBroadcast(MemorySegment buffer, int rootRank) {
+        checkOpen();
+        protocol.postBroadcast(buffer, rootRank, clock.getAsLong());
+    }
+
+    /** Starts a synchronization of everything broadcast so far (collective). */
+    public void postFlush() {
+        checkOpen();
+        protocol.postFlush(clock.getAsLong());
+    }
+
+    /** Whether the posted operation is done. */
+    public boolean isDone() {
+        return protocol.isDone();
+    }
+
+    /** Sleeps up to {@code maxWaitNs} in the multicast socket (a datagram or {@link #wakeup} ends it early). */
+    public void awaitInput(long maxWaitNs) {
+        waiter = Thread.currentThread();
+        protocol.await(maxWaitNs);
+        waiter = null;
+    }
+
+    /** The failure that ended this member's protocol, or null. */
+    public RailcollException failure() {
+        return protocol.failure();
+    }
+
+    /** Closes the socket without a final synchronization: after a {@link #postFlush} that is done, or a failure. */
+    public void closeSocket() {
+        closed = true;
+        if (port != null) {
+            port.close();
+        }
     }
 
     /** Broadcasts {@code buffer} from {@code rootRank} to every member; returns when this member's part is done. */

@@ -1,6 +1,7 @@
 package io.railcoll.transport.mcast;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -43,6 +44,11 @@ public final class MulticastEndpoint implements DatagramPort {
      */
     public static MulticastEndpoint open(MulticastGroup g, int receiveBufferBytes) throws IOException {
         NetworkInterface nif = NetworkInterface.getByInetAddress(g.railAddress());
+        if (nif == null && g.railAddress().isLoopbackAddress()) {
+            // The loopback emulation gives rails addresses like 127.0.2.3: lo answers for all of 127/8 though it
+            // lists only 127.0.0.1, so such a rail's interface is lo.
+            nif = NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress());
+        }
         if (nif == null) {
             throw new SocketException("no network interface holds rail address " + g.railAddress().getHostAddress());
         }

@@ -1,0 +1,29 @@
+package io.railcoll.bench;
+
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.TransportProvided;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which catalog algorithms "all" expands to in the bench, sweep and check apps: those that support the shape and,
+ * for a transport-provided one ({@code broadcast.multicast}), whose transport the job's environment enables
+ * ({@code RAILCOLL_MCAST=auto|on}); forcing it otherwise would fail the run. Stateless.
+ */
+public final class Candidates {
+    private Candidates() {
+    }
+
+    public static boolean runnable(Algorithm a, Shape probe, Map<String, String> env) {
+        if (a.unsupportedReason(probe).isPresent()) {
+            return false;
+        }
+        if (a instanceof TransportProvided) {
+            String mode = env.getOrDefault("RAILCOLL_MCAST", "off").strip().toLowerCase(Locale.ROOT);
+            return mode.equals("auto") || mode.equals("on");
+        }
+        return true;
+    }
+}

@@ -1,0 +1,28 @@
+package io.railcoll.schedule;
+
+/**
+ * An algorithm a transport carries out itself rather than the engine running its programs
+ * ({@code broadcast.multicast}: one datagram stream the network copies to every member, which no put schedule can
+ * express; {@code allgather.smp-gather-mcast}: a schedule first, then that broadcast). It is still a catalog entry: it has an id, restrictions, a summary and a paper, it can be forced, and
+ * selection costs it. Its {@link #program programs} are the point-to-point schedule it falls back on when the
+ * transport cannot deliver, so the schedule checker and the simulator still have something true to work on; the
+ * selector costs it with its own model instead (see docs/decisions/0010).
+ */
+public interface TransportProvided extends Algorithm {
+
+    /** The transport that carries it out and must be enabled for it to run, e.g. {@code multicast}. */
+    String transport();
+
+    /**
+     * The schedule the engine runs first, leaving RECV complete on {@link #transportRoot} (e.g. an SMP-aware gather
+     * to rank 0), or empty when the transport does everything. The transport then broadcasts RECV from that rank.
+     */
+    default java.util.Optional<Algorithm> scheduleBefore() {
+        return java.util.Optional.empty();
+    }
+
+    /** The rank whose RECV the transport broadcasts: the shape's root for a broadcast, rank 0 otherwise. */
+    default int transportRoot(Shape shape) {
+        return shape.collective() == Collective.BROADCAST ? shape.root() : 0;
+    }
+}
