@@ -37,6 +37,8 @@ final class LaneSet {
     private final List<LaneDriver> drivers = new ArrayList<>();
     private volatile RailcollException failure;
     private volatile boolean closing;
+    /** Eager frames (complete once written) of every lane not acknowledged yet: closing waits for them. */
+    private final java.util.concurrent.atomic.AtomicInteger eagerUnacknowledged = new java.util.concurrent.atomic.AtomicInteger();
 
     LaneSet(int rank, int size, int rails, int connectionsPerRail, int eagerBytes, FrameSink sink, LanePolicy policy,
             LongSupplier clock, PrintStream log) {
@@ -77,6 +79,28 @@ final class LaneSet {
 
     List<LaneDriver> drivers() {
         return drivers;
+    }
+
+    void eagerSent() {
+        eagerUnacknowledged.incrementAndGet();
+    }
+
+    void eagerAcknowledged() {
+        eagerUnacknowledged.decrementAndGet();
+    }
+
+    /** Eager frames written (their collectives may have returned) whose receiver has not acknowledged them yet. */
+    int eagerUnacknowledged() {
+        return eagerUnacknowledged.get();
+    }
+
+    /** Frames that will never be delivered: the eager ones among them no longer hold up closing. */
+    private void dropped(List<OutFrame> frames) {
+        for (OutFrame f : frames) {
+            if (f.eager) {
+                eagerUnacknowledged.decrementAndGet();
+            }
+        }
     }
 
     /** From now on lanes that break are this rank's own goodbye: nothing is reported. */
@@ -129,6 +153,7 @@ final class LaneSet {
         long live = p.markDead(c.lane);
         wakeDrivers();
         if (closing || p.goodbye() && frames.isEmpty()) {
+            dropped(frames);
             return; // this rank or the peer is leaving: lanes closing is expected
         }
         counters.railFailed(c.peer, c.rail, cause);
@@ -138,6 +163,7 @@ final class LaneSet {
         }
         String lane = "rank " + rank + ": " + describeLane(c) + " to rank " + c.peer;
         if (live == 0) {
+            dropped(frames);
             String lost = frames.isEmpty() ? "" : "; " + frames.size() + " frames (" + bytes + " bytes) cannot be delivered";
             if (silent) {
                 fail(new RailDownException(lane + " failed (" + cause + ") and no rail to rank " + c.peer
@@ -231,6 +257,7 @@ final class LaneSet {
     void redirect(LaneDriver current, int peer, OutFrame f, long nowNs) {
         long live = peers[peer].liveMask();
         if (live == 0) {
+            dropped(List.of(f));
             return; // the transport has failed already; the collective cannot complete
         }
         send(current, peer, Long.numberOfTrailingZeros(live), f, nowNs);

@@ -89,6 +89,8 @@ final class TcpConnection {
     private boolean ackAgain;
     private boolean goodbyeReceived;
     private volatile boolean broken;
+    /** Why the last write failed; the lane's fate is then decided by what its read side finds. */
+    private String writeFailure;
     private volatile boolean quiesceRequested;
 
     long lastSentNs;
@@ -120,7 +122,7 @@ final class TcpConnection {
     }
 
     boolean hasOutput() {
-        return !queue.isEmpty();
+        return writeFailure == null && !queue.isEmpty();
     }
 
     boolean goodbyeReceived() {
@@ -147,6 +149,7 @@ final class TcpConnection {
             f.detachPayload(lanes.eagerBytes);
             f.eager = true;
             eagerInFlight++;
+            lanes.eagerSent();
         }
         f.rewind(null);
         append(f, nowNs);
@@ -228,6 +231,9 @@ final class TcpConnection {
 
     /** Writes as much queued output as the socket takes; returns frames that left (ABORT/GOODBYE completed). */
     int writeQueued(long nowNs) {
+        if (writeFailure != null) {
+            return 0;
+        }
         int done = 0;
         try {
             while (!queue.isEmpty()) {
@@ -265,7 +271,12 @@ final class TcpConnection {
                 }
             }
         } catch (IOException e) {
-            lanes.breakLane(this, "write failed: " + e.getMessage(), false, nowNs);
+            // The peer closed the connection. After a goodbye that this side has not read yet, that is a normal
+            // departure (the keeper's heartbeat can hit the closed socket while the owner computes); otherwise a
+            // failure. The read side tells which from what it finds before the end of the stream (or a reset),
+            // right behind; until then this lane writes nothing more.
+            writeFailure = "write failed: " + e.getMessage();
+            updateInterest();
             return done;
         }
         if (ackAgain && !broken) {
@@ -291,6 +302,7 @@ final class TcpConnection {
             OutFrame f = unacked.poll();
             if (f.eager) {
                 eagerInFlight--;
+                lanes.eagerAcknowledged();
             }
             if (f.completion != null) {
                 f.completion.done();
@@ -643,7 +655,8 @@ final class TcpConnection {
             stop();
             return;
         }
-        lanes.breakLane(this, "connection closed by the peer", false, nowNs);
+        lanes.breakLane(this, "connection closed by the peer" + (writeFailure == null ? "" : " (" + writeFailure + ")"),
+                false, nowNs);
     }
 
     // ---- failure ----
@@ -714,7 +727,7 @@ final class TcpConnection {
         if (state != State.PAUSED && state != State.AWAIT_QUIESCE && state != State.STOPPED) {
             ops |= SelectionKey.OP_READ;
         }
-        if (!queue.isEmpty()) {
+        if (!queue.isEmpty() && writeFailure == null) {
             ops |= SelectionKey.OP_WRITE;
         }
         if (key.interestOps() != ops) {

@@ -207,11 +207,30 @@ public final class TcpRailTransport extends RailTransport {
     }
 
     private void drain(SendCompletion done, long maxNs) {
+        drainUntil(() -> done.pending() == 0, maxNs);
+    }
+
+    private void drainUntil(java.util.function.BooleanSupplier finished, long maxNs) {
         long deadline = System.nanoTime() + maxNs;
-        while (done.pending() > 0 && System.nanoTime() - deadline < 0) {
+        while (!finished.getAsBoolean() && System.nanoTime() - deadline < 0) {
             if (driver.doWork(lanes.clock.getAsLong()) == 0) {
                 driver.await(lanes.clock.getAsLong(), TimeUnit.MILLISECONDS.toNanos(1));
             }
+        }
+    }
+
+    /**
+     * Small frames completed once written; before saying goodbye, their receivers' acknowledgements are awaited
+     * (reading meanwhile, so nothing unread makes the close a reset), for as long as a rail may stay silent.
+     */
+    private void awaitEagerAcknowledged(boolean held) {
+        if (!held || lanes.eagerUnacknowledged() == 0) {
+            return;
+        }
+        try {
+            drainUntil(() -> lanes.eagerUnacknowledged() == 0 || lanes.failure() != null, 2 * lanes.policy.timeoutNs());
+        } catch (RuntimeException ignored) {
+            // a failure while closing: what is still unacknowledged is reported below
         }
     }
 
@@ -228,8 +247,9 @@ public final class TcpRailTransport extends RailTransport {
         }
         boolean held = acquire();
         try {
+            awaitEagerAcknowledged(held);
             lanes.closing();
-        FrameHeader bye = goodbyeHeader();
+            FrameHeader bye = goodbyeHeader();
             SendCompletion done = new SendCompletion();
             long now = lanes.clock.getAsLong();
             for (TcpConnection c : driver.connections) {

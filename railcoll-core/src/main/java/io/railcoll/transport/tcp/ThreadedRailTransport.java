@@ -255,6 +255,13 @@ public final class ThreadedRailTransport extends RailTransport {
 
     @Override
     public void close() {
+        // Small frames completed once written: their acknowledgements are awaited before the goodbyes (the rail
+        // threads keep reading), for as long as a rail may stay silent.
+        long deadline = System.nanoTime() + 2 * lanes.policy.timeoutNs();
+        while (lanes.eagerUnacknowledged() > 0 && lanes.failure() == null && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
         lanes.closing();
         SendCompletion done = new SendCompletion();
         for (LaneDriver driver : drivers) {

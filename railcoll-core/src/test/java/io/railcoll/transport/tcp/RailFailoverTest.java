@@ -224,6 +224,28 @@ class RailFailoverTest {
                 "the re-sent frame carries the bytes as they were at the put, not the caller's later ones");
     }
 
+    @Test
+    void aPeerThatSaidGoodbyeWhileThisRankComputedIsNotAFailureEvenIfAHeartbeatHitsItsClosedSocket() throws Exception {
+        start(false);
+        links.get(0).closeWhenDrained = true;
+        receiver.close(); // goodbye on both lanes, sockets closed
+        open.remove(receiver);
+        // This rank computes: only its keeper runs, writing heartbeats into the closed connections until they fail.
+        for (int i = 0; i < 40; i++) {
+            clock.addAndGet(TIMEOUT_NS / 4);
+            sender.lanes.drivers().getFirst().heartbeatOnly(clock.get());
+            pump();
+            Thread.sleep(5);
+        }
+        // The owner comes back and reads: the goodbyes, then the ends of the streams.
+        for (int i = 0; i < 20; i++) {
+            sender.poll();
+            pump();
+        }
+        assertEquals(List.of(), sender.counters().failures(), "a peer that left normally is no rail failure");
+        assertEquals(null, sender.lanes.failure(), senderLog.toString(StandardCharsets.UTF_8));
+    }
+
     // ---- harness ----
 
     /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
@@ -329,6 +351,8 @@ class RailFailoverTest {
         boolean dropBackward;
         /** Moves nothing either way (bytes wait in the sockets): a stalled peer rather than a dead rail. */
         boolean hold;
+        /** Passes an end of stream on: closes the other side once one side closed and everything before it moved. */
+        boolean closeWhenDrained;
 
         Link(SocketChannel towardSender, SocketChannel towardReceiver) throws IOException {
             this.towardSender = towardSender;
@@ -346,8 +370,16 @@ class RailFailoverTest {
         }
 
         private void move(SocketChannel from, SocketChannel to, boolean drop) throws IOException {
+            if (!from.isOpen() || !to.isOpen()) {
+                return;
+            }
             buf.clear();
-            if (from.read(buf) <= 0) {
+            int n = from.read(buf);
+            if (n < 0 && closeWhenDrained) {
+                from.close();
+                to.close();
+            }
+            if (n <= 0) {
                 return;
             }
             buf.flip();
