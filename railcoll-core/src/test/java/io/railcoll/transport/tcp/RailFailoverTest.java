@@ -383,8 +383,16 @@ class RailFailoverTest {
                 return;
             }
             buf.flip();
-            while (!drop && buf.hasRemaining()) {
-                to.write(buf);
+            try {
+                while (!drop && buf.hasRemaining()) {
+                    to.write(buf);
+                }
+            } catch (IOException e) {
+                if (!closeWhenDrained) {
+                    throw e;
+                }
+                from.close(); // the far end is gone: so is this wire
+                to.close();
             }
         }
     }
