@@ -32,6 +32,12 @@ import java.util.Optional;
  * @param railTimeoutNs        a rail connection that hears nothing (no data, acknowledgement or heartbeat) this long
  *                             is given up and its traffic re-sent on the peer's other rails
  *                             ({@code RAILCOLL_RAIL_TIMEOUT_MS}, default 4 s; heartbeats go every eighth of it)
+ * @param cma                  whether a put of native memory to a node-mate may go single-copy: the receiver reads
+ *                             it straight from the sender's memory with process_vm_readv ({@code RAILCOLL_CMA}=on|off,
+ *                             default on; used per pair only where the kernel allows it, docs/shared-memory.md)
+ * @param cmaThresholdBytes    smallest put that goes single-copy ({@code RAILCOLL_CMA_THRESHOLD}, default 32 KiB,
+ *                             docs/decisions/0007-single-copy-threshold-and-heap-buffers.md); heap memory (byte[],
+ *                             heap ByteBuffers and segments) always goes through the rings
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
  *                             cannot run a shape is an error, never a silent fall-back
@@ -47,6 +53,8 @@ public record Config(
         int shmRingBytes,
         int connectionsPerRail,
         long railTimeoutNs,
+        boolean cma,
+        long cmaThresholdBytes,
         Map<Collective, String> forcedAlgorithms) {
 
     public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
@@ -54,6 +62,15 @@ public record Config(
     public static final long DEFAULT_STRIPE_THRESHOLD = 1024;
 
     public static final long DEFAULT_RAIL_TIMEOUT_NS = 4_000_000_000L;
+    public static final long DEFAULT_CMA_THRESHOLD = 32 * 1024;
+
+    /** The settings before the single-copy ones, with those at their defaults. */
+    public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
+                  int groups, boolean sharedMemory, int shmRingBytes, int connectionsPerRail, long railTimeoutNs,
+                  Map<Collective, String> forcedAlgorithms) {
+        this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, true, DEFAULT_CMA_THRESHOLD, forcedAlgorithms);
+    }
 
     /** The settings before the rail fail-over ones, with those at their defaults. */
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
@@ -68,6 +85,9 @@ public record Config(
         }
         if (railTimeoutNs < 10_000_000L) {
             throw new IllegalArgumentException("the rail time-out must be at least 10 ms, got " + railTimeoutNs + " ns");
+        }
+        if (cmaThresholdBytes < 1) {
+            throw new IllegalArgumentException("the single-copy threshold must be at least 1 byte, got " + cmaThresholdBytes);
         }
         if (timeoutNs <= 0) {
             throw new IllegalArgumentException("timeout must be > 0");
@@ -123,6 +143,16 @@ public record Config(
         }
         int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
         int connections = (int) longValue(env, "RAILCOLL_CONNECTIONS_PER_RAIL", c.connectionsPerRail);
+        boolean cma = c.cma;
+        String cmaSpec = env.get("RAILCOLL_CMA");
+        if (cmaSpec != null && !cmaSpec.isBlank()) {
+            cma = switch (cmaSpec.strip().toLowerCase(Locale.ROOT)) {
+                case "on", "true", "1" -> true;
+                case "off", "false", "0" -> false;
+                default -> throw new IllegalArgumentException("RAILCOLL_CMA must be on or off, got '" + cmaSpec + "'");
+            };
+        }
+        long cmaThreshold = longValue(env, "RAILCOLL_CMA_THRESHOLD", c.cmaThresholdBytes);
         long railTimeout = millisToNs(env, "RAILCOLL_RAIL_TIMEOUT_MS", c.railTimeoutNs);
         EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
         for (Collective col : Collective.values()) {
@@ -131,12 +161,13 @@ public record Config(
                 forced.put(col, v.strip());
             }
         }
-        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, forced);
+        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, cma,
+                cmaThreshold, forced);
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, forcedAlgorithms);
+                connectionsPerRail, railTimeoutNs, cma, cmaThresholdBytes, forcedAlgorithms);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
@@ -144,7 +175,7 @@ public record Config(
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, m);
+                connectionsPerRail, railTimeoutNs, cma, cmaThresholdBytes, m);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

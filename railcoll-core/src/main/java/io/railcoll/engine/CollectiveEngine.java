@@ -421,6 +421,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     @Override
     public void onGoodbye(int peer, int rail) {
+        if (route == null) {
+            return; // during start-up, before attach: the peer's loss shows when it is awaited
+        }
         Transport t = route[peer];
         if (t != null && (rail >= 0) == t.railBased()) {
             goodbyes.incrementAndGet(peer);
