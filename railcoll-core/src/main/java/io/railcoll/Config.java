@@ -35,7 +35,7 @@ import java.util.Optional;
  * @param cma                  whether a put of native memory to a node-mate may go single-copy: the receiver reads
  *                             it straight from the sender's memory with process_vm_readv ({@code RAILCOLL_CMA}=on|off,
  *                             default on; used per pair only where the kernel allows it, docs/shared-memory.md)
- * @param cmaThresholdBytes    smallest put that goes single-copy ({@code RAILCOLL_CMA_THRESHOLD}, default 32 KiB,
+ * @param cmaThresholdBytes    smallest put that goes single-copy ({@code RAILCOLL_CMA_THRESHOLD}, default 64 KiB,
  *                             docs/decisions/0007-single-copy-threshold-and-heap-buffers.md); heap memory (byte[],
  *                             heap ByteBuffers and segments) always goes through the rings
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
@@ -62,7 +62,7 @@ public record Config(
     public static final long DEFAULT_STRIPE_THRESHOLD = 1024;
 
     public static final long DEFAULT_RAIL_TIMEOUT_NS = 4_000_000_000L;
-    public static final long DEFAULT_CMA_THRESHOLD = 32 * 1024;
+    public static final long DEFAULT_CMA_THRESHOLD = 64 * 1024;
 
     /** The settings before the single-copy ones, with those at their defaults. */
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,

@@ -11,16 +11,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigSingleCopyTest {
     @Test
-    void singleCopyIsOnFrom32KiBByDefaultAndSetFromTheEnvironment() {
+    void singleCopyIsOnFrom64KiBByDefaultAndSetFromTheEnvironment() {
         Config d = Config.fromEnvironment(Map.of());
         assertTrue(d.cma());
-        assertEquals(32 * 1024, d.cmaThresholdBytes());
-        Config c = Config.fromEnvironment(Map.of("RAILCOLL_CMA", "off", "RAILCOLL_CMA_THRESHOLD", "65536"));
+        assertEquals(64 * 1024, d.cmaThresholdBytes());
+        Config c = Config.fromEnvironment(Map.of("RAILCOLL_CMA", "off", "RAILCOLL_CMA_THRESHOLD", "40000"));
         assertFalse(c.cma());
-        assertEquals(65536, c.cmaThresholdBytes());
+        assertEquals(40000, c.cmaThresholdBytes());
         // The with-ers keep the setting.
         assertFalse(c.withTimeoutNs(1_000_000).cma());
-        assertEquals(65536, c.withTimeoutNs(1_000_000).cmaThresholdBytes());
+        assertEquals(40000, c.withTimeoutNs(1_000_000).cmaThresholdBytes());
     }
 
     @Test
