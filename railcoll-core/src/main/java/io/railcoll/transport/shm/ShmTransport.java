@@ -209,6 +209,16 @@ public final class ShmTransport implements Transport {
         checkLiveness();
     }
 
+    @Override
+    public String inFlightWith(int peer) {
+        try {
+            ShmLink l = peer >= 0 && peer < links.length ? links[peer] : null;
+            return l == null ? "" : l.pullActivity();
+        } catch (RuntimeException raced) {
+            return ""; // read from another thread while the owner changed the link: only a message is lost
+        }
+    }
+
     /** The doorbell this rank sleeps on; other transports' progress threads ring it to wake the owner. */
     public Doorbell doorbell() {
         return doorbell;
