@@ -36,7 +36,7 @@ import java.util.Optional;
  *                             it straight from the sender's memory with process_vm_readv ({@code RAILCOLL_CMA}=on|off,
  *                             default on; used per pair only where the kernel allows it, docs/shared-memory.md)
  * @param cmaThresholdBytes    smallest put that goes single-copy ({@code RAILCOLL_CMA_THRESHOLD}, default 64 KiB,
- *                             docs/decisions/0007-single-copy-threshold-and-heap-buffers.md); heap memory (byte[],
+ *                             docs/decisions/0009-single-copy-threshold-and-heap-buffers.md); heap memory (byte[],
  *                             heap ByteBuffers and segments) always goes through the rings
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that

@@ -3,7 +3,7 @@ package io.railcoll.transport.shm.bench;
 import io.railcoll.transport.shm.Cma;
 import java.lang.foreign.*;
 /**
- * What a put costs in copies, for the single-copy threshold (docs/decisions/0007): process_vm_readv with a reused
+ * What a put costs in copies, for the single-copy threshold (docs/decisions/0009): process_vm_readv with a reused
  * {@link Cma.Reader} against one memcpy of the same size, both within this process (same caches as between two
  * processes of a node). The ring path costs two memcpys, the single-copy path one process_vm_readv plus a
  * PULLED frame. Best of 7 rounds. Not a test: prints figures.
