@@ -58,6 +58,14 @@ public interface Communicator extends AutoCloseable {
     /** Bytes and frames sent per rail so far. */
     RailCounters railCounters();
 
+    /**
+     * Puts to node-mates that went single-copy (the receiver read them from this process's memory) and puts this
+     * rank pulled from node-mates, so far; zeros without shared memory or with {@code RAILCOLL_CMA=off}.
+     */
+    default SingleCopyCounts singleCopyCounts() {
+        return SingleCopyCounts.NONE;
+    }
+
     /** Makes every later call of {@code collective} use algorithm {@code id} (all ranks must do the same). */
     void forceAlgorithm(String id);
 

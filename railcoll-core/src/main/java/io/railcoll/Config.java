@@ -36,6 +36,12 @@ import java.util.Optional;
  *                             written, instead of when the receiver acknowledges it ({@code RAILCOLL_EAGER_BYTES},
  *                             default 16 KiB, 0 turns it off): the acknowledgement's round trip leaves the critical
  *                             path of small collectives, and the copy still lets a failed rail's data be re-sent
+ * @param cma                  whether a put of native memory to a node-mate may go single-copy: the receiver reads
+ *                             it straight from the sender's memory with process_vm_readv ({@code RAILCOLL_CMA}=on|off,
+ *                             default on; used per pair only where the kernel allows it, docs/shared-memory.md)
+ * @param cmaThresholdBytes    smallest put that goes single-copy ({@code RAILCOLL_CMA_THRESHOLD}, default 64 KiB,
+ *                             docs/decisions/0009-single-copy-threshold-and-heap-buffers.md); heap memory (byte[],
+ *                             heap ByteBuffers and segments) always goes through the rings
  * @param forcedAlgorithms     per collective, an algorithm id that must be used
  *                             ({@code RAILCOLL_ALGORITHM_ALLGATHER=allgather.bruck} and so on); a forced algorithm that
  *                             cannot run a shape is an error, never a silent fall-back
@@ -56,6 +62,8 @@ public record Config(
         int connectionsPerRail,
         long railTimeoutNs,
         int eagerBytes,
+        boolean cma,
+        long cmaThresholdBytes,
         Map<Collective, String> forcedAlgorithms,
         MulticastMode multicast,
         int multicastRail) {
@@ -68,6 +76,7 @@ public record Config(
     public static final int DEFAULT_EAGER_BYTES = 16 * 1024;
     /** Above this a copy costs more than the acknowledgement's round trip saves, and pins that much per frame. */
     public static final int MAX_EAGER_BYTES = 1024 * 1024;
+    public static final long DEFAULT_CMA_THRESHOLD = 64 * 1024;
 
     /** The settings before the rail fail-over ones, with those at their defaults. */
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
@@ -76,12 +85,13 @@ public record Config(
                 DEFAULT_RAIL_TIMEOUT_NS, forcedAlgorithms);
     }
 
-    /** The settings before the multicast ones, with multicast off. */
+    /** The settings before the eager, single-copy and multicast ones, with those at their defaults. */
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
                   int groups, boolean sharedMemory, int shmRingBytes, int connectionsPerRail, long railTimeoutNs,
                   Map<Collective, String> forcedAlgorithms) {
         this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, DEFAULT_EAGER_BYTES, forcedAlgorithms, MulticastMode.OFF, 0);
+                connectionsPerRail, railTimeoutNs, DEFAULT_EAGER_BYTES, true, DEFAULT_CMA_THRESHOLD, forcedAlgorithms,
+                MulticastMode.OFF, 0);
     }
 
     public Config {
@@ -99,6 +109,9 @@ public record Config(
         }
         if (eagerBytes < 0 || eagerBytes > MAX_EAGER_BYTES) {
             throw new IllegalArgumentException("the eager limit must be 0.." + MAX_EAGER_BYTES + " bytes, got " + eagerBytes);
+        }
+        if (cmaThresholdBytes < 1) {
+            throw new IllegalArgumentException("the single-copy threshold must be at least 1 byte, got " + cmaThresholdBytes);
         }
         if (timeoutNs <= 0) {
             throw new IllegalArgumentException("timeout must be > 0");
@@ -154,6 +167,16 @@ public record Config(
         }
         int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
         int connections = (int) longValue(env, "RAILCOLL_CONNECTIONS_PER_RAIL", c.connectionsPerRail);
+        boolean cma = c.cma;
+        String cmaSpec = env.get("RAILCOLL_CMA");
+        if (cmaSpec != null && !cmaSpec.isBlank()) {
+            cma = switch (cmaSpec.strip().toLowerCase(Locale.ROOT)) {
+                case "on", "true", "1" -> true;
+                case "off", "false", "0" -> false;
+                default -> throw new IllegalArgumentException("RAILCOLL_CMA must be on or off, got '" + cmaSpec + "'");
+            };
+        }
+        long cmaThreshold = longValue(env, "RAILCOLL_CMA_THRESHOLD", c.cmaThresholdBytes);
         long railTimeout = millisToNs(env, "RAILCOLL_RAIL_TIMEOUT_MS", c.railTimeoutNs);
         int eager = (int) longValue(env, "RAILCOLL_EAGER_BYTES", c.eagerBytes);
         EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
@@ -167,12 +190,13 @@ public record Config(
                 ? MulticastMode.parse(env.get("RAILCOLL_MCAST")) : c.multicast;
         int mcastRail = (int) longValue(env, "RAILCOLL_MCAST_RAIL", c.multicastRail);
         return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, eager,
-                forced, mcast, mcastRail);
+                cma, cmaThreshold, forced, mcast, mcastRail);
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, forcedAlgorithms, multicast, multicastRail);
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
+                multicastRail);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
@@ -180,12 +204,12 @@ public record Config(
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, m, multicast, multicastRail);
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, m, multicast, multicastRail);
     }
 
     public Config withMulticast(MulticastMode mode, int rail) {
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, forcedAlgorithms, mode, rail);
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, mode, rail);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

@@ -78,7 +78,8 @@ public final class Railcoll {
                 region = NodeRegion.open(id.jobId(), placement.nodeOf(id.rank()), placement.localRankOf(id.rank()),
                         local.length, ShmConfig.defaults().withRingBytes(config.shmRingBytes())
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
-                shm = new ShmTransport(id.rank(), local, id.size(), region, engine);
+                shm = new ShmTransport(id.rank(), local, id.size(), region, engine, config.cma(),
+                        config.cmaThresholdBytes(), config.connectTimeoutNs());
             }
             Transport[] route = new Transport[id.size()];
             for (int p = 0; p < id.size(); p++) {

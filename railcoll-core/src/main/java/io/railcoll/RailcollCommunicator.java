@@ -103,6 +103,15 @@ final class RailcollCommunicator implements Communicator {
     }
 
     @Override
+    public SingleCopyCounts singleCopyCounts() {
+        if (shm instanceof io.railcoll.transport.shm.ShmTransport t) {
+            long[] c = t.singleCopyCounts();
+            return new SingleCopyCounts(c[0], c[1], c[2], c[3]);
+        }
+        return SingleCopyCounts.NONE;
+    }
+
+    @Override
     public void forceAlgorithm(String id) {
         open();
         selector.force(id);

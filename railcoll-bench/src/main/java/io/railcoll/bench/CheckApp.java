@@ -16,8 +16,11 @@ import java.util.List;
 /**
  * Runs many collective cases in one job and checks every result byte for byte on every rank; a wrong byte fails
  * the rank (and so the job) naming the case. Arguments:
- * {@code collectives=allgather,gather algorithms=all|auto|id,... sizes=0,1,7 roots=0,last buffers=array,segment,direct}.
- * One job checks every (collective, algorithm, size, root, buffer kind) so JVM start-up is paid once.
+ * {@code collectives=allgather,gather algorithms=all|auto|id,... sizes=0,1,7 roots=0,last
+ * buffers=array,segment,direct,mixed} ({@code mixed}: even ranks send from native memory into a byte[], odd ranks
+ * the other way round, so every kind of pair meets). One job checks every (collective, algorithm, size, root,
+ * buffer kind) so JVM start-up is paid once. At the end every rank prints a {@code SINGLE-COPY} line with its
+ * {@link Communicator#singleCopyCounts()}.
  */
 public final class CheckApp implements RankApp {
 
@@ -45,6 +48,9 @@ public final class CheckApp implements RankApp {
             }
             comm.clearForcedAlgorithm(c);
         }
+        var sc = comm.singleCopyCounts();
+        System.out.println("SINGLE-COPY rank " + comm.rank() + " sent " + sc.putsSent() + " puts " + sc.bytesSent()
+                + " bytes pulled " + sc.putsPulled() + " puts " + sc.bytesPulled() + " bytes");
         if (comm.rank() == 0) {
             System.out.println("CHECKED " + cases + " cases on " + comm.size() + " ranks ("
                     + comm.placement().describe() + ", " + comm.rails() + " rails)");
@@ -57,8 +63,9 @@ public final class CheckApp implements RankApp {
         try (Arena arena = Arena.ofShared()) {
             long sendBytes = c.sendBytes(b, n);
             long recvBytes = c == Collective.BROADCAST ? b : (c == Collective.GATHER && rank != root ? 0 : c.recvBytes(b, n, rank, root));
-            MemorySegment send = buffer(kind, sendBytes, arena);
-            MemorySegment recv = buffer(kind, recvBytes, arena);
+            boolean flip = kind.equals("mixed") && rank % 2 == 1;
+            MemorySegment send = buffer(kind.equals("mixed") ? (flip ? "array" : "segment") : kind, sendBytes, arena);
+            MemorySegment recv = buffer(kind.equals("mixed") ? (flip ? "segment" : "array") : kind, recvBytes, arena);
             Patterns.fillSend(c, seed, rank, n, b, c == Collective.BROADCAST ? recv : send);
             if (c == Collective.BROADCAST && rank != root) {
                 recv.fill((byte) 0x5a);

@@ -484,6 +484,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     @Override
     public void onGoodbye(int peer, int rail) {
+        if (route == null) {
+            return; // during start-up, before attach: the peer's loss shows when it is awaited
+        }
         Transport t = route[peer];
         if (t != null && (rail >= 0) == t.railBased()) {
             goodbyes.incrementAndGet(peer);
@@ -498,9 +501,26 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         Posting posting = this.posting;
         RailcollException e = new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node "
                 + placement.nodeOf(peer) + ") " + (rail < 0 ? "over shared memory" : "on rail " + rail)
-                + (posting != null ? " during " + describe(posting) : "") + ": " + cause);
+                + (posting != null ? " during " + describe(posting) : "") + ": " + cause
+                + (rail >= 0 && route != null && route[peer] != null ? route[peer].inFlightWith(peer) : "")
+                + awaiting(posting));
         fail(e);
         throw e;
+    }
+
+    /** For failure messages: what the owner was waiting for in {@code posting}, or "" when not waiting in it. */
+    private String awaiting(Posting posting) {
+        Posting p = awaitedPosting;
+        if (p == null || p != posting) {
+            return "";
+        }
+        int s = awaitedSlot;
+        if (s < 0) {
+            return "; this rank awaited the delivery of " + sends.pending() + " outgoing frame(s)";
+        }
+        CompiledProgram prog = p.program;
+        return "; this rank awaited " + prog.slotLen[s] + " bytes (tag " + prog.slotTag[s] + ") from rank "
+                + prog.slotPeer[s] + ", " + (long) LONGS.getAcquire(p.slotBytes, s) + " of them had arrived";
     }
 
     private MismatchException mismatch(Posting posting, String message) {

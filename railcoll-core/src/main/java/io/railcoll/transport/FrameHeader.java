@@ -47,6 +47,20 @@ public final class FrameHeader {
     public static final byte ACK = 4;
     /** Prefix of a re-sent DATA frame on a TCP rail connection; no payload. */
     public static final byte REPLAY = 5;
+    /**
+     * Shared memory only: a DATA frame whose payload stays in the sender's memory. The header is a DATA frame's
+     * (same collective fields and lengths, {@code fragLength} bytes of the put); an 8-byte payload follows with the
+     * address of those bytes in the sender's process. The receiver pulls them with {@code process_vm_readv} once
+     * the destination is posted, then answers {@link #PULLED} (docs/shared-memory.md).
+     */
+    public static final byte PULL = 6;
+    /** Shared memory only: the receiver finished pulling the oldest outstanding {@link #PULL} of this ring; no payload. */
+    public static final byte PULLED = 7;
+    /**
+     * Shared memory only, first frame on every ring: {@code root} = 1 when the sender of this frame may pull from
+     * the receiver's memory (so the receiver may send it {@link #PULL} frames), 0 otherwise; no payload.
+     */
+    public static final byte PULL_OFFER = 8;
 
     public byte type;
     public int sourceRank;
@@ -111,7 +125,7 @@ public final class FrameHeader {
             if (actual != expected) {
                 return "frame header checksum mismatch (corrupted stream)";
             }
-            if (fragLength < 0 || fragOffset < 0 || putLength < 0 || fragOffset + fragLength > putLength && type == DATA) {
+            if (fragLength < 0 || fragOffset < 0 || putLength < 0 || fragOffset + fragLength > putLength && (type == DATA || type == PULL)) {
                 return "frame with impossible lengths: fragment " + fragOffset + "+" + fragLength + " of " + putLength;
             }
             return null;

@@ -48,6 +48,14 @@ public interface Transport extends AutoCloseable {
         return 1;
     }
 
+    /**
+     * For failure messages: what is in flight with {@code peer} on this transport that a message should name (for
+     * example a single-copy put it is pulling), or "" when nothing. Best effort from any thread; never throws.
+     */
+    default String inFlightWith(int peer) {
+        return "";
+    }
+
     /** Whether frames are queued that have not left yet (the owner must keep driving a caller-driven transport). */
     boolean hasPendingOutput();
 

@@ -26,6 +26,40 @@ final class FaultApps {
         }
     }
 
+    /**
+     * Rank 0 broadcasts {@link #BYTES} from native memory to rank 1, which pulls it single-copy; at the sixth call the
+     * rank named by args[0] dies abruptly (like kill -9) 2 ms into the call, while the pull is outstanding
+     * (the receiver, rank 1, never finishes it; the sender, rank 0, vanishes under its puller).
+     */
+    public static final class DieDuringPull implements RankApp {
+        static final int BYTES = 64 << 20;
+
+        @Override
+        public void run(Communicator comm, List<String> args) throws InterruptedException {
+            int victim = Integer.parseInt(args.get(0));
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+                java.lang.foreign.MemorySegment buf = arena.allocate(BYTES, 64);
+                buf.fill((byte) 1);
+                comm.forceAlgorithm("broadcast.knomial");
+                for (int i = 0; ; i++) {
+                    if (i == 5 && comm.rank() == victim) {
+                        Thread killer = new Thread(() -> {
+                            try {
+                                Thread.sleep(2);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            Runtime.getRuntime().halt(137);
+                        });
+                        killer.setDaemon(true);
+                        killer.start();
+                    }
+                    comm.broadcast(buf, 0);
+                }
+            }
+        }
+    }
+
     /** Rank 1 never joins the all-gather in time: it sleeps far past the others' deadline. */
     public static final class LateRank implements RankApp {
         @Override

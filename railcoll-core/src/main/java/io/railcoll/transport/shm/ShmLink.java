@@ -23,6 +23,12 @@ import java.util.ArrayDeque;
 final class ShmLink {
     private static final class Out {
         final MemorySegment header;
+        final ByteBuffer headerBuffer;
+        /** A PULL frame's 8-byte payload: the address of the put's bytes in this process. */
+        final MemorySegment address;
+        boolean pull;
+        int tag;
+        long pullLength;
         MemorySegment payload;
         long payloadOffset;
         long payloadLength;
@@ -32,10 +38,15 @@ final class ShmLink {
 
         Out(Arena arena) {
             header = arena.allocate(FrameHeader.BYTES, 64);
+            headerBuffer = header.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            address = arena.allocate(8, 8);
         }
     }
 
-    private enum State { HEADER, PAYLOAD, ABORT_PAYLOAD, PAUSED }
+    private enum State { HEADER, PAYLOAD, ABORT_PAYLOAD, PULL_ADDRESS, PULLING, PAUSED }
+
+    /** Largest piece pulled in one {@link #read} call, so the owner keeps serving its other links meanwhile. */
+    static final long PULL_CHUNK = 256 * 1024;
 
     final int peer;
     private final ShmChannel out;
@@ -53,12 +64,77 @@ final class ShmLink {
     private long targetDone;
     private boolean goodbye;
 
-    ShmLink(int peer, ShmChannel out, ShmChannel in, FrameSink sink, Arena arena) {
+    // ---- single copy (PULL frames) ----
+    private final long peerPid;
+    private final Pulls pulls;
+    /** PULL frames this rank sent that the peer has not answered with PULLED yet, oldest first. */
+    private final ArrayDeque<Out> awaitingPulled = new ArrayDeque<>();
+    private final FrameHeader pulledHeader = new FrameHeader();
+    private final MemorySegment addressIn;
+    /** Whether the peer said it may pull from this process (its PULL_OFFER arrived with root = 1). */
+    private boolean peerPulls;
+    private boolean offerReceived;
+    /** Whether this rank told the peer it may pull from it (its PULL_OFFER said root = 1). */
+    private boolean offered;
+    private final int rank;
+    private long pullAddress;
+    private long pullDone;
+
+    /**
+     * @param peerPid the peer's process, pulled from by {@code process_vm_readv}
+     * @param pulls   the transport's pull machinery (reader, bounce buffer, counters), shared by its links
+     */
+    ShmLink(int rank, int peer, long peerPid, ShmChannel out, ShmChannel in, FrameSink sink, Arena arena, Pulls pulls) {
+        this.rank = rank;
         this.peer = peer;
+        this.peerPid = peerPid;
         this.out = out;
         this.in = in;
         this.sink = sink;
         this.arena = arena;
+        this.pulls = pulls;
+        this.addressIn = arena.allocate(8, 8);
+        pulledHeader.type = FrameHeader.PULLED;
+        pulledHeader.sourceRank = rank;
+    }
+
+    /** Whether the peer may pull from this process: puts to it may be sent as PULL frames. */
+    boolean peerPulls() {
+        return peerPulls;
+    }
+
+    /** Whether the peer's PULL_OFFER (its first frame) has arrived. */
+    boolean offerReceived() {
+        return offerReceived;
+    }
+
+    /** PULL frames sent whose bytes the peer has not finished pulling. */
+    boolean awaitingPulls() {
+        return !awaitingPulled.isEmpty();
+    }
+
+    /** Whether this rank is in the middle of pulling a put from the peer. */
+    boolean pulling() {
+        return state == State.PULLING;
+    }
+
+    /** For messages: what this link is in the middle of, single-copy-wise, or "" when nothing. */
+    String pullActivity() {
+        StringBuilder b = new StringBuilder();
+        if (!awaitingPulled.isEmpty()) {
+            Out f = awaitingPulled.peek();
+            b.append(" while it pulled ").append(f.pullLength).append(" bytes (tag ").append(f.tag)
+                    .append(") of this rank's put by cross-memory attach");
+            if (awaitingPulled.size() > 1) {
+                b.append(" (and ").append(awaitingPulled.size() - 1).append(" more puts)");
+            }
+        }
+        if (state == State.PULLING) {
+            b.append(b.isEmpty() ? "" : " and").append(" while this rank pulled its put of ").append(inHeader.fragLength)
+                    .append(" bytes (tag ").append(inHeader.tag).append(") by cross-memory attach, ").append(pullDone)
+                    .append(" bytes of it done");
+        }
+        return b.toString();
     }
 
     boolean hasOutput() {
@@ -74,13 +150,11 @@ final class ShmLink {
     }
 
     boolean hasInput() {
-        return state != State.PAUSED && in.readable() > 0;
+        return state == State.PULLING || state != State.PAUSED && in.readable() > 0;
     }
 
     void enqueue(FrameHeader meta, MemorySegment payload, long offset, long length, SendCompletion completion) {
-        Out f = pool.isEmpty() ? new Out(arena) : pool.poll();
-        ByteBuffer hb = f.header.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        meta.encode(hb);
+        Out f = take(meta);
         f.payload = payload;
         f.payloadOffset = offset;
         f.payloadLength = length;
@@ -91,6 +165,46 @@ final class ShmLink {
         if (queue.size() == 1) {
             write();
         }
+    }
+
+    /**
+     * Queues a PULL frame: {@code meta} (a DATA frame's header with type PULL) and the address of the put's
+     * {@code length} bytes in this process. {@code completion} completes when the peer answers PULLED.
+     */
+    void enqueuePull(FrameHeader meta, long address, long length, SendCompletion completion) {
+        Out f = take(meta);
+        f.pull = true;
+        f.tag = meta.tag;
+        f.pullLength = length;
+        f.address.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, address);
+        f.payload = f.address;
+        f.payloadOffset = 0;
+        f.payloadLength = 8;
+        f.headerDone = 0;
+        f.payloadDone = 0;
+        f.completion = completion;
+        queue.add(f);
+        if (queue.size() == 1) {
+            write();
+        }
+    }
+
+    /** Queues this rank's PULL_OFFER, the first frame on the ring: whether this rank may pull from the peer. */
+    void offer(boolean thisRankPulls) {
+        offered = thisRankPulls;
+        FrameHeader h = new FrameHeader();
+        h.type = FrameHeader.PULL_OFFER;
+        h.sourceRank = rank;
+        h.root = thisRankPulls ? 1 : 0;
+        enqueue(h, MemorySegment.NULL, 0, 0, null);
+    }
+
+    private Out take(FrameHeader meta) {
+        Out f = pool.isEmpty() ? new Out(arena) : pool.poll();
+        f.headerBuffer.clear();
+        meta.encode(f.headerBuffer);
+        f.pull = false;
+        return f;
     }
 
     /** Copies queued frames into the ring as far as it has room; returns frames completed. */
@@ -111,13 +225,17 @@ final class ShmLink {
                 }
             }
             queue.poll();
+            done++;
+            if (f.pull) {
+                awaitingPulled.add(f); // the peer reads this rank's buffer until it answers PULLED
+                continue;
+            }
             if (f.completion != null) {
                 f.completion.done();
             }
             f.payload = null;
             f.completion = null;
             pool.add(f);
-            done++;
         }
         return done;
     }
@@ -161,6 +279,31 @@ final class ShmLink {
                             targetDone = 0;
                             state = State.ABORT_PAYLOAD;
                         }
+                        case FrameHeader.PULL -> {
+                            if (!offered) {
+                                throw new RailcollException("rank " + peer + " sent a single-copy (PULL) frame although"
+                                        + " this rank told it not to");
+                            }
+                            headerRead = 0;
+                            state = State.PULL_ADDRESS;
+                        }
+                        case FrameHeader.PULLED -> {
+                            Out f = awaitingPulled.poll();
+                            if (f == null) {
+                                throw new RailcollException("rank " + peer + " answered PULLED with no single-copy put outstanding");
+                            }
+                            frames++;
+                            f.completion.done();
+                            f.payload = null;
+                            f.completion = null;
+                            f.pull = false;
+                            pool.add(f);
+                        }
+                        case FrameHeader.PULL_OFFER -> {
+                            offerReceived = true;
+                            peerPulls = inHeader.root == 1 && pulls.enabled();
+                            frames++;
+                        }
                         case FrameHeader.GOODBYE -> {
                             goodbye = true;
                             frames++;
@@ -191,6 +334,42 @@ final class ShmLink {
                     }
                     break;
                 }
+                case PULL_ADDRESS: {
+                    headerRead += in.read(addressIn, headerRead, 8 - headerRead);
+                    if (headerRead < 8) {
+                        return frames;
+                    }
+                    headerRead = 0;
+                    pullAddress = addressIn.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+                    ByteBuffer t = sink.onDataHeader(-1, inHeader);
+                    if (t == null) {
+                        state = State.PAUSED;
+                        return frames;
+                    }
+                    begin(t);
+                    break;
+                }
+                case PULLING: {
+                    // One piece per call: the owner serves its other links between pieces.
+                    long piece = Math.min(PULL_CHUNK, target.byteSize() - pullDone);
+                    if (piece > 0) {
+                        pullPiece(piece);
+                        pullDone += piece;
+                        if (pullDone < target.byteSize()) {
+                            return frames + 1;
+                        }
+                    }
+                    frames++;
+                    target = null;
+                    state = State.HEADER;
+                    pulledHeader.seq = inHeader.seq;
+                    pulledHeader.tag = inHeader.tag;
+                    pulledHeader.putLength = inHeader.putLength;
+                    enqueue(pulledHeader, MemorySegment.NULL, 0, 0, null);
+                    pulls.pulled(inHeader.fragLength);
+                    sink.onDataComplete(-1, inHeader);
+                    break;
+                }
                 default:
                     throw new IllegalStateException(state.toString());
             }
@@ -216,6 +395,30 @@ final class ShmLink {
         }
         target = MemorySegment.ofBuffer(t);
         targetDone = 0;
-        state = State.PAYLOAD;
+        pullDone = 0;
+        state = inHeader.type == FrameHeader.PULL ? State.PULLING : State.PAYLOAD;
+    }
+
+    /** Pulls {@code piece} bytes at {@link #pullDone} of the current PULL straight into its destination. */
+    private void pullPiece(long piece) {
+        long remote = pullAddress + pullDone;
+        try {
+            if (target.isNative()) {
+                pulls.reader.read(peerPid, remote, target, pullDone, piece);
+            } else {
+                // A heap destination (the user's byte[]) may move with the GC: pull into native memory, copy over.
+                MemorySegment bounce = pulls.bounce();
+                pulls.reader.read(peerPid, remote, bounce, 0, piece);
+                MemorySegment.copy(bounce, 0, target, pullDone, piece);
+            }
+        } catch (ShmException e) {
+            String what = "pulling " + inHeader.fragLength + " bytes (tag " + inHeader.tag + ") of its put by"
+                    + " cross-memory attach, " + pullDone + " bytes of it done: " + e.getMessage();
+            if (e.reason() == ShmException.Reason.PEER_LOST) {
+                sink.onPeerLost(peer, -1, "its process (pid " + peerPid + ") on this node has exited while this rank was "
+                        + what);
+            }
+            throw new RailcollException("rank " + rank + ": failed " + what, e);
+        }
     }
 }

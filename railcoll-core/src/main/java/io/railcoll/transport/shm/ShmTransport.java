@@ -37,14 +37,27 @@ public final class ShmTransport implements Transport {
     private final RailCounters counters = new RailCounters(1);
     private final FrameSink sink;
     private long lastLivenessCheckNs = System.nanoTime();
+    private final Pulls pulls;
+
+    /** A transport without single-copy puts (every put goes through the rings). */
+    public ShmTransport(int rank, int[] ranksOnNode, int worldSize, NodeRegion region, FrameSink sink) {
+        this(rank, ranksOnNode, worldSize, region, sink, false, Long.MAX_VALUE, TimeUnit.SECONDS.toNanos(60));
+    }
 
     /**
-     * @param ranksOnNode the global ranks of this node in local-rank order
+     * @param ranksOnNode  the global ranks of this node in local-rank order
+     * @param cma          whether puts of native memory may go single-copy ({@code RAILCOLL_CMA}); each pair still
+     *                     uses it only if the receiver's probe read of the sender succeeded
+     * @param cmaThreshold smallest put sent single-copy ({@code RAILCOLL_CMA_THRESHOLD})
+     * @param startTimeoutNs how long to wait for every node-mate's PULL_OFFER (all ranks build their transport
+     *                     during start-up)
      */
-    public ShmTransport(int rank, int[] ranksOnNode, int worldSize, NodeRegion region, FrameSink sink) {
+    public ShmTransport(int rank, int[] ranksOnNode, int worldSize, NodeRegion region, FrameSink sink, boolean cma,
+                        long cmaThreshold, long startTimeoutNs) {
         this.rank = rank;
         this.region = region;
         this.sink = sink;
+        this.pulls = new Pulls(arena, cma, cmaThreshold);
         this.doorbell = region.ownDoorbell();
         this.localRankOf = new int[worldSize];
         java.util.Arrays.fill(localRankOf, -1);
@@ -57,10 +70,76 @@ public final class ShmTransport implements Transport {
             if (peer == rank) {
                 continue;
             }
-            ShmLink link = new ShmLink(peer, region.channelTo(local), region.channelFrom(local), sink, arena);
+            ShmLink link = new ShmLink(rank, peer, region.peers().pid(local), region.channelTo(local),
+                    region.channelFrom(local), sink, arena, pulls);
             links[peer] = link;
             active[i++] = link;
         }
+        offerPulls(ranksOnNode, cma, startTimeoutNs);
+    }
+
+    /**
+     * Tells every node-mate whether this rank may pull from it (probing each once) and waits for every node-mate's
+     * answer, so the first collective already knows which pairs go single-copy. Prints one line when this rank
+     * pulls from nobody or not from everyone.
+     */
+    private void offerPulls(int[] ranksOnNode, boolean cma, long timeoutNs) {
+        StringBuilder denied = new StringBuilder();
+        String why = null;
+        for (int local = 0; local < ranksOnNode.length; local++) {
+            ShmLink l = links[ranksOnNode[local]];
+            if (l == null) {
+                continue;
+            }
+            boolean ok = false;
+            if (cma) {
+                try {
+                    ok = region.cmaUsableWith(local);
+                } catch (ShmException e) {
+                    why = e.getMessage();
+                }
+                if (!ok) {
+                    denied.append(denied.isEmpty() ? "" : ", ").append(l.peer);
+                }
+            }
+            l.offer(ok);
+        }
+        if (!cma && region.localRank() == 0) {
+            System.err.println("railcoll: node " + region.nodeId() + ": single-copy shared-memory puts are off"
+                    + " (RAILCOLL_CMA=off); puts between node-mates go through the rings");
+        } else if (!denied.isEmpty()) {
+            System.err.println("railcoll: rank " + rank + ": cannot read the memory of rank(s) " + denied
+                    + " with process_vm_readv (" + (why != null ? why : Cma.ptraceDiagnosis())
+                    + "); their puts to this rank go through the shared-memory rings");
+        }
+        long deadline = System.nanoTime() + timeoutNs;
+        for (;;) {
+            boolean all = true;
+            for (ShmLink l : active) {
+                all &= l.offerReceived();
+            }
+            if (all) {
+                return;
+            }
+            if (poll() == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    StringBuilder missing = new StringBuilder();
+                    for (ShmLink l : active) {
+                        if (!l.offerReceived()) {
+                            missing.append(missing.isEmpty() ? "" : ", ").append(l.peer);
+                        }
+                    }
+                    throw new RailcollException("rank " + rank + ": timed out after " + timeoutNs / 1_000_000
+                            + " ms awaiting the first shared-memory frame (PULL_OFFER) of rank(s) " + missing);
+                }
+                await(TimeUnit.MILLISECONDS.toNanos(10));
+            }
+        }
+    }
+
+    /** Puts sent single-copy, their bytes, puts pulled from node-mates, their bytes (since start). */
+    public long[] singleCopyCounts() {
+        return new long[] {pulls.putsSent(), pulls.bytesSent(), pulls.putsPulled(), pulls.bytesPulled()};
     }
 
     @Override
@@ -82,20 +161,33 @@ public final class ShmTransport implements Transport {
         h.fragOffset = 0;
         h.fragLength = Math.toIntExact(length);
         completion.add(1);
-        links[peer].enqueue(h, src, offset, length, completion);
+        ShmLink link = links[peer];
+        if (link.peerPulls() && pulls.eligible(src, length)) {
+            h.type = FrameHeader.PULL;
+            link.enqueuePull(h, src.address() + offset, length, completion);
+            pulls.sent(length);
+        } else {
+            link.enqueue(h, src, offset, length, completion);
+        }
         counters.sent(0, length);
     }
 
     @Override
     public int poll() {
         int work = 0;
+        boolean pulling = false;
         for (ShmLink l : active) {
+            pulling |= l.awaitingPulls();
             if (l.hasOutput()) {
                 work += l.write();
             }
             if (l.hasInput()) {
                 work += l.read();
             }
+        }
+        if (pulling) {
+            // A node-mate reads this rank's buffers: if it dies, nothing in the rings would say so.
+            checkLiveness();
         }
         return work;
     }
@@ -117,6 +209,16 @@ public final class ShmTransport implements Transport {
         checkLiveness();
     }
 
+    @Override
+    public String inFlightWith(int peer) {
+        try {
+            ShmLink l = peer >= 0 && peer < links.length ? links[peer] : null;
+            return l == null ? "" : l.pullActivity();
+        } catch (RuntimeException raced) {
+            return ""; // read from another thread while the owner changed the link: only a message is lost
+        }
+    }
+
     /** The doorbell this rank sleeps on; other transports' progress threads ring it to wake the owner. */
     public Doorbell doorbell() {
         return doorbell;
@@ -132,7 +234,7 @@ public final class ShmTransport implements Transport {
             String loss = l.goodbyeReceived() ? null : region.peers().crashOf(localRankOf[l.peer]);
             if (loss != null) {
                 sink.onPeerLost(l.peer, -1, "its process (pid " + region.peers().pid(localRankOf[l.peer])
-                        + ") on this node " + loss);
+                        + ") on this node " + loss + l.pullActivity());
             }
         }
     }

@@ -79,4 +79,24 @@ class CmaTest {
     void heapSegmentsAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> Cma.read(SELF, 4096, MemorySegment.ofArray(new byte[8]), 0, 8));
     }
+
+    @Test
+    void theReusableReaderReadsRepeatedlyAndMapsErrorsTheSameWay() {
+        try (Arena arena = Arena.ofConfined()) {
+            Cma.Reader reader = new Cma.Reader(arena);
+            MemorySegment source = arena.allocate(1 << 20);
+            MemorySegment target = arena.allocate(1 << 20);
+            for (int round = 0; round < 5; round++) {
+                byte b = (byte) (round * 37 + 1);
+                source.fill(b);
+                long off = round * 4099L;
+                reader.read(SELF, source.address() + off, target, off, (1 << 20) - off);
+                assertEquals(-1, MemorySegment.mismatch(source, off, 1 << 20, target, off, 1 << 20), "round " + round);
+            }
+            ShmException e = assertThrows(ShmException.class, () -> reader.read(SELF, 8, target, 0, 64));
+            assertEquals(ShmException.Reason.CMA_FAILED, e.reason());
+            assertThrows(IllegalArgumentException.class, () -> reader.read(SELF, 4096, MemorySegment.ofArray(new byte[8]), 0, 8));
+            assertThrows(IndexOutOfBoundsException.class, () -> reader.read(SELF, source.address(), target, 1, 1 << 20));
+        }
+    }
 }

@@ -1,0 +1,95 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.Config;
+import io.railcoll.bench.CheckApp;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Single-copy puts between node-mates (PULL frames pulled with process_vm_readv, docs/shared-memory.md) on real
+ * processes: every collective and algorithm byte for byte around the threshold with native, heap and mixed buffers,
+ * the same with RAILCOLL_CMA=off, and a node-mate killed while a pull is outstanding.
+ */
+class SingleCopySystemTest {
+    private static final long T = Config.DEFAULT_CMA_THRESHOLD;
+    private static final String SIZES = (T - 1) + "," + T + "," + (T + 1) + ",100003";
+    private static final Pattern COUNTS = Pattern.compile(
+            "SINGLE-COPY rank (\\d+) sent (\\d+) puts (\\d+) bytes pulled (\\d+) puts (\\d+) bytes");
+
+    /** Sums of every rank's SINGLE-COPY line: puts sent, bytes sent, puts pulled, bytes pulled. */
+    private static long[] totals(Jobs.Outcome o, int ranks) {
+        long[] t = new long[4];
+        Matcher m = COUNTS.matcher(o.stdout());
+        int lines = 0;
+        while (m.find()) {
+            lines++;
+            for (int i = 0; i < 4; i++) {
+                t[i] += Long.parseLong(m.group(i + 2));
+            }
+        }
+        assertEquals(ranks, lines, o.stdout());
+        return t;
+    }
+
+    @ParameterizedTest(name = "placement {0}")
+    @CsvSource({"'1x8'", "'2,3'"})
+    void everyCollectiveIsByteExactThroughTheSingleCopyPath(String placement) {
+        Placement p = Placement.parse(placement);
+        Jobs.Outcome o = Jobs.run(p, 1, CheckApp.class, List.of("collectives=allgather,gather,broadcast,alltoall", "sizes=" + SIZES, "algorithms=all",
+                "roots=last", "buffers=segment,mixed"), Map.of()).assertSucceeded();
+        assertTrue(o.stdout().contains("CHECKED "), o.stdout());
+        long[] t = totals(o, p.size());
+        assertTrue(t[0] > 0, "no put went single-copy:\n" + o.stdout());
+        // Every put sent single-copy was pulled by its receiver, byte for byte the same amount.
+        assertEquals(t[0], t[2], o.stdout());
+        assertEquals(t[1], t[3], o.stdout());
+        // Large messages (a 4 MiB block: several pulls of 256 KiB pieces per put) with the default selection.
+        Jobs.Outcome big = Jobs.run(p, 1, CheckApp.class, List.of("sizes=4194304," + (4194304 + 3), "algorithms=auto",
+                "roots=last", "buffers=segment,mixed"), Map.of()).assertSucceeded();
+        assertTrue(totals(big, p.size())[1] >= 4194304, big.stdout());
+    }
+
+    @Test
+    void withSingleCopyOffEverythingGoesThroughTheRings() {
+        Placement p = Placement.parse("1x4");
+        Jobs.Outcome o = Jobs.run(p, 1, CheckApp.class, List.of("sizes=" + T + ",100003", "algorithms=all",
+                "roots=last", "buffers=segment,mixed"), Map.of("RAILCOLL_CMA", "off")).assertSucceeded();
+        assertTrue(o.stdout().contains("CHECKED "), o.stdout());
+        long[] t = totals(o, p.size());
+        assertEquals(0, t[0] + t[2], o.stdout());
+        // One line says so (local rank 0 of the node).
+        assertEquals(1, o.stderr().split("single-copy shared-memory puts are off", -1).length - 1, o.stderr());
+    }
+
+    @ParameterizedTest(name = "victim rank {0} ({1})")
+    @CsvSource({"1, receiver", "0, sender"})
+    void aNodeMateKilledDuringAPullIsNamedBySurvivor(int victim, String role) {
+        Jobs.Outcome o = Jobs.run(Placement.singleNode(2), 1, FaultApps.DieDuringPull.class, List.of(String.valueOf(victim)),
+                Map.of("RAILCOLL_TIMEOUT_MS", "8000"));
+        assertFalse(o.result().succeeded());
+        int survivor = 1 - victim;
+        assertEquals(victim, o.result().failedRank(), o.all());
+        String named = "[r" + survivor + "] FAILED: io.railcoll.PeerLostException: rank " + survivor + ": lost rank " + victim;
+        assertTrue(o.stderr().contains(named), "the survivor did not name the lost rank:\n" + o.all());
+        String line = o.stderr().lines().filter(l -> l.contains(named)).findFirst().orElseThrow();
+        // The root (sender) names the put the receiver had not finished pulling (whether shared memory or the rail
+        // between them noticed first); the receiver names the bytes it pulled or awaited.
+        String expected = victim == 1
+                ? "while it pulled " + FaultApps.DieDuringPull.BYTES + " bytes"
+                : FaultApps.DieDuringPull.BYTES + " bytes (tag 0)";
+        assertTrue(line.contains(expected), "expected '" + expected + "' in: " + line);
+        System.out.println(line);
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+    }
+}
