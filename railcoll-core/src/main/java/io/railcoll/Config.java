@@ -156,26 +156,10 @@ public record Config(
         EngineMode engine = env.containsKey("RAILCOLL_ENGINE") ? EngineMode.parse(env.get("RAILCOLL_ENGINE")) : c.engine;
         int ports = (int) longValue(env, "RAILCOLL_PORTS", c.ports);
         int groups = (int) longValue(env, "RAILCOLL_GROUPS", c.groups);
-        boolean shm = c.sharedMemory;
-        String shmSpec = env.get("RAILCOLL_SHM");
-        if (shmSpec != null && !shmSpec.isBlank()) {
-            shm = switch (shmSpec.strip().toLowerCase(Locale.ROOT)) {
-                case "on", "true", "1" -> true;
-                case "off", "false", "0" -> false;
-                default -> throw new IllegalArgumentException("RAILCOLL_SHM must be on or off, got '" + shmSpec + "'");
-            };
-        }
+        boolean shm = onOff(env, "RAILCOLL_SHM", c.sharedMemory);
         int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
         int connections = (int) longValue(env, "RAILCOLL_CONNECTIONS_PER_RAIL", c.connectionsPerRail);
-        boolean cma = c.cma;
-        String cmaSpec = env.get("RAILCOLL_CMA");
-        if (cmaSpec != null && !cmaSpec.isBlank()) {
-            cma = switch (cmaSpec.strip().toLowerCase(Locale.ROOT)) {
-                case "on", "true", "1" -> true;
-                case "off", "false", "0" -> false;
-                default -> throw new IllegalArgumentException("RAILCOLL_CMA must be on or off, got '" + cmaSpec + "'");
-            };
-        }
+        boolean cma = onOff(env, "RAILCOLL_CMA", c.cma);
         long cmaThreshold = longValue(env, "RAILCOLL_CMA_THRESHOLD", c.cmaThresholdBytes);
         long railTimeout = millisToNs(env, "RAILCOLL_RAIL_TIMEOUT_MS", c.railTimeoutNs);
         int eager = (int) longValue(env, "RAILCOLL_EAGER_BYTES", c.eagerBytes);
@@ -226,6 +210,18 @@ public record Config(
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(name + " must be a whole number of milliseconds, got '" + v + "'");
         }
+    }
+
+    private static boolean onOff(Map<String, String> env, String name, boolean dflt) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        return switch (v.strip().toLowerCase(Locale.ROOT)) {
+            case "on", "true", "1" -> true;
+            case "off", "false", "0" -> false;
+            default -> throw new IllegalArgumentException(name + " must be on or off, got '" + v + "'");
+        };
     }
 
     private static long longValue(Map<String, String> env, String name, long dflt) {
