@@ -11,9 +11,15 @@ import java.util.Objects;
 
 /**
  * The facts about the machine a report needs so a reader can judge its numbers: when, how many
- * cores (ranks beyond that share them), which CPU, JDK and OS. Immutable.
+ * cores (ranks beyond that share them), which CPU, JDK and OS, and how fast a thread wake-up was when the report
+ * was written ({@link WakeUpProbe}; NaN when not measured). Immutable.
  */
-public record MachineFacts(String date, int cores, String cpu, String jdk, String os) {
+public record MachineFacts(String date, int cores, String cpu, String jdk, String os, double wakeUpRoundTripUs) {
+
+    /** Facts without a wake-up measurement. */
+    public MachineFacts(String date, int cores, String cpu, String jdk, String os) {
+        this(date, cores, cpu, jdk, os, Double.NaN);
+    }
 
     public MachineFacts {
         Objects.requireNonNull(date, "date");
@@ -28,7 +34,8 @@ public record MachineFacts(String date, int cores, String cpu, String jdk, Strin
         String jdk = Runtime.version() + " (" + System.getProperty("java.vm.vendor", "unknown vendor") + ")";
         String os = System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch");
-        return new MachineFacts(date, Runtime.getRuntime().availableProcessors(), cpuModel(), jdk, os);
+        return new MachineFacts(date, Runtime.getRuntime().availableProcessors(), cpuModel(), jdk, os,
+                WakeUpProbe.measure());
     }
 
     /** The first "model name" of /proc/cpuinfo; "unknown" where there is none (not Linux, or hidden). */

@@ -45,7 +45,13 @@ public final class MarkdownReport {
         md.append("| date | ").append(machine.date()).append(" |\n");
         md.append("| cores | ").append(machine.cores()).append(" (").append(cell(machine.cpu())).append(") |\n");
         md.append("| JDK | ").append(cell(machine.jdk())).append(" |\n");
-        md.append("| OS | ").append(cell(machine.os())).append(" |\n\n");
+        md.append("| OS | ").append(cell(machine.os())).append(" |\n");
+        if (!Double.isNaN(machine.wakeUpRoundTripUs())) {
+            // Small collectives on oversubscribed cores are chains of wake-ups: their times scale with this.
+            md.append("| thread wake-up round trip | ").append(String.format(java.util.Locale.ROOT, "%.1f",
+                    machine.wakeUpRoundTripUs())).append(" us (when this report was written; see docs/benchmarking.md) |\n");
+        }
+        md.append("\n");
         md.append("Latencies are in microseconds: the median over repeated samples, each sample measured the OSU way ")
                 .append("(every rank averages its own calls, then the maximum over ranks). Minimum and maximum per ")
                 .append("point are in `results.csv`; the method is in `docs/benchmarking.md`. ")

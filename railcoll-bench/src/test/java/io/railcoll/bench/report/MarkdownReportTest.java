@@ -36,6 +36,18 @@ class MarkdownReportTest {
         assertTrue(facts.cores() >= 1);
         assertTrue(facts.date().startsWith("2025-01-02T03:04:05"), facts.date());
         assertTrue(facts.jdk().startsWith(Runtime.version().toString()), facts.jdk());
+        // A real wake-up takes at least a microsecond and, even on a crowded machine, well under a second.
+        assertTrue(facts.wakeUpRoundTripUs() >= 0.5 && facts.wakeUpRoundTripUs() < 1e6, "" + facts.wakeUpRoundTripUs());
+    }
+
+    @Test
+    void theWakeUpRoundTripIsStatedWhenMeasuredOnly() {
+        ResultTable t = ResultTable.build(ResultTableTest.sweep(), ResultTableTest.OPTIONS).getFirst();
+        MachineFacts measured = new MachineFacts("2025-01-02T03:04:05Z", 2, "Test CPU", "25+36 (Test)", "Linux x", 12.34);
+        assertContains(MarkdownReport.render("x", measured, List.of(new MarkdownReport.Section(t, Optional.empty()))),
+                "| thread wake-up round trip | 12.3 us");
+        assertTrue(!MarkdownReport.render("x", MACHINE, List.of(new MarkdownReport.Section(t, Optional.empty())))
+                .contains("wake-up"));
     }
 
     private static void assertContains(String text, String part) {
