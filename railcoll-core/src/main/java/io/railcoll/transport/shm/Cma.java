@@ -121,9 +121,53 @@ public final class Cma {
             return;
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment localIov = arena.allocate(IOVEC);
-            MemorySegment remoteIov = arena.allocate(IOVEC);
-            MemorySegment capture = NativeCalls.captureState(NativeCalls.scratch());
+            new Transfer(arena, call, name).run(pid, remoteAddress, local, localOffset, length);
+        }
+    }
+
+    /**
+     * A reader for one thread's repeated pulls: its iovecs and errno capture are allocated once, so {@link #read}
+     * allocates nothing (the engine's hot path). Not thread-safe: one per owner thread.
+     */
+    public static final class Reader {
+        private final Transfer transfer;
+
+        public Reader(Arena arena) {
+            transfer = new Transfer(arena, READV, "process_vm_readv");
+        }
+
+        /**
+         * As {@link Cma#read}: {@code length} bytes at {@code remoteAddress} of {@code pid} into the native
+         * {@code dst[dstOffset, dstOffset+length)}, continuing partial transfers.
+         */
+        public void read(long pid, long remoteAddress, MemorySegment dst, long dstOffset, long length) {
+            if (!dst.isNative()) {
+                throw new IllegalArgumentException("process_vm_readv needs a native local segment");
+            }
+            Objects.checkFromIndexSize(dstOffset, length, dst.byteSize());
+            transfer.run(pid, remoteAddress, dst, dstOffset, length);
+        }
+    }
+
+    /** One direction of cross-memory attach with its iovecs and errno capture allocated once; the retry loop. */
+    private static final class Transfer {
+        private final MethodHandle call;
+        private final String name;
+        private final MemorySegment localIov;
+        private final MemorySegment remoteIov;
+        private final MemorySegment capture;
+
+        Transfer(Arena arena, MethodHandle call, String name) {
+            this.call = call;
+            this.name = name;
+            localIov = arena.allocate(IOVEC);
+            remoteIov = arena.allocate(IOVEC);
+            capture = NativeCalls.captureState(arena.allocate(
+                    NativeCalls.ARGUMENT_BYTES + java.lang.foreign.Linker.Option.captureStateLayout().byteSize(), 16));
+        }
+
+        /** Moves {@code length} bytes, continuing partial transfers and retrying on EINTR. */
+        void run(long pid, long remoteAddress, MemorySegment local, long localOffset, long length) {
             long done = 0;
             while (done < length) {
                 localIov.set(ValueLayout.JAVA_LONG, 0, local.address() + localOffset + done);
@@ -146,59 +190,6 @@ public final class Cma {
                     int errno = NativeCalls.errno(capture);
                     if (errno != NativeCalls.EINTR) {
                         throw failure(name, errno, pid, remoteAddress + done, done, length);
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * A reader for one thread's repeated pulls: its iovecs and errno capture are allocated once, so {@link #read}
-     * allocates nothing (the engine's hot path). Not thread-safe: one per owner thread.
-     */
-    public static final class Reader {
-        private final MemorySegment localIov;
-        private final MemorySegment remoteIov;
-        private final MemorySegment capture;
-
-        public Reader(Arena arena) {
-            localIov = arena.allocate(IOVEC);
-            remoteIov = arena.allocate(IOVEC);
-            capture = NativeCalls.captureState(arena.allocate(
-                    NativeCalls.ARGUMENT_BYTES + java.lang.foreign.Linker.Option.captureStateLayout().byteSize(), 16));
-        }
-
-        /**
-         * As {@link Cma#read}: {@code length} bytes at {@code remoteAddress} of {@code pid} into the native
-         * {@code dst[dstOffset, dstOffset+length)}, continuing partial transfers.
-         */
-        public void read(long pid, long remoteAddress, MemorySegment dst, long dstOffset, long length) {
-            if (!dst.isNative()) {
-                throw new IllegalArgumentException("process_vm_readv needs a native local segment");
-            }
-            Objects.checkFromIndexSize(dstOffset, length, dst.byteSize());
-            long done = 0;
-            while (done < length) {
-                localIov.set(ValueLayout.JAVA_LONG, 0, dst.address() + dstOffset + done);
-                localIov.set(ValueLayout.JAVA_LONG, 8, length - done);
-                remoteIov.set(ValueLayout.JAVA_LONG, 0, remoteAddress + done);
-                remoteIov.set(ValueLayout.JAVA_LONG, 8, length - done);
-                long n;
-                try {
-                    n = (long) READV.invokeExact(capture, (int) pid, localIov, 1L, remoteIov, 1L, 0L);
-                } catch (Throwable t) {
-                    throw new IllegalStateException("process_vm_readv could not be invoked", t);
-                }
-                if (n > 0) {
-                    done += n;
-                } else if (n == 0) {
-                    throw new ShmException(ShmException.Reason.CMA_FAILED, "process_vm_readv of pid " + pid + " at 0x"
-                            + Long.toHexString(remoteAddress + done) + " made no progress after " + done + " of "
-                            + length + " bytes");
-                } else {
-                    int errno = NativeCalls.errno(capture);
-                    if (errno != NativeCalls.EINTR) {
-                        throw failure("process_vm_readv", errno, pid, remoteAddress + done, done, length);
                     }
                 }
             }
