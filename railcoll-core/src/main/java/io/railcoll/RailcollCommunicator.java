@@ -1,5 +1,6 @@
 package io.railcoll;
 
+import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.engine.CollectiveEngine;
@@ -38,6 +39,8 @@ final class RailcollCommunicator implements Communicator {
     private final RendezvousServer rendezvous;
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
     private MulticastBroadcaster multicast;
+    /** Carries out the *.shm collectives of a one-node job; null otherwise or when RAILCOLL_SHM=off. */
+    private NodeShmCollectives nodeShm;
     private boolean closed;
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
@@ -63,6 +66,12 @@ final class RailcollCommunicator implements Communicator {
         if (openNow) {
             multicast.open();
         }
+    }
+
+    /** Enables the collectives the node's shared memory carries out itself ({@code *.shm}). Start-up only. */
+    void enableNodeShm(NodeShmCollectives nodeShm) {
+        this.nodeShm = nodeShm;
+        selector.enableTransport(NodeShmCollective.TRANSPORT);
     }
 
     /**
@@ -254,6 +263,11 @@ final class RailcollCommunicator implements Communicator {
 
     private void run(Shape shape, MemorySegment send, MemorySegment recv) {
         Algorithm algorithm = selector.select(shape);
+        if (algorithm instanceof TransportProvided t && t.transport().equals(NodeShmCollective.TRANSPORT)) {
+            long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
+            nodeShm.run(shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
+            return;
+        }
         if (algorithm instanceof TransportProvided t) {
             // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
             // RECV complete on the transport's root, which then broadcasts it.

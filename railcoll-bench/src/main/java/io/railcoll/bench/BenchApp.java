@@ -48,7 +48,7 @@ public final class BenchApp implements RankApp {
             MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
             MemorySegment recv = arena.allocate(Math.max(1, Math.max(maxSize, maxSize * n)), 64);
             List<String> algs = algorithms(comm, o);
-            warmUpJit(comm, o, algs, send, recv);
+            warmUpJit(comm, o, algs, send, recv, times, allTimes);
             int[][] iterations = new int[algs.size()][o.sizes.length];
             // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
             // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
@@ -75,14 +75,8 @@ public final class BenchApp implements RankApp {
                             warmUp(comm, o, s, r);
                             iterations[a][z] = iterationsFor(comm, o, s, r);
                         }
-                        long perCall = sample(comm, o, s, r, iterations[a][z]);
-                        times.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, perCall);
-                        comm.gather(times, rank == 0 ? allTimes : null, 0);
+                        long max = samplePoint(comm, o, s, r, iterations[a][z], times, allTimes);
                         if (rank == 0) {
-                            long max = 0;
-                            for (int k = 0; k < n; k++) {
-                                max = Math.max(max, allTimes.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k));
-                            }
                             raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
                             raw.flush();
                             System.out.println("PROGRESS " + label + " " + size);
@@ -105,7 +99,8 @@ public final class BenchApp implements RankApp {
      * few hundred warm-up calls per point do not cover. Rank 0 decides after each round, so every rank makes the
      * same calls.
      */
-    private static void warmUpJit(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv) {
+    private static void warmUpJit(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
+                                  MemorySegment times, MemorySegment allTimes) {
         if (o.jitWarmupNs <= 0) {
             return;
         }
@@ -125,13 +120,12 @@ public final class BenchApp implements RankApp {
                     MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
                     MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
                             : o.collective.recvBytes(size, n, comm.rank(), o.root));
-                    for (int i = 0; i < 32; i++) {
-                        // As a sample does: the barrier between calls is compiled too, so the ranks leave it as
-                        // closely together in the first point of a sweep as in the last (a barrier still
-                        // interpreted lets them leave far apart, and the timed call then waits for the last).
-                        comm.barrier();
-                        call(comm, o.collective, s, r, o.root);
-                    }
+                    // Through the very code that samples (a barrier before each timed call, then the gather of
+                    // the times): it must be compiled too, and see every collective a sample makes, not only the
+                    // one measured, or the first samples run part-interpreted or deoptimized. Warmed with its own
+                    // loop, the first 6000 timed calls of a 1-byte node all-gather with 4 ranks measured 10-140 us,
+                    // the steady state 5.5 us.
+                    samplePoint(comm, o, s, r, 32, times, allTimes);
                 }
             }
             calls += algs.size() * sizes.length * 32L;
@@ -149,8 +143,28 @@ public final class BenchApp implements RankApp {
         }
     }
 
+    /** One sample and its gather to rank 0: there, the slowest rank's mean time per call; elsewhere 0. */
+    private static long samplePoint(Communicator comm, Options o, MemorySegment s, MemorySegment r, int iterations,
+                                    MemorySegment times, MemorySegment allTimes) {
+        times.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, sample(comm, o, s, r, iterations));
+        comm.gather(times, comm.rank() == 0 ? allTimes : null, 0);
+        long max = 0;
+        if (comm.rank() == 0) {
+            for (int k = 0; k < comm.size(); k++) {
+                max = Math.max(max, allTimes.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k));
+            }
+        }
+        return max;
+    }
+
     /** One sample, OSU style as peer_bench does: each call timed alone, a barrier between calls untimed. */
     private static long sample(Communicator comm, Options o, MemorySegment s, MemorySegment r, int iterations) {
+        // Untimed calls first, as peer_bench does before every sample: between samples the ranks gather times and
+        // print, so they enter a sample out of step and some asleep; the first calls would time that, not the call.
+        for (int i = Math.min(o.warmup, iterations); i > 0; i--) {
+            comm.barrier();
+            call(comm, o.collective, s, r, o.root);
+        }
         long total = 0;
         for (int i = 0; i < iterations; i++) {
             comm.barrier();

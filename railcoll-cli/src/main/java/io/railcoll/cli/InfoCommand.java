@@ -136,6 +136,9 @@ final class InfoCommand implements Callable<Integer> {
         if (config.multicast() != io.railcoll.MulticastMode.OFF) {
             selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT); // RAILCOLL_MCAST
         }
+        if (config.sharedMemory()) {
+            selector.enableTransport(io.railcoll.algorithm.shm.NodeShmCollective.TRANSPORT); // RAILCOLL_SHM
+        }
         long bytes = BenchCommand.parseSizes(size).getFirst();
         Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c == Collective.GATHER
                 || c == Collective.BROADCAST ? root : 0, groups);

@@ -21,6 +21,7 @@ import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
@@ -41,6 +42,7 @@ public final class AlgorithmCatalog {
     private static final AlgorithmCatalog STANDARD = new AlgorithmCatalog(List.of(
             new BinomialTreeGather(),
             new DirectGather(),
+            NodeShmCollective.gather(),
             new DirectAllgather(),
             new StandardExchangeAllgather(),
             new BruckAllgather(),
@@ -54,6 +56,7 @@ public final class AlgorithmCatalog {
             new GatherBasedMultiConnectionAllgather(),
             MultiConnectionAllgather.twoGroup(),
             MultiConnectionAllgather.groups(),
+            NodeShmCollective.allgather(),
             new DirectAlltoall(),
             new StandardExchangeAlltoall(),
             new BruckAlltoall(),
@@ -61,7 +64,9 @@ public final class AlgorithmCatalog {
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
-            new DisseminationBarrier()));
+            NodeShmCollective.broadcast(),
+            new DisseminationBarrier(),
+            NodeShmCollective.barrier()));
 
     private final Map<String, Algorithm> byId;
 

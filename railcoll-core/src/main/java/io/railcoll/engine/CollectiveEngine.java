@@ -183,12 +183,25 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
     }
 
-    /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
-    public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
+    /**
+     * Refuses to start a collective after an earlier failure. {@link #run} checks this itself; a collective carried
+     * out outside the engine (by the node's shared memory) calls it first, and {@link #recordFailure} if it fails.
+     */
+    public void checkUsable() {
         RailcollException f = failure;
         if (f != null) {
             throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
         }
+    }
+
+    /** Fails this rank's communicator with {@code e}, raised by a collective carried out outside the engine. */
+    public void recordFailure(RailcollException e) {
+        fail(e);
+    }
+
+    /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
+    public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
+        checkUsable();
         CompiledProgram program = cache.get(algorithm, shape);
         Posting p = post(program, shape, send, recv);
         try {

@@ -30,7 +30,8 @@ public final class Idler {
     private final Doorbell doorbell;
     private final WaitStrategy strategy;
     private int spins;
-    private int yields;
+    /** When the yield phase began, or 0 before it. */
+    private long yieldingSinceNs;
     private boolean armed;
     private int key;
     private long sleeps;
@@ -45,8 +46,10 @@ public final class Idler {
         if (spins < strategy.spins()) {
             spins++;
             Thread.onSpinWait();
-        } else if (yields < strategy.yields()) {
-            yields++;
+        } else if (yieldingSinceNs == 0 || System.nanoTime() - yieldingSinceNs < strategy.yieldBudgetNs()) {
+            if (yieldingSinceNs == 0) {
+                yieldingSinceNs = System.nanoTime() | 1; // never 0 once started
+            }
             Thread.yield();
         } else if (!armed) {
             key = doorbell.arm();
@@ -65,7 +68,7 @@ public final class Idler {
             armed = false;
         }
         spins = 0;
-        yields = 0;
+        yieldingSinceNs = 0;
     }
 
     /** Futex sleeps so far (diagnostics and benchmarks). */

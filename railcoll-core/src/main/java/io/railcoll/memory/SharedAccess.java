@@ -51,6 +51,16 @@ public final class SharedAccess {
     }
 
     /** Atomic add with volatile (sequentially consistent) semantics; returns the previous value. */
+    public static long getAndAddLong(MemorySegment segment, long offset, long delta) {
+        return (long) LONG.getAndAdd(segment, offset, delta);
+    }
+
+    /** Atomic compare-and-set with volatile semantics. */
+    public static boolean compareAndSetLong(MemorySegment segment, long offset, long expected, long value) {
+        return LONG.compareAndSet(segment, offset, expected, value);
+    }
+
+    /** Atomic add with volatile (sequentially consistent) semantics; returns the previous value. */
     public static int getAndAddInt(MemorySegment segment, long offset, int delta) {
         return (int) INT.getAndAdd(segment, offset, delta);
     }

@@ -13,6 +13,9 @@ public interface TransportProvided extends Algorithm {
     /** The transport that carries it out and must be enabled for it to run, e.g. {@code multicast}. */
     String transport();
 
+    /** Why it cannot run when its transport is not enabled, and how to enable it, for error messages. */
+    String transportOff();
+
     /**
      * The schedule the engine runs first, leaving RECV complete on {@link #transportRoot} (e.g. an SMP-aware gather
      * to rank 0), or empty when the transport does everything. The transport then broadcasts RECV from that rank.

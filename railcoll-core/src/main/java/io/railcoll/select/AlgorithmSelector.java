@@ -1,6 +1,7 @@
 package io.railcoll.select;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
@@ -30,9 +31,9 @@ import java.util.Set;
  *       supports the shape is run through the {@link Simulator}. The prediction is made once per power-of-two bucket
  *       of block sizes, at the bucket's lower edge, and remembered, so a call pays for it once.</li>
  * </ol>
- * An algorithm a transport carries out ({@link TransportProvided}, e.g. {@code broadcast.multicast}) can run only
- * when that transport is {@link #enableTransport enabled}; it is costed by its own model ({@link MulticastCost}),
- * not simulated. Every step is deterministic, so all ranks, given the same tuning and transports, choose alike. {@link #explain} shows the same
+ * An algorithm a transport carries out ({@link TransportProvided}, e.g. {@code broadcast.multicast} or
+ * {@code allgather.shm}) can run only when that transport is {@link #enableTransport enabled}; it is costed by its
+ * own model ({@link MulticastCost}, {@link NodeShmCost}), not simulated. Every step is deterministic, so all ranks, given the same tuning and transports, choose alike. {@link #explain} shows the same
  * decision with every alternative's prediction. Thread-confined to its communicator.
  */
 public final class AlgorithmSelector {
@@ -94,8 +95,7 @@ public final class AlgorithmSelector {
             return own;
         }
         if (a instanceof TransportProvided t && !transports.contains(t.transport())) {
-            return Optional.of("the " + t.transport() + " transport is off (RAILCOLL_MCAST=off); set RAILCOLL_MCAST=auto"
-                    + " or on on every rank");
+            return Optional.of(t.transportOff());
         }
         return Optional.empty();
     }
@@ -239,6 +239,16 @@ public final class AlgorithmSelector {
             }
             if (firstSupported == null) {
                 firstSupported = a.id();
+            }
+            if (a instanceof TransportProvided t && t.transport().equals(NodeShmCollective.TRANSPORT)) {
+                double ns = NodeShmCost.predictNs(shape, tuning.model());
+                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(ns),
+                        "shared-memory model: alpha_shm * ceil(N/cores) + copies"));
+                if (ns < bestNs) {
+                    bestNs = ns;
+                    best = a.id();
+                }
+                continue;
             }
             if (a instanceof TransportProvided t) {
                 long bytes = shape.collective().recvBytes(shape.blockBytes(), shape.size(), t.transportRoot(shape),

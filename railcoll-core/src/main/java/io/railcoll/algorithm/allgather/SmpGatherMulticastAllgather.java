@@ -1,6 +1,7 @@
 package io.railcoll.algorithm.allgather;
 
 import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
@@ -23,6 +24,8 @@ import java.util.Optional;
 public final class SmpGatherMulticastAllgather extends AlgorithmBase implements TransportProvided {
     public static final String ID = "allgather.smp-gather-mcast";
 
+    private static final MulticastBroadcastAlgorithm MULTICAST = new MulticastBroadcastAlgorithm();
+
     private final SmpGatherBroadcastAllgather pointToPoint = new SmpGatherBroadcastAllgather();
     private final Optional<Algorithm> gather = Optional.of(SmpGatherBroadcastAllgather.gatherToRoot());
 
@@ -32,7 +35,12 @@ public final class SmpGatherMulticastAllgather extends AlgorithmBase implements 
 
     @Override
     public String transport() {
-        return "multicast";
+        return MulticastBroadcastAlgorithm.TRANSPORT;
+    }
+
+    @Override
+    public String transportOff() {
+        return MULTICAST.transportOff();
     }
 
     @Override

@@ -36,6 +36,11 @@ public final class MulticastBroadcastAlgorithm extends AlgorithmBase implements 
     }
 
     @Override
+    public String transportOff() {
+        return "the " + TRANSPORT + " transport is off (RAILCOLL_MCAST=off); set RAILCOLL_MCAST=auto or on on every rank";
+    }
+
+    @Override
     protected Optional<String> restriction(Shape shape) {
         if (shape.placement().nodeCount() < 2) {
             return Optional.of("all " + shape.size() + " ranks are on one node: multicast only pays across nodes"

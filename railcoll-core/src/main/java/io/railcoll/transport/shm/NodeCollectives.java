@@ -2,8 +2,9 @@ package io.railcoll.transport.shm;
 
 import io.railcoll.memory.CacheLines;
 import io.railcoll.memory.Doorbell;
-import io.railcoll.memory.SequenceFlags;
+import io.railcoll.memory.Idler;
 import io.railcoll.memory.SharedAccess;
+import io.railcoll.memory.WaitStrategy;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -15,18 +16,29 @@ import java.util.Objects;
  * <h2>Protocol</h2>
  * Every call is cut into <em>steps</em>, numbered 1, 2, 3, ... across calls; all ranks run the
  * same steps because the step count depends only on the sizes, which must agree. Step {@code s}
- * uses half {@code s mod 2} of the node buffer, so one half can be filled while the other is
- * still being drained (double buffering). Each rank owns two sequence flags in its collective
- * slot, both only ever growing:
+ * uses half {@code h = s mod 2} of the node buffer, so one half can be filled while the other is
+ * still being drained (double buffering). Each half has two node-wide counters that only grow:
  * <ul>
- *   <li>{@code arrive[r] >= s}: rank r's contribution to step s is in the buffer;</li>
- *   <li>{@code done[r] >= s}: rank r has finished reading the buffer for step s (and all before).</li>
+ *   <li>{@code arrivals[h]}: +1 by each contributor once its piece of the step is in the half;</li>
+ *   <li>{@code drains[h]}: +1 by each reader once it has copied the step's pieces out.</li>
  * </ul>
- * Before writing into the half of step {@code s} a rank waits for {@code done[q] >= s - 2} for
- * every q (the last step that used this half is drained); before reading a contribution of step
- * {@code s} it waits for {@code arrive[q] >= s}. Flags are published with release stores and read
- * with acquire loads, then the publisher rings every other rank's doorbell (a fence and a load
- * each unless someone sleeps). Nothing is ever reset, so repeated calls cannot race.
+ * Per step a kind has A contributors and D readers (barrier: L and 0; all-gather: L and L;
+ * gather: the L-1 non-roots and the root; broadcast: the root and the L-1 non-roots). Every rank
+ * keeps, per half, the cumulative targets the counters reach when a step is complete, so a step
+ * is complete when {@code arrivals[h]} reaches its target, and a half is free again when
+ * {@code drains[h]} reaches the target of its previous step. Rules:
+ * <ol>
+ *   <li>before contributing to step s a rank waits until the previous step on the same half is
+ *       drained (which implies all its contributions had arrived);</li>
+ *   <li>a reader waits until {@code arrivals[h]} reaches step s's target;</li>
+ *   <li>whoever completes a count (its add returns the target) rings that count's node doorbell,
+ *       which wakes every rank sleeping on it with one {@code FUTEX_WAKE}.</li>
+ * </ol>
+ * Rule 1 is what makes counters safe: a contribution to step s+2, the next user of the half, can
+ * only be added once step s is drained, so it can never be counted for step s. Rule 3 means a
+ * waiting rank is woken once per step, when what it waits for is complete, not once per
+ * contributor: on a node with more ranks than cores, wake-ups are the cost of a small collective.
+ * Counters are added with one atomic instruction and never reset, so repeated calls cannot race.
  *
  * <h2>What moves (L local ranks, M bytes per rank, H bytes per half)</h2>
  * <table>
@@ -34,18 +46,19 @@ import java.util.Objects;
  * <tr><th>call</th><th>piece per step</th><th>writes into the buffer</th><th>reads out of it</th></tr>
  * <tr><td>gather</td><td>H / L per rank</td><td>M by each non-root (L-1 concurrent)</td><td>(L-1) M by the root; its own block goes straight to dst</td></tr>
  * <tr><td>broadcast</td><td>H</td><td>M by the root</td><td>M by each non-root (L-1 concurrent)</td></tr>
- * <tr><td>all-gather</td><td>H / L per rank</td><td>M by each rank</td><td>(L-1) M by each rank</td></tr>
+ * <tr><td>all-gather</td><td>H / L per rank</td><td>M by each rank</td><td>(L-1) M by each rank; its own block goes straight to dst</td></tr>
  * <tr><td>barrier</td><td>-</td><td>-</td><td>-</td></tr>
  * </table>
- * Pieces are 64-byte multiples. A message larger than the buffer streams through in steps; a rank
- * may run at most two steps ahead of the slowest reader.
+ * Pieces are 64-byte multiples. A message larger than the buffer streams through in steps.
  *
- * <h2>Agreement check</h2>
+ * <h2>Agreement and failures</h2>
  * At the start of a call each rank publishes a descriptor (call number mod 2^20, kind, root,
- * size mod 2^32) in its slot; a rank that sees a peer's flag reach a step of the current call
- * compares that peer's descriptor for the same call number with its own and fails with
- * {@link ShmException.Reason#MISMATCH} on a difference, so ranks that disagree fail loudly
- * rather than hang or deliver garbage (best effort: a peer already in a later call is not compared).
+ * size mod 2^32) in its slot. A rank that has waited for a step's arrivals compares the
+ * descriptors of every rank in the same call with its own and fails with
+ * {@link ShmException.Reason#MISMATCH} on a difference. Any rank that fails inside a node
+ * collective (mismatch, time-out, lost peer) writes the node's abort word and rings every node
+ * doorbell, so its node-mates fail at once with a message naming it instead of waiting for
+ * their deadline; a dead rank is found by the liveness checks of the waits.
  *
  * <p>Threading: one thread per rank calls these methods, one call at a time. Lifetime: owned by
  * its {@link NodeRegion}. After a {@link ShmException} the instance refuses further calls: the
@@ -66,16 +79,24 @@ public final class NodeCollectives {
     private final RegionLayout layout;
     private final int me;
     private final int size;
-    private final SequenceFlags arrive;
-    private final SequenceFlags done;
-    private final Doorbell[] bells;
-    private final PeerWait wait;
+    private final PeerWatch peers;
+    private final String where;
     private final long bufferOffset;
     private final long halfBytes;
     private final long pieceBytes;
+    private final long[] arrivals = new long[2];
+    private final long[] drains = new long[2];
+    private final long abortWord;
+    private final Doorbell[] arrivalBells = new Doorbell[2];
+    private final Doorbell[] drainBells = new Doorbell[2];
+    private final PeerWait[] arrivalWaits = new PeerWait[2];
+    private final PeerWait[] drainWaits = new PeerWait[2];
     private final WaitSite arrivalSite;
     private final WaitSite drainSite;
-    private final String where;
+
+    /** Per half: what {@code arrivals[h]} and {@code drains[h]} read once the last step on that half is complete. */
+    private final long[] arrivalTarget = new long[2];
+    private final long[] drainTarget = new long[2];
 
     private long step;
     private long calls;
@@ -88,50 +109,49 @@ public final class NodeCollectives {
     private long stepCount;
     private long descriptor;
     private long awaitedStep;
+    private long timeoutNs;
+    private boolean agreementChecked;
+    /** Set when this rank fails because another one aborted: that rank has already said so to the node. */
+    private boolean relayedAbort;
 
-    NodeCollectives(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWait wait, String where) {
-        this.where = where;
+    NodeCollectives(MemorySegment segment, RegionLayout layout, int me, PeerWatch peers, WaitStrategy strategy,
+                    String where) {
         this.segment = segment;
         this.layout = layout;
         this.me = me;
         this.size = layout.localSize();
-        this.arrive = new SequenceFlags(segment, layout.collectiveOffset() + RegionLayout.COLLECTIVE_ARRIVE, size,
-                RegionLayout.COLLECTIVE_SLOT_BYTES);
-        this.done = new SequenceFlags(segment, layout.collectiveOffset() + RegionLayout.COLLECTIVE_DONE, size,
-                RegionLayout.COLLECTIVE_SLOT_BYTES);
-        this.bells = bells;
-        this.wait = wait;
+        this.peers = peers;
+        this.where = where;
         this.bufferOffset = layout.nodeBufferOffset();
         this.halfBytes = layout.halfBytes();
         this.pieceBytes = CacheLines.alignDown(halfBytes / size, CacheLines.LINE_BYTES);
-        // Steps already taken by this rank: a view made after earlier calls resumes their numbering.
-        this.step = done.get(me);
-        this.arrivalSite = peer -> "the contribution of local rank " + peer + " to " + stepText();
-        this.drainSite = peer -> "local rank " + peer + " to finish reading the node-buffer half before "
-                + stepText();
+        this.abortWord = layout.syncSlot(RegionLayout.SYNC_ABORT);
+        for (int h = 0; h < 2; h++) {
+            arrivals[h] = layout.syncSlot(RegionLayout.SYNC_ARRIVALS + h);
+            drains[h] = layout.syncSlot(RegionLayout.SYNC_DRAINS + h);
+            arrivalBells[h] = new Doorbell(segment, layout.syncSlot(RegionLayout.SYNC_ARRIVAL_BELLS + h));
+            drainBells[h] = new Doorbell(segment, layout.syncSlot(RegionLayout.SYNC_DRAIN_BELLS + h));
+            arrivalWaits[h] = new PeerWait(new Idler(arrivalBells[h], strategy), peers, true);
+            drainWaits[h] = new PeerWait(new Idler(drainBells[h], strategy), peers, true);
+        }
+        this.arrivalSite = peer -> "every local rank's contribution to " + stepText();
+        this.drainSite = peer -> "every local rank to finish reading the node-buffer half before " + stepText();
     }
 
     /**
      * Waits until every local rank has entered the barrier.
      *
-     * @param timeoutNs longest wait for any one peer
+     * @param timeoutNs longest wait without progress
      */
     public void nodeBarrier(long timeoutNs) {
         begin(Kind.BARRIER, 0, 0, 1, timeoutNs);
         try {
-            long s = ++step;
-            // A barrier reads nothing from the buffer, so "done with step s" holds at once.
-            done.publish(me, s);
-            arrive.publish(me, s);
-            ringOthers();
-            for (int i = 1; i < size; i++) {
-                awaitArrival((me + i) % size, s);
-            }
+            int h = nextStep();
+            awaitDrained(h);
+            arrive(h, size);
+            awaitArrivals(h);
         } catch (RuntimeException e) {
-            broken = true;
-            throw e;
-        } finally {
-            wait.end();
+            throw fail(e);
         }
     }
 
@@ -151,33 +171,28 @@ public final class NodeCollectives {
         begin(Kind.GATHER, root, blockBytes, steps(blockBytes, pieceBytes), timeoutNs);
         try {
             for (long k = 0; k < stepCount; k++) {
-                long s = ++step;
+                int h = nextStep();
                 long off = k * pieceBytes;
                 long len = Math.min(pieceBytes, blockBytes - off);
-                long half = halfOffset(s);
+                long half = bufferOffset + h * halfBytes;
                 if (me != root) {
-                    awaitDrained(s - 2);
+                    awaitDrained(h);
                     MemorySegment.copy(src, srcOffset + off, segment, half + me * pieceBytes, len);
-                    done.publish(me, s);
-                    arrive.publish(me, s);
-                    ringOthers();
+                    arrive(h, size - 1);
+                    drainTarget[h] += 1;
                 } else {
                     MemorySegment.copy(src, srcOffset + off, dst, dstOffset + me * blockBytes + off, len);
-                    arrive.publish(me, s);
+                    arrivalTarget[h] += size - 1;
+                    awaitArrivals(h);
                     for (int i = 1; i < size; i++) {
                         int q = (me + i) % size;
-                        awaitArrival(q, s);
                         MemorySegment.copy(segment, half + q * pieceBytes, dst, dstOffset + q * blockBytes + off, len);
                     }
-                    done.publish(me, s);
-                    ringOthers();
+                    drain(h, 1);
                 }
             }
         } catch (RuntimeException e) {
-            broken = true;
-            throw e;
-        } finally {
-            wait.end();
+            throw fail(e);
         }
     }
 
@@ -191,27 +206,24 @@ public final class NodeCollectives {
         begin(Kind.BROADCAST, root, bytes, steps(bytes, halfBytes), timeoutNs);
         try {
             for (long k = 0; k < stepCount; k++) {
-                long s = ++step;
+                int h = nextStep();
                 long off = k * halfBytes;
                 long len = Math.min(halfBytes, bytes - off);
-                long half = halfOffset(s);
+                long half = bufferOffset + h * halfBytes;
                 if (me == root) {
-                    awaitDrained(s - 2);
+                    awaitDrained(h);
                     MemorySegment.copy(buffer, offset + off, segment, half, len);
-                    done.publish(me, s);
-                    arrive.publish(me, s);
+                    arrive(h, 1);
+                    drainTarget[h] += size - 1;
                 } else {
-                    awaitArrival(root, s);
+                    arrivalTarget[h] += 1;
+                    awaitArrivals(h);
                     MemorySegment.copy(segment, half, buffer, offset + off, len);
-                    done.publish(me, s);
+                    drain(h, size - 1);
                 }
-                ringOthers();
             }
         } catch (RuntimeException e) {
-            broken = true;
-            throw e;
-        } finally {
-            wait.end();
+            throw fail(e);
         }
     }
 
@@ -226,29 +238,25 @@ public final class NodeCollectives {
         begin(Kind.ALLGATHER, 0, blockBytes, steps(blockBytes, pieceBytes), timeoutNs);
         try {
             for (long k = 0; k < stepCount; k++) {
-                long s = ++step;
+                int h = nextStep();
                 long off = k * pieceBytes;
                 long len = Math.min(pieceBytes, blockBytes - off);
-                long half = halfOffset(s);
-                awaitDrained(s - 2);
+                long half = bufferOffset + h * halfBytes;
+                awaitDrained(h);
                 MemorySegment.copy(src, srcOffset + off, segment, half + me * pieceBytes, len);
-                arrive.publish(me, s);
-                ringOthers();
+                arrive(h, size);
+                // Our own block goes straight to dst while the others are still arriving.
                 MemorySegment.copy(src, srcOffset + off, dst, dstOffset + me * blockBytes + off, len);
+                awaitArrivals(h);
                 // Start with the next rank, not rank 0, so the readers spread over the pieces.
                 for (int i = 1; i < size; i++) {
                     int q = (me + i) % size;
-                    awaitArrival(q, s);
                     MemorySegment.copy(segment, half + q * pieceBytes, dst, dstOffset + q * blockBytes + off, len);
                 }
-                done.publish(me, s);
-                ringOthers();
+                drain(h, size);
             }
         } catch (RuntimeException e) {
-            broken = true;
-            throw e;
-        } finally {
-            wait.end();
+            throw fail(e);
         }
     }
 
@@ -260,6 +268,14 @@ public final class NodeCollectives {
     /** Steps taken so far by this rank (diagnostics). */
     public long steps() {
         return step;
+    }
+
+    /** Wakes every rank sleeping in a node collective (a rank that closes its region calls this). */
+    void wakeAll() {
+        for (int h = 0; h < 2; h++) {
+            arrivalBells[h].ring();
+            drainBells[h].ring();
+        }
     }
 
     private void begin(Kind kind, int root, long bytes, long stepCount, long timeoutNs) {
@@ -274,53 +290,96 @@ public final class NodeCollectives {
         this.callBytes = bytes;
         this.stepCount = stepCount;
         this.firstStep = step + 1;
+        this.agreementChecked = false;
         calls++;
         descriptor = describe(calls, kind, root, bytes);
+        this.timeoutNs = timeoutNs;
         SharedAccess.setLongRelease(segment, descriptorOffset(me), descriptor);
-        wait.begin(timeoutNs);
     }
 
-    private void awaitArrival(int q, long s) {
-        if (arrive.get(q) < s) {
-            awaitedStep = s;
-            do {
-                wait.idle(q, arrivalSite);
-            } while (arrive.get(q) < s);
-            wait.progressed();
+    /** Starts the next step and returns its half. */
+    private int nextStep() {
+        return (int) (++step & 1);
+    }
+
+    /** Adds this rank's contribution to the current step of half {@code h}, which has {@code contributors}. */
+    private void arrive(int h, int contributors) {
+        long target = arrivalTarget[h] += contributors;
+        if (SharedAccess.getAndAddLong(segment, arrivals[h], 1) + 1 == target) {
+            arrivalBells[h].ring();
         }
-        checkAgreement(q);
     }
 
-    private void awaitDrained(long s) {
+    /** Adds this rank's read of the current step of half {@code h}, which has {@code readers}. */
+    private void drain(int h, int readers) {
+        long target = drainTarget[h] += readers;
+        if (SharedAccess.getAndAddLong(segment, drains[h], 1) + 1 == target) {
+            drainBells[h].ring();
+        }
+    }
+
+    private void awaitArrivals(int h) {
+        awaitCount(arrivals[h], arrivalTarget[h], arrivalWaits[h], arrivalSite);
+        if (!agreementChecked) {
+            agreementChecked = true;
+            checkAgreement();
+        }
+    }
+
+    /** Waits until the previous step on half {@code h} has been read by all its readers. */
+    private void awaitDrained(int h) {
+        awaitCount(drains[h], drainTarget[h], drainWaits[h], drainSite);
+    }
+
+    private void awaitCount(long offset, long target, PeerWait wait, WaitSite site) {
+        if (SharedAccess.getLongAcquire(segment, offset) >= target) {
+            return;
+        }
+        awaitedStep = step;
+        wait.begin(timeoutNs);
+        try {
+            do {
+                checkAbort();
+                wait.idle(-1, site);
+            } while (SharedAccess.getLongAcquire(segment, offset) < target);
+        } finally {
+            wait.end();
+        }
+    }
+
+    private void checkAgreement() {
         for (int q = 0; q < size; q++) {
-            if (q != me && done.get(q) < s) {
-                awaitedStep = s + 2;
-                do {
-                    wait.idle(q, drainSite);
-                } while (done.get(q) < s);
-                wait.progressed();
-                if (s >= firstStep) {
-                    checkAgreement(q);
-                }
+            long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
+            if (theirs != descriptor && (theirs >>> 44) == (descriptor >>> 44)) {
+                throw new ShmException(ShmException.Reason.MISMATCH, where + ": node collective call #" + calls
+                        + ": local rank " + me + " called " + decode(descriptor) + " but local rank " + q + " called "
+                        + decode(theirs));
             }
         }
     }
 
-    private void checkAgreement(int q) {
-        long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
-        if (theirs != descriptor && (theirs >>> 44) == (descriptor >>> 44)) {
-            broken = true;
-            throw new ShmException(ShmException.Reason.MISMATCH, where + ": node collective call #" + calls
-                    + ": local rank " + me + " called " + decode(descriptor) + " but local rank " + q + " called " + decode(theirs));
+    private void checkAbort() {
+        long word = SharedAccess.getLongAcquire(segment, abortWord);
+        if (word != 0) {
+            relayedAbort = true;
+            int who = (int) (word >>> 32) - 1;
+            ShmException.Reason reason = ShmException.Reason.values()[(int) word];
+            throw new ShmException(ShmException.Reason.ABORTED, who, where + ": local rank " + who
+                    + " failed in a node collective (" + reason + "; its own error says more) while this rank awaited "
+                    + stepText());
         }
     }
 
-    private void ringOthers() {
-        Doorbell.ringAll(bells, me);
-    }
-
-    private long halfOffset(long s) {
-        return bufferOffset + (s & 1) * halfBytes;
+    /** Marks this instance broken and, for a failure of its own, the node's collectives aborted. */
+    private RuntimeException fail(RuntimeException e) {
+        broken = true;
+        if (e instanceof ShmException shm && !relayedAbort) {
+            long word = (long) (me + 1) << 32 | shm.reason().ordinal();
+            if (SharedAccess.compareAndSetLong(segment, abortWord, 0, word)) {
+                wakeAll();
+            }
+        }
+        return e;
     }
 
     private long descriptorOffset(int rank) {

@@ -152,8 +152,7 @@ public final class NodeRegion implements AutoCloseable {
                     inbound[r] = channel(r, localRank);
                 }
             }
-            this.collectives = new NodeCollectives(segment, layout, localRank, doorbells,
-                    new PeerWait(new Idler(doorbells[localRank], waitStrategy), peers, true), who);
+            this.collectives = new NodeCollectives(segment, layout, localRank, peers, waitStrategy, who);
             startedUp = true;
         } catch (RuntimeException | Error e) {
             release(e);
@@ -332,6 +331,9 @@ public final class NodeRegion implements AutoCloseable {
                 bells[r] = new Doorbell(segment, layout.doorbell(r));
             }
             Doorbell.ringAll(bells, localRank);
+            if (collectives != null) {
+                collectives.wakeAll();
+            }
         } catch (RuntimeException e) {
             failure = keep(failure, e);
         }

@@ -119,7 +119,7 @@ public final class PeerWatch {
     }
 
     private ShmException lost(int gone, String loss, int awaitedPeer, WaitSite site, long waitedNs) {
-        return new ShmException(ShmException.Reason.PEER_LOST, where + ": local rank " + gone + " (pid " + pids[gone]
+        return new ShmException(ShmException.Reason.PEER_LOST, gone, where + ": local rank " + gone + " (pid " + pids[gone]
                 + ") " + loss + " while this rank awaited " + site.awaited(awaitedPeer) + "; waited "
                 + millis(waitedNs) + " ms");
     }

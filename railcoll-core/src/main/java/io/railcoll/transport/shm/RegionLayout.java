@@ -16,9 +16,12 @@ import io.railcoll.memory.Doorbell;
  *                                              2 detached, 3 gave up during start-up;
  *                                              release-written last)
  * doorbellOffset       L x 128               doorbell of local rank r, see {@link Doorbell}
- * collectiveOffset     L x 128               collective slot of local rank r:
- *                                              +0 arrive (long), +8 done (long),
- *                                              +16 call descriptor (long); see {@link NodeCollectives}
+ * collectiveOffset     L x 128               collective slot of local rank r: +0 call descriptor
+ *                                              (long); see {@link NodeCollectives}
+ * syncOffset           9 x 128               node-wide collective words, one 128-byte slot each:
+ *                                              arrivals of half 0, of half 1, drains of half 0,
+ *                                              of half 1 (longs), abort word (long), then the
+ *                                              doorbells arrivals 0, arrivals 1, drains 0, drains 1
  * ringControlOffset    P x 256               ring control of pair p: +0 tail (writer's line),
  *                                              +128 head (reader's line); P = L (L - 1)
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
@@ -53,9 +56,15 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     static final long STATE_DETACHED = 2;
     static final long STATE_ABANDONED = 3;
 
-    static final long COLLECTIVE_ARRIVE = 0;
-    static final long COLLECTIVE_DONE = 8;
-    static final long COLLECTIVE_DESCRIPTOR = 16;
+    static final long COLLECTIVE_DESCRIPTOR = 0;
+
+    /** Slots of the node-wide collective area, in order. */
+    static final int SYNC_ARRIVALS = 0;
+    static final int SYNC_DRAINS = 2;
+    static final int SYNC_ABORT = 4;
+    static final int SYNC_ARRIVAL_BELLS = 5;
+    static final int SYNC_DRAIN_BELLS = 7;
+    static final int SYNC_SLOTS = 9;
 
     public RegionLayout {
         if (localSize < 1 || localSize > MAX_LOCAL_SIZE) {
@@ -99,8 +108,20 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
         return collectiveOffset() + checkRank(localRank) * COLLECTIVE_SLOT_BYTES;
     }
 
-    public long ringControlOffset() {
+    public long syncOffset() {
         return collectiveOffset() + localSize * COLLECTIVE_SLOT_BYTES;
+    }
+
+    /** Offset of slot {@code index} (one of the {@code SYNC_*} constants, plus the half where there are two). */
+    public long syncSlot(int index) {
+        if (index < 0 || index >= SYNC_SLOTS) {
+            throw new IllegalArgumentException("node-wide slot " + index + " outside [0, " + SYNC_SLOTS + ")");
+        }
+        return syncOffset() + index * CacheLines.SLOT_BYTES;
+    }
+
+    public long ringControlOffset() {
+        return syncOffset() + SYNC_SLOTS * CacheLines.SLOT_BYTES;
     }
 
     public long ringDataOffset() {

@@ -21,6 +21,8 @@ public final class ShmException extends RailcollException {
         PEER_LOST,
         /** Ranks disagree: different layouts, collective kinds, roots or sizes. */
         MISMATCH,
+        /** Another local rank failed inside a node collective and aborted it for the whole node. */
+        ABORTED,
         /** The region file is held by another live job or rank, or could not be created or mapped. */
         REGION,
         /** The kernel refused cross-memory attach (ptrace rules, seccomp); fall back to the ring. */
@@ -30,18 +32,31 @@ public final class ShmException extends RailcollException {
     }
 
     private final Reason reason;
+    private final int localPeer;
 
     public ShmException(Reason reason, String message) {
+        this(reason, -1, message);
+    }
+
+    /** A failure caused by local rank {@code localPeer} (the one lost, or the one that aborted). */
+    public ShmException(Reason reason, int localPeer, String message) {
         super(message);
         this.reason = Objects.requireNonNull(reason, "reason");
+        this.localPeer = localPeer;
     }
 
     public ShmException(Reason reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = Objects.requireNonNull(reason, "reason");
+        this.localPeer = -1;
     }
 
     public Reason reason() {
         return reason;
+    }
+
+    /** The local rank that caused it ({@link Reason#PEER_LOST}, {@link Reason#ABORTED}), or -1 when none is known. */
+    public int localPeer() {
+        return localPeer;
     }
 }

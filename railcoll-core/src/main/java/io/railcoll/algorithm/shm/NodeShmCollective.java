@@ -1,0 +1,112 @@
+package io.railcoll.algorithm.shm;
+
+import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.allgather.DirectAllgather;
+import io.railcoll.algorithm.barrier.DisseminationBarrier;
+import io.railcoll.algorithm.broadcast.KnomialBroadcast;
+import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.RankProgram;
+import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.TransportProvided;
+
+import java.util.Optional;
+
+/**
+ * A whole collective of a one-node job carried out in the node's shared memory (paper 000 section 4.2: the
+ * shared-memory gather and broadcast, with one flag per process; here node-wide counters, see
+ * {@code transport.shm.NodeCollectives}):
+ * <ul>
+ *   <li>{@code allgather.shm}: every rank copies its block into the node buffer, waits until all blocks are in, and
+ *       copies the other N-1 out: 1 write and N-1 reads of b per rank, one synchronization;</li>
+ *   <li>{@code gather.shm}: every non-root copies its block in, the root copies the N-1 blocks out;</li>
+ *   <li>{@code broadcast.shm}: the root copies the message in once, every other rank copies it out;</li>
+ *   <li>{@code barrier.shm}: every rank adds one to a node-wide counter and waits until it holds N.</li>
+ * </ul>
+ * Messages larger than the node buffer stream through its two halves in pipelined steps, one synchronization per
+ * step. Only for jobs whose ranks all share one node (and only when shared memory is on, which the selector
+ * checks). No engine sequence number is taken: every rank of the node must select alike, as with any algorithm.
+ *
+ * <p>Its {@link #program programs} are the flat point-to-point schedule that moves the same bytes between the
+ * same ranks ({@code allgather.direct}, {@code gather.direct}, {@code broadcast.knomial},
+ * {@code barrier.dissemination}), so the schedule checker and the simulator have something true to work on; the
+ * selector costs the shared-memory path with its own model ({@code select.NodeShmCost}). Stateless.
+ */
+public final class NodeShmCollective extends AlgorithmBase implements TransportProvided {
+    public static final String TRANSPORT = "shm";
+
+    private final Algorithm equivalent;
+    private final String summary;
+
+    private NodeShmCollective(Collective collective, Algorithm equivalent, String summary) {
+        super(collective.id() + ".shm", collective);
+        this.equivalent = equivalent;
+        this.summary = summary;
+    }
+
+    public static NodeShmCollective allgather() {
+        return new NodeShmCollective(Collective.ALLGATHER, new DirectAllgather(),
+                "shared-memory all-gather on one node: each rank copies its block into the node buffer, one"
+                        + " node-wide synchronization, each copies the N-1 others out (b written, (N-1)*b read per rank,"
+                        + " pipelined through two buffer halves); nodes = 1; paper 000 sec. 4.2, paper 002 Table 1");
+    }
+
+    public static NodeShmCollective gather() {
+        return new NodeShmCollective(Collective.GATHER, new DirectGather(),
+                "shared-memory gather on one node: non-roots copy their blocks into the node buffer, the root waits"
+                        + " once and copies the N-1 blocks out; any root; nodes = 1; paper 000 sec. 4.2");
+    }
+
+    public static NodeShmCollective broadcast() {
+        return new NodeShmCollective(Collective.BROADCAST, new KnomialBroadcast(),
+                "shared-memory broadcast on one node: the root copies the message into the node buffer once, every"
+                        + " other rank copies it out concurrently; any root; nodes = 1; paper 000 sec. 4.2");
+    }
+
+    public static NodeShmCollective barrier() {
+        return new NodeShmCollective(Collective.BARRIER, new DisseminationBarrier(),
+                "shared-memory barrier on one node: one atomic add to a node-wide counter per rank, the last"
+                        + " arrival wakes every sleeper with one futex wake; nodes = 1");
+    }
+
+    @Override
+    public String transport() {
+        return TRANSPORT;
+    }
+
+    @Override
+    public String transportOff() {
+        return "shared memory between the ranks of a node is off (RAILCOLL_SHM=off)";
+    }
+
+    @Override
+    protected Optional<String> restriction(Shape shape) {
+        if (shape.placement().nodeCount() != 1) {
+            return Optional.of("the ranks span " + shape.placement().nodeCount() + " nodes: a node's shared memory"
+                    + " carries a collective only when every rank is on that node");
+        }
+        if (shape.size() < 2) {
+            return Optional.of("a single rank has no node-mates to share memory with");
+        }
+        return Optional.empty();
+    }
+
+    /** The flat point-to-point schedule that moves the same bytes between the same ranks. */
+    @Override
+    public RankProgram program(Shape shape, int rank) {
+        return equivalent.program(shape, rank);
+    }
+
+    /** The equivalent schedule's terms; selection costs the shared-memory path with its own model instead. */
+    @Override
+    public CostTerms cost(Shape shape) {
+        return equivalent.cost(shape);
+    }
+
+    @Override
+    public String summary() {
+        return summary;
+    }
+}
