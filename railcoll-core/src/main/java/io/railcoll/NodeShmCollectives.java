@@ -64,9 +64,22 @@ final class NodeShmCollectives {
             }
         } catch (ShmException e) {
             RailcollException failure = translate(e, shape);
-            engine.recordFailure(failure);
+            if (failure instanceof MismatchException) {
+                // Node-mates that run this call by messages wait in the engine, where only an ABORT reaches them.
+                engine.abortPeers(failure);
+            } else {
+                engine.recordFailure(failure);
+            }
             throw failure;
         }
+    }
+
+    /**
+     * Counts a collective the engine runs by messages in the node's call numbering, so that a node-mate that runs
+     * the same call in the node buffer (the ranks disagree on the algorithm or the collective) fails naming both.
+     */
+    void announceByMessages(Shape shape) {
+        node.announceByMessages(shape.collective().id(), shape.root(), shape.blockBytes());
     }
 
     private RailcollException translate(ShmException e, Shape shape) {

@@ -268,6 +268,9 @@ final class RailcollCommunicator implements Communicator {
             nodeShm.run(shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
             return;
         }
+        if (nodeShm != null) {
+            nodeShm.announceByMessages(shape);
+        }
         if (algorithm instanceof TransportProvided t) {
             // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
             // RECV complete on the transport's root, which then broadcasts it.

@@ -199,6 +199,22 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         fail(e);
     }
 
+    /**
+     * Fails this rank's communicator with {@code e} and tells every peer at once (an ABORT on every transport), as a
+     * mismatch found in a frame does: for a disagreement found outside the engine, which peers waiting in the engine
+     * would otherwise only notice at their deadline.
+     */
+    public void abortPeers(RailcollException e) {
+        fail(e);
+        for (Transport t : transports) {
+            try {
+                t.abortAll(e.getMessage());
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
+    }
+
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
         checkUsable();

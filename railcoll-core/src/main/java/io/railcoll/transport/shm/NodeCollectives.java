@@ -65,15 +65,30 @@ import java.util.Objects;
  * other ranks' progress is unknown, so the region must be closed.
  */
 public final class NodeCollectives {
+    /** What a call is, in descriptors; the node collectives and the collectives other paths run by messages. */
     private enum Kind {
-        BARRIER("nodeBarrier"), GATHER("nodeGather"), BROADCAST("nodeBroadcast"), ALLGATHER("nodeAllgather");
+        BARRIER("barrier"), GATHER("gather"), BROADCAST("broadcast"), ALLGATHER("allgather"), ALLTOALL("alltoall");
 
         final String label;
 
         Kind(String label) {
             this.label = label;
         }
+
+        static Kind of(String collective) {
+            for (Kind k : values()) {
+                if (k.label.equals(collective)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown collective '" + collective + "'");
+        }
     }
+
+    /** Descriptor bit: the call runs by messages (through the rings or rails), not in the node buffer. */
+    private static final long BY_MESSAGES = 1L << 43;
+    /** How many idle rounds of a wait pass between two comparisons of the node-mates' descriptors. */
+    private static final int AGREEMENT_CHECK_ROUNDS = 64;
 
     private final MemorySegment segment;
     private final RegionLayout layout;
@@ -270,6 +285,22 @@ public final class NodeCollectives {
         return step;
     }
 
+    /**
+     * Records that this rank's next collective runs by messages instead (through the rings or the rails), so that
+     * it counts in the node's call numbering and a node-mate that calls a node collective at the same point fails
+     * with a mismatch naming both calls instead of waiting for its deadline.
+     *
+     * @param collective the collective's id ({@code barrier}, {@code gather}, {@code broadcast}, {@code allgather},
+     *                   {@code alltoall})
+     */
+    public void announceByMessages(String collective, int root, long bytes) {
+        if (broken) {
+            throw new IllegalStateException("a previous node collective of this rank failed; close the region");
+        }
+        calls++;
+        SharedAccess.setLongRelease(segment, descriptorOffset(me), describe(calls, Kind.of(collective), true, root, bytes));
+    }
+
     /** Wakes every rank sleeping in a node collective (a rank that closes its region calls this). */
     void wakeAll() {
         for (int h = 0; h < 2; h++) {
@@ -292,7 +323,7 @@ public final class NodeCollectives {
         this.firstStep = step + 1;
         this.agreementChecked = false;
         calls++;
-        descriptor = describe(calls, kind, root, bytes);
+        descriptor = describe(calls, kind, false, root, bytes);
         this.timeoutNs = timeoutNs;
         SharedAccess.setLongRelease(segment, descriptorOffset(me), descriptor);
     }
@@ -338,8 +369,13 @@ public final class NodeCollectives {
         awaitedStep = step;
         wait.begin(timeoutNs);
         try {
+            int rounds = 0;
             do {
                 checkAbort();
+                if (rounds++ % AGREEMENT_CHECK_ROUNDS == 0) {
+                    // Node-mates that called something else (here or by messages) would never arrive.
+                    checkAgreement();
+                }
                 wait.idle(-1, site);
             } while (SharedAccess.getLongAcquire(segment, offset) < target);
         } finally {
@@ -351,8 +387,8 @@ public final class NodeCollectives {
         for (int q = 0; q < size; q++) {
             long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
             if (theirs != descriptor && (theirs >>> 44) == (descriptor >>> 44)) {
-                throw new ShmException(ShmException.Reason.MISMATCH, where + ": node collective call #" + calls
-                        + ": local rank " + me + " called " + decode(descriptor) + " but local rank " + q + " called "
+                throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": local rank " + me + " called "
+                        + decode(descriptor) + " as collective #" + calls + " while local rank " + q + " called "
                         + decode(theirs));
             }
         }
@@ -397,22 +433,29 @@ public final class NodeCollectives {
     }
 
     private String stepText() {
-        String call = kind.label + " call #" + calls + switch (kind) {
-            case BARRIER -> "";
-            case ALLGATHER -> " (" + callBytes + " bytes per rank)";
-            case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
-            case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
-        };
-        return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of " + call;
+        return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of "
+                + kind.label + " #" + calls + " in the node buffer" + switch (kind) {
+                    case BARRIER, ALLTOALL -> "";
+                    case ALLGATHER -> " (" + callBytes + " bytes per rank)";
+                    case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
+                    case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
+                };
     }
 
-    // call number mod 2^20 | kind (4 bits) | root (8 bits) | bytes mod 2^32
-    private static long describe(long call, Kind kind, int root, long bytes) {
-        return (call & 0xFFFFFL) << 44 | (long) kind.ordinal() << 40 | (long) (root & 0xFF) << 32 | (bytes & 0xFFFFFFFFL);
+    // call number mod 2^20 | by messages (1 bit) | kind (3 bits) | root (8 bits) | bytes mod 2^32
+    private static long describe(long call, Kind kind, boolean byMessages, int root, long bytes) {
+        return (call & 0xFFFFFL) << 44 | (byMessages ? BY_MESSAGES : 0) | (long) kind.ordinal() << 40
+                | (long) (root & 0xFF) << 32 | (bytes & 0xFFFFFFFFL);
     }
 
     private static String decode(long d) {
-        Kind kind = Kind.values()[(int) (d >>> 40 & 0xF) % Kind.values().length];
-        return kind.label + "(root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes mod 2^32)";
+        Kind kind = Kind.values()[(int) (d >>> 40 & 0x7) % Kind.values().length];
+        String where = (d & BY_MESSAGES) != 0 ? " by messages" : " in the node buffer";
+        return kind.label + where + switch (kind) {
+            case BARRIER -> "";
+            case ALLGATHER, ALLTOALL -> " (" + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
+            case GATHER -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
+            case BROADCAST -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes mod 2^32)";
+        };
     }
 }
