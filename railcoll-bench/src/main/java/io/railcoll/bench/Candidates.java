@@ -1,5 +1,6 @@
 package io.railcoll.bench;
 
+import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
@@ -9,8 +10,9 @@ import java.util.Map;
 
 /**
  * Which catalog algorithms "all" expands to in the bench, sweep and check apps: those that support the shape and,
- * for a transport-provided one ({@code broadcast.multicast}), whose transport the job's environment enables
- * ({@code RAILCOLL_MCAST=auto|on}); forcing it otherwise would fail the run. Stateless.
+ * for a transport-provided one, whose transport the job's environment enables: multicast ({@code broadcast.multicast},
+ * {@code RAILCOLL_MCAST=auto|on}) or the node's shared memory ({@code *.shm}, {@code RAILCOLL_SHM} not off);
+ * forcing it otherwise would fail the run. Stateless.
  */
 public final class Candidates {
     private Candidates() {
@@ -19,6 +21,10 @@ public final class Candidates {
     public static boolean runnable(Algorithm a, Shape probe, Map<String, String> env) {
         if (a.unsupportedReason(probe).isPresent()) {
             return false;
+        }
+        if (a instanceof TransportProvided t && t.transport().equals(NodeShmCollective.TRANSPORT)) {
+            String shm = env.getOrDefault("RAILCOLL_SHM", "on").strip().toLowerCase(Locale.ROOT);
+            return !(shm.equals("off") || shm.equals("false") || shm.equals("0"));
         }
         if (a instanceof TransportProvided) {
             String mode = env.getOrDefault("RAILCOLL_MCAST", "off").strip().toLowerCase(Locale.ROOT);

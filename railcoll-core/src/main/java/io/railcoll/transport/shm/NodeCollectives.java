@@ -387,9 +387,11 @@ public final class NodeCollectives {
         for (int q = 0; q < size; q++) {
             long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
             if (theirs != descriptor && (theirs >>> 44) == (descriptor >>> 44)) {
-                throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": local rank " + me + " called "
-                        + decode(descriptor) + " as collective #" + calls + " while local rank " + q + " called "
-                        + decode(theirs));
+                // Same call, same kind and root, other size: say so in the words a size mismatch is reported in.
+                String what = (theirs >>> 32) == (descriptor >>> 32) ? "size mismatch in " : "";
+                throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": " + what + "local rank " + me
+                        + " called " + decode(descriptor) + " as collective #" + calls + " while local rank " + q
+                        + " called " + decode(theirs));
             }
         }
     }
