@@ -1,69 +1,76 @@
 package io.railcoll;
 
 import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodePhased;
+import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.shm.NodeCollectives;
 import io.railcoll.transport.shm.ShmException;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 
 /**
- * Carries out the collectives of a one-node job that the node's shared memory runs itself ({@code allgather.shm},
- * {@code gather.shm}, {@code broadcast.shm}, {@code barrier.shm}; package {@code algorithm.shm}, decision 0011)
- * through the region's {@link NodeCollectives}, and turns their failures into the API's exceptions: a lost node-mate
- * into {@link PeerLostException}, a node-mate's abort into {@link CollectiveAbortedException}, disagreeing calls into
- * {@link MismatchException}, a stall into {@link CollectiveTimeoutException}, each naming the global rank. A failure
- * fails the communicator, as one inside the engine does.
+ * Carries out the {@link NodePhased} algorithms ({@code allgather.shm}, {@code barrier.shm},
+ * {@code allgather.smp-direct-shm}, ...; decision 0011) for one rank: its node's step before, the masters'
+ * schedule through the engine, its node's step after. Node steps run in the region's {@link NodeCollectives} with
+ * the caller's buffers; on a node of one rank they are local copies. Failures become the API's exceptions: a lost
+ * node-mate a {@link PeerLostException}, a node-mate's abort a {@link CollectiveAbortedException}, disagreeing
+ * calls a {@link MismatchException} (which every peer hears at once), a stall a {@link CollectiveTimeoutException},
+ * each naming the global rank; a failure fails the communicator, as one inside the engine does.
  *
  * <p>Threading: the communicator's caller. Lifetime: the communicator's; the region it uses is closed by the
  * communicator.
  */
 final class NodeShmCollectives {
     private final int rank;
-    private final int[] globalRankOf;
-    private final NodeCollectives node;
+    private final Placement placement;
+    private final int node;
+    private final int localRank;
+    /** This node's collectives; null on a node of one rank. */
+    private final NodeCollectives collectives;
     private final CollectiveEngine engine;
     private final long timeoutNs;
 
     /**
-     * @param timeoutNs longest wait without progress inside one collective (the engine's time-out)
-     * @throws IllegalArgumentException if the job spans nodes or its local ranks are not its global ranks in order
+     * @param collectives the node region's collectives, or null when this rank is alone on its node
+     * @param timeoutNs   longest wait without progress inside one node step (the engine's time-out)
      */
-    NodeShmCollectives(int rank, Placement placement, NodeCollectives node, CollectiveEngine engine, long timeoutNs) {
-        if (placement.nodeCount() != 1) {
-            throw new IllegalArgumentException("node collectives carry whole collectives only for one-node jobs, not "
-                    + placement.describe());
-        }
-        this.globalRankOf = placement.ranksOf(0);
-        for (int local = 0; local < globalRankOf.length; local++) {
-            if (globalRankOf[local] != local) {
-                throw new IllegalArgumentException("local rank " + local + " is global rank " + globalRankOf[local]
-                        + ": a one-node job's local ranks must be its ranks in order");
-            }
+    NodeShmCollectives(int rank, Placement placement, NodeCollectives collectives, CollectiveEngine engine,
+                       long timeoutNs) {
+        if (collectives == null && placement.localSizeOf(rank) > 1) {
+            throw new IllegalArgumentException("rank " + rank + " shares its node but has no node region");
         }
         this.rank = rank;
-        this.node = node;
+        this.placement = placement;
+        this.node = placement.nodeOf(rank);
+        this.localRank = placement.localRankOf(rank);
+        this.collectives = collectives;
         this.engine = engine;
         this.timeoutNs = timeoutNs;
+        if (collectives != null && placement.nodeCount() > 1) {
+            // Waiting in a node step, a master keeps its rails and the multicast protocol served.
+            collectives.setBackgroundWork(engine::serviceOnce);
+        }
     }
 
-    /** Runs {@code shape}'s collective; SEND and RECV as the engine would get them (RECV exactly the result). */
-    void run(Shape shape, MemorySegment send, MemorySegment recv) {
+    /** Runs {@code algorithm} for {@code shape}; SEND and RECV as the engine would get them (RECV exactly the result). */
+    void run(NodePhased algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
         engine.checkUsable();
         try {
-            long b = shape.blockBytes();
-            int root = shape.root();
-            switch (shape.collective()) {
-                case BARRIER -> node.nodeBarrier(timeoutNs);
-                case BROADCAST -> node.nodeBroadcast(root, recv, 0, b, timeoutNs);
-                case GATHER -> node.nodeGather(root, send, 0, b, rank == root ? recv : null, 0, timeoutNs);
-                case ALLGATHER -> node.nodeAllgather(send, 0, b, recv, 0, timeoutNs);
-                case ALLTOALL -> throw new IllegalArgumentException("no shared-memory all-to-all");
+            step(algorithm.before(shape, node), send, recv);
+            Optional<Algorithm> between = algorithm.between();
+            if (between.isPresent()) {
+                announceByMessages(shape);
+                engine.run(between.get(), shape, send, recv);
             }
+            step(algorithm.after(shape, node), send, recv);
         } catch (ShmException e) {
-            RailcollException failure = translate(e, shape);
+            RailcollException failure = translate(e, algorithm, shape);
             if (failure instanceof MismatchException) {
                 // Node-mates that run this call by messages wait in the engine, where only an ABORT reaches them.
                 engine.abortPeers(failure);
@@ -79,15 +86,38 @@ final class NodeShmCollectives {
      * the same call in the node buffer (the ranks disagree on the algorithm or the collective) fails naming both.
      */
     void announceByMessages(Shape shape) {
-        node.announceByMessages(shape.collective().id(), shape.root(), shape.blockBytes());
+        if (collectives != null) {
+            collectives.announceByMessages(shape.collective().id(), shape.root(), shape.blockBytes());
+        }
     }
 
-    private RailcollException translate(ShmException e, Shape shape) {
+    private void step(NodeStep s, MemorySegment send, MemorySegment recv) {
+        MemorySegment src = s.src() == Buffer.SEND ? send : recv;
+        MemorySegment dst = s.dst() == Buffer.SEND ? send : recv;
+        if (collectives == null) {
+            // Alone on the node: the step's only contribution is this rank's own.
+            if (s.kind() == NodeStep.Kind.GATHER || s.kind() == NodeStep.Kind.ALLGATHER) {
+                MemorySegment.copy(src, s.srcOffset(), dst, s.dstOffset(), s.bytes());
+            }
+            return;
+        }
+        switch (s.kind()) {
+            case NONE -> { }
+            case BARRIER -> collectives.nodeBarrier(timeoutNs);
+            case GATHER -> collectives.nodeGather(s.rootLocal(), src, s.srcOffset(), s.bytes(),
+                    localRank == s.rootLocal() ? dst : null, s.dstOffset(), timeoutNs);
+            case BROADCAST -> collectives.nodeBroadcast(s.rootLocal(), dst, s.dstOffset(), s.bytes(), timeoutNs);
+            case ALLGATHER -> collectives.nodeAllgather(src, s.srcOffset(), s.bytes(), dst, s.dstOffset(), timeoutNs);
+        }
+    }
+
+    private RailcollException translate(ShmException e, NodePhased algorithm, Shape shape) {
         Collective c = shape.collective();
-        String message = "rank " + rank + ": " + c.id() + " (" + c.id() + ".shm, " + shape.blockBytes() + "-byte blocks"
-                + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + shape.root() : "")
+        String message = "rank " + rank + ": " + c.id() + " (" + algorithm.id() + ", " + shape.blockBytes()
+                + "-byte blocks" + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + shape.root() : "")
                 + ") in shared memory: " + e.getMessage();
-        int peer = e.localPeer() >= 0 && e.localPeer() < globalRankOf.length ? globalRankOf[e.localPeer()] : -1;
+        int local = e.localPeer();
+        int peer = local >= 0 && local < placement.ranksOnNode(node) ? placement.rankAt(node, local) : -1;
         RailcollException out = switch (e.reason()) {
             case PEER_LOST -> new PeerLostException(peer, message, e);
             case ABORTED -> new CollectiveAbortedException(peer, message);

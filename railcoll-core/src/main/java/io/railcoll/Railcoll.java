@@ -91,9 +91,10 @@ public final class Railcoll {
             int ports = config.ports() == 0 ? table.rails() : config.ports();
             RailcollCommunicator comm = new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector,
                     ports, config.groups(), server);
-            if (region != null && placement.nodeCount() == 1) {
-                comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement, region.collectives(), engine,
-                        config.timeoutNs()));
+            if (config.sharedMemory()) {
+                // On every rank alike (selection must agree), also those alone on their node (no region).
+                comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement,
+                        region == null ? null : region.collectives(), engine, config.timeoutNs()));
             }
             if (config.multicast() != MulticastMode.OFF) {
                 // A failed open closes what it opened itself; the catch below closes the rest.

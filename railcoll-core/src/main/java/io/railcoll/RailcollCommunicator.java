@@ -1,11 +1,11 @@
 package io.railcoll;
 
-import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
 import io.railcoll.select.AlgorithmSelector;
@@ -39,7 +39,7 @@ final class RailcollCommunicator implements Communicator {
     private final RendezvousServer rendezvous;
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
     private MulticastBroadcaster multicast;
-    /** Carries out the *.shm collectives of a one-node job; null otherwise or when RAILCOLL_SHM=off. */
+    /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
     private NodeShmCollectives nodeShm;
     private boolean closed;
 
@@ -71,7 +71,7 @@ final class RailcollCommunicator implements Communicator {
     /** Enables the collectives the node's shared memory carries out itself ({@code *.shm}). Start-up only. */
     void enableNodeShm(NodeShmCollectives nodeShm) {
         this.nodeShm = nodeShm;
-        selector.enableTransport(NodeShmCollective.TRANSPORT);
+        selector.enableTransport(NodePhased.TRANSPORT);
     }
 
     /**
@@ -263,9 +263,9 @@ final class RailcollCommunicator implements Communicator {
 
     private void run(Shape shape, MemorySegment send, MemorySegment recv) {
         Algorithm algorithm = selector.select(shape);
-        if (algorithm instanceof TransportProvided t && t.transport().equals(NodeShmCollective.TRANSPORT)) {
+        if (algorithm instanceof NodePhased phased) {
             long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
-            nodeShm.run(shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
+            nodeShm.run(phased, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
             return;
         }
         if (nodeShm != null) {

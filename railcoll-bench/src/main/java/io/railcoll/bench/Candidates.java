@@ -1,7 +1,7 @@
 package io.railcoll.bench;
 
-import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
 
@@ -22,7 +22,7 @@ public final class Candidates {
         if (a.unsupportedReason(probe).isPresent()) {
             return false;
         }
-        if (a instanceof TransportProvided t && t.transport().equals(NodeShmCollective.TRANSPORT)) {
+        if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT)) {
             String shm = env.getOrDefault("RAILCOLL_SHM", "on").strip().toLowerCase(Locale.ROOT);
             return !(shm.equals("off") || shm.equals("false") || shm.equals("0"));
         }

@@ -21,7 +21,9 @@ import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
+import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
@@ -57,6 +59,7 @@ public final class AlgorithmCatalog {
             MultiConnectionAllgather.twoGroup(),
             MultiConnectionAllgather.groups(),
             NodeShmCollective.allgather(),
+            new SmpDirectShmAllgather(),
             new DirectAlltoall(),
             new StandardExchangeAlltoall(),
             new BruckAlltoall(),
@@ -66,7 +69,7 @@ public final class AlgorithmCatalog {
             new MulticastBroadcastAlgorithm(),
             NodeShmCollective.broadcast(),
             new DisseminationBarrier(),
-            NodeShmCollective.barrier()));
+            new NodeShmBarrier()));
 
     private final Map<String, Algorithm> byId;
 

@@ -215,6 +215,27 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
     }
 
+    /**
+     * One round of progress outside any collective, without waiting: the progress hook and the rails. For a wait
+     * outside the engine (a node step in shared memory) during which this rank's rails and multicast protocol must
+     * still be served. Owner thread.
+     *
+     * @return how much work was done (0: nothing)
+     */
+    public int serviceOnce() {
+        int work = 0;
+        ProgressHook h = hook;
+        if (h != null) {
+            work += h.doWork();
+        }
+        for (Transport t : transports) {
+            if (t.railBased()) {
+                work += t.poll();
+            }
+        }
+        return work;
+    }
+
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
         checkUsable();

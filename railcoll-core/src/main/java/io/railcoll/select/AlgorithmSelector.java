@@ -1,9 +1,9 @@
 package io.railcoll.select;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
-import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
 import io.railcoll.sim.Prediction;
@@ -240,10 +240,16 @@ public final class AlgorithmSelector {
             if (firstSupported == null) {
                 firstSupported = a.id();
             }
-            if (a instanceof TransportProvided t && t.transport().equals(NodeShmCollective.TRANSPORT)) {
-                double ns = NodeShmCost.predictNs(shape, tuning.model());
-                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(ns),
-                        "shared-memory model: alpha_shm * ceil(N/cores) + copies"));
+            if (a instanceof NodePhased phased) {
+                double ns;
+                try {
+                    ns = NodeShmCost.predictNs(phased, shape, tuning.model(), SELECTION_MAX_OPS);
+                } catch (SimulationTooLargeException e) {
+                    candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
+                    continue;
+                }
+                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(ns), "node steps: alpha_shm *"
+                        + " ceil(ranks/cores) + copies" + (phased.between().isPresent() ? "; masters simulated" : "")));
                 if (ns < bestNs) {
                     bestNs = ns;
                     best = a.id();

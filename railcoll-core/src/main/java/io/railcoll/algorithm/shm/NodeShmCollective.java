@@ -2,15 +2,16 @@ package io.railcoll.algorithm.shm;
 
 import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.allgather.DirectAllgather;
-import io.railcoll.algorithm.barrier.DisseminationBarrier;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
 import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.NodePhased;
+import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.TransportProvided;
 
 import java.util.Optional;
 
@@ -22,21 +23,18 @@ import java.util.Optional;
  *   <li>{@code allgather.shm}: every rank copies its block into the node buffer, waits until all blocks are in, and
  *       copies the other N-1 out: 1 write and N-1 reads of b per rank, one synchronization;</li>
  *   <li>{@code gather.shm}: every non-root copies its block in, the root copies the N-1 blocks out;</li>
- *   <li>{@code broadcast.shm}: the root copies the message in once, every other rank copies it out;</li>
- *   <li>{@code barrier.shm}: every rank adds one to a node-wide counter and waits until it holds N.</li>
+ *   <li>{@code broadcast.shm}: the root copies the message in once, every other rank copies it out.</li>
  * </ul>
  * Messages larger than the node buffer stream through its two halves in pipelined steps, one synchronization per
  * step. Only for jobs whose ranks all share one node (and only when shared memory is on, which the selector
  * checks). No engine sequence number is taken: every rank of the node must select alike, as with any algorithm.
  *
  * <p>Its {@link #program programs} are the flat point-to-point schedule that moves the same bytes between the
- * same ranks ({@code allgather.direct}, {@code gather.direct}, {@code broadcast.knomial},
- * {@code barrier.dissemination}), so the schedule checker and the simulator have something true to work on; the
- * selector costs the shared-memory path with its own model ({@code select.NodeShmCost}). Stateless.
+ * same ranks ({@code allgather.direct}, {@code gather.direct}, {@code broadcast.knomial}), so the schedule checker
+ * and the simulator have something true to work on; the selector costs the shared-memory path with its own model
+ * ({@code select.NodeShmCost}). Stateless.
  */
-public final class NodeShmCollective extends AlgorithmBase implements TransportProvided {
-    public static final String TRANSPORT = "shm";
-
+public final class NodeShmCollective extends AlgorithmBase implements NodePhased {
     private final Algorithm equivalent;
     private final String summary;
 
@@ -65,27 +63,32 @@ public final class NodeShmCollective extends AlgorithmBase implements TransportP
                         + " other rank copies it out concurrently; any root; nodes = 1; paper 000 sec. 4.2");
     }
 
-    public static NodeShmCollective barrier() {
-        return new NodeShmCollective(Collective.BARRIER, new DisseminationBarrier(),
-                "shared-memory barrier on one node: one atomic add to a node-wide counter per rank, the last"
-                        + " arrival wakes every sleeper with one futex wake; nodes = 1");
+    @Override
+    public NodeStep before(Shape shape, int node) {
+        long b = shape.blockBytes();
+        return switch (collective()) {
+            case ALLGATHER -> NodeStep.allgather(b, Buffer.RECV, 0);
+            case GATHER -> NodeStep.gather(shape.placement().localRankOf(shape.root()), b, Buffer.RECV, 0);
+            case BROADCAST -> NodeStep.broadcast(shape.placement().localRankOf(shape.root()), Buffer.RECV, 0, b);
+            case BARRIER, ALLTOALL -> throw new IllegalStateException("no one-node " + collective().id() + " here");
+        };
     }
 
     @Override
-    public String transport() {
-        return TRANSPORT;
+    public Optional<Algorithm> between() {
+        return Optional.empty();
     }
 
     @Override
-    public String transportOff() {
-        return "shared memory between the ranks of a node is off (RAILCOLL_SHM=off)";
+    public NodeStep after(Shape shape, int node) {
+        return NodeStep.NONE;
     }
 
     @Override
     protected Optional<String> restriction(Shape shape) {
         if (shape.placement().nodeCount() != 1) {
-            return Optional.of("the ranks span " + shape.placement().nodeCount() + " nodes: a node's shared memory"
-                    + " carries a collective only when every rank is on that node");
+            return Optional.of("the ranks span " + shape.placement().nodeCount() + " nodes: this one carries a"
+                    + " collective only when every rank is on one node");
         }
         if (shape.size() < 2) {
             return Optional.of("a single rank has no node-mates to share memory with");

@@ -7,6 +7,7 @@ import io.railcoll.memory.SharedAccess;
 import io.railcoll.memory.WaitStrategy;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 /**
  * Gather, broadcast, all-gather and barrier among the ranks of one node through the node buffer
@@ -89,6 +90,8 @@ public final class NodeCollectives {
     private static final long BY_MESSAGES = 1L << 43;
     /** How many idle rounds of a wait pass between two comparisons of the node-mates' descriptors. */
     private static final int AGREEMENT_CHECK_ROUNDS = 64;
+    /** How many idle rounds of a wait pass between two calls of the background work (a rail poll is a system call). */
+    private static final int BACKGROUND_ROUNDS = 8;
 
     private final MemorySegment segment;
     private final RegionLayout layout;
@@ -128,6 +131,8 @@ public final class NodeCollectives {
     private boolean agreementChecked;
     /** Set when this rank fails because another one aborted: that rank has already said so to the node. */
     private boolean relayedAbort;
+    /** Called every few idle rounds of a wait (the caller's other duties); returns how much it did. */
+    private IntSupplier backgroundWork;
 
     NodeCollectives(MemorySegment segment, RegionLayout layout, int me, PeerWatch peers, WaitStrategy strategy,
                     String where) {
@@ -301,6 +306,14 @@ public final class NodeCollectives {
         SharedAccess.setLongRelease(segment, descriptorOffset(me), describe(calls, Kind.of(collective), true, root, bytes));
     }
 
+    /**
+     * Work this rank must keep doing while it waits in a node collective (its engine's rails and hooks), called every
+     * {@value #BACKGROUND_ROUNDS} idle rounds; any work done restarts the back-off. Null for none.
+     */
+    public void setBackgroundWork(IntSupplier work) {
+        this.backgroundWork = work;
+    }
+
     /** Wakes every rank sleeping in a node collective (a rank that closes its region calls this). */
     void wakeAll() {
         for (int h = 0; h < 2; h++) {
@@ -372,11 +385,16 @@ public final class NodeCollectives {
             int rounds = 0;
             do {
                 checkAbort();
-                if (rounds++ % AGREEMENT_CHECK_ROUNDS == 0) {
+                if (rounds % AGREEMENT_CHECK_ROUNDS == 0) {
                     // Node-mates that called something else (here or by messages) would never arrive.
                     checkAgreement();
                 }
-                wait.idle(-1, site);
+                IntSupplier work = backgroundWork;
+                // Work done there is no progress of this wait (its stall clock runs on), but no reason to sleep.
+                if (work == null || rounds % BACKGROUND_ROUNDS != 0 || work.getAsInt() == 0) {
+                    wait.idle(-1, site);
+                }
+                rounds++;
             } while (SharedAccess.getLongAcquire(segment, offset) < target);
         } finally {
             wait.end();
