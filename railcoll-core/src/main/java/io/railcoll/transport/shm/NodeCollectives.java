@@ -280,6 +280,15 @@ public final class NodeCollectives {
         return pieceBytes;
     }
 
+    /** Futex sleeps this rank made in node collectives so far (diagnostics and benchmarks). */
+    public long sleeps() {
+        long n = 0;
+        for (int h = 0; h < 2; h++) {
+            n += arrivalWaits[h].sleeps() + drainWaits[h].sleeps();
+        }
+        return n;
+    }
+
     /** Steps taken so far by this rank (diagnostics). */
     public long steps() {
         return step;

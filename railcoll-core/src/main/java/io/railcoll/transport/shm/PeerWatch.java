@@ -23,6 +23,8 @@ public final class PeerWatch {
     /** Start ticks of each local rank's process when it attached (-1 unknown): a different value means pid reuse. */
     private final long[] startTicks;
     private final String where;
+    /** The local rank whose process {@link #requireAllAliveInTurn} looks at next. */
+    private int nextInTurn;
 
     /**
      * @param handles process of each local rank, taken when it attached (null for self)
@@ -107,6 +109,29 @@ public final class PeerWatch {
             if (loss != null) {
                 throw lost(r, loss, awaitedPeer, site, waitedNs);
             }
+        }
+    }
+
+    /**
+     * Like {@link #requireAllAlive} but looks at one process per call, in turn (a closed region is seen for all at
+     * once: that is a load): reading {@code /proc} for every node-mate at every beat of a long wait cost a rank
+     * blocked in a node collective of 16 ranks several percent of a core. A killed node-mate is still named within
+     * L beats. Callers share the turn without synchronization; a race only changes which rank is looked at next.
+     */
+    void requireAllAliveInTurn(int awaitedPeer, WaitSite site, long waitedNs) {
+        for (int r = 0; r < pids.length; r++) {
+            if (r != self && segment != null) {
+                long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(r) + RegionLayout.ATTACH_STATE);
+                if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
+                    throw lost(r, "closed its end of the region", awaitedPeer, site, waitedNs);
+                }
+            }
+        }
+        int r = nextInTurn;
+        nextInTurn = (r + 1) % pids.length;
+        String loss = r == self ? null : lossOf(r);
+        if (loss != null) {
+            throw lost(r, loss, awaitedPeer, site, waitedNs);
         }
     }
 
