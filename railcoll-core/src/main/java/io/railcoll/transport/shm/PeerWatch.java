@@ -102,8 +102,18 @@ public final class PeerWatch {
         }
     }
 
-    /** Throws {@link ShmException.Reason#PEER_LOST} naming the first gone local rank, if any. */
+    /**
+     * Throws {@link ShmException.Reason#PEER_LOST} naming a gone local rank, if any: first one whose process ended
+     * without closing its end (the likely cause), else the first that closed it (often a consequence: it failed
+     * because the other died).
+     */
     void requireAllAlive(int awaitedPeer, WaitSite site, long waitedNs) {
+        for (int r = 0; r < pids.length; r++) {
+            String crash = r == self ? null : crashOf(r);
+            if (crash != null) {
+                throw lost(r, crash.startsWith("ended") ? "has exited" : crash, awaitedPeer, site, waitedNs);
+            }
+        }
         for (int r = 0; r < pids.length; r++) {
             String loss = r == self ? null : lossOf(r);
             if (loss != null) {
@@ -123,7 +133,8 @@ public final class PeerWatch {
             if (r != self && segment != null) {
                 long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(r) + RegionLayout.ATTACH_STATE);
                 if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
-                    throw lost(r, "closed its end of the region", awaitedPeer, site, waitedNs);
+                    // A node-mate that closed is often one that failed because another died: name the dead one.
+                    requireAllAlive(awaitedPeer, site, waitedNs);
                 }
             }
         }
