@@ -1,6 +1,7 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Collective;
+import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -9,18 +10,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the built-in table picks where it was measured (docs/results/main-job, allgather.md, shm-node.md): on the
  * testbed's 4x4 and 4x2 with 2 rails a node-aware all-gather at every size, as every measurement there showed; on
- * one node a multi-connection all-gather from 3 ranks and the ring with 2.
+ * one node, with shared memory on, the collectives the node buffer carries out (the ring for 2 ranks around 64 KiB),
+ * and without shared memory something that runs by messages.
  */
 class BuiltInTableTest {
-    private static final AlgorithmSelector BUILT_IN = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-
     private static String choice(String placement, int rails, long blockBytes) {
-        return BUILT_IN.select(new Shape(Collective.ALLGATHER, Placement.parse(placement), rails, blockBytes, 0)).id();
+        return choice(Collective.ALLGATHER, placement, rails, blockBytes, false);
+    }
+
+    private static String choice(Collective c, String placement, int rails, long blockBytes, boolean shm) {
+        AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        if (shm) {
+            selector.enableTransport(NodeShmCollective.TRANSPORT);
+        }
+        return selector.select(new Shape(c, Placement.parse(placement), rails, blockBytes, 0)).id();
     }
 
     @ParameterizedTest
@@ -33,11 +42,26 @@ class BuiltInTableTest {
     }
 
     @ParameterizedTest
-    @ValueSource(longs = {1, 64, 4096, 65536, 1048576})
-    void onOneNodeTheMultiConnectionAllgathersOrTheRingForTwo(long b) {
-        assertEquals("allgather.ring", choice("1x2", 1, b));
-        for (String p : new String[] {"1x4", "1x8", "1x16"}) {
-            assertTrue(choice(p, 1, b).contains(".mc-"), p + ", " + b + " B: " + choice(p, 1, b));
+    @ValueSource(longs = {0, 1, 64, 4096, 16384, 65536, 262144, 1048576})
+    void onOneNodeTheNodeBufferCarriesEveryCollective(long b) {
+        for (String p : new String[] {"1x2", "1x4", "1x8", "1x16"}) {
+            String allgather = choice(Collective.ALLGATHER, p, 1, b, true);
+            if (p.equals("1x2") && b == 65536) {
+                assertEquals("allgather.ring", allgather);
+            } else {
+                assertEquals("allgather.shm", allgather, p + ", " + b + " B");
+            }
+            assertEquals("gather.shm", choice(Collective.GATHER, p, 1, b, true), p + ", " + b + " B");
+            assertEquals("broadcast.shm", choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
+            assertEquals("barrier.shm", choice(Collective.BARRIER, p, 1, 0, true), p);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 4096, 1048576})
+    void withoutSharedMemoryOneNodeRunsByMessages(long b) {
+        for (Collective c : new Collective[] {Collective.ALLGATHER, Collective.GATHER, Collective.BROADCAST}) {
+            assertFalse(choice(c, "1x8", 1, b, false).endsWith(".shm"), c + " " + b);
         }
     }
 }

@@ -57,9 +57,10 @@ import java.util.function.IntSupplier;
  * size mod 2^32) in its slot. A rank that has waited for a step's arrivals compares the
  * descriptors of every rank in the same call with its own and fails with
  * {@link ShmException.Reason#MISMATCH} on a difference. Any rank that fails inside a node
- * collective (mismatch, time-out, lost peer) writes the node's abort word and rings every node
- * doorbell, so its node-mates fail at once with a message naming it instead of waiting for
- * their deadline; a dead rank is found by the liveness checks of the waits.
+ * collective for another reason than a lost node-mate (mismatch, time-out) writes the node's abort
+ * word and rings every node doorbell, so its node-mates fail at once with a message naming it
+ * instead of waiting for their deadline; a dead or departed rank is found, and named, by the
+ * liveness checks of every waiter.
  *
  * <p>Threading: one thread per rank calls these methods, one call at a time. Lifetime: owned by
  * its {@link NodeRegion}. After a {@link ShmException} the instance refuses further calls: the
@@ -285,6 +286,15 @@ public final class NodeCollectives {
         return pieceBytes;
     }
 
+    /** Futex sleeps this rank made in node collectives so far (diagnostics and benchmarks). */
+    public long sleeps() {
+        long n = 0;
+        for (int h = 0; h < 2; h++) {
+            n += arrivalWaits[h].sleeps() + drainWaits[h].sleeps();
+        }
+        return n;
+    }
+
     /** Steps taken so far by this rank (diagnostics). */
     public long steps() {
         return step;
@@ -429,7 +439,8 @@ public final class NodeCollectives {
     /** Marks this instance broken and, for a failure of its own, the node's collectives aborted. */
     private RuntimeException fail(RuntimeException e) {
         broken = true;
-        if (e instanceof ShmException shm && !relayedAbort) {
+        // A lost node-mate is found by every waiter itself, and named: only other failures are relayed.
+        if (e instanceof ShmException shm && !relayedAbort && shm.reason() != ShmException.Reason.PEER_LOST) {
             long word = (long) (me + 1) << 32 | shm.reason().ordinal();
             if (SharedAccess.compareAndSetLong(segment, abortWord, 0, word)) {
                 wakeAll();

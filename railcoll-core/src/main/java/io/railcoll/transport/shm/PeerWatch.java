@@ -23,6 +23,8 @@ public final class PeerWatch {
     /** Start ticks of each local rank's process when it attached (-1 unknown): a different value means pid reuse. */
     private final long[] startTicks;
     private final String where;
+    /** The local rank whose process {@link #requireAllAliveInTurn} looks at next. */
+    private int nextInTurn;
 
     /**
      * @param handles process of each local rank, taken when it attached (null for self)
@@ -100,13 +102,47 @@ public final class PeerWatch {
         }
     }
 
-    /** Throws {@link ShmException.Reason#PEER_LOST} naming the first gone local rank, if any. */
+    /**
+     * Throws {@link ShmException.Reason#PEER_LOST} naming a gone local rank, if any: first one whose process ended
+     * without closing its end (the likely cause), else the first that closed it (often a consequence: it failed
+     * because the other died).
+     */
     void requireAllAlive(int awaitedPeer, WaitSite site, long waitedNs) {
+        for (int r = 0; r < pids.length; r++) {
+            String crash = r == self ? null : crashOf(r);
+            if (crash != null) {
+                throw lost(r, crash.startsWith("ended") ? "has exited" : crash, awaitedPeer, site, waitedNs);
+            }
+        }
         for (int r = 0; r < pids.length; r++) {
             String loss = r == self ? null : lossOf(r);
             if (loss != null) {
                 throw lost(r, loss, awaitedPeer, site, waitedNs);
             }
+        }
+    }
+
+    /**
+     * Like {@link #requireAllAlive} but looks at one process per call, in turn (a closed region is seen for all at
+     * once: that is a load): reading {@code /proc} for every node-mate at every beat of a long wait cost a rank
+     * blocked in a node collective of 16 ranks several percent of a core. A killed node-mate is still named within
+     * L beats. Callers share the turn without synchronization; a race only changes which rank is looked at next.
+     */
+    void requireAllAliveInTurn(int awaitedPeer, WaitSite site, long waitedNs) {
+        for (int r = 0; r < pids.length; r++) {
+            if (r != self && segment != null) {
+                long state = SharedAccess.getLongAcquire(segment, layout.attachSlot(r) + RegionLayout.ATTACH_STATE);
+                if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
+                    // A node-mate that closed is often one that failed because another died: name the dead one.
+                    requireAllAlive(awaitedPeer, site, waitedNs);
+                }
+            }
+        }
+        int r = nextInTurn;
+        nextInTurn = (r + 1) % pids.length;
+        String loss = r == self ? null : lossOf(r);
+        if (loss != null) {
+            throw lost(r, loss, awaitedPeer, site, waitedNs);
         }
     }
 

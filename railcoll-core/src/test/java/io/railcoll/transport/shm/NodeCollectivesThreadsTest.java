@@ -139,7 +139,7 @@ class NodeCollectivesThreadsTest {
         List<Throwable> mismatches = failures.stream()
                 .filter(t -> t instanceof ShmException e && e.reason() == ShmException.Reason.MISMATCH).toList();
         assertTrue(!mismatches.isEmpty(), "no rank reported the mismatch: " + failures);
-        assertTrue(mismatches.getFirst().getMessage().contains("nodeAllgather(root 0, 200 bytes"),
+        assertTrue(mismatches.getFirst().getMessage().contains("allgather in the node buffer (200 bytes per rank"),
                 mismatches.getFirst().getMessage());
     }
 
@@ -157,7 +157,7 @@ class NodeCollectivesThreadsTest {
             assertEquals(ShmException.Reason.PEER_LOST, e.reason());
             assertTrue(e.getMessage().contains("local rank 1 (pid") && e.getMessage().contains("closed its end"),
                     e.getMessage());
-            assertTrue(e.getMessage().contains("nodeBarrier call #1"), e.getMessage());
+            assertTrue(e.getMessage().contains("barrier #1 in the node buffer"), e.getMessage());
         }
         assertTrue(failures.get(0).getMessage().contains("job threads, node 0, local rank 0"), failures.get(0).getMessage());
         assertEquals(1, regions.get(0).peers().firstLost());

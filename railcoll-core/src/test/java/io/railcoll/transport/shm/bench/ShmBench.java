@@ -108,6 +108,9 @@ public final class ShmBench {
         try (NodeRegion region = open(job, node++, me, ShmConfig.defaults())) {
             idle(region);
         }
+        try (NodeRegion region = open(job, node++, me, ShmConfig.defaults())) {
+            idleInNodeBarrier(region);
+        }
     }
 
     private static NodeRegion open(String job, int node, int me, ShmConfig config) {
@@ -224,6 +227,33 @@ public final class ShmBench {
                         roundTrips[rounds * 99 / 100] / 2000.0, rounds);
             }
         }
+    }
+
+    /**
+     * Rank 1 waits in a node barrier for about a second while rank 0 sleeps (what a one-node collective does when a
+     * node-mate is late); rank 1 reports the CPU it used.
+     */
+    private static void idleInNodeBarrier(NodeRegion region) throws InterruptedException {
+        int me = region.localRank();
+        region.collectives().nodeBarrier(TIMEOUT_NS);
+        if (me == 0) {
+            Thread.sleep(1000);
+            region.collectives().nodeBarrier(TIMEOUT_NS);
+            return;
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long wall = System.nanoTime();
+        long thread = threads.getCurrentThreadCpuTime();
+        long process = os.getProcessCpuTime();
+        region.collectives().nodeBarrier(TIMEOUT_NS);
+        wall = System.nanoTime() - wall;
+        thread = threads.getCurrentThreadCpuTime() - thread;
+        process = os.getProcessCpuTime() - process;
+        System.out.println(String.format(Locale.ROOT, "idle in a node barrier: blocked %.0f ms; waiting thread used"
+                + " %.2f ms CPU (%.2f%% of a core), whole process %.2f ms (%.2f%%), %d futex sleeps", wall / 1e6,
+                thread / 1e6, 100.0 * thread / wall, process / 1e6, 100.0 * process / wall,
+                region.collectives().sleeps()));
     }
 
     /** Rank 1 blocks in a read for about a second while rank 0 sleeps; rank 1 reports the CPU it used. */
