@@ -1,7 +1,7 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Collective;
-import io.railcoll.algorithm.shm.NodeShmCollective;
+import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +27,7 @@ class BuiltInTableTest {
     private static String choice(Collective c, String placement, int rails, long blockBytes, boolean shm) {
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
         if (shm) {
-            selector.enableTransport(NodeShmCollective.TRANSPORT);
+            selector.enableTransport(NodePhased.TRANSPORT);
         }
         return selector.select(new Shape(c, Placement.parse(placement), rails, blockBytes, 0)).id();
     }
