@@ -58,6 +58,13 @@ final class LaneDriver {
         connections.add(c);
     }
 
+    /** Brings the next housekeeping round forward to {@code dueNs} at the latest (an ACK falls due then). */
+    void housekeepBy(long dueNs) {
+        if (dueNs - nextHousekeepingNs < 0) {
+            nextHousekeepingNs = dueNs;
+        }
+    }
+
     /** Marks that an ACK or a delivery happened, so the owner is woken once at the end of this round. */
     void noteProgress() {
         progressed = true;
@@ -305,11 +312,17 @@ final class LaneDriver {
                 }
                 continue;
             }
-            if (policy.heartbeatDue(c.lastSentNs, nowNs)) {
+            if (policy.heartbeatDue(c.lastSentNs, nowNs) || c.ackOwedLongerThan(nowNs, TcpConnection.ACK_DELAY_NS)) {
                 c.queueAck(nowNs);
             }
         }
         nextHousekeepingNs = nowNs + Math.max(TimeUnit.MILLISECONDS.toNanos(1), policy.heartbeatNs() / 4);
+        for (int i = 0, n = connections.size(); i < n; i++) {
+            long due = connections.get(i).ackDueNs();
+            if (due != 0) {
+                housekeepBy(due);
+            }
+        }
     }
 
     /**
@@ -325,7 +338,7 @@ final class LaneDriver {
             if (c.isBroken() || c.hasOutput() || c.goodbyeReceived() || lanes.peer(c.peer).goodbye()) {
                 continue;
             }
-            if (policy.heartbeatDue(c.lastSentNs, now)) {
+            if (policy.heartbeatDue(c.lastSentNs, now) || c.ackOwedLongerThan(now, TcpConnection.ACK_DELAY_NS)) {
                 c.queueAck(now);
             }
         }

@@ -59,6 +59,14 @@ final class TcpConnection {
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
     private final ArrayDeque<OutFrame> unacked = new ArrayDeque<>();
     /**
+     * Frames a receiver lets go unacknowledged before it acknowledges at once, whatever their size: half the sender's
+     * eager window ({@link #MAX_EAGER_IN_FLIGHT}), so a sender never runs out of it for want of an ACK.
+     */
+    static final int ACK_WINDOW = 128;
+    /** How long a received frame may wait for its ACK when its sender does not wait for it (see readAvailable). */
+    static final long ACK_DELAY_NS = 500_000;
+
+    /**
      * Eager frames a lane may hold unacknowledged; past this, frames complete on acknowledgement again, so a root
      * that runs far ahead of a slow receiver is held back instead of copying without bound.
      */
@@ -70,6 +78,10 @@ final class TcpConnection {
     private final OutFrame ackFrame = new OutFrame();
     private boolean ackQueued;
     private long ackEncoded;
+    /** Since when frames received are not acknowledged yet (0: none owed); see {@link #readAvailable}. */
+    private long ackOwedSinceNs;
+    /** A frame received since the last ACK was one its sender waits for: acknowledge at once. */
+    private boolean ackAwaited;
     private long nextPosition;
 
     private final ByteBuffer in = ByteBuffer.allocateDirect(IN_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).flip();
@@ -227,6 +239,18 @@ final class TcpConnection {
         ackFrame.set(control, null, null);
         ackFrame.rewind(null);
         ackEncoded = received;
+        ackOwedSinceNs = 0;
+        ackAwaited = false;
+    }
+
+    /** Whether frames received more than {@code delayNs} ago still wait for their ACK. */
+    boolean ackOwedLongerThan(long nowNs, long delayNs) {
+        return ackOwedSinceNs != 0 && nowNs - ackOwedSinceNs >= delayNs;
+    }
+
+    /** When the frames received but not acknowledged yet are due for their ACK, or 0 when none is owed. */
+    long ackDueNs() {
+        return ackOwedSinceNs == 0 ? 0 : ackOwedSinceNs + ACK_DELAY_NS;
     }
 
     /** Writes as much queued output as the socket takes; returns frames that left (ABORT/GOODBYE completed). */
@@ -325,7 +349,16 @@ final class TcpConnection {
             lanes.breakLane(this, e.getMessage() == null ? e.toString() : e.getMessage(), false, nowNs);
         }
         if (received != before && !broken) {
-            queueAck(nowNs);
+            // A sender waits for the ACK of a frame larger than the eager limit, and of a small one only when its
+            // window of unacknowledged eager frames is full: acknowledge those at once. The rest can wait for the
+            // housekeeping round (ACK_DELAY_NS): an ACK written right after each read cost the receiver a write,
+            // on the path of its own reply, and the sender a wake-up, for every small message.
+            if (ackAwaited || received - ackEncoded >= ACK_WINDOW) {
+                queueAck(nowNs);
+            } else if (ackOwedSinceNs == 0) {
+                ackOwedSinceNs = nowNs;
+                driver.housekeepBy(nowNs + ACK_DELAY_NS);
+            }
         }
         return frames;
     }
@@ -369,7 +402,7 @@ final class TcpConnection {
                         stop();
                         return frames;
                     }
-                    received++;
+                    countReceived();
                     replayOrigin = OutFrame.NO_ORIGIN;
                     state = State.HEADER;
                     frames++;
@@ -422,6 +455,12 @@ final class TcpConnection {
         }
     }
 
+    /** Counts the DATA frame just read ({@link #inHeader}) for the next ACK, noting whether its sender awaits it. */
+    private void countReceived() {
+        received++;
+        ackAwaited |= inHeader.fragLength > lanes.eagerBytes;
+    }
+
     /** The payload of a DATA frame is in place: count it, then deliver it unless it turned out a duplicate. */
     private void completeData() {
         if (!gate.tryAdvance(received)) {
@@ -429,7 +468,7 @@ final class TcpConnection {
             stop();
             return;
         }
-        received++;
+        countReceived();
         long origin = replayOrigin;
         replayOrigin = OutFrame.NO_ORIGIN;
         if (origin != OutFrame.NO_ORIGIN && !peerLanes.claimReplay(origin)) {
@@ -551,7 +590,7 @@ final class TcpConnection {
             stop();
             return;
         }
-        received++;
+        countReceived();
         long origin = replayOrigin;
         replayOrigin = OutFrame.NO_ORIGIN;
         if (origin != OutFrame.NO_ORIGIN && !peerLanes.claimReplay(origin)) {
