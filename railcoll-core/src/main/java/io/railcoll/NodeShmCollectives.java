@@ -113,16 +113,18 @@ final class NodeShmCollectives {
 
     private RailcollException translate(ShmException e, NodePhased algorithm, Shape shape) {
         Collective c = shape.collective();
-        String message = "rank " + rank + ": " + c.id() + " (" + algorithm.id() + ", " + shape.blockBytes()
-                + "-byte blocks" + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + shape.root() : "")
-                + ") in shared memory: " + e.getMessage();
+        String what = c.id() + " (" + algorithm.id() + ", " + shape.blockBytes() + "-byte blocks"
+                + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + shape.root() : "") + ")";
         int local = e.localPeer();
         int peer = local >= 0 && local < placement.ranksOnNode(node) ? placement.rankAt(node, local) : -1;
         RailcollException out = switch (e.reason()) {
-            case PEER_LOST -> new PeerLostException(peer, message, e);
-            case ABORTED -> new CollectiveAbortedException(peer, message);
-            case MISMATCH -> new MismatchException(message);
-            case TIMED_OUT -> new CollectiveTimeoutException(message);
+            case PEER_LOST -> new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node " + node
+                    + ") over shared memory during " + what + ": " + e.getMessage(), e);
+            case ABORTED -> new CollectiveAbortedException(peer, "rank " + rank + ": rank " + peer + " aborted " + what
+                    + " in shared memory: " + e.getMessage());
+            case MISMATCH -> new MismatchException("rank " + rank + ": " + what + " in shared memory: " + e.getMessage());
+            case TIMED_OUT -> new CollectiveTimeoutException("rank " + rank + ": " + what + " in shared memory timed out: "
+                    + e.getMessage());
             default -> e;
         };
         if (out != e && out.getCause() == null) {
