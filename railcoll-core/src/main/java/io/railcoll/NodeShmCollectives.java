@@ -63,7 +63,7 @@ final class NodeShmCollectives {
         engine.checkUsable();
         try {
             step(algorithm.before(shape, node), send, recv);
-            Optional<Algorithm> between = algorithm.between();
+            Optional<Algorithm> between = algorithm.between(shape);
             if (between.isPresent()) {
                 announceByMessages(shape);
                 engine.run(between.get(), shape, send, recv);

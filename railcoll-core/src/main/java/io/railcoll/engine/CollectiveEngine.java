@@ -1,5 +1,6 @@
 package io.railcoll.engine;
 
+import io.railcoll.memory.NodeCpus;
 import io.railcoll.CollectiveAbortedException;
 import io.railcoll.CollectiveTimeoutException;
 import io.railcoll.MismatchException;
@@ -105,7 +106,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
         this.goodbyes = new AtomicIntegerArray(placement.size());
-        this.spinRounds = placement.localSizeOf(rank) > Runtime.getRuntime().availableProcessors() ? 0 : SPIN_ROUNDS;
+        this.spinRounds = placement.localSizeOf(rank) > NodeCpus.count() ? 0 : SPIN_ROUNDS;
         // Measured on this 2-core machine, idle, 1-byte all-gather (smp-direct) with 4/8/16 ranks on one node:
         // yielding first 21/60/164 us, sleeping at once 80/200/455 us. (Under a foreign load, yielding loses.)
         this.yieldBudgetNs = YIELD_BUDGET_NS;

@@ -24,8 +24,12 @@ public interface NodePhased extends TransportProvided {
     /** What the ranks of {@code node} do first. */
     NodeStep before(Shape shape, int node);
 
-    /** The schedule among node masters run between the node steps (every other rank's program is empty), if any. */
-    Optional<Algorithm> between();
+    /**
+     * The schedule among node masters run between the node steps of {@code shape} (every other rank's program is
+     * empty), if any; none where one master would have nothing to exchange (one node), so that no call pays the
+     * engine's round for an empty schedule.
+     */
+    Optional<Algorithm> between(Shape shape);
 
     /** What the ranks of {@code node} do last. */
     NodeStep after(Shape shape, int node);

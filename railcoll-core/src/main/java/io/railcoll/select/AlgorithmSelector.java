@@ -249,7 +249,7 @@ public final class AlgorithmSelector {
                     continue;
                 }
                 candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(ns), "node steps: alpha_shm *"
-                        + " ceil(ranks/cores) + copies" + (phased.between().isPresent() ? "; masters simulated" : "")));
+                        + " ceil(ranks/cores) + copies" + (phased.between(shape).isPresent() ? "; masters simulated" : "")));
                 if (ns < bestNs) {
                     bestNs = ns;
                     best = a.id();

@@ -41,7 +41,7 @@ final class NodeShmCost {
             before = Math.max(before, stepNs(a.before(shape, node), node, shape, model));
             after = Math.max(after, stepNs(a.after(shape, node), node, shape, model));
         }
-        Optional<Algorithm> between = a.between();
+        Optional<Algorithm> between = a.between(shape);
         double masters = between.isEmpty() ? 0
                 : Simulator.predict(between.get(), shape, model, Simulator.Mode.AUTO, maxOps).timeNs();
         return before + masters + after;

@@ -63,13 +63,14 @@ public final class JobLauncher {
                     TimeUnit.MINUTES.toNanos(5), err);
             rendezvous = server.address();
         }
+        CpuBinding binding = CpuBinding.forJob(spec.environment(), size);
         List<Process> processes = new ArrayList<>();
         Thread killer = Thread.ofPlatform().unstarted(() -> destroyAll(processes));
         Runtime.getRuntime().addShutdownHook(killer);
         try {
             FailureLatch latch = new FailureLatch(size);
             for (int r = 0; r < size; r++) {
-                Process p = start(spec, network, r, jobId, secret, rendezvous, server == null);
+                Process p = start(spec, network, binding, r, jobId, secret, rendezvous, server == null);
                 processes.add(p);
                 pump(p.getInputStream(), out, r, null);
                 pump(p.getErrorStream(), err, r, latch);
@@ -91,11 +92,12 @@ public final class JobLauncher {
         }
     }
 
-    private Process start(JobSpec spec, NodeNetwork network, int rank, String jobId, String secret,
+    private Process start(JobSpec spec, NodeNetwork network, CpuBinding binding, int rank, String jobId, String secret,
                           InetSocketAddress rendezvous, boolean rankServes) throws IOException {
         Placement placement = spec.placement();
         int node = placement.nodeOf(rank);
         List<String> cmd = new ArrayList<>(network.commandPrefix(node));
+        cmd.addAll(binding.commandPrefix(rank));
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:+UseSerialGC");
@@ -110,6 +112,7 @@ public final class JobLauncher {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> env = pb.environment();
         env.putAll(spec.environment());
+        binding.addEnvironment(env);
         env.put("RAILCOLL_RANK", Integer.toString(rank));
         env.put("RAILCOLL_SIZE", Integer.toString(placement.size()));
         env.put("RAILCOLL_LOCAL_RANK", Integer.toString(placement.localRankOf(rank)));

@@ -15,6 +15,25 @@ final class RailApps {
     private RailApps() {
     }
 
+    /** Prints the processors this rank may run on and the node's processor count it was given. */
+    public static final class PrintAffinity implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            String allowed = "?";
+            try {
+                for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                    if (line.startsWith("Cpus_allowed_list:")) {
+                        allowed = line.substring(line.indexOf(':') + 1).strip();
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            System.out.println("AFFINITY " + comm.rank() + " " + allowed + " " + System.getenv("RAILCOLL_NODE_CPUS"));
+            comm.barrier();
+        }
+    }
+
     /** Prints the job id (so the test can look for its shared-memory files afterwards), then runs {@link CheckApp}. */
     public static final class CheckWithJobId implements RankApp {
         @Override

@@ -41,8 +41,8 @@ public final class NodeShmBarrier extends AlgorithmBase implements NodePhased {
     }
 
     @Override
-    public Optional<Algorithm> between() {
-        return masters;
+    public Optional<Algorithm> between(Shape shape) {
+        return shape.placement().nodeCount() > 1 ? masters : Optional.empty();
     }
 
     @Override

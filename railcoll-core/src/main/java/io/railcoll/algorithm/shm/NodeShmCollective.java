@@ -75,7 +75,7 @@ public final class NodeShmCollective extends AlgorithmBase implements NodePhased
     }
 
     @Override
-    public Optional<Algorithm> between() {
+    public Optional<Algorithm> between(Shape shape) {
         return Optional.empty();
     }
 

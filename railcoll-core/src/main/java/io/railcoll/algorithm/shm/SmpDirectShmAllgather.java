@@ -49,7 +49,7 @@ public final class SmpDirectShmAllgather extends AlgorithmBase implements NodePh
     }
 
     @Override
-    public Optional<Algorithm> between() {
+    public Optional<Algorithm> between(Shape shape) {
         return masters;
     }
 

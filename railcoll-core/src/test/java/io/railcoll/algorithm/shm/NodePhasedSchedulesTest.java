@@ -97,8 +97,8 @@ class NodePhasedSchedulesTest {
         int node = shape.placement().nodeOf(rank);
         List<Op> ops = new ArrayList<>(stepOps(a.before(shape, node), shape, rank, BEFORE_TAGS));
         long temp = 0;
-        if (a.between().isPresent()) {
-            RankProgram masters = a.between().get().program(shape, rank);
+        if (a.between(shape).isPresent()) {
+            RankProgram masters = a.between(shape).get().program(shape, rank);
             ops.addAll(masters.ops());
             temp = masters.tempBytes();
         }
