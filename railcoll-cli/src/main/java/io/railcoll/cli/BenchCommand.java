@@ -116,7 +116,8 @@ final class BenchCommand implements Callable<Integer> {
         Collective c = Collective.fromId(collective);
         Placement placement = cluster.placement();
         algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
-        List<Long> sizeList = parseSizes(sizes);
+        // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
+        List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : parseSizes(sizes);
         Files.createDirectories(out);
         List<BenchResult> results = new ArrayList<>();
         for (String variant : intraNodeVariants()) {

@@ -20,20 +20,37 @@ public final class RankMain {
             System.exit(2);
         }
         int status = 0;
+        Communicator comm = null;
         try {
             RankApp app = instantiate(args[0]);
             List<String> appArgs = Arrays.asList(args).subList(1, args.length);
-            try (Communicator comm = Railcoll.init()) {
-                app.run(comm, appArgs);
-            }
+            comm = Railcoll.init();
+            app.run(comm, appArgs);
         } catch (Throwable t) {
-            System.err.println("FAILED: " + t);
-            t.printStackTrace(System.err);
+            // Reported before the communicator closes: closing after a failure may wait seconds for peers that are
+            // gone (their acknowledgements, a goodbye), and the launcher must see why this rank failed meanwhile.
+            fail(t);
             status = 1;
+        }
+        if (comm != null) {
+            try {
+                comm.close();
+            } catch (Throwable t) {
+                if (status == 0) {
+                    fail(t);
+                    status = 1;
+                }
+            }
         }
         System.out.flush();
         System.err.flush();
         System.exit(status);
+    }
+
+    private static void fail(Throwable t) {
+        System.err.println("FAILED: " + t);
+        t.printStackTrace(System.err);
+        System.err.flush();
     }
 
     static RankApp instantiate(String className) throws ReflectiveOperationException {

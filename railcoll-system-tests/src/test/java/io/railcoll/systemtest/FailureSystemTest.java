@@ -82,7 +82,7 @@ class FailureSystemTest {
         // rank 1 called allgather ...").
         assertTrue(o.stderr().contains("called barrier as collective #1 while rank")
                 || o.stderr().contains("called allgather as collective #1 while rank")
-                || o.stderr().matches("(?s).*called (barrier|allgather) (in the node buffer|by messages)"
+                || o.stderr().matches("(?s).*called (barrier|allgather) (in the node buffer|by messages)( \\([^)]*\\))?"
                         + " as collective #1 while local rank \\d called (barrier|allgather).*"), o.stderr());
     }
 
