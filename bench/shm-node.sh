@@ -10,6 +10,6 @@ collectives=("${@:-allgather}")
 for c in "${collectives[@]}"; do
   for r in 2 4 8 16; do
     "$root/bin/railcoll" bench --network loopback --nodes 1 --ranks-per-node "$r" --rails 1 --collective "$c" \
-      --algorithms all,auto --sizes 1,64,4096,65536,1048576 --samples 3 --peer openmpi --out "$out/$c-$r"
+      --algorithms all,auto --sizes 1,64,4096,65536,1048576 --samples "${SAMPLES:-5}" --peer openmpi --out "$out/$c-$r"
   done
 done
