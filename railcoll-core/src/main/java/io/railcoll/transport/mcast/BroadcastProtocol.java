@@ -58,6 +58,8 @@ import java.util.function.Consumer;
  * neither. After a failure every call rethrows it.
  */
 public final class BroadcastProtocol {
+    /** A receiver's NACK interval doubles after each NACK without progress, at most this many times. */
+    private static final int MAX_NACK_BACKOFF = 3;
     private static final int SEND_BURST = 64;
     private static final int RECEIVE_BURST = 256;
 
@@ -80,6 +82,8 @@ public final class BroadcastProtocol {
     private final FailoverTree tree;
     /** Re-sends of one datagram, on request, before fail-over: maxRetransmissions per receiver. */
     private final int retransmissionCap;
+    /** Fail-over on re-send requests waits at least this long after the first request for the broadcast. */
+    private final long failoverFloorNs;
     private final ChannelSlot[] slots;
     private final DatagramHeader txHeader = new DatagramHeader();
     private final DatagramHeader rxHeader = new DatagramHeader();
@@ -171,6 +175,7 @@ public final class BroadcastProtocol {
         }
         this.sync = new SyncRound(myRank, childRanks);
         this.retransmissionCap = Math.min(Short.MAX_VALUE - 1, settings.maxRetransmissions() * Math.max(1, members.length - 1));
+        this.failoverFloorNs = settings.maxRetransmissions() * (settings.nackDelayNs() << MAX_NACK_BACKOFF);
         this.tree = new FailoverTree(this.members, idx, settings.treeRadix(), settings.treeChunkBytes(), link, counters);
         this.slots = new ChannelSlot[settings.channels()];
         for (int i = 0; i < slots.length; i++) {
@@ -602,7 +607,7 @@ public final class BroadcastProtocol {
             // 8x longer. NACKs that bring nothing back back off further (up to 8x).
             boolean evidence = corruptSinceProgress || highestSeen > opSeq
                     || (s.seq == opSeq && s.fragments.received() < s.highestFragment + 1);
-            long interval = (evidence ? settings.nackDelayNs() : 8 * settings.nackDelayNs()) << Math.min(nacksWithoutProgress, 3);
+            long interval = (evidence ? settings.nackDelayNs() : 8 * settings.nackDelayNs()) << Math.min(nacksWithoutProgress, MAX_NACK_BACKOFF);
             if (!s.complete && settings.reliable() && !failedOver && port != null && quiet >= interval) {
                 sendNack(nowNs);
             }
@@ -807,6 +812,9 @@ public final class BroadcastProtocol {
                 continue; // (re)sent just now: probably still on its way, and the receiver will ask again if not
             }
             int pos = findDetail(nack, details, seq);
+            if (nack != null && s.firstRequestNs == Long.MIN_VALUE) {
+                s.firstRequestNs = now;
+            }
             for (int f = 0; f < s.sendCursor; f++) {
                 if (pos >= 0) {
                     long word = nack.getLong(pos + 12 + 8 * (f >>> 6));
@@ -818,8 +826,15 @@ public final class BroadcastProtocol {
                 // Only requests count towards the cap, not our own time-outs: a slow member is no broken multicast.
                 // The cap scales with the receivers: each may NACK the same datagram, so when multicast is dead the
                 // cap is reached after the same time whatever the group size, and a busy large group does not
-                // trip it by NACKing at once.
+                // trip it by NACKing at once. The time floor keeps a burst of stale NACKs (receivers descheduled on
+                // an overloaded host, asking again for what is already on its way) from tripping it: fail-over needs
+                // the requests to have gone on as long as one receiver takes to ask maxRetransmissions times at its
+                // slowest pace.
                 if (nack != null && ++s.resendCounts[f] > retransmissionCap) {
+                    s.resendCounts[f] = (short) (retransmissionCap + 1); // stays past the cap until the floor passes
+                    if (now - s.firstRequestNs < failoverFloorNs) {
+                        continue;
+                    }
                     requestFailover("rank " + members[me] + " re-sent datagram " + f + " of broadcast #" + seq + " "
                             + retransmissionCap + " times and a receiver still lacks it on " + describePort(), 0);
                     return;

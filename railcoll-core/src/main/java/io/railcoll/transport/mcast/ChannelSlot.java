@@ -38,6 +38,8 @@ final class ChannelSlot {
     boolean resendPending;
     /** Per fragment: how often a NACK asked for it again (the fail-over cap). */
     short[] resendCounts = new short[0];
+    /** When a NACK first asked for a re-send of it (the fail-over cap's time floor); MIN_VALUE until then. */
+    long firstRequestNs;
 
     boolean bound() {
         return seq >= 0;
@@ -56,6 +58,7 @@ final class ChannelSlot {
             java.util.Arrays.fill(resendCounts, 0, frags, (short) 0);
         }
         resendPending = false;
+        firstRequestNs = Long.MIN_VALUE;
         treeBytes = 0;
         highestFragment = -1;
         lastSentNs = Long.MIN_VALUE / 2;

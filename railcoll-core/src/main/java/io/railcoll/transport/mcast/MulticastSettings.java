@@ -25,7 +25,9 @@ import java.util.Map;
  *                            last one (sender-side loss detection, doubling each time; {@code RAILCOLL_MCAST_SYNC_TIMEOUT_MS},
  *                            default 200 ms)
  * @param maxRetransmissions  a root asked by NACKs to re-send one datagram more than this many times per receiver
- *                            decides that multicast keeps failing and asks for fail-over
+ *                            decides that multicast keeps failing and asks for fail-over, provided the requests
+ *                            went on for at least this many times 8 NACK delays (one receiver asking at its slowest
+ *                            pace; 640 ms by default)
  *                            ({@code RAILCOLL_MCAST_MAX_RETRANSMISSIONS}, 1..30000, default 40; at 5% loss one receiver
  *                            needs 40 re-sends of a datagram with probability 1e-52)
  * @param timeoutNs           how long any single wait may last before failing with a named error
