@@ -22,7 +22,7 @@ class CpuBindingTest {
     }
 
     @Test
-    void autoBindsOneRankPerProcessorUntilRanksOutnumberThem() {
+    void autoBindsRoundRobinUpToFourRanksPerProcessor() {
         CpuBinding fits = CpuBinding.of(CpuBinding.Mode.AUTO, 3, CPUS, "/usr/bin/taskset");
         assertTrue(fits.binds());
         assertEquals(List.of(2, 3, 6), List.of(fits.cpuOf(0), fits.cpuOf(1), fits.cpuOf(2)));
@@ -31,7 +31,11 @@ class CpuBindingTest {
         fits.addEnvironment(env);
         assertEquals("3", env.get("RAILCOLL_NODE_CPUS"));
 
-        CpuBinding over = CpuBinding.of(CpuBinding.Mode.AUTO, 4, CPUS, "/usr/bin/taskset");
+        CpuBinding shared = CpuBinding.of(CpuBinding.Mode.AUTO, 12, CPUS, "/usr/bin/taskset");
+        assertTrue(shared.binds());
+        assertEquals(List.of(2, 3, 6, 2), List.of(shared.cpuOf(0), shared.cpuOf(1), shared.cpuOf(2), shared.cpuOf(3)));
+
+        CpuBinding over = CpuBinding.of(CpuBinding.Mode.AUTO, 13, CPUS, "/usr/bin/taskset");
         assertFalse(over.binds());
         assertEquals(List.of(), over.commandPrefix(0));
         Map<String, String> none = new HashMap<>();
