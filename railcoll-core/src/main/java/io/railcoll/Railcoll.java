@@ -80,6 +80,10 @@ public final class Railcoll {
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
                 shm = new ShmTransport(id.rank(), local, id.size(), region, engine, config.cma(),
                         config.cmaThresholdBytes(), config.connectTimeoutNs());
+                if (config.cma()) {
+                    // Same threshold on every rank (the settings agree); readability is each rank's own.
+                    region.collectives().enableSingleCopy(config.cmaThresholdBytes(), shm.readsEveryNodeMate());
+                }
             }
             Transport[] route = new Transport[id.size()];
             for (int p = 0; p < id.size(); p++) {

@@ -5,6 +5,7 @@ import io.railcoll.memory.Doorbell;
 import io.railcoll.memory.Idler;
 import io.railcoll.memory.SharedAccess;
 import io.railcoll.memory.WaitStrategy;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.function.IntSupplier;
@@ -52,6 +53,20 @@ import java.util.function.IntSupplier;
  * </table>
  * Pieces are 64-byte multiples. A message larger than the buffer streams through in steps.
  *
+ * <h2>Single copy (large blocks between native buffers)</h2>
+ * With {@link #enableSingleCopy} a gather, broadcast or all-gather of at least the threshold's
+ * bytes per block first takes one <em>announce</em> step: every rank publishes the address of the
+ * block it offers (all-gather, gather: its source; broadcast: the root's buffer; 0 if its buffers
+ * are not native or it cannot read every node-mate with {@link Cma}) and waits for everyone's.
+ * If every rank could, each reader copies what it needs straight out of the owners' memory with
+ * {@code process_vm_readv} (one copy instead of two through the buffer: for an all-gather of L
+ * ranks, L M bytes per rank instead of (L+1) M), counts a drain, and the call ends when the step
+ * is drained, so no owner returns, and lets its caller reuse its buffer, while a node-mate still
+ * reads it. If any rank could not, the call goes on through the node buffer as below (the
+ * announce step was the only extra cost). Whether a call takes the announce step depends only on
+ * its size and the threshold, and the threshold is part of the descriptor, so node-mates with
+ * different settings fail with a mismatch instead of misreading each other's steps.
+ *
  * <h2>Agreement and failures</h2>
  * At the start of a call each rank publishes a descriptor (call number mod 2^20, kind, root,
  * size mod 2^32) in its slot. A rank that has waited for a step's arrivals compares the
@@ -89,6 +104,10 @@ public final class NodeCollectives {
 
     /** Descriptor bit: the call runs by messages (through the rings or rails), not in the node buffer. */
     private static final long BY_MESSAGES = 1L << 43;
+    /** Descriptor bit: the call starts with the single-copy announce step. */
+    private static final long SINGLE_COPY = 1L << 44;
+    /** Descriptor bits from here up: the call number. */
+    private static final int CALL_SHIFT = 45;
     /** How many idle rounds of a wait pass between two comparisons of the node-mates' descriptors. */
     private static final int AGREEMENT_CHECK_ROUNDS = 64;
     /** How many idle rounds of a wait pass between two calls of the background work (a rail poll is a system call). */
@@ -134,6 +153,13 @@ public final class NodeCollectives {
     private boolean relayedAbort;
     /** Called every few idle rounds of a wait (the caller's other duties); returns how much it did. */
     private IntSupplier backgroundWork;
+    /** Smallest block that takes the single-copy announce step; {@code Long.MAX_VALUE}: none does. */
+    private long singleCopyMinBytes = Long.MAX_VALUE;
+    /** Whether this rank may read every node-mate's memory (probed at start-up). */
+    private boolean readsEveryNodeMate;
+    private Cma.Reader singleCopyReader;
+    /** Calls carried out single-copy so far (diagnostics and tests). */
+    private long singleCopyCalls;
 
     NodeCollectives(MemorySegment segment, RegionLayout layout, int me, PeerWatch peers, WaitStrategy strategy,
                     String where) {
@@ -165,7 +191,8 @@ public final class NodeCollectives {
      * @param timeoutNs longest wait without progress
      */
     public void nodeBarrier(long timeoutNs) {
-        begin(Kind.BARRIER, 0, 0, 1, timeoutNs);
+        begin(Kind.BARRIER, 0, 0, false, timeoutNs);
+        stepCount = 1;
         try {
             int h = nextStep();
             awaitDrained(h);
@@ -189,9 +216,15 @@ public final class NodeCollectives {
         if (me == root) {
             Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blockBytes, size), dst.byteSize());
         }
-        begin(Kind.GATHER, root, blockBytes, steps(blockBytes, pieceBytes), timeoutNs);
+        boolean announce = blockBytes >= singleCopyMinBytes;
+        begin(Kind.GATHER, root, blockBytes, announce, timeoutNs);
         try {
-            for (long k = 0; k < stepCount; k++) {
+            if (announce && gatherSingleCopy(root, src, srcOffset, blockBytes, dst, dstOffset)) {
+                return;
+            }
+            long buffered = steps(blockBytes, pieceBytes);
+            stepCount += buffered;
+            for (long k = 0; k < buffered; k++) {
                 int h = nextStep();
                 long off = k * pieceBytes;
                 long len = Math.min(pieceBytes, blockBytes - off);
@@ -224,9 +257,15 @@ public final class NodeCollectives {
     public void nodeBroadcast(int root, MemorySegment buffer, long offset, long bytes, long timeoutNs) {
         checkRoot(root);
         Objects.checkFromIndexSize(offset, bytes, buffer.byteSize());
-        begin(Kind.BROADCAST, root, bytes, steps(bytes, halfBytes), timeoutNs);
+        boolean announce = bytes >= singleCopyMinBytes;
+        begin(Kind.BROADCAST, root, bytes, announce, timeoutNs);
         try {
-            for (long k = 0; k < stepCount; k++) {
+            if (announce && broadcastSingleCopy(root, buffer, offset, bytes)) {
+                return;
+            }
+            long buffered = steps(bytes, halfBytes);
+            stepCount += buffered;
+            for (long k = 0; k < buffered; k++) {
                 int h = nextStep();
                 long off = k * halfBytes;
                 long len = Math.min(halfBytes, bytes - off);
@@ -256,9 +295,15 @@ public final class NodeCollectives {
                               long timeoutNs) {
         Objects.checkFromIndexSize(srcOffset, blockBytes, src.byteSize());
         Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blockBytes, size), dst.byteSize());
-        begin(Kind.ALLGATHER, 0, blockBytes, steps(blockBytes, pieceBytes), timeoutNs);
+        boolean announce = blockBytes >= singleCopyMinBytes;
+        begin(Kind.ALLGATHER, 0, blockBytes, announce, timeoutNs);
         try {
-            for (long k = 0; k < stepCount; k++) {
+            if (announce && allgatherSingleCopy(src, srcOffset, blockBytes, dst, dstOffset)) {
+                return;
+            }
+            long buffered = steps(blockBytes, pieceBytes);
+            stepCount += buffered;
+            for (long k = 0; k < buffered; k++) {
                 int h = nextStep();
                 long off = k * pieceBytes;
                 long len = Math.min(pieceBytes, blockBytes - off);
@@ -279,6 +324,125 @@ public final class NodeCollectives {
         } catch (RuntimeException e) {
             throw fail(e);
         }
+    }
+
+    /**
+     * Lets gathers, broadcasts and all-gathers of at least {@code minBytes} per block go single-copy when every
+     * node-mate's buffers allow it (see the class comment). Every rank of the node must call this with the same
+     * {@code minBytes} before its first collective, or not at all: a node-mate with another threshold fails the
+     * first call where they differ with a mismatch.
+     *
+     * @param readsEveryNodeMate whether this rank may read every node-mate's memory ({@link Cma#probe}); if not,
+     *                           the calls still take the announce step and then go through the node buffer
+     */
+    public void enableSingleCopy(long minBytes, boolean readsEveryNodeMate) {
+        if (minBytes < 1) {
+            throw new IllegalArgumentException("the single-copy threshold must be at least 1 byte, got " + minBytes);
+        }
+        this.singleCopyMinBytes = minBytes;
+        this.readsEveryNodeMate = readsEveryNodeMate;
+        if (singleCopyReader == null) {
+            singleCopyReader = new Cma.Reader(Arena.ofAuto());
+        }
+    }
+
+    /** Calls this rank carried out single-copy so far. */
+    public long singleCopyCalls() {
+        return singleCopyCalls;
+    }
+
+    /**
+     * The announce step of a single-copy all-gather and, if every rank offered its block, the reads; returns false,
+     * having only synchronised, if some rank could not take part.
+     */
+    private boolean allgatherSingleCopy(MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
+                                        long dstOffset) {
+        boolean able = readsEveryNodeMate && src.isNative() && dst.isNative();
+        int h = announce(able ? src.address() + srcOffset : 0, size);
+        if (!everyRankOffered()) {
+            return false;
+        }
+        MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
+        // Start with the next rank, so the readers spread over the owners.
+        for (int i = 1; i < size; i++) {
+            int q = (me + i) % size;
+            singleCopyReader.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
+        }
+        drain(h, size);
+        awaitDrained(h);
+        singleCopyCalls++;
+        return true;
+    }
+
+    /** As {@link #allgatherSingleCopy}: the root reads every block; the others wait until it has. */
+    private boolean gatherSingleCopy(int root, MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
+                                     long dstOffset) {
+        // The root offers nothing to read, but says whether it can read (any non-zero word).
+        long offer = me == root ? (readsEveryNodeMate && dst.isNative() ? 1 : 0)
+                : (src.isNative() ? src.address() + srcOffset : 0);
+        int h = announce(offer, size);
+        if (!everyRankOffered()) {
+            return false;
+        }
+        if (me == root) {
+            MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
+            for (int i = 1; i < size; i++) {
+                int q = (me + i) % size;
+                singleCopyReader.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
+            }
+            drain(h, 1);
+        } else {
+            drainTarget[h] += 1;
+            awaitDrained(h);
+        }
+        singleCopyCalls++;
+        return true;
+    }
+
+    /** As {@link #allgatherSingleCopy}: every other rank reads the root's buffer; the root waits until all have. */
+    private boolean broadcastSingleCopy(int root, MemorySegment buffer, long offset, long bytes) {
+        long offer = me == root ? (buffer.isNative() ? buffer.address() + offset : 0)
+                : (readsEveryNodeMate && buffer.isNative() ? 1 : 0);
+        int h = announce(offer, size);
+        if (!everyRankOffered()) {
+            return false;
+        }
+        if (me == root) {
+            drainTarget[h] += size - 1;
+            awaitDrained(h);
+        } else {
+            singleCopyReader.read(peers.pid(root), offeredBy(root), buffer, offset, bytes);
+            drain(h, size - 1);
+        }
+        singleCopyCalls++;
+        return true;
+    }
+
+    /** Publishes this rank's offer (0: none), takes a step every rank arrives at, and returns its half. */
+    private int announce(long offer, int contributors) {
+        int h = nextStep();
+        awaitDrained(h);
+        SharedAccess.setLongRelease(segment, sourceOffset(me), offer);
+        arrive(h, contributors);
+        awaitArrivals(h);
+        return h;
+    }
+
+    private boolean everyRankOffered() {
+        for (int q = 0; q < size; q++) {
+            if (offeredBy(q) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long offeredBy(int rank) {
+        return SharedAccess.getLongAcquire(segment, sourceOffset(rank));
+    }
+
+    private long sourceOffset(int rank) {
+        return layout.collectiveSlot(rank) + RegionLayout.COLLECTIVE_SOURCE;
     }
 
     /** Bytes each rank contributes per step of a gather or all-gather; broadcasts move a half per step. */
@@ -332,7 +496,8 @@ public final class NodeCollectives {
         }
     }
 
-    private void begin(Kind kind, int root, long bytes, long stepCount, long timeoutNs) {
+    /** Starts a call; {@code singleCopy}: it begins with the announce step (counted in {@link #stepCount}). */
+    private void begin(Kind kind, int root, long bytes, boolean singleCopy, long timeoutNs) {
         if (broken) {
             throw new IllegalStateException("a previous node collective of this rank failed; close the region");
         }
@@ -342,11 +507,11 @@ public final class NodeCollectives {
         this.kind = kind;
         this.root = root;
         this.callBytes = bytes;
-        this.stepCount = stepCount;
+        this.stepCount = singleCopy ? 1 : 0;
         this.firstStep = step + 1;
         this.agreementChecked = false;
         calls++;
-        descriptor = describe(calls, kind, false, root, bytes);
+        descriptor = describe(calls, kind, false, root, bytes) | (singleCopy ? SINGLE_COPY : 0);
         this.timeoutNs = timeoutNs;
         SharedAccess.setLongRelease(segment, descriptorOffset(me), descriptor);
     }
@@ -414,7 +579,7 @@ public final class NodeCollectives {
     private void checkAgreement() {
         for (int q = 0; q < size; q++) {
             long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
-            if (theirs != descriptor && (theirs >>> 44) == (descriptor >>> 44)) {
+            if (theirs != descriptor && (theirs >>> CALL_SHIFT) == (descriptor >>> CALL_SHIFT)) {
                 // Same call, same kind and root, other size: say so in the words a size mismatch is reported in.
                 String what = (theirs >>> 32) == (descriptor >>> 32) ? "size mismatch in " : "";
                 throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": " + what + "local rank " + me
@@ -473,15 +638,16 @@ public final class NodeCollectives {
                 };
     }
 
-    // call number mod 2^20 | by messages (1 bit) | kind (3 bits) | root (8 bits) | bytes mod 2^32
+    // call number mod 2^19 | single copy (1 bit) | by messages (1 bit) | kind (3 bits) | root (8 bits) | bytes mod 2^32
     private static long describe(long call, Kind kind, boolean byMessages, int root, long bytes) {
-        return (call & 0xFFFFFL) << 44 | (byMessages ? BY_MESSAGES : 0) | (long) kind.ordinal() << 40
+        return (call & 0x7FFFFL) << CALL_SHIFT | (byMessages ? BY_MESSAGES : 0) | (long) kind.ordinal() << 40
                 | (long) (root & 0xFF) << 32 | (bytes & 0xFFFFFFFFL);
     }
 
     private static String decode(long d) {
         Kind kind = Kind.values()[(int) (d >>> 40 & 0x7) % Kind.values().length];
-        String where = (d & BY_MESSAGES) != 0 ? " by messages" : " in the node buffer";
+        String where = (d & BY_MESSAGES) != 0 ? " by messages"
+                : (d & SINGLE_COPY) != 0 ? " in the node buffer (single-copy announce step first)" : " in the node buffer";
         return kind.label + where + switch (kind) {
             case BARRIER -> "";
             case ALLGATHER, ALLTOALL -> " (" + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";

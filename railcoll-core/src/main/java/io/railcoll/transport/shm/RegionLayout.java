@@ -17,7 +17,8 @@ import io.railcoll.memory.Doorbell;
  *                                              release-written last)
  * doorbellOffset       L x 128               doorbell of local rank r, see {@link Doorbell}
  * collectiveOffset     L x 128               collective slot of local rank r: +0 call descriptor
- *                                              (long); see {@link NodeCollectives}
+ *                                              (long), +8 address of its block for a single-copy
+ *                                              call (long, 0: none); see {@link NodeCollectives}
  * syncOffset           9 x 128               node-wide collective words, one 128-byte slot each:
  *                                              arrivals of half 0, of half 1, drains of half 0,
  *                                              of half 1 (longs), abort word (long), then the
@@ -57,6 +58,7 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     static final long STATE_ABANDONED = 3;
 
     static final long COLLECTIVE_DESCRIPTOR = 0;
+    static final long COLLECTIVE_SOURCE = 8;
 
     /** Slots of the node-wide collective area, in order. */
     static final int SYNC_ARRIVALS = 0;

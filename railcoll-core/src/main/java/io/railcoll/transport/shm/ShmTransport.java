@@ -38,6 +38,8 @@ public final class ShmTransport implements Transport {
     private final FrameSink sink;
     private long lastLivenessCheckNs = System.nanoTime();
     private final Pulls pulls;
+    /** Whether single-copy is on and this rank may read every node-mate's memory (set once at start-up). */
+    private boolean readsEveryNodeMate = true;
 
     /** A transport without single-copy puts (every put goes through the rings). */
     public ShmTransport(int rank, int[] ranksOnNode, int worldSize, NodeRegion region, FrameSink sink) {
@@ -103,6 +105,7 @@ public final class ShmTransport implements Transport {
                 }
             }
             l.offer(ok);
+            readsEveryNodeMate &= ok;
         }
         if (!cma && region.localRank() == 0) {
             System.err.println("railcoll: node " + region.nodeId() + ": single-copy shared-memory puts are off"
@@ -145,6 +148,14 @@ public final class ShmTransport implements Transport {
     @Override
     public boolean railBased() {
         return false;
+    }
+
+    /**
+     * Whether single-copy transfers are on and this rank may read every node-mate's memory with process_vm_readv
+     * (probed at start-up), as the node collectives' single-copy calls need.
+     */
+    public boolean readsEveryNodeMate() {
+        return readsEveryNodeMate;
     }
 
     @Override

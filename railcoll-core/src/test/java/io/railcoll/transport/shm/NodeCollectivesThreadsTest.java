@@ -144,6 +144,21 @@ class NodeCollectivesThreadsTest {
     }
 
     @Test
+    void ranksWithDifferentSingleCopyThresholdsFailWithMismatchInsteadOfMisreadingSteps() throws Exception {
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            if (rank != 1) {
+                coll.enableSingleCopy(64, true);
+            }
+            coll.nodeAllgather(block(arena, rank, 100, 1), 0, 100, arena.allocate(300), 0, 2_000_000_000L);
+        });
+        List<Throwable> mismatches = failures.stream()
+                .filter(t -> t instanceof ShmException e && e.reason() == ShmException.Reason.MISMATCH).toList();
+        assertTrue(!mismatches.isEmpty(), "no rank reported the mismatch: " + failures);
+        assertTrue(mismatches.getFirst().getMessage().contains("single-copy announce step first"),
+                mismatches.getFirst().getMessage());
+    }
+
+    @Test
     void aRankThatClosesItsRegionMakesTheOthersFailAsPeerLost() throws Exception {
         List<Throwable> failures = runAll((rank, coll, arena) -> {
             if (rank == 1) {

@@ -6,6 +6,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /**
  * One rank of a multi-process shared-memory test, started by {@link RankProcesses}. Prints
@@ -72,7 +74,8 @@ public final class ShmRankMain {
                 try (NodeRegion region = NodeRegion.open(jobId, localSize, process, localSize, CONFIG)) {
                     checks += streams(region, pattern);
                     checks += singleCopy(region, pattern);
-                    checks += collectives(region, pattern);
+                    checks += collectives(region, pattern, false);
+                    checks += singleCopyCollectives(region, pattern);
                     checks += barriers(region);
                 }
                 System.out.println("OK localSize=" + localSize + " checks=" + checks);
@@ -176,16 +179,57 @@ public final class ShmRankMain {
         return checks;
     }
 
-    private static long collectives(NodeRegion region, MemorySegment pattern) {
+    /**
+     * The node collectives again with single copy on for every block of at least 1 byte: first with native buffers
+     * everywhere (every call but the 0-byte ones must go single-copy), then with the last rank's buffers on the Java
+     * heap (every call must fall back to the node buffer, since process_vm_readv cannot reach them), both checked
+     * byte for byte.
+     */
+    private static long singleCopyCollectives(NodeRegion region, MemorySegment pattern) {
+        NodeCollectives coll = region.collectives();
+        boolean readsAll = true;
+        for (int q = 0; q < region.localSize(); q++) {
+            readsAll &= region.cmaUsableWith(q);
+        }
+        if (!readsAll) {
+            throw new IllegalStateException("process_vm_readv refused between node-mates: " + Cma.ptraceDiagnosis());
+        }
+        coll.enableSingleCopy(1, true);
+        long nonEmpty = Arrays.stream(SIZES).filter(b -> b > 0).count();
+        long before = coll.singleCopyCalls();
+        long checks = collectives(region, pattern, false);
+        if (coll.singleCopyCalls() - before != 3 * nonEmpty) {
+            throw new AssertionError("native buffers: " + (coll.singleCopyCalls() - before) + " single-copy calls, "
+                    + "expected " + 3 * nonEmpty);
+        }
+        before = coll.singleCopyCalls();
+        checks += collectives(region, pattern, true);
+        if (region.localSize() > 1 && coll.singleCopyCalls() != before) {
+            throw new AssertionError("a node-mate's heap buffers: " + (coll.singleCopyCalls() - before)
+                    + " calls went single-copy, expected none");
+        }
+        return checks;
+    }
+
+    /**
+     * Gather, broadcast and all-gather of every size, roots moving; with {@code lastOnHeap} the last local rank's
+     * sources and destinations are on the Java heap.
+     */
+    private static long collectives(NodeRegion region, MemorySegment nativePattern, boolean lastOnHeap) {
         int size = region.localSize();
         int me = region.localRank();
+        boolean heap = lastOnHeap && me == size - 1;
+        MemorySegment pattern = heap
+                ? MemorySegment.ofArray(nativePattern.toArray(ValueLayout.JAVA_BYTE)) : nativePattern;
         NodeCollectives coll = region.collectives();
         long checks = 0;
         for (int index = 0; index < SIZES.length; index++) {
             long bytes = SIZES[index];
             try (Arena arena = Arena.ofConfined()) {
+                LongFunction<MemorySegment> allocate = n -> heap
+                        ? MemorySegment.ofArray(new byte[Math.toIntExact(n)]) : arena.allocate(n);
                 int root = index % size;
-                MemorySegment gathered = me == root ? arena.allocate(Math.max(1, bytes * size)) : null;
+                MemorySegment gathered = me == root ? allocate.apply(Math.max(1, bytes * size)) : null;
                 coll.nodeGather(root, pattern, offset(me, 0, index, bytes), bytes, gathered, 0, TIMEOUT_NS);
                 if (me == root) {
                     for (int q = 0; q < size; q++) {
@@ -196,7 +240,7 @@ public final class ShmRankMain {
                 }
 
                 int bcastRoot = (index + 1) % size;
-                MemorySegment buffer = arena.allocate(Math.max(1, bytes) + 7);
+                MemorySegment buffer = allocate.apply(Math.max(1, bytes) + 7);
                 if (me == bcastRoot) {
                     MemorySegment.copy(pattern, offset(me, 1, index, bytes), buffer, 7, bytes);
                 } else {
@@ -207,7 +251,7 @@ public final class ShmRankMain {
                         "nodeBroadcast of " + bytes + " bytes from local rank " + bcastRoot);
                 checks++;
 
-                MemorySegment all = arena.allocate(Math.max(1, bytes * size));
+                MemorySegment all = allocate.apply(Math.max(1, bytes * size));
                 coll.nodeAllgather(pattern, offset(me, 2, index, bytes), bytes, all, 0, TIMEOUT_NS);
                 for (int q = 0; q < size; q++) {
                     expect(all, q * bytes, pattern, offset(q, 2, index, bytes), bytes,
