@@ -7,6 +7,7 @@ import io.railcoll.bootstrap.RankRecord;
 import io.railcoll.bootstrap.RendezvousClient;
 import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.memory.NodeCpus;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.Blocker;
@@ -80,8 +81,11 @@ public final class Railcoll {
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
                 shm = new ShmTransport(id.rank(), local, id.size(), region, engine, config.cma(),
                         config.cmaThresholdBytes(), config.connectTimeoutNs());
-                if (config.cma()) {
-                    // Same threshold on every rank (the settings agree); readability is each rank's own.
+                if (config.cma() && local.length <= NodeCpus.count()) {
+                    // Only while every rank has a processor: a single-copy call ends when every node-mate has read,
+                    // which costs a pass of the scheduler over the node when ranks outnumber processors (measured
+                    // slower there, decision 0012). The count and the settings agree across the node, so every
+                    // rank takes the same steps; readability is each rank's own and is settled per call.
                     region.collectives().enableSingleCopy(config.cmaThresholdBytes(), shm.readsEveryNodeMate());
                 }
             }

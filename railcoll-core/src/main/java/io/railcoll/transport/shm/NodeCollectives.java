@@ -54,10 +54,10 @@ import java.util.function.IntSupplier;
  * Pieces are 64-byte multiples. A message larger than the buffer streams through in steps.
  *
  * <h2>Single copy (large blocks between native buffers)</h2>
- * With {@link #enableSingleCopy} a gather, broadcast or all-gather of at least the threshold's
- * bytes per block first takes one <em>announce</em> step: every rank publishes the address of the
- * block it offers (all-gather, gather: its source; broadcast: the root's buffer; 0 if its buffers
- * are not native or it cannot read every node-mate with {@link Cma}) and waits for everyone's.
+ * With {@link #enableSingleCopy} a broadcast or all-gather of at least the threshold's bytes per
+ * block first takes one <em>announce</em> step: every rank publishes the address of the block it
+ * offers (all-gather: its source; broadcast: the root's buffer; 0 if its buffers are not native or
+ * it cannot read every node-mate with {@link Cma}) and waits for everyone's.
  * If every rank could, each reader copies what it needs straight out of the owners' memory with
  * {@code process_vm_readv} (one copy instead of two through the buffer: for an all-gather of L
  * ranks, L M bytes per rank instead of (L+1) M), counts a drain, and the call ends when the step
@@ -65,7 +65,9 @@ import java.util.function.IntSupplier;
  * reads it. If any rank could not, the call goes on through the node buffer as below (the
  * announce step was the only extra cost). Whether a call takes the announce step depends only on
  * its size and the threshold, and the threshold is part of the descriptor, so node-mates with
- * different settings fail with a mismatch instead of misreading each other's steps.
+ * different settings fail with a mismatch instead of misreading each other's steps. Gathers stay
+ * in the node buffer: there the non-roots copy their blocks in and return without waiting for the
+ * root, which a single-copy gather cannot allow, and it measured as fast or faster (decision 0012).
  *
  * <h2>Agreement and failures</h2>
  * At the start of a call each rank publishes a descriptor (call number mod 2^20, kind, root,
@@ -216,15 +218,10 @@ public final class NodeCollectives {
         if (me == root) {
             Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blockBytes, size), dst.byteSize());
         }
-        boolean announce = blockBytes >= singleCopyMinBytes;
-        begin(Kind.GATHER, root, blockBytes, announce, timeoutNs);
+        begin(Kind.GATHER, root, blockBytes, false, timeoutNs);
         try {
-            if (announce && gatherSingleCopy(root, src, srcOffset, blockBytes, dst, dstOffset)) {
-                return;
-            }
-            long buffered = steps(blockBytes, pieceBytes);
-            stepCount += buffered;
-            for (long k = 0; k < buffered; k++) {
+            stepCount = steps(blockBytes, pieceBytes);
+            for (long k = 0; k < stepCount; k++) {
                 int h = nextStep();
                 long off = k * pieceBytes;
                 long len = Math.min(pieceBytes, blockBytes - off);
@@ -327,7 +324,7 @@ public final class NodeCollectives {
     }
 
     /**
-     * Lets gathers, broadcasts and all-gathers of at least {@code minBytes} per block go single-copy when every
+     * Lets broadcasts and all-gathers of at least {@code minBytes} per block go single-copy when every
      * node-mate's buffers allow it (see the class comment). Every rank of the node must call this with the same
      * {@code minBytes} before its first collective, or not at all: a node-mate with another threshold fails the
      * first call where they differ with a mismatch.
@@ -358,11 +355,15 @@ public final class NodeCollectives {
     private boolean allgatherSingleCopy(MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
                                         long dstOffset) {
         boolean able = readsEveryNodeMate && src.isNative() && dst.isNative();
-        int h = announce(able ? src.address() + srcOffset : 0, size);
+        int h = offer(able ? src.address() + srcOffset : 0, size);
+        if (able) {
+            // Our own block goes straight to dst while the others are still arriving.
+            MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
+        }
+        awaitArrivals(h);
         if (!everyRankOffered()) {
             return false;
         }
-        MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
         // Start with the next rank, so the readers spread over the owners.
         for (int i = 1; i < size; i++) {
             int q = (me + i) % size;
@@ -370,31 +371,6 @@ public final class NodeCollectives {
         }
         drain(h, size);
         awaitDrained(h);
-        singleCopyCalls++;
-        return true;
-    }
-
-    /** As {@link #allgatherSingleCopy}: the root reads every block; the others wait until it has. */
-    private boolean gatherSingleCopy(int root, MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
-                                     long dstOffset) {
-        // The root offers nothing to read, but says whether it can read (any non-zero word).
-        long offer = me == root ? (readsEveryNodeMate && dst.isNative() ? 1 : 0)
-                : (src.isNative() ? src.address() + srcOffset : 0);
-        int h = announce(offer, size);
-        if (!everyRankOffered()) {
-            return false;
-        }
-        if (me == root) {
-            MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
-            for (int i = 1; i < size; i++) {
-                int q = (me + i) % size;
-                singleCopyReader.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
-            }
-            drain(h, 1);
-        } else {
-            drainTarget[h] += 1;
-            awaitDrained(h);
-        }
         singleCopyCalls++;
         return true;
     }
@@ -420,11 +396,17 @@ public final class NodeCollectives {
 
     /** Publishes this rank's offer (0: none), takes a step every rank arrives at, and returns its half. */
     private int announce(long offer, int contributors) {
+        int h = offer(offer, contributors);
+        awaitArrivals(h);
+        return h;
+    }
+
+    /** The first half of {@link #announce}: publishes the offer and arrives, without waiting for the others. */
+    private int offer(long offer, int contributors) {
         int h = nextStep();
         awaitDrained(h);
         SharedAccess.setLongRelease(segment, sourceOffset(me), offer);
         arrive(h, contributors);
-        awaitArrivals(h);
         return h;
     }
 
