@@ -19,10 +19,15 @@ import io.railcoll.memory.Doorbell;
  * collectiveOffset     L x 128               collective slot of local rank r: +0 call descriptor
  *                                              (long), +8 address of its block for a single-copy
  *                                              call (long, 0: none); see {@link NodeCollectives}
- * syncOffset           9 x 128               node-wide collective words, one 128-byte slot each:
+ * syncOffset           10 x 128              node-wide collective words, one 128-byte slot each:
  *                                              arrivals of half 0, of half 1, drains of half 0,
  *                                              of half 1 (longs), abort word (long), then the
- *                                              doorbells arrivals 0, arrivals 1, drains 0, drains 1
+ *                                              doorbells arrivals 0, arrivals 1, drains 0, drains 1,
+ *                                              mailboxes
+ * mailboxOffset        L x 2 x 256           mailboxes of local rank r, parity p at mailboxOffset +
+ *                                              256 (2 r + p): +0 header (long, release-written
+ *                                              last), +8 up to 248 bytes of data; see
+ *                                              {@link NodeCollectives}
  * ringControlOffset    P x 256               ring control of pair p: +0 tail (writer's line),
  *                                              +128 head (reader's line); P = L (L - 1)
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
@@ -66,7 +71,10 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     static final int SYNC_ABORT = 4;
     static final int SYNC_ARRIVAL_BELLS = 5;
     static final int SYNC_DRAIN_BELLS = 7;
-    static final int SYNC_SLOTS = 9;
+    static final int SYNC_MAILBOX_BELL = 9;
+    static final int SYNC_SLOTS = 10;
+    /** Bytes of one mailbox: a header word and the data of a small all-gather block, four cache lines. */
+    public static final long MAILBOX_BYTES = 4 * CacheLines.LINE_BYTES;
 
     public RegionLayout {
         if (localSize < 1 || localSize > MAX_LOCAL_SIZE) {
@@ -122,8 +130,17 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
         return syncOffset() + index * CacheLines.SLOT_BYTES;
     }
 
-    public long ringControlOffset() {
+    public long mailboxOffset() {
         return syncOffset() + SYNC_SLOTS * CacheLines.SLOT_BYTES;
+    }
+
+    /** Mailbox {@code parity} (0 or 1) of local rank {@code localRank}. */
+    public long mailbox(int localRank, int parity) {
+        return mailboxOffset() + (2L * checkRank(localRank) + (parity & 1)) * MAILBOX_BYTES;
+    }
+
+    public long ringControlOffset() {
+        return mailboxOffset() + 2L * localSize * MAILBOX_BYTES;
     }
 
     public long ringDataOffset() {

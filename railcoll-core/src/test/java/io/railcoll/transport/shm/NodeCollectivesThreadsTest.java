@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Node collectives with the ranks as threads of one process, each with its own mapping: fast
@@ -98,10 +100,12 @@ class NodeCollectivesThreadsTest {
         }
     }
 
-    @Test
-    void everyCollectiveDeliversEveryByteForManySizesAndRoots() throws Exception {
-        long[] sizes = {0, 1, 63, 64, 127, 128, 129, 1000, 4095, 4096, 10_007};
+    @ParameterizedTest(name = "mailboxes {0}")
+    @ValueSource(booleans = {false, true})
+    void everyCollectiveDeliversEveryByteForManySizesAndRoots(boolean mailboxes) throws Exception {
+        long[] sizes = {0, 1, 63, 64, 127, 128, 129, 247, 248, 249, 1000, 4095, 4096, 10_007};
         List<Throwable> failures = runAll((rank, coll, arena) -> {
+            coll.useMailboxes(mailboxes);
             int call = 0;
             for (long size : sizes) {
                 for (int root = 0; root < RANKS; root++) {
@@ -130,9 +134,11 @@ class NodeCollectivesThreadsTest {
         assertEquals(java.util.Collections.nCopies(RANKS, null), failures);
     }
 
-    @Test
-    void ranksThatDisagreeOnTheSizeFailWithMismatch() throws Exception {
+    @ParameterizedTest(name = "mailboxes {0}")
+    @ValueSource(booleans = {false, true})
+    void ranksThatDisagreeOnTheSizeFailWithMismatch(boolean mailboxes) throws Exception {
         List<Throwable> failures = runAll((rank, coll, arena) -> {
+            coll.useMailboxes(mailboxes);
             long size = rank == 2 ? 200 : 100;
             coll.nodeAllgather(block(arena, rank, size, 1), 0, size, arena.allocate(3 * size), 0, 2_000_000_000L);
         });

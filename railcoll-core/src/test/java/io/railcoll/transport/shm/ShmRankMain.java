@@ -74,8 +74,14 @@ public final class ShmRankMain {
                 try (NodeRegion region = NodeRegion.open(jobId, localSize, process, localSize, CONFIG)) {
                     checks += streams(region, pattern);
                     checks += singleCopy(region, pattern);
+                    // Small all-gathers through the mailboxes and through the counters, whatever this machine's default.
+                    region.collectives().useMailboxes(true);
+                    checks += collectives(region, pattern, false);
+                    region.collectives().useMailboxes(false);
                     checks += collectives(region, pattern, false);
                     checks += singleCopyCollectives(region, pattern);
+                    checks += barriers(region);
+                    region.collectives().useMailboxes(true);
                     checks += barriers(region);
                 }
                 System.out.println("OK localSize=" + localSize + " checks=" + checks);
