@@ -65,8 +65,14 @@ import java.util.function.IntSupplier;
  * mailbox m mod 2 once its header shows m. No counter, no drain: a rank writes mailbox m mod 2
  * again only in call m+2, after it has seen every node-mate's block of call m+1, which each wrote
  * after reading everything of call m. A header with the same m but another kind or size is a
- * mismatch. When ranks outnumber processors the counters stay, because there a waiter sleeps and
- * each step must wake it once, not once per node-mate.
+ * mismatch. Small broadcasts and gathers use them too: the root of a broadcast writes its mailbox and
+ * leaves, every other rank copies the message out and then writes its own header; the non-roots of a
+ * gather write theirs and leave, the root reads them and then writes its own header. As some ranks
+ * wait for nobody, the
+ * rule for any mailbox call m is written out: before writing mailbox m mod 2 a rank makes sure every
+ * node-mate has written its header of call m-1 (so has finished call m-2), which an all-gather or
+ * barrier by mailbox already showed it. When ranks outnumber processors the counters stay, because
+ * there a waiter sleeps and each step must wake it once, not once per node-mate.
  *
  * <h2>Single copy (large blocks between native buffers)</h2>
  * With {@link #enableSingleCopy} a broadcast or all-gather of at least the threshold's bytes per
@@ -180,6 +186,8 @@ public final class NodeCollectives {
     private boolean mailboxes;
     /** Mailbox calls so far. */
     private long mailboxCalls;
+    /** The last mailbox call of which this rank has seen every node-mate's header. */
+    private long everyHeaderSeen;
 
     /** Called every few idle rounds of a wait (the caller's other duties); returns how much it did. */
     private IntSupplier backgroundWork;
@@ -259,6 +267,10 @@ public final class NodeCollectives {
         }
         begin(Kind.GATHER, root, blockBytes, false, timeoutNs);
         try {
+            if (mailboxes && blockBytes <= MAILBOX_DATA_BYTES) {
+                gatherByMailbox(root, src, srcOffset, blockBytes, dst, dstOffset);
+                return;
+            }
             stepCount = steps(blockBytes, pieceBytes);
             for (long k = 0; k < stepCount; k++) {
                 int h = nextStep();
@@ -296,6 +308,10 @@ public final class NodeCollectives {
         boolean announce = bytes >= singleCopyMinBytes;
         begin(Kind.BROADCAST, root, bytes, announce, timeoutNs);
         try {
+            if (mailboxes && bytes <= MAILBOX_DATA_BYTES) {
+                broadcastByMailbox(root, buffer, offset, bytes);
+                return;
+            }
             if (announce && broadcastSingleCopy(root, buffer, offset, bytes)) {
                 return;
             }
@@ -402,10 +418,9 @@ public final class NodeCollectives {
     /** A small all-gather (or, of 0 bytes, a barrier) through the mailboxes (see the class comment). */
     private void exchangeByMailbox(MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
                                     long dstOffset) {
-        long m = ++mailboxCalls;
+        long m = nextMailboxCall();
         int parity = (int) (m & 1);
-        // The descriptor with the mailbox call in place of the node call: what a node-mate's header must equal.
-        long header = (m & CALL_MASK) << CALL_SHIFT | (descriptor & ((1L << CALL_SHIFT) - 1));
+        long header = mailboxHeader(m);
         long mine = layout.mailbox(me, parity);
         MemorySegment.copy(src, srcOffset, segment, mine + MAILBOX_DATA, blockBytes);
         SharedAccess.setLongRelease(segment, mine, header);
@@ -419,15 +434,109 @@ public final class NodeCollectives {
             }
             MemorySegment.copy(segment, theirs + MAILBOX_DATA, dst, dstOffset + q * blockBytes, blockBytes);
         }
+        everyHeaderSeen = m;
     }
 
+    /**
+     * A small broadcast through the mailboxes: the root writes the message into its mailbox and leaves; every other
+     * rank waits for it, copies it out and then writes its own header, which says it has read it.
+     */
+    private void broadcastByMailbox(int root, MemorySegment buffer, long offset, long bytes) {
+        long m = nextMailboxCall();
+        int parity = (int) (m & 1);
+        long header = mailboxHeader(m);
+        long mine = layout.mailbox(me, parity);
+        if (me == root) {
+            MemorySegment.copy(buffer, offset, segment, mine + MAILBOX_DATA, bytes);
+            SharedAccess.setLongRelease(segment, mine, header);
+            mailboxBell.ring();
+            return;
+        }
+        long theirs = layout.mailbox(root, parity);
+        if (SharedAccess.getLongAcquire(segment, theirs) != header) {
+            awaitMailbox(root, theirs, header);
+        }
+        MemorySegment.copy(segment, theirs + MAILBOX_DATA, buffer, offset, bytes);
+        SharedAccess.setLongRelease(segment, mine, header);
+        mailboxBell.ring();
+    }
+
+    /**
+     * A small gather through the mailboxes: every other rank writes its block into its mailbox and leaves; the root
+     * copies them out as they arrive and then writes its own header.
+     */
+    private void gatherByMailbox(int root, MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
+                                 long dstOffset) {
+        long m = nextMailboxCall();
+        int parity = (int) (m & 1);
+        long header = mailboxHeader(m);
+        long mine = layout.mailbox(me, parity);
+        if (me != root) {
+            MemorySegment.copy(src, srcOffset, segment, mine + MAILBOX_DATA, blockBytes);
+            SharedAccess.setLongRelease(segment, mine, header);
+            mailboxBell.ring();
+            return;
+        }
+        MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
+        for (int i = 1; i < size; i++) {
+            int q = (me + i) % size;
+            long theirs = layout.mailbox(q, parity);
+            if (SharedAccess.getLongAcquire(segment, theirs) != header) {
+                awaitMailbox(q, theirs, header);
+            }
+            MemorySegment.copy(segment, theirs + MAILBOX_DATA, dst, dstOffset + q * blockBytes, blockBytes);
+        }
+        SharedAccess.setLongRelease(segment, mine, header);
+        mailboxBell.ring();
+        everyHeaderSeen = m;
+    }
+
+    /**
+     * Numbers the next mailbox call, having made sure its mailbox may be written: every node-mate has written its
+     * header of the previous mailbox call, so it has finished the call before, the last one to read what this rank
+     * wrote into the mailbox it now reuses. After an all-gather or barrier by mailbox this rank saw every such header
+     * already; after a broadcast it looks.
+     */
+    private long nextMailboxCall() {
+        long m = ++mailboxCalls;
+        if (everyHeaderSeen != m - 1) {
+            int parity = (int) ((m - 1) & 1);
+            long seq = (m - 1) & CALL_MASK;
+            for (int i = 1; i < size; i++) {
+                int q = (me + i) % size;
+                long theirs = layout.mailbox(q, parity);
+                if (SharedAccess.getLongAcquire(segment, theirs) >>> CALL_SHIFT != seq) {
+                    awaitMailboxCall(q, theirs, seq);
+                }
+            }
+            everyHeaderSeen = m - 1;
+        }
+        return m;
+    }
+
+    /** The descriptor with mailbox call {@code m} in place of the node call: what every node-mate's header must equal. */
+    private long mailboxHeader(long m) {
+        return (m & CALL_MASK) << CALL_SHIFT | (descriptor & ((1L << CALL_SHIFT) - 1));
+    }
+
+    /** Waits until local rank {@code q}'s header at {@code offset} shows mailbox call {@code seq}, whatever the call. */
+    private void awaitMailboxCall(int q, long offset, long seq) {
+        awaitHeader(q, offset, seq << CALL_SHIFT, false);
+    }
+
+    /** Waits until local rank {@code q}'s header at {@code offset} is {@code header}; the same call otherwise is a mismatch. */
     private void awaitMailbox(int q, long offset, long header) {
+        awaitHeader(q, offset, header, true);
+    }
+
+    private void awaitHeader(int q, long offset, long header, boolean exact) {
         mailboxWait.begin(timeoutNs);
         try {
             int rounds = 0;
             long seen;
-            while ((seen = SharedAccess.getLongAcquire(segment, offset)) != header) {
-                if (seen >>> CALL_SHIFT == header >>> CALL_SHIFT) {
+            while (exact ? (seen = SharedAccess.getLongAcquire(segment, offset)) != header
+                    : (seen = SharedAccess.getLongAcquire(segment, offset)) >>> CALL_SHIFT != header >>> CALL_SHIFT) {
+                if (exact && seen >>> CALL_SHIFT == header >>> CALL_SHIFT) {
                     throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": " + (seen >>> 32 == header >>> 32
                             ? "size mismatch in " : "") + "local rank " + me + " called " + decode(header)
                             + " as mailbox call #" + mailboxCalls + " while local rank " + q + " called " + decode(seen));

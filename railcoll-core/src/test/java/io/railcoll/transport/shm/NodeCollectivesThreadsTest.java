@@ -149,6 +149,42 @@ class NodeCollectivesThreadsTest {
                 mismatches.getFirst().getMessage());
     }
 
+    /**
+     * Back-to-back small broadcasts and gathers through the mailboxes, where some ranks wait for nobody and could lap
+     * the others: first from one root (the root runs furthest ahead), then from moving roots, then mixed with
+     * all-gathers.
+     */
+    @Test
+    void manySmallBroadcastsAndGathersInARowThroughTheMailboxesDeliverEveryByte() throws Exception {
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            coll.useMailboxes(true);
+            MemorySegment buffer = arena.allocate(NodeCollectives.MAILBOX_DATA_BYTES);
+            MemorySegment all = arena.allocate(3 * 8);
+            for (int call = 1; call <= 3000; call++) {
+                int root = call <= 1000 ? 0 : call % RANKS;
+                long size = call % (NodeCollectives.MAILBOX_DATA_BYTES + 1);
+                MemorySegment message = rank == root ? block(arena, rank, size, call) : buffer;
+                coll.nodeBroadcast(root, message, 0, size, TIMEOUT_NS);
+                expectBlock(message, 0, root, size, call, "broadcast " + call + " of " + size + " bytes from " + root);
+                if (call % 5 == 0) {
+                    MemorySegment gathered = arena.allocate(3 * size + 1);
+                    coll.nodeGather(root, block(arena, rank, size, -call), 0, size, rank == root ? gathered : null, 0,
+                            TIMEOUT_NS);
+                    for (int q = 0; rank == root && q < RANKS; q++) {
+                        expectBlock(gathered, q * size, q, size, -call, "gather after broadcast " + call);
+                    }
+                }
+                if (call > 2000 && call % 3 == 0) {
+                    coll.nodeAllgather(block(arena, rank, 8, call), 0, 8, all, 0, TIMEOUT_NS);
+                    for (int q = 0; q < RANKS; q++) {
+                        expectBlock(all, q * 8L, q, 8, call, "allgather after broadcast " + call);
+                    }
+                }
+            }
+        });
+        assertEquals(java.util.Collections.nCopies(RANKS, null), failures);
+    }
+
     @Test
     void ranksWithDifferentSingleCopyThresholdsFailWithMismatchInsteadOfMisreadingSteps() throws Exception {
         List<Throwable> failures = runAll((rank, coll, arena) -> {
@@ -164,9 +200,11 @@ class NodeCollectivesThreadsTest {
                 mismatches.getFirst().getMessage());
     }
 
-    @Test
-    void aRankThatClosesItsRegionMakesTheOthersFailAsPeerLost() throws Exception {
+    @ParameterizedTest(name = "mailboxes {0}")
+    @ValueSource(booleans = {false, true})
+    void aRankThatClosesItsRegionMakesTheOthersFailAsPeerLost(boolean mailboxes) throws Exception {
         List<Throwable> failures = runAll((rank, coll, arena) -> {
+            coll.useMailboxes(mailboxes);
             if (rank == 1) {
                 regions.get(1).close();
                 return;
@@ -178,7 +216,8 @@ class NodeCollectivesThreadsTest {
             assertEquals(ShmException.Reason.PEER_LOST, e.reason());
             assertTrue(e.getMessage().contains("local rank 1 (pid") && e.getMessage().contains("closed its end"),
                     e.getMessage());
-            assertTrue(e.getMessage().contains("barrier #1 in the node buffer"), e.getMessage());
+            assertTrue(e.getMessage().contains(mailboxes ? "header of barrier #1 in its mailbox"
+                    : "barrier #1 in the node buffer"), e.getMessage());
         }
         assertTrue(failures.get(0).getMessage().contains("job threads, node 0, local rank 0"), failures.get(0).getMessage());
         assertEquals(1, regions.get(0).peers().firstLost());
