@@ -54,11 +54,11 @@ import java.util.function.IntSupplier;
  * </table>
  * Pieces are 64-byte multiples. A message larger than the buffer streams through in steps.
  *
- * <h2>Mailboxes (small all-gathers while every rank has a processor)</h2>
+ * <h2>Mailboxes (small calls)</h2>
  * The counters cost several cache-line transfers per step that depend on each other (the
  * descriptor, the arrival add, the data, the drain add): on this project's machine about 0.7 us for a
- * 1-byte all-gather of two ranks on two processors, where one transfer each way would do. So a
- * barrier, and an all-gather of at most {@link #MAILBOX_DATA_BYTES} per rank, on a node whose ranks do
+ * 1-byte all-gather of two ranks on two processors, where one transfer each way would do. So an
+ * all-gather of at most {@link #MAILBOX_DATA_BYTES} per rank, and a barrier on a node whose ranks do
  * not outnumber its processors, go through <em>mailboxes</em> instead: every rank owns two, used alternately by
  * its mailbox calls m = 1, 2, 3, ...; it copies its block into mailbox m mod 2, release-writes the
  * header (m mod 2^19, kind, size) last, rings the mailbox doorbell, and reads every node-mate's
@@ -71,8 +71,9 @@ import java.util.function.IntSupplier;
  * wait for nobody, the
  * rule for any mailbox call m is written out: before writing mailbox m mod 2 a rank makes sure every
  * node-mate has written its header of call m-1 (so has finished call m-2), which an all-gather or
- * barrier by mailbox already showed it. When ranks outnumber processors the counters stay, because
- * there a waiter sleeps and each step must wake it once, not once per node-mate.
+ * barrier by mailbox already showed it. When ranks outnumber processors, barriers stay on the
+ * counters: there every rank reading every node-mate's header cost more than one add and one poll
+ * of a counter (measured, decision 0012); the small collectives gained there too.
  *
  * <h2>Single copy (large blocks between native buffers)</h2>
  * With {@link #enableSingleCopy} a broadcast or all-gather of at least the threshold's bytes per
@@ -182,8 +183,10 @@ public final class NodeCollectives {
     private final Doorbell mailboxBell;
     private final PeerWait mailboxWait;
     private final WaitSite mailboxSite;
-    /** Whether small all-gathers use the mailboxes; the same on every rank of the node. */
-    private boolean mailboxes;
+    /** Whether small gathers, broadcasts and all-gathers use the mailboxes; the same on every rank of the node. */
+    private boolean mailboxes = true;
+    /** Whether barriers use the mailboxes; the same on every rank of the node. */
+    private boolean mailboxBarrier;
     /** Mailbox calls so far. */
     private long mailboxCalls;
     /** The last mailbox call of which this rank has seen every node-mate's header. */
@@ -224,7 +227,7 @@ public final class NodeCollectives {
         this.mailboxSite = peer -> "local rank " + peer + "'s header of " + kind.label + " #" + calls
                 + " in its mailbox (" + callBytes + " bytes per rank)";
         // Every rank of the node computes the same: the node's size and processor count agree.
-        this.mailboxes = size <= NodeCpus.count();
+        this.mailboxBarrier = size <= NodeCpus.count();
         this.arrivalSite = peer -> "every local rank's contribution to " + stepText();
         this.drainSite = peer -> "every local rank to finish reading the node-buffer half before " + stepText();
     }
@@ -238,7 +241,7 @@ public final class NodeCollectives {
         begin(Kind.BARRIER, 0, 0, false, timeoutNs);
         stepCount = 1;
         try {
-            if (mailboxes) {
+            if (mailboxBarrier) {
                 // An all-gather of nothing: every rank leaves once it has seen every header, at about the same time.
                 exchangeByMailbox(MemorySegment.NULL, 0, 0, MemorySegment.NULL, 0);
                 return;
@@ -408,11 +411,13 @@ public final class NodeCollectives {
     }
 
     /**
-     * Whether all-gathers of at most {@link #MAILBOX_DATA_BYTES} per rank go through the mailboxes (by default: when
-     * the node's ranks do not outnumber its processors). Every rank of the node must set the same, between calls.
+     * Whether barriers, and gathers, broadcasts and all-gathers of at most {@link #MAILBOX_DATA_BYTES} per rank, go
+     * through the mailboxes (by default the collectives always, barriers when the node's ranks do not outnumber its
+     * processors). Every rank of the node must set the same, between calls.
      */
     public void useMailboxes(boolean on) {
         this.mailboxes = on;
+        this.mailboxBarrier = on;
     }
 
     /** A small all-gather (or, of 0 bytes, a barrier) through the mailboxes (see the class comment). */
