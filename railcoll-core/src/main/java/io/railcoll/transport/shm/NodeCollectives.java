@@ -424,21 +424,10 @@ public final class NodeCollectives {
     private void exchangeByMailbox(MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
                                     long dstOffset) {
         long m = nextMailboxCall();
-        int parity = (int) (m & 1);
         long header = mailboxHeader(m);
-        long mine = layout.mailbox(me, parity);
-        MemorySegment.copy(src, srcOffset, segment, mine + MAILBOX_DATA, blockBytes);
-        SharedAccess.setLongRelease(segment, mine, header);
-        mailboxBell.ring();
+        post(m, header, src, srcOffset, blockBytes);
         MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
-        for (int i = 1; i < size; i++) {
-            int q = (me + i) % size;
-            long theirs = layout.mailbox(q, parity);
-            if (SharedAccess.getLongAcquire(segment, theirs) != header) {
-                awaitMailbox(q, theirs, header);
-            }
-            MemorySegment.copy(segment, theirs + MAILBOX_DATA, dst, dstOffset + q * blockBytes, blockBytes);
-        }
+        collectMailboxes(m, header, dst, dstOffset, blockBytes);
         everyHeaderSeen = m;
     }
 
@@ -448,22 +437,11 @@ public final class NodeCollectives {
      */
     private void broadcastByMailbox(int root, MemorySegment buffer, long offset, long bytes) {
         long m = nextMailboxCall();
-        int parity = (int) (m & 1);
         long header = mailboxHeader(m);
-        long mine = layout.mailbox(me, parity);
-        if (me == root) {
-            MemorySegment.copy(buffer, offset, segment, mine + MAILBOX_DATA, bytes);
-            SharedAccess.setLongRelease(segment, mine, header);
-            mailboxBell.ring();
-            return;
+        if (me != root) {
+            readMailbox(root, m, header, buffer, offset, bytes);
         }
-        long theirs = layout.mailbox(root, parity);
-        if (SharedAccess.getLongAcquire(segment, theirs) != header) {
-            awaitMailbox(root, theirs, header);
-        }
-        MemorySegment.copy(segment, theirs + MAILBOX_DATA, buffer, offset, bytes);
-        SharedAccess.setLongRelease(segment, mine, header);
-        mailboxBell.ring();
+        post(m, header, buffer, offset, me == root ? bytes : 0);
     }
 
     /**
@@ -473,27 +451,40 @@ public final class NodeCollectives {
     private void gatherByMailbox(int root, MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
                                  long dstOffset) {
         long m = nextMailboxCall();
-        int parity = (int) (m & 1);
         long header = mailboxHeader(m);
-        long mine = layout.mailbox(me, parity);
         if (me != root) {
-            MemorySegment.copy(src, srcOffset, segment, mine + MAILBOX_DATA, blockBytes);
-            SharedAccess.setLongRelease(segment, mine, header);
-            mailboxBell.ring();
+            post(m, header, src, srcOffset, blockBytes);
             return;
         }
         MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
-        for (int i = 1; i < size; i++) {
-            int q = (me + i) % size;
-            long theirs = layout.mailbox(q, parity);
-            if (SharedAccess.getLongAcquire(segment, theirs) != header) {
-                awaitMailbox(q, theirs, header);
-            }
-            MemorySegment.copy(segment, theirs + MAILBOX_DATA, dst, dstOffset + q * blockBytes, blockBytes);
-        }
+        collectMailboxes(m, header, dst, dstOffset, blockBytes);
+        post(m, header, src, srcOffset, 0);
+        everyHeaderSeen = m;
+    }
+
+    /** Writes {@code bytes} of {@code src} and then {@code header} into this rank's mailbox of call {@code m}, and rings. */
+    private void post(long m, long header, MemorySegment src, long srcOffset, long bytes) {
+        long mine = layout.mailbox(me, (int) (m & 1));
+        MemorySegment.copy(src, srcOffset, segment, mine + MAILBOX_DATA, bytes);
         SharedAccess.setLongRelease(segment, mine, header);
         mailboxBell.ring();
-        everyHeaderSeen = m;
+    }
+
+    /** Copies every node-mate's block of mailbox call {@code m} to its place in {@code dst}, next rank first. */
+    private void collectMailboxes(long m, long header, MemorySegment dst, long dstOffset, long blockBytes) {
+        for (int i = 1; i < size; i++) {
+            int q = (me + i) % size;
+            readMailbox(q, m, header, dst, dstOffset + q * blockBytes, blockBytes);
+        }
+    }
+
+    /** Waits for local rank {@code q}'s mailbox of call {@code m} and copies its {@code bytes} to {@code dst}. */
+    private void readMailbox(int q, long m, long header, MemorySegment dst, long dstOffset, long bytes) {
+        long theirs = layout.mailbox(q, (int) (m & 1));
+        if (SharedAccess.getLongAcquire(segment, theirs) != header) {
+            awaitMailbox(q, theirs, header);
+        }
+        MemorySegment.copy(segment, theirs + MAILBOX_DATA, dst, dstOffset, bytes);
     }
 
     /**
