@@ -12,7 +12,6 @@ import io.railcoll.transport.shm.NodeCollectives;
 import io.railcoll.transport.shm.ShmException;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Optional;
 
 /**
  * Carries out the {@link NodePhased} algorithms ({@code allgather.shm}, {@code barrier.shm},
@@ -35,6 +34,12 @@ final class NodeShmCollectives {
     private final NodeCollectives collectives;
     private final CollectiveEngine engine;
     private final long timeoutNs;
+    /** Per collective, the steps of the last call: like calls (same algorithm, same shape object) allocate nothing. */
+    private final Plan[] plans = new Plan[Collective.values().length];
+
+    /** The node steps of {@code algorithm} for {@code shape}, and the masters' schedule between them (or null). */
+    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep after) {
+    }
 
     /**
      * @param collectives the node region's collectives, or null when this rank is alone on its node
@@ -61,14 +66,19 @@ final class NodeShmCollectives {
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV as the engine would get them (RECV exactly the result). */
     void run(NodePhased algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
         engine.checkUsable();
+        Plan plan = plans[shape.collective().ordinal()];
+        if (plan == null || plan.algorithm() != algorithm || plan.shape() != shape) {
+            plan = new Plan(algorithm, shape, algorithm.before(shape, node), algorithm.between(shape).orElse(null),
+                    algorithm.after(shape, node));
+            plans[shape.collective().ordinal()] = plan;
+        }
         try {
-            step(algorithm.before(shape, node), send, recv);
-            Optional<Algorithm> between = algorithm.between(shape);
-            if (between.isPresent()) {
+            step(plan.before(), send, recv);
+            if (plan.between() != null) {
                 announceByMessages(shape);
-                engine.run(between.get(), shape, send, recv);
+                engine.run(plan.between(), shape, send, recv);
             }
-            step(algorithm.after(shape, node), send, recv);
+            step(plan.after(), send, recv);
         } catch (ShmException e) {
             RailcollException failure = translate(e, algorithm, shape);
             if (failure instanceof MismatchException) {

@@ -41,6 +41,8 @@ final class RailcollCommunicator implements Communicator {
     private MulticastBroadcaster multicast;
     /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
     private NodeShmCollectives nodeShm;
+    /** Per collective, the shape of the last call (see {@link #shape}). */
+    private final Shape[] lastShapes = new Shape[Collective.values().length];
     private boolean closed;
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
@@ -288,8 +290,15 @@ final class RailcollCommunicator implements Communicator {
         engine.run(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
     }
 
+    /** The shape of a call; the last one per collective is kept, so a loop of like calls allocates none. */
     private Shape shape(Collective collective, long blockBytes, int root) {
-        return new Shape(collective, placement, ports, blockBytes, root, groups);
+        Shape last = lastShapes[collective.ordinal()];
+        if (last != null && last.blockBytes() == blockBytes && last.root() == root) {
+            return last;
+        }
+        Shape s = new Shape(collective, placement, ports, blockBytes, root, groups);
+        lastShapes[collective.ordinal()] = s;
+        return s;
     }
 
     private void open() {

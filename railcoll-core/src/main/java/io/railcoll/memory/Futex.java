@@ -65,7 +65,7 @@ public final class Futex {
         // struct timespec { long tv_sec; long tv_nsec; } in the thread's argument area: a relative timeout.
         scratch.set(WORD, 0, timeoutNs / 1_000_000_000L);
         scratch.set(WORD, 8, timeoutNs % 1_000_000_000L);
-        MemorySegment capture = NativeCalls.captureState(scratch);
+        MemorySegment capture = NativeCalls.scratchCaptureState();
         long result = invoke(capture, address, FUTEX_WAIT, expected, scratch.address());
         if (result == 0) {
             return Outcome.WOKEN;
@@ -87,7 +87,7 @@ public final class Futex {
      */
     public static int wake(MemorySegment segment, long offset, int count) {
         long address = wordAddress(segment, offset);
-        MemorySegment capture = NativeCalls.captureState(NativeCalls.scratch());
+        MemorySegment capture = NativeCalls.scratchCaptureState();
         long result = invoke(capture, address, FUTEX_WAKE, count, 0L);
         if (result < 0) {
             throw new IllegalStateException("futex wake at 0x" + Long.toHexString(address) + " failed: "

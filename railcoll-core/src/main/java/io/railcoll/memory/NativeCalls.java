@@ -29,6 +29,8 @@ public final class NativeCalls {
     private static final long SCRATCH_BYTES = ARGUMENT_BYTES + CAPTURE_LAYOUT.byteSize();
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 16));
+    /** The capture-state part of each thread's scratch, sliced once rather than at every call. */
+    private static final ThreadLocal<MemorySegment> CAPTURE = ThreadLocal.withInitial(() -> captureState(SCRATCH.get()));
 
     public static final int EPERM = 1;
     public static final int ESRCH = 3;
@@ -61,6 +63,11 @@ public final class NativeCalls {
     /** This thread's scratch: {@link #ARGUMENT_BYTES} bytes of arguments, then the capture state. */
     public static MemorySegment scratch() {
         return SCRATCH.get();
+    }
+
+    /** This thread's {@code captureState(scratch())}, without allocating a slice per call. */
+    public static MemorySegment scratchCaptureState() {
+        return CAPTURE.get();
     }
 
     /** The capture-state part of a scratch segment, to pass as a downcall's first argument. */
