@@ -81,7 +81,7 @@ public final class Railcoll {
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
                 shm = new ShmTransport(id.rank(), local, id.size(), region, engine, config.cma(),
                         config.cmaThresholdBytes(), config.connectTimeoutNs());
-                if (config.cma() && local.length <= NodeCpus.count()) {
+                if (config.cma() && !NodeCpus.outnumbered(local.length)) {
                     // Only while every rank has a processor: a single-copy call ends when every node-mate has read,
                     // which costs a pass of the scheduler over the node when ranks outnumber processors (measured
                     // slower there, decision 0012). The count and the settings agree across the node, so every

@@ -106,7 +106,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
         this.goodbyes = new AtomicIntegerArray(placement.size());
-        this.spinRounds = placement.localSizeOf(rank) > NodeCpus.count() ? 0 : SPIN_ROUNDS;
+        this.spinRounds = NodeCpus.outnumbered(placement.localSizeOf(rank)) ? 0 : SPIN_ROUNDS;
         // Measured on this 2-core machine, idle, 1-byte all-gather (smp-direct) with 4/8/16 ranks on one node:
         // yielding first 21/60/164 us, sleeping at once 80/200/455 us. (Under a foreign load, yielding loses.)
         this.yieldBudgetNs = YIELD_BUDGET_NS;

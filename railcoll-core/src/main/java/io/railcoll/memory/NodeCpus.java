@@ -10,8 +10,15 @@ package io.railcoll.memory;
 public final class NodeCpus {
     /** The variable the launcher sets to the processors of the host it binds ranks on. */
     public static final String VARIABLE = "RAILCOLL_NODE_CPUS";
+    /**
+     * The variable the launcher sets to the number of ranks that share this host's processors: every rank of a job
+     * whose nodes it emulates on one machine. Unset (as under mpirun or srun), a node's ranks share its processors
+     * with nobody else.
+     */
+    public static final String HOST_RANKS_VARIABLE = "RAILCOLL_HOST_RANKS";
 
     private static final int COUNT = read(System.getenv(VARIABLE));
+    private static final int HOST_RANKS = readHostRanks(System.getenv(HOST_RANKS_VARIABLE));
 
     private NodeCpus() {
     }
@@ -19,6 +26,37 @@ public final class NodeCpus {
     /** The processors of this node, at least 1. */
     public static int count() {
         return COUNT;
+    }
+
+    /**
+     * Whether the ranks sharing this node's processors outnumber them, for a node of {@code ranksOnNode}: then a
+     * waiting rank must not spin (it would hold the processor the rank it waits for needs) and the calls that make
+     * every node-mate wait for the slowest cost a pass of the scheduler. On an emulated cluster the ranks of every
+     * node count, not only this node's: four one-rank nodes on two processors spun each other's processors away
+     * (a 1-byte all-gather 120 us; 71 us without spinning, Open MPI 63 us).
+     */
+    public static boolean outnumbered(int ranksOnNode) {
+        return outnumbered(ranksOnNode, COUNT, HOST_RANKS);
+    }
+
+    static boolean outnumbered(int ranksOnNode, int cpus, int hostRanks) {
+        return Math.max(ranksOnNode, hostRanks) > cpus;
+    }
+
+    static int readHostRanks(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(HOST_RANKS_VARIABLE + " must be a positive number of ranks, got '" + value
+                + "'");
     }
 
     static int read(String value) {

@@ -43,6 +43,6 @@ public record WaitStrategy(int spins, long yieldBudgetNs, long parkTimeoutNs) {
      * (spinning then only delays the peer we wait for).
      */
     public static WaitStrategy forRanks(int ranksOnNode) {
-        return ranksOnNode > NodeCpus.count() ? OVERSUBSCRIBED : DEFAULT;
+        return NodeCpus.outnumbered(ranksOnNode) ? OVERSUBSCRIBED : DEFAULT;
     }
 }

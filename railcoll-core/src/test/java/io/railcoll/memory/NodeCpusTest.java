@@ -21,4 +21,16 @@ class NodeCpusTest {
             assertTrue(e.getMessage().startsWith("RAILCOLL_NODE_CPUS must be a positive number"), e.getMessage());
         }
     }
+
+    @Test
+    void ranksOfOtherEmulatedNodesOnTheHostCountToo() {
+        assertTrue(NodeCpus.outnumbered(4, 2, 0), "four ranks of a node on two processors");
+        assertTrue(!NodeCpus.outnumbered(2, 2, 0), "two ranks of a node on two processors, nobody else");
+        assertTrue(NodeCpus.outnumbered(1, 2, 4), "one rank per node, four nodes emulated on two processors");
+        assertTrue(!NodeCpus.outnumbered(1, 2, 2), "one rank per node, two nodes on two processors");
+        assertEquals(0, NodeCpus.readHostRanks(null));
+        assertEquals(16, NodeCpus.readHostRanks("16"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeCpus.readHostRanks("x"));
+        assertTrue(e.getMessage().startsWith("RAILCOLL_HOST_RANKS must be a positive number"), e.getMessage());
+    }
 }

@@ -2,6 +2,7 @@ package io.railcoll.launcher;
 
 import io.railcoll.bootstrap.Handshake;
 import io.railcoll.bootstrap.RendezvousServer;
+import io.railcoll.memory.NodeCpus;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.shm.NodeRegion;
 
@@ -113,6 +114,8 @@ public final class JobLauncher {
         Map<String, String> env = pb.environment();
         env.putAll(spec.environment());
         binding.addEnvironment(env);
+        // Every rank of the job runs on this machine, whatever node it emulates: they share its processors.
+        env.put(NodeCpus.HOST_RANKS_VARIABLE, Integer.toString(placement.size()));
         env.put("RAILCOLL_RANK", Integer.toString(rank));
         env.put("RAILCOLL_SIZE", Integer.toString(placement.size()));
         env.put("RAILCOLL_LOCAL_RANK", Integer.toString(placement.localRankOf(rank)));

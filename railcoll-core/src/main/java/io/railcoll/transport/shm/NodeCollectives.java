@@ -227,7 +227,7 @@ public final class NodeCollectives {
         this.mailboxSite = peer -> "local rank " + peer + "'s header of " + kind.label + " #" + calls
                 + " in its mailbox (" + callBytes + " bytes per rank)";
         // Every rank of the node computes the same: the node's size and processor count agree.
-        this.mailboxBarrier = size <= NodeCpus.count();
+        this.mailboxBarrier = !NodeCpus.outnumbered(size);
         this.arrivalSite = peer -> "every local rank's contribution to " + stepText();
         this.drainSite = peer -> "every local rank to finish reading the node-buffer half before " + stepText();
     }
