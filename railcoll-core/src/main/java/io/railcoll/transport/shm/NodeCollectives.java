@@ -530,8 +530,7 @@ public final class NodeCollectives {
         try {
             int rounds = 0;
             long seen;
-            while (exact ? (seen = SharedAccess.getLongAcquire(segment, offset)) != header
-                    : (seen = SharedAccess.getLongAcquire(segment, offset)) >>> CALL_SHIFT != header >>> CALL_SHIFT) {
+            while (!shows(seen = SharedAccess.getLongAcquire(segment, offset), header, exact)) {
                 if (exact && seen >>> CALL_SHIFT == header >>> CALL_SHIFT) {
                     throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": " + (seen >>> 32 == header >>> 32
                             ? "size mismatch in " : "") + "local rank " + me + " called " + decode(header)
@@ -551,6 +550,11 @@ public final class NodeCollectives {
         } finally {
             mailboxWait.end();
         }
+    }
+
+    /** Whether header {@code seen} is {@code header} ({@code exact}) or at least of the same mailbox call. */
+    private static boolean shows(long seen, long header, boolean exact) {
+        return exact ? seen == header : seen >>> CALL_SHIFT == header >>> CALL_SHIFT;
     }
 
     /**
