@@ -57,8 +57,9 @@ final class NodeShmCollectives {
         this.collectives = collectives;
         this.engine = engine;
         this.timeoutNs = timeoutNs;
-        if (collectives != null && placement.nodeCount() > 1) {
-            // Waiting in a node step, a master keeps its rails and the multicast protocol served.
+        if (collectives != null) {
+            // Waiting in a node step, a rank keeps its rails and the multicast protocol served, and lets out what it
+            // still has queued for its node-mates (a node-mate may wait for that before it joins the step).
             collectives.setBackgroundWork(engine::serviceOnce);
         }
     }

@@ -217,9 +217,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     /**
-     * One round of progress outside any collective, without waiting: the progress hook and the rails. For a wait
-     * outside the engine (a node step in shared memory) during which this rank's rails and multicast protocol must
-     * still be served. Owner thread.
+     * One round of progress outside any collective, without waiting: the progress hook, the rails, and any other
+     * transport with frames still to write. For a wait outside the engine (a node step in shared memory) during
+     * which this rank's rails and multicast protocol must still be served, and what it queued must still leave: a
+     * PULLED answer queued behind this rank's own frames on a full ring is what completes a node-mate's single-copy
+     * put of the previous collective, and that node-mate waits for it before it joins the node step (without this,
+     * a 2+1-rank job hung once in a full test run). Owner thread.
      *
      * @return how much work was done (0: nothing)
      */
@@ -229,8 +232,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (h != null) {
             work += h.doWork();
         }
-        for (Transport t : transports) {
-            if (t.railBased()) {
+        for (int i = 0; i < transports.length; i++) {
+            Transport t = transports[i];
+            // Rails no peer is routed through (a one-node job's) carry nothing to serve: a poll there is a wasted
+            // system call in the middle of a node step's wait.
+            if (t.railBased() && carriesTraffic[i] || t.hasPendingOutput()) {
                 work += t.poll();
             }
         }
