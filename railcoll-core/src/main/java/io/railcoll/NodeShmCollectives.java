@@ -4,6 +4,7 @@ import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodeOverlap;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.Shape;
@@ -12,6 +13,7 @@ import io.railcoll.transport.shm.NodeCollectives;
 import io.railcoll.transport.shm.ShmException;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntConsumer;
 
 /**
  * Carries out the {@link NodePhased} algorithms ({@code allgather.shm}, {@code barrier.shm},
@@ -37,8 +39,26 @@ final class NodeShmCollectives {
     /** Per collective, the steps of the last call: like calls (same algorithm, same shape object) allocate nothing. */
     private final Plan[] plans = new Plan[Collective.values().length];
 
-    /** The node steps of {@code algorithm} for {@code shape}, and the masters' schedule between them (or null). */
-    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep after) {
+    /** Buffers of the call whose node steps {@link #runPiece} runs from inside the engine; null between calls. */
+    private MemorySegment pieceSend;
+    private MemorySegment pieceRecv;
+    private Plan piecePlan;
+    private final IntConsumer runPiece = i -> step(piecePlan.overlap()[i], pieceSend, pieceRecv);
+
+    /**
+     * The node steps of {@code algorithm} for {@code shape} and the masters' schedule between them (or null); with
+     * an overlap, its steps instead of before and after, and on the master where in the schedule it runs them.
+     */
+    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep after,
+                        NodeStep[] overlap, int[] points) {
+        static Plan of(NodePhased algorithm, Shape shape, int rank, Placement placement) {
+            int node = placement.nodeOf(rank);
+            Algorithm between = algorithm.between(shape).orElse(null);
+            NodeOverlap o = between == null ? null : algorithm.overlap(shape, node);
+            return new Plan(algorithm, shape, algorithm.before(shape, node), between, algorithm.after(shape, node),
+                    o == null ? null : o.steps().toArray(NodeStep[]::new),
+                    o != null && placement.masterOf(node) == rank ? o.points() : null);
+        }
     }
 
     /**
@@ -69,11 +89,22 @@ final class NodeShmCollectives {
         engine.checkUsable();
         Plan plan = plans[shape.collective().ordinal()];
         if (plan == null || plan.algorithm() != algorithm || plan.shape() != shape) {
-            plan = new Plan(algorithm, shape, algorithm.before(shape, node), algorithm.between(shape).orElse(null),
-                    algorithm.after(shape, node));
+            plan = Plan.of(algorithm, shape, rank, placement);
             plans[shape.collective().ordinal()] = plan;
         }
         try {
+            if (plan.overlap() != null) {
+                announceByMessages(shape);
+                if (plan.points() != null) {
+                    runOverlapped(plan, shape, send, recv);
+                } else {
+                    engine.run(plan.between(), shape, send, recv);
+                    for (NodeStep piece : plan.overlap()) {
+                        step(piece, send, recv);
+                    }
+                }
+                return;
+            }
             step(plan.before(), send, recv);
             if (plan.between() != null) {
                 announceByMessages(shape);
@@ -89,6 +120,20 @@ final class NodeShmCollectives {
                 engine.recordFailure(failure);
             }
             throw failure;
+        }
+    }
+
+    /** A master's schedule with its node's steps run at their points inside it. */
+    private void runOverlapped(Plan plan, Shape shape, MemorySegment send, MemorySegment recv) {
+        piecePlan = plan;
+        pieceSend = send;
+        pieceRecv = recv;
+        try {
+            engine.run(plan.between(), shape, send, recv, plan.points(), runPiece);
+        } finally {
+            piecePlan = null;
+            pieceSend = null;
+            pieceRecv = null;
         }
     }
 

@@ -46,6 +46,9 @@ final class ClusterOptions {
     @Option(names = "--rail-netem", description = "With --netns: impairment of every rail, any of loss, corrupt, duplicate, reorder P%%, e.g. \"loss 5%% corrupt 1%% duplicate 1%% reorder 5%%\" (tc netem, or nftables where the kernel has no netem).")
     String railNetem;
 
+    @Option(names = "--rail-mtu", description = "With --netns: MTU of every rail interface, 68..65535 (default 1500, plain Ethernet; 9000 is a jumbo-frame cluster).")
+    Integer railMtu;
+
     @Option(names = "--set", description = "Extra railcoll setting for every rank, KEY=VALUE (e.g. RAILCOLL_GROUPS=4); repeatable.")
     Map<String, String> settings = new LinkedHashMap<>();
 
@@ -88,8 +91,8 @@ final class ClusterOptions {
         }
         switch (mode) {
             case "loopback" -> {
-                if (railRate != null || railNetem != null) {
-                    throw new IllegalArgumentException("--rail-rate and --rail-netem need the netns testbed (--netns)");
+                if (railRate != null || railNetem != null || railMtu != null) {
+                    throw new IllegalArgumentException("--rail-rate, --rail-netem and --rail-mtu need the netns testbed (--netns)");
                 }
                 return new LoopbackNetwork(placement.nodeCount(), rails);
             }
@@ -101,6 +104,9 @@ final class ClusterOptions {
                 }
                 if (railNetem != null) {
                     spec = spec.withNetem(railNetem);
+                }
+                if (railMtu != null) {
+                    spec = spec.withMtu(railMtu);
                 }
                 return NamespaceNetwork.start(spec);
             }

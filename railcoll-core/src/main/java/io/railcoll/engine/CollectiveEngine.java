@@ -23,6 +23,7 @@ import java.lang.invoke.VarHandle;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -245,11 +246,27 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
+        run(algorithm, shape, send, recv, null, null);
+    }
+
+    /**
+     * Runs {@code algorithm} as {@link #run(Algorithm, Shape, MemorySegment, MemorySegment)} does, and calls
+     * {@code atPoint} with i = 0, 1, ... once op {@code points[i]} of this rank's program has completed (-1: before
+     * the first op; past the last op: at its end, before the puts are awaited), while everything posted before
+     * stays in flight: data keeps landing whenever the callback's own waits serve the transports through
+     * {@link #serviceOnce}. This lets a caller run work of its own at chosen places of the schedule (a node master
+     * copying a block out while the next ones arrive) without the engine knowing what it is.
+     *
+     * @param points  op indices, non-decreasing; null for none
+     * @param atPoint called with the point's index; exceptions it throws end the call and propagate
+     */
+    public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, int[] points,
+                    IntConsumer atPoint) {
         checkUsable();
         CompiledProgram program = cache.get(algorithm, shape);
         Posting p = post(program, shape, send, recv);
         try {
-            execute(p);
+            execute(p, points, atPoint);
             awaitSends(p);
         } catch (RailcollException e) {
             fail(e);
@@ -286,9 +303,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return p;
     }
 
-    private void execute(Posting posting) {
+    private void execute(Posting posting, int[] points, IntConsumer atPoint) {
         CompiledProgram p = posting.program;
         MemorySegment[] bound = posting.buffers;
+        int point = 0;
+        int lastPoint = points == null ? 0 : points.length;
+        while (point < lastPoint && points[point] < 0) {
+            atPoint.accept(point++);
+        }
         for (int i = 0, n = p.ops(); i < n; i++) {
             switch (p.kind[i]) {
                 case CompiledProgram.PUT -> {
@@ -301,6 +323,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
                 default -> throw new IllegalStateException("unknown op kind " + p.kind[i]);
             }
+            while (point < lastPoint && points[point] == i) {
+                atPoint.accept(point++);
+            }
+        }
+        while (point < lastPoint) {
+            atPoint.accept(point++);
         }
     }
 

@@ -5,21 +5,38 @@ import io.railcoll.algorithm.Radix;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodeOverlap;
+import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The masters' part of {@code allgather.smp-direct-shm}: k-port Direct among the M node masters on whole nodes.
- * Master n already holds its node's L_n blocks in RECV, in their final place (its ranks are consecutive); in step
- * s = 0..ceil((M-1)/k)-1 it puts them, as one message, to the masters of nodes {@code n+sk+1 .. n+(s+1)k} (mod M)
- * straight into the same place of their RECV, and receives the step's k node messages before the next step, so k
- * connections are busy at a time. Every other rank's program is empty. Not an all-gather by itself (only masters
- * end complete): the node gather before it and the node broadcast after it make it one. Not in the catalog.
- * Stateless.
+ * Master n holds its node's L_n blocks in RECV, in their final place (its ranks are consecutive); in step
+ * s = 0..ceil((M-1)/k)-1 it puts them to the masters of nodes {@code n+sk+1 .. n+(s+1)k} (mod M) straight into the
+ * same place of their RECV, and receives the step's k nodes before the next step, so k connections are busy at a
+ * time. Every other rank's program is empty. Not an all-gather by itself (only masters end complete): the node
+ * steps around it make it one. Not in the catalog. Stateless.
+ *
+ * <p><b>Overlap</b> (paper 000 sec. 5.2.2's refinement), from {@value #OVERLAP_MIN_BYTES} bytes of the largest
+ * node's blocks ({@link #overlaps}): a node's blocks travel as pieces of whole blocks, at least
+ * {@value #PIECE_MIN_BYTES} bytes and at most {@value #MAX_PIECES} of them (tag = piece number), and
+ * {@link #layout} places the node's steps inside the master's program: a node all-gather of the node's own blocks
+ * first (when a piece is one block, only after the master's own block has been put to the first step's masters
+ * straight from its SEND, so the rails start at once), then a node broadcast of every piece as soon as it has
+ * landed; a step's last piece only after the next step's puts are posted, so the rails never wait for a copy.
+ * Below that size, one message per node, and the node gather before and broadcast after: more node steps would cost
+ * more synchronization than the overlap gains.
  */
 final class MastersDirectAllgather implements Algorithm {
     static final String ID = "allgather.smp-direct-shm:masters";
+    static final long OVERLAP_MIN_BYTES = 256 * 1024;
+    static final long PIECE_MIN_BYTES = 256 * 1024;
+    static final int MAX_PIECES = 8;
 
     @Override
     public String id() {
@@ -31,30 +48,142 @@ final class MastersDirectAllgather implements Algorithm {
         return Collective.ALLGATHER;
     }
 
+    /** Whether the masters overlap the node steps with their exchange for {@code shape}. */
+    static boolean overlaps(Shape shape) {
+        Placement p = shape.placement();
+        int largest = 0;
+        for (int node = 0; node < p.nodeCount(); node++) {
+            largest = Math.max(largest, p.ranksOnNode(node));
+        }
+        return p.nodeCount() >= 2 && largest * shape.blockBytes() >= OVERLAP_MIN_BYTES;
+    }
+
+    /** Blocks per piece of node {@code node}'s blocks: one message per node without overlap. */
+    private static int blocksPerPiece(Shape shape, int node) {
+        int ranks = shape.placement().ranksOnNode(node);
+        if (!overlaps(shape)) {
+            return ranks;
+        }
+        long b = shape.blockBytes();
+        long byBytes = b >= PIECE_MIN_BYTES ? 1 : Radix.ceilDiv(PIECE_MIN_BYTES, b);
+        return (int) Math.min(ranks, Math.max(byBytes, Radix.ceilDiv(ranks, MAX_PIECES)));
+    }
+
     @Override
     public RankProgram program(Shape shape, int rank) {
         Placement placement = shape.placement();
         int node = placement.nodeOf(rank);
-        ProgramBuilder p = new ProgramBuilder(rank);
         if (placement.masterOf(node) != rank) {
-            return p.build();
+            return new ProgramBuilder(rank).build();
         }
+        return overlaps(shape) ? layout(shape, node).program() : plain(shape, node);
+    }
+
+    /** Without overlap: one message per node, step by step. */
+    private static RankProgram plain(Shape shape, int node) {
+        Placement placement = shape.placement();
         long b = shape.blockBytes();
         int m = placement.nodeCount();
         int k = shape.ports();
+        int master = placement.masterOf(node);
+        ProgramBuilder p = new ProgramBuilder(master);
         long steps = Radix.ceilDiv(m - 1, k);
         for (long s = 0; s < steps; s++) {
             for (long d = s * k + 1; d <= Math.min((s + 1) * k, m - 1); d++) {
-                p.put(placement.masterOf((int) ((node + d) % m)), Buffer.RECV, placement.masterOf(node) * b,
+                p.put(placement.masterOf((int) ((node + d) % m)), Buffer.RECV, master * b,
                         placement.ranksOnNode(node) * b, 0);
             }
             for (long d = s * k + 1; d <= Math.min((s + 1) * k, m - 1); d++) {
-                int from = (int) Math.floorMod(node - d, m);
-                p.recv(placement.masterOf(from), 0, Buffer.RECV, placement.masterOf(from) * b,
-                        placement.ranksOnNode(from) * b);
+                int from = placement.masterOf(Math.floorMod(node - (int) d, m));
+                p.recv(from, 0, Buffer.RECV, from * b, placement.ranksOnNode(Math.floorMod(node - (int) d, m)) * b);
             }
         }
         return p.build();
+    }
+
+    /** Node {@code node}'s steps and its master's program, with overlap (see the class comment). */
+    static Layout layout(Shape shape, int node) {
+        Placement placement = shape.placement();
+        long b = shape.blockBytes();
+        int m = placement.nodeCount();
+        int k = shape.ports();
+        int master = placement.masterOf(node);
+        int ownRanks = placement.ranksOnNode(node);
+        int ownPer = blocksPerPiece(shape, node);
+        int ownPieces = (int) Radix.ceilDiv(ownRanks, ownPer);
+        // With one block per piece, piece 0 is the master's own block: it leaves from SEND before the node step.
+        boolean early = ownPer == 1;
+        ProgramBuilder p = new ProgramBuilder(master);
+        int ops = 0;
+        List<NodeStep> steps = new ArrayList<>();
+        List<Integer> points = new ArrayList<>();
+        NodeStep ownBlocks = NodeStep.allgather(b, Buffer.RECV, master * b);
+        if (!early) {
+            steps.add(ownBlocks);
+            points.add(-1);
+        }
+        NodeStep deferred = null;
+        long rounds = Radix.ceilDiv(m - 1, k);
+        for (long s = 0; s < rounds; s++) {
+            int first = (int) (s * k + 1);
+            int last = (int) Math.min((s + 1) * k, m - 1);
+            for (int piece = 0; piece < ownPieces; piece++) {
+                for (int d = first; d <= last; d++) {
+                    int to = placement.masterOf((node + d) % m);
+                    long start = (long) piece * ownPer * b;
+                    long length = Math.min(ownPer, ownRanks - (long) piece * ownPer) * b;
+                    if (early && s == 0 && piece == 0) {
+                        p.put(to, Buffer.SEND, 0, b, 0);
+                    } else {
+                        p.put(to, Buffer.RECV, master * b + start, length, piece);
+                    }
+                    ops++;
+                }
+                if (early && s == 0 && piece == 0) {
+                    steps.add(ownBlocks);
+                    points.add(ops - 1);
+                }
+            }
+            if (deferred != null) {
+                steps.add(deferred);
+                points.add(ops - 1);
+            }
+            // Piece by piece across the step's sources, which arrive side by side; each piece is broadcast as soon
+            // as it has landed, except the step's last, which waits for the next step's puts.
+            deferred = null;
+            int most = 0;
+            for (int d = first; d <= last; d++) {
+                int source = Math.floorMod(node - d, m);
+                most = Math.max(most, (int) Radix.ceilDiv(placement.ranksOnNode(source), blocksPerPiece(shape, source)));
+            }
+            for (int piece = 0; piece < most; piece++) {
+                for (int d = first; d <= last; d++) {
+                    int source = Math.floorMod(node - d, m);
+                    int ranks = placement.ranksOnNode(source);
+                    int per = blocksPerPiece(shape, source);
+                    if ((long) piece * per >= ranks) {
+                        continue;
+                    }
+                    if (deferred != null) {
+                        steps.add(deferred);
+                        points.add(ops - 1);
+                    }
+                    int sourceMaster = placement.masterOf(source);
+                    long offset = (sourceMaster + (long) piece * per) * b;
+                    long length = Math.min(per, ranks - (long) piece * per) * b;
+                    p.recv(sourceMaster, piece, Buffer.RECV, offset, length);
+                    ops++;
+                    deferred = NodeStep.broadcast(0, Buffer.RECV, offset, length);
+                }
+            }
+        }
+        steps.add(deferred);
+        points.add(ops - 1);
+        return new Layout(p.build(), new NodeOverlap(steps, points.stream().mapToInt(Integer::intValue).toArray()));
+    }
+
+    /** A master's program and its node's overlapped steps. */
+    record Layout(RankProgram program, NodeOverlap overlap) {
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.NodeOverlap;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.RankProgram;
@@ -26,8 +27,10 @@ import java.util.Optional;
  * </ol>
  * Per node: one synchronization per node-buffer step of each node phase instead of L-1 messages into the master and
  * L-1 out of it; a master moves {@code (M-1) L b} over the rails each way. Unlike {@code allgather.smp-direct}, the
- * node broadcast starts after the last network step (node collectives and the engine do not interleave), so large
- * blocks gain less here. Nodes >= 2 whose ranks are consecutive numbers (the node's blocks are then one range of
+ * node broadcast is a sequence of node collectives: below a few hundred KiB per node one after the last network
+ * step, above that one per piece of data, each run by the master at its place inside the masters' schedule (its
+ * own node's blocks right after the first puts are posted, then each piece as soon as it has landed) while the
+ * rest of the exchange stays in flight ({@link MastersDirectAllgather}). Nodes >= 2 whose ranks are consecutive numbers (the node's blocks are then one range of
  * RECV). Its {@link #program programs} are those of {@code allgather.smp-direct}, the same data movement as messages,
  * which the checker verifies and the simulator runs; selection costs the node phases with {@code select.NodeShmCost}
  * and simulates the masters' exchange. Stateless.
@@ -56,6 +59,12 @@ public final class SmpDirectShmAllgather extends AlgorithmBase implements NodePh
     @Override
     public NodeStep after(Shape shape, int node) {
         return NodeStep.broadcast(0, Buffer.RECV, 0, shape.size() * shape.blockBytes());
+    }
+
+    /** From a few hundred KiB per node the node steps run inside the masters' exchange (see the masters). */
+    @Override
+    public NodeOverlap overlap(Shape shape, int node) {
+        return MastersDirectAllgather.overlaps(shape) ? MastersDirectAllgather.layout(shape, node).overlap() : null;
     }
 
     @Override
