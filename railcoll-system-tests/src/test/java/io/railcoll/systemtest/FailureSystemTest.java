@@ -2,6 +2,8 @@ package io.railcoll.systemtest;
 
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,27 @@ class FailureSystemTest {
         // Every survivor reports the lost rank by number, well inside the job's deadline.
         for (int r : new int[] {0, 1, 3}) {
             assertTrue(o.namesLostRank(r, 2), "rank " + r + " did not name the lost rank:\n" + o.stderr());
+        }
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+        assertNoSharedMemoryLeft();
+    }
+
+    /**
+     * Killed inside {@code allgather.smp-direct-shm}'s overlapped path (3 ranks x 128 KiB per node), where a master
+     * runs its node's steps from inside the rails' schedule: a node-mate, then a master. Every survivor names the
+     * lost rank, on its own node through shared memory, on the other through its master's abort.
+     */
+    @ParameterizedTest(name = "victim {0}")
+    @ValueSource(ints = {4, 3})
+    void aRankKilledInTheOverlappedNodeStepsIsNamedByEveryone(int victim) {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 3), 2, FaultApps.DieMidway.class,
+                List.of(Integer.toString(victim), "131072", "allgather.smp-direct-shm"), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        assertEquals(victim, o.result().failedRank(), o.all());
+        for (int r = 0; r < 6; r++) {
+            if (r != victim) {
+                assertTrue(o.namesLostRank(r, victim), "rank " + r + " did not name the lost rank:\n" + o.stderr());
+            }
         }
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
         assertNoSharedMemoryLeft();

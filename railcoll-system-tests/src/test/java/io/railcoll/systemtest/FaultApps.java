@@ -10,13 +10,20 @@ final class FaultApps {
     private FaultApps() {
     }
 
-    /** Runs all-gathers; the rank named by args[0] dies abruptly (like kill -9) after a few of them. */
+    /**
+     * Runs all-gathers; the rank named by args[0] dies abruptly (like kill -9) after a few of them. Optional: args[1]
+     * the block size (default 4096), args[2] an algorithm to force.
+     */
     public static final class DieMidway implements RankApp {
         @Override
         public void run(Communicator comm, List<String> args) {
             int victim = Integer.parseInt(args.get(0));
-            byte[] send = new byte[4096];
-            byte[] recv = new byte[4096 * comm.size()];
+            int block = args.size() > 1 ? Integer.parseInt(args.get(1)) : 4096;
+            if (args.size() > 2) {
+                comm.forceAlgorithm(args.get(2));
+            }
+            byte[] send = new byte[block];
+            byte[] recv = new byte[block * comm.size()];
             for (int i = 0; i < 1_000_000; i++) {
                 if (i == 20 && comm.rank() == victim) {
                     Runtime.getRuntime().halt(137);
