@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the built-in table picks where it was measured (docs/results/main-job, allgather.md, shm-node.md): on the
- * testbed's 4x4 and 4x2 with 2 rails a node-aware all-gather at every size, as every measurement there showed; on
+ * testbed's 4x4 with 2 rails a node-aware all-gather at every size, on its 4x2 up to 16 KiB (the ring from 32 KiB); on
  * one node, with shared memory on, the collectives the node buffer carries out, and without shared memory something
  * that runs by messages.
  */
@@ -34,10 +34,27 @@ class BuiltInTableTest {
 
     @ParameterizedTest
     @ValueSource(longs = {0, 1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576})
-    void onTheMeasuredClustersEveryAllgatherSizeGetsANodeAwareAlgorithm(long b) {
-        for (String p : new String[] {"4x4", "4x2"}) {
-            String id = choice(p, 2, b);
-            assertTrue(id.contains(".smp-") || id.contains(".mc-"), p + ", " + b + " B: " + id);
+    void onTheMainJobsClusterEveryAllgatherSizeGetsANodeAwareAlgorithm(long b) {
+        for (boolean shm : new boolean[] {true, false}) {
+            String id = choice(Collective.ALLGATHER, "4x4", 2, b, shm);
+            assertTrue(id.contains(".smp-") || id.contains(".mc-"), "4x4, shm " + shm + ", " + b + " B: " + id);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {8192, 65536, 262144, 1048576})
+    void fromEightKibTheMainJobsClusterRunsTheOverlappedSmpDirect(long b) {
+        assertEquals("allgather.smp-direct-shm", choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, 64, 1024, 4096, 16384, 32768, 65536, 262144, 1048576})
+    void withTwoRanksPerNodeSmallBlocksAreNodeAwareAndLargeOnesTakeTheRing(long b) {
+        String id = choice("4x2", 2, b);
+        if (b < 32768) {
+            assertTrue(id.contains(".smp-") || id.contains(".mc-"), "4x2, " + b + " B: " + id);
+        } else {
+            assertEquals("allgather.ring", id, "4x2, " + b + " B");
         }
     }
 
