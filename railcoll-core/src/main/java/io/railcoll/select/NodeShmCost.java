@@ -1,6 +1,7 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.NodeOverlap;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.Shape;
@@ -10,6 +11,7 @@ import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.SimulationTooLargeException;
 import io.railcoll.sim.Simulator;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,7 +29,10 @@ import java.util.Optional;
  *   <li>barrier: no copies.</li>
  * </ul>
  * When the cores are the whole job's ({@code model.cpu.scope = host}: an emulated cluster), every node's copies and
- * ranks share them. Stateless.
+ * ranks share them. A node whose steps overlap the masters' schedule ({@link NodePhased#overlap}) is charged
+ * {@code max(masters, its steps but the last) + its last step}: the steps are assumed to hide behind the network,
+ * the cores they take from the masters' TCP stacks are not charged (optimistic where copies and rails share
+ * processors, as on an emulated cluster). Stateless.
  */
 final class NodeShmCost {
     private NodeShmCost() {
@@ -35,19 +40,33 @@ final class NodeShmCost {
 
     /** The prediction for {@code a} on {@code shape}. */
     static double predictNs(NodePhased a, Shape shape, CostModel model, long maxOps) throws SimulationTooLargeException {
-        double before = 0;
-        double after = 0;
-        for (int node = 0; node < shape.placement().nodeCount(); node++) {
-            before = Math.max(before, stepNs(a.before(shape, node), node, shape, model));
-            after = Math.max(after, stepNs(a.after(shape, node), node, shape, model));
-        }
         Optional<Algorithm> between = a.between(shape);
         double masters = between.isEmpty() ? 0
                 : Simulator.predict(between.get(), shape, model, Simulator.Mode.AUTO, maxOps).timeNs();
-        return before + masters + after;
+        double before = 0;
+        double after = 0;
+        double overlapped = 0;
+        double last = 0;
+        for (int node = 0; node < shape.placement().nodeCount(); node++) {
+            NodeOverlap o = between.isEmpty() ? null : a.overlap(shape, node);
+            if (o == null) {
+                before = Math.max(before, stepNs(a.before(shape, node), node, shape, model));
+                after = Math.max(after, stepNs(a.after(shape, node), node, shape, model));
+                continue;
+            }
+            // The steps run while the masters' schedule flies, all but the last, which follows its last receive.
+            List<NodeStep> steps = o.steps();
+            double sum = 0;
+            for (int i = 0; i < steps.size() - 1; i++) {
+                sum += stepNs(steps.get(i), node, shape, model);
+            }
+            overlapped = Math.max(overlapped, sum);
+            last = Math.max(last, stepNs(steps.getLast(), node, shape, model));
+        }
+        return before + Math.max(masters, overlapped) + Math.max(after, last);
     }
 
-    private static double stepNs(NodeStep step, int node, Shape shape, CostModel model) {
+    static double stepNs(NodeStep step, int node, Shape shape, CostModel model) {
         int l = shape.placement().ranksOnNode(node);
         if (step.kind() == NodeStep.Kind.NONE || l < 2) {
             return 0;
