@@ -150,6 +150,11 @@ final class NodeShmCollectives {
     private void step(NodeStep s, MemorySegment send, MemorySegment recv) {
         MemorySegment src = s.src() == Buffer.SEND ? send : recv;
         MemorySegment dst = s.dst() == Buffer.SEND ? send : recv;
+        if (s.kind() == NodeStep.Kind.BROADCAST && localRank == s.rootLocal()
+                && (s.src() != s.dst() || s.srcOffset() != s.dstOffset())) {
+            // A root that sends from elsewhere than where the data lands has it land in its own buffer too.
+            MemorySegment.copy(src, s.srcOffset(), dst, s.dstOffset(), s.bytes());
+        }
         if (collectives == null) {
             // Alone on the node: the step's only contribution is this rank's own.
             if (s.kind() == NodeStep.Kind.GATHER || s.kind() == NodeStep.Kind.ALLGATHER) {

@@ -32,6 +32,9 @@ import java.util.List;
 public final class BenchApp implements RankApp {
     /** Collective calls after which the engine runs compiled (measured: 193 us per call after 300, 4 us after 3000). */
     private static final long JIT_WARMUP_CALLS = 6000;
+    /** The large size of the JIT warm-up, and its calls per round (few: each takes milliseconds on the testbed). */
+    private static final long LARGE_WARMUP_BYTES = 65536;
+    private static final int LARGE_WARMUP_CALLS = 4;
     /** The JIT warm-up lasts at most this many times {@code --jit-warmup-ms} while it has not made enough calls. */
     private static final long JIT_WARMUP_CAP_FACTOR = 5;
 
@@ -93,7 +96,8 @@ public final class BenchApp implements RankApp {
     }
 
     /**
-     * Before anything is timed, runs every algorithm of the sweep at a small and a medium size, round after round,
+     * Before anything is timed, runs every algorithm of the sweep at a small, a medium and (when the sweep goes that
+     * far) a large size, round after round,
      * for about {@code jitWarmupNs}: a JVM runs the engine interpreted, then compiled twice, over its first
      * thousands of calls (measured here: 193 us per 1-byte all-gather after 300 calls, 4 us after 3000), which a
      * few hundred warm-up calls per point do not cover. Rank 0 decides after each round, so every rank makes the
@@ -108,7 +112,13 @@ public final class BenchApp implements RankApp {
         MemorySegment more = MemorySegment.ofArray(new byte[1]);
         long start = System.nanoTime();
         long calls = 0;
-        long[] sizes = {Math.min(1, o.sizes[0]), Math.min(4096, Arrays.stream(o.sizes).max().orElse(0))};
+        long largest = Arrays.stream(o.sizes).max().orElse(0);
+        // Small, medium and, when the sweep has them, large blocks: from 64 KiB the calls take paths of their own
+        // (single copy, overlapped node steps, striped frames), which otherwise compile during the first samples.
+        long[] sizes = largest >= LARGE_WARMUP_BYTES
+                ? new long[] {Math.min(1, o.sizes[0]), 4096, LARGE_WARMUP_BYTES}
+                : new long[] {Math.min(1, o.sizes[0]), Math.min(4096, largest)};
+        int[] callsPerSize = {32, 32, LARGE_WARMUP_CALLS};
         while (true) {
             for (String alg : algs) {
                 if (alg.equals("auto")) {
@@ -116,7 +126,8 @@ public final class BenchApp implements RankApp {
                 } else {
                     comm.forceAlgorithm(alg);
                 }
-                for (long size : sizes) {
+                for (int i = 0; i < sizes.length; i++) {
+                    long size = sizes[i];
                     MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
                     MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
                             : o.collective.recvBytes(size, n, comm.rank(), o.root));
@@ -125,10 +136,10 @@ public final class BenchApp implements RankApp {
                     // one measured, or the first samples run part-interpreted or deoptimized. Warmed with its own
                     // loop, the first 6000 timed calls of a 1-byte node all-gather with 4 ranks measured 10-140 us,
                     // the steady state 5.5 us.
-                    samplePoint(comm, o, s, r, 32, times, allTimes);
+                    samplePoint(comm, o, s, r, callsPerSize[i], times, allTimes);
+                    calls += callsPerSize[i];
                 }
             }
-            calls += algs.size() * sizes.length * 32L;
             long elapsed = System.nanoTime() - start;
             // The time alone is not enough: when the machine is slow (a call taking milliseconds, not
             // microseconds) it covers too few calls for the JIT, and a short sweep is then timed half-compiled.

@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param kind      what the node does
  * @param rootLocal the local rank that receives (gather) or sends (broadcast); 0 otherwise
- * @param src       what every rank contributes from (gather, all-gather), or the root's buffer (broadcast)
+ * @param src       what every rank contributes from (gather, all-gather), or what the root sends (broadcast; when
+ *                  it is not {@code dst} at the same offset, the root copies it there too)
  * @param srcOffset where in {@code src}
  * @param dst       where the blocks land (gather: on the root; all-gather: on every rank; broadcast: on every rank)
  * @param dstOffset where in {@code dst}; block of local rank r at {@code dstOffset + r * bytes} (gather, all-gather)
@@ -55,6 +56,11 @@ public record NodeStep(Kind kind, int rootLocal, Buffer src, long srcOffset, Buf
     /** The root's {@code buffer[offset, offset + bytes)} to the same place on every local rank. */
     public static NodeStep broadcast(int rootLocal, Buffer buffer, long offset, long bytes) {
         return new NodeStep(Kind.BROADCAST, rootLocal, buffer, offset, buffer, offset, bytes);
+    }
+
+    /** The root's {@code src[srcOffset, srcOffset + bytes)} to {@code dst[dstOffset..]} on every local rank, its own too. */
+    public static NodeStep broadcast(int rootLocal, Buffer src, long srcOffset, Buffer dst, long dstOffset, long bytes) {
+        return new NodeStep(Kind.BROADCAST, rootLocal, src, srcOffset, dst, dstOffset, bytes);
     }
 
     /** Every local rank's {@code blockBytes} at SEND[0] to every local rank's {@code dst[dstOffset + r * blockBytes]}. */

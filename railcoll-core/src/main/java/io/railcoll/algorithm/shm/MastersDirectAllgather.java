@@ -25,10 +25,13 @@ import java.util.List;
  * <p><b>Overlap</b> (paper 000 sec. 5.2.2's refinement), from {@value #OVERLAP_MIN_BYTES} bytes of the largest
  * node's blocks ({@link #overlaps}): a node's blocks travel as pieces of whole blocks, at least
  * {@value #PIECE_MIN_BYTES} bytes and at most {@value #MAX_PIECES} of them (tag = piece number), and
- * {@link #layout} places the node's steps inside the master's program: a node all-gather of the node's own blocks
- * first (when a piece is one block, only after the master's own block has been put to the first step's masters
- * straight from its SEND, so the rails start at once), then a node broadcast of every piece as soon as it has
- * landed; a step's last piece only after the next step's puts are posted, so the rails never wait for a copy.
+ * {@link #layout} places the node's steps inside the master's program. The node's own blocks first: when a piece
+ * is one block, the master puts its own block to the first step's masters straight from its SEND, then each other
+ * local rank in turn broadcasts its block to the node (the master included) just before the master puts it on, so
+ * the rails start at once and always have a piece queued, and last the master broadcasts its own block; with larger
+ * pieces, a node all-gather before the first put.
+ * Then a node broadcast of every received piece as soon as it has landed; a step's last piece only after the next
+ * step's puts are posted, so the rails never wait for a copy.
  * Below that size, one message per node, and the node gather before and broadcast after: more node steps would cost
  * more synchronization than the overlap gains.
  */
@@ -117,9 +120,8 @@ final class MastersDirectAllgather implements Algorithm {
         int ops = 0;
         List<NodeStep> steps = new ArrayList<>();
         List<Integer> points = new ArrayList<>();
-        NodeStep ownBlocks = NodeStep.allgather(b, Buffer.RECV, master * b);
         if (!early) {
-            steps.add(ownBlocks);
+            steps.add(NodeStep.allgather(b, Buffer.RECV, master * b));
             points.add(-1);
         }
         NodeStep deferred = null;
@@ -128,6 +130,11 @@ final class MastersDirectAllgather implements Algorithm {
             int first = (int) (s * k + 1);
             int last = (int) Math.min((s + 1) * k, m - 1);
             for (int piece = 0; piece < ownPieces; piece++) {
+                if (early && s == 0 && piece > 0) {
+                    // Local rank `piece` hands its block to the node (the master included) just before it leaves.
+                    steps.add(NodeStep.broadcast(piece, Buffer.SEND, 0, Buffer.RECV, (master + piece) * b, b));
+                    points.add(ops - 1);
+                }
                 for (int d = first; d <= last; d++) {
                     int to = placement.masterOf((node + d) % m);
                     long start = (long) piece * ownPer * b;
@@ -139,10 +146,12 @@ final class MastersDirectAllgather implements Algorithm {
                     }
                     ops++;
                 }
-                if (early && s == 0 && piece == 0) {
-                    steps.add(ownBlocks);
-                    points.add(ops - 1);
-                }
+            }
+            if (early && s == 0) {
+                // The master's own block last: no node-mate then waits on the master before it hands its own
+                // block over, so no master waits on another node's master through its node-mates.
+                steps.add(NodeStep.broadcast(0, Buffer.SEND, 0, Buffer.RECV, master * b, b));
+                points.add(ops - 1);
             }
             if (deferred != null) {
                 steps.add(deferred);

@@ -210,6 +210,9 @@ class NodePhasedSchedulesTest {
                             ops.add(new Op.Put(q, s.src(), s.srcOffset(), s.bytes(), tag));
                         }
                     }
+                    if (s.src() != s.dst() || s.srcOffset() != s.dstOffset()) {
+                        ops.add(new Op.Copy(s.src(), s.srcOffset(), s.dst(), s.dstOffset(), s.bytes()));
+                    }
                 } else {
                     ops.add(new Op.Recv(root, tag, s.dst(), s.dstOffset(), s.bytes()));
                 }
