@@ -39,11 +39,11 @@ final class NodeShmCollectives {
     /** Per collective, the steps of the last call: like calls (same algorithm, same shape object) allocate nothing. */
     private final Plan[] plans = new Plan[Collective.values().length];
 
-    /** Buffers of the call whose node steps {@link #runPiece} runs from inside the engine; null between calls. */
-    private MemorySegment pieceSend;
-    private MemorySegment pieceRecv;
-    private Plan piecePlan;
-    private final IntConsumer runPiece = i -> step(piecePlan.overlap()[i], pieceSend, pieceRecv);
+    /** Buffers of the call whose node steps {@link #runOverlapStep} runs from inside the engine; null between calls. */
+    private MemorySegment overlapSend;
+    private MemorySegment overlapRecv;
+    private Plan overlapPlan;
+    private final IntConsumer runOverlapStep = i -> step(overlapPlan.overlap()[i], overlapSend, overlapRecv);
 
     /**
      * The node steps of {@code algorithm} for {@code shape} and the masters' schedule between them (or null); with
@@ -99,8 +99,8 @@ final class NodeShmCollectives {
                     runOverlapped(plan, shape, send, recv);
                 } else {
                     engine.run(plan.between(), shape, send, recv);
-                    for (NodeStep piece : plan.overlap()) {
-                        step(piece, send, recv);
+                    for (NodeStep overlapStep : plan.overlap()) {
+                        step(overlapStep, send, recv);
                     }
                 }
                 return;
@@ -125,15 +125,15 @@ final class NodeShmCollectives {
 
     /** A master's schedule with its node's steps run at their points inside it. */
     private void runOverlapped(Plan plan, Shape shape, MemorySegment send, MemorySegment recv) {
-        piecePlan = plan;
-        pieceSend = send;
-        pieceRecv = recv;
+        overlapPlan = plan;
+        overlapSend = send;
+        overlapRecv = recv;
         try {
-            engine.run(plan.between(), shape, send, recv, plan.points(), runPiece);
+            engine.run(plan.between(), shape, send, recv, plan.points(), runOverlapStep);
         } finally {
-            piecePlan = null;
-            pieceSend = null;
-            pieceRecv = null;
+            overlapPlan = null;
+            overlapSend = null;
+            overlapRecv = null;
         }
     }
 
