@@ -43,21 +43,25 @@ final class NodeShmCollectives {
     private MemorySegment overlapSend;
     private MemorySegment overlapRecv;
     private Plan overlapPlan;
-    private final IntConsumer runOverlapStep = i -> step(overlapPlan.overlap()[i], overlapSend, overlapRecv);
+    private final IntConsumer runOverlapStep = i -> step(overlapPlan.after()[i], overlapSend, overlapRecv);
 
     /**
-     * The node steps of {@code algorithm} for {@code shape} and the masters' schedule between them (or null); with
-     * an overlap, its steps instead of before and after, and on the master where in the schedule it runs them.
+     * The node steps of {@code algorithm} for {@code shape}: the one before, the masters' schedule (or null), the
+     * ones after; with an overlap none before, the overlap's steps after, and on the master {@code points}, where in
+     * the schedule it runs them (null: after it).
      */
-    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep after,
-                        NodeStep[] overlap, int[] points) {
+    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep[] after,
+                        int[] points) {
         static Plan of(NodePhased algorithm, Shape shape, int rank, Placement placement) {
             int node = placement.nodeOf(rank);
             Algorithm between = algorithm.between(shape).orElse(null);
             NodeOverlap o = between == null ? null : algorithm.overlap(shape, node);
-            return new Plan(algorithm, shape, algorithm.before(shape, node), between, algorithm.after(shape, node),
-                    o == null ? null : o.steps().toArray(NodeStep[]::new),
-                    o != null && placement.masterOf(node) == rank ? o.points() : null);
+            if (o == null) {
+                return new Plan(algorithm, shape, algorithm.before(shape, node), between,
+                        new NodeStep[] {algorithm.after(shape, node)}, null);
+            }
+            return new Plan(algorithm, shape, NodeStep.NONE, between, o.steps().toArray(NodeStep[]::new),
+                    placement.masterOf(node) == rank ? o.points() : null);
         }
     }
 
@@ -93,24 +97,18 @@ final class NodeShmCollectives {
             plans[shape.collective().ordinal()] = plan;
         }
         try {
-            if (plan.overlap() != null) {
-                announceByMessages(shape);
-                if (plan.points() != null) {
-                    runOverlapped(plan, shape, send, recv);
-                } else {
-                    engine.run(plan.between(), shape, send, recv);
-                    for (NodeStep overlapStep : plan.overlap()) {
-                        step(overlapStep, send, recv);
-                    }
-                }
-                return;
-            }
             step(plan.before(), send, recv);
             if (plan.between() != null) {
                 announceByMessages(shape);
+                if (plan.points() != null) {
+                    runOverlapped(plan, shape, send, recv);
+                    return;
+                }
                 engine.run(plan.between(), shape, send, recv);
             }
-            step(plan.after(), send, recv);
+            for (NodeStep after : plan.after()) {
+                step(after, send, recv);
+            }
         } catch (ShmException e) {
             RailcollException failure = translate(e, algorithm, shape);
             if (failure instanceof MismatchException) {

@@ -97,8 +97,7 @@ public final class BenchApp implements RankApp {
 
     /**
      * Before anything is timed, runs every algorithm of the sweep at a small, a medium and (when the sweep goes that
-     * far) a large size, round after round,
-     * for about {@code jitWarmupNs}: a JVM runs the engine interpreted, then compiled twice, over its first
+     * far) a large size, round after round, for about {@code jitWarmupNs}: a JVM runs the engine interpreted, then compiled twice, over its first
      * thousands of calls (measured here: 193 us per 1-byte all-gather after 300 calls, 4 us after 3000), which a
      * few hundred warm-up calls per point do not cover. Rank 0 decides after each round, so every rank makes the
      * same calls.

@@ -57,6 +57,11 @@ public final class ProgramBuilder {
         return offset;
     }
 
+    /** How many ops the program has so far: the index the next op gets. */
+    public int size() {
+        return ops.size();
+    }
+
     public RankProgram build() {
         return new RankProgram(rank, ops, tempBytes);
     }

@@ -61,10 +61,10 @@ final class MastersDirectAllgather implements Algorithm {
         return p.nodeCount() >= 2 && largest * shape.blockBytes() >= OVERLAP_MIN_BYTES;
     }
 
-    /** Blocks per piece of node {@code node}'s blocks: one message per node without overlap. */
-    private static int blocksPerPiece(Shape shape, int node) {
+    /** Blocks per piece of node {@code node}'s blocks: all of them (one message per node) without overlap. */
+    private static int blocksPerPiece(Shape shape, int node, boolean overlapped) {
         int ranks = shape.placement().ranksOnNode(node);
-        if (!overlaps(shape)) {
+        if (!overlapped) {
             return ranks;
         }
         long b = shape.blockBytes();
@@ -79,50 +79,29 @@ final class MastersDirectAllgather implements Algorithm {
         if (placement.masterOf(node) != rank) {
             return new ProgramBuilder(rank).build();
         }
-        return overlaps(shape) ? layout(shape, node).program() : plain(shape, node);
+        return layout(shape, node).program();
     }
 
-    /** Without overlap: one message per node, step by step. */
-    private static RankProgram plain(Shape shape, int node) {
-        Placement placement = shape.placement();
-        long b = shape.blockBytes();
-        int m = placement.nodeCount();
-        int k = shape.ports();
-        int master = placement.masterOf(node);
-        ProgramBuilder p = new ProgramBuilder(master);
-        long steps = Radix.ceilDiv(m - 1, k);
-        for (long s = 0; s < steps; s++) {
-            for (long d = s * k + 1; d <= Math.min((s + 1) * k, m - 1); d++) {
-                p.put(placement.masterOf((int) ((node + d) % m)), Buffer.RECV, master * b,
-                        placement.ranksOnNode(node) * b, 0);
-            }
-            for (long d = s * k + 1; d <= Math.min((s + 1) * k, m - 1); d++) {
-                int from = placement.masterOf(Math.floorMod(node - (int) d, m));
-                p.recv(from, 0, Buffer.RECV, from * b, placement.ranksOnNode(Math.floorMod(node - (int) d, m)) * b);
-            }
-        }
-        return p.build();
-    }
-
-    /** Node {@code node}'s steps and its master's program, with overlap (see the class comment). */
+    /**
+     * Node {@code node}'s master's program and, where the masters overlap ({@link #overlaps}), the node's steps at
+     * their points in it (see the class comment). Without overlap the program is one message per node, step by step.
+     */
     static Layout layout(Shape shape, int node) {
         Placement placement = shape.placement();
+        boolean overlapped = overlaps(shape);
         long b = shape.blockBytes();
         int m = placement.nodeCount();
         int k = shape.ports();
         int master = placement.masterOf(node);
         int ownRanks = placement.ranksOnNode(node);
-        int ownPer = blocksPerPiece(shape, node);
+        int ownPer = blocksPerPiece(shape, node, overlapped);
         int ownPieces = (int) Radix.ceilDiv(ownRanks, ownPer);
         // With one block per piece, piece 0 is the master's own block: it leaves from SEND before the node step.
-        boolean early = ownPer == 1;
+        boolean early = ownPer == 1 && overlapped;
         ProgramBuilder p = new ProgramBuilder(master);
-        int ops = 0;
-        List<NodeStep> steps = new ArrayList<>();
-        List<Integer> points = new ArrayList<>();
+        StepsAt steps = new StepsAt(p);
         if (!early) {
-            steps.add(NodeStep.allgather(b, Buffer.RECV, master * b));
-            points.add(-1);
+            steps.before(NodeStep.allgather(b, Buffer.RECV, master * b));
         }
         NodeStep deferred = null;
         long rounds = Radix.ceilDiv(m - 1, k);
@@ -132,30 +111,26 @@ final class MastersDirectAllgather implements Algorithm {
             for (int piece = 0; piece < ownPieces; piece++) {
                 if (early && s == 0 && piece > 0) {
                     // Local rank `piece` hands its block to the node (the master included) just before it leaves.
-                    steps.add(NodeStep.broadcast(piece, Buffer.SEND, 0, Buffer.RECV, (master + piece) * b, b));
-                    points.add(ops - 1);
+                    steps.now(NodeStep.broadcast(piece, Buffer.SEND, 0, Buffer.RECV, (master + piece) * b, b));
                 }
                 for (int d = first; d <= last; d++) {
                     int to = placement.masterOf((node + d) % m);
-                    long start = (long) piece * ownPer * b;
-                    long length = Math.min(ownPer, ownRanks - (long) piece * ownPer) * b;
                     if (early && s == 0 && piece == 0) {
                         p.put(to, Buffer.SEND, 0, b, 0);
                     } else {
+                        long start = (long) piece * ownPer * b;
+                        long length = Math.min(ownPer, ownRanks - (long) piece * ownPer) * b;
                         p.put(to, Buffer.RECV, master * b + start, length, piece);
                     }
-                    ops++;
                 }
             }
             if (early && s == 0) {
                 // The master's own block last: no node-mate then waits on the master before it hands its own
                 // block over, so no master waits on another node's master through its node-mates.
-                steps.add(NodeStep.broadcast(0, Buffer.SEND, 0, Buffer.RECV, master * b, b));
-                points.add(ops - 1);
+                steps.now(NodeStep.broadcast(0, Buffer.SEND, 0, Buffer.RECV, master * b, b));
             }
             if (deferred != null) {
-                steps.add(deferred);
-                points.add(ops - 1);
+                steps.now(deferred);
             }
             // Piece by piece across the step's sources, which arrive side by side; each piece is broadcast as soon
             // as it has landed, except the step's last, which waits for the next step's puts.
@@ -163,32 +138,57 @@ final class MastersDirectAllgather implements Algorithm {
             int most = 0;
             for (int d = first; d <= last; d++) {
                 int source = Math.floorMod(node - d, m);
-                most = Math.max(most, (int) Radix.ceilDiv(placement.ranksOnNode(source), blocksPerPiece(shape, source)));
+                int per = blocksPerPiece(shape, source, overlapped);
+                most = Math.max(most, (int) Radix.ceilDiv(placement.ranksOnNode(source), per));
             }
             for (int piece = 0; piece < most; piece++) {
                 for (int d = first; d <= last; d++) {
                     int source = Math.floorMod(node - d, m);
                     int ranks = placement.ranksOnNode(source);
-                    int per = blocksPerPiece(shape, source);
+                    int per = blocksPerPiece(shape, source, overlapped);
                     if ((long) piece * per >= ranks) {
                         continue;
                     }
                     if (deferred != null) {
-                        steps.add(deferred);
-                        points.add(ops - 1);
+                        steps.now(deferred);
                     }
                     int sourceMaster = placement.masterOf(source);
                     long offset = (sourceMaster + (long) piece * per) * b;
                     long length = Math.min(per, ranks - (long) piece * per) * b;
                     p.recv(sourceMaster, piece, Buffer.RECV, offset, length);
-                    ops++;
                     deferred = NodeStep.broadcast(0, Buffer.RECV, offset, length);
                 }
             }
         }
-        steps.add(deferred);
-        points.add(ops - 1);
-        return new Layout(p.build(), new NodeOverlap(steps, points.stream().mapToInt(Integer::intValue).toArray()));
+        steps.now(deferred);
+        return new Layout(p.build(), steps.build());
+    }
+
+    /** Node steps, each placed after the op its builder has last received (or before the first). */
+    private static final class StepsAt {
+        private final ProgramBuilder program;
+        private final List<NodeStep> steps = new ArrayList<>();
+        private final List<Integer> points = new ArrayList<>();
+
+        StepsAt(ProgramBuilder program) {
+            this.program = program;
+        }
+
+        /** {@code step} before the program's first op. */
+        void before(NodeStep step) {
+            steps.add(step);
+            points.add(-1);
+        }
+
+        /** {@code step} once the op added last has completed. */
+        void now(NodeStep step) {
+            steps.add(step);
+            points.add(program.size() - 1);
+        }
+
+        NodeOverlap build() {
+            return new NodeOverlap(steps, points.stream().mapToInt(Integer::intValue).toArray());
+        }
     }
 
     /** A master's program and its node's overlapped steps. */
