@@ -96,6 +96,27 @@ class FailureSystemTest {
         assertTrue(Pattern.compile("\\[r1] FAILED: io\\.railcoll\\.(Mismatch|CollectiveAborted)Exception: .*size mismatch").matcher(err).find(), err);
     }
 
+    /**
+     * One rank calls {@code allgather.smp-direct-shm} with 1000-byte blocks while the others call it with 128 KiB
+     * ones, where their masters overlap the node steps with the rails: the node-mates and the masters disagree on
+     * the steps themselves, and every rank fails with a mismatch (or an abort naming one) inside the deadline.
+     */
+    @ParameterizedTest(name = "odd rank {0}")
+    @ValueSource(ints = {4, 3})
+    void aSizeMismatchAgainstTheOverlappedPathFailsEveryRank(int odd) {
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 3), 2, FaultApps.SizeMismatch.class,
+                List.of("131072", Integer.toString(odd), "1000", "allgather.smp-direct-shm"), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        String err = o.stderr();
+        for (int r = 0; r < 6; r++) {
+            // Its own mismatch, or an abort relaying one.
+            assertTrue(Pattern.compile("\\[r" + r + "] FAILED: io\\.railcoll\\.(MismatchException|CollectiveAbortedException:"
+                    + " .*(?i:mismatch))").matcher(err).find(), "rank " + r + ":\n" + err);
+        }
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+        assertNoSharedMemoryLeft();
+    }
+
     @Test
     void differentCollectivesAtTheSamePointFailLoudly() {
         Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.CollectiveMismatch.class, List.of(), SHORT_DEADLINE);

@@ -81,10 +81,20 @@ final class FaultApps {
 
     /** Rank 1 passes a larger block than everyone else. */
     public static final class SizeMismatch implements RankApp {
+        /**
+         * Optional: args[0] the block size (default 100), args[1] the rank that calls with another size (default 1),
+         * args[2] that size (default twice the block size), args[3] an all-gather algorithm to force.
+         */
         @Override
         public void run(Communicator comm, List<String> args) {
+            int block = args.size() > 0 ? Integer.parseInt(args.get(0)) : 100;
+            int odd = args.size() > 1 ? Integer.parseInt(args.get(1)) : 1;
+            int other = args.size() > 2 ? Integer.parseInt(args.get(2)) : 2 * block;
+            if (args.size() > 3) {
+                comm.forceAlgorithm(args.get(3));
+            }
             comm.barrier();
-            int b = comm.rank() == 1 ? 200 : 100;
+            int b = comm.rank() == odd ? other : block;
             comm.allgather(new byte[b], new byte[b * comm.size()]);
         }
     }

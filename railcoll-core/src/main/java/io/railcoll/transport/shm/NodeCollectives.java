@@ -133,6 +133,9 @@ public final class NodeCollectives {
     /** Descriptor bits from here up: the call number. */
     private static final int CALL_SHIFT = 45;
     private static final long CALL_MASK = (1L << (64 - CALL_SHIFT)) - 1;
+    /** For {@link #awaitArrivals(int, int)}: every local rank contributes to the step, or every one but this one. */
+    private static final int EVERY_RANK = -1;
+    private static final int EVERY_OTHER_RANK = -2;
     /** How many idle rounds of a wait pass between two comparisons of the node-mates' descriptors. */
     private static final int AGREEMENT_CHECK_ROUNDS = 64;
     /** How many idle rounds of a wait pass between two calls of the background work (a rail poll is a system call). */
@@ -288,7 +291,7 @@ public final class NodeCollectives {
                 } else {
                     MemorySegment.copy(src, srcOffset + off, dst, dstOffset + me * blockBytes + off, len);
                     arrivalTarget[h] += size - 1;
-                    awaitArrivals(h);
+                    awaitArrivals(h, EVERY_OTHER_RANK);
                     for (int i = 1; i < size; i++) {
                         int q = (me + i) % size;
                         MemorySegment.copy(segment, half + q * pieceBytes, dst, dstOffset + q * blockBytes + off, len);
@@ -332,7 +335,7 @@ public final class NodeCollectives {
                     drainTarget[h] += size - 1;
                 } else {
                     arrivalTarget[h] += 1;
-                    awaitArrivals(h);
+                    awaitArrivals(h, root);
                     MemorySegment.copy(segment, half, buffer, offset + off, len);
                     drain(h, size - 1);
                 }
@@ -533,7 +536,7 @@ public final class NodeCollectives {
             while (!shows(seen = SharedAccess.getLongAcquire(segment, offset), header, exact)) {
                 if (exact && seen >>> CALL_SHIFT == header >>> CALL_SHIFT) {
                     throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": " + (seen >>> 32 == header >>> 32
-                            ? "size mismatch in " : "") + "local rank " + me + " called " + decode(header)
+                            ? "size mismatch in " : "mismatch: ") + "local rank " + me + " called " + decode(header)
                             + " as mailbox call #" + mailboxCalls + " while local rank " + q + " called " + decode(seen));
                 }
                 checkAbort();
@@ -716,6 +719,7 @@ public final class NodeCollectives {
 
     /** Adds this rank's contribution to the current step of half {@code h}, which has {@code contributors}. */
     private void arrive(int h, int contributors) {
+        SharedAccess.setLongRelease(segment, contributionOffset(me, h), calls);
         long target = arrivalTarget[h] += contributors;
         if (SharedAccess.getAndAddLong(segment, arrivals[h], 1) + 1 == target) {
             arrivalBells[h].ring();
@@ -730,11 +734,47 @@ public final class NodeCollectives {
         }
     }
 
+    /** Waits until every contribution to the current step of half {@code h} is in: from every local rank. */
     private void awaitArrivals(int h) {
+        awaitArrivals(h, EVERY_RANK);
+    }
+
+    /**
+     * Waits until every contribution to the current step of half {@code h} is in, from {@code contributor}: a local
+     * rank, {@link #EVERY_RANK} or {@link #EVERY_OTHER_RANK}; then checks that they are contributions to this call.
+     */
+    private void awaitArrivals(int h, int contributor) {
         awaitCount(arrivals[h], arrivalTarget[h], arrivalWaits[h], arrivalSite);
+        checkContributions(h, contributor);
         if (!agreementChecked) {
             agreementChecked = true;
             checkAgreement();
+        }
+    }
+
+    /**
+     * The counters say how many contributions came, not to which call: a node-mate that runs another sequence of
+     * calls (an algorithm that takes its node steps in another order for another block size, say) could fill this
+     * step with a contribution to an earlier call of its own, and its descriptor may already show a later call by
+     * the time this rank looks. So every contributor stamps its call on the half before it arrives. A stamp behind
+     * this call means the contributor has not contributed to this half in this call: what filled the step was
+     * something else. A stamp ahead is a contributor that already went on (a barrier's half is not drained, so a
+     * fast rank may use it again two calls later).
+     */
+    private void checkContributions(int h, int contributor) {
+        for (int q = 0; q < size; q++) {
+            if (contributor == EVERY_OTHER_RANK ? q == me : contributor != EVERY_RANK && q != contributor) {
+                continue;
+            }
+            long stamped = SharedAccess.getLongAcquire(segment, contributionOffset(q, h));
+            if (stamped < calls) {
+                throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": mismatch: local rank " + me
+                        + " called " + decode(descriptor) + " as collective #" + calls + ", but local rank " + q
+                        + "'s contribution"
+                        + " to its step belongs to its collective #" + stamped + " (it now calls "
+                        + decode(SharedAccess.getLongAcquire(segment, descriptorOffset(q)))
+                        + "): the ranks of this node called different sequences of node collectives");
+            }
         }
     }
 
@@ -774,7 +814,7 @@ public final class NodeCollectives {
             long theirs = SharedAccess.getLongAcquire(segment, descriptorOffset(q));
             if (theirs != descriptor && (theirs >>> CALL_SHIFT) == (descriptor >>> CALL_SHIFT)) {
                 // Same call, same kind and root, other size: say so in the words a size mismatch is reported in.
-                String what = (theirs >>> 32) == (descriptor >>> 32) ? "size mismatch in " : "";
+                String what = (theirs >>> 32) == (descriptor >>> 32) ? "size mismatch in " : "mismatch: ";
                 throw new ShmException(ShmException.Reason.MISMATCH, q, where + ": " + what + "local rank " + me
                         + " called " + decode(descriptor) + " as collective #" + calls + " while local rank " + q
                         + " called " + decode(theirs));
@@ -805,6 +845,10 @@ public final class NodeCollectives {
             }
         }
         return e;
+    }
+
+    private long contributionOffset(int rank, int half) {
+        return layout.collectiveSlot(rank) + RegionLayout.COLLECTIVE_CONTRIBUTION + half * 8L;
     }
 
     private long descriptorOffset(int rank) {

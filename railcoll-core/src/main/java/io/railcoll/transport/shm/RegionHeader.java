@@ -33,7 +33,7 @@ import java.nio.charset.StandardCharsets;
 record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, long creatorStartMillis,
                     int localSize, int ringBytes, long nodeBufferBytes, long totalBytes, String jobId) {
     static final long MAGIC = 0x6c6c6f636c696172L;
-    static final int LAYOUT_VERSION = 3;
+    static final int LAYOUT_VERSION = 4;
     static final long READY = 0x5944414552L; // "READY"
     static final int MAX_JOB_ID_BYTES = 64;
 

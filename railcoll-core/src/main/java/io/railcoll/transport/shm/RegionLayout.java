@@ -18,7 +18,9 @@ import io.railcoll.memory.Doorbell;
  * doorbellOffset       L x 128               doorbell of local rank r, see {@link Doorbell}
  * collectiveOffset     L x 128               collective slot of local rank r: +0 call descriptor
  *                                              (long), +8 address of its block for a single-copy
- *                                              call (long, 0: none); see {@link NodeCollectives}
+ *                                              call (long, 0: none), +16 and +24 the call in which it
+ *                                              last contributed to half 0 and half 1 (longs); see
+ *                                              {@link NodeCollectives}
  * syncOffset           10 x 128              node-wide collective words, one 128-byte slot each:
  *                                              arrivals of half 0, of half 1, drains of half 0,
  *                                              of half 1 (longs), abort word (long), then the
@@ -64,6 +66,8 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
 
     static final long COLLECTIVE_DESCRIPTOR = 0;
     static final long COLLECTIVE_SOURCE = 8;
+    /** Two words, one per node-buffer half: the call in which this rank last contributed to that half. */
+    static final long COLLECTIVE_CONTRIBUTION = 16;
 
     /** Slots of the node-wide collective area, in order. */
     static final int SYNC_ARRIVALS = 0;
