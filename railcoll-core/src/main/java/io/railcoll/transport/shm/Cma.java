@@ -149,6 +149,27 @@ public final class Cma {
         }
     }
 
+    /** As {@link Reader}, the other way: a writer for one thread's repeated pushes, allocating nothing per call. */
+    public static final class Writer {
+        private final Transfer transfer;
+
+        public Writer(Arena arena) {
+            transfer = new Transfer(arena, WRITEV, "process_vm_writev");
+        }
+
+        /**
+         * As {@link Cma#write}: the native {@code src[srcOffset, srcOffset+length)} to {@code remoteAddress} of
+         * {@code pid}, continuing partial transfers.
+         */
+        public void write(long pid, long remoteAddress, MemorySegment src, long srcOffset, long length) {
+            if (!src.isNative()) {
+                throw new IllegalArgumentException("process_vm_writev needs a native local segment");
+            }
+            Objects.checkFromIndexSize(srcOffset, length, src.byteSize());
+            transfer.run(pid, remoteAddress, src, srcOffset, length);
+        }
+    }
+
     /** One direction of cross-memory attach with its iovecs and errno capture allocated once; the retry loop. */
     private static final class Transfer {
         private final MethodHandle call;

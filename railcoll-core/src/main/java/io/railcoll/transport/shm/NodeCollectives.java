@@ -78,13 +78,14 @@ import java.util.function.IntSupplier;
  * <h2>Single copy (large blocks between native buffers)</h2>
  * With {@link #enableSingleCopy} a broadcast or all-gather of at least the threshold's bytes per
  * block first takes one <em>announce</em> step: every rank publishes the address of the block it
- * offers (all-gather: its source; broadcast: the root's buffer; 0 if its buffers are not native or
+ * offers (all-gather: its source; broadcast: its buffer; 0 if its buffers are not native or
  * it cannot read every node-mate with {@link Cma}) and waits for everyone's.
  * If every rank could, each reader copies what it needs straight out of the owners' memory with
  * {@code process_vm_readv} (one copy instead of two through the buffer: for an all-gather of L
  * ranks, L M bytes per rank instead of (L+1) M), counts a drain, and the call ends when the step
  * is drained, so no owner returns, and lets its caller reuse its buffer, while a node-mate still
- * reads it. If any rank could not, the call goes on through the node buffer as below (the
+ * reads it. A broadcast's root, which has nothing to read, writes the first M / L bytes into every
+ * other rank's buffer with {@code process_vm_writev} while they read the rest, so no rank idles. If any rank could not, the call goes on through the node buffer as below (the
  * announce step was the only extra cost). Whether a call takes the announce step depends only on
  * its size and the threshold, and the threshold is part of the descriptor, so node-mates with
  * different settings fail with a mismatch instead of misreading each other's steps. Gathers stay
@@ -202,6 +203,7 @@ public final class NodeCollectives {
     /** Whether this rank may read every node-mate's memory (probed at start-up). */
     private boolean readsEveryNodeMate;
     private Cma.Reader singleCopyReader;
+    private Cma.Writer singleCopyWriter;
     /** Calls carried out single-copy so far (diagnostics and tests). */
     private long singleCopyCalls;
 
@@ -405,6 +407,7 @@ public final class NodeCollectives {
         this.readsEveryNodeMate = readsEveryNodeMate;
         if (singleCopyReader == null) {
             singleCopyReader = new Cma.Reader(Arena.ofAuto());
+            singleCopyWriter = new Cma.Writer(Arena.ofAuto());
         }
     }
 
@@ -587,23 +590,39 @@ public final class NodeCollectives {
         return true;
     }
 
-    /** As {@link #allgatherSingleCopy}: every other rank reads the root's buffer; the root waits until all have. */
+    /**
+     * As {@link #allgatherSingleCopy}, with the copying shared: every rank offers the address of its buffer, the root
+     * writes the first {@link #rootShare} bytes into every other rank's buffer while each of them reads the rest out
+     * of the root's, and every rank waits until all have finished (the root's buffer is read, the others' are
+     * written). The root would otherwise wait idle while the others copy: with 2 ranks this halves the copy.
+     */
     private boolean broadcastSingleCopy(int root, MemorySegment buffer, long offset, long bytes) {
-        long offer = me == root ? (buffer.isNative() ? buffer.address() + offset : 0)
-                : (readsEveryNodeMate && buffer.isNative() ? 1 : 0);
-        int h = announce(offer, size);
+        boolean able = readsEveryNodeMate && buffer.isNative();
+        int h = announce(able ? buffer.address() + offset : 0, size);
         if (!everyRankOffered()) {
             return false;
         }
+        long share = rootShare(bytes);
         if (me == root) {
-            drainTarget[h] += size - 1;
-            awaitDrained(h);
+            for (int i = 1; i < size; i++) {
+                int q = (me + i) % size;
+                singleCopyWriter.write(peers.pid(q), offeredBy(q), buffer, offset, share);
+            }
         } else {
-            singleCopyReader.read(peers.pid(root), offeredBy(root), buffer, offset, bytes);
-            drain(h, size - 1);
+            singleCopyReader.read(peers.pid(root), offeredBy(root) + share, buffer, offset + share, bytes - share);
         }
+        drain(h, size);
+        awaitDrained(h);
         singleCopyCalls++;
         return true;
+    }
+
+    /**
+     * The bytes at the start of a single-copy broadcast that the root writes to each of the other L-1 ranks, which
+     * read the rest themselves: M / L, so that the root's (L-1) M / L equals each reader's share, in whole cache lines.
+     */
+    private long rootShare(long bytes) {
+        return CacheLines.alignDown(bytes / size, CacheLines.LINE_BYTES);
     }
 
     /** Publishes this rank's offer (0: none), takes a step every rank arrives at, and returns its half. */
