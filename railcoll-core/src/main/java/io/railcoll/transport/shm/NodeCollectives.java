@@ -76,21 +76,26 @@ import java.util.function.IntSupplier;
  * of a counter (measured, decision 0012); the small collectives gained there too.
  *
  * <h2>Single copy (large blocks between native buffers)</h2>
- * With {@link #enableSingleCopy} a broadcast or all-gather of at least the threshold's bytes per
- * block first takes one <em>announce</em> step: every rank publishes the address of the block it
- * offers (all-gather: its source; broadcast: its buffer; 0 if its buffers are not native or
- * it cannot read every node-mate with {@link Cma}) and waits for everyone's.
- * If every rank could, each reader copies what it needs straight out of the owners' memory with
- * {@code process_vm_readv} (one copy instead of two through the buffer: for an all-gather of L
- * ranks, L M bytes per rank instead of (L+1) M), counts a drain, and the call ends when the step
- * is drained, so no owner returns, and lets its caller reuse its buffer, while a node-mate still
- * reads it. A broadcast's root, which has nothing to read, writes the first M / L bytes into every
- * other rank's buffer with {@code process_vm_writev} while they read the rest, so no rank idles. If any rank could not, the call goes on through the node buffer as below (the
- * announce step was the only extra cost). Whether a call takes the announce step depends only on
- * its size and the threshold, and the threshold is part of the descriptor, so node-mates with
- * different settings fail with a mismatch instead of misreading each other's steps. Gathers stay
- * in the node buffer: there the non-roots copy their blocks in and return without waiting for the
- * root, which a single-copy gather cannot allow, and it measured as fast or faster (decision 0012).
+ * With {@link #enableSingleCopy} a gather, broadcast or all-gather of at least the threshold's bytes
+ * per block first takes one <em>announce</em> step: every rank publishes the address it offers
+ * (all-gather: its source; broadcast: its buffer; gather: the root its destination, the others
+ * their sources; 0 if its buffers are not native or it cannot reach every node-mate with
+ * {@link Cma}) and waits for everyone's. If every rank could, the bytes move straight between the
+ * ranks' own buffers with {@code process_vm_readv}/{@code writev} (one copy instead of two through
+ * the buffer: for an all-gather of L ranks, L M bytes per rank instead of (L+1) M), each rank counts
+ * a drain, and the call ends when the step is drained, so no rank returns, and lets its caller reuse
+ * its buffer, while a node-mate still reads or writes it.
+ * <ul>
+ *   <li>All-gather: each rank reads every other rank's block.</li>
+ *   <li>Broadcast and gather: the root, which would otherwise wait idle while the others copy,
+ *       moves the first M / L bytes of every other rank's block itself (writes them into the
+ *       others' buffers; reads them out of the others' sources), while each other rank moves the
+ *       rest of its own. With 2 ranks each copies half.</li>
+ * </ul>
+ * If any rank could not, the call goes on through the node buffer as below (the announce step was
+ * the only extra cost). Whether a call takes the announce step depends only on its size and the
+ * threshold, and the threshold is part of the descriptor, so node-mates with different settings
+ * fail with a mismatch instead of misreading each other's steps.
  *
  * <h2>Agreement and failures</h2>
  * At the start of a call each rank publishes a descriptor (call number mod 2^20, kind, root,
@@ -273,14 +278,19 @@ public final class NodeCollectives {
         if (me == root) {
             Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blockBytes, size), dst.byteSize());
         }
-        begin(Kind.GATHER, root, blockBytes, false, timeoutNs);
+        boolean announce = blockBytes >= singleCopyMinBytes;
+        begin(Kind.GATHER, root, blockBytes, announce, timeoutNs);
         try {
             if (mailboxes && blockBytes <= MAILBOX_DATA_BYTES) {
                 gatherByMailbox(root, src, srcOffset, blockBytes, dst, dstOffset);
                 return;
             }
-            stepCount = steps(blockBytes, pieceBytes);
-            for (long k = 0; k < stepCount; k++) {
+            if (announce && gatherSingleCopy(root, src, srcOffset, blockBytes, dst, dstOffset)) {
+                return;
+            }
+            long buffered = steps(blockBytes, pieceBytes);
+            stepCount += buffered;
+            for (long k = 0; k < buffered; k++) {
                 int h = nextStep();
                 long off = k * pieceBytes;
                 long len = Math.min(pieceBytes, blockBytes - off);
@@ -391,7 +401,7 @@ public final class NodeCollectives {
     }
 
     /**
-     * Lets broadcasts and all-gathers of at least {@code minBytes} per block go single-copy when every
+     * Lets gathers, broadcasts and all-gathers of at least {@code minBytes} per block go single-copy when every
      * node-mate's buffers allow it (see the class comment). Every rank of the node must call this with the same
      * {@code minBytes} before its first collective, or not at all: a node-mate with another threshold fails the
      * first call where they differ with a mismatch.
@@ -618,11 +628,46 @@ public final class NodeCollectives {
     }
 
     /**
-     * The bytes at the start of a single-copy broadcast that the root writes to each of the other L-1 ranks, which
-     * read the rest themselves: M / L, so that the root's (L-1) M / L equals each reader's share, in whole cache lines.
+     * The bytes at the start of a single-copy broadcast (gather) that the root writes to (reads from) each of the
+     * other L-1 ranks, which move the rest themselves: M / L, so that the root's (L-1) M / L equals each other rank's
+     * share, in whole cache lines.
      */
     private long rootShare(long bytes) {
         return CacheLines.alignDown(bytes / size, CacheLines.LINE_BYTES);
+    }
+
+    /**
+     * The single-copy gather, with the copying shared as in {@link #broadcastSingleCopy}: the root offers its
+     * destination, every other rank its source; the root reads the first {@link #rootShare} bytes of every other
+     * rank's block while each of them writes the rest straight into the root's destination, and every rank waits
+     * until all have finished. Through the node buffer the root's copies out follow the others' copies in; here
+     * both halves of the work run at once.
+     */
+    private boolean gatherSingleCopy(int root, MemorySegment src, long srcOffset, long blockBytes, MemorySegment dst,
+                                     long dstOffset) {
+        boolean able = readsEveryNodeMate && src.isNative() && (me != root || dst.isNative());
+        int h = offer(able ? (me == root ? dst.address() + dstOffset : src.address() + srcOffset) : 0, size);
+        if (able && me == root) {
+            MemorySegment.copy(src, srcOffset, dst, dstOffset + me * blockBytes, blockBytes);
+        }
+        awaitArrivals(h);
+        if (!everyRankOffered()) {
+            return false;
+        }
+        long share = rootShare(blockBytes);
+        if (me == root) {
+            for (int i = 1; i < size; i++) {
+                int q = (me + i) % size;
+                singleCopyReader.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, share);
+            }
+        } else {
+            singleCopyWriter.write(peers.pid(root), offeredBy(root) + me * blockBytes + share, src, srcOffset + share,
+                    blockBytes - share);
+        }
+        drain(h, size);
+        awaitDrained(h);
+        singleCopyCalls++;
+        return true;
     }
 
     /** Publishes this rank's offer (0: none), takes a step every rank arrives at, and returns its half. */

@@ -187,9 +187,9 @@ public final class ShmRankMain {
 
     /**
      * The node collectives again with single copy on for every block of at least 1 byte: first with native buffers
-     * everywhere (every broadcast and all-gather but the 0-byte ones must go single-copy), then with the last rank's buffers on the Java
-     * heap (every call must fall back to the node buffer, since process_vm_readv cannot reach them), both checked
-     * byte for byte.
+     * everywhere (every gather, broadcast and all-gather but the 0-byte ones must go single-copy), then with the last
+     * rank's buffers on the Java heap (every call must fall back to the node buffer, since process_vm_readv cannot
+     * reach them), both checked byte for byte.
      */
     private static long singleCopyCollectives(NodeRegion region, MemorySegment pattern) {
         NodeCollectives coll = region.collectives();
@@ -204,10 +204,10 @@ public final class ShmRankMain {
         long nonEmpty = Arrays.stream(SIZES).filter(b -> b > 0).count();
         long before = coll.singleCopyCalls();
         long checks = collectives(region, pattern, false);
-        // The broadcast and the all-gather of each size; gathers stay in the node buffer.
-        if (coll.singleCopyCalls() - before != 2 * nonEmpty) {
+        // The gather, the broadcast and the all-gather of each size.
+        if (coll.singleCopyCalls() - before != 3 * nonEmpty) {
             throw new AssertionError("native buffers: " + (coll.singleCopyCalls() - before) + " single-copy calls, "
-                    + "expected " + 2 * nonEmpty);
+                    + "expected " + 3 * nonEmpty);
         }
         before = coll.singleCopyCalls();
         checks += collectives(region, pattern, true);
