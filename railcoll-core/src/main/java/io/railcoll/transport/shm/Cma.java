@@ -126,14 +126,16 @@ public final class Cma {
     }
 
     /**
-     * A reader for one thread's repeated pulls: its iovecs and errno capture are allocated once, so {@link #read}
-     * allocates nothing (the engine's hot path). Not thread-safe: one per owner thread.
+     * Cross-memory attach for one thread's repeated transfers: its iovecs and errno captures are allocated once, so
+     * {@link #read} and {@link #write} allocate nothing (the engine's hot path). Not thread-safe: one per owner thread.
      */
-    public static final class Reader {
-        private final Transfer transfer;
+    public static final class Copier {
+        private final Transfer readv;
+        private final Transfer writev;
 
-        public Reader(Arena arena) {
-            transfer = new Transfer(arena, READV, "process_vm_readv");
+        public Copier(Arena arena) {
+            readv = new Transfer(arena, READV, "process_vm_readv");
+            writev = new Transfer(arena, WRITEV, "process_vm_writev");
         }
 
         /**
@@ -141,20 +143,7 @@ public final class Cma {
          * {@code dst[dstOffset, dstOffset+length)}, continuing partial transfers.
          */
         public void read(long pid, long remoteAddress, MemorySegment dst, long dstOffset, long length) {
-            if (!dst.isNative()) {
-                throw new IllegalArgumentException("process_vm_readv needs a native local segment");
-            }
-            Objects.checkFromIndexSize(dstOffset, length, dst.byteSize());
-            transfer.run(pid, remoteAddress, dst, dstOffset, length);
-        }
-    }
-
-    /** As {@link Reader}, the other way: a writer for one thread's repeated pushes, allocating nothing per call. */
-    public static final class Writer {
-        private final Transfer transfer;
-
-        public Writer(Arena arena) {
-            transfer = new Transfer(arena, WRITEV, "process_vm_writev");
+            run(readv, pid, remoteAddress, dst, dstOffset, length);
         }
 
         /**
@@ -162,11 +151,16 @@ public final class Cma {
          * {@code pid}, continuing partial transfers.
          */
         public void write(long pid, long remoteAddress, MemorySegment src, long srcOffset, long length) {
-            if (!src.isNative()) {
-                throw new IllegalArgumentException("process_vm_writev needs a native local segment");
+            run(writev, pid, remoteAddress, src, srcOffset, length);
+        }
+
+        private static void run(Transfer transfer, long pid, long remoteAddress, MemorySegment local, long localOffset,
+                                long length) {
+            if (!local.isNative()) {
+                throw new IllegalArgumentException(transfer.name + " needs a native local segment");
             }
-            Objects.checkFromIndexSize(srcOffset, length, src.byteSize());
-            transfer.run(pid, remoteAddress, src, srcOffset, length);
+            Objects.checkFromIndexSize(localOffset, length, local.byteSize());
+            transfer.run(pid, remoteAddress, local, localOffset, length);
         }
     }
 

@@ -207,8 +207,7 @@ public final class NodeCollectives {
     private long singleCopyMinBytes = Long.MAX_VALUE;
     /** Whether this rank may read every node-mate's memory (probed at start-up). */
     private boolean readsEveryNodeMate;
-    private Cma.Reader singleCopyReader;
-    private Cma.Writer singleCopyWriter;
+    private Cma.Copier singleCopier;
     /** Calls carried out single-copy so far (diagnostics and tests). */
     private long singleCopyCalls;
 
@@ -415,9 +414,8 @@ public final class NodeCollectives {
         }
         this.singleCopyMinBytes = minBytes;
         this.readsEveryNodeMate = readsEveryNodeMate;
-        if (singleCopyReader == null) {
-            singleCopyReader = new Cma.Reader(Arena.ofAuto());
-            singleCopyWriter = new Cma.Writer(Arena.ofAuto());
+        if (singleCopier == null) {
+            singleCopier = new Cma.Copier(Arena.ofAuto());
         }
     }
 
@@ -592,7 +590,7 @@ public final class NodeCollectives {
         // Start with the next rank, so the readers spread over the owners.
         for (int i = 1; i < size; i++) {
             int q = (me + i) % size;
-            singleCopyReader.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
+            singleCopier.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
         }
         drain(h, size);
         awaitDrained(h);
@@ -616,10 +614,10 @@ public final class NodeCollectives {
         if (me == root) {
             for (int i = 1; i < size; i++) {
                 int q = (me + i) % size;
-                singleCopyWriter.write(peers.pid(q), offeredBy(q), buffer, offset, share);
+                singleCopier.write(peers.pid(q), offeredBy(q), buffer, offset, share);
             }
         } else {
-            singleCopyReader.read(peers.pid(root), offeredBy(root) + share, buffer, offset + share, bytes - share);
+            singleCopier.read(peers.pid(root), offeredBy(root) + share, buffer, offset + share, bytes - share);
         }
         drain(h, size);
         awaitDrained(h);
@@ -658,10 +656,10 @@ public final class NodeCollectives {
         if (me == root) {
             for (int i = 1; i < size; i++) {
                 int q = (me + i) % size;
-                singleCopyReader.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, share);
+                singleCopier.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, share);
             }
         } else {
-            singleCopyWriter.write(peers.pid(root), offeredBy(root) + me * blockBytes + share, src, srcOffset + share,
+            singleCopier.write(peers.pid(root), offeredBy(root) + me * blockBytes + share, src, srcOffset + share,
                     blockBytes - share);
         }
         drain(h, size);

@@ -5,13 +5,13 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * What the single-copy path of one {@link ShmTransport} shares between its links: whether it is on, the size from
- * which puts go as PULL frames, the {@link Cma.Reader} (allocated once), a bounce buffer for heap destinations
+ * which puts go as PULL frames, the {@link Cma.Copier} (allocated once), a bounce buffer for heap destinations
  * (allocated on first use) and counters.
  *
  * <p>Threading: owner thread only, except the counters, which are read for reports. Lifetime: the transport's.
  */
 final class Pulls {
-    final Cma.Reader reader;
+    final Cma.Copier reader;
     private final Arena arena;
     private final boolean enabled;
     private final long threshold;
@@ -29,7 +29,7 @@ final class Pulls {
         this.arena = arena;
         this.enabled = enabled;
         this.threshold = threshold;
-        this.reader = new Cma.Reader(arena);
+        this.reader = new Cma.Copier(arena);
     }
 
     boolean enabled() {

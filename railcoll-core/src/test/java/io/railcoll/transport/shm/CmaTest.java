@@ -83,7 +83,7 @@ class CmaTest {
     @Test
     void theReusableReaderReadsRepeatedlyAndMapsErrorsTheSameWay() {
         try (Arena arena = Arena.ofConfined()) {
-            Cma.Reader reader = new Cma.Reader(arena);
+            Cma.Copier reader = new Cma.Copier(arena);
             MemorySegment source = arena.allocate(1 << 20);
             MemorySegment target = arena.allocate(1 << 20);
             for (int round = 0; round < 5; round++) {

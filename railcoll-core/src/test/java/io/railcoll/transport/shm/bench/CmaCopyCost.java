@@ -4,7 +4,7 @@ import io.railcoll.transport.shm.Cma;
 import java.lang.foreign.*;
 /**
  * What a put costs in copies, for the single-copy threshold (docs/decisions/0009): process_vm_readv with a reused
- * {@link Cma.Reader} against one memcpy of the same size, both within this process (same caches as between two
+ * {@link Cma.Copier} against one memcpy of the same size, both within this process (same caches as between two
  * processes of a node). The ring path costs two memcpys, the single-copy path one process_vm_readv plus a
  * PULLED frame. Best of 7 rounds. Not a test: prints figures.
  *
@@ -20,7 +20,7 @@ public final class CmaCopyCost {
             for (long size : new long[] {16384, 32768, 65536, 131072, 262144, 1048576, 4194304}) {
                 MemorySegment src = arena.allocate(size, 4096); src.fill((byte)1);
                 MemorySegment dst = arena.allocate(size, 4096); dst.fill((byte)2);
-                Cma.Reader r = new Cma.Reader(arena);
+                Cma.Copier r = new Cma.Copier(arena);
                 int n = (int) Math.max(20, (256L << 20) / size);
                 double bestC = 1e18, bestM = 1e18;
                 for (int rep = 0; rep < 7; rep++) {
