@@ -36,7 +36,9 @@ final class FaultApps {
     /**
      * Rank 0 broadcasts {@link #BYTES} from native memory to rank 1, which pulls it single-copy; at the sixth call the
      * rank named by args[0] dies abruptly (like kill -9) 2 ms into the call, while the pull is outstanding
-     * (the receiver, rank 1, never finishes it; the sender, rank 0, vanishes under its puller).
+     * (the receiver, rank 1, never finishes it; the sender, rank 0, vanishes under its puller). args[1], optional:
+     * the algorithm forced (default {@code broadcast.knomial}); a {@code gather.*} one gathers {@link #BYTES} per rank
+     * to rank 0 instead.
      */
     public static final class DieDuringPull implements RankApp {
         static final int BYTES = 64 << 20;
@@ -44,10 +46,14 @@ final class FaultApps {
         @Override
         public void run(Communicator comm, List<String> args) throws InterruptedException {
             int victim = Integer.parseInt(args.get(0));
+            String algorithm = args.size() > 1 ? args.get(1) : "broadcast.knomial";
+            boolean gather = algorithm.startsWith("gather.");
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
                 java.lang.foreign.MemorySegment buf = arena.allocate(BYTES, 64);
+                java.lang.foreign.MemorySegment gathered = gather && comm.rank() == 0
+                        ? arena.allocate((long) BYTES * comm.size(), 64) : java.lang.foreign.MemorySegment.NULL;
                 buf.fill((byte) 1);
-                comm.forceAlgorithm("broadcast.knomial");
+                comm.forceAlgorithm(algorithm);
                 for (int i = 0; ; i++) {
                     if (i == 5 && comm.rank() == victim) {
                         Thread killer = new Thread(() -> {
@@ -61,7 +67,11 @@ final class FaultApps {
                         killer.setDaemon(true);
                         killer.start();
                     }
-                    comm.broadcast(buf, 0);
+                    if (gather) {
+                        comm.gather(buf, gathered, 0);
+                    } else {
+                        comm.broadcast(buf, 0);
+                    }
                 }
             }
         }

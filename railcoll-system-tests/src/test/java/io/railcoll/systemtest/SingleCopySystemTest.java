@@ -92,4 +92,23 @@ class SingleCopySystemTest {
         System.out.println(line);
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
     }
+
+    /**
+     * The node collectives' own single copy (a one-node job runs broadcast.shm and gather.shm in the node region, the
+     * root and the other rank each moving part of the message with process_vm_readv/writev): a rank killed 2 ms into a
+     * 64 MiB call is named by the survivor, whichever side dies.
+     */
+    @ParameterizedTest(name = "{0}, victim rank {1}")
+    @CsvSource({"broadcast.shm, 1", "broadcast.shm, 0", "gather.shm, 1", "gather.shm, 0"})
+    void aNodeMateKilledDuringASingleCopyNodeCollectiveIsNamedBySurvivor(String algorithm, int victim) {
+        Jobs.Outcome o = Jobs.run(Placement.singleNode(2), 1, FaultApps.DieDuringPull.class,
+                List.of(String.valueOf(victim), algorithm), Map.of("RAILCOLL_TIMEOUT_MS", "8000"));
+        assertFalse(o.result().succeeded());
+        int survivor = 1 - victim;
+        assertEquals(victim, o.result().failedRank(), o.all());
+        String named = "[r" + survivor + "] FAILED: io.railcoll.PeerLostException: rank " + survivor + ": lost rank " + victim;
+        assertTrue(o.stderr().contains(named), "the survivor did not name the lost rank:\n" + o.all());
+        System.out.println(o.stderr().lines().filter(l -> l.contains(named)).findFirst().orElseThrow());
+        assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
+    }
 }

@@ -165,6 +165,7 @@ public final class NodeCollectives {
     private final PeerWait[] drainWaits = new PeerWait[2];
     private final WaitSite arrivalSite;
     private final WaitSite drainSite;
+    private final WaitSite transferSite;
 
     /** Per half: what {@code arrivals[h]} and {@code drains[h]} read once the last step on that half is complete. */
     private final long[] arrivalTarget = new long[2];
@@ -181,6 +182,8 @@ public final class NodeCollectives {
     private long stepCount;
     private long descriptor;
     private long awaitedStep;
+    /** Whether the call in progress began with the single-copy announce step (its first step). */
+    private boolean singleCopy;
     private long timeoutNs;
     private boolean agreementChecked;
     /** Set when this rank fails because another one aborted: that rank has already said so to the node. */
@@ -239,6 +242,8 @@ public final class NodeCollectives {
         this.mailboxBarrier = !NodeCpus.outnumbered(size);
         this.arrivalSite = peer -> "every local rank's contribution to " + stepText();
         this.drainSite = peer -> "every local rank to finish reading the node-buffer half before " + stepText();
+        this.transferSite = peer -> "every local rank to finish its transfers of the single-copy " + kind.label + " #"
+                + calls + callText();
     }
 
     /**
@@ -593,7 +598,7 @@ public final class NodeCollectives {
             singleCopier.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
         }
         drain(h, size);
-        awaitDrained(h);
+        awaitTransfers(h);
         singleCopyCalls++;
         return true;
     }
@@ -620,7 +625,7 @@ public final class NodeCollectives {
             singleCopier.read(peers.pid(root), offeredBy(root) + share, buffer, offset + share, bytes - share);
         }
         drain(h, size);
-        awaitDrained(h);
+        awaitTransfers(h);
         singleCopyCalls++;
         return true;
     }
@@ -663,7 +668,7 @@ public final class NodeCollectives {
                     blockBytes - share);
         }
         drain(h, size);
-        awaitDrained(h);
+        awaitTransfers(h);
         singleCopyCalls++;
         return true;
     }
@@ -767,6 +772,7 @@ public final class NodeCollectives {
         this.callBytes = bytes;
         this.stepCount = singleCopy ? 1 : 0;
         this.firstStep = step + 1;
+        this.singleCopy = singleCopy;
         this.agreementChecked = false;
         calls++;
         descriptor = describe(calls, kind, false, root, bytes) | (singleCopy ? SINGLE_COPY : 0);
@@ -843,6 +849,11 @@ public final class NodeCollectives {
     /** Waits until the previous step on half {@code h} has been read by all its readers. */
     private void awaitDrained(int h) {
         awaitCount(drains[h], drainTarget[h], drainWaits[h], drainSite);
+    }
+
+    /** Waits until every rank has counted its drain of the current single-copy step (on half {@code h}). */
+    private void awaitTransfers(int h) {
+        awaitCount(drains[h], drainTarget[h], drainWaits[h], transferSite);
     }
 
     private void awaitCount(long offset, long target, PeerWait wait, WaitSite site) {
@@ -928,13 +939,21 @@ public final class NodeCollectives {
     }
 
     private String stepText() {
+        if (awaitedStep == firstStep && singleCopy) {
+            return "the single-copy announce step (global step " + awaitedStep + ") of " + kind.label + " #" + calls
+                    + callText();
+        }
         return "step " + (awaitedStep - firstStep + 1) + " of " + stepCount + " (global step " + awaitedStep + ") of "
-                + kind.label + " #" + calls + " in the node buffer" + switch (kind) {
-                    case BARRIER, ALLTOALL -> "";
-                    case ALLGATHER -> " (" + callBytes + " bytes per rank)";
-                    case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
-                    case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
-                };
+                + kind.label + " #" + calls + " in the node buffer" + callText();
+    }
+
+    private String callText() {
+        return switch (kind) {
+            case BARRIER, ALLTOALL -> "";
+            case ALLGATHER -> " (" + callBytes + " bytes per rank)";
+            case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
+            case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
+        };
     }
 
     // call number mod 2^19 | single copy (1 bit) | by messages (1 bit) | kind (3 bits) | root (8 bits) | bytes mod 2^32
