@@ -595,7 +595,7 @@ public final class NodeCollectives {
         // Start with the next rank, so the readers spread over the owners.
         for (int i = 1; i < size; i++) {
             int q = (me + i) % size;
-            singleCopier.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
+            read(q, offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
         }
         drain(h, size);
         awaitTransfers(h);
@@ -619,15 +619,42 @@ public final class NodeCollectives {
         if (me == root) {
             for (int i = 1; i < size; i++) {
                 int q = (me + i) % size;
-                singleCopier.write(peers.pid(q), offeredBy(q), buffer, offset, share);
+                write(q, offeredBy(q), buffer, offset, share);
             }
         } else {
-            singleCopier.read(peers.pid(root), offeredBy(root) + share, buffer, offset + share, bytes - share);
+            read(root, offeredBy(root) + share, buffer, offset + share, bytes - share);
         }
         drain(h, size);
         awaitTransfers(h);
         singleCopyCalls++;
         return true;
+    }
+
+    /** Copies {@code length} bytes at {@code remoteAddress} of local rank {@code q} into {@code dst}; see {@link #transferFailed}. */
+    private void read(int q, long remoteAddress, MemorySegment dst, long dstOffset, long length) {
+        try {
+            singleCopier.read(peers.pid(q), remoteAddress, dst, dstOffset, length);
+        } catch (ShmException e) {
+            throw transferFailed(e, "reading " + length + " bytes from", q);
+        }
+    }
+
+    /** Copies {@code length} bytes of {@code src} to {@code remoteAddress} of local rank {@code q}; see {@link #transferFailed}. */
+    private void write(int q, long remoteAddress, MemorySegment src, long srcOffset, long length) {
+        try {
+            singleCopier.write(peers.pid(q), remoteAddress, src, srcOffset, length);
+        } catch (ShmException e) {
+            throw transferFailed(e, "writing " + length + " bytes to", q);
+        }
+    }
+
+    /**
+     * A failed cross-memory transfer knows the pid, not the rank: the same failure, naming local rank {@code q} (so
+     * that the communicator reports the lost rank, not rank -1) and the call.
+     */
+    private ShmException transferFailed(ShmException e, String doing, int q) {
+        return new ShmException(e.reason(), q, where + ": " + doing + " local rank " + q + " (pid " + peers.pid(q)
+                + ") in the single-copy " + kind.label + " #" + calls + callText() + " failed: " + e.getMessage());
     }
 
     /**
@@ -661,10 +688,10 @@ public final class NodeCollectives {
         if (me == root) {
             for (int i = 1; i < size; i++) {
                 int q = (me + i) % size;
-                singleCopier.read(peers.pid(q), offeredBy(q), dst, dstOffset + q * blockBytes, share);
+                read(q, offeredBy(q), dst, dstOffset + q * blockBytes, share);
             }
         } else {
-            singleCopier.write(peers.pid(root), offeredBy(root) + me * blockBytes + share, src, srcOffset + share,
+            write(root, offeredBy(root) + me * blockBytes + share, src, srcOffset + share,
                     blockBytes - share);
         }
         drain(h, size);

@@ -222,4 +222,36 @@ class NodeCollectivesThreadsTest {
         assertTrue(failures.get(0).getMessage().contains("job threads, node 0, local rank 0"), failures.get(0).getMessage());
         assertEquals(1, regions.get(0).peers().firstLost());
     }
+
+    /**
+     * A failed cross-memory transfer names the node-mate it was moving bytes with (the kernel's error only knows a
+     * pid): the root of a single-copy broadcast offers a buffer at an address nothing is mapped at, so the others'
+     * reads from it and its own writes from it fail with EFAULT. The first rank to fail reports CMA_FAILED (the
+     * others may instead see its abort first); each CMA_FAILED names the rank on the other end: the root for a
+     * reader, the first rank it writes to for the root.
+     */
+    @Test
+    void aFailedSingleCopyTransferNamesTheNodeMateOnTheOtherEnd() throws Exception {
+        long bytes = 8192;
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            coll.enableSingleCopy(1, true);
+            MemorySegment buffer = rank == 0 ? MemorySegment.ofAddress(4096).reinterpret(bytes) : arena.allocate(bytes);
+            coll.nodeBroadcast(0, buffer, 0, bytes, TIMEOUT_NS);
+        });
+        int transferFailures = 0;
+        for (int r = 0; r < RANKS; r++) {
+            ShmException e = assertInstanceOf(ShmException.class, failures.get(r), "rank " + r);
+            if (e.reason() == ShmException.Reason.ABORTED) {
+                continue;
+            }
+            assertEquals(ShmException.Reason.CMA_FAILED, e.reason(), e.getMessage());
+            int other = r == 0 ? 1 : 0;
+            assertEquals(other, e.localPeer(), e.getMessage());
+            assertTrue(e.getMessage().contains((r == 0 ? "writing 2688 bytes to local rank " : "reading 5504 bytes from "
+                    + "local rank ") + other + " (pid") && e.getMessage().contains("single-copy broadcast #1"),
+                    e.getMessage());
+            transferFailures++;
+        }
+        assertTrue(transferFailures > 0, "no rank reported the failed transfer: " + failures);
+    }
 }
