@@ -30,14 +30,6 @@ import java.util.List;
  * spent running every algorithm before anything is timed).
  */
 public final class BenchApp implements RankApp {
-    /** Collective calls after which the engine runs compiled (measured: 193 us per call after 300, 4 us after 3000). */
-    private static final long JIT_WARMUP_CALLS = 6000;
-    /** The large size of the JIT warm-up, and its calls per round (few: each takes milliseconds on the testbed). */
-    private static final long LARGE_WARMUP_BYTES = 65536;
-    private static final int LARGE_WARMUP_CALLS = 4;
-    /** The JIT warm-up lasts at most this many times {@code --jit-warmup-ms} while it has not made enough calls. */
-    private static final long JIT_WARMUP_CAP_FACTOR = 5;
-
     @Override
     public void run(Communicator comm, List<String> args) throws IOException {
         Options o = Options.parse(args);
@@ -96,29 +88,15 @@ public final class BenchApp implements RankApp {
     }
 
     /**
-     * Before anything is timed, runs every algorithm of the sweep at a small, a medium and (when the sweep goes that
-     * far) a large size, round after round, for about {@code jitWarmupNs}: a JVM runs the engine interpreted, then compiled twice, over its first
-     * thousands of calls (measured here: 193 us per 1-byte all-gather after 300 calls, 4 us after 3000), which a
-     * few hundred warm-up calls per point do not cover. Rank 0 decides after each round, so every rank makes the
-     * same calls.
+     * Before anything is timed, {@link JitWarmup} with rounds over every algorithm of the sweep, for about
+     * {@code jitWarmupNs}.
      */
     private static void warmUpJit(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
                                   MemorySegment times, MemorySegment allTimes) {
-        if (o.jitWarmupNs <= 0) {
-            return;
-        }
         int n = comm.size();
-        MemorySegment more = MemorySegment.ofArray(new byte[1]);
-        long start = System.nanoTime();
-        long calls = 0;
-        long largest = Arrays.stream(o.sizes).max().orElse(0);
-        // Small, medium and, when the sweep has them, large blocks: from 64 KiB the calls take paths of their own
-        // (single copy, overlapped node steps, striped frames), which otherwise compile during the first samples.
-        long[] sizes = largest >= LARGE_WARMUP_BYTES
-                ? new long[] {Math.min(1, o.sizes[0]), 4096, LARGE_WARMUP_BYTES}
-                : new long[] {Math.min(1, o.sizes[0]), Math.min(4096, largest)};
-        int[] callsPerSize = {32, 32, LARGE_WARMUP_CALLS};
-        while (true) {
+        long[] sizes = JitWarmup.sizes(o.sizes[0], Arrays.stream(o.sizes).max().orElse(0));
+        JitWarmup.run(comm, o.jitWarmupNs, () -> {
+            long calls = 0;
             for (String alg : algs) {
                 if (alg.equals("auto")) {
                     comm.clearForcedAlgorithm(o.collective);
@@ -135,22 +113,12 @@ public final class BenchApp implements RankApp {
                     // one measured, or the first samples run part-interpreted or deoptimized. Warmed with its own
                     // loop, the first 6000 timed calls of a 1-byte node all-gather with 4 ranks measured 10-140 us,
                     // the steady state 5.5 us.
-                    samplePoint(comm, o, s, r, callsPerSize[i], times, allTimes);
-                    calls += callsPerSize[i];
+                    samplePoint(comm, o, s, r, JitWarmup.callsAt(i), times, allTimes);
+                    calls += JitWarmup.callsAt(i);
                 }
             }
-            long elapsed = System.nanoTime() - start;
-            // The time alone is not enough: when the machine is slow (a call taking milliseconds, not
-            // microseconds) it covers too few calls for the JIT, and a short sweep is then timed half-compiled.
-            // So the warm-up also runs until the library has made JIT_WARMUP_CALLS calls, within a cap.
-            boolean again = elapsed < o.jitWarmupNs
-                    || calls < JIT_WARMUP_CALLS && elapsed < JIT_WARMUP_CAP_FACTOR * o.jitWarmupNs;
-            more.set(ValueLayout.JAVA_BYTE, 0, (byte) (again ? 1 : 0));
-            comm.broadcast(more, 0);
-            if (more.get(ValueLayout.JAVA_BYTE, 0) == 0) {
-                return;
-            }
-        }
+            return calls;
+        });
     }
 
     /** One sample and its gather to rank 0: there, the slowest rank's mean time per call; elsewhere 0. */

@@ -21,9 +21,12 @@ import io.railcoll.sim.CpuScope;
 import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.LinkCost;
 import io.railcoll.topology.Placement;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -56,6 +59,9 @@ final class TuneCommand implements Callable<Integer> {
     private static final int MIN_ROUNDS = 3;
     /** Jobs a sweep may take to complete its rounds when jobs are stopped from outside. */
     private static final int ATTEMPTS = 3;
+
+    @Spec
+    private CommandSpec spec;
 
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
@@ -104,6 +110,11 @@ final class TuneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (samples < MIN_ROUNDS && !reuse) {
+            // Refused before anything runs: the sweep would time every point and then have too few rounds to use.
+            throw new CommandLine.ParameterException(spec.commandLine(), "--samples must be at least " + MIN_ROUNDS
+                    + " (a sweep's medians need that many complete rounds), got " + samples);
+        }
         Files.createDirectories(work);
         Placement placement = cluster.placement();
         int ports = cluster.rails;

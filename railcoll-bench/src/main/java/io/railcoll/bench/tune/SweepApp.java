@@ -1,6 +1,7 @@
 package io.railcoll.bench.tune;
 
 import io.railcoll.Communicator;
+import io.railcoll.bench.JitWarmup;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Algorithm;
@@ -32,8 +33,8 @@ import java.util.Locale;
  * warmup, budget-ms, out (see {@link TuneArgs}); root 0.
  */
 public final class SweepApp implements RankApp {
-    /** Calls per algorithm at the smallest size before timing starts (see {@link #warmUp}). */
-    private static final int JIT_WARMUP_CALLS = 40;
+    /** How long the JIT warm-up runs at least (see {@link JitWarmup}), as {@code railcoll bench} does by default. */
+    private static final long JIT_WARMUP_NS = 3_000_000_000L;
 
     @Override
     public void run(Communicator comm, List<String> args) throws IOException {
@@ -94,28 +95,35 @@ public final class SweepApp implements RankApp {
     }
 
     /**
-     * Runs every algorithm a while before anything is timed: sixteen JVMs compiling the engine on two cores slow the
-     * first seconds of a job several-fold, which would fall on whatever is measured first. Counts, not durations,
-     * so every rank makes the same calls.
+     * Runs every algorithm of every collective before anything is timed ({@link JitWarmup}): sixteen JVMs compiling the
+     * engine on two cores slow the first seconds of a job several-fold, which would fall on whatever is measured first,
+     * and the paths of large blocks compile only when large blocks run. Each call is preceded by a barrier, as in a
+     * sample.
      */
     private static void warmUp(Communicator comm, TuneArgs o, MemorySegment send, MemorySegment recv) {
         int n = comm.size();
-        long small = java.util.Arrays.stream(o.sizes()).min().orElse(0);
-        for (String name : o.collectives()) {
-            Collective c = Collective.fromId(name);
-            for (String a : algorithms(comm, c, o.algorithms())) {
-                choose(comm, c, a, small);
-                for (long size : new long[] {small, o.maxSize()}) {
-                    MemorySegment s = send.asSlice(0, c.sendBytes(size, n));
-                    MemorySegment r = recv.asSlice(0, c.recvBytes(size, n, comm.rank(), 0));
-                    int calls = size == small ? JIT_WARMUP_CALLS : 2;
-                    for (int i = 0; i < calls; i++) {
-                        call(comm, c, s, r);
+        long[] sizes = JitWarmup.sizes(java.util.Arrays.stream(o.sizes()).min().orElse(0), o.maxSize());
+        JitWarmup.run(comm, JIT_WARMUP_NS, () -> {
+            long calls = 0;
+            for (String name : o.collectives()) {
+                Collective c = Collective.fromId(name);
+                for (String a : algorithms(comm, c, o.algorithms())) {
+                    for (int i = 0; i < sizes.length; i++) {
+                        long size = c == Collective.BARRIER ? 0 : sizes[i];
+                        choose(comm, c, a, size);
+                        MemorySegment s = send.asSlice(0, c.sendBytes(size, n));
+                        MemorySegment r = recv.asSlice(0, c.recvBytes(size, n, comm.rank(), 0));
+                        for (int k = 0; k < JitWarmup.callsAt(i); k++) {
+                            comm.barrier();
+                            call(comm, c, s, r);
+                        }
+                        calls += JitWarmup.callsAt(i);
                     }
                 }
+                comm.clearForcedAlgorithm(c);
             }
-            comm.clearForcedAlgorithm(c);
-        }
+            return calls;
+        });
     }
 
     /** Every (size, collective, algorithm) to time, in the order a round visits them; one barrier point (size 0). */
