@@ -555,7 +555,7 @@ public final class NodeCollectives {
                             ? "size mismatch in " : "mismatch: ") + "local rank " + me + " called " + decode(header)
                             + " as mailbox call #" + mailboxCalls + " while local rank " + q + " called " + decode(seen));
                 }
-                checkAbort();
+                checkAbort(mailboxSite, q);
                 if (rounds % AGREEMENT_CHECK_ROUNDS == 0) {
                     // A node-mate that called something else at this point would never fill its mailbox.
                     checkAgreement();
@@ -892,7 +892,7 @@ public final class NodeCollectives {
         try {
             int rounds = 0;
             do {
-                checkAbort();
+                checkAbort(site, -1);
                 if (rounds % AGREEMENT_CHECK_ROUNDS == 0) {
                     // Node-mates that called something else (here or by messages) would never arrive.
                     checkAgreement();
@@ -922,7 +922,8 @@ public final class NodeCollectives {
         }
     }
 
-    private void checkAbort() {
+    /** Fails if a node-mate aborted the node's collectives, saying what this rank awaited ({@code site} of {@code peer}). */
+    private void checkAbort(WaitSite site, int peer) {
         long word = SharedAccess.getLongAcquire(segment, abortWord);
         if (word != 0) {
             relayedAbort = true;
@@ -930,7 +931,7 @@ public final class NodeCollectives {
             ShmException.Reason reason = ShmException.Reason.values()[(int) word];
             throw new ShmException(ShmException.Reason.ABORTED, who, where + ": local rank " + who
                     + " failed in a node collective (" + reason + "; its own error says more) while this rank awaited "
-                    + stepText());
+                    + site.awaited(peer));
         }
     }
 
