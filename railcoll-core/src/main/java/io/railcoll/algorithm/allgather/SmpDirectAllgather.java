@@ -54,7 +54,10 @@ public final class SmpDirectAllgather extends NodeAwareAllgather {
 
     private static final int TAG_GATHER = 1;
     private static final int TAG_NETWORK = 2;
-    /** Forwards of node j's blocks to a local rank use tag {@code TAG_FORWARD + j}. */
+    /**
+     * Forwards of node j's blocks to a local rank of node n use tag {@code TAG_FORWARD + (n - j mod M)}: relative to
+     * the node, so every node's programs are node 0's shifted, which lets the simulator run one node for all.
+     */
     private static final int TAG_FORWARD = 16;
 
     public SmpDirectAllgather() {
@@ -68,6 +71,11 @@ public final class SmpDirectAllgather extends NodeAwareAllgather {
             from.add(Math.floorMod(node - d, nodes));
         }
         return from;
+    }
+
+    /** The tag of node {@code j}'s blocks forwarded inside node {@code node}. */
+    private static int forwardTag(int node, int j, int nodes) {
+        return TAG_FORWARD + Math.floorMod(node - j, nodes);
     }
 
     /** The order in which a master forwards nodes to its ranks: its own, then the sources step by step. */
@@ -92,7 +100,7 @@ public final class SmpDirectAllgather extends NodeAwareAllgather {
             NodeGather.member(p.phase(GATHER), master, b, TAG_GATHER);
             p.phase(BROADCAST);
             for (int j : forwardOrder(node, nodes)) {
-                NodeBroadcast.receive(p, master, TAG_FORWARD + j, units.unit(j), b);
+                NodeBroadcast.receive(p, master, forwardTag(node, j, nodes), units.unit(j), b);
             }
             return;
         }
@@ -114,7 +122,7 @@ public final class SmpDirectAllgather extends NodeAwareAllgather {
             p.phase(BROADCAST);
             for (int j : pending) {
                 p.unpack(regions[j], units.unit(j), b);
-                NodeBroadcast.send(p, locals, regions[j], units.unit(j), b, TAG_FORWARD + j);
+                NodeBroadcast.send(p, locals, regions[j], units.unit(j), b, forwardTag(node, j, nodes));
             }
             if (s < steps) {
                 pending = sources(node, s, nodes, k);
@@ -143,7 +151,7 @@ public final class SmpDirectAllgather extends NodeAwareAllgather {
             NodeGather.traffic(traffic, rank, master, own, b, TAG_GATHER);
             if (rank != master) {
                 for (int j : forwardOrder(node, nodes)) {
-                    traffic.receive(rank, master, TAG_FORWARD + j);
+                    traffic.receive(rank, master, forwardTag(node, j, nodes));
                 }
                 continue;
             }
@@ -154,7 +162,7 @@ public final class SmpDirectAllgather extends NodeAwareAllgather {
                     traffic.send(rank, units.master((node + d) % nodes), TAG_NETWORK, own.bytes(b));
                 }
                 for (int j : pending) {
-                    NodeBroadcast.traffic(traffic, rank, locals, TAG_FORWARD + j, units.unit(j).bytes(b));
+                    NodeBroadcast.traffic(traffic, rank, locals, forwardTag(node, j, nodes), units.unit(j).bytes(b));
                 }
                 if (s < steps) {
                     pending = sources(node, s, nodes, k);
