@@ -182,8 +182,6 @@ public final class NodeCollectives {
     private long stepCount;
     private long descriptor;
     private long awaitedStep;
-    /** Whether the call in progress began with the single-copy announce step (its first step). */
-    private boolean singleCopy;
     private long timeoutNs;
     private boolean agreementChecked;
     /** Set when this rank fails because another one aborted: that rank has already said so to the node. */
@@ -597,10 +595,7 @@ public final class NodeCollectives {
             int q = (me + i) % size;
             read(q, offeredBy(q), dst, dstOffset + q * blockBytes, blockBytes);
         }
-        drain(h, size);
-        awaitTransfers(h);
-        singleCopyCalls++;
-        return true;
+        return transfersDone(h);
     }
 
     /**
@@ -624,10 +619,7 @@ public final class NodeCollectives {
         } else {
             read(root, offeredBy(root) + share, buffer, offset + share, bytes - share);
         }
-        drain(h, size);
-        awaitTransfers(h);
-        singleCopyCalls++;
-        return true;
+        return transfersDone(h);
     }
 
     /** Copies {@code length} bytes at {@code remoteAddress} of local rank {@code q} into {@code dst}; see {@link #transferFailed}. */
@@ -694,10 +686,7 @@ public final class NodeCollectives {
             write(root, offeredBy(root) + me * blockBytes + share, src, srcOffset + share,
                     blockBytes - share);
         }
-        drain(h, size);
-        awaitTransfers(h);
-        singleCopyCalls++;
-        return true;
+        return transfersDone(h);
     }
 
     /** Publishes this rank's offer (0: none), takes a step every rank arrives at, and returns its half. */
@@ -799,7 +788,6 @@ public final class NodeCollectives {
         this.callBytes = bytes;
         this.stepCount = singleCopy ? 1 : 0;
         this.firstStep = step + 1;
-        this.singleCopy = singleCopy;
         this.agreementChecked = false;
         calls++;
         descriptor = describe(calls, kind, false, root, bytes) | (singleCopy ? SINGLE_COPY : 0);
@@ -878,9 +866,16 @@ public final class NodeCollectives {
         awaitCount(drains[h], drainTarget[h], drainWaits[h], drainSite);
     }
 
-    /** Waits until every rank has counted its drain of the current single-copy step (on half {@code h}). */
-    private void awaitTransfers(int h) {
+    /**
+     * Ends a single-copy call: counts this rank's drain of its step (on half {@code h}) and waits until every rank
+     * has, so no rank returns while a node-mate still reads or writes its buffer. Returns true, the single-copy
+     * methods' "carried out".
+     */
+    private boolean transfersDone(int h) {
+        drain(h, size);
         awaitCount(drains[h], drainTarget[h], drainWaits[h], transferSite);
+        singleCopyCalls++;
+        return true;
     }
 
     private void awaitCount(long offset, long target, PeerWait wait, WaitSite site) {
@@ -967,7 +962,7 @@ public final class NodeCollectives {
     }
 
     private String stepText() {
-        if (awaitedStep == firstStep && singleCopy) {
+        if (awaitedStep == firstStep && (descriptor & SINGLE_COPY) != 0) {
             return "the single-copy announce step (global step " + awaitedStep + ") of " + kind.label + " #" + calls
                     + callText();
         }
