@@ -20,6 +20,7 @@ import io.railcoll.sim.CostModel;
 import io.railcoll.sim.CpuScope;
 import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.LinkCost;
+import io.railcoll.sim.RailLimit;
 import io.railcoll.topology.Placement;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -155,6 +156,11 @@ final class TuneCommand implements Callable<Integer> {
                 LinkClass.SHARED_MEMORY, new LinkCost(shmStart.alphaNs(), shmStart.nsPerByte(), railCpu),
                 LinkClass.RAIL, new LinkCost(railStart.alphaNs(), railStart.nsPerByte(), railCpu)),
                 shmStart.nsPerByte() / 2, cluster.stripeThreshold, 0, cores, CpuScope.HOST);
+        // A rate-limited rail is a token bucket the testbed sets up, not something to fit: it goes in as configured.
+        if (network.railRateBitsPerSecond().isPresent()) {
+            start = start.withRailLimit(RailLimit.ofRate(network.railRateBitsPerSecond().getAsLong(),
+                    network.railBurstBytes().orElse(0)));
+        }
 
         String sizes = rules ? sweepSizes : probeSizes;
         SweepResults sweep = sweep(network, placement, "all", sizes, Map.of(), "probes");

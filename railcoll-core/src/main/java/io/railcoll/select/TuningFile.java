@@ -8,6 +8,7 @@ import io.railcoll.sim.CostModel;
 import io.railcoll.sim.CpuScope;
 import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.LinkCost;
+import io.railcoll.sim.RailLimit;
 import io.railcoll.topology.Placement;
 
 import java.io.IOException;
@@ -48,6 +49,8 @@ import java.util.regex.Pattern;
  *   model.shm.streams-per-node = 2                # optional, default 0 (no limit)
  *   model.cpu.cores = 2                           # optional, default 0 (a core per rank)
  *   model.cpu.scope = host                        # optional: node (default) or host
+ *   model.rail.rate-ns-per-byte = 4               # optional, with the next: a token bucket on every rail
+ *   model.rail.burst-bytes = 250000
  *   rule.allgather.10 = allgather.gather-bcast if size=..256 nodes=4 ranks-per-node=4
  * </pre>
  * Every key must be one of these (a typo is an error, not a silent default). A rule is
@@ -69,6 +72,8 @@ public final class TuningFile {
 
     private static final Pattern RULE_KEY = Pattern.compile("rule\\.([a-z]+)\\.(\\d{1,9})");
     private static final List<String> LINK_FIELDS = List.of("alpha-ns", "ns-per-byte", "cpu-fraction");
+    private static final String RATE_KEY = "model.rail.rate-ns-per-byte";
+    private static final String BURST_KEY = "model.rail.burst-bytes";
     private static final Set<String> MODEL_KEYS = modelKeys();
     private static volatile Tuning builtIn;
 
@@ -83,7 +88,7 @@ public final class TuningFile {
             }
         }
         keys.addAll(List.of("model.copy.ns-per-byte", "model.stripe-threshold-bytes", "model.shm.streams-per-node",
-                "model.cpu.cores", "model.cpu.scope"));
+                "model.cpu.cores", "model.cpu.scope", RATE_KEY, BURST_KEY));
         return keys;
     }
 
@@ -198,10 +203,32 @@ public final class TuningFile {
                 throw r.error("model.cpu.scope", e.getMessage());
             }
         }
+        RailLimit limit = railLimit(r);
         try {
-            return new CostModel(links, copy, stripe, streams, cores, scope);
+            return new CostModel(links, copy, stripe, streams, cores, scope, limit);
         } catch (IllegalArgumentException e) {
             throw new TuningFileException(r.source + ": " + e.getMessage());
+        }
+    }
+
+    /** The rails' token bucket: both keys or neither. */
+    private static RailLimit railLimit(Reader r) {
+        if (!r.has(RATE_KEY) && !r.has(BURST_KEY)) {
+            return null;
+        }
+        String missing = r.has(RATE_KEY) ? BURST_KEY : RATE_KEY;
+        if (!r.has(missing)) {
+            throw r.error(r.has(RATE_KEY) ? RATE_KEY : BURST_KEY, "a rail limit needs both " + RATE_KEY + " and "
+                    + BURST_KEY + "; " + missing + " is missing");
+        }
+        double burst = r.number(BURST_KEY, null);
+        if (burst != Math.rint(burst)) {
+            throw r.error(BURST_KEY, "the burst is a whole number of bytes, got " + r.value(BURST_KEY));
+        }
+        try {
+            return new RailLimit(r.number(RATE_KEY, null), (long) burst);
+        } catch (IllegalArgumentException e) {
+            throw r.error(RATE_KEY, e.getMessage());
         }
     }
 
@@ -348,7 +375,14 @@ public final class TuningFile {
         sb.append("# Processor cores: per node (scope node) or for the whole job (scope host, an emulated cluster);\n");
         sb.append("# 0 gives every rank a core of its own.\n");
         sb.append("model.cpu.cores = ").append(number(m.cpuCores())).append('\n');
-        sb.append("model.cpu.scope = ").append(m.cpuScope().key()).append("\n\n");
+        sb.append("model.cpu.scope = ").append(m.cpuScope().key()).append('\n');
+        m.rails().ifPresent(limit -> {
+            sb.append("# Every rail's token bucket in each direction: sustained time per byte (8e9 / rate in bit/s) and\n");
+            sb.append("# the bytes a full bucket lets through at the link's own speed.\n");
+            sb.append(RATE_KEY).append(" = ").append(number(limit.nsPerByte())).append('\n');
+            sb.append(BURST_KEY).append(" = ").append(limit.burstBytes()).append('\n');
+        });
+        sb.append('\n');
         sb.append("# Rules: rule.<collective>.<order> = <algorithm id> [if size=A..B ranks=A..B nodes=A..B\n");
         sb.append("# ranks-per-node=A..B ports=A..B]; sizes are bytes per rank's block and may end in k, m, g. Within a\n");
         sb.append("# collective, rules are tried by increasing order; the first that matches and whose algorithm can\n");

@@ -17,9 +17,11 @@ import java.util.Optional;
  * @param cpuCores             processor cores shared as {@code cpuScope} says (0: every rank has a core of its own,
  *                             so processor time only delays the rank that spends it); may be fractional
  * @param cpuScope             whether every node has {@code cpuCores} or the whole job shares them
+ * @param railLimit            the token bucket on every rail in each direction, or null for rails that carry any
+ *                             traffic at their Hockney time per byte
  */
 public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
-                        int shmStreamsPerNode, double cpuCores, CpuScope cpuScope) {
+                        int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit) {
 
     public CostModel {
         EnumMap<LinkClass, LinkCost> copy = new EnumMap<>(LinkClass.class);
@@ -44,6 +46,12 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         }
     }
 
+    /** A model whose rails have no token bucket. */
+    public CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
+                     int shmStreamsPerNode, double cpuCores, CpuScope cpuScope) {
+        this(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, null);
+    }
+
     /** A model of two link classes with no shared-resource limits: plain k-port Hockney per class. */
     public static CostModel hockney(LinkCost sharedMemory, LinkCost rail) {
         return new CostModel(Map.of(LinkClass.SHARED_MEMORY, sharedMemory, LinkClass.RAIL, rail), 0,
@@ -58,6 +66,10 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         return c;
     }
 
+    public Optional<RailLimit> rails() {
+        return Optional.ofNullable(railLimit);
+    }
+
     public Optional<LinkCost> multicast() {
         return Optional.ofNullable(links.get(LinkClass.MULTICAST));
     }
@@ -66,18 +78,23 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         EnumMap<LinkClass, LinkCost> m = new EnumMap<>(LinkClass.class);
         m.putAll(links);
         m.put(linkClass, cost);
-        return new CostModel(m, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope);
+        return new CostModel(m, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit);
     }
 
     public CostModel withCpu(double cores, CpuScope scope) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cores, scope);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cores, scope, railLimit);
     }
 
     public CostModel withCopyNsPerByte(double nsPerByte) {
-        return new CostModel(links, nsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope);
+        return new CostModel(links, nsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit);
     }
 
     public CostModel withShmStreamsPerNode(int streams) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, streams, cpuCores, cpuScope);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, streams, cpuCores, cpuScope, railLimit);
+    }
+
+    /** This model with {@code limit} on every rail (null: none). */
+    public CostModel withRailLimit(RailLimit limit) {
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, limit);
     }
 }

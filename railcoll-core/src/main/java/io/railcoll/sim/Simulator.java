@@ -21,7 +21,9 @@ import java.util.Arrays;
  *       receiving node (each node has k, the node's ranks share them) for its {@code (1-f) m beta} of bandwidth;
  *       above the stripe threshold it is split evenly into k pieces, one per rail, as the engine does. The rails of
  *       a node are treated as a pool: a message may leave on one and arrive on another, as if the rails met in one
- *       switch. A shared-memory message holds one of its node's shared-memory streams;</li>
+ *       switch. With a {@link RailLimit} each rail also has a token bucket in each direction, and a message is not
+ *       through before both of its buckets have let its last byte pass. A shared-memory message holds one of its
+ *       node's shared-memory streams;</li>
  *   <li><b>landing</b>: the receiver's thread spends {@code f/2 (alpha + m beta)} on a core; the matching Recv
  *       completes then;</li>
  *   <li><b>Copy</b>: the rank's thread spends {@code m * copyNsPerByte} on a core.</li>
@@ -132,6 +134,10 @@ public final class Simulator {
         // Per node whose resources are simulated (node 0 only when node-symmetric).
         private final double[] railOutFree;
         private final double[] railInFree;
+        /** Token buckets per rail and direction (theoretical arrival times, see {@link RailLimit#pass}), or null. */
+        private final RailLimit railLimit;
+        private final double[] railOutTat;
+        private final double[] railInTat;
         private final double[] shmStreamFree;
         private final int streams;
         private final double[][] coreFree;
@@ -161,6 +167,9 @@ public final class Simulator {
             int resourceNodes = reps.symmetric() ? 1 : placement.nodeCount();
             railOutFree = new double[resourceNodes * ports];
             railInFree = new double[resourceNodes * ports];
+            railLimit = model.railLimit();
+            railOutTat = railLimit == null ? null : new double[resourceNodes * ports];
+            railInTat = railLimit == null ? null : new double[resourceNodes * ports];
             streams = model.shmStreamsPerNode();
             shmStreamFree = new double[resourceNodes * Math.max(1, streams)];
             double cores = model.cpuCores();
@@ -431,15 +440,34 @@ public final class Simulator {
             return occupyRail(from, to, start, bytes, c, wireShare);
         }
 
-        /** Holds the earliest free rail out of {@code from} and the earliest free rail into {@code to}. */
+        /**
+         * Holds the earliest free rail out of {@code from} and the earliest free rail into {@code to} (with token
+         * buckets, see {@link #readiest}), and returns when the message is through.
+         */
         private double occupyRail(int from, int to, double start, long bytes, LinkCost c, double wireShare) {
-            int out = earliest(railOutFree, from * ports, ports);
-            int in = earliest(railInFree, to * ports, ports);
+            int out = railLimit == null ? earliest(railOutFree, from * ports, ports) : readiest(railOutFree, railOutTat, from * ports);
+            int in = railLimit == null ? earliest(railInFree, to * ports, ports) : readiest(railInFree, railInTat, to * ports);
             double begin = Math.max(start, Math.max(railOutFree[out], railInFree[in]));
             double busyUntil = begin + wireShare * bytes * c.nsPerByte();
             railOutFree[out] = busyUntil;
             railInFree[in] = busyUntil;
-            return begin + wireShare * c.messageNs(bytes);
+            double end = begin + wireShare * c.messageNs(bytes);
+            if (railLimit != null) {
+                end = Math.max(end, Math.max(railLimit.pass(railOutTat, out, begin, bytes),
+                        railLimit.pass(railInTat, in, begin, bytes)));
+            }
+            return end;
+        }
+
+        /** The rail of a node that is soonest both free and holding a full bucket (the later of the two times). */
+        private int readiest(double[] free, double[] tat, int base) {
+            int best = base;
+            for (int i = base + 1; i < base + ports; i++) {
+                if (Math.max(free[i], tat[i]) < Math.max(free[best], tat[best])) {
+                    best = i;
+                }
+            }
+            return best;
         }
 
         private static int earliest(double[] free, int base, int count) {

@@ -5,6 +5,7 @@ import io.railcoll.sim.CostModel;
 import io.railcoll.sim.CpuScope;
 import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.LinkCost;
+import io.railcoll.sim.RailLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +34,8 @@ class TuningFileTest {
         CostModel model = new CostModel(Map.of(
                 LinkClass.SHARED_MEMORY, new LinkCost(2500, 0.125, 1),
                 LinkClass.RAIL, new LinkCost(31000.5, 0.375, 0.75),
-                LinkClass.MULTICAST, new LinkCost(50000, 0.5, 0.25)), 0.0625, 2048, 3, 2.5, CpuScope.HOST);
+                LinkClass.MULTICAST, new LinkCost(50000, 0.5, 0.25)), 0.0625, 2048, 3, 2.5, CpuScope.HOST,
+                new RailLimit(4.5, 250_000));
         List<Rule> rules = List.of(
                 new Rule("rule.allgather.10", Collective.ALLGATHER, new Range(0, 256), Range.ANY, Range.exactly(4),
                         Range.exactly(4), Range.exactly(2), "allgather.gather-bcast", "test"),
@@ -81,6 +83,19 @@ class TuningFileTest {
         assertEquals(0, m.cpuCores());
         assertEquals(CpuScope.NODE, m.cpuScope());
         assertFalse(m.multicast().isPresent());
+        assertFalse(m.rails().isPresent());
+    }
+
+    @Test
+    void aRailLimitNeedsBothItsKeysAndAWholeBurst() {
+        CostModel m = TuningFile.parse(HEADER + "model.rail.rate-ns-per-byte = 4\nmodel.rail.burst-bytes = 65536\n", "limit")
+                .model();
+        assertEquals(new RailLimit(4, 65536), m.rails().orElseThrow());
+        assertError(HEADER + "model.rail.rate-ns-per-byte = 4\n", "line 6", "model.rail.burst-bytes is missing");
+        assertError(HEADER + "model.rail.burst-bytes = 1000\n", "line 6", "model.rail.rate-ns-per-byte is missing");
+        assertError(HEADER + "model.rail.rate-ns-per-byte = 4\nmodel.rail.burst-bytes = 1.5\n", "line 7",
+                "a whole number of bytes");
+        assertError(HEADER + "model.rail.rate-ns-per-byte = 0\nmodel.rail.burst-bytes = 1\n", "line 6", "must be finite and > 0");
     }
 
     @Test

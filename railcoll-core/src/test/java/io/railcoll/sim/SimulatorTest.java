@@ -131,6 +131,31 @@ class SimulatorTest {
     }
 
     @Test
+    void aRailLimitLetsItsBurstThroughAtLinkSpeedAndHoldsTheRestToItsRate() {
+        CostModel fast = CostModel.hockney(new LinkCost(0, 1, 0), new LinkCost(100, 1, 0));
+        CostModel limited = fast.withRailLimit(new RailLimit(4, 1000));
+        Algorithm bcast = CATALOG.byId("broadcast.knomial");
+        Shape withinBurst = new Shape(Collective.BROADCAST, Placement.uniform(2, 1), 1, 1000, 0);
+        Shape beyond = new Shape(Collective.BROADCAST, Placement.uniform(2, 1), 1, 3000, 0);
+        assertEquals(100 + 1000, Simulator.predict(bcast, withinBurst, limited).timeNs());
+        // The first 1000 bytes use the bucket, the other 2000 go at 4 per byte.
+        assertEquals(2000 * 4, Simulator.predict(bcast, beyond, limited).timeNs());
+        assertEquals(100 + 3000, Simulator.predict(bcast, beyond, fast).timeNs());
+    }
+
+    @Test
+    void anEmptyBucketMakesARailCarryWhatALinkOfItsRateDoes() {
+        // Links that cost nothing behind a bucket of 0 bytes at 1 per byte: the same times as Hockney links of 1 per
+        // byte (see ranksOfOneNodeShareItsRails), so the buckets of a node's rails are shared as its rails are.
+        CostModel limited = CostModel.hockney(new LinkCost(0, 0, 0), new LinkCost(0, 0, 0)).withRailLimit(new RailLimit(1, 0));
+        Algorithm direct = CATALOG.byId("alltoall.direct");
+        assertEquals(1000, Simulator.predict(direct, new Shape(Collective.ALLTOALL, Placement.uniform(2, 1), 2, 1000, 0),
+                limited).timeNs());
+        assertEquals(8000, Simulator.predict(direct, new Shape(Collective.ALLTOALL, Placement.uniform(2, 4), 2, 1000, 0),
+                limited).timeNs());
+    }
+
+    @Test
     void processorTimeOnSharedCoresAddsUp() {
         // All cost is processor time and the whole job has one core: the collective takes at least the sum of every
         // message's processor time, and nothing overlaps it.

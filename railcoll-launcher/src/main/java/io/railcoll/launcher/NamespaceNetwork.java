@@ -6,6 +6,7 @@ import io.railcoll.launcher.testbed.TestbedSpec;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -46,6 +47,16 @@ public final class NamespaceNetwork implements NodeNetwork {
     @Override
     public InetSocketAddress rankServedRendezvous() {
         return rendezvous;
+    }
+
+    @Override
+    public OptionalLong railRateBitsPerSecond() {
+        return testbed.spec().rateBitsPerSecond();
+    }
+
+    @Override
+    public OptionalLong railBurstBytes() {
+        return testbed.spec().burstBytes();
     }
 
     @Override

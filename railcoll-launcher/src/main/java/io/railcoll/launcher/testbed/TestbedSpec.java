@@ -88,6 +88,11 @@ public record TestbedSpec(int nodes, int rails, String rate, String netem, Integ
         return rate == null ? OptionalLong.empty() : OptionalLong.of(parseRateBitsPerSecond(rate));
     }
 
+    /** With a rate: the token bucket of every rail end in bytes (see {@link RailShaping}); empty without one. */
+    public OptionalLong burstBytes() {
+        return rate == null ? OptionalLong.empty() : OptionalLong.of(new RailShaping(this, false).burstBytes());
+    }
+
     /**
      * Parses a {@code tc} rate with its unit. Units as in tc(8): {@code bit kbit mbit gbit tbit} are bits per
      * second (SI, 1000-based), {@code bps kbps mbps gbps tbps} bytes per second. A bare number is refused
