@@ -3,11 +3,8 @@ package io.railcoll.select;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
-import io.railcoll.sim.Prediction;
-import io.railcoll.sim.SimulationTooLargeException;
 import io.railcoll.sim.Simulator;
 import io.railcoll.topology.Placement;
 
@@ -240,59 +237,11 @@ public final class AlgorithmSelector {
             if (firstSupported == null) {
                 firstSupported = a.id();
             }
-            if (a instanceof NodePhased phased) {
-                double ns;
-                try {
-                    ns = NodeShmCost.predictNs(phased, shape, tuning.model(), SELECTION_MAX_OPS);
-                } catch (SimulationTooLargeException e) {
-                    candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
-                    continue;
-                }
-                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(ns), "node steps: alpha_shm *"
-                        + " ceil(ranks/cores) + copies" + (phased.between(shape).isPresent() ? "; masters simulated" : "")));
-                if (ns < bestNs) {
-                    bestNs = ns;
-                    best = a.id();
-                }
-                continue;
-            }
-            if (a instanceof TransportProvided t) {
-                long bytes = shape.collective().recvBytes(shape.blockBytes(), shape.size(), t.transportRoot(shape),
-                        t.transportRoot(shape));
-                OptionalDouble ns = MulticastCost.predictNs(bytes, shape.size(), tuning.model());
-                if (ns.isEmpty()) {
-                    candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(),
-                            "not costed: the tuning has no model.mcast parameters (only forced or by a rule)"));
-                    continue;
-                }
-                String how = "multicast model: alpha_mc + n*beta_mc + sync";
-                if (t.scheduleBefore().isPresent()) {
-                    try {
-                        double before = Simulator.predict(t.scheduleBefore().get(), shape, tuning.model(),
-                                Simulator.Mode.AUTO, SELECTION_MAX_OPS).timeNs();
-                        ns = OptionalDouble.of(before + ns.getAsDouble());
-                        how = "simulated " + t.scheduleBefore().get().id() + " + " + how;
-                    } catch (SimulationTooLargeException e) {
-                        candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
-                        continue;
-                    }
-                }
-                candidates.add(new Explanation.Candidate(a.id(), ns, how));
-                if (ns.getAsDouble() < bestNs) {
-                    bestNs = ns.getAsDouble();
-                    best = a.id();
-                }
-                continue;
-            }
-            try {
-                Prediction p = Simulator.predict(a, shape, tuning.model(), Simulator.Mode.AUTO, SELECTION_MAX_OPS);
-                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.of(p.timeNs()), "simulated, " + p.method()));
-                if (p.timeNs() < bestNs) {
-                    bestNs = p.timeNs();
-                    best = a.id();
-                }
-            } catch (SimulationTooLargeException e) {
-                candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage()));
+            Explanation.Candidate c = ModelCost.predict(a, shape, tuning.model(), SELECTION_MAX_OPS);
+            candidates.add(c);
+            if (c.predictedNs().isPresent() && c.predictedNs().getAsDouble() < bestNs) {
+                bestNs = c.predictedNs().getAsDouble();
+                best = a.id();
             }
         }
         if (best != null) {

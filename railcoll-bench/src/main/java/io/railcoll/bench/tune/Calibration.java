@@ -2,6 +2,7 @@ package io.railcoll.bench.tune;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Shape;
+import io.railcoll.select.ModelCost;
 import io.railcoll.sim.CostModel;
 import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.LinkCost;
@@ -36,14 +37,18 @@ public final class Calibration {
 
     /** The fitted model, and how far each probe's prediction is from its measurement. */
     public record Result(CostModel model, List<Probe> probes, double[] predictedNs) {
-        /** Root mean square of ln(predicted / measured). */
+        /** Root mean square of ln(predicted / measured) over the probes the model costs. */
         public double rmsLogError() {
             double sum = 0;
+            int costed = 0;
             for (int i = 0; i < probes.size(); i++) {
-                double e = Math.log(predictedNs[i] / probes.get(i).measuredNs());
-                sum += e * e;
+                if (!Double.isNaN(predictedNs[i])) {
+                    double e = Math.log(predictedNs[i] / probes.get(i).measuredNs());
+                    sum += e * e;
+                    costed++;
+                }
             }
-            return Math.sqrt(sum / probes.size());
+            return Math.sqrt(sum / Math.max(1, costed));
         }
     }
 
@@ -82,11 +87,13 @@ public final class Calibration {
         return Math.log(p / (1 - p));
     }
 
+    /** What selection would predict for every probe (see {@link ModelCost}); NaN where the model cannot cost it. */
     static double[] predict(CostModel model, List<Probe> probes) {
         double[] out = new double[probes.size()];
         for (int i = 0; i < probes.size(); i++) {
             Probe p = probes.get(i);
-            out[i] = Simulator.predict(AlgorithmCatalog.standard().byId(p.algorithmId()), p.shape(), model).timeNs();
+            out[i] = ModelCost.predict(AlgorithmCatalog.standard().byId(p.algorithmId()), p.shape(), model,
+                    Simulator.DEFAULT_MAX_OPS).predictedNs().orElse(Double.NaN);
         }
         return out;
     }
@@ -100,6 +107,9 @@ public final class Calibration {
         double[] predicted = predict(model, probes);
         double sum = 0;
         for (int i = 0; i < predicted.length; i++) {
+            if (Double.isNaN(predicted[i])) {
+                continue;
+            }
             double e = Math.log(Math.max(1, predicted[i]) / probes.get(i).measuredNs());
             sum += Math.log1p(e * e);
         }

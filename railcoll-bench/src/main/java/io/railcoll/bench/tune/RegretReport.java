@@ -6,11 +6,13 @@ import io.railcoll.schedule.Shape;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.select.Explanation;
 import io.railcoll.select.Tuning;
+import io.railcoll.select.ModelCost;
 import io.railcoll.sim.Simulator;
 import io.railcoll.topology.Placement;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.Locale;
 import java.util.Map;
 
@@ -81,9 +83,12 @@ public final class RegretReport {
                     continue;
                 }
                 for (String a : sweep.algorithms(c, size)) {
-                    double predicted = Simulator.predict(AlgorithmCatalog.standard().byId(a),
-                            new Shape(c, placement, ports, size, 0), tuning.model()).timeNs();
-                    out.add(new Comparison(c, size, a, sweep.ns(statistic, c, size, a), predicted));
+                    // The prediction selection ranks by: node steps and multicast have models of their own.
+                    OptionalDouble predicted = ModelCost.predict(AlgorithmCatalog.standard().byId(a),
+                            new Shape(c, placement, ports, size, 0), tuning.model(), Simulator.DEFAULT_MAX_OPS).predictedNs();
+                    if (predicted.isPresent()) {
+                        out.add(new Comparison(c, size, a, sweep.ns(statistic, c, size, a), predicted.getAsDouble()));
+                    }
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.railcoll.bench.tune;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
+import io.railcoll.select.ModelCost;
 import io.railcoll.sim.CostModel;
 import io.railcoll.sim.CpuScope;
 import io.railcoll.sim.LinkClass;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CalibrationTest {
@@ -46,6 +48,23 @@ class CalibrationTest {
         assertEquals(1.0, fit.model().link(LinkClass.RAIL).nsPerByte(), 0.05);
         assertEquals(0.25, fit.model().copyNsPerByte(), 0.05 * 0.25);
         assertEquals(0.8, fit.model().link(LinkClass.RAIL).cpuFraction(), 0.05);
+    }
+
+    @Test
+    void algorithmsWithNodeStepsAreFittedWithThePredictionSelectionRanksBy() {
+        // Node steps in shared memory are costed by their own model, not by simulating the schedule that stands in
+        // for them: the fit must see the time selection compares, or it tunes the model to a different number.
+        Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("2x2"), 2, 65536, 0);
+        for (String id : List.of("allgather.smp-direct-shm", "allgather.direct")) {
+            double fitted = Calibration.predict(PING_PONG, List.of(new Calibration.Probe(shape, id, 1)))[0];
+            double selected = ModelCost.predict(AlgorithmCatalog.standard().byId(id), shape, PING_PONG,
+                    Simulator.DEFAULT_MAX_OPS).predictedNs().orElseThrow();
+            assertEquals(selected, fitted, id);
+        }
+        double simulated = Simulator.predict(AlgorithmCatalog.standard().byId("allgather.smp-direct-shm"), shape, PING_PONG)
+                .timeNs();
+        assertNotEquals(simulated, Calibration.predict(PING_PONG,
+                List.of(new Calibration.Probe(shape, "allgather.smp-direct-shm", 1)))[0]);
     }
 
     @Test
