@@ -25,7 +25,8 @@ import java.util.function.IntSupplier;
  *   <li>{@code arrivals[h]}: +1 by each contributor once its piece of the step is in the half;</li>
  *   <li>{@code drains[h]}: +1 by each reader once it has copied the step's pieces out.</li>
  * </ul>
- * Per step a kind has A contributors and D readers (barrier: L and 0; all-gather: L and L;
+ * Per step a kind has A contributors and D readers (barrier: L and 1, the one drain being local
+ * rank 0's release of the others once it has seen every arrival, so it leaves the barrier first; all-gather: L and L;
  * gather: the L-1 non-roots and the root; broadcast: the root and the L-1 non-roots). Every rank
  * keeps, per half, the cumulative targets the counters reach when a step is complete, so a step
  * is complete when {@code arrivals[h]} reaches its target, and a half is free again when
@@ -166,6 +167,7 @@ public final class NodeCollectives {
     private final WaitSite arrivalSite;
     private final WaitSite drainSite;
     private final WaitSite transferSite;
+    private final WaitSite releaseSite;
 
     /** Per half: what {@code arrivals[h]} and {@code drains[h]} read once the last step on that half is complete. */
     private final long[] arrivalTarget = new long[2];
@@ -242,6 +244,8 @@ public final class NodeCollectives {
         this.drainSite = peer -> "every local rank to finish reading the node-buffer half before " + stepText();
         this.transferSite = peer -> "every local rank to finish its transfers of the single-copy " + kind.label + " #"
                 + calls + callText();
+        this.releaseSite = peer -> "local rank 0 to release " + stepText() + " (it releases once it has seen every"
+                + " local rank arrive)";
     }
 
     /**
@@ -258,10 +262,19 @@ public final class NodeCollectives {
                 exchangeByMailbox(MemorySegment.NULL, 0, 0, MemorySegment.NULL, 0);
                 return;
             }
+            // Local rank 0 releases the others once every rank has arrived (it counts the step's one drain), so it
+            // leaves first: a node master goes on to its inter-node work, or a broadcast's root posts, while the
+            // others are still being scheduled to see the release.
             int h = nextStep();
             awaitDrained(h);
             arrive(h, size);
-            awaitArrivals(h);
+            if (me == 0) {
+                awaitArrivals(h);
+                drain(h, 1);
+            } else {
+                drainTarget[h] += 1;
+                awaitCount(drains[h], drainTarget[h], drainWaits[h], releaseSite);
+            }
         } catch (RuntimeException e) {
             throw fail(e);
         }
