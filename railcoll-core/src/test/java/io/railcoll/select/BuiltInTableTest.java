@@ -42,9 +42,21 @@ class BuiltInTableTest {
     }
 
     @ParameterizedTest
-    @ValueSource(longs = {8192, 65536, 262144, 1048576})
-    void fromEightKibTheMainJobsClusterRunsTheOverlappedSmpDirect(long b) {
+    @ValueSource(longs = {8192, 16384, 131072, 262144, 1048576})
+    void fromEightKibTheMainJobsClusterRunsTheOverlappedSmpDirectOutside32To128KiB(long b) {
         assertEquals("allgather.smp-direct-shm", choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {32768, 65536, 131071})
+    void around64KiBTheMainJobsClusterRunsTheGatherBasedMultiGroupAllgather(long b) {
+        assertEquals("allgather.mc-gather-based", choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {131072, 262144, 1048576})
+    void fromHundredTwentyEightKibTheMainJobsClusterBroadcastsByScatterAllgather(long b) {
+        assertEquals("broadcast.scatter-allgather", choice(Collective.BROADCAST, "4x4", 2, b, true), b + " B");
     }
 
     @ParameterizedTest
