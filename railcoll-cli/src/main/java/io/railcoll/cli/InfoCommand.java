@@ -8,6 +8,7 @@ import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.select.Explanation;
+import io.railcoll.select.ModelCost;
 import io.railcoll.select.SelectionSettings;
 import io.railcoll.select.Tuning;
 import io.railcoll.select.TuningFile;
@@ -167,19 +168,16 @@ final class InfoCommand implements Callable<Integer> {
         List<Long> sizeList = BenchCommand.parseSizes(sizes);
         System.out.println("simulating " + c.id() + " on " + p.describe() + " (" + p.size() + " ranks), k=" + rails
                 + (r != 0 ? ", root " + r : "") + "; tuning " + t.source() + "; " + coreNote);
-        List<Algorithm> algorithms = new java.util.ArrayList<>();
-        for (Algorithm a : AlgorithmCatalog.standard().forCollective(c)) {
-            if (a instanceof io.railcoll.schedule.TransportProvided) {
-                // Its programs are only its point-to-point fall-back; the selector costs it with its own model.
-                System.out.println(a.id() + ": carried out by a transport, not simulated (its cost: info --explain with"
-                        + " RAILCOLL_MCAST=auto)");
-            } else {
-                algorithms.add(a);
-            }
-        }
+        List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(c);
         long start = System.nanoTime();
-        Crossovers.Sweep sweep = Crossovers.sweep(algorithms, b -> new Shape(c, p, rails, b, r, groups), model, sizeList,
-                maxOps, refine, id -> System.err.printf(Locale.ROOT, "  simulating %s (%.0f s so far)%n", id,
+        // The prediction selection ranks by: node steps and multicast by their own models, every schedule simulated.
+        CostModel costs = model;
+        Crossovers.Predictor predictor = (a, shape) -> {
+            Explanation.Candidate e = ModelCost.predict(a, shape, costs, maxOps);
+            return new Crossovers.Estimate(e.predictedNs(), e.detail());
+        };
+        Crossovers.Sweep sweep = Crossovers.sweep(algorithms, b -> new Shape(c, p, rails, b, r, groups), predictor,
+                sizeList, refine, id -> System.err.printf(Locale.ROOT, "  simulating %s (%.0f s so far)%n", id,
                         (System.nanoTime() - start) / 1e9));
         printTable(sweep);
         System.out.println();

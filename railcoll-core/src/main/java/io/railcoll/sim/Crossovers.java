@@ -44,6 +44,27 @@ public final class Crossovers {
         Shape at(long blockBytes);
     }
 
+    /** A predicted time (empty: none), and how it was made or why there is none. */
+    public record Estimate(OptionalDouble timeNs, String how) {
+    }
+
+    /** The time of one algorithm on one shape it can run: {@link #simulating}, or selection's own prediction. */
+    public interface Predictor {
+        Estimate estimate(Algorithm algorithm, Shape shape);
+    }
+
+    /** Every algorithm through the {@link Simulator}, none over {@code maxOps}. */
+    public static Predictor simulating(CostModel model, long maxOps) {
+        return (a, shape) -> {
+            try {
+                Prediction p = Simulator.predict(a, shape, model, Simulator.Mode.AUTO, maxOps);
+                return new Estimate(OptionalDouble.of(p.timeNs()), p.method());
+            } catch (SimulationTooLargeException e) {
+                return new Estimate(OptionalDouble.empty(), "not simulated: " + e.getMessage());
+            }
+        };
+    }
+
     private Crossovers() {
     }
 
@@ -51,8 +72,8 @@ public final class Crossovers {
      * @param refineSteps bisection steps per crossover (each halves the log-size interval)
      * @param progress    told the id of each algorithm before it is simulated (for a command-line progress line)
      */
-    public static Sweep sweep(List<Algorithm> algorithms, ShapeAt shapes, CostModel model, List<Long> sizes,
-                              long maxOps, int refineSteps, java.util.function.Consumer<String> progress) {
+    public static Sweep sweep(List<Algorithm> algorithms, ShapeAt shapes, Predictor predictor, List<Long> sizes,
+                              int refineSteps, java.util.function.Consumer<String> progress) {
         Map<String, List<OptionalDouble>> times = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
         for (Algorithm a : algorithms) {
@@ -65,12 +86,12 @@ public final class Crossovers {
                 if (unsupported.isPresent()) {
                     notes.putIfAbsent(a.id(), "cannot run: " + unsupported.get());
                 } else {
-                    try {
-                        Prediction p = Simulator.predict(a, shape, model, Simulator.Mode.AUTO, maxOps);
-                        t = OptionalDouble.of(p.timeNs());
-                        notes.putIfAbsent(a.id(), p.method());
-                    } catch (SimulationTooLargeException e) {
-                        notes.put(a.id(), "not simulated: " + e.getMessage());
+                    Estimate e = predictor.estimate(a, shape);
+                    t = e.timeNs();
+                    if (t.isPresent()) {
+                        notes.putIfAbsent(a.id(), e.how());
+                    } else {
+                        notes.put(a.id(), e.how());
                     }
                 }
                 row.add(t);
@@ -85,19 +106,19 @@ public final class Crossovers {
             if (left == null || right == null || left.equals(right)) {
                 continue;
             }
-            crossovers.add(refine(find(algorithms, left), find(algorithms, right), shapes, model, sizes.get(i),
-                    sizes.get(i + 1), maxOps, refineSteps));
+            crossovers.add(refine(find(algorithms, left), find(algorithms, right), shapes, predictor, sizes.get(i),
+                    sizes.get(i + 1), refineSteps));
         }
         return new Sweep(List.copyOf(sizes), times, notes, crossovers);
     }
 
-    private static Crossover refine(Algorithm left, Algorithm right, ShapeAt shapes, CostModel model, long low, long high,
-                                    long maxOps, int steps) {
+    private static Crossover refine(Algorithm left, Algorithm right, ShapeAt shapes, Predictor predictor, long low,
+                                    long high, int steps) {
         for (int s = 0; s < steps && high - low > 1; s++) {
             long mid = Math.max(low + 1, Math.min(high - 1, (long) Math.sqrt((double) Math.max(low, 1) * high)));
             Shape shape = shapes.at(mid);
-            double l = Simulator.predict(left, shape, model, Simulator.Mode.AUTO, maxOps).timeNs();
-            double r = Simulator.predict(right, shape, model, Simulator.Mode.AUTO, maxOps).timeNs();
+            double l = predictor.estimate(left, shape).timeNs().orElse(Double.POSITIVE_INFINITY);
+            double r = predictor.estimate(right, shape).timeNs().orElse(Double.POSITIVE_INFINITY);
             if (l <= r) {
                 low = mid;
             } else {

@@ -212,8 +212,8 @@ class SimulatorTest {
         CostModel m = CostModel.hockney(new LinkCost(10_000, 1, 0), new LinkCost(10_000, 1, 0));
         Placement p = Placement.uniform(27, 1);
         List<Algorithm> algorithms = List.of(CATALOG.byId("allgather.direct"), CATALOG.byId("allgather.gather-bcast"));
-        Crossovers.Sweep sweep = Crossovers.sweep(algorithms, b -> new Shape(Collective.ALLGATHER, p, 2, b, 0), m,
-                List.of(1L, 64L, 4096L, 262144L), Long.MAX_VALUE, 8, id -> { });
+        Crossovers.Sweep sweep = Crossovers.sweep(algorithms, b -> new Shape(Collective.ALLGATHER, p, 2, b, 0),
+                Crossovers.simulating(m, Long.MAX_VALUE), List.of(1L, 64L, 4096L, 262144L), 8, id -> { });
         assertEquals("allgather.gather-bcast", sweep.fastest(0));
         assertEquals("allgather.direct", sweep.fastest(3));
         assertEquals(1, sweep.crossovers().size());
