@@ -59,8 +59,9 @@ public interface Communicator extends AutoCloseable {
     RailCounters railCounters();
 
     /**
-     * Puts to node-mates that went single-copy (the receiver read them from this process's memory) and puts this
-     * rank pulled from node-mates, so far; zeros without shared memory or with {@code RAILCOLL_CMA=off}.
+     * Puts to node-mates that went single-copy (the receiver read them from this process's memory), puts this rank
+     * pulled from node-mates, and node collectives carried out single-copy, so far; zeros without shared memory or
+     * with {@code RAILCOLL_CMA=off}.
      */
     default SingleCopyCounts singleCopyCounts() {
         return SingleCopyCounts.NONE;

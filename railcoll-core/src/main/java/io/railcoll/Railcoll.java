@@ -81,12 +81,17 @@ public final class Railcoll {
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
                 shm = new ShmTransport(id.rank(), local, id.size(), region, engine, config.cma(),
                         config.cmaThresholdBytes(), config.connectTimeoutNs());
-                if (config.cma() && !NodeCpus.outnumbered(local.length)) {
-                    // Only while every rank has a processor: a single-copy call ends when every node-mate has read,
-                    // which costs a pass of the scheduler over the node when ranks outnumber processors (measured
-                    // slower there, decision 0012). The count and the settings agree across the node, so every
-                    // rank takes the same steps; readability is each rank's own and is settled per call.
-                    region.collectives().enableSingleCopy(config.cmaThresholdBytes(), shm.readsEveryNodeMate());
+                int perProcessor = NodeCpus.ranksPerProcessor(local.length);
+                if (config.cma() && perProcessor <= 2) {
+                    // A single-copy call ends when every node-mate has read or written, which costs a pass of the
+                    // scheduler over the node when ranks outnumber processors. Broadcasts and all-gathers only while
+                    // every rank has a processor (measured slower otherwise, decision 0012); gathers also with two
+                    // ranks per processor, where they no longer depend on the host's placement state (decision 0016).
+                    // The count and the settings agree across the node, so every rank takes the same steps;
+                    // readability is each rank's own and is settled per call.
+                    long threshold = config.cmaThresholdBytes();
+                    region.collectives().enableSingleCopy(perProcessor == 1 ? threshold : Long.MAX_VALUE, threshold,
+                            shm.readsEveryNodeMate());
                 }
             }
             Transport[] route = new Transport[id.size()];

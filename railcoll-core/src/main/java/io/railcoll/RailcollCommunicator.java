@@ -117,7 +117,8 @@ final class RailcollCommunicator implements Communicator {
     public SingleCopyCounts singleCopyCounts() {
         if (shm instanceof io.railcoll.transport.shm.ShmTransport t) {
             long[] c = t.singleCopyCounts();
-            return new SingleCopyCounts(c[0], c[1], c[2], c[3]);
+            return new SingleCopyCounts(c[0], c[1], c[2], c[3], 
+                    region instanceof io.railcoll.transport.shm.NodeRegion r ? r.collectives().singleCopyCalls() : 0);
         }
         return SingleCopyCounts.NONE;
     }

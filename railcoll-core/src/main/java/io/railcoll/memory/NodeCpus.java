@@ -43,6 +43,15 @@ public final class NodeCpus {
         return Math.max(ranksOnNode, hostRanks) > cpus;
     }
 
+    /** How many ranks share each of this node's processors, rounded up (1 while none is outnumbered), counted as {@link #outnumbered} counts. */
+    public static int ranksPerProcessor(int ranksOnNode) {
+        return ranksPerProcessor(ranksOnNode, COUNT, HOST_RANKS);
+    }
+
+    static int ranksPerProcessor(int ranksOnNode, int cpus, int hostRanks) {
+        return Math.max(1, Math.ceilDiv(Math.max(ranksOnNode, hostRanks), cpus));
+    }
+
     static int readHostRanks(String value) {
         if (value == null || value.isBlank()) {
             return 0;

@@ -33,4 +33,13 @@ class NodeCpusTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeCpus.readHostRanks("x"));
         assertTrue(e.getMessage().startsWith("RAILCOLL_HOST_RANKS must be a positive number"), e.getMessage());
     }
+
+    @Test
+    void ranksPerProcessorRoundsUpAndCountsTheHostsRanks() {
+        assertEquals(1, NodeCpus.ranksPerProcessor(2, 2, 0));
+        assertEquals(2, NodeCpus.ranksPerProcessor(3, 2, 0));
+        assertEquals(2, NodeCpus.ranksPerProcessor(4, 2, 0));
+        assertEquals(8, NodeCpus.ranksPerProcessor(4, 2, 16), "a 4-rank node of a 4x4 job emulated on two processors");
+        assertEquals(1, NodeCpus.ranksPerProcessor(1, 8, 0));
+    }
 }

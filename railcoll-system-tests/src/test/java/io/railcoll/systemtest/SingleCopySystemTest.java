@@ -25,16 +25,16 @@ class SingleCopySystemTest {
     private static final long T = Config.DEFAULT_CMA_THRESHOLD;
     private static final String SIZES = (T - 1) + "," + T + "," + (T + 1) + ",100003";
     private static final Pattern COUNTS = Pattern.compile(
-            "SINGLE-COPY rank (\\d+) sent (\\d+) puts (\\d+) bytes pulled (\\d+) puts (\\d+) bytes");
+            "SINGLE-COPY rank (\\d+) sent (\\d+) puts (\\d+) bytes pulled (\\d+) puts (\\d+) bytes node calls (\\d+)");
 
-    /** Sums of every rank's SINGLE-COPY line: puts sent, bytes sent, puts pulled, bytes pulled. */
+    /** Sums of every rank's SINGLE-COPY line: puts sent, bytes sent, puts pulled, bytes pulled, node calls. */
     private static long[] totals(Jobs.Outcome o, int ranks) {
-        long[] t = new long[4];
+        long[] t = new long[5];
         Matcher m = COUNTS.matcher(o.stdout());
         int lines = 0;
         while (m.find()) {
             lines++;
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 5; i++) {
                 t[i] += Long.parseLong(m.group(i + 2));
             }
         }
@@ -60,6 +60,25 @@ class SingleCopySystemTest {
         assertTrue(totals(big, p.size())[1] >= 4194304, big.stdout());
     }
 
+    /**
+     * Two ranks per processor (4 ranks on this machine's 2): gathers go single-copy, broadcasts and all-gathers stay in
+     * the node buffer (decision 0016). Byte for byte around the threshold, odd sizes, every root, native and mixed
+     * buffers (a heap buffer anywhere sends the call back to the node buffer).
+     */
+    @Test
+    void withTwoRanksPerProcessorGathersGoSingleCopy() {
+        int ranks = 2 * Runtime.getRuntime().availableProcessors();
+        Placement p = Placement.singleNode(ranks);
+        Jobs.Outcome o = Jobs.run(p, 1, CheckApp.class, List.of("collectives=gather,broadcast,allgather",
+                "sizes=" + (T - 1) + "," + T + ",100003", "algorithms=gather.shm,broadcast.shm,allgather.shm",
+                "roots=" + String.join(",", java.util.stream.IntStream.range(0, ranks).mapToObj(Integer::toString).toList()), "buffers=segment,mixed"),
+                Map.of()).assertSucceeded();
+        assertTrue(o.stdout().contains("CHECKED "), o.stdout());
+        long[] t = totals(o, p.size());
+        // Per rank: gathers of T and 100003 bytes from every root with native buffers; nothing else.
+        assertEquals(2L * ranks * ranks, t[4], o.stdout());
+    }
+
     @Test
     void withSingleCopyOffEverythingGoesThroughTheRings() {
         Placement p = Placement.parse("1x4");
@@ -67,7 +86,7 @@ class SingleCopySystemTest {
                 "roots=last", "buffers=segment,mixed"), Map.of("RAILCOLL_CMA", "off")).assertSucceeded();
         assertTrue(o.stdout().contains("CHECKED "), o.stdout());
         long[] t = totals(o, p.size());
-        assertEquals(0, t[0] + t[2], o.stdout());
+        assertEquals(0, t[0] + t[2] + t[4], o.stdout());
         // One line says so (local rank 0 of the node).
         assertEquals(1, o.stderr().split("single-copy shared-memory puts are off", -1).length - 1, o.stderr());
     }

@@ -208,6 +208,8 @@ public final class NodeCollectives {
     private IntSupplier backgroundWork;
     /** Smallest block that takes the single-copy announce step; {@code Long.MAX_VALUE}: none does. */
     private long singleCopyMinBytes = Long.MAX_VALUE;
+    /** Smallest gather block that takes the single-copy announce step; {@code Long.MAX_VALUE}: none does. */
+    private long singleCopyGatherMinBytes = Long.MAX_VALUE;
     /** Whether this rank may read every node-mate's memory (probed at start-up). */
     private boolean readsEveryNodeMate;
     private Cma.Copier singleCopier;
@@ -293,7 +295,7 @@ public final class NodeCollectives {
         if (me == root) {
             Objects.checkFromIndexSize(dstOffset, Math.multiplyExact(blockBytes, size), dst.byteSize());
         }
-        boolean announce = blockBytes >= singleCopyMinBytes;
+        boolean announce = blockBytes >= singleCopyGatherMinBytes;
         begin(Kind.GATHER, root, blockBytes, announce, timeoutNs);
         try {
             if (mailboxes && blockBytes <= MAILBOX_DATA_BYTES) {
@@ -415,20 +417,28 @@ public final class NodeCollectives {
         }
     }
 
+    /** {@link #enableSingleCopy(long, long, boolean)} with one threshold for gathers, broadcasts and all-gathers. */
+    public void enableSingleCopy(long minBytes, boolean readsEveryNodeMate) {
+        enableSingleCopy(minBytes, minBytes, readsEveryNodeMate);
+    }
+
     /**
-     * Lets gathers, broadcasts and all-gathers of at least {@code minBytes} per block go single-copy when every
-     * node-mate's buffers allow it (see the class comment). Every rank of the node must call this with the same
-     * {@code minBytes} before its first collective, or not at all: a node-mate with another threshold fails the
-     * first call where they differ with a mismatch.
+     * Lets broadcasts and all-gathers of at least {@code minBytes} per block, and gathers of at least
+     * {@code gatherMinBytes}, go single-copy when every node-mate's buffers allow it (see the class comment);
+     * {@code Long.MAX_VALUE} leaves them in the node buffer. Every rank of the node must call this with the same
+     * thresholds before its first collective, or not at all: a node-mate with another threshold fails the first call
+     * where they differ with a mismatch.
      *
      * @param readsEveryNodeMate whether this rank may read every node-mate's memory ({@link Cma#probe}); if not,
      *                           the calls still take the announce step and then go through the node buffer
      */
-    public void enableSingleCopy(long minBytes, boolean readsEveryNodeMate) {
-        if (minBytes < 1) {
-            throw new IllegalArgumentException("the single-copy threshold must be at least 1 byte, got " + minBytes);
+    public void enableSingleCopy(long minBytes, long gatherMinBytes, boolean readsEveryNodeMate) {
+        if (minBytes < 1 || gatherMinBytes < 1) {
+            throw new IllegalArgumentException("single-copy thresholds must be at least 1 byte, got " + minBytes + " and "
+                    + gatherMinBytes);
         }
         this.singleCopyMinBytes = minBytes;
+        this.singleCopyGatherMinBytes = gatherMinBytes;
         this.readsEveryNodeMate = readsEveryNodeMate;
         if (singleCopier == null) {
             singleCopier = new Cma.Copier(Arena.ofAuto());
