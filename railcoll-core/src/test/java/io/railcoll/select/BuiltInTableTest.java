@@ -54,6 +54,12 @@ class BuiltInTableTest {
     }
 
     @ParameterizedTest
+    @ValueSource(longs = {8192, 16384, 32767})
+    void around16KiBTheMainJobsClusterRunsTheBruckAlltoall(long b) {
+        assertEquals("alltoall.bruck", choice(Collective.ALLTOALL, "4x4", 2, b, true), b + " B");
+    }
+
+    @ParameterizedTest
     @ValueSource(longs = {131072, 262144, 1048576})
     void fromHundredTwentyEightKibTheMainJobsClusterBroadcastsByScatterAllgather(long b) {
         assertEquals("broadcast.scatter-allgather", choice(Collective.BROADCAST, "4x4", 2, b, true), b + " B");
