@@ -54,6 +54,13 @@ class BuiltInTableTest {
     }
 
     @ParameterizedTest
+    @ValueSource(longs = {0, 1, 2, 4, 64, 255, 256, 511, 512, 1024})
+    void smallAllgathersOnTheMainJobsClusterGoByOneGroupAt1And256BytesAndBySmpGatherBcastBetween(long b) {
+        String expected = b <= 1 || (b >= 256 && b < 512) ? "allgather.mc-1group" : "allgather.smp-gather-bcast";
+        assertEquals(expected, choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
+    }
+
+    @ParameterizedTest
     @ValueSource(longs = {8192, 16384, 32767})
     void around16KiBTheMainJobsClusterRunsTheBruckAlltoall(long b) {
         assertEquals("alltoall.bruck", choice(Collective.ALLTOALL, "4x4", 2, b, true), b + " B");
