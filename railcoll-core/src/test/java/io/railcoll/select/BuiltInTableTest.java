@@ -5,6 +5,7 @@ import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Map;
@@ -41,35 +42,25 @@ class BuiltInTableTest {
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(longs = {8192, 16384, 131072, 262144, 1048576})
-    void fromEightKibTheMainJobsClusterRunsTheOverlappedSmpDirectOutside32To128KiB(long b) {
-        assertEquals("allgather.smp-direct-shm", choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {32768, 65536, 131071})
-    void around64KiBTheMainJobsClusterRunsTheGatherBasedMultiGroupAllgather(long b) {
-        assertEquals("allgather.mc-gather-based", choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {0, 1, 2, 4, 64, 255, 256, 511, 512, 1024})
-    void smallAllgathersOnTheMainJobsClusterGoByOneGroupAt1And256BytesAndBySmpGatherBcastBetween(long b) {
-        String expected = b <= 1 || (b >= 256 && b < 512) ? "allgather.mc-1group" : "allgather.smp-gather-bcast";
-        assertEquals(expected, choice(Collective.ALLGATHER, "4x4", 2, b, true), b + " B");
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {8192, 16384, 32767})
-    void around16KiBTheMainJobsClusterRunsTheBruckAlltoall(long b) {
-        assertEquals("alltoall.bruck", choice(Collective.ALLTOALL, "4x4", 2, b, true), b + " B");
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {131072, 262144, 1048576})
-    void fromHundredTwentyEightKibTheMainJobsClusterBroadcastsByScatterAllgather(long b) {
-        assertEquals("broadcast.scatter-allgather", choice(Collective.BROADCAST, "4x4", 2, b, true), b + " B");
+    /** The main job's cluster (4x4, 2 rails, shared memory on): what each rule of the built-in table sends where. */
+    @ParameterizedTest(name = "{0} of {1} B: {2}")
+    @CsvSource({
+            // all-gather: 1-group at 0-1 B and 256-511 B, SMP-aware gather-and-broadcast between, up to 2 KiB
+            "allgather, 0, allgather.mc-1group", "allgather, 1, allgather.mc-1group",
+            "allgather, 2, allgather.smp-gather-bcast", "allgather, 64, allgather.smp-gather-bcast",
+            "allgather, 255, allgather.smp-gather-bcast", "allgather, 256, allgather.mc-1group",
+            "allgather, 511, allgather.mc-1group", "allgather, 512, allgather.smp-gather-bcast",
+            "allgather, 1024, allgather.smp-gather-bcast",
+            // from 8 KiB the overlapped SMP-aware Direct, but the gather-based multi-group at 32-128 KiB
+            "allgather, 8192, allgather.smp-direct-shm", "allgather, 16384, allgather.smp-direct-shm",
+            "allgather, 32768, allgather.mc-gather-based", "allgather, 65536, allgather.mc-gather-based",
+            "allgather, 131071, allgather.mc-gather-based", "allgather, 131072, allgather.smp-direct-shm",
+            "allgather, 1048576, allgather.smp-direct-shm",
+            // all-to-all by Bruck at 8-32 KiB; broadcast by scatter-allgather from 128 KiB
+            "alltoall, 8192, alltoall.bruck", "alltoall, 32767, alltoall.bruck",
+            "broadcast, 131072, broadcast.scatter-allgather", "broadcast, 1048576, broadcast.scatter-allgather"})
+    void onTheMainJobsClusterEachRuleSendsItsSizesWhereItSays(String collective, long b, String expected) {
+        assertEquals(expected, choice(Collective.fromId(collective), "4x4", 2, b, true));
     }
 
     @ParameterizedTest
