@@ -40,7 +40,7 @@ public final class NodeCpus {
     }
 
     static boolean outnumbered(int ranksOnNode, int cpus, int hostRanks) {
-        return Math.max(ranksOnNode, hostRanks) > cpus;
+        return ranksPerProcessor(ranksOnNode, cpus, hostRanks) > 1;
     }
 
     /** How many ranks share each of this node's processors, rounded up (1 while none is outnumbered), counted as {@link #outnumbered} counts. */

@@ -25,7 +25,7 @@ import java.util.Set;
  *       otherwise the call fails saying why, never falling back;</li>
  *   <li>else the first rule of the {@link Tuning} that matches the shape and whose algorithm can run it;</li>
  *   <li>else the algorithm the cost model predicts fastest: every algorithm of the collective in the catalog that
- *       supports the shape is run through the {@link Simulator}. The prediction is made once per power-of-two bucket
+ *       supports the shape is costed by {@link ModelCost} (most through the {@link Simulator}). The prediction is made once per power-of-two bucket
  *       of block sizes, at the bucket's lower edge, and remembered, so a call pays for it once.</li>
  * </ol>
  * An algorithm a transport carries out ({@link TransportProvided}, e.g. {@code broadcast.multicast} or

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -71,7 +72,7 @@ class SingleCopySystemTest {
         Placement p = Placement.singleNode(ranks);
         Jobs.Outcome o = Jobs.run(p, 1, CheckApp.class, List.of("collectives=gather,broadcast,allgather",
                 "sizes=" + (T - 1) + "," + T + ",100003", "algorithms=gather.shm,broadcast.shm,allgather.shm",
-                "roots=" + String.join(",", java.util.stream.IntStream.range(0, ranks).mapToObj(Integer::toString).toList()), "buffers=segment,mixed"),
+                "roots=" + String.join(",", IntStream.range(0, ranks).mapToObj(Integer::toString).toList()), "buffers=segment,mixed"),
                 Map.of()).assertSucceeded();
         assertTrue(o.stdout().contains("CHECKED "), o.stdout());
         long[] t = totals(o, p.size());
