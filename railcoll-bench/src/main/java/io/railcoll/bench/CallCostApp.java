@@ -1,0 +1,114 @@
+package io.railcoll.bench;
+
+import io.railcoll.Communicator;
+import io.railcoll.launcher.RankApp;
+import io.railcoll.schedule.Collective;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What one collective call costs the machine, beside how long it takes: rounds of {@code calls} calls, each timed
+ * alone after an untimed barrier as {@link BenchApp} times them, and around each round the whole machine's
+ * processor time and context switches ({@link ProcStat}). Rank 0 prints one line per round:
+ *
+ * <pre>
+ * CALLCOST allgather allgather.smp-direct-shm 1048576 round=2 call_us=... period_us=... cpu_ms_per_call=... busy=... ctxt_per_call=...
+ * </pre>
+ *
+ * {@code call_us} is the slowest rank's mean call (the benchmark's statistic), {@code period_us} the wall time per
+ * barrier and call, {@code cpu_ms_per_call} the processor time the whole machine spent per period (every rank, the
+ * kernel's network stacks, everything else running), {@code busy} the share of the processors that was busy.
+ * With every processor busy a call cannot get faster than the work it needs: that is how issue 5's ceiling and
+ * issue 3's floors are argued in {@code docs/results/}.
+ *
+ * <p>Arguments (key=value): collective (default allgather), algorithm (an id, or auto; default auto), size (bytes
+ * per rank, default 1), calls per round (default 100), rounds (default 3), warmup (untimed calls first, default
+ * 100), root (default 0). Run it with {@code bin/railcoll run ... io.railcoll.bench.CallCostApp key=value...}.
+ */
+public final class CallCostApp implements RankApp {
+    @Override
+    public void run(Communicator comm, List<String> args) {
+        Collective collective = Collective.ALLGATHER;
+        String algorithm = "auto";
+        long size = 1;
+        int calls = 100;
+        int rounds = 3;
+        int warmup = 100;
+        int root = 0;
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException("expected key=value, got " + a);
+            }
+            String v = a.substring(eq + 1);
+            switch (a.substring(0, eq)) {
+                case "collective" -> collective = Collective.fromId(v);
+                case "algorithm" -> algorithm = v;
+                case "size" -> size = Long.parseLong(v);
+                case "calls" -> calls = Integer.parseInt(v);
+                case "rounds" -> rounds = Integer.parseInt(v);
+                case "warmup" -> warmup = Integer.parseInt(v);
+                case "root" -> root = Integer.parseInt(v);
+                default -> throw new IllegalArgumentException("unknown option " + a.substring(0, eq)
+                        + " (collective, algorithm, size, calls, rounds, warmup, root)");
+            }
+        }
+        if (calls < 1 || rounds < 1 || warmup < 0 || size < 0) {
+            throw new IllegalArgumentException("calls and rounds must be positive, warmup and size not negative");
+        }
+        if (!algorithm.equals("auto")) {
+            comm.forceAlgorithm(algorithm);
+        }
+        int n = comm.size();
+        boolean rank0 = comm.rank() == 0;
+        String ran = algorithm.equals("auto") ? "auto:" + comm.selectedAlgorithm(collective, size, root) : algorithm;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment send = arena.allocate(Math.max(1, collective.sendBytes(size, n)), 64);
+            MemorySegment recv = arena.allocate(Math.max(1, collective == Collective.BROADCAST ? size
+                    : collective.recvBytes(size, n, comm.rank(), root)), 64);
+            MemorySegment s = send.asSlice(0, collective.sendBytes(size, n));
+            MemorySegment r = recv.asSlice(0, collective == Collective.BROADCAST ? size
+                    : collective.recvBytes(size, n, comm.rank(), root));
+            MemorySegment mean = arena.allocate(Long.BYTES, 8);
+            MemorySegment means = arena.allocate((long) Long.BYTES * n, 8);
+            for (int i = 0; i < warmup; i++) {
+                comm.barrier();
+                BenchApp.call(comm, collective, s, r, root);
+            }
+            for (int round = 1; round <= rounds; round++) {
+                comm.barrier();
+                ProcStat before = rank0 ? ProcStat.read() : null;
+                long start = System.nanoTime();
+                long timed = 0;
+                for (int i = 0; i < calls; i++) {
+                    comm.barrier();
+                    long t0 = System.nanoTime();
+                    BenchApp.call(comm, collective, s, r, root);
+                    timed += System.nanoTime() - t0;
+                }
+                comm.barrier();
+                long wallNs = System.nanoTime() - start;
+                ProcStat spent = rank0 ? ProcStat.read().since(before) : null;
+                mean.set(ValueLayout.JAVA_LONG, 0, timed / calls);
+                comm.gather(mean, rank0 ? means : null, 0);
+                if (rank0) {
+                    long slowest = 0;
+                    for (int k = 0; k < n; k++) {
+                        slowest = Math.max(slowest, means.getAtIndex(ValueLayout.JAVA_LONG, k));
+                    }
+                    System.out.printf(Locale.ROOT, "CALLCOST %s %s %d round=%d call_us=%.3f period_us=%.3f"
+                                    + " cpu_ms_per_call=%.3f busy=%.3f ctxt_per_call=%.1f%n",
+                            collective.id(), ran, size, round, slowest / 1e3, wallNs / 1e3 / calls,
+                            spent.busyTicks() * (double) ProcStat.TICK_NS / 1e6 / calls, spent.busyShare(),
+                            spent.contextSwitches() / (double) calls);
+                }
+            }
+        } finally {
+            comm.clearForcedAlgorithm(collective);
+        }
+    }
+}
