@@ -75,20 +75,18 @@ public final class CallCostApp implements RankApp {
                     : collective.recvBytes(size, n, comm.rank(), root));
             MemorySegment mean = arena.allocate(Long.BYTES, 8);
             MemorySegment means = arena.allocate((long) Long.BYTES * n, 8);
-            for (int i = 0; i < warmup; i++) {
-                comm.barrier();
-                BenchApp.call(comm, collective, s, r, root);
+            // The loops live in a method called many times, so the JIT compiles them as it compiles BenchApp's
+            // (a loop in a method entered once runs interpreted until on-stack replacement).
+            for (int i = 0; i < warmup; i += 100) {
+                timedCalls(comm, collective, s, r, root, Math.min(100, warmup - i));
             }
             for (int round = 1; round <= rounds; round++) {
                 comm.barrier();
                 ProcStat before = rank0 ? ProcStat.read() : null;
                 long start = System.nanoTime();
                 long timed = 0;
-                for (int i = 0; i < calls; i++) {
-                    comm.barrier();
-                    long t0 = System.nanoTime();
-                    BenchApp.call(comm, collective, s, r, root);
-                    timed += System.nanoTime() - t0;
+                for (int i = 0; i < calls; i += 100) {
+                    timed += timedCalls(comm, collective, s, r, root, Math.min(100, calls - i));
                 }
                 comm.barrier();
                 long wallNs = System.nanoTime() - start;
@@ -110,5 +108,18 @@ public final class CallCostApp implements RankApp {
         } finally {
             comm.clearForcedAlgorithm(collective);
         }
+    }
+
+    /** {@code calls} calls, each after an untimed barrier; returns their summed time. */
+    private static long timedCalls(Communicator comm, Collective collective, MemorySegment s, MemorySegment r, int root,
+                                   int calls) {
+        long timed = 0;
+        for (int i = 0; i < calls; i++) {
+            comm.barrier();
+            long t0 = System.nanoTime();
+            BenchApp.call(comm, collective, s, r, root);
+            timed += System.nanoTime() - t0;
+        }
+        return timed;
     }
 }

@@ -4,6 +4,8 @@ import io.railcoll.Communicator;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
 
 /**
@@ -14,6 +16,12 @@ import java.util.function.LongSupplier;
  * overlapped node steps, striped frames), which otherwise compile during the first samples: a 1 MiB all-gather of 16
  * ranks was timed 15-20% slower over its first 25 samples than after, with the compiler threads taking 14-16% of the
  * processors meanwhile.
+ *
+ * <p>Then it goes on until the compilers are quiet in every rank: sixteen JVMs on two processors compile for minutes
+ * (in a main job of 2026-11-26 the C1 and C2 threads took 45-60% of the machine over its first 140 s, some 420 C2
+ * compilations per rank), and samples taken meanwhile time the compilers as much as the collectives. A round ends the
+ * warm-up only when no rank's compilers were busy for more than {@value #QUIET_PER_MILLE} per mille of it, or when
+ * {@link #QUIET_CAP_FACTOR} times the budget has passed.
  */
 public final class JitWarmup {
     /** Collective calls after which the engine runs compiled. */
@@ -25,6 +33,10 @@ public final class JitWarmup {
     private static final long MEDIUM_BYTES = 4096;
     /** A warm-up lasts at most this many times its time budget while it has not made {@link #CALLS} calls. */
     private static final long CAP_FACTOR = 5;
+    /** The compilers' busiest share of a round, per mille of its time, that still counts as quiet. */
+    private static final long QUIET_PER_MILLE = 50;
+    /** A warm-up waits for quiet compilers for at most this many times its time budget. */
+    private static final long QUIET_CAP_FACTOR = 40;
 
     private JitWarmup() {
     }
@@ -43,25 +55,55 @@ public final class JitWarmup {
 
     /**
      * Runs {@code round} (which returns the calls it made) again and again until {@code budgetNs} have passed and, within
-     * {@link #CAP_FACTOR} times that, {@link #CALLS} calls were made: on a slow machine the time alone covers too few
-     * calls. Rank 0 decides after each round, so every rank makes the same calls.
+     * {@link #CAP_FACTOR} times that, {@link #CALLS} calls were made (on a slow machine the time alone covers too few
+     * calls), and then until the compilers are quiet in every rank, within {@link #QUIET_CAP_FACTOR} times the budget.
+     * Rank 0 decides after each round, so every rank makes the same calls; it prints how long the warm-up took.
      */
     public static void run(Communicator comm, long budgetNs, LongSupplier round) {
         if (budgetNs <= 0) {
             return;
         }
+        boolean rank0 = comm.rank() == 0;
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         MemorySegment more = MemorySegment.ofArray(new byte[1]);
+        MemorySegment busy = MemorySegment.ofArray(new byte[Long.BYTES]);
+        MemorySegment busies = rank0 ? MemorySegment.ofArray(new byte[Long.BYTES * comm.size()]) : null;
         long start = System.nanoTime();
         long calls = 0;
+        long rounds = 0;
+        long busiest;
         while (true) {
+            long roundStart = System.nanoTime();
+            long compiledMs = compilationMs(jit);
             calls += round.getAsLong();
-            long elapsed = System.nanoTime() - start;
-            boolean again = elapsed < budgetNs || calls < CALLS && elapsed < CAP_FACTOR * budgetNs;
+            rounds++;
+            long roundNs = Math.max(1, System.nanoTime() - roundStart);
+            busy.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, (compilationMs(jit) - compiledMs) * 1_000_000_000L / roundNs);
+            comm.gather(busy, busies, 0);
+            busiest = 0;
+            boolean again = false;
+            if (rank0) {
+                for (int r = 0; r < comm.size(); r++) {
+                    busiest = Math.max(busiest, busies.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, r));
+                }
+                long elapsed = System.nanoTime() - start;
+                again = elapsed < budgetNs || calls < CALLS && elapsed < CAP_FACTOR * budgetNs
+                        || busiest > QUIET_PER_MILLE && elapsed < QUIET_CAP_FACTOR * budgetNs;
+            }
             more.set(ValueLayout.JAVA_BYTE, 0, (byte) (again ? 1 : 0));
             comm.broadcast(more, 0);
             if (more.get(ValueLayout.JAVA_BYTE, 0) == 0) {
-                return;
+                break;
             }
         }
+        if (rank0) {
+            System.out.printf(java.util.Locale.ROOT, "JIT warm-up: %.1f s, %d rounds, %d calls; compilers busy %d per mille"
+                    + " of the last round at most%n", (System.nanoTime() - start) / 1e9, rounds, calls, busiest);
+        }
+    }
+
+    /** Milliseconds this JVM's compilers have spent so far, or 0 where the JVM does not say. */
+    private static long compilationMs(CompilationMXBean jit) {
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 }
