@@ -25,11 +25,13 @@ class MainJobSystemTest {
         Path csv = out.resolve("extra.csv");
         Run r = cli(List.of("bench", "--network", "loopback", "--nodes", "2", "--ranks-per-node", "2", "--rails", "2",
                 "--algorithms", "allgather.direct,allgather.bruck,allgather.smp-direct,auto", "--sizes", "1,4096",
-                "--samples", "2", "--iterations", "5", "--warmup", "2", "--check", "--csv", csv.toString(),
+                "--samples", "2", "--iterations", "5", "--warmup", "2", "--jit-warmup-ms", "1000", "--check",
+                "--csv", csv.toString(),
                 "--out", out.toString()));
         assertEquals(0, r.exit, r.output);
         assertTrue(r.output.contains("median latency"), r.output);
         assertTrue(r.output.contains("best/flat"), r.output);
+        assertTrue(r.output.contains("[r0] JIT warm-up: "), r.output);
         List<String> rows = Files.readAllLines(out.resolve("results.csv"));
         assertTrue(rows.getFirst().startsWith("collective,algorithm,nodes,ranks_per_node,rails"), rows.getFirst());
         assertTrue(rows.getFirst().contains("latency_us_median") && rows.getFirst().contains("latency_us_min")
