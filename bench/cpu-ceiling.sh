@@ -70,7 +70,7 @@ PY
 callcost() {
   local placement="$1" algorithm="$2" size="$3"
   "$root/bin/railcoll" run --netns --rail-rate 2gbit --placement "$placement" --rails 2 io.railcoll.bench.CallCostApp \
-    collective=allgather algorithm="$algorithm" size="$size" calls="$4" rounds=3 warmup="$5" 2>&1 | grep CALLCOST | sed 's/^\[r0\] //'
+    collective=allgather algorithm="$algorithm" size="$size" calls="$4" rounds=5 warmup="$5" 2>&1 | grep CALLCOST | sed 's/^\[r0\] //'
 }
 
 {
@@ -80,9 +80,10 @@ callcost() {
   for b in $sizes; do
     "$java_home/bin/java" "$root/bench/CopyFloor.java" 16 $((16 * b))
     # Enough calls that each round spans seconds (the processor counters tick every 10 ms).
+    # The JIT of sixteen ranks compiles for a minute or more (docs/benchmarking.md): warm up three rounds' worth.
     calls=$(( b >= 1048576 ? 40 : 150 ))
-    callcost 4x1 allgather.direct $((4 * b)) "$calls" "$calls"
-    callcost 4x4 allgather.smp-direct-shm "$b" "$calls" "$calls"
+    callcost 4x1 allgather.direct $((4 * b)) "$calls" $((3 * calls))
+    callcost 4x4 allgather.smp-direct-shm "$b" "$calls" $((3 * calls))
   done
 } | tee "$out/ceiling.csv"
 python3 "$root/bench/cpu-ceiling.py" "$out/ceiling.csv" | tee "$out/ceiling.md"
