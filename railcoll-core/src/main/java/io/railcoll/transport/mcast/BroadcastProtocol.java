@@ -80,7 +80,7 @@ public final class BroadcastProtocol {
     private final int syncParent;
     private final int[] syncChildren;
     private final FailoverTree tree;
-    /** Re-sends of one datagram, on request, before fail-over: maxRetransmissions per receiver. */
+    /** Re-sends of one datagram that were asked for again, before fail-over: maxRetransmissions. */
     private final int retransmissionCap;
     /** Fail-over on re-send requests waits at least this long after the first request for the broadcast. */
     private final long failoverFloorNs;
@@ -174,7 +174,7 @@ public final class BroadcastProtocol {
             childRanks[i] = this.members[syncChildren[i]];
         }
         this.sync = new SyncRound(myRank, childRanks);
-        this.retransmissionCap = Math.min(Short.MAX_VALUE - 1, settings.maxRetransmissions() * Math.max(1, members.length - 1));
+        this.retransmissionCap = settings.maxRetransmissions();
         this.failoverFloorNs = settings.maxRetransmissions() * (settings.nackDelayNs() << MAX_NACK_BACKOFF);
         this.tree = new FailoverTree(this.members, idx, settings.treeRadix(), settings.treeChunkBytes(), link, counters);
         this.slots = new ChannelSlot[settings.channels()];
@@ -822,15 +822,18 @@ public final class BroadcastProtocol {
                         continue;
                     }
                 }
-                s.resend.add(f);
-                // Only requests count towards the cap, not our own time-outs: a slow member is no broken multicast.
-                // The cap scales with the receivers: each may NACK the same datagram, so when multicast is dead the
-                // cap is reached after the same time whatever the group size, and a busy large group does not
-                // trip it by NACKing at once. The time floor keeps a burst of stale NACKs (receivers descheduled on
-                // an overloaded host, asking again for what is already on its way) from tripping it: fail-over needs
-                // the requests to have gone on as long as one receiver takes to ask maxRetransmissions times at its
-                // slowest pace.
-                if (nack != null && ++s.resendCounts[f] > retransmissionCap) {
+                // False when its last re-send has not gone out yet (first passes go before re-sends).
+                boolean resentSinceAsked = s.resend.add(f);
+                // What counts towards the cap is a request for a datagram that was re-sent since the last one: the
+                // re-sends that did not arrive. Not our own time-outs (a slow member is no broken multicast), and not
+                // requests for a re-send still waiting behind the first pass of a large broadcast: a root scheduled
+                // every few tens of milliseconds (9 ranks on 2 processors) takes a second to send 4 MiB, receivers
+                // ask again for their holes meanwhile, and counting those made the testbed's system test fail over
+                // (2026-11-26). So the count is re-sends, whatever the number of receivers asking, and the cap is
+                // maxRetransmissions. The time floor keeps a burst of stale NACKs (receivers descheduled on an
+                // overloaded host) from tripping it: fail-over needs the requests to have gone on as long as one
+                // receiver takes to ask maxRetransmissions times at its slowest pace.
+                if (nack != null && resentSinceAsked && ++s.resendCounts[f] > retransmissionCap) {
                     s.resendCounts[f] = (short) (retransmissionCap + 1); // stays past the cap until the floor passes
                     if (now - s.firstRequestNs < failoverFloorNs) {
                         continue;

@@ -24,7 +24,7 @@ import java.util.Map;
  * @param syncTimeoutNs       a root waiting this long in a synchronization re-sends every message it sent since the
  *                            last one (sender-side loss detection, doubling each time; {@code RAILCOLL_MCAST_SYNC_TIMEOUT_MS},
  *                            default 200 ms)
- * @param maxRetransmissions  a root asked by NACKs to re-send one datagram more than this many times per receiver
+ * @param maxRetransmissions  a root asked by NACKs for one datagram again after each of this many re-sends of it
  *                            decides that multicast keeps failing and asks for fail-over, provided the requests
  *                            went on for at least this many times 8 NACK delays (one receiver asking at its slowest
  *                            pace; 640 ms by default)

@@ -141,8 +141,21 @@ class BroadcastProtocolTest {
         sim.run(Sim.script(FOUR, SIZES, 7), 30_000_000_000L);
         assertEveryoneGotEverythingOnce(sim, SIZES.length);
         assertEquals(4, sim.total(Counter.FAILOVERS));
-        // 5 per receiver, 3 receivers
-        assertTrue(sim.log.getFirst().contains("15 times and a receiver still lacks it"), sim.log.getFirst());
+        assertTrue(sim.log.getFirst().contains("5 times and a receiver still lacks it"), sim.log.getFirst());
+    }
+
+    @Test
+    void receiversAskingAgainWhileASlowRootIsStillOnItsFirstPassIsNoBrokenMulticast() {
+        // A root scheduled every 20 ms (an overloaded host: 9 ranks on 2 processors) takes a second to send the first
+        // pass of a 4 MiB broadcast, and sends re-sends only after it; receivers that lost 5% see holes and ask
+        // again every few ms meanwhile. Those requests wait for re-sends that have not gone out: no evidence that
+        // multicast is broken. Counted as such, they made the system test on the testbed fail over (2026-11-26).
+        Sim sim = new Sim(FOUR, settings().withMaxRetransmissions(5), FaultPlan.parse("loss=5%,seed=11"), 1, null);
+        sim.workEverySteps[0] = 4000;
+        sim.run(List.of(new Sim.Step(0, 4 << 20)), 60_000_000_000L);
+        assertEveryoneGotEverythingOnce(sim, 1);
+        assertEquals(0, sim.total(Counter.FAILOVERS), String.join("\n", sim.log));
+        assertTrue(sim.total(Counter.RETRANSMISSIONS) > 0, "nothing was lost, so nothing tested");
     }
 
     @Test

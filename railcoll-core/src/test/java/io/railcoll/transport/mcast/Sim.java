@@ -29,6 +29,8 @@ final class Sim {
     long stepNs = 5_000;
     /** Members that stop calling doWork (a hung process). */
     final boolean[] frozen;
+    /** Per member, how many steps pass between its doWork calls (1: every step); more is a descheduled process. */
+    final int[] workEverySteps;
     /** When set, a member's failure is recorded here (and the member stops) instead of ending the run. */
     java.util.Map<Integer, RuntimeException> failures;
 
@@ -39,6 +41,8 @@ final class Sim {
         faulty = new FaultInjectingPort[ranks.length];
         ports = new SimNetwork.Port[ranks.length];
         frozen = new boolean[ranks.length];
+        workEverySteps = new int[ranks.length];
+        java.util.Arrays.fill(workEverySteps, 1);
         for (int i = 0; i < ranks.length; i++) {
             counters[i] = new MulticastCounters();
             ports[i] = net.port();
@@ -77,10 +81,14 @@ final class Sim {
         for (BroadcastProtocol m : members) {
             m.postJoin(nowNs);
         }
-        while (true) {
+        for (long stepIndex = 0; ; stepIndex++) {
             boolean all = true;
             for (int i = 0; i < n; i++) {
                 if (frozen[i]) {
+                    continue;
+                }
+                if (stepIndex % workEverySteps[i] != 0) {
+                    all &= done[i];
                     continue;
                 }
                 BroadcastProtocol m = members[i];
