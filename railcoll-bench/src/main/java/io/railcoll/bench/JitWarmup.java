@@ -86,9 +86,7 @@ public final class JitWarmup {
                 for (int r = 0; r < comm.size(); r++) {
                     busiest = Math.max(busiest, busies.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, r));
                 }
-                long elapsed = System.nanoTime() - start;
-                again = elapsed < budgetNs || calls < CALLS && elapsed < CAP_FACTOR * budgetNs
-                        || busiest > QUIET_PER_MILLE && elapsed < QUIET_CAP_FACTOR * budgetNs;
+                again = goOn(System.nanoTime() - start, budgetNs, calls, busiest);
             }
             more.set(ValueLayout.JAVA_BYTE, 0, (byte) (again ? 1 : 0));
             comm.broadcast(more, 0);
@@ -100,6 +98,15 @@ public final class JitWarmup {
             System.out.printf(java.util.Locale.ROOT, "JIT warm-up: %.1f s, %d rounds, %d calls; compilers busy %d per mille"
                     + " of the last round at most%n", (System.nanoTime() - start) / 1e9, rounds, calls, busiest);
         }
+    }
+
+    /**
+     * Whether a warm-up that has run {@code elapsedNs} and made {@code calls} calls, whose last round kept some rank's
+     * compilers busy for {@code busiestPerMille} per mille of it, runs another round.
+     */
+    static boolean goOn(long elapsedNs, long budgetNs, long calls, long busiestPerMille) {
+        return elapsedNs < budgetNs || calls < CALLS && elapsedNs < CAP_FACTOR * budgetNs
+                || busiestPerMille > QUIET_PER_MILLE && elapsedNs < QUIET_CAP_FACTOR * budgetNs;
     }
 
     /** Milliseconds this JVM's compilers have spent so far, or 0 where the JVM does not say. */
