@@ -87,7 +87,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long sampleMs;
 
-    @Option(names = "--jit-warmup-ms", description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
+    @Option(names = "--jit-warmup-ms", description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5%% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
     long jitWarmupMs;
 
     @Option(names = "--check", description = "Verify every result byte for byte before timing; fail loudly if one is wrong.")
