@@ -12,6 +12,13 @@
  * Sizes at or above `large-from` bytes use the smaller `large-iterations`/`large-warmup` counts,
  * as OSU does, so 1 MiB points on an oversubscribed machine do not take minutes.
  *
+ * --budget-us B makes the counts those of `railcoll bench`, so both sides of a comparison average
+ * the same number of calls per sample (the max over ranks of short means is biased upward when
+ * ranks outnumber processors, so unequal counts alone move the ratio by up to 2x): before the
+ * first sample of a size, warm-up calls in rounds of 8 until `warmup` or B elapsed, then the
+ * fastest of 3 calls on rank 0 sets iterations = min(iterations, B / fastest), at least 1, and
+ * each sample's untimed calls to min(warmup, iterations).
+ *
  * Size semantics (same as railcoll's block size): the bytes each rank contributes. allgather
  * and gather move size bytes per rank (receive size*N); bcast moves size bytes from root 0;
  * alltoall sends size bytes to each peer (send and receive size*N); barrier ignores sizes and
@@ -57,6 +64,7 @@ struct options {
     long large_from;
     int samples;
     int check;
+    long budget_us; /* 0: OSU's fixed counts */
 };
 
 static int rank_id;
@@ -67,7 +75,7 @@ static void usage_error(const char *message, const char *arg) {
         fprintf(stderr, "peer_bench: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
         fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall "
                         "--sizes 1,2,4 [--warmup N] [--iterations N] [--large-warmup N] "
-                        "[--large-iterations N] [--large-from BYTES] [--samples N] [--check]\n");
+                        "[--large-iterations N] [--large-from BYTES] [--samples N] [--budget-us N] [--check]\n");
     }
     MPI_Finalize();
     exit(2);
@@ -103,7 +111,7 @@ static void parse_options(struct options *o, int argc, char **argv) {
     /* OSU's defaults (osu_util.h): 1000/200 below 8 KiB, 100/10 from there on. */
     *o = (struct options){.collective = ALLGATHER, .warmup = 200, .iterations = 1000,
                           .large_warmup = 10, .large_iterations = 100, .large_from = 8192,
-                          .samples = 5, .check = 0, .size_count = 0};
+                          .samples = 5, .check = 0, .budget_us = 0, .size_count = 0};
     int have_collective = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -141,6 +149,8 @@ static void parse_options(struct options *o, int argc, char **argv) {
             o->large_from = parse_long(v, 0);
         } else if (strcmp(a, "--samples") == 0) {
             o->samples = (int)parse_long(v, 1);
+        } else if (strcmp(a, "--budget-us") == 0) {
+            o->budget_us = parse_long(v, 0);
         } else {
             usage_error("unknown flag", a);
         }
@@ -293,6 +303,44 @@ static void print_library(void) {
     printf("info,ranks,%d\n", rank_count);
 }
 
+/* Warm-up in rounds of 8 calls until `warmup` calls or `budget_us` elapsed; rank 0 decides, as
+ * railcoll bench does, so every rank makes the same calls. */
+static void warm_up_within(enum collective c, unsigned char *send, unsigned char *recv, long size, int warmup,
+                           long budget_us) {
+    double start = MPI_Wtime();
+    for (int done = 0; done < warmup; done += 8) {
+        for (int i = 0; i < 8; i++) {
+            run_once(c, send, recv, size);
+        }
+        int more = (MPI_Wtime() - start) * 1e6 < (double)budget_us;
+        MPI_Bcast(&more, 1, MPI_INT, ROOT, MPI_COMM_WORLD);
+        if (!more) {
+            return;
+        }
+    }
+}
+
+/* Timed calls per sample that fit `budget_us`, from the fastest of 3 calls on rank 0. */
+static int iterations_within(enum collective c, unsigned char *send, unsigned char *recv, long size, int iterations,
+                             long budget_us) {
+    double fastest = 1e30;
+    for (int i = 0; i < 3; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double start = MPI_Wtime();
+        run_once(c, send, recv, size);
+        double took = MPI_Wtime() - start;
+        if (took < fastest) {
+            fastest = took;
+        }
+    }
+    MPI_Bcast(&fastest, 1, MPI_DOUBLE, ROOT, MPI_COMM_WORLD);
+    double fit = (double)budget_us / (fastest * 1e6 > 1e-3 ? fastest * 1e6 : 1e-3);
+    if (fit < 1.0) {
+        return 1;
+    }
+    return fit < (double)iterations ? (int)fit : iterations;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_id);
@@ -346,6 +394,11 @@ int main(int argc, char **argv) {
         int large = size >= o.large_from;
         int warmup = large ? o.large_warmup : o.warmup;
         int iterations = large ? o.large_iterations : o.iterations;
+        if (o.budget_us > 0) {
+            warm_up_within(o.collective, send, recv, size, warmup, o.budget_us);
+            iterations = iterations_within(o.collective, send, recv, size, iterations, o.budget_us);
+            warmup = warmup < iterations ? warmup : iterations;
+        }
         for (int sample = 0; sample < o.samples; sample++) {
             double latency_us = time_sample(o.collective, send, recv, size, warmup, iterations);
             if (rank_id == 0) {

@@ -2,6 +2,7 @@ package io.railcoll.cli;
 
 import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.peer.PeerOutput;
+import io.railcoll.bench.peer.PeerRun;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.Series;
 import io.railcoll.launcher.NamespaceNetwork;
@@ -17,7 +18,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * Open MPI's TCP transport over the same two rails as railcoll, in the same run: {@code mpirun} starts inside
@@ -40,8 +40,10 @@ final class OpenMpiOverRails {
     static List<BenchResult> run(String mode, NamespaceNetwork net, Placement placement, List<Long> sizes, int samples,
                                  boolean check) throws IOException, InterruptedException {
         Collective collective = mode.equals("bibandwidth") ? Collective.ALLGATHER : Collective.BROADCAST;
+        PeerRun run = PeerRun.of(collective, placement, sizes).withRails(2).withSamples(samples).withCheck(check)
+                .withCounts(20, 200, 3, 20).withLargeFrom(65536);
         List<BenchResult> results = new ArrayList<>();
-        for (BenchResult r : runCollective(collective, net, placement, 2, "tcp btl, 2 rails", sizes, samples, check)) {
+        for (BenchResult r : runCollective(run, net, "tcp btl, 2 rails")) {
             double bytes = mode.equals("bibandwidth") ? 2.0 * r.sizeBytes() : r.sizeBytes();
             results.add(r.withBandwidthMbitS(r.latencyUsMedian() == 0 ? 0 : bytes * 8 / r.latencyUsMedian()));
         }
@@ -49,13 +51,14 @@ final class OpenMpiOverRails {
     }
 
     /**
-     * Runs {@code collective} through Open MPI on the testbed with the same placement as railcoll: node 0's ranks
-     * beside mpirun, node n's on fake host {@code rcnode<n>} started in node n's namespace by the agent script,
-     * data over every rail. Returns one result per size, labelled {@code engineLabel}.
+     * Runs {@code run} (its collective, sizes and counts) through Open MPI on the testbed with the same placement as
+     * railcoll: node 0's ranks beside mpirun, node n's on fake host {@code rcnode<n>} started in node n's namespace by
+     * the agent script, data over {@code run.rails()} rails. Returns one result per size, labelled {@code engineLabel}.
      */
-    static List<BenchResult> runCollective(Collective collective, NamespaceNetwork net, Placement placement, int rails,
-                                           String engineLabel, List<Long> sizes, int samples, boolean check)
+    static List<BenchResult> runCollective(PeerRun run, NamespaceNetwork net, String engineLabel)
             throws IOException, InterruptedException {
+        Placement placement = run.placement();
+        int rails = run.rails();
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
         System.out.println(lookup.message());
         if (lookup.peer().isEmpty()) {
@@ -93,13 +96,8 @@ final class OpenMpiOverRails {
                     "--mca", "oob_tcp_if_include", "rail0",
                     // This machine runs far more processes than cores: waiting ranks yield, as railcoll's do.
                     "--mca", "mpi_yield_when_idle", "1",
-                    program.toString(), "--collective", mpiName(collective),
-                    "--sizes", sizes.stream().map(String::valueOf).collect(Collectors.joining(",")),
-                    "--warmup", "20", "--iterations", "200", "--large-warmup", "3", "--large-iterations", "20",
-                    "--large-from", "65536", "--samples", Integer.toString(samples)));
-            if (check) {
-                cmd.add("--check");
-            }
+                    program.toString()));
+            cmd.addAll(run.programArgs());
             Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             if (!p.waitFor(20, TimeUnit.MINUTES)) {
@@ -113,19 +111,12 @@ final class OpenMpiOverRails {
                 throw new IOException("Open MPI over the rails failed (exit " + p.exitValue() + "): " + String.join(" ", cmd)
                         + "\n" + tail(stdout) + "\n" + tail(Files.readString(err, StandardCharsets.UTF_8)));
             }
-            return parsed.results(Series.of(collective, OpenMpiPeer.NAME, placement, rails, engineLabel));
+            return parsed.results(Series.of(run.collective(), OpenMpiPeer.NAME, placement, rails, engineLabel));
         } finally {
             Files.deleteIfExists(agent);
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
-    }
-
-    private static String mpiName(Collective c) {
-        return switch (c) {
-            case BROADCAST -> "bcast";
-            default -> c.id();
-        };
     }
 
     /** Open MPI's own mpirun (Debian also installs MPICH's as plain mpirun sometimes). */

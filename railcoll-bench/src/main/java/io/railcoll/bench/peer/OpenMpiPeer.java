@@ -169,6 +169,12 @@ public final class OpenMpiPeer {
      *                       incomplete; the message carries the tail of mpirun's output
      */
     public List<BenchResult> run(PeerRun run) {
+        Series series = Series.of(run.collective(), NAME, run.placement(), run.rails(), run.engineLabel());
+        return output(run).results(series);
+    }
+
+    /** {@link #run}'s parsed output, with what it does not turn into results (the calls per sample). */
+    PeerOutput output(PeerRun run) {
         Path binary = build();
         List<String> command = MpirunCommand.build(mpirun, binary, run, Runtime.getRuntime().availableProcessors());
         ProcessOutput out = execute(command, run.timeout());
@@ -186,8 +192,7 @@ public final class OpenMpiPeer {
                     + (parsed.complete() ? "" : ", output incomplete") + "): " + String.join(" ", command)
                     + "\nstdout:\n" + tail(out.stdout()) + "\nstderr:\n" + tail(out.stderr()));
         }
-        Series series = Series.of(run.collective(), NAME, run.placement(), run.rails(), run.engineLabel());
-        return parsed.results(series);
+        return parsed;
     }
 
     private record ProcessOutput(int exitCode, String stdout, String stderr) {

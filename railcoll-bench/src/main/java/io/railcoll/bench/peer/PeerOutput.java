@@ -29,10 +29,12 @@ import java.util.TreeMap;
  * {@link #otherLines} for error messages rather than rejected. Read-only once parsed.
  *
  * @param samplesBySize per size, the samples in microseconds (max over ranks of each rank's average)
+ * @param iterationsBySize per size, the timed calls per sample (the last sample's: they are all the same)
  * @param complete      whether the closing {@code done} record was seen
  */
 public record PeerOutput(String library, String collective, int ranks, List<Check> checks,
-                         SortedMap<Long, Samples> samplesBySize, boolean complete, List<String> otherLines) {
+                         SortedMap<Long, Samples> samplesBySize, SortedMap<Long, Integer> iterationsBySize,
+                         boolean complete, List<String> otherLines) {
 
     /** The outcome of {@code --check} at one size; {@code badRanks} is how many ranks saw wrong bytes. */
     public record Check(long sizeBytes, boolean ok, int badRanks) {
@@ -44,6 +46,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         int ranks = 0;
         List<Check> checks = new ArrayList<>();
         SortedMap<Long, Samples> samples = new TreeMap<>();
+        SortedMap<Long, Integer> iterations = new TreeMap<>();
         boolean complete = false;
         List<String> other = new ArrayList<>();
         for (String line : stdout.split("\n")) {
@@ -68,10 +71,12 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
                         String name = r.get(1);
                         int n = Integer.parseInt(r.get(2));
                         long size = Long.parseLong(r.get(3));
+                        int calls = Integer.parseInt(r.get(4));
                         double latencyUs = Double.parseDouble(r.get(6));
                         collective = name;
                         ranks = n;
                         samples.computeIfAbsent(size, k -> new Samples()).addUs(latencyUs);
+                        iterations.put(size, calls);
                     }
                     case "done" -> complete = true;
                     default -> {
@@ -86,6 +91,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
             }
         }
         return new PeerOutput(library, collective, ranks, List.copyOf(checks), Collections.unmodifiableSortedMap(samples),
+                Collections.unmodifiableSortedMap(iterations),
                 complete, List.copyOf(other));
     }
 

@@ -20,12 +20,15 @@ import java.util.Objects;
  * @param largeFromBytes  sizes at or above this use {@code largeWarmup}/{@code largeIterations} (OSU: 8 KiB)
  * @param samples         repeated measurements per size; results keep their min/median/max
  * @param check           verify every received byte once per size before timing
+ * @param budgetMicros    0 for the fixed counts; otherwise the counts of {@code railcoll bench} with this time per
+ *                        sample: warm-up and iterations per size cut to what fits it, from the fastest of 3 calls,
+ *                        so both sides of a comparison average the same number of calls per sample
  * @param timeout         the whole mpirun's deadline; past it the process tree is killed
  * @param extraMpirunArgs inserted before the program, e.g. a launcher agent for network namespaces
  */
 public record PeerRun(Collective collective, Placement placement, int rails, String engineLabel, List<Long> sizes,
                       int warmup, int iterations, int largeWarmup, int largeIterations, long largeFromBytes,
-                      int samples, boolean check, Duration timeout, List<String> extraMpirunArgs) {
+                      int samples, boolean check, long budgetMicros, Duration timeout, List<String> extraMpirunArgs) {
 
     public static final String ONE_HOST_ENGINE = "one-host shm";
 
@@ -49,8 +52,9 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
             }
         }
         if (warmup < 0 || largeWarmup < 0 || iterations < 1 || largeIterations < 1 || samples < 1
-                || largeFromBytes < 0 || rails < 0) {
-            throw new IllegalArgumentException("need warmups >= 0, iterations >= 1, samples >= 1, rails >= 0: " + this);
+                || largeFromBytes < 0 || rails < 0 || budgetMicros < 0) {
+            throw new IllegalArgumentException("need warmups >= 0, iterations >= 1, samples >= 1, rails >= 0, budget >= 0: "
+                    + this);
         }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
@@ -59,40 +63,52 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
 
     /** OSU's default counts (1000/200 below 8 KiB, 100/10 above), 5 samples, no check, 1 rail, 10 minutes. */
     public static PeerRun of(Collective collective, Placement placement, List<Long> sizes) {
-        return new PeerRun(collective, placement, 1, ONE_HOST_ENGINE, sizes, 200, 1000, 10, 100, 8192, 5, false,
+        return new PeerRun(collective, placement, 1, ONE_HOST_ENGINE, sizes, 200, 1000, 10, 100, 8192, 5, false, 0,
                 Duration.ofMinutes(10), List.of());
     }
 
     public PeerRun withCounts(int warmup, int iterations, int largeWarmup, int largeIterations) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+    }
+
+    /** railcoll bench's counts: as many calls per sample, up to the counts, as fit {@code perSample}. */
+    public PeerRun withBudget(Duration perSample) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, perSample.toNanos() / 1000, timeout, extraMpirunArgs);
+    }
+
+    /** Sizes at or above {@code largeFromBytes} use the large counts. */
+    public PeerRun withLargeFrom(long largeFromBytes) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
     }
 
     public PeerRun withSamples(int samples) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
     }
 
     public PeerRun withCheck(boolean check) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
     }
 
     public PeerRun withTimeout(Duration timeout) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
     }
 
     /** Labels only: the rails the compared railcoll sweep used. */
     public PeerRun withRails(int rails) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
     }
 
     /** Extra mpirun arguments and the engine label that says what they change (e.g. {@code netns}). */
     public PeerRun withMpirunArgs(List<String> extraMpirunArgs, String engineLabel) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
     }
 
     public int ranks() {
@@ -105,7 +121,7 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
     }
 
     /** peer_bench's arguments for this run. */
-    List<String> programArgs() {
+    public List<String> programArgs() {
         List<String> args = new ArrayList<>(List.of("--collective", mpiName(collective)));
         if (collective != Collective.BARRIER) {
             args.add("--sizes");
@@ -114,6 +130,10 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         args.addAll(List.of("--warmup", Integer.toString(warmup), "--iterations", Integer.toString(iterations),
                 "--large-warmup", Integer.toString(largeWarmup), "--large-iterations", Integer.toString(largeIterations),
                 "--large-from", Long.toString(largeFromBytes), "--samples", Integer.toString(samples)));
+        if (budgetMicros > 0) {
+            args.add("--budget-us");
+            args.add(Long.toString(budgetMicros));
+        }
         if (check) {
             args.add("--check");
         }

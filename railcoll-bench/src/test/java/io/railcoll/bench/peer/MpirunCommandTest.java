@@ -5,9 +5,11 @@ import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class MpirunCommandTest {
@@ -33,6 +35,14 @@ class MpirunCommandTest {
         assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
                 "--mca", "btl", "self,vader", "/cache/peer_bench-abc", "--collective", "bcast", "--sizes", "8"),
                 cmd.subList(0, 13));
+    }
+
+    @Test
+    void aBudgetIsPassedInMicroseconds() {
+        PeerRun run = PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).withBudget(Duration.ofMillis(100));
+        List<String> args = run.programArgs();
+        assertEquals(List.of("--budget-us", "100000"), args.subList(args.size() - 2, args.size()));
+        assertFalse(PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).programArgs().contains("--budget-us"));
     }
 
     @Test

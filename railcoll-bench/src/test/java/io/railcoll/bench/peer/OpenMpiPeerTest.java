@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -85,6 +86,24 @@ class OpenMpiPeerTest {
                 assertTrue(r.latencyUsMin() <= r.latencyUsMedian() && r.latencyUsMedian() <= r.latencyUsMax());
             }
         }
+    }
+
+    /**
+     * With a budget the calls per sample are railcoll bench's: cut to what fits it, never more than the counts. The
+     * real program, when Open MPI is installed.
+     */
+    @Test
+    void aBudgetCutsTheCallsPerSampleToWhatFitsIt(@TempDir Path dir) {
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir);
+        assumeTrue(lookup.peer().isPresent(), lookup.message());
+        OpenMpiPeer peer = lookup.peer().get();
+        PeerRun fixed = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), List.of(1L, 65537L))
+                .withCounts(8, 40, 8, 40).withSamples(2).withTimeout(Duration.ofSeconds(60));
+        assertEquals(Map.of(1L, 40, 65537L, 40), peer.output(fixed).iterationsBySize(), "no budget: the counts");
+        assertEquals(Map.of(1L, 1, 65537L, 1), peer.output(fixed.withBudget(Duration.ofNanos(1000))).iterationsBySize(),
+                "a budget shorter than one call: one call per sample");
+        assertEquals(Map.of(1L, 40, 65537L, 40), peer.output(fixed.withBudget(Duration.ofSeconds(30))).iterationsBySize(),
+                "a budget that fits every call: the counts");
     }
 
     /**

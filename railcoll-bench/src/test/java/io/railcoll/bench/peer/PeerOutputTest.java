@@ -39,6 +39,7 @@ class PeerOutputTest {
         assertEquals(List.of(new PeerOutput.Check(65537, false, 1)), out.failedChecks());
         assertEquals(2, out.otherLines().size(), "mpirun's own lines are kept, not parsed");
         assertEquals(List.of(1L, 65537L), List.copyOf(out.samplesBySize().keySet()));
+        assertEquals(java.util.Map.of(1L, 1000, 65537L, 100), out.iterationsBySize());
     }
 
     @Test
@@ -61,6 +62,7 @@ class PeerOutputTest {
         PeerOutput out = PeerOutput.parse("info,ranks,2\nsample,allgather,2,1,1000,0\n");
         assertFalse(out.complete());
         assertTrue(out.samplesBySize().isEmpty());
+        assertTrue(out.iterationsBySize().isEmpty());
         assertEquals(List.of("sample,allgather,2,1,1000,0"), out.otherLines());
     }
 }
