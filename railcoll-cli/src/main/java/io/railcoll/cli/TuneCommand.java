@@ -104,7 +104,10 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--samples", description = "Samples per point; medians are used (default ${DEFAULT-VALUE}).", defaultValue = "5")
     int samples;
 
-    @Option(names = "--budget-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "30")
+    // 100 ms, not 30: the max over ranks of short means is biased and noisy with ranks outnumbering processors; three
+    // regret runs each way, alternating (2026-11-26), left 1-2 points that no model could hold within 25% across the
+    // runs at 100 ms against 8 at 30 ms (docs/results/selection.md). A run takes about 7 minutes instead of 4.5.
+    @Option(names = "--budget-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long budgetMs;
 
     @Option(names = "--work", description = "Directory for the experiments' raw files (default ${DEFAULT-VALUE}).", defaultValue = "tune-out")
