@@ -97,12 +97,16 @@ class OpenMpiPeerTest {
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir);
         assumeTrue(lookup.peer().isPresent(), lookup.message());
         OpenMpiPeer peer = lookup.peer().get();
-        PeerRun fixed = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), List.of(1L, 65537L))
+        PeerRun fixed = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), List.of(1L, 65537L, 1L << 20))
                 .withCounts(8, 40, 8, 40).withSamples(2).withTimeout(Duration.ofSeconds(60));
-        assertEquals(Map.of(1L, 40, 65537L, 40), peer.output(fixed).iterationsBySize(), "no budget: the counts");
-        assertEquals(Map.of(1L, 1, 65537L, 1), peer.output(fixed.withBudget(Duration.ofNanos(1000))).iterationsBySize(),
-                "a budget shorter than one call: one call per sample");
-        assertEquals(Map.of(1L, 40, 65537L, 40), peer.output(fixed.withBudget(Duration.ofSeconds(30))).iterationsBySize(),
+        assertEquals(Map.of(1L, 40, 65537L, 40, 1L << 20, 40), peer.output(fixed).iterationsBySize(), "no budget: the counts");
+        // 1 us, the shortest budget: a 1-byte call may take under half of it (CI saw 2 calls fit), larger ones cannot.
+        Map<Long, Integer> shortest = peer.output(fixed.withBudget(Duration.ofNanos(1000))).iterationsBySize();
+        assertEquals(1, shortest.get(65537L), "a budget shorter than one call: one call per sample " + shortest);
+        assertEquals(1, shortest.get(1L << 20), "a budget shorter than one call: one call per sample " + shortest);
+        assertTrue(shortest.get(1L) < 40, "40 one-byte calls cannot fit 1 us: " + shortest);
+        assertEquals(Map.of(1L, 40, 65537L, 40, 1L << 20, 40),
+                peer.output(fixed.withBudget(Duration.ofSeconds(30))).iterationsBySize(),
                 "a budget that fits every call: the counts");
     }
 
