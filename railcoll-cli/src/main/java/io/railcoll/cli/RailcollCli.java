@@ -24,6 +24,8 @@ public final class RailcollCli {
         System.setProperty("java.awt.headless", "true");
         arguments = List.of(args);
         CommandLine cli = new CommandLine(new RailcollCli());
+        // run: everything after the class name is the program's, options included.
+        cli.getSubcommands().get("run").setStopAtPositional(true);
         // Bad input (an unknown id, a bad placement, no root for --netns) is a message, not a stack trace.
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IllegalArgumentException || e instanceof IllegalStateException

@@ -106,7 +106,7 @@ public final class JobLauncher {
         cmd.add("-XX:+PerfDisableSharedMem");
         cmd.addAll(spec.jvmOptions());
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(spec.classPath().rankClassPath());
         cmd.add(RANK_MAIN);
         cmd.add(spec.appClass());
         cmd.addAll(spec.appArgs());
