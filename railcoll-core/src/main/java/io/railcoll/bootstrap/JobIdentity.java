@@ -4,7 +4,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +19,8 @@ import java.util.Map;
  *   <li>{@code RAILCOLL_SECRET}: the job secret every connection proves it knows (required);</li>
  *   <li>{@code RAILCOLL_JOB_ID}: names the job in handshakes and shared-memory files (default: derived from the secret);</li>
  *   <li>{@code RAILCOLL_NODE}: a key shared by the ranks of one node (default: the host name);</li>
- *   <li>{@code RAILCOLL_RAILS}: comma-separated local IP addresses, one per rail (default: one rail on the address
+ *   <li>{@code RAILCOLL_RAILS}: the rails, one per selected local address: addresses, interface names, CIDR blocks,
+ *       {@code auto} and {@code ^exclusions}, comma-separated ({@link RailDiscovery}; default: one rail on the address
  *       used to reach the rendezvous).</li>
  * </ul>
  */
@@ -55,17 +55,7 @@ public record JobIdentity(
         if (nodeKey.isBlank()) {
             nodeKey = hostName();
         }
-        List<InetAddress> rails = new ArrayList<>();
-        String railSpec = env.getOrDefault("RAILCOLL_RAILS", "");
-        for (String a : railSpec.split(",")) {
-            if (!a.isBlank()) {
-                try {
-                    rails.add(InetAddress.getByName(a.strip()));
-                } catch (UnknownHostException e) {
-                    throw new IllegalArgumentException("RAILCOLL_RAILS: '" + a + "' is not an address", e);
-                }
-            }
-        }
+        List<InetAddress> rails = RailDiscovery.fromSpec(env.getOrDefault("RAILCOLL_RAILS", ""));
         boolean serves = "rank0".equals(env.getOrDefault("RAILCOLL_RENDEZVOUS_SERVER", "").strip());
         return new JobIdentity(rank, size, jobId, secret.getBytes(StandardCharsets.UTF_8), nodeKey, rails,
                 parseHostPort(rv), serves);

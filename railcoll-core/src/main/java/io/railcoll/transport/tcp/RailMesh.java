@@ -4,12 +4,15 @@ import io.railcoll.HandshakeRejectedException;
 import io.railcoll.RailcollException;
 import io.railcoll.bootstrap.Handshake;
 import io.railcoll.bootstrap.JobTable;
+import io.railcoll.bootstrap.RailDiscovery;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +23,19 @@ import java.util.concurrent.TimeUnit;
  * lower one from its own address on that rail; the lower accepts on a helper thread meanwhile, so no two ranks
  * wait on each other. Every connection starts with the job's {@link Handshake}; a refused stranger is reported
  * on {@code log} and never counted. All-or-nothing: on failure every socket made is closed.
+ *
+ * <p>This is also the reachability check before the first collective: every rank connects to every peer on every
+ * rail it uses, and a path that does not work fails start-up within {@link #REACH_TIMEOUT_MS}, naming the rank, the
+ * peer, the address and the interface, instead of waiting out the start-up deadline (docs/rails.md).
  */
 public final class RailMesh {
+    /**
+     * How long a connection may go unanswered before its rail is declared not to reach the peer. Every peer listens
+     * before the rendezvous completes, and a listening kernel answers at once whatever its JVM is doing; 10 s covers
+     * three lost SYNs on a lossy rail.
+     */
+    static final int REACH_TIMEOUT_MS = 10_000;
+
     private RailMesh() {
     }
 
@@ -40,6 +54,7 @@ public final class RailMesh {
         int size = table.size();
         int rails = listeners.rails();
         int lanes = rails * connectionsPerRail;
+        checkRailCounts(rank, table, rails);
         SocketChannel[][] channels = new SocketChannel[size][lanes];
         long deadline = System.nanoTime() + timeoutNs;
         int expectedAccepts = (size - 1 - rank) * lanes;
@@ -105,13 +120,30 @@ public final class RailMesh {
                 ch.bind(local);
                 Socket s = ch.socket();
                 int leftMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                s.connect(target, Math.min(leftMs, 10_000));
+                int reachMs = Math.min(leftMs, REACH_TIMEOUT_MS);
+                try {
+                    s.connect(target, reachMs);
+                } catch (SocketTimeoutException | NoRouteToHostException e) {
+                    // Every peer listens before the rendezvous ends, so no answer at all (or no route) is not a peer
+                    // that is late: this rail's path to it does not work, and waiting longer would only hide that.
+                    closeQuietly(ch);
+                    throw unreachable(rank, peer, rail, local, target, e instanceof SocketTimeoutException
+                            ? "no answer within " + reachMs / 1000.0 + " s" : e.getMessage());
+                } catch (SocketException e) {
+                    if (!(e instanceof ConnectException) && e.getMessage() != null
+                            && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("unreachable")) {
+                        closeQuietly(ch);
+                        throw unreachable(rank, peer, rail, local, target, e.getMessage());
+                    }
+                    throw e;
+                }
                 s.setSoTimeout(leftMs);
                 tune(ch);
                 handshake.connect(s, Handshake.Purpose.RAIL, rank, lane);
                 s.setSoTimeout(0);
                 return ch;
             } catch (ConnectException | SocketTimeoutException e) {
+                // Refused (a listener not there yet) or a handshake answered late: try again until the deadline.
                 closeQuietly(ch);
                 last = e;
                 sleepBriefly();
@@ -122,11 +154,31 @@ public final class RailMesh {
             } catch (IOException e) {
                 closeQuietly(ch);
                 throw new RailcollException("rank " + rank + ": cannot connect rail " + rail + " to rank " + peer + " at "
-                        + target + " from " + local + ": " + e.getMessage(), e);
+                        + target + " from " + RailDiscovery.describe(local.getAddress()) + ": " + e.getMessage(), e);
             }
         }
         throw new RailcollException("rank " + rank + ": could not connect rail " + rail + " to rank " + peer + " at "
-                + target + " before the start-up deadline" + (last == null ? "" : " (" + last.getMessage() + ")"));
+                + target + " from " + RailDiscovery.describe(local.getAddress()) + " before the start-up deadline"
+                + (last == null ? "" : " (" + last.getMessage() + ")"));
+    }
+
+    private static RailcollException unreachable(int rank, int peer, int rail, InetSocketAddress local,
+                                                 InetSocketAddress target, String why) {
+        return new RailcollException("rank " + rank + ": rail " + rail + " from " + RailDiscovery.describe(local.getAddress())
+                + " does not reach rank " + peer + " at " + target.getAddress().getHostAddress() + ":" + target.getPort()
+                + " (" + why + "); leave that interface out or pick the rails with RAILCOLL_RAILS (docs/rails.md)");
+    }
+
+    /** Every rank must publish as many rails as this one: rail r of each rank meets rail r of every other. */
+    private static void checkRailCounts(int rank, JobTable table, int rails) {
+        for (int peer = 0; peer < table.size(); peer++) {
+            int theirs = table.rank(peer).railEndpoints().size();
+            if (theirs != rails) {
+                throw new RailcollException("rank " + rank + " has " + rails + " rails but rank " + peer + " has " + theirs
+                        + " (" + table.rank(peer).railEndpoints() + "): every rank must select the same number of rails;"
+                        + " set RAILCOLL_RAILS alike on every node (docs/rails.md)");
+            }
+        }
     }
 
     private static void acceptAll(int rank, int size, int rails, int lanes, RailListeners listeners, Handshake handshake,
@@ -137,7 +189,8 @@ public final class RailMesh {
             long left = deadline - System.nanoTime();
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
                 throw new RailcollException("rank " + rank + ": only " + accepted + " of " + expected
-                        + " rail connections from higher ranks arrived before the start-up deadline");
+                        + " rail connections from higher ranks arrived before the start-up deadline; missing: "
+                        + missing(rank, size, lanes, rails, channels, listeners));
             }
             // Accept round-robin over rails with a short time-out each, so one quiet rail does not block the others.
             rail = (rail + 1) % rails;
@@ -182,6 +235,33 @@ public final class RailMesh {
                 closeQuietly(ch);
             }
         }
+    }
+
+    /** The first few (rank, rail) connections that never arrived, and this rank's address on that rail. */
+    private static String missing(int rank, int size, int lanes, int rails, SocketChannel[][] channels,
+                                  RailListeners listeners) {
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        synchronized (channels) {
+            for (int peer = rank + 1; peer < size; peer++) {
+                for (int lane = 0; lane < lanes; lane++) {
+                    if (channels[peer][lane] == null) {
+                        if (shown++ < 6) {
+                            String at;
+                            try {
+                                at = RailDiscovery.describe(((InetSocketAddress) listeners.server(lane % rails)
+                                        .getLocalAddress()).getAddress());
+                            } catch (IOException e) {
+                                at = "?";
+                            }
+                            sb.append(sb.isEmpty() ? "" : ", ").append("rank ").append(peer).append(" on rail ")
+                                    .append(lane % rails).append(" to ").append(at);
+                        }
+                    }
+                }
+            }
+        }
+        return shown > 6 ? sb + " and " + (shown - 6) + " more" : sb.toString();
     }
 
     private static void tune(SocketChannel ch) throws IOException {
