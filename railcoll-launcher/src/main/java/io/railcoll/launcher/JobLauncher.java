@@ -126,11 +126,16 @@ public final class JobLauncher {
         if (rankServes) {
             env.put("RAILCOLL_RENDEZVOUS_SERVER", "rank0");
         }
-        List<String> rails = new ArrayList<>();
-        for (int r = 0; r < spec.rails(); r++) {
-            rails.add(network.railAddress(node, r).getHostAddress());
+        // The node's rail addresses, unless the job chose its rails itself (RAILCOLL_RAILS=auto, an interface name or
+        // a CIDR block: on the namespace testbed each node resolves it among its own interfaces).
+        String chosen = spec.environment().get("RAILCOLL_RAILS");
+        if (chosen == null || chosen.isBlank()) {
+            List<String> rails = new ArrayList<>();
+            for (int r = 0; r < spec.rails(); r++) {
+                rails.add(network.railAddress(node, r).getHostAddress());
+            }
+            env.put("RAILCOLL_RAILS", String.join(",", rails));
         }
-        env.put("RAILCOLL_RAILS", String.join(",", rails));
         return pb.start();
     }
 
