@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Rail discovery on the namespace testbed, where every node has interfaces of its own: each node gets an extra
- * interface, {@code eth9} (a dummy device with an address in 10.99.0.0/24), that looks like a second NIC cabled to
- * nothing. With {@code RAILCOLL_RAILS=auto} every rank picks it as a rail (it is neither loopback nor virtual by
+ * interface, {@code eth9} (one end of a veth pair whose other end holds no address: a segment where nobody
+ * answers), with an address in 10.99.0.0/24, like a second NIC cabled to an empty switch. With {@code RAILCOLL_RAILS=auto} every rank picks it as a rail (it is neither loopback nor virtual by
  * name), and start-up fails fast with a message naming the rank, the address and the interface; never a hang. With
  * the interface excluded ({@code ^eth9}) or the rails chosen by CIDR block, the job runs on the real rail and checks
  * its collectives byte for byte. Needs root; skipped with a message otherwise.
@@ -52,8 +52,10 @@ class RailDiscoveryClusterTest {
         try (NamespaceNetwork net = NamespaceNetwork.start(TestbedSpec.of(placement.nodeCount(), 1))) {
             for (int node = 0; node < placement.nodeCount(); node++) {
                 String ns = net.testbed().nodeNamespace(node);
-                ip(ns, "link", "add", "eth9", "type", "dummy");
+                // A NIC on a segment where nobody is: its far end (eth9p) is up, holds no address, answers no ARP.
+                ip(ns, "link", "add", "eth9", "type", "veth", "peer", "name", "eth9p");
                 ip(ns, "addr", "add", "10.99.0." + (node + 1) + "/24", "dev", "eth9");
+                ip(ns, "link", "set", "eth9p", "up");
                 ip(ns, "link", "set", "eth9", "up");
             }
 
@@ -61,6 +63,7 @@ class RailDiscoveryClusterTest {
             Run auto = run(net, placement, "auto");
             double seconds = (System.nanoTime() - start) / 1e9;
             assertFalse(auto.result.succeeded(), auto.all());
+            System.out.println("auto with eth9, failed after " + Math.round(seconds) + " s: " + auto.result.failure());
             assertTrue(auto.stderr.contains("does not reach rank 0 at 10.99.0.1:")
                     && auto.stderr.contains("from 10.99.0.2 (interface eth9)"), auto.all());
             assertTrue(auto.result.failure().contains("interface eth9"), "the job's failure names it: " + auto.result.failure());
