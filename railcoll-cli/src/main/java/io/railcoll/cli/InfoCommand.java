@@ -78,7 +78,9 @@ final class InfoCommand implements Callable<Integer> {
             + "except that a tuning measured on one host with emulated nodes gives each rank a core of its own).")
     Double coresPerNode;
 
-    @Option(names = "--max-ops", description = "With --simulate: most ops one simulation may hold (default ${DEFAULT-VALUE}).", defaultValue = "40000000")
+    @Option(names = "--max-ops", description = "With --simulate: most ops one event simulation may hold; a schedule over it "
+            + "gets the closed-form analytic estimate instead, labelled so (default ${DEFAULT-VALUE}: about a second each here).",
+            defaultValue = "1000000")
     long maxOps;
 
     @Option(names = "--refine", description = "With --simulate: bisection steps per crossover (default ${DEFAULT-VALUE}).", defaultValue = "3")

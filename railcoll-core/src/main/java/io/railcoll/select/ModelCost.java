@@ -30,26 +30,23 @@ public final class ModelCost {
     public static Explanation.Candidate predict(Algorithm a, Shape shape, CostModel model, long maxOps) {
         try {
             if (a instanceof NodePhased phased) {
-                double ns = NodeShmCost.predictNs(phased, shape, model, maxOps);
+                StringBuilder masters = new StringBuilder();
+                double ns = NodeShmCost.predictNs(phased, shape, model, maxOps, masters);
                 return new Explanation.Candidate(a.id(), OptionalDouble.of(ns), "node steps: alpha_shm * ceil(ranks/cores)"
-                        + " + copies" + (phased.between(shape).isPresent() ? "; masters simulated" : ""));
+                        + " + copies" + (masters.isEmpty() ? "" : "; masters " + masters));
             }
             if (a instanceof TransportProvided t) {
                 return transportProvided(t, shape, model, maxOps);
             }
-            try {
-                Prediction p = Simulator.predict(a, shape, model, Simulator.Mode.AUTO, maxOps);
-                return new Explanation.Candidate(a.id(), OptionalDouble.of(p.timeNs()), "simulated, " + p.method());
-            } catch (SimulationTooLargeException e) {
-                return analytic(a, shape, model, e);
-            }
+            StringBuilder how = new StringBuilder();
+            double ns = scheduleNs(a, shape, model, maxOps, how);
+            return new Explanation.Candidate(a.id(), OptionalDouble.of(ns), how.toString());
         } catch (SimulationTooLargeException e) {
             return new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage());
         }
     }
 
-    private static Explanation.Candidate transportProvided(TransportProvided t, Shape shape, CostModel model, long maxOps)
-            throws SimulationTooLargeException {
+    private static Explanation.Candidate transportProvided(TransportProvided t, Shape shape, CostModel model, long maxOps) {
         long bytes = shape.collective().recvBytes(shape.blockBytes(), shape.size(), t.transportRoot(shape),
                 t.transportRoot(shape));
         OptionalDouble ns = MulticastCost.predictNs(bytes, shape.size(), model);
@@ -61,26 +58,36 @@ public final class ModelCost {
             return new Explanation.Candidate(t.id(), ns, "multicast model: alpha_mc + n*beta_mc + sync");
         }
         Algorithm before = t.scheduleBefore().get();
-        double beforeNs;
-        String how;
-        try {
-            beforeNs = Simulator.predict(before, shape, model, Simulator.Mode.AUTO, maxOps).timeNs();
-            how = "simulated ";
-        } catch (SimulationTooLargeException e) {
-            beforeNs = AnalyticEstimate.predictNs(before, shape, model);
-            how = "analytic estimate of ";
-        }
+        StringBuilder how = new StringBuilder();
+        double beforeNs = scheduleNs(before, shape, model, maxOps, how);
         return new Explanation.Candidate(t.id(), OptionalDouble.of(beforeNs + ns.getAsDouble()),
-                how + before.id() + " + multicast model: alpha_mc + n*beta_mc + sync");
+                before.id() + " " + how + " + multicast model: alpha_mc + n*beta_mc + sync");
     }
 
     /**
-     * Where the event simulation would exceed its budget: the closed-form estimate on sampled ranks
-     * ({@link AnalyticEstimate}), labelled as such with the reason the simulator gave.
+     * The time of a plain schedule: simulated when its ops fit {@code maxOps}, else the closed-form
+     * {@link AnalyticEstimate}; {@code how} gets which, and why. Rank 0's program times the ranks the simulator would
+     * run at the least (node 0's when node-symmetric) is checked first, so a schedule far over the budget is not
+     * built a dozen times over only to be refused.
      */
-    private static Explanation.Candidate analytic(Algorithm a, Shape shape, CostModel model, SimulationTooLargeException e) {
-        return new Explanation.Candidate(a.id(), OptionalDouble.of(AnalyticEstimate.predictNs(a, shape, model)),
-                "analytic estimate (k-port Hockney on sampled ranks, node rail and core bounds), not simulated: "
-                        + e.getMessage());
+    static double scheduleNs(Algorithm a, Shape shape, CostModel model, long maxOps, StringBuilder how) {
+        int leastRanks = shape.size() <= Simulator.FULL_UP_TO ? shape.size() : shape.placement().ranksOnNode(0);
+        long least = (long) a.program(shape, 0).ops().size() * leastRanks;
+        String over;
+        if (least > maxOps) {
+            over = a.id() + " on " + shape.placement().describe() + " needs at least " + least + " simulated ops (rank 0's"
+                    + " program on each of " + leastRanks + " ranks), over the budget of " + maxOps;
+        } else {
+            try {
+                Prediction p = Simulator.predict(a, shape, model, Simulator.Mode.AUTO, maxOps);
+                how.append("simulated, ").append(p.method());
+                return p.timeNs();
+            } catch (SimulationTooLargeException e) {
+                over = e.getMessage();
+            }
+        }
+        how.append("analytic estimate (k-port Hockney on sampled ranks, node rail and core bounds), not simulated: ")
+                .append(over);
+        return AnalyticEstimate.predictNs(a, shape, model);
     }
 }

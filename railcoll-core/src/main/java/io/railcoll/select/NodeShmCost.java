@@ -39,10 +39,14 @@ final class NodeShmCost {
     }
 
     /** The prediction for {@code a} on {@code shape}. */
-    static double predictNs(NodePhased a, Shape shape, CostModel model, long maxOps) throws SimulationTooLargeException {
+    static double predictNs(NodePhased a, Shape shape, CostModel model, long maxOps) {
+        return predictNs(a, shape, model, maxOps, new StringBuilder());
+    }
+
+    /** The same; {@code how} gets how the masters' schedule was costed (simulated, or estimated when too large). */
+    static double predictNs(NodePhased a, Shape shape, CostModel model, long maxOps, StringBuilder how) {
         Optional<Algorithm> between = a.between(shape);
-        double masters = between.isEmpty() ? 0
-                : Simulator.predict(between.get(), shape, model, Simulator.Mode.AUTO, maxOps).timeNs();
+        double masters = between.isEmpty() ? 0 : ModelCost.scheduleNs(between.get(), shape, model, maxOps, how);
         double before = 0;
         double after = 0;
         double overlapped = 0;

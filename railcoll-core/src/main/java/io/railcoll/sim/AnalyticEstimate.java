@@ -40,7 +40,7 @@ public final class AnalyticEstimate {
         double worst = 0;
         for (int node : samples(p.nodeCount())) {
             int[] ranks = p.ranksOf(node);
-            TreeSet<Integer> locals = samples(ranks.length);
+            TreeSet<Integer> locals = new TreeSet<>(java.util.List.of(0, ranks.length / 2, ranks.length - 1));
             double railBytes = 0;
             double cpuNs = 0;
             for (int local : locals) {
