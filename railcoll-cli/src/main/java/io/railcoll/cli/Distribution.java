@@ -116,6 +116,22 @@ final class Distribution {
                     "JAVA_HOME is not set and there is no java on the PATH; railcoll needs Java 25" >&2
                   exit 1
                 fi
+                # The runtime's major version from its release file (no JVM started); empty when there is none.
+                major() {
+                  local home="${1%%/bin/java}" line
+                  [ -r "$home/release" ] || return 0
+                  while IFS= read -r line; do
+                    case "$line" in JAVA_VERSION=*) line="${line#*=}"; line="${line#?}"; echo "${line%%%%[!0-9]*}"; return 0 ;; esac
+                  done < "$home/release"
+                }
+                real="$java"
+                if [ -L "$java" ] && command -v readlink >/dev/null 2>&1; then real="$(readlink -f "$java")"; fi
+                v="$(major "$real")"
+                if [ -n "$v" ] && [ "$v" -lt 25 ] 2>/dev/null; then
+                  echo "railcoll: $java is Java $v; railcoll needs Java 25: set JAVA_HOME to a JDK 25, or use an archive" \
+                    "with a runtime (bin/railcoll dist --runtime)" >&2
+                  exit 1
+                fi
                 exec "$java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -cp "$home/lib/*" io.railcoll.cli.RailcollCli "$@"
                 """.formatted(version);
     }
