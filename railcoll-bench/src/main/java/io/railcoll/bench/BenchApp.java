@@ -2,6 +2,8 @@ package io.railcoll.bench;
 
 import io.railcoll.Communicator;
 import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.bench.rails.InterfaceCounters;
+import io.railcoll.bench.rails.RailLedger;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -27,7 +29,9 @@ import java.util.List;
  *
  * <p>Arguments (key=value): collective, algorithms (ids, all, auto), sizes, warmup, iterations, samples,
  * root, check, out, budget-ms (target time per sample, caps iterations for large messages), jit-warmup-ms (time
- * spent running every algorithm before anything is timed).
+ * spent running every algorithm before anything is timed), rail-interfaces (the rail interfaces whose kernel counters
+ * the first rank of each node reads around every sample, in its node's namespace; none by default) and rail-out (their
+ * {@link RailLedger} lines go to this path with {@code .n<node>} appended, one file per node).
  */
 public final class BenchApp implements RankApp {
     @Override
@@ -36,6 +40,7 @@ public final class BenchApp implements RankApp {
         int n = comm.size();
         int rank = comm.rank();
         PrintWriter raw = rank == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
+        PrintWriter counters = null;
         MemorySegment times = MemorySegment.ofArray(new byte[Long.BYTES]);
         MemorySegment allTimes = MemorySegment.ofArray(new byte[Long.BYTES * n]);
         try (Arena arena = Arena.ofShared()) {
@@ -45,6 +50,11 @@ public final class BenchApp implements RankApp {
             List<String> algs = algorithms(comm, o);
             warmUpJit(comm, o, algs, send, recv, times, allTimes);
             int[][] iterations = new int[algs.size()][o.sizes.length];
+            // Rail accounting: the first rank of each node reads its node's rail counters around every point.
+            boolean leader = comm.placement().localRankOf(rank) == 0;
+            counters = !o.railInterfaces.isEmpty() && leader
+                    ? new PrintWriter(Files.newBufferedWriter(o.railOut.resolveSibling(o.railOut.getFileName() + ".n"
+                    + comm.placement().nodeOf(rank)))) : null;
             // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
             // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
             // instead of landing on whichever came first.
@@ -70,7 +80,9 @@ public final class BenchApp implements RankApp {
                             warmUp(comm, o, s, r);
                             iterations[a][z] = iterationsFor(comm, o, s, r);
                         }
-                        long max = samplePoint(comm, o, s, r, iterations[a][z], times, allTimes);
+                        int calls = iterations[a][z];
+                        long max = accounted(comm, o, label, size, calls, counters,
+                                () -> samplePoint(comm, o, s, r, calls, times, allTimes));
                         if (rank == 0) {
                             raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
                             raw.flush();
@@ -84,7 +96,38 @@ public final class BenchApp implements RankApp {
             if (raw != null) {
                 raw.close();
             }
+            if (counters != null) {
+                counters.close();
+            }
         }
+    }
+
+    /**
+     * Runs one sample; with rail accounting on ({@code counters} is this node leader's file, or null on other ranks
+     * while accounting is on), barriers bracket it so that every rank has finished the calls before its node's rail
+     * counters are read again, and the leader writes one {@link RailLedger} line per rail interface.
+     */
+    private static long accounted(Communicator comm, Options o, String label, long size, int iterations,
+                                  PrintWriter counters, java.util.function.LongSupplier sample) {
+        if (o.railInterfaces.isEmpty()) {
+            return sample.getAsLong();
+        }
+        comm.barrier();
+        List<InterfaceCounters.Reading> before = counters == null ? null : InterfaceCounters.read(o.railInterfaces);
+        long t0 = System.nanoTime();
+        long max = sample.getAsLong();
+        comm.barrier();
+        long elapsed = System.nanoTime() - t0;
+        if (counters != null) {
+            List<InterfaceCounters.Reading> after = InterfaceCounters.read(o.railInterfaces);
+            long calls = iterations + Math.min(o.warmup, iterations);
+            for (int i = 0; i < after.size(); i++) {
+                counters.println(RailLedger.line(label, size, comm.rank(), calls, elapsed, after.get(i).iface(),
+                        after.get(i).rxBytes() - before.get(i).rxBytes(), after.get(i).txBytes() - before.get(i).txBytes()));
+            }
+            counters.flush();
+        }
+        return max;
     }
 
     /**
@@ -232,7 +275,8 @@ public final class BenchApp implements RankApp {
     }
 
     private record Options(Collective collective, List<String> algorithms, long[] sizes, int warmup, int iterations,
-                           int samples, int root, boolean check, Path out, long budgetNs, long jitWarmupNs) {
+                           int samples, int root, boolean check, Path out, long budgetNs, long jitWarmupNs,
+                           List<String> railInterfaces, Path railOut) {
         static Options parse(List<String> args) {
             Collective collective = Collective.ALLGATHER;
             List<String> algorithms = List.of("all");
@@ -245,6 +289,8 @@ public final class BenchApp implements RankApp {
             Path out = Path.of("bench-raw.csv");
             long budgetNs = 200_000_000L;
             long jitWarmupNs = 3_000_000_000L;
+            List<String> railInterfaces = List.of();
+            Path railOut = Path.of("rail-counters.csv");
             for (String a : args) {
                 int eq = a.indexOf('=');
                 if (eq < 0) {
@@ -264,11 +310,13 @@ public final class BenchApp implements RankApp {
                     case "out" -> out = Path.of(v);
                     case "budget-ms" -> budgetNs = Long.parseLong(v) * 1_000_000L;
                     case "jit-warmup-ms" -> jitWarmupNs = Long.parseLong(v) * 1_000_000L;
+                    case "rail-interfaces" -> railInterfaces = v.isEmpty() ? List.of() : List.of(v.split(","));
+                    case "rail-out" -> railOut = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + k);
                 }
             }
             return new Options(collective, algorithms, sizes, warmup, iterations, samples, root, check, out, budgetNs,
-                    jitWarmupNs);
+                    jitWarmupNs, railInterfaces, railOut);
         }
     }
 }
