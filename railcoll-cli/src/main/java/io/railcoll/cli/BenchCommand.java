@@ -57,6 +57,8 @@ import java.util.stream.Collectors;
 final class BenchCommand implements Callable<Integer> {
     /** The testbed's rail rate when bench picks the testbed itself: the rate of issue 5's figures. */
     static final String DEFAULT_RAIL_RATE = "2gbit";
+    /** The samples every point gets first with --samples auto. */
+    static final int AUTO_BASE_SAMPLES = 5;
     static final String DEFAULT_SIZES = "1,4,16,64,256,1024,4096,16384,65536,262144,1048576";
 
     @Mixin
@@ -87,8 +89,20 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms. The peer gets the same counts (default ${DEFAULT-VALUE}, OSU's count for small messages).", defaultValue = "1000")
     int iterations;
 
-    @Option(names = "--samples", description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    @Option(names = "--samples", description = "Samples per size, or auto: 5, then more for every railcoll point whose samples "
+            + "spread more than 2x, until its median is stable to 10%% or --auto-budget-s is spent (peers take 5). The table "
+            + "shows the median with min and max; points spread more than 2x are marked (default ${DEFAULT-VALUE}).",
+            defaultValue = "5")
+    String samplesOption;
+
+    @Option(names = "--auto-budget-s", description = "With --samples auto: the most time spent on extra samples, in seconds "
+            + "(default ${DEFAULT-VALUE}).", defaultValue = "120")
+    long autoBudgetS;
+
+    /** Samples per point (the base count with --samples auto). */
     int samples;
+    /** Whether --samples auto asked for more samples of widely spread points. */
+    boolean autoSamples;
 
     @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long sampleMs;
@@ -125,11 +139,14 @@ final class BenchCommand implements Callable<Integer> {
     private RailAccounting accounting;
     /** What the JIT warm-ups said (rank 0's line per sweep). */
     private final List<String> jitWarmups = new ArrayList<>();
+    /** What --samples auto did (rank 0's line per sweep). */
+    private final List<String> samplingNotes = new ArrayList<>();
     /** One line per peer: identity or why it did not run. */
     private final List<String> peerLines = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
+        parseSamples();
         if (PointToPointBench.isMode(collective)) {
             return new PointToPointBench(this, collective).run();
         }
@@ -174,7 +191,7 @@ final class BenchCommand implements Callable<Integer> {
         TableOptions options = TableOptions.withoutPeer(flat).withPeers(ran).withAccounts(accounts);
         MachineFacts machine = MachineFacts.current(Clock.systemDefaultZone());
         RunFacts facts = new RunFacts(machine, loadBefore, RunFacts.loadNow(), RunFacts.commitOf(codeLocation()),
-                jitWarmups, peerLines, accounts);
+                jitWarmups, samplingNotes, peerLines, accounts);
         System.out.println();
         System.out.print(RunHeader.render(facts));
         ConsoleTableWriter.write(System.out, ResultTable.build(results, options));
@@ -194,6 +211,19 @@ final class BenchCommand implements Callable<Integer> {
             return 3;
         }
         return 0;
+    }
+
+    private void parseSamples() {
+        autoSamples = samplesOption.strip().equals("auto");
+        try {
+            samples = autoSamples ? AUTO_BASE_SAMPLES : Integer.parseInt(samplesOption.strip());
+        } catch (NumberFormatException e) {
+            samples = 0;
+        }
+        if (samples < 1 || autoBudgetS < 1) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--samples must be a number >= 1 or auto, got '" + samplesOption + "'; --auto-budget-s must be >= 1");
+        }
     }
 
     private List<String> peers() {
@@ -234,7 +264,8 @@ final class BenchCommand implements Callable<Integer> {
         List<String> args = new ArrayList<>(List.of("collective=" + c.id(), "algorithms=" + algorithms,
                 "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
                 "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
-                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs, "jit-warmup-ms=" + jitWarmupMs));
+                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs, "jit-warmup-ms=" + jitWarmupMs,
+                "auto-samples-ms=" + (autoSamples ? autoBudgetS * 1000 : 0)));
         try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
             accounting.network(network);
             List<String> railInterfaces = accounting.interfaces();
@@ -256,6 +287,10 @@ final class BenchCommand implements Callable<Integer> {
                 if (line.startsWith("[r0] PROGRESS ")) {
                     bar.step(line.substring("[r0] PROGRESS ".length()));
                     return true;
+                }
+                if (line.startsWith("[r0] AUTO SAMPLES: ")) {
+                    samplingNotes.add((labelSuffix.isEmpty() ? "" : labelSuffix.strip() + " ")
+                            + line.substring("[r0] AUTO SAMPLES: ".length()));
                 }
                 if (line.startsWith("[r0] JIT warm-up: ")) {
                     jitWarmups.add((labelSuffix.isEmpty() ? "" : labelSuffix.strip() + " ")

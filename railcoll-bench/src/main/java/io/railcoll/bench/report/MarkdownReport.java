@@ -61,6 +61,9 @@ public final class MarkdownReport {
         for (String warmup : facts.jitWarmup()) {
             md.append("| JIT warm-up | ").append(cell(warmup)).append(" |\n");
         }
+        for (String sampling : facts.sampling()) {
+            md.append("| samples auto | ").append(cell(sampling)).append(" |\n");
+        }
         for (String peer : facts.peers()) {
             md.append("| peer | ").append(cell(peer)).append(" |\n");
         }

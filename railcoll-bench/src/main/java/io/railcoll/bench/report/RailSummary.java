@@ -19,10 +19,7 @@ public final class RailSummary {
 
     public static void print(PrintStream out, List<BenchResult> results, RailAccounts accounts) {
         if (accounts.isEmpty()) {
-            if (!accounts.scope().isEmpty()) {
-                out.println("rail accounting: " + accounts.scope());
-            }
-            return;
+            return; // the run header already said why nothing was counted
         }
         out.println("rail accounting - bytes per call received on each rail (all nodes), into the busiest node (what it must"
                 + " get), rate reached there, share of the physical limit:");

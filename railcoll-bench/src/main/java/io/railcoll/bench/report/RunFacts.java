@@ -17,11 +17,12 @@ import java.util.Objects;
  * @param loadAfter  {@code /proc/loadavg} when the report was written
  * @param commit     the railcoll commit the run was built from, {@code -dirty} when the tree had changes
  * @param jitWarmup  what the warm-up said, and whether it reached quiet compilers or stopped at its cap; empty if none
+ * @param sampling   what {@code --samples auto} did (extra passes, points left unsteady); empty without it
  * @param peers      one line per peer: its name, version and launcher path, or why it did not run
  * @param accounts   the rail accounting
  */
 public record RunFacts(MachineFacts machine, String loadBefore, String loadAfter, String commit, List<String> jitWarmup,
-                       List<String> peers, RailAccounts accounts) {
+                       List<String> sampling, List<String> peers, RailAccounts accounts) {
 
     public RunFacts {
         Objects.requireNonNull(machine, "machine");
@@ -29,13 +30,14 @@ public record RunFacts(MachineFacts machine, String loadBefore, String loadAfter
         Objects.requireNonNull(loadAfter, "loadAfter");
         Objects.requireNonNull(commit, "commit");
         jitWarmup = List.copyOf(jitWarmup);
+        sampling = List.copyOf(sampling);
         peers = List.copyOf(peers);
         Objects.requireNonNull(accounts, "accounts");
     }
 
     /** Only the machine: a report rebuilt from a CSV, or a test. */
     public static RunFacts of(MachineFacts machine) {
-        return new RunFacts(machine, "", "", "", List.of(), List.of(), RailAccounts.none());
+        return new RunFacts(machine, "", "", "", List.of(), List.of(), List.of(), RailAccounts.none());
     }
 
     /** The first three fields of {@code /proc/loadavg} (1, 5, 15 minutes) and the runnable/total task count. */

@@ -25,6 +25,9 @@ public final class RunHeader {
         for (String w : facts.jitWarmup()) {
             sb.append("JIT warm-up: ").append(w).append('\n');
         }
+        for (String a : facts.sampling()) {
+            sb.append("samples auto: ").append(a).append('\n');
+        }
         for (String p : facts.peers()) {
             sb.append("peer ").append(p).append('\n');
         }

@@ -66,7 +66,7 @@ class TrustMarksTest {
     @Test
     void theReportStatesTheRunAndTheAccounting() {
         MachineFacts m = new MachineFacts("2026-11-26T21:00:00Z", 2, "AMD EPYC", "25 (Test)", "Linux 6.18 amd64");
-        RunFacts facts = new RunFacts(m, "1.00 2.00 3.00", "4.00 5.00 6.00", "abc123", List.of("5.0 s: reached quiet compilers"),
+        RunFacts facts = new RunFacts(m, "1.00 2.00 3.00", "4.00 5.00 6.00", "abc123", List.of("5.0 s: reached quiet compilers"), List.of(),
                 List.of("openmpi: Open MPI 4.1.4, /usr/bin/mpirun.openmpi", "mpj: MPJ Express 0.44, /usr/share/mpj"), accounts());
         ResultTable t = ResultTable.build(results(), options()).getFirst();
         String md = MarkdownReport.render("bin/railcoll bench", facts, List.of(new MarkdownReport.Section(t, Optional.empty())));
