@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,9 +24,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * and Open MPI; skipped with the reason otherwise.
  */
 class RailAccountingClusterTest {
-    private static final Pattern BUSIEST = Pattern.compile(
-            "allgather\\.smp-direct\\s+1M\\s+\\S+ us\\s+rail0 (\\S+) (\\S+)\\s+rail1 (\\S+) (\\S+)\\s+busiest node (\\S+) MB \\(must (\\S+) MB\\)");
-
     @Test
     void aNormalRunCountsTheCollectivesBytesAndARunThatAvoidsTheRailsFails(@TempDir Path out) throws Exception {
         assumeTrue(NetnsTestbed.available().available(), NetnsTestbed.available().reason());
@@ -40,12 +35,19 @@ class RailAccountingClusterTest {
                 "--peer", "openmpi");
         Run normal = cli(concat(common, "--out", out.resolve("normal").toString()));
         assertEquals(0, normal.exit, normal.output);
-        Matcher m = BUSIEST.matcher(normal.output);
-        assertTrue(m.find(), "no rail accounting line for smp-direct at 1M in:\n" + normal.output);
-        double busiest = Double.parseDouble(m.group(5));
-        double must = Double.parseDouble(m.group(6));
+        assertTrue(normal.output.contains("rail accounting - bytes per call"), normal.output);
+        List<String> csv = Files.readAllLines(out.resolve("normal/results.csv"));
+        List<String> header = List.of(csv.getFirst().split(","));
+        String row = csv.stream().filter(l -> l.startsWith("allgather,allgather.smp-direct,")).findFirst()
+                .orElseThrow(() -> new AssertionError("no smp-direct row in\n" + csv));
+        List<String> cells = List.of(row.split(","));
+        double busiest = Double.parseDouble(cells.get(header.indexOf("busiest_node_bytes_per_call")));
+        double must = Double.parseDouble(cells.get(header.indexOf("required_bytes_per_call")));
+        assertEquals(2.0 * (1 << 20), must, 0.0, "a 2x2 all-gather of 1 MiB brings 2 MiB into each node");
         assertTrue(busiest >= 0.9 * must && busiest <= 1.1 * must,
-                "busiest node got " + busiest + " MB per call, the collective must bring " + must + " MB\n" + normal.output);
+                "busiest node got " + busiest + " bytes per call, the collective must bring " + must + "\n" + normal.output);
+        assertTrue(cells.get(header.indexOf("rail_bytes_per_call")).matches("rail0=\\d+;rail1=\\d+"), row);
+        assertEquals("ok", cells.get(header.indexOf("verdict")), row);
         assertTrue(Files.readString(out.resolve("normal/report.md")).contains("rail0 B/call"), "report has no accounting");
 
         Run control = cli(concat(common, "--peer-route", "loopback", "--out", out.resolve("control").toString()));

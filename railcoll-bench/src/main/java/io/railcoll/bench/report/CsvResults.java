@@ -32,10 +32,12 @@ public final class CsvResults {
     /**
      * Rail accounting: bytes per call received on each rail (all nodes; {@code rail0=...;rail1=...}), into the busiest
      * node, what the collective must bring there, the floor at the rails' rate, the figure's share of it, the rate
-     * reached into the busiest node, and {@code ok} or {@code IMPOSSIBLE: reason}.
+     * reached into the busiest node, {@code ok} or {@code IMPOSSIBLE: reason}, and the bytes per call sent on each rail
+     * (all nodes), the other direction of the same counters.
      */
     static final List<String> ACCOUNTING = List.of("rail_bytes_per_call", "busiest_node_bytes_per_call",
-            "required_bytes_per_call", "floor_us", "share_of_limit", "rate_reached_gbit_s", "verdict");
+            "required_bytes_per_call", "floor_us", "share_of_limit", "rate_reached_gbit_s", "verdict",
+            "rail_sent_bytes_per_call");
 
     private CsvResults() {
     }
@@ -109,7 +111,7 @@ public final class CsvResults {
     private static List<Object> accountingCells(BenchResult r, RailAccounts accounts) {
         var account = accounts.get(r.series().algorithm(), r.sizeBytes());
         if (account.isEmpty()) {
-            return List.of("", "", "", "", "", "", "");
+            return List.of("", "", "", "", "", "", "", "");
         }
         var traffic = account.get().traffic();
         var limit = account.get().limit();
@@ -117,6 +119,13 @@ public final class CsvResults {
             List<String> parts = new ArrayList<>();
             for (int k = 0; k < t.rails(); k++) {
                 parts.add(t.interfaces().get(k) + "=" + Math.round(t.intoRailPerCall(k)));
+            }
+            return String.join(";", parts);
+        }).orElse("");
+        String sentPerRail = traffic.map(t -> {
+            List<String> parts = new ArrayList<>();
+            for (int k = 0; k < t.rails(); k++) {
+                parts.add(t.interfaces().get(k) + "=" + Math.round(t.outOfRailPerCall(k)));
             }
             return String.join(";", parts);
         }).orElse("");
@@ -128,7 +137,8 @@ public final class CsvResults {
                         .map(l -> String.format(Locale.ROOT, "%.3f", l.shareOf(r.latencyUsMedian()))).orElse(""),
                 traffic.filter(t -> r.latencyUsMedian() > 0).map(t -> String.format(Locale.ROOT, "%.3f",
                         t.intoBusiestNodePerCall() * 8 / r.latencyUsMedian() / 1000)).orElse(""),
-                account.get().verdict().impossible() ? "IMPOSSIBLE: " + account.get().verdict().reason() : "ok");
+                account.get().verdict().impossible() ? "IMPOSSIBLE: " + account.get().verdict().reason() : "ok",
+                sentPerRail);
     }
 
     private static String micros(double us) {

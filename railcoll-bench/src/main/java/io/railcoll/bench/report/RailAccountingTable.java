@@ -43,11 +43,11 @@ final class RailAccountingTable {
             return;
         }
         md.append("\nRail accounting (").append(accounts.scope().replace("|", "\\|")).append("): bytes per call counted by ")
-                .append("the kernel on each rail (received, summed over nodes), the bytes into the busiest node against ")
+                .append("the kernel on each rail (received / sent, summed over nodes), the bytes into the busiest node against ")
                 .append("what the collective must bring there, the rate reached there, and the limit of the case.\n\n");
         List<String> header = new ArrayList<>(List.of("what", "size", "median us", "floor us", "share of limit"));
         for (String iface : interfaces) {
-            header.add(iface + " B/call");
+            header.add(iface + " B/call in / out");
         }
         header.addAll(List.of("busiest node B/call (must)", "rate reached", "verdict"));
         md.append("| ").append(String.join(" | ", header)).append(" |\n");
@@ -72,7 +72,7 @@ final class RailAccountingTable {
         String perRail = traffic.map(t -> {
             List<String> parts = new ArrayList<>();
             for (int r = 0; r < t.rails(); r++) {
-                parts.add(bytes(t.intoRailPerCall(r)));
+                parts.add(bytes(t.intoRailPerCall(r)) + " / " + bytes(t.outOfRailPerCall(r)));
             }
             return String.join(";", parts);
         }).orElse("");

@@ -73,7 +73,7 @@ class TrustMarksTest {
         for (String expected : List.of("| load before | 1.00 2.00 3.00 |", "| load after | 4.00 5.00 6.00 |",
                 "| railcoll commit | abc123 |", "reached quiet compilers", "/usr/bin/mpirun.openmpi", "MPJ Express 0.44",
                 "**31000** [30000-90000] ~", "7400 [6660-8140] **IMPOSSIBLE**", "**Impossible figures**",
-                "| rail0 B/call | rail1 B/call |", "14.00 MB (12.58 MB)", "faster than the rails allow", "AMD EPYC")) {
+                "| rail0 B/call in / out | rail1 B/call in / out |", "28.00 MB / 28.00 MB", "14.00 MB (12.58 MB)", "faster than the rails allow", "AMD EPYC")) {
             assertTrue(md.contains(expected), "missing '" + expected + "' in\n" + md);
         }
         assertTrue(RunHeader.render(facts).contains("load: before 1.00 2.00 3.00; after 4.00 5.00 6.00"));
@@ -86,10 +86,10 @@ class TrustMarksTest {
         String csv = out.toString();
         assertTrue(csv.lines().findFirst().orElseThrow().endsWith(
                 "rail_bytes_per_call,busiest_node_bytes_per_call,required_bytes_per_call,floor_us,share_of_limit,"
-                        + "rate_reached_gbit_s,verdict"), csv);
+                        + "rate_reached_gbit_s,verdict,rail_sent_bytes_per_call"), csv);
         assertTrue(csv.contains("rail0=28000000;rail1=28000000,14000000,12582912,25165.824"), csv);
         assertTrue(csv.contains("IMPOSSIBLE: faster than the rails allow"), csv);
-        assertTrue(csv.lines().filter(l -> l.startsWith("allgather,allgather.ring")).findFirst().orElseThrow().endsWith(",ok"), csv);
+        assertTrue(csv.lines().filter(l -> l.startsWith("allgather,allgather.ring")).findFirst().orElseThrow().endsWith(",ok,rail0=28000000;rail1=28000000"), csv);
     }
 
     @Test
