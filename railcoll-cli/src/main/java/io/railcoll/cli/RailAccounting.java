@@ -90,7 +90,8 @@ final class RailAccounting {
             Optional<PhysicalLimit> limit = rate.isPresent() && placement.nodeCount() > 1
                     ? Optional.of(PhysicalLimit.of(collective, placement, r.sizeBytes(), root, rails, rate.getAsLong(), burst))
                     : Optional.empty();
-            RailVerdict verdict = limit.map(l -> RailVerdict.judge(r.latencyUsMedian(), l, t)).orElse(RailVerdict.POSSIBLE);
+            RailVerdict verdict = limit.map(l -> RailVerdict.judge(r.latencyUsMedian(), l, t))
+                    .orElseGet(() -> RailVerdict.judgeBytes(PhysicalLimit.intoBusiestNode(collective, placement, r.sizeBytes(), root), t));
             accounts.put(r.series().algorithm(), r.sizeBytes(), new PointAccount(t, limit, verdict));
         }
         return accounts;

@@ -27,11 +27,18 @@ public record RailVerdict(boolean impossible, String reason) {
                     medianUs, limit.impossibleBelowUs(), limit.intoBusiestNodeBytes(), limit.rails(),
                     rate(limit.rateBitsPerSecond()), limit.burstBytes()));
         }
-        if (traffic.isPresent() && limit.intoBusiestNodeBytes() > 0
-                && traffic.get().intoBusiestNodePerCall() < CARRIED_SHARE * limit.intoBusiestNodeBytes()) {
+        return judgeBytes(limit.intoBusiestNodeBytes(), traffic);
+    }
+
+    /**
+     * Judges a point on rails without a rate (no floor): only the bytes can refute it, against the
+     * {@code requiredBytes} the collective must bring into its busiest node.
+     */
+    public static RailVerdict judgeBytes(long requiredBytes, Optional<RailTraffic> traffic) {
+        if (traffic.isPresent() && requiredBytes > 0 && traffic.get().intoBusiestNodePerCall() < CARRIED_SHARE * requiredBytes) {
             return new RailVerdict(true, String.format(Locale.ROOT,
                     "the rails carried %.0f bytes per call into the busiest node, the collective must bring %d:"
-                            + " its bytes went another way", traffic.get().intoBusiestNodePerCall(), limit.intoBusiestNodeBytes()));
+                            + " its bytes went another way", traffic.get().intoBusiestNodePerCall(), requiredBytes));
         }
         return POSSIBLE;
     }

@@ -50,4 +50,11 @@ class RailVerdictTest {
         assertFalse(RailVerdict.judge(170_000, LIMIT, Optional.of(carried((long) ((12L << 20) * 0.91), 10))).impossible());
         assertTrue(RailVerdict.judge(170_000, LIMIT, Optional.of(carried((long) ((12L << 20) * 0.89), 10))).impossible());
     }
+
+    @Test
+    void onRailsWithoutARateOnlyTheBytesCanRefute() {
+        assertTrue(RailVerdict.judgeBytes(12L << 20, Optional.of(carried(0, 10))).impossible());
+        assertFalse(RailVerdict.judgeBytes(12L << 20, Optional.of(carried(12L << 20, 10))).impossible());
+        assertFalse(RailVerdict.judgeBytes(12L << 20, Optional.empty()).impossible(), "nothing counted, nothing refuted");
+    }
 }
