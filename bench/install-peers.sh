@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Installs the peer MPI libraries that `railcoll bench --peer openmpi` compares against:
-# Open MPI (openmpi-bin: mpirun; libopenmpi-dev: mpicc and headers) and, with --with-mpich, MPICH as an
+# Installs the peer MPI libraries that `railcoll bench --peer openmpi,mpj` compares against:
+# Open MPI (openmpi-bin: mpirun; libopenmpi-dev: mpicc and headers), MPJ Express (libmpj-java, with Debian's
+# log4j 1.2, commons-cli, commons-io and commons-codec jars it needs) and, with --with-mpich, MPICH as an
 # alternative. Idempotent: installed packages are left alone, and the package lists are refreshed
 # only when something is missing. Needs root (or sudo) and Debian's apt.
+# MPJ Express as Debian installs it does not start (NoClassDefFoundError: org/apache/log4j/Layout: its jars
+# name those four jars in their Class-Path, relative to /usr/share/mpj/lib, where Debian put none). Nothing
+# here changes /usr: `bench --peer mpj` makes a private MPJ_HOME under railcoll-cli/target/peer-cache/mpj-home
+# (MPJ's jars copied, links to /usr/share/java/{log4j-1.2,commons-cli,commons-io,commons-codec}.jar, conf
+# linked to MPJ's) and runs MPJ from there (io.railcoll.bench.peer.MpjPeer).
 #
 # Usage: bench/install-peers.sh [--with-mpich]
 set -euo pipefail
 
-packages=(openmpi-bin libopenmpi-dev)
+packages=(openmpi-bin libopenmpi-dev libmpj-java liblog4j1.2-java libcommons-cli-java libcommons-io-java libcommons-codec-java)
 case "${1:-}" in
   "") ;;
   --with-mpich) packages+=(mpich libmpich-dev) ;;
-  -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "install-peers.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 

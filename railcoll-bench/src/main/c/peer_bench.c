@@ -27,12 +27,18 @@
  * --check runs one untimed call per size before timing with a pattern that depends on source
  * rank and byte index, receive buffers poisoned first, and compares every received byte.
  *
+ * --rail-interfaces rail0,rail1 (rail accounting, railcoll's RailLedger): every rank reads the kernel byte
+ * counters of those interfaces in its own network namespace (/proc/self/net/dev) after a barrier before the
+ * first sample of a size and after a barrier behind the last, and rank 0 prints each rank's deltas, with the
+ * calls made in between (samples x (untimed + timed calls)) and the window's length.
+ *
  * Output: CSV on stdout, written by rank 0 only; the first field names the record type:
  *   info,library,"<MPI_Get_library_version, first line>"
  *   info,ranks,<N>
  *   check,<collective>,<ranks>,<size_bytes>,ok
  *   check,<collective>,<ranks>,<size_bytes>,FAILED,<ranks with wrong bytes>
  *   sample,<collective>,<ranks>,<size_bytes>,<iterations>,<sample_index>,<latency_us>
+ *   rails,<label>,<size_bytes>,<rank>,<calls>,<elapsed_ns>,<interface>,<rx_bytes>,<tx_bytes>
  *   done,<collective>,<ranks>
  * Errors in the arguments go to stderr with exit status 2; a failed check exits with 3 after
  * all sizes were checked, so the caller sees every failing size.
@@ -50,6 +56,8 @@ enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL };
 static const char *const COLLECTIVE_NAMES[] = {"allgather", "gather", "bcast", "barrier", "alltoall"};
 
 #define MAX_SIZES 64
+#define MAX_RAILS 8
+#define MAX_IFNAME 32
 #define ROOT 0
 #define POISON 0xEE
 
@@ -65,6 +73,9 @@ struct options {
     int samples;
     int check;
     long budget_us; /* 0: OSU's fixed counts */
+    char rails[MAX_RAILS][MAX_IFNAME]; /* interfaces to account, none by default */
+    int rail_count;
+    char label[64];
 };
 
 static int rank_id;
@@ -75,7 +86,8 @@ static void usage_error(const char *message, const char *arg) {
         fprintf(stderr, "peer_bench: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
         fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall "
                         "--sizes 1,2,4 [--warmup N] [--iterations N] [--large-warmup N] "
-                        "[--large-iterations N] [--large-from BYTES] [--samples N] [--budget-us N] [--check]\n");
+                        "[--large-iterations N] [--large-from BYTES] [--samples N] [--budget-us N] [--check] "
+                        "[--rail-interfaces IF,IF] [--rail-label LABEL]\n");
     }
     MPI_Finalize();
     exit(2);
@@ -111,7 +123,8 @@ static void parse_options(struct options *o, int argc, char **argv) {
     /* OSU's defaults (osu_util.h): 1000/200 below 8 KiB, 100/10 from there on. */
     *o = (struct options){.collective = ALLGATHER, .warmup = 200, .iterations = 1000,
                           .large_warmup = 10, .large_iterations = 100, .large_from = 8192,
-                          .samples = 5, .check = 0, .budget_us = 0, .size_count = 0};
+                          .samples = 5, .check = 0, .budget_us = 0, .size_count = 0, .rail_count = 0,
+                          .label = "peer"};
     int have_collective = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -151,6 +164,21 @@ static void parse_options(struct options *o, int argc, char **argv) {
             o->samples = (int)parse_long(v, 1);
         } else if (strcmp(a, "--budget-us") == 0) {
             o->budget_us = parse_long(v, 0);
+        } else if (strcmp(a, "--rail-interfaces") == 0) {
+            char *copy = strdup(v);
+            char *save = NULL;
+            for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+                if (o->rail_count == MAX_RAILS || strlen(item) >= MAX_IFNAME) {
+                    usage_error("too many rail interfaces (at most 8) or a name too long", v);
+                }
+                strcpy(o->rails[o->rail_count++], item);
+            }
+            free(copy);
+        } else if (strcmp(a, "--rail-label") == 0) {
+            if (strlen(v) >= sizeof o->label || strchr(v, ',')) {
+                usage_error("--rail-label must be under 64 characters without commas", v);
+            }
+            strcpy(o->label, v);
         } else {
             usage_error("unknown flag", a);
         }
@@ -303,6 +331,47 @@ static void print_library(void) {
     printf("info,ranks,%d\n", rank_count);
 }
 
+/* Reads rx and tx bytes of every accounted interface from this process's namespace into counts[2*i],
+ * counts[2*i+1]; aborts naming an interface the namespace lacks. */
+static void read_rails(const struct options *o, long long *counts) {
+    FILE *f = fopen("/proc/self/net/dev", "r");
+    if (!f) {
+        fprintf(stderr, "peer_bench: rank %d cannot read /proc/self/net/dev\n", rank_id);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    int found[MAX_RAILS] = {0};
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (!colon) {
+            continue;
+        }
+        *colon = '\0';
+        char *name = line;
+        while (*name == ' ') {
+            name++;
+        }
+        for (int i = 0; i < o->rail_count; i++) {
+            if (strcmp(name, o->rails[i]) == 0) {
+                long long v[16];
+                if (sscanf(colon + 1, "%lld %lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
+                           &v[4], &v[5], &v[6], &v[7], &v[8]) == 9) {
+                    counts[2 * i] = v[0];
+                    counts[2 * i + 1] = v[8];
+                    found[i] = 1;
+                }
+            }
+        }
+    }
+    fclose(f);
+    for (int i = 0; i < o->rail_count; i++) {
+        if (!found[i]) {
+            fprintf(stderr, "peer_bench: rank %d has no interface %s in its network namespace\n", rank_id, o->rails[i]);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+}
+
 /* Warm-up in rounds of 8 calls until `warmup` calls or `budget_us` elapsed; rank 0 decides, as
  * railcoll bench does, so every rank makes the same calls. */
 static void warm_up_within(enum collective c, unsigned char *send, unsigned char *recv, long size, int warmup,
@@ -399,11 +468,40 @@ int main(int argc, char **argv) {
             iterations = iterations_within(o.collective, send, recv, size, iterations, o.budget_us);
             warmup = warmup < iterations ? warmup : iterations;
         }
+        long long before[2 * MAX_RAILS] = {0};
+        double window_start = 0.0;
+        if (o.rail_count > 0) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            read_rails(&o, before);
+            window_start = MPI_Wtime();
+        }
         for (int sample = 0; sample < o.samples; sample++) {
             double latency_us = time_sample(o.collective, send, recv, size, warmup, iterations);
             if (rank_id == 0) {
                 printf("sample,%s,%d,%ld,%d,%d,%.3f\n", COLLECTIVE_NAMES[o.collective], rank_count, size,
                        iterations, sample, latency_us);
+            }
+        }
+        if (o.rail_count > 0) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            long long after[2 * MAX_RAILS] = {0};
+            read_rails(&o, after);
+            long long window_ns = (long long)((MPI_Wtime() - window_start) * 1e9);
+            long long delta[2 * MAX_RAILS] = {0};
+            for (int i = 0; i < 2 * o.rail_count; i++) {
+                delta[i] = after[i] - before[i];
+            }
+            long long *all = rank_id == 0 ? malloc(sizeof(long long) * 2 * MAX_RAILS * (size_t)rank_count) : NULL;
+            MPI_Gather(delta, 2 * MAX_RAILS, MPI_LONG_LONG, all, 2 * MAX_RAILS, MPI_LONG_LONG, ROOT, MPI_COMM_WORLD);
+            if (rank_id == 0) {
+                long long calls = (long long)o.samples * (warmup + iterations);
+                for (int r = 0; r < rank_count; r++) {
+                    for (int i = 0; i < o.rail_count; i++) {
+                        printf("rails,%s,%ld,%d,%lld,%lld,%s,%lld,%lld\n", o.label, size, r, calls, window_ns, o.rails[i],
+                               all[(size_t)r * 2 * MAX_RAILS + 2 * i], all[(size_t)r * 2 * MAX_RAILS + 2 * i + 1]);
+                    }
+                }
+                free(all);
             }
         }
         if (rank_id == 0) {

@@ -2,6 +2,8 @@ package io.railcoll.bench;
 
 import io.railcoll.Communicator;
 import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.bench.rails.InterfaceCounters;
+import io.railcoll.bench.rails.RailLedger;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -27,7 +29,10 @@ import java.util.List;
  *
  * <p>Arguments (key=value): collective, algorithms (ids, all, auto), sizes, warmup, iterations, samples,
  * root, check, out, budget-ms (target time per sample, caps iterations for large messages), jit-warmup-ms (time
- * spent running every algorithm before anything is timed).
+ * spent running every algorithm before anything is timed), rail-interfaces (the rail interfaces whose kernel counters
+ * the first rank of each node reads around every sample, in its node's namespace; none by default) and rail-out (their
+ * {@link RailLedger} lines go to this path with {@code .n<node>} appended, one file per node) and auto-samples-ms (with
+ * more than 0: after the passes, more samples of widely spread points within that time, {@link SampleSeries}).
  */
 public final class BenchApp implements RankApp {
     @Override
@@ -36,6 +41,7 @@ public final class BenchApp implements RankApp {
         int n = comm.size();
         int rank = comm.rank();
         PrintWriter raw = rank == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
+        PrintWriter counters = null;
         MemorySegment times = MemorySegment.ofArray(new byte[Long.BYTES]);
         MemorySegment allTimes = MemorySegment.ofArray(new byte[Long.BYTES * n]);
         try (Arena arena = Arena.ofShared()) {
@@ -45,6 +51,15 @@ public final class BenchApp implements RankApp {
             List<String> algs = algorithms(comm, o);
             warmUpJit(comm, o, algs, send, recv, times, allTimes);
             int[][] iterations = new int[algs.size()][o.sizes.length];
+            SampleSeries[][] samplesSoFar = new SampleSeries[algs.size()][o.sizes.length];
+            for (SampleSeries[] row : samplesSoFar) {
+                java.util.Arrays.setAll(row, i -> new SampleSeries());
+            }
+            // Rail accounting: the first rank of each node reads its node's rail counters around every point.
+            boolean leader = comm.placement().localRankOf(rank) == 0;
+            counters = !o.railInterfaces.isEmpty() && leader
+                    ? new PrintWriter(Files.newBufferedWriter(o.railOut.resolveSibling(o.railOut.getFileName() + ".n"
+                    + comm.placement().nodeOf(rank)))) : null;
             // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
             // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
             // instead of landing on whichever came first.
@@ -70,8 +85,11 @@ public final class BenchApp implements RankApp {
                             warmUp(comm, o, s, r);
                             iterations[a][z] = iterationsFor(comm, o, s, r);
                         }
-                        long max = samplePoint(comm, o, s, r, iterations[a][z], times, allTimes);
+                        int calls = iterations[a][z];
+                        long max = accounted(comm, o, label, size, calls, counters,
+                                () -> samplePoint(comm, o, s, r, calls, times, allTimes));
                         if (rank == 0) {
+                            samplesSoFar[a][z].add(max);
                             raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
                             raw.flush();
                             System.out.println("PROGRESS " + label + " " + size);
@@ -79,11 +97,121 @@ public final class BenchApp implements RankApp {
                     }
                 }
             }
+            if (o.autoSamplesNs > 0) {
+                sampleUntilSteady(comm, o, algs, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
+            }
         } finally {
             comm.clearForcedAlgorithm(o.collective);
             if (raw != null) {
                 raw.close();
             }
+            if (counters != null) {
+                counters.close();
+            }
+        }
+    }
+
+    /**
+     * Runs one sample; with rail accounting on ({@code counters} is this node leader's file, or null on other ranks
+     * while accounting is on), barriers bracket it so that every rank has finished the calls before its node's rail
+     * counters are read again, and the leader writes one {@link RailLedger} line per rail interface.
+     */
+    private static long accounted(Communicator comm, Options o, String label, long size, int iterations,
+                                  PrintWriter counters, java.util.function.LongSupplier sample) {
+        if (o.railInterfaces.isEmpty()) {
+            return sample.getAsLong();
+        }
+        comm.barrier();
+        List<InterfaceCounters.Reading> before = counters == null ? null : InterfaceCounters.read(o.railInterfaces);
+        long t0 = System.nanoTime();
+        long max = sample.getAsLong();
+        comm.barrier();
+        long elapsed = System.nanoTime() - t0;
+        if (counters != null) {
+            List<InterfaceCounters.Reading> after = InterfaceCounters.read(o.railInterfaces);
+            long calls = iterations + Math.min(o.warmup, iterations);
+            for (int i = 0; i < after.size(); i++) {
+                counters.println(RailLedger.line(label, size, comm.rank(), calls, elapsed, after.get(i).iface(),
+                        after.get(i).rxBytes() - before.get(i).rxBytes(), after.get(i).txBytes() - before.get(i).txBytes()));
+            }
+            counters.flush();
+        }
+        return max;
+    }
+
+    /**
+     * {@code --samples auto}: after the passes, more passes over the points whose samples spread more than
+     * {@link SampleSeries#SPREAD_LIMIT}x and whose median is not yet steady ({@link SampleSeries#needsMore}), until
+     * none is left or the time budget is spent. Rank 0 decides and broadcasts one flag per point before each pass, so
+     * every rank makes the same calls; it prints one line saying how it ended.
+     */
+    private static void sampleUntilSteady(Communicator comm, Options o, List<String> algs, MemorySegment send,
+                                          MemorySegment recv, int[][] iterations, SampleSeries[][] samplesSoFar,
+                                          PrintWriter raw, PrintWriter counters, MemorySegment times, MemorySegment allTimes) {
+        int n = comm.size();
+        int points = algs.size() * o.sizes.length;
+        MemorySegment flags = MemorySegment.ofArray(new byte[points]);
+        long start = System.nanoTime();
+        int extraPasses = 0;
+        while (true) {
+            int wanted = 0;
+            if (comm.rank() == 0) {
+                boolean time = System.nanoTime() - start < o.autoSamplesNs;
+                for (int a = 0; a < algs.size(); a++) {
+                    for (int z = 0; z < o.sizes.length; z++) {
+                        boolean more = time && samplesSoFar[a][z].needsMore();
+                        flags.set(ValueLayout.JAVA_BYTE, a * o.sizes.length + z, (byte) (more ? 1 : 0));
+                        wanted += more ? 1 : 0;
+                    }
+                }
+            }
+            comm.broadcast(flags, 0);
+            boolean any = false;
+            for (int i = 0; i < points; i++) {
+                any |= flags.get(ValueLayout.JAVA_BYTE, i) != 0;
+            }
+            if (!any) {
+                break;
+            }
+            extraPasses++;
+            for (int a = 0; a < algs.size(); a++) {
+                String alg = algs.get(a);
+                boolean auto = alg.equals("auto");
+                if (auto) {
+                    comm.clearForcedAlgorithm(o.collective);
+                } else {
+                    comm.forceAlgorithm(alg);
+                }
+                for (int z = 0; z < o.sizes.length; z++) {
+                    if (flags.get(ValueLayout.JAVA_BYTE, a * o.sizes.length + z) == 0) {
+                        continue;
+                    }
+                    long size = o.sizes[z];
+                    String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
+                    MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
+                    MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
+                            : o.collective.recvBytes(size, n, comm.rank(), o.root));
+                    int calls = iterations[a][z];
+                    long max = accounted(comm, o, label, size, calls, counters,
+                            () -> samplePoint(comm, o, s, r, calls, times, allTimes));
+                    if (comm.rank() == 0) {
+                        samplesSoFar[a][z].add(max);
+                        raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
+                        raw.flush();
+                    }
+                }
+            }
+        }
+        if (comm.rank() == 0) {
+            int unsteady = 0;
+            for (SampleSeries[] row : samplesSoFar) {
+                for (SampleSeries p : row) {
+                    unsteady += p.needsMore() ? 1 : 0;
+                }
+            }
+            System.out.printf(java.util.Locale.ROOT, "AUTO SAMPLES: %d extra passes in %.1f s; %d points still spread more than"
+                    + " %.0fx with an unsteady median%s%n", extraPasses, (System.nanoTime() - start) / 1e9, unsteady,
+                    SampleSeries.SPREAD_LIMIT, unsteady > 0 ? " (time budget spent)" : "");
         }
     }
 
@@ -232,7 +360,8 @@ public final class BenchApp implements RankApp {
     }
 
     private record Options(Collective collective, List<String> algorithms, long[] sizes, int warmup, int iterations,
-                           int samples, int root, boolean check, Path out, long budgetNs, long jitWarmupNs) {
+                           int samples, int root, boolean check, Path out, long budgetNs, long jitWarmupNs,
+                           List<String> railInterfaces, Path railOut, long autoSamplesNs) {
         static Options parse(List<String> args) {
             Collective collective = Collective.ALLGATHER;
             List<String> algorithms = List.of("all");
@@ -245,6 +374,9 @@ public final class BenchApp implements RankApp {
             Path out = Path.of("bench-raw.csv");
             long budgetNs = 200_000_000L;
             long jitWarmupNs = 3_000_000_000L;
+            List<String> railInterfaces = List.of();
+            Path railOut = Path.of("rail-counters.csv");
+            long autoSamplesNs = 0;
             for (String a : args) {
                 int eq = a.indexOf('=');
                 if (eq < 0) {
@@ -264,11 +396,14 @@ public final class BenchApp implements RankApp {
                     case "out" -> out = Path.of(v);
                     case "budget-ms" -> budgetNs = Long.parseLong(v) * 1_000_000L;
                     case "jit-warmup-ms" -> jitWarmupNs = Long.parseLong(v) * 1_000_000L;
+                    case "rail-interfaces" -> railInterfaces = v.isEmpty() ? List.of() : List.of(v.split(","));
+                    case "rail-out" -> railOut = Path.of(v);
+                    case "auto-samples-ms" -> autoSamplesNs = Long.parseLong(v) * 1_000_000L;
                     default -> throw new IllegalArgumentException("unknown option " + k);
                 }
             }
             return new Options(collective, algorithms, sizes, warmup, iterations, samples, root, check, out, budgetNs,
-                    jitWarmupNs);
+                    jitWarmupNs, railInterfaces, railOut, autoSamplesNs);
         }
     }
 }

@@ -95,8 +95,12 @@ public final class JitWarmup {
             }
         }
         if (rank0) {
+            // Say how it ended: a reader must know whether the samples ran beside busy compilers.
+            String ending = busiest <= QUIET_PER_MILLE ? "reached quiet compilers"
+                    : String.format(java.util.Locale.ROOT, "STOPPED AT ITS CAP (%d x %.1f s) with compilers still busy",
+                    QUIET_CAP_FACTOR, budgetNs / 1e9);
             System.out.printf(java.util.Locale.ROOT, "JIT warm-up: %.1f s, %d rounds, %d calls; compilers busy %d per mille"
-                    + " of the last round at most%n", (System.nanoTime() - start) / 1e9, rounds, calls, busiest);
+                    + " of the last round at most: %s%n", (System.nanoTime() - start) / 1e9, rounds, calls, busiest, ending);
         }
     }
 

@@ -2,8 +2,11 @@ package io.railcoll.cli;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.bench.BenchApp;
+import io.railcoll.bench.peer.MpjPeer;
 import io.railcoll.bench.peer.OpenMpiPeer;
+import io.railcoll.bench.peer.PeerResults;
 import io.railcoll.bench.peer.PeerRun;
+import io.railcoll.bench.rails.RailAccounts;
 import io.railcoll.bench.report.BenchReport;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.ConsoleTableWriter;
@@ -11,6 +14,9 @@ import io.railcoll.bench.report.CsvResults;
 import io.railcoll.bench.report.MachineFacts;
 import io.railcoll.bench.report.ProgressBar;
 import io.railcoll.bench.report.ResultTable;
+import io.railcoll.bench.report.RailSummary;
+import io.railcoll.bench.report.RunFacts;
+import io.railcoll.bench.report.RunHeader;
 import io.railcoll.bench.report.Samples;
 import io.railcoll.bench.report.Series;
 import io.railcoll.bench.report.TableOptions;
@@ -51,6 +57,8 @@ import java.util.stream.Collectors;
 final class BenchCommand implements Callable<Integer> {
     /** The testbed's rail rate when bench picks the testbed itself: the rate of issue 5's figures. */
     static final String DEFAULT_RAIL_RATE = "2gbit";
+    /** The samples every point gets first with --samples auto. */
+    static final int AUTO_BASE_SAMPLES = 5;
     static final String DEFAULT_SIZES = "1,4,16,64,256,1024,4096,16384,65536,262144,1048576";
 
     @Mixin
@@ -81,8 +89,20 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms. The peer gets the same counts (default ${DEFAULT-VALUE}, OSU's count for small messages).", defaultValue = "1000")
     int iterations;
 
-    @Option(names = "--samples", description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    @Option(names = "--samples", description = "Samples per size, or auto: 5, then more for every railcoll point whose samples "
+            + "spread more than 2x, until its median is stable to 10%% or --auto-budget-s is spent (peers take 5). The table "
+            + "shows the median with min and max; points spread more than 2x are marked (default ${DEFAULT-VALUE}).",
+            defaultValue = "5")
+    String samplesOption;
+
+    @Option(names = "--auto-budget-s", description = "With --samples auto: the most time spent on extra samples, in seconds "
+            + "(default ${DEFAULT-VALUE}).", defaultValue = "120")
+    long autoBudgetS;
+
+    /** Samples per point (the base count with --samples auto). */
     int samples;
+    /** Whether --samples auto asked for more samples of widely spread points. */
+    boolean autoSamples;
 
     @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long sampleMs;
@@ -99,8 +119,15 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Directory for results.csv, report.md and plots (default ${DEFAULT-VALUE}).", defaultValue = "bench-out")
     Path out;
 
-    @Option(names = "--peer", description = "Also run the same sweep through this peer in the same run: openmpi.")
+    @Option(names = "--peer", description = "Also run the same sweep through these peers in the same run, comma-separated: "
+            + "openmpi (Open MPI, found on the PATH), mpj (MPJ Express: multicore device on one node, niodev across the testbed's nodes).")
     String peer;
+
+    @Option(names = "--peer-route", description = "On the testbed, where the peers' ranks run: rails (node n's ranks in node n's "
+            + "namespace, as railcoll's) or loopback (a control: every rank in node 0's namespace, so the bytes avoid the rails; "
+            + "rail accounting must mark its figures impossible and the bench exits non-zero) (default ${DEFAULT-VALUE}).",
+            defaultValue = "rails")
+    String peerRoute;
 
     @Option(names = "--intra-node", description = "How ranks of one node talk: shm (shared memory), rails (through the rail sockets, as paper 000 Fig. 2/3 compare) or both (two sweeps in one run) (default ${DEFAULT-VALUE}).", defaultValue = "shm")
     String intraNode;
@@ -108,17 +135,30 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-report", description = "Print the table only; write no report or plots.")
     boolean noReport;
 
+    /** What rail accounting found, filled as the sweeps run. */
+    private RailAccounting accounting;
+    /** What the JIT warm-ups said (rank 0's line per sweep). */
+    private final List<String> jitWarmups = new ArrayList<>();
+    /** What --samples auto did (rank 0's line per sweep). */
+    private final List<String> samplingNotes = new ArrayList<>();
+    /** One line per peer: identity or why it did not run. */
+    private final List<String> peerLines = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
+        parseSamples();
         if (PointToPointBench.isMode(collective)) {
             return new PointToPointBench(this, collective).run();
         }
+        String loadBefore = RunFacts.loadNow();
         Collective c = Collective.fromId(collective);
         Placement placement = cluster.placement();
         algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
         // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
         List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : parseSizes(sizes);
+        List<String> peers = peers();
         Files.createDirectories(out);
+        accounting = new RailAccounting(c, placement, root, cluster.rails);
         List<BenchResult> results = new ArrayList<>();
         for (String variant : intraNodeVariants()) {
             boolean both = intraNode.equals("both");
@@ -141,33 +181,104 @@ final class BenchCommand implements Callable<Integer> {
                 flat.add(r.series().algorithm());
             }
         }
-        TableOptions options = TableOptions.withoutPeer(flat);
-        if (peer != null) {
-            options = runPeer(c, placement, sizeList, results, flat, options);
+        List<String> ran = new ArrayList<>();
+        for (String name : peers) {
+            if (runPeer(name, c, placement, sizeList, results)) {
+                ran.add(name);
+            }
         }
+        RailAccounts accounts = accounting.judge(results);
+        TableOptions options = TableOptions.withoutPeer(flat).withPeers(ran).withAccounts(accounts);
+        MachineFacts machine = MachineFacts.current(Clock.systemDefaultZone());
+        RunFacts facts = new RunFacts(machine, loadBefore, RunFacts.loadNow(), RunFacts.commitOf(codeLocation()),
+                jitWarmups, samplingNotes, peerLines, accounts);
+        System.out.println();
+        System.out.print(RunHeader.render(facts));
         ConsoleTableWriter.write(System.out, ResultTable.build(results, options));
+        RailSummary.print(System.out, results, accounts);
         if (csv != null) {
-            CsvResults.write(csv, results);
+            CsvResults.write(csv, results, accounts);
             System.out.println("CSV: " + csv);
         }
         if (!noReport) {
-            BenchReport.Written w = BenchReport.writeAll(out, results, options, commandLine(), MachineFacts.current(Clock.systemDefaultZone()));
+            BenchReport.Written w = BenchReport.writeAll(out, results, options, commandLine(), facts);
             System.out.println("report: " + w.markdown() + ", CSV: " + w.csv() + ", plots: " + w.plots());
         }
+        List<String> impossible = accounts.impossible();
+        if (!impossible.isEmpty()) {
+            System.err.println("railcoll bench: " + impossible.size() + " IMPOSSIBLE figure(s), refuted by rail accounting:");
+            impossible.forEach(i -> System.err.println("  " + i));
+            return 3;
+        }
         return 0;
+    }
+
+    private void parseSamples() {
+        autoSamples = samplesOption.strip().equals("auto");
+        try {
+            samples = autoSamples ? AUTO_BASE_SAMPLES : Integer.parseInt(samplesOption.strip());
+        } catch (NumberFormatException e) {
+            samples = 0;
+        }
+        if (samples < 1 || autoBudgetS < 1) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--samples must be a number >= 1 or auto, got '" + samplesOption + "'; --auto-budget-s must be >= 1");
+        }
+    }
+
+    private List<String> peers() {
+        if (peer == null || peer.isBlank()) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        for (String p : peer.split(",")) {
+            String name = p.strip();
+            if (!name.equals(OpenMpiPeer.NAME) && !name.equals(MpjPeer.NAME)) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "unknown peer '" + name
+                        + "': --peer takes openmpi, mpj or both (openmpi,mpj)");
+            }
+            if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        if (!peerRoute.equals("rails") && !peerRoute.equals("loopback")) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--peer-route must be rails or loopback, got '" + peerRoute + "'");
+        }
+        return names;
+    }
+
+    private static Path codeLocation() {
+        try {
+            return Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return Path.of(".");
+        }
     }
 
     /** One job sweeping every algorithm and size; null when the job failed (the reason is on stderr). */
     private List<BenchResult> runSweep(Collective c, Placement placement, List<Long> sizeList, Map<String, String> env,
                                        String labelSuffix) throws Exception {
         Path raw = out.resolve("raw-samples.csv");
-        List<String> args = List.of("collective=" + c.id(), "algorithms=" + algorithms,
+        Path counters = out.resolve("rail-counters.csv");
+        List<String> args = new ArrayList<>(List.of("collective=" + c.id(), "algorithms=" + algorithms,
                 "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
                 "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
-                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs, "jit-warmup-ms=" + jitWarmupMs);
-        JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env, List.of(),
-                Duration.ofHours(2));
+                "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs, "jit-warmup-ms=" + jitWarmupMs,
+                "auto-samples-ms=" + (autoSamples ? autoBudgetS * 1000 : 0)));
         try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
+            accounting.network(network);
+            List<String> railInterfaces = accounting.interfaces();
+            if (!railInterfaces.isEmpty()) {
+                // Every node's first rank counts its node's rails around each point, into <counters>.n<node>.
+                args.add("rail-interfaces=" + String.join(",", railInterfaces));
+                args.add("rail-out=" + counters.toAbsolutePath());
+                for (int node = 0; node < placement.nodeCount(); node++) {
+                    Files.deleteIfExists(out.resolve("rail-counters.csv.n" + node));
+                }
+            }
+            JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env, List.of(),
+                    Duration.ofHours(2));
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
                     + "), " + cluster.rails + " rails, engine " + cluster.engine + ", intra-node traffic over "
                     + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
@@ -176,6 +287,14 @@ final class BenchCommand implements Callable<Integer> {
                 if (line.startsWith("[r0] PROGRESS ")) {
                     bar.step(line.substring("[r0] PROGRESS ".length()));
                     return true;
+                }
+                if (line.startsWith("[r0] AUTO SAMPLES: ")) {
+                    samplingNotes.add((labelSuffix.isEmpty() ? "" : labelSuffix.strip() + " ")
+                            + line.substring("[r0] AUTO SAMPLES: ".length()));
+                }
+                if (line.startsWith("[r0] JIT warm-up: ")) {
+                    jitWarmups.add((labelSuffix.isEmpty() ? "" : labelSuffix.strip() + " ")
+                            + line.substring("[r0] JIT warm-up: ".length()));
                 }
                 return false;
             }, System.out);
@@ -186,6 +305,14 @@ final class BenchCommand implements Callable<Integer> {
                 return null;
             }
         }
+        List<String> counterLines = new ArrayList<>();
+        for (int node = 0; node < placement.nodeCount(); node++) {
+            Path file = out.resolve("rail-counters.csv.n" + node);
+            if (Files.exists(file)) {
+                counterLines.addAll(Files.readAllLines(file));
+            }
+        }
+        accounting.addRailcollLines(counterLines, labelSuffix);
         return readRaw(raw, c, placement, labelSuffix);
     }
 
@@ -199,30 +326,67 @@ final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    private TableOptions runPeer(Collective c, Placement placement, List<Long> sizeList, List<BenchResult> results,
-                                 Set<String> flat, TableOptions options) throws Exception {
-        if (!peer.equals(OpenMpiPeer.NAME)) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "unknown peer '" + peer + "': only openmpi is supported");
-        }
+    /**
+     * Runs peer {@code name}'s sweep (on the testbed when bench runs there, on this host otherwise), adds its points to
+     * {@code results} and its rail counters to the accounting; returns whether it produced any point. A peer that is
+     * not installed or fails is named in the report, and the run goes on.
+     */
+    private boolean runPeer(String name, Collective c, Placement placement, List<Long> sizeList, List<BenchResult> results)
+            throws Exception {
+        PeerResults got;
         try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
+            OpenMpiOverRails.Route route = peerRoute.equals("loopback") ? OpenMpiOverRails.Route.LOOPBACK
+                    : OpenMpiOverRails.Route.RAILS;
             if (network instanceof NamespaceNetwork ns) {
-                // The same testbed, placement and rails: Open MPI's TCP transport between nodes, its shared memory inside.
-                System.out.println("peer: the same sweep through Open MPI on the testbed (" + placement.describe() + ", "
-                        + cluster.rails + " rails)");
-                results.addAll(OpenMpiOverRails.runCollective(peerRun(c, placement, sizeList), ns,
-                        "tcp btl over " + cluster.rails + " rails"));
-                return TableOptions.withPeer(flat, OpenMpiPeer.NAME);
+                System.out.println("peer " + name + ": the same sweep on the testbed (" + placement.describe() + ", "
+                        + cluster.rails + " rails" + (route == OpenMpiOverRails.Route.LOOPBACK
+                        ? "; CONTROL: every rank in node 0's namespace, bytes over its loopback" : "") + ")");
+                got = name.equals(OpenMpiPeer.NAME)
+                        ? OpenMpiOverRails.runCollective(peerRun(c, placement, sizeList), ns,
+                        "tcp btl over " + cluster.rails + " rails", route)
+                        : MpjPeer.locate().runOnTestbed(peerRun(c, placement, sizeList).withRailInterfaces(accounting.interfaces()),
+                        nodePrefixes(ns, placement), nodeAddresses(ns, placement), route == OpenMpiOverRails.Route.LOOPBACK);
+            } else {
+                got = name.equals(OpenMpiPeer.NAME) ? openMpiOnThisHost(c, placement, sizeList)
+                        : MpjPeer.locate().runOnThisHost(peerRun(c, placement, sizeList));
             }
+        } catch (RuntimeException | java.io.IOException e) {
+            String why = name + ": FAILED: " + e.getMessage();
+            System.err.println("peer " + why);
+            peerLines.add(why.length() > 600 ? why.substring(0, 600) + "..." : why);
+            return false;
         }
+        peerLines.add(name + ": " + got.identity() + (got.failures().isEmpty() ? "" : "; " + String.join("; ", got.failures())));
+        results.addAll(got.results());
+        accounting.addPeerLines(name, got.railLines());
+        return !got.results().isEmpty();
+    }
+
+    private static List<List<String>> nodePrefixes(NamespaceNetwork ns, Placement placement) {
+        List<List<String>> out = new ArrayList<>();
+        for (int n = 0; n < placement.nodeCount(); n++) {
+            out.add(ns.commandPrefix(n));
+        }
+        return out;
+    }
+
+    private static List<String> nodeAddresses(NamespaceNetwork ns, Placement placement) {
+        List<String> out = new ArrayList<>();
+        for (int n = 0; n < placement.nodeCount(); n++) {
+            out.add(ns.railAddress(n, 0).getHostAddress());
+        }
+        return out;
+    }
+
+    private PeerResults openMpiOnThisHost(Collective c, Placement placement, List<Long> sizeList) {
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
         System.out.println(lookup.message());
         if (lookup.peer().isEmpty()) {
-            return options;
+            return new PeerResults(OpenMpiPeer.NAME, lookup.message(), List.of(), List.of(), List.of());
         }
-        System.out.println("peer: running the same sweep through Open MPI on " + placement.size()
+        System.out.println("peer openmpi: running the same sweep through Open MPI on " + placement.size()
                 + " ranks of this host (its shared-memory path between all of them: loopback emulation has no nodes for it)");
-        results.addAll(lookup.peer().get().run(peerRun(c, placement, sizeList)));
-        return TableOptions.withPeer(flat, OpenMpiPeer.NAME);
+        return lookup.peer().get().measure(peerRun(c, placement, sizeList));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.railcoll.cli;
 
 import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.peer.PeerOutput;
+import io.railcoll.bench.peer.PeerResults;
 import io.railcoll.bench.peer.PeerRun;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.Series;
@@ -25,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * fake host {@code rcnode1} inside node 1's namespace with {@code ip netns exec}. The daemons talk to mpirun over
  * rail 0 ({@code oob_tcp_if_include rail0}); the ranks' data goes over both rails ({@code btl tcp,self},
  * {@code btl_tcp_if_include rail0,rail1}: Open MPI's TCP BTL opens one module per interface and stripes large
- * messages over them). Runs {@code peer_bench} (one collective call timed alone, OSU style) with 2 ranks:
- * {@code MPI_Bcast} is one message, {@code MPI_Allgather} one message each way.
+ * messages over them), with {@code pml ob1} named so that no other pml (ucx, cm) can bypass the btl list. Runs
+ * {@code peer_bench} (one collective call timed alone, OSU style); for the point-to-point modes with 2 ranks:
+ * {@code MPI_Bcast} is one message, {@code MPI_Allgather} one message each way. {@code mpirun} is the one
+ * {@link OpenMpiPeer#locate} finds, as for the one-host peer.
  *
  * <p>One run at a time; the script is a temporary file removed afterwards. Processes are killed at the deadline.
  */
@@ -43,29 +46,45 @@ final class OpenMpiOverRails {
         PeerRun run = PeerRun.of(collective, placement, sizes).withRails(2).withSamples(samples).withCheck(check)
                 .withCounts(20, 200, 3, 20).withLargeFrom(65536);
         List<BenchResult> results = new ArrayList<>();
-        for (BenchResult r : runCollective(run, net, "tcp btl, 2 rails")) {
+        for (BenchResult r : runCollective(run, net, "tcp btl, 2 rails", Route.RAILS).results()) {
             double bytes = mode.equals("bibandwidth") ? 2.0 * r.sizeBytes() : r.sizeBytes();
             results.add(r.withBandwidthMbitS(r.latencyUsMedian() == 0 ? 0 : bytes * 8 / r.latencyUsMedian()));
         }
         return results;
     }
 
+    /** Where the peer's ranks run. */
+    enum Route {
+        /** As railcoll's: node n's ranks in node n's namespace, data over the rails. */
+        RAILS,
+        /**
+         * A control that must fail rail accounting: every rank in node 0's namespace, so their bytes go over that
+         * namespace's loopback while the results claim the placement's nodes.
+         */
+        LOOPBACK
+    }
+
     /**
      * Runs {@code run} (its collective, sizes and counts) through Open MPI on the testbed with the same placement as
      * railcoll: node 0's ranks beside mpirun, node n's on fake host {@code rcnode<n>} started in node n's namespace by
-     * the agent script, data over {@code run.rails()} rails. Returns one result per size, labelled {@code engineLabel}.
+     * the agent script, data over {@code run.rails()} rails ({@link Route#LOOPBACK}: every rank beside mpirun). Every
+     * rank counts the rail interfaces' bytes around each size. Returns one result per size, labelled
+     * {@code engineLabel}; no results when Open MPI is not installed (the lookup's message says so).
      */
-    static List<BenchResult> runCollective(PeerRun run, NamespaceNetwork net, String engineLabel)
+    static PeerResults runCollective(PeerRun run, NamespaceNetwork net, String engineLabel, Route route)
             throws IOException, InterruptedException {
         Placement placement = run.placement();
         int rails = run.rails();
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(OpenMpiPeer.defaultCacheDir());
         System.out.println(lookup.message());
         if (lookup.peer().isEmpty()) {
-            return List.of();
+            return new PeerResults(OpenMpiPeer.NAME, lookup.message(), List.of(), List.of(), List.of(lookup.message()));
         }
-        Path program = lookup.peer().get().build();
-        Path mpirun = mpirun();
+        OpenMpiPeer peer = lookup.peer().get();
+        Path program = peer.build();
+        // The one lookup: the same mpirun (PATH, Open MPI's own) as the one-host peer, never a fixed path that can
+        // be another installation than the mpicc that built the program.
+        Path mpirun = peer.mpirun();
         Path agent = Files.createTempFile("railcoll-mpi-agent-", ".sh",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path out = Files.createTempFile("railcoll-mpi-", ".out");
@@ -73,8 +92,9 @@ final class OpenMpiOverRails {
         try {
             // ssh-like: AGENT HOST COMMAND...; the command is one shell line, as ssh would hand it to a shell.
             StringBuilder script = new StringBuilder("#!/bin/sh\nhost=\"$1\"; shift\ncase \"$host\" in\n");
-            StringBuilder hosts = new StringBuilder("localhost:" + placement.ranksOnNode(0));
-            for (int n = 1; n < placement.nodeCount(); n++) {
+            StringBuilder hosts = new StringBuilder("localhost:" + (route == Route.LOOPBACK ? placement.size()
+                    : placement.ranksOnNode(0)));
+            for (int n = 1; n < placement.nodeCount() && route == Route.RAILS; n++) {
                 // The namespaces share the host name, and Open MPI tells nodes apart by it (to pick shared memory
                 // within a node): each emulated node's daemon gets a UTS namespace with its own name.
                 script.append("  ").append(FAKE_HOST_PREFIX).append(n).append(") exec ")
@@ -92,12 +112,15 @@ final class OpenMpiOverRails {
             cmd.addAll(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe",
                     "-np", Integer.toString(placement.size()), "--host", hosts.toString(), "--map-by", "slot",
                     "--mca", "plm_rsh_agent", agent.toString(),
+                    // ob1 named: only then is the btl list below what carries the bytes. Another pml (ucx, cm with an
+                    // mtl) ignores every btl setting and picks its own transports and interfaces.
+                    "--mca", "pml", "ob1",
                     "--mca", "btl", "tcp,vader,self", "--mca", "btl_tcp_if_include", String.join(",", railNames),
                     "--mca", "oob_tcp_if_include", "rail0",
                     // This machine runs far more processes than cores: waiting ranks yield, as railcoll's do.
                     "--mca", "mpi_yield_when_idle", "1",
                     program.toString()));
-            cmd.addAll(run.programArgs());
+            cmd.addAll(run.withRailInterfaces(railNames).programArgs());
             Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             if (!p.waitFor(20, TimeUnit.MINUTES)) {
@@ -111,22 +134,14 @@ final class OpenMpiOverRails {
                 throw new IOException("Open MPI over the rails failed (exit " + p.exitValue() + "): " + String.join(" ", cmd)
                         + "\n" + tail(stdout) + "\n" + tail(Files.readString(err, StandardCharsets.UTF_8)));
             }
-            return parsed.results(Series.of(run.collective(), OpenMpiPeer.NAME, placement, rails, engineLabel));
+            return new PeerResults(OpenMpiPeer.NAME, peer.identity(),
+                    parsed.results(Series.of(run.collective(), OpenMpiPeer.NAME, placement, rails, engineLabel)),
+                    parsed.railLines(), List.of());
         } finally {
             Files.deleteIfExists(agent);
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
-    }
-
-    /** Open MPI's own mpirun (Debian also installs MPICH's as plain mpirun sometimes). */
-    private static Path mpirun() {
-        for (String name : new String[] {"/usr/bin/mpirun.openmpi", "/usr/bin/mpirun"}) {
-            if (Files.isExecutable(Path.of(name))) {
-                return Path.of(name);
-            }
-        }
-        throw new IllegalStateException("mpirun not found");
     }
 
     private static String tail(String s) {

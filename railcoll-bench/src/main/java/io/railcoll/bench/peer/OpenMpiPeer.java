@@ -125,6 +125,16 @@ public final class OpenMpiPeer {
         return Path.of(System.getProperty("java.io.tmpdir"), "railcoll-peer-cache");
     }
 
+    /** The mpirun this peer runs, found on the PATH by {@link #locate}: the one path every peer run uses. */
+    public Path mpirun() {
+        return mpirun;
+    }
+
+    /** Version and launcher, for reports: {@code Open MPI 4.1.4 (Language: C), /usr/bin/mpirun.openmpi}. */
+    public String identity() {
+        return version + ", " + mpirun;
+    }
+
     /** What {@code mpicc --showme:version} says, e.g. {@code Open MPI 4.1.4 (Language: C)}. */
     public String version() {
         return version;
@@ -171,6 +181,13 @@ public final class OpenMpiPeer {
     public List<BenchResult> run(PeerRun run) {
         Series series = Series.of(run.collective(), NAME, run.placement(), run.rails(), run.engineLabel());
         return output(run).results(series);
+    }
+
+    /** {@link #run}'s points with the rail-accounting lines the ranks printed and this peer's identity. */
+    public PeerResults measure(PeerRun run) {
+        Series series = Series.of(run.collective(), NAME, run.placement(), run.rails(), run.engineLabel());
+        PeerOutput out = output(run);
+        return new PeerResults(NAME, identity(), out.results(series), out.railLines(), List.of());
     }
 
     /** {@link #run}'s parsed output, with what it does not turn into results (the calls per sample). */

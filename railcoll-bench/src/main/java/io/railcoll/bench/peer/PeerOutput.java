@@ -31,10 +31,12 @@ import java.util.TreeMap;
  * @param samplesBySize per size, the samples in microseconds (max over ranks of each rank's average)
  * @param iterationsBySize per size, the timed calls per sample (the last sample's: they are all the same)
  * @param complete      whether the closing {@code done} record was seen
+ * @param railLines     the {@code rails,...} records of rail accounting, as printed (read by
+ *                      {@code io.railcoll.bench.rails.RailLedger})
  */
 public record PeerOutput(String library, String collective, int ranks, List<Check> checks,
                          SortedMap<Long, Samples> samplesBySize, SortedMap<Long, Integer> iterationsBySize,
-                         boolean complete, List<String> otherLines) {
+                         boolean complete, List<String> otherLines, List<String> railLines) {
 
     /** The outcome of {@code --check} at one size; {@code badRanks} is how many ranks saw wrong bytes. */
     public record Check(long sizeBytes, boolean ok, int badRanks) {
@@ -49,6 +51,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         SortedMap<Long, Integer> iterations = new TreeMap<>();
         boolean complete = false;
         List<String> other = new ArrayList<>();
+        List<String> rails = new ArrayList<>();
         for (String line : stdout.split("\n")) {
             CSVRecord r = recordOf(line.strip());
             String type = r == null ? "" : r.get(0);
@@ -79,6 +82,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
                         iterations.put(size, calls);
                     }
                     case "done" -> complete = true;
+                    case "rails" -> rails.add(line.strip());
                     default -> {
                         if (!line.isBlank()) {
                             other.add(line);
@@ -92,7 +96,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         }
         return new PeerOutput(library, collective, ranks, List.copyOf(checks), Collections.unmodifiableSortedMap(samples),
                 Collections.unmodifiableSortedMap(iterations),
-                complete, List.copyOf(other));
+                complete, List.copyOf(other), List.copyOf(rails));
     }
 
     private static CSVRecord recordOf(String line) {

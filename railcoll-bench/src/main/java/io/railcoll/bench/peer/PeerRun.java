@@ -25,10 +25,13 @@ import java.util.Objects;
  *                        so both sides of a comparison average the same number of calls per sample
  * @param timeout         the whole mpirun's deadline; past it the process tree is killed
  * @param extraMpirunArgs inserted before the program, e.g. a launcher agent for network namespaces
+ * @param railInterfaces  rail interfaces whose kernel byte counters every rank reads around each size, in its own
+ *                        network namespace (rail accounting, {@code io.railcoll.bench.rails}); empty for none
  */
 public record PeerRun(Collective collective, Placement placement, int rails, String engineLabel, List<Long> sizes,
                       int warmup, int iterations, int largeWarmup, int largeIterations, long largeFromBytes,
-                      int samples, boolean check, long budgetMicros, Duration timeout, List<String> extraMpirunArgs) {
+                      int samples, boolean check, long budgetMicros, Duration timeout, List<String> extraMpirunArgs,
+                      List<String> railInterfaces) {
 
     public static final String ONE_HOST_ENGINE = "one-host shm";
 
@@ -39,6 +42,7 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         Objects.requireNonNull(timeout, "timeout");
         sizes = List.copyOf(sizes);
         extraMpirunArgs = List.copyOf(extraMpirunArgs);
+        railInterfaces = List.copyOf(railInterfaces);
         if (collective != Collective.BARRIER && sizes.isEmpty()) {
             throw new IllegalArgumentException("a " + collective.id() + " sweep needs at least one size");
         }
@@ -64,51 +68,57 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
     /** OSU's default counts (1000/200 below 8 KiB, 100/10 above), 5 samples, no check, 1 rail, 10 minutes. */
     public static PeerRun of(Collective collective, Placement placement, List<Long> sizes) {
         return new PeerRun(collective, placement, 1, ONE_HOST_ENGINE, sizes, 200, 1000, 10, 100, 8192, 5, false, 0,
-                Duration.ofMinutes(10), List.of());
+                Duration.ofMinutes(10), List.of(), List.of());
     }
 
     public PeerRun withCounts(int warmup, int iterations, int largeWarmup, int largeIterations) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     /** railcoll bench's counts: as many calls per sample, up to the counts, as fit {@code perSample}. */
     public PeerRun withBudget(Duration perSample) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, perSample.toNanos() / 1000, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, perSample.toNanos() / 1000, timeout, extraMpirunArgs, railInterfaces);
     }
 
     /** Sizes at or above {@code largeFromBytes} use the large counts. */
     public PeerRun withLargeFrom(long largeFromBytes) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     public PeerRun withSamples(int samples) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     public PeerRun withCheck(boolean check) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     public PeerRun withTimeout(Duration timeout) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     /** Labels only: the rails the compared railcoll sweep used. */
     public PeerRun withRails(int rails) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     /** Extra mpirun arguments and the engine label that says what they change (e.g. {@code netns}). */
     public PeerRun withMpirunArgs(List<String> extraMpirunArgs, String engineLabel) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+    }
+
+    /** Rail accounting: the interfaces every rank counts around each size. */
+    public PeerRun withRailInterfaces(List<String> railInterfaces) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
     }
 
     public int ranks() {
@@ -136,6 +146,10 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         }
         if (check) {
             args.add("--check");
+        }
+        if (!railInterfaces.isEmpty()) {
+            args.add("--rail-interfaces");
+            args.add(String.join(",", railInterfaces));
         }
         return args;
     }

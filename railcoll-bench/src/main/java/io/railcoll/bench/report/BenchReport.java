@@ -29,13 +29,19 @@ public final class BenchReport {
 
     public static Written writeAll(Path outDir, List<BenchResult> results, TableOptions options, String commandLine,
                                    MachineFacts machine) {
+        return writeAll(outDir, results, options, commandLine, RunFacts.of(machine));
+    }
+
+    /** As above, with the run's facts (load, commit, warm-up, peers) and its rail accounting in the CSV and report. */
+    public static Written writeAll(Path outDir, List<BenchResult> results, TableOptions options, String commandLine,
+                                   RunFacts facts) {
         try {
             Files.createDirectories(outDir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + outDir, e);
         }
         Path csv = outDir.resolve(CSV_FILE);
-        CsvResults.write(csv, results);
+        CsvResults.write(csv, results, facts.accounts());
         List<Path> plots = new ArrayList<>();
         List<MarkdownReport.Section> sections = new ArrayList<>();
         for (ResultTable table : ResultTable.build(results, options)) {
@@ -49,7 +55,7 @@ public final class BenchReport {
             sections.add(new MarkdownReport.Section(table, link));
         }
         Path markdown = outDir.resolve(MARKDOWN_FILE);
-        MarkdownReport.write(markdown, commandLine, machine, sections);
+        MarkdownReport.write(markdown, commandLine, facts, sections);
         return new Written(csv, markdown, plots);
     }
 }

@@ -13,6 +13,10 @@ import java.util.OptionalDouble;
  */
 public final class ConsoleTableWriter {
     static final String BEST_MARK = "*";
+    /** Rail accounting found the point impossible (faster than the rails allow, or its bytes went another way). */
+    static final String IMPOSSIBLE_MARK = "!";
+    /** The point's samples spread more than {@link ResultTable#SPREAD_LIMIT}x. */
+    static final String SPREAD_MARK = "~";
 
     private ConsoleTableWriter() {
     }
@@ -36,8 +40,8 @@ public final class ConsoleTableWriter {
         if (table.hasSpeedup()) {
             header.add("best/flat");
         }
-        if (table.hasPeer()) {
-            header.add("best/" + table.peerLabel());
+        for (String peer : table.peerLabels()) {
+            header.add("best/" + peer);
         }
         List<List<String>> body = new ArrayList<>();
         for (ResultTable.Row row : table.rows()) {
@@ -46,13 +50,15 @@ public final class ConsoleTableWriter {
             for (int c = 0; c < table.columns().size(); c++) {
                 OptionalDouble v = row.mediansUs().get(c);
                 // The mark sits after the number, and other cells get a space there, so digits stay aligned.
-                cells.add(v.isEmpty() ? "- " : Numbers.latencyUs(v.getAsDouble()) + (c == row.best() ? BEST_MARK : " "));
+                cells.add(v.isEmpty() ? "- " : Numbers.latencyUs(v.getAsDouble())
+                        + (row.impossible().get(c) ? IMPOSSIBLE_MARK : "") + (row.widelySpread(c) ? SPREAD_MARK : "")
+                        + (c == row.best() ? BEST_MARK : " "));
             }
             if (table.hasSpeedup()) {
                 cells.add(row.speedupOverFlat().isPresent() ? Numbers.factor(row.speedupOverFlat().getAsDouble()) : "-");
             }
-            if (table.hasPeer()) {
-                cells.add(row.ratioToPeer().isPresent() ? Numbers.factor(row.ratioToPeer().getAsDouble()) : "-");
+            for (var ratio : row.ratiosToPeers()) {
+                cells.add(ratio.isPresent() ? Numbers.factor(ratio.getAsDouble()) : "-");
             }
             body.add(cells);
         }
@@ -72,9 +78,16 @@ public final class ConsoleTableWriter {
         if (table.hasSpeedup()) {
             sb.append("; best/flat = best flat latency / best latency");
         }
-        if (table.hasPeer()) {
-            sb.append("; best/").append(table.peerLabel()).append(" = best latency / ").append(table.peerLabel())
+        for (String peer : table.peerLabels()) {
+            sb.append("; best/").append(peer).append(" = best latency / ").append(peer)
                     .append(" latency (below 1: railcoll faster)");
+        }
+        if (table.hasImpossible()) {
+            sb.append("; ").append(IMPOSSIBLE_MARK).append(" IMPOSSIBLE by rail accounting (see report.md)");
+        }
+        if (table.hasWideSpread()) {
+            sb.append("; ").append(SPREAD_MARK).append(" samples spread more than ")
+                    .append(Numbers.factor(ResultTable.SPREAD_LIMIT)).append(" (min/max in results.csv)");
         }
         sb.append('\n');
         return sb.toString();

@@ -1,5 +1,6 @@
 package io.railcoll.bench.report;
 
+import io.railcoll.bench.rails.RailAccounts;
 import io.railcoll.schedule.Collective;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -28,23 +29,45 @@ public final class CsvResults {
     static final List<String> COLUMNS = List.of("collective", "algorithm", "nodes", "ranks_per_node", "rails",
             "engine", "size_bytes", "latency_us_median", "latency_us_min", "latency_us_max", "samples");
     static final String BANDWIDTH = "bandwidth_mbit_s";
+    /**
+     * Rail accounting: bytes per call received on each rail (all nodes; {@code rail0=...;rail1=...}), into the busiest
+     * node, what the collective must bring there, the floor at the rails' rate, the figure's share of it, the rate
+     * reached into the busiest node, {@code ok} or {@code IMPOSSIBLE: reason}, and the bytes per call sent on each rail
+     * (all nodes), the other direction of the same counters.
+     */
+    static final List<String> ACCOUNTING = List.of("rail_bytes_per_call", "busiest_node_bytes_per_call",
+            "required_bytes_per_call", "floor_us", "share_of_limit", "rate_reached_gbit_s", "verdict",
+            "rail_sent_bytes_per_call");
 
     private CsvResults() {
     }
 
     public static void write(Path file, List<BenchResult> results) {
+        write(file, results, RailAccounts.none());
+    }
+
+    /** With rail accounting: its columns ({@link #ACCOUNTING}) follow the others when any point was accounted. */
+    public static void write(Path file, List<BenchResult> results, RailAccounts accounts) {
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            write(out, results);
+            write(out, results, accounts);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 
     public static void write(Appendable out, List<BenchResult> results) throws IOException {
+        write(out, results, RailAccounts.none());
+    }
+
+    public static void write(Appendable out, List<BenchResult> results, RailAccounts accounts) throws IOException {
         boolean bandwidth = results.stream().anyMatch(r -> r.bandwidthMbitS().isPresent());
+        boolean accounted = !accounts.isEmpty();
         List<String> header = new ArrayList<>(COLUMNS);
         if (bandwidth) {
             header.add(BANDWIDTH);
+        }
+        if (accounted) {
+            header.addAll(ACCOUNTING);
         }
         CSVFormat format = CSVFormat.DEFAULT.builder()
                 .setHeader(header.toArray(String[]::new))
@@ -59,6 +82,9 @@ public final class CsvResults {
                 if (bandwidth) {
                     row.add(r.bandwidthMbitS().isPresent()
                             ? String.format(Locale.ROOT, "%.1f", r.bandwidthMbitS().getAsDouble()) : "");
+                }
+                if (accounted) {
+                    row.addAll(accountingCells(r, accounts));
                 }
                 printer.printRecord(row);
             }
@@ -80,6 +106,39 @@ public final class CsvResults {
                     bandwidth.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(bandwidth))));
         }
         return results;
+    }
+
+    private static List<Object> accountingCells(BenchResult r, RailAccounts accounts) {
+        var account = accounts.get(r.series().algorithm(), r.sizeBytes());
+        if (account.isEmpty()) {
+            return List.of("", "", "", "", "", "", "", "");
+        }
+        var traffic = account.get().traffic();
+        var limit = account.get().limit();
+        String perRail = traffic.map(t -> {
+            List<String> parts = new ArrayList<>();
+            for (int k = 0; k < t.rails(); k++) {
+                parts.add(t.interfaces().get(k) + "=" + Math.round(t.intoRailPerCall(k)));
+            }
+            return String.join(";", parts);
+        }).orElse("");
+        String sentPerRail = traffic.map(t -> {
+            List<String> parts = new ArrayList<>();
+            for (int k = 0; k < t.rails(); k++) {
+                parts.add(t.interfaces().get(k) + "=" + Math.round(t.outOfRailPerCall(k)));
+            }
+            return String.join(";", parts);
+        }).orElse("");
+        return List.of(perRail,
+                traffic.map(t -> Long.toString(Math.round(t.intoBusiestNodePerCall()))).orElse(""),
+                limit.map(l -> Long.toString(l.intoBusiestNodeBytes())).orElse(""),
+                limit.map(l -> micros(l.floorUs())).orElse(""),
+                limit.filter(l -> l.intoBusiestNodeBytes() > 0)
+                        .map(l -> String.format(Locale.ROOT, "%.3f", l.shareOf(r.latencyUsMedian()))).orElse(""),
+                traffic.filter(t -> r.latencyUsMedian() > 0).map(t -> String.format(Locale.ROOT, "%.3f",
+                        t.intoBusiestNodePerCall() * 8 / r.latencyUsMedian() / 1000)).orElse(""),
+                account.get().verdict().impossible() ? "IMPOSSIBLE: " + account.get().verdict().reason() : "ok",
+                sentPerRail);
     }
 
     private static String micros(double us) {

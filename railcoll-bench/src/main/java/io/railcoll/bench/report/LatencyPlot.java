@@ -22,7 +22,8 @@ import java.util.OptionalDouble;
 
 /**
  * Draws a {@link ResultTable} as a PNG in the style of the papers' figures: median latency against
- * message size, both on log scales, one line per algorithm and a dashed black line for the peer.
+ * message size, both on log scales, one line per algorithm (colour, marker and line style all vary: {@link #styleOf})
+ * and a dashed or dotted black line per peer.
  *
  * <p>The x axis is log2 of the size drawn on a linear axis, labelled with the sizes themselves
  * ({@code 1B}, {@code 1K}, {@code 1M}): XChart's logarithmic axis only labels powers of ten, which
@@ -72,6 +73,8 @@ public final class LatencyPlot {
                 .yAxisTitle("median latency (us)")
                 .build();
         style(chart.getStyler());
+        int own = 0;
+        int peers = 0;
         for (int c = 0; c < table.columns().size(); c++) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
@@ -88,15 +91,44 @@ public final class LatencyPlot {
             }
             ResultTable.Column column = table.columns().get(c);
             XYSeries series = chart.addSeries(column.label(), x, y);
-            series.setMarker(SeriesMarkers.CIRCLE);
             if (column.peer()) {
+                int p = peers++;
                 series.setLineColor(Color.BLACK);
                 series.setMarkerColor(Color.BLACK);
+                series.setMarker(MARKERS[(MARKERS.length - 1 - p) % MARKERS.length]);
                 series.setLineStyle(new BasicStroke(2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10.0f,
-                        new float[] {8.0f, 5.0f}, 0.0f));
+                        p % 2 == 0 ? new float[] {8.0f, 5.0f} : new float[] {2.0f, 4.0f}, 0.0f));
+            } else {
+                Style style = styleOf(own++);
+                series.setLineColor(style.color());
+                series.setMarkerColor(style.color());
+                series.setMarker(style.marker());
+                series.setLineStyle(style.stroke());
             }
         }
         return chart;
+    }
+
+    /** How one of railcoll's lines is drawn. */
+    record Style(Color color, org.knowm.xchart.style.markers.Marker marker, BasicStroke stroke) {
+    }
+
+    /** Colour-blind-safe colours (Okabe-Ito, without black, which the peers use). */
+    static final Color[] COLORS = {new Color(0xE69F00), new Color(0x56B4E9), new Color(0x009E73), new Color(0xF0E442),
+            new Color(0x0072B2), new Color(0xD55E00), new Color(0xCC79A7)};
+    static final org.knowm.xchart.style.markers.Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE,
+            SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN};
+    private static final BasicStroke[] STROKES = {new BasicStroke(2.0f),
+            new BasicStroke(2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10.0f, new float[] {12.0f, 4.0f}, 0.0f),
+            new BasicStroke(2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10.0f, new float[] {12.0f, 4.0f, 2.0f, 4.0f}, 0.0f)};
+
+    /**
+     * The n-th of railcoll's lines: colour, marker and line style each cycle with a different period (7, 5 and every
+     * 7 lines), so no two of the first 35 lines share all three, and two lines of one colour always differ in marker
+     * and line style: a 13-line plot (every all-gather algorithm and auto) stays readable in grey print too.
+     */
+    static Style styleOf(int n) {
+        return new Style(COLORS[n % COLORS.length], MARKERS[n % MARKERS.length], STROKES[(n / COLORS.length) % STROKES.length]);
     }
 
     private static void style(XYStyler styler) {

@@ -29,15 +29,20 @@ public final class MarkdownReport {
     private MarkdownReport() {
     }
 
-    public static void write(Path file, String commandLine, MachineFacts machine, List<Section> sections) {
+    public static void write(Path file, String commandLine, RunFacts facts, List<Section> sections) {
         try {
-            Files.writeString(file, render(commandLine, machine, sections), StandardCharsets.UTF_8);
+            Files.writeString(file, render(commandLine, facts, sections), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 
     public static String render(String commandLine, MachineFacts machine, List<Section> sections) {
+        return render(commandLine, RunFacts.of(machine), sections);
+    }
+
+    public static String render(String commandLine, RunFacts facts, List<Section> sections) {
+        MachineFacts machine = facts.machine();
         StringBuilder md = new StringBuilder();
         md.append("# railcoll benchmark report\n\n");
         md.append("Produced by:\n\n```sh\n").append(commandLine.strip()).append("\n```\n\n");
@@ -45,7 +50,26 @@ public final class MarkdownReport {
         md.append("| date | ").append(machine.date()).append(" |\n");
         md.append("| cores | ").append(machine.cores()).append(" (").append(cell(machine.cpu())).append(") |\n");
         md.append("| JDK | ").append(cell(machine.jdk())).append(" |\n");
-        md.append("| OS | ").append(cell(machine.os())).append(" |\n");
+        md.append("| OS, kernel | ").append(cell(machine.os())).append(" |\n");
+        if (!facts.loadBefore().isEmpty()) {
+            md.append("| load before | ").append(cell(facts.loadBefore())).append(" |\n");
+            md.append("| load after | ").append(cell(facts.loadAfter())).append(" |\n");
+        }
+        if (!facts.commit().isEmpty()) {
+            md.append("| railcoll commit | ").append(cell(facts.commit())).append(" |\n");
+        }
+        for (String warmup : facts.jitWarmup()) {
+            md.append("| JIT warm-up | ").append(cell(warmup)).append(" |\n");
+        }
+        for (String sampling : facts.sampling()) {
+            md.append("| samples auto | ").append(cell(sampling)).append(" |\n");
+        }
+        for (String peer : facts.peers()) {
+            md.append("| peer | ").append(cell(peer)).append(" |\n");
+        }
+        if (!facts.accounts().scope().isEmpty()) {
+            md.append("| rail accounting | ").append(cell(facts.accounts().scope())).append(" |\n");
+        }
         if (!Double.isNaN(machine.wakeUpRoundTripUs())) {
             // Small collectives on oversubscribed cores are chains of wake-ups: their times scale with this.
             md.append("| thread wake-up round trip | ").append(String.format(java.util.Locale.ROOT, "%.1f",
@@ -53,11 +77,19 @@ public final class MarkdownReport {
         }
         md.append("\n");
         md.append("Latencies are in microseconds: the median over repeated samples, each sample measured the OSU way ")
-                .append("(every rank averages its own calls, then the maximum over ranks). Minimum and maximum per ")
-                .append("point are in `results.csv`; the method is in `docs/benchmarking.md`. ")
-                .append("Bold marks the fastest railcoll algorithm per size.\n");
+                .append("(every rank averages its own calls, then the maximum over ranks); beside each, in brackets, the ")
+                .append("fastest and slowest sample. `~` marks a point whose samples spread more than ")
+                .append(Numbers.factor(ResultTable.SPREAD_LIMIT)).append(" (slowest / fastest): its median is not a ")
+                .append("steady figure. **IMPOSSIBLE** marks a point that rail accounting refutes. The method is in ")
+                .append("`docs/benchmarking.md`. Bold marks the fastest railcoll algorithm per size.\n");
+        List<String> impossible = facts.accounts().impossible();
+        if (!impossible.isEmpty()) {
+            md.append("\n**Impossible figures** (the bench exited non-zero):\n\n");
+            impossible.forEach(i -> md.append("- ").append(cell(i)).append('\n'));
+        }
         for (Section section : sections) {
             appendSection(md, section);
+            RailAccountingTable.append(md, section.table(), facts.accounts());
         }
         return md.toString();
     }
@@ -74,8 +106,8 @@ public final class MarkdownReport {
         if (table.hasSpeedup()) {
             header.add("best/flat");
         }
-        if (table.hasPeer()) {
-            header.add("best/" + cell(table.peerLabel()));
+        for (String peer : table.peerLabels()) {
+            header.add("best/" + cell(peer));
         }
         md.append("| ").append(String.join(" | ", header)).append(" |\n");
         md.append("|---").append("|---:".repeat(header.size() - 1)).append("|\n");
@@ -85,13 +117,20 @@ public final class MarkdownReport {
             for (int c = 0; c < table.columns().size(); c++) {
                 OptionalDouble v = row.mediansUs().get(c);
                 String text = v.isPresent() ? Numbers.latencyUs(v.getAsDouble()) : "-";
-                cells.add(c == row.best() ? "**" + text + "**" : text);
+                text = c == row.best() ? "**" + text + "**" : text;
+                if (v.isPresent()) {
+                    text += " [" + Numbers.latencyUs(row.minsUs().get(c).getAsDouble()) + "-"
+                            + Numbers.latencyUs(row.maxsUs().get(c).getAsDouble()) + "]";
+                    text += row.widelySpread(c) ? " ~" : "";
+                    text += row.impossible().get(c) ? " **IMPOSSIBLE**" : "";
+                }
+                cells.add(text);
             }
             if (table.hasSpeedup()) {
                 cells.add(factor(row.speedupOverFlat()));
             }
-            if (table.hasPeer()) {
-                cells.add(factor(row.ratioToPeer()));
+            for (OptionalDouble ratio : row.ratiosToPeers()) {
+                cells.add(factor(ratio));
             }
             md.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }
@@ -122,8 +161,12 @@ public final class MarkdownReport {
                 spanOf(rows.stream().map(ResultTable.Row::speedupOverFlat).toList())
                         .ifPresent(s -> margins.add(s + " faster than the best flat algorithm"));
             }
-            spanOf(rows.stream().map(ResultTable.Row::ratioToPeer).toList())
-                    .ifPresent(s -> margins.add(s + " the time of " + table.peerLabel()));
+            List<String> peers = table.peerLabels();
+            for (int p = 0; p < peers.size(); p++) {
+                int index = p;
+                spanOf(rows.stream().map(r -> r.ratiosToPeers().get(index)).toList())
+                        .ifPresent(s -> margins.add(s + " the time of " + peers.get(index)));
+            }
             if (!margins.isEmpty()) {
                 md.append(", ").append(String.join("; ", margins));
             }

@@ -23,6 +23,8 @@ import java.util.TreeSet;
  * becomes {@code bruck}) because the title names the collective. Immutable.
  */
 public final class ResultTable {
+    /** Samples of one point whose slowest is more than this many times the fastest are flagged. */
+    public static final double SPREAD_LIMIT = 2.0;
 
     /** A column: one algorithm (or the peer) on one engine and rail count. */
     public record Column(String label, String algorithm, String engine, int rails, boolean flat, boolean peer) {
@@ -32,13 +34,29 @@ public final class ResultTable {
      * One message size.
      *
      * @param mediansUs      per column, the median latency, empty where that column has no point
+     * @param minsUs         per column, the fastest sample
+     * @param maxsUs         per column, the slowest sample
+     * @param impossible     per column, whether rail accounting found the point impossible
      * @param best           index of the fastest non-peer column, or -1 if none has a point
      * @param runnerUp       index of the second fastest non-peer column, or -1
      * @param speedupOverFlat best flat latency / best latency (1.0 when a flat algorithm is best)
-     * @param ratioToPeer    best latency / peer latency (below 1: railcoll is faster)
+     * @param ratiosToPeers  per peer (in {@link #peerLabels()} order), best latency / that peer's latency (below 1:
+     *                       railcoll is faster)
      */
-    public record Row(long sizeBytes, List<OptionalDouble> mediansUs, int best, int runnerUp,
-                      OptionalDouble speedupOverFlat, OptionalDouble ratioToPeer) {
+    public record Row(long sizeBytes, List<OptionalDouble> mediansUs, List<OptionalDouble> minsUs,
+                      List<OptionalDouble> maxsUs, List<Boolean> impossible, int best, int runnerUp,
+                      OptionalDouble speedupOverFlat, List<OptionalDouble> ratiosToPeers) {
+
+        /** The ratio to the first peer, if one ran. */
+        public OptionalDouble ratioToPeer() {
+            return ratiosToPeers.isEmpty() ? OptionalDouble.empty() : ratiosToPeers.getFirst();
+        }
+
+        /** Whether column {@code c}'s samples spread more than {@value #SPREAD_LIMIT}x (slowest / fastest). */
+        public boolean widelySpread(int c) {
+            return minsUs.get(c).isPresent() && minsUs.get(c).getAsDouble() > 0
+                    && maxsUs.get(c).getAsDouble() / minsUs.get(c).getAsDouble() > SPREAD_LIMIT;
+        }
 
         /** How many times faster the best is than the runner-up, if there is one. */
         public OptionalDouble marginOverRunnerUp() {
@@ -122,11 +140,18 @@ public final class ResultTable {
         List<Row> rows = new ArrayList<>();
         for (long size : sizes) {
             List<OptionalDouble> medians = new ArrayList<>();
+            List<OptionalDouble> mins = new ArrayList<>();
+            List<OptionalDouble> maxs = new ArrayList<>();
+            List<Boolean> impossible = new ArrayList<>();
             for (ColumnKey k : keys) {
                 BenchResult r = cells.get(k).get(size);
                 medians.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMedian()));
+                mins.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMin()));
+                maxs.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMax()));
+                impossible.add(r != null && options.accounts().get(k.algorithm(), size)
+                        .map(a -> a.verdict().impossible()).orElse(false));
             }
-            rows.add(row(size, medians, columns));
+            rows.add(row(size, medians, mins, maxs, impossible, columns));
         }
 
         // What all columns share goes in the title instead of every label.
@@ -152,17 +177,18 @@ public final class ResultTable {
         return label;
     }
 
-    private static Row row(long size, List<OptionalDouble> medians, List<Column> columns) {
+    private static Row row(long size, List<OptionalDouble> medians, List<OptionalDouble> mins, List<OptionalDouble> maxs,
+                           List<Boolean> impossible, List<Column> columns) {
         int best = -1;
         int runnerUp = -1;
         int bestFlat = -1;
-        int peer = -1;
+        List<Integer> peers = new ArrayList<>();
         for (int c = 0; c < columns.size(); c++) {
-            if (medians.get(c).isEmpty()) {
+            if (columns.get(c).peer()) {
+                peers.add(c);
                 continue;
             }
-            if (columns.get(c).peer()) {
-                peer = c;
+            if (medians.get(c).isEmpty()) {
                 continue;
             }
             double v = medians.get(c).getAsDouble();
@@ -178,9 +204,13 @@ public final class ResultTable {
         }
         OptionalDouble speedup = best >= 0 && bestFlat >= 0
                 ? ratio(value(medians, bestFlat), value(medians, best)) : OptionalDouble.empty();
-        OptionalDouble toPeer = best >= 0 && peer >= 0
-                ? ratio(value(medians, best), value(medians, peer)) : OptionalDouble.empty();
-        return new Row(size, List.copyOf(medians), best, runnerUp, speedup, toPeer);
+        List<OptionalDouble> toPeers = new ArrayList<>();
+        for (int peer : peers) {
+            toPeers.add(best >= 0 && medians.get(peer).isPresent()
+                    ? ratio(value(medians, best), value(medians, peer)) : OptionalDouble.empty());
+        }
+        return new Row(size, List.copyOf(medians), List.copyOf(mins), List.copyOf(maxs), List.copyOf(impossible), best,
+                runnerUp, speedup, List.copyOf(toPeers));
     }
 
     private static double value(List<OptionalDouble> medians, int column) {
@@ -231,9 +261,31 @@ public final class ResultTable {
         return columns.stream().anyMatch(Column::peer);
     }
 
-    /** The peer's column label, if a peer ran. */
+    /** The first peer's column label, if a peer ran. */
     public String peerLabel() {
         return columns.stream().filter(Column::peer).map(Column::label).findFirst().orElse("peer");
+    }
+
+    /** Every peer's column label, in column order (the order of {@link Row#ratiosToPeers()}). */
+    public List<String> peerLabels() {
+        return columns.stream().filter(Column::peer).map(Column::label).toList();
+    }
+
+    /** Whether any point of this table was found impossible. */
+    public boolean hasImpossible() {
+        return rows.stream().anyMatch(r -> r.impossible().contains(true));
+    }
+
+    /** Whether any point's samples spread more than {@link #SPREAD_LIMIT}x. */
+    public boolean hasWideSpread() {
+        for (Row r : rows) {
+            for (int c = 0; c < columns.size(); c++) {
+                if (r.widelySpread(c)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Winners by size, consecutive sizes with the same winner merged into one range. */

@@ -1,7 +1,9 @@
 package io.railcoll.bench.report;
 
+import io.railcoll.bench.rails.RailAccounts;
+
+import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -10,25 +12,35 @@ import java.util.Set;
  * @param flatAlgorithms algorithm ids that ignore the node structure (ring, Bruck, recursive doubling...);
  *                       the "speedup" column compares the best algorithm against the best of these.
  *                       Every other non-peer algorithm counts as SMP/multicast-aware.
- * @param peer           the algorithm name the peer library's results carry ({@code openmpi}), if a peer ran;
- *                       its column is never marked best and gets a ratio column instead
+ * @param peers          the algorithm names the peer libraries' results carry ({@code openmpi}, {@code mpj}), in
+ *                       column order; their columns are never marked best and each gets a ratio column instead
+ * @param accounts       the run's rail accounting, which marks impossible points
  */
-public record TableOptions(Set<String> flatAlgorithms, Optional<String> peer) {
+public record TableOptions(Set<String> flatAlgorithms, List<String> peers, RailAccounts accounts) {
 
     public TableOptions {
         flatAlgorithms = Set.copyOf(flatAlgorithms);
-        Objects.requireNonNull(peer, "peer (use Optional.empty())");
+        peers = List.copyOf(peers);
+        Objects.requireNonNull(accounts, "accounts (use RailAccounts.none())");
     }
 
     public static TableOptions withoutPeer(Set<String> flatAlgorithms) {
-        return new TableOptions(flatAlgorithms, Optional.empty());
+        return new TableOptions(flatAlgorithms, List.of(), RailAccounts.none());
     }
 
     public static TableOptions withPeer(Set<String> flatAlgorithms, String peer) {
-        return new TableOptions(flatAlgorithms, Optional.of(peer));
+        return new TableOptions(flatAlgorithms, List.of(peer), RailAccounts.none());
+    }
+
+    public TableOptions withPeers(List<String> peers) {
+        return new TableOptions(flatAlgorithms, peers, accounts);
+    }
+
+    public TableOptions withAccounts(RailAccounts accounts) {
+        return new TableOptions(flatAlgorithms, peers, accounts);
     }
 
     boolean isPeer(String algorithm) {
-        return peer.filter(algorithm::equals).isPresent();
+        return peers.contains(algorithm);
     }
 }

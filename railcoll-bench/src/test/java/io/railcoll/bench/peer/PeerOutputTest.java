@@ -25,6 +25,7 @@ class PeerOutputTest {
             check,allgather,2,65537,FAILED,1
             sample,allgather,2,65537,100,0,6.224
             sample,allgather,2,65537,100,1,6.043
+            rails,peer,65537,0,230,5000000,rail0,123,456
             done,allgather,2
             """;
 
@@ -38,6 +39,7 @@ class PeerOutputTest {
         assertEquals(List.of(new PeerOutput.Check(1, true, 0), new PeerOutput.Check(65537, false, 1)), out.checks());
         assertEquals(List.of(new PeerOutput.Check(65537, false, 1)), out.failedChecks());
         assertEquals(2, out.otherLines().size(), "mpirun's own lines are kept, not parsed");
+        assertEquals(List.of("rails,peer,65537,0,230,5000000,rail0,123,456"), out.railLines());
         assertEquals(List.of(1L, 65537L), List.copyOf(out.samplesBySize().keySet()));
         assertEquals(java.util.Map.of(1L, 1000, 65537L, 100), out.iterationsBySize());
     }

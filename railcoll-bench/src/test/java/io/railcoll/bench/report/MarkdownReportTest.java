@@ -22,8 +22,9 @@ class MarkdownReportTest {
         assertContains(md, "## allgather: 4 nodes x 4 ranks, 2 rails, engine tcp");
         assertContains(md, "![allgather: 4 nodes x 4 ranks, 2 rails, engine tcp](allgather-4x4.png)");
         assertContains(md, "| size | ring | bruck | smp.bruck | openmpi | best/flat | best/openmpi |");
-        assertContains(md, "| 1B | 10.0 | 8.00 | **4.00** | 5.00 | 2.00x | 0.80x |");
-        assertContains(md, "| 4B | **6.00** | - | - | - | 1.00x | - |");
+        // Each median with the fastest and slowest sample beside it.
+        assertContains(md, "| 1B | 10.0 [9.00-11.0] | 8.00 [7.20-8.80] | **4.00** [3.60-4.40] | 5.00 [4.50-5.50] | 2.00x | 0.80x |");
+        assertContains(md, "| 4B | **6.00** [5.40-6.60] | - | - | - | 1.00x | - |");
         assertContains(md, "- 1B: **smp.bruck**, 2.00x faster than the runner-up; 2.00x faster than the best flat "
                 + "algorithm; 0.80x the time of openmpi");
         assertContains(md, "- 4B to 1K: **ring**, 1.25x faster than the runner-up; 2.00x the time of openmpi\n");

@@ -1,0 +1,81 @@
+package io.railcoll.bench.rails;
+
+import io.railcoll.schedule.Collective;
+import io.railcoll.topology.Placement;
+
+/**
+ * The fastest any program can run one call of a collective over rate-limited rails: the bytes the collective must
+ * bring into its busiest node, over that node's rails, each at the rail rate in each direction. Payload only (the
+ * frames' headers would only raise it), and nothing about latency or processors: a floor, not an estimate.
+ *
+ * <p>Bytes into the busiest node, for block size b, N ranks and n_k ranks on node k:
+ * all-gather max_k (N - n_k) b; gather (N - n_root) b into the root's node; broadcast b (into any other node);
+ * all-to-all max_k n_k (N - n_k) b; barrier 0. With one node nothing crosses a rail and the floor is 0.
+ *
+ * <p>The testbed's token buckets let {@code burstBytes} per link pass at once after a quiet spell (the barrier
+ * between calls is one), so a call can legitimately beat {@link #floorUs()} by up to {@code rails x burst} bytes'
+ * time: {@link #impossibleBelowUs()} is the floor with that taken off, the line below which a figure is impossible.
+ *
+ * @param intoBusiestNodeBytes payload per call into the busiest node
+ * @param rails                rails per node
+ * @param rateBitsPerSecond    each rail's rate, per direction
+ * @param burstBytes           each link's token bucket (0 where unknown)
+ */
+public record PhysicalLimit(long intoBusiestNodeBytes, int rails, long rateBitsPerSecond, long burstBytes) {
+
+    public PhysicalLimit {
+        if (intoBusiestNodeBytes < 0 || rails < 1 || rateBitsPerSecond < 1 || burstBytes < 0) {
+            throw new IllegalArgumentException("need bytes >= 0, rails >= 1, rate >= 1 bit/s, burst >= 0: " + intoBusiestNodeBytes
+                    + ", " + rails + ", " + rateBitsPerSecond + ", " + burstBytes);
+        }
+    }
+
+    /** The limit of {@code collective} with block size {@code sizeBytes} on {@code placement}. */
+    public static PhysicalLimit of(Collective collective, Placement placement, long sizeBytes, int root, int rails,
+                                   long rateBitsPerSecond, long burstBytes) {
+        return new PhysicalLimit(intoBusiestNode(collective, placement, sizeBytes, root), rails, rateBitsPerSecond,
+                burstBytes);
+    }
+
+    /** Payload bytes one call must bring into its busiest node over the rails. */
+    public static long intoBusiestNode(Collective collective, Placement placement, long b, int root) {
+        int n = placement.size();
+        if (placement.nodeCount() < 2) {
+            return 0;
+        }
+        long most = 0;
+        for (int k = 0; k < placement.nodeCount(); k++) {
+            long local = placement.ranksOnNode(k);
+            long into = switch (collective) {
+                case ALLGATHER -> (n - local) * b;
+                case GATHER -> k == placement.nodeOf(root) ? (n - local) * b : 0;
+                case BROADCAST -> k == placement.nodeOf(root) ? 0 : b;
+                case ALLTOALL -> local * (n - local) * b;
+                case BARRIER -> 0;
+            };
+            most = Math.max(most, into);
+        }
+        return most;
+    }
+
+    /** The rails' combined rate into one node, in bit/s. */
+    public long nodeRateBitsPerSecond() {
+        return rateBitsPerSecond * rails;
+    }
+
+    /** Microseconds the busiest node's bytes take at the rails' combined rate. */
+    public double floorUs() {
+        return intoBusiestNodeBytes * 8.0 / nodeRateBitsPerSecond() * 1e6;
+    }
+
+    /** The floor less what the token buckets let through at once: a figure below this is impossible. */
+    public double impossibleBelowUs() {
+        long paced = Math.max(0, intoBusiestNodeBytes - (long) rails * burstBytes);
+        return paced * 8.0 / nodeRateBitsPerSecond() * 1e6;
+    }
+
+    /** The floor as a share of a measured time: 1.0 means the rails were full the whole call. */
+    public double shareOf(double measuredUs) {
+        return measuredUs > 0 ? floorUs() / measuredUs : Double.POSITIVE_INFINITY;
+    }
+}
