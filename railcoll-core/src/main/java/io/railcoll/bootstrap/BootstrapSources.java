@@ -79,6 +79,11 @@ public final class BootstrapSources {
         };
     }
 
+    /** Where libpmix would be loaded from, for tools and tests that need to know whether PMIx can work here. */
+    public static java.util.Optional<java.nio.file.Path> pmixLibrary(Map<String, String> env) {
+        return PmixLibrary.find(env);
+    }
+
     /** Wraps an identity built by hand (tests, embedding programs) as the {@code railcoll} source. */
     public static BootstrapSource of(JobIdentity id, PrintStream log) {
         return new RendezvousSource("railcoll", id, -1, -1, id.rendezvous(), "the caller", List.of(), log);

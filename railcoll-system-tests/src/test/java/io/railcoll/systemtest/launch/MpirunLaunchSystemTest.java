@@ -1,0 +1,38 @@
+package io.railcoll.systemtest.launch;
+
+import io.railcoll.bootstrap.BootstrapSources;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Debian's Open MPI {@code mpirun} starts a plain {@code main} with no railcoll variable: the ranks learn who they
+ * are through PMIx ({@code libpmix} by FFM), exchange their rail endpoints and the secret rank 0 made through
+ * PMIx_Put/Fence/Get, and every collective is checked byte for byte.
+ */
+class MpirunLaunchSystemTest {
+
+    @BeforeAll
+    static void openMpiAndPmixPresent() {
+        assumeTrue(Launch.output("mpirun", "--version").contains("Open MPI"),
+                "skipped: Open MPI's mpirun is not installed (apt-get install openmpi-bin)");
+        assumeTrue(BootstrapSources.pmixLibrary(System.getenv()).isPresent(),
+                "skipped: libpmix is not installed (apt-get install libpmix2)");
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {4, 6})
+    void mpirunStartsAPlainMainWithNoRailcollVariable(int ranks) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+                "-np", Integer.toString(ranks)));
+        cmd.addAll(Launch.javaCommand(LaunchedMain.class));
+        Launch.Result r = Launch.run(cmd, Map.of(), 300);
+        Launch.assertAllRanks(r, ranks, "pmix");
+    }
+}
