@@ -1,6 +1,6 @@
 package io.railcoll.systemtest.launch;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class HydraLaunchSystemTest {
 
-    @BeforeAll
-    static void hydraPresent() {
+    @BeforeEach
+    void hydraPresent() {
         assumeTrue(Launch.runs("mpiexec.hydra", "--version"),
                 "skipped: MPICH's mpiexec.hydra is not installed (apt-get install mpich)");
     }

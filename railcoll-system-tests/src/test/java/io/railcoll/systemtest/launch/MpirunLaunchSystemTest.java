@@ -1,7 +1,7 @@
 package io.railcoll.systemtest.launch;
 
 import io.railcoll.bootstrap.BootstrapSources;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class MpirunLaunchSystemTest {
 
-    @BeforeAll
-    static void openMpiAndPmixPresent() {
+    @BeforeEach
+    void openMpiAndPmixPresent() {
         assumeTrue(Launch.output("mpirun", "--version").contains("Open MPI"),
                 "skipped: Open MPI's mpirun is not installed (apt-get install openmpi-bin)");
         assumeTrue(BootstrapSources.pmixLibrary(System.getenv()).isPresent(),
