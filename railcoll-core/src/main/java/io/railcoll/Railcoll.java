@@ -165,11 +165,11 @@ public final class Railcoll {
     }
 
     /**
-     * The rail addresses: those the user named ({@code RAILCOLL_RAILS}); else one rail on the address that routes to
+     * The rail addresses a rank joining through {@code source} listens on: those the user named ({@code RAILCOLL_RAILS}); else one rail on the address that routes to
      * the rendezvous; else (a launcher's key-value store, no rendezvous) loopback when the launcher says the whole
      * job runs on this node, and otherwise this host's address.
      */
-    private static List<InetAddress> railAddresses(BootstrapSource source) {
+    public static List<InetAddress> railAddresses(BootstrapSource source) {
         if (!source.railAddresses().isEmpty()) {
             return source.railAddresses();
         }

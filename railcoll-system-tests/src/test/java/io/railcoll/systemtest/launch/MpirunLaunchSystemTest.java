@@ -2,6 +2,7 @@ package io.railcoll.systemtest.launch;
 
 import io.railcoll.bootstrap.BootstrapSources;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -9,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -34,5 +37,24 @@ class MpirunLaunchSystemTest {
         cmd.addAll(Launch.javaCommand(LaunchedMain.class));
         Launch.Result r = Launch.run(cmd, Map.of(), 300);
         Launch.assertAllRanks(r, ranks, "pmix");
+    }
+
+    @Test
+    void infoEnvShowsWhatEachRankOfMpirunWouldUse() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+                "-np", "2"));
+        List<String> java = new ArrayList<>(Launch.javaCommand(LaunchedMain.class));
+        java.set(java.size() - 1, "io.railcoll.cli.RailcollCli");
+        cmd.addAll(java);
+        cmd.addAll(List.of("info", "--env"));
+        Launch.Result r = Launch.run(cmd, Map.of(), 120);
+        System.out.println(r.output());
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(2, r.count("bootstrap: pmix"), r.output());
+        assertEquals(1, r.output().lines().filter("rank: 0"::equals).count(), r.output());
+        assertEquals(1, r.output().lines().filter("rank: 1"::equals).count(), r.output());
+        assertEquals(2, r.count("size: 2"), r.output());
+        assertEquals(2, r.count("secret: made by rank 0, shared through PMIx"), r.output());
+        assertTrue(r.output().contains("rails: "), r.output());
     }
 }
