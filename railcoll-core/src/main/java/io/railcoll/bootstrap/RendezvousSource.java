@@ -93,10 +93,10 @@ final class RendezvousSource implements BootstrapSource {
 
     private String portAdvice() {
         return switch (name) {
-            case "torchrun" -> "set MASTER_PORT to a free port, or RAILCOLL_RENDEZVOUS=host:port with"
-                    + " RAILCOLL_RENDEZVOUS_SERVER=rank0";
-            case "slurm" -> "the port is derived from SLURM_JOB_ID and SLURM_STEP_ID; set RAILCOLL_RENDEZVOUS=host:port"
-                    + " with RAILCOLL_RENDEZVOUS_SERVER=rank0 to choose another";
+            case "torchrun" -> "under torchrun its agent holds MASTER_PORT: set RAILCOLL_RENDEZVOUS_PORT to a free port"
+                    + " on every rank";
+            case "slurm" -> "the port is derived from SLURM_JOB_ID and SLURM_STEP_ID; set RAILCOLL_RENDEZVOUS_PORT to"
+                    + " choose another on every rank";
             default -> "choose another port in RAILCOLL_RENDEZVOUS";
         };
     }

@@ -13,13 +13,16 @@ import java.util.Map;
  * {@code SLURM_STEP_NUM_TASKS} (or {@code SLURM_NTASKS}), local rank {@code SLURM_LOCALID}, node
  * {@code SLURMD_NODENAME}. Rank 0 serves the rendezvous on the first host of {@code SLURM_STEP_NODELIST} (Slurm
  * places rank 0 there under its block and cyclic distributions; rank 0 checks it) at a port derived from the job and
- * step ids, so every rank computes the same address without being told. Slurm's environment is no secure channel:
+ * step ids, so every rank computes the same address without being told ({@code RAILCOLL_RENDEZVOUS_PORT} replaces
+ * it). Slurm's environment is no secure channel:
  * the secret is the user's ({@link UserSecret}).
  */
 final class SlurmEnvironment {
     /** Rendezvous ports are {@code BASE_PORT + (job * 97 + step) mod PORT_SPAN}: below Linux's ephemeral range. */
     static final int BASE_PORT = 20_000;
     static final int PORT_SPAN = 10_000;
+    /** Replaces the derived port (and torchrun-style {@code MASTER_PORT}) where another program holds it. */
+    static final String PORT_VARIABLE = "RAILCOLL_RENDEZVOUS_PORT";
 
     private SlurmEnvironment() {
     }
@@ -50,7 +53,11 @@ final class SlurmEnvironment {
                     + ", not on the first node of SLURM_STEP_NODELIST (" + first + ") where the other ranks look for its"
                     + " rendezvous; use --distribution=block or cyclic, or srun --mpi=pmix");
         }
-        int port = port(job, step);
+        int port = present(env, PORT_VARIABLE) ? JobIdentity.firstInt(env, "rendezvous port", PORT_VARIABLE)
+                : port(job, step);
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException(PORT_VARIABLE + "=" + port + " is not a TCP port");
+        }
         InetAddress host;
         try {
             host = InetAddress.getByName(first);

@@ -9,7 +9,9 @@ import java.util.Map;
  * Ranks started with PyTorch's launch variables, which {@code torchrun} and the Kubernetes training operators
  * (Kubeflow's PyTorchJob, JobSet recipes) set: {@code RANK}, {@code WORLD_SIZE}, {@code LOCAL_RANK},
  * {@code LOCAL_WORLD_SIZE}, {@code MASTER_ADDR}, {@code MASTER_PORT}. Rank 0 serves the rendezvous at
- * {@code MASTER_PORT} on every address of its node; the others connect to {@code MASTER_ADDR}. These variables are
+ * {@code MASTER_PORT} on every address of its node; the others connect to {@code MASTER_ADDR}.
+ * {@code RAILCOLL_RENDEZVOUS_PORT} replaces the port where another program holds {@code MASTER_PORT} (torchrun's
+ * own agent does). These variables are
  * no secure channel: the secret is the user's ({@link UserSecret}). The job id is {@code TORCHELASTIC_RUN_ID} where
  * torchrun sets it, else made of the master's address and port (unique while the job holds that port).
  */
@@ -29,9 +31,10 @@ final class TorchrunEnvironment {
         int localSize = present(env, "LOCAL_WORLD_SIZE")
                 ? JobIdentity.firstInt(env, "local size", "LOCAL_WORLD_SIZE") : -1;
         String addr = env.get("MASTER_ADDR").strip();
-        int port = JobIdentity.firstInt(env, "rendezvous port", "MASTER_PORT");
+        int port = JobIdentity.firstInt(env, "rendezvous port", SlurmEnvironment.PORT_VARIABLE, "MASTER_PORT");
         if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("MASTER_PORT=" + port + " is not a TCP port");
+            throw new IllegalArgumentException((present(env, SlurmEnvironment.PORT_VARIABLE)
+                    ? SlurmEnvironment.PORT_VARIABLE : "MASTER_PORT") + "=" + port + " is not a TCP port");
         }
         InetSocketAddress master = JobIdentity.parseHostPort(addr + ":" + port);
         String node = present(env, "RAILCOLL_NODE") ? env.get("RAILCOLL_NODE").strip() : JobIdentity.hostName();

@@ -93,6 +93,10 @@ class BootstrapSourcesTest {
             assertTrue(s.routeHint().getPort() >= 20_000 && s.routeHint().getPort() < 30_000);
             assertEquals("RAILCOLL_SECRET", s.secretOrigin());
         }
+        env.put("RAILCOLL_RENDEZVOUS_PORT", "23456");
+        try (BootstrapSource s = BootstrapSources.open(env, QUIET)) {
+            assertEquals(23456, s.routeHint().getPort());
+        }
         assertEquals(SlurmEnvironment.port(4242, 3), SlurmEnvironment.port(4242, 3));
         assertTrue(SlurmEnvironment.port(4242, 3) != SlurmEnvironment.port(4243, 3));
     }
@@ -129,6 +133,11 @@ class BootstrapSourcesTest {
         try (BootstrapSource s = BootstrapSources.open(env, QUIET)) {
             assertEquals("torch-run_7", s.identity().jobId());
         }
+        env.put("RAILCOLL_RENDEZVOUS_PORT", "29600");
+        try (BootstrapSource s = BootstrapSources.open(env, QUIET)) {
+            assertEquals(29600, s.routeHint().getPort(), "RAILCOLL_RENDEZVOUS_PORT replaces MASTER_PORT");
+        }
+        env.remove("RAILCOLL_RENDEZVOUS_PORT");
         env.put("MASTER_PORT", "70000");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BootstrapSources.open(env, QUIET));
         assertTrue(e.getMessage().contains("MASTER_PORT"), e.getMessage());
