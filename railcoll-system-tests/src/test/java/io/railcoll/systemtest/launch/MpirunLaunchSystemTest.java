@@ -20,10 +20,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * PMIx_Put/Fence/Get, and every collective is checked byte for byte.
  */
 class MpirunLaunchSystemTest {
+    /** Open MPI's own name for it: plain {@code mpirun} may be MPICH's where both are installed (Debian alternatives). */
+    private static final String MPIRUN = java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/mpirun.openmpi"))
+            ? "/usr/bin/mpirun.openmpi" : "mpirun";
 
     @BeforeEach
     void openMpiAndPmixPresent() {
-        assumeTrue(Launch.output("mpirun", "--version").contains("Open MPI"),
+        assumeTrue(Launch.output(MPIRUN, "--version").contains("Open MPI"),
                 "skipped: Open MPI's mpirun is not installed (apt-get install openmpi-bin)");
         assumeTrue(BootstrapSources.pmixLibrary(System.getenv()).isPresent(),
                 "skipped: libpmix is not installed (apt-get install libpmix2)");
@@ -32,7 +35,7 @@ class MpirunLaunchSystemTest {
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {4, 6})
     void mpirunStartsAPlainMainWithNoRailcollVariable(int ranks) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+        List<String> cmd = new ArrayList<>(List.of(MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
                 "-np", Integer.toString(ranks)));
         cmd.addAll(Launch.javaCommand(LaunchedMain.class));
         Launch.Result r = Launch.run(cmd, Map.of(), 300);
@@ -41,7 +44,7 @@ class MpirunLaunchSystemTest {
 
     @Test
     void infoEnvShowsWhatEachRankOfMpirunWouldUse() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+        List<String> cmd = new ArrayList<>(List.of(MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
                 "-np", "2"));
         List<String> java = new ArrayList<>(Launch.javaCommand(LaunchedMain.class));
         java.set(java.size() - 1, "io.railcoll.cli.RailcollCli");
