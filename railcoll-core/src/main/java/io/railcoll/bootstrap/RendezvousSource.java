@@ -85,9 +85,9 @@ final class RendezvousSource implements BootstrapSource {
         try {
             return RendezvousClient.exchange(job.rendezvous(), handshake, mine, timeoutNs);
         } catch (HandshakeRejectedException e) {
-            throw new HandshakeRejectedException("rank " + job.rank() + ": the rendezvous at " + job.rendezvous()
-                    + " refused this rank: " + e.getMessage() + " (this rank's job secret came from " + secretOrigin
-                    + "; every rank of a job must be given the same one)", e);
+            throw new HandshakeRejectedException("rank " + job.rank() + ": the rendezvous " + e.getMessage()
+                    + " (this rank's job secret came from " + secretOrigin + "; every rank of a job must be given the"
+                    + " same one)", e);
         }
     }
 
