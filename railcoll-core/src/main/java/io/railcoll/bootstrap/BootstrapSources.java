@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  *       user who set them by hand: explicit settings win over anything a launcher offers);</li>
  *   <li>{@code pmix}: {@code PMIX_NAMESPACE} and {@code PMIX_RANK} (Open MPI's mpirun/prterun, srun --mpi=pmix);</li>
  *   <li>{@code pmi1}: {@code PMI_FD} or {@code PMI_PORT} (MPICH's Hydra mpiexec);</li>
- *   <li>{@code slurm}: {@code SLURM_PROCID}, {@code SLURM_JOB_ID} and a node list (srun without a PMI plugin);</li>
+ *   <li>{@code slurm}: {@code SLURM_PROCID}, {@code SLURM_JOB_ID}, {@code SLURM_STEP_ID} and
+ *       {@code SLURM_STEP_NODELIST} (a task srun started without a PMI plugin);</li>
  *   <li>{@code torchrun}: {@code RANK}, {@code WORLD_SIZE}, {@code MASTER_ADDR}, {@code MASTER_PORT}.</li>
  * </ol>
  * {@code RAILCOLL_BOOTSTRAP=railcoll|pmix|pmi1|slurm|torchrun} forces one (a launcher that sets several families of

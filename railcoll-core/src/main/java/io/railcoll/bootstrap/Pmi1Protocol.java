@@ -42,7 +42,7 @@ final class Pmi1Protocol {
 
     /**
      * The attributes of one reply line, in order. A word without '=' belongs to the value before it (a server's
-     * {@code msg} may hold spaces); a line with no {@code cmd} is an error naming it.
+     * {@code msg} may hold spaces); a line with no {@code cmd} is an error naming it (the peer is no PMI server).
      */
     static Map<String, String> parse(String line) {
         Map<String, String> attributes = new LinkedHashMap<>();
@@ -58,11 +58,11 @@ final class Pmi1Protocol {
             } else if (last != null) {
                 attributes.put(last, attributes.get(last) + " " + word);
             } else {
-                throw new IllegalArgumentException("not a PMI-1 reply: '" + line.strip() + "'");
+                throw new IllegalStateException("not a PMI-1 reply: '" + line.strip() + "'");
             }
         }
         if (!attributes.containsKey("cmd")) {
-            throw new IllegalArgumentException("not a PMI-1 reply (no cmd): '" + line.strip() + "'");
+            throw new IllegalStateException("not a PMI-1 reply (no cmd): '" + line.strip() + "'");
         }
         return attributes;
     }

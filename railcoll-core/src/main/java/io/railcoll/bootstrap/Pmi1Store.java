@@ -93,7 +93,7 @@ final class Pmi1Store implements KeyValueStore {
             channel.close();
             if (e instanceof SocketTimeoutException) {
                 throw new RailcollException("PMI-1 (" + channel.describe() + "): no answer from the process manager"
-                        + " within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s", e);
+                        + " within " + seconds(timeoutNs), e);
             }
             if (e instanceof IllegalArgumentException iae) {
                 throw iae;
@@ -158,7 +158,7 @@ final class Pmi1Store implements KeyValueStore {
             return Pmi1Protocol.expect(channel.readLine(System.nanoTime() + timeoutNs), expected, sent);
         } catch (SocketTimeoutException e) {
             throw new RailcollException("rank " + identity.rank() + ": PMI-1 (" + channel.describe() + ") did not answer '"
-                    + sent.strip() + "' within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s"
+                    + sent.strip() + "' within " + seconds(timeoutNs)
                     + (expected.equals("barrier_out") ? " (other ranks missing?)" : ""), e);
         } catch (IOException | IllegalStateException e) {
             throw new RailcollException("rank " + identity.rank() + ": PMI-1 (" + channel.describe() + "): "
@@ -182,5 +182,9 @@ final class Pmi1Store implements KeyValueStore {
         } finally {
             channel.close();
         }
+    }
+
+    private static String seconds(long ns) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", ns / 1e9);
     }
 }

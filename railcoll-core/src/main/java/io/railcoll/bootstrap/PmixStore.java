@@ -227,7 +227,7 @@ final class PmixStore implements KeyValueStore {
             int status = (int) lib.fence.invokeExact(proc(a, PmixLibrary.RANK_WILDCARD), 1L, infos(a, timeoutNs, true), 2L);
             if (status != 0) {
                 throw new RailcollException("rank " + identity.rank() + ": PMIx_Fence over namespace " + nspace
-                        + " failed within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s: " + statusText(status)
+                        + " failed within " + seconds(timeoutNs) + ": " + statusText(status)
                         + " (other ranks missing?)");
             }
         } catch (RuntimeException e) {
@@ -277,5 +277,9 @@ final class PmixStore implements KeyValueStore {
         } finally {
             arena.close();
         }
+    }
+
+    private static String seconds(long ns) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", ns / 1e9);
     }
 }

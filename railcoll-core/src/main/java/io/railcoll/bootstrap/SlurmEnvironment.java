@@ -27,8 +27,13 @@ final class SlurmEnvironment {
     private SlurmEnvironment() {
     }
 
+    /**
+     * Whether srun started this process as a task of a job step. A batch script's shell has {@code SLURM_PROCID} and
+     * {@code SLURM_NTASKS} too, but no step: a program run there directly is one process, not a rank of
+     * {@code SLURM_NTASKS}, and must not wait for ranks that never come.
+     */
     static boolean offered(Map<String, String> env) {
-        return present(env, "SLURM_PROCID") && (present(env, "SLURM_STEP_NODELIST") || present(env, "SLURM_JOB_NODELIST"))
+        return present(env, "SLURM_PROCID") && present(env, "SLURM_STEP_ID") && present(env, "SLURM_STEP_NODELIST")
                 && present(env, "SLURM_JOB_ID");
     }
 
@@ -43,8 +48,11 @@ final class SlurmEnvironment {
         int localRank = present(env, "SLURM_LOCALID") ? JobIdentity.firstInt(env, "local rank", "SLURM_LOCALID") : -1;
         int localSize = localTasks(env);
         long job = JobIdentity.firstInt(env, "job id", "SLURM_JOB_ID");
-        long step = present(env, "SLURM_STEP_ID") ? JobIdentity.firstInt(env, "step id", "SLURM_STEP_ID") : 0;
-        String nodeList = present(env, "SLURM_STEP_NODELIST") ? env.get("SLURM_STEP_NODELIST") : env.get("SLURM_JOB_NODELIST");
+        long step = JobIdentity.firstInt(env, "step id", "SLURM_STEP_ID");
+        String nodeList = env.get("SLURM_STEP_NODELIST");
+        if (nodeList == null || nodeList.isBlank()) {
+            throw new IllegalArgumentException("SLURM_STEP_NODELIST is not set: start the ranks with srun");
+        }
         String first = NodeList.first(nodeList);
         String node = present(env, "RAILCOLL_NODE") ? env.get("RAILCOLL_NODE").strip()
                 : present(env, "SLURMD_NODENAME") ? env.get("SLURMD_NODENAME").strip() : JobIdentity.hostName();

@@ -60,6 +60,16 @@ class BootstrapSourcesTest {
     }
 
     @Test
+    void aBatchScriptsShellIsNoSlurmTask() {
+        Map<String, String> env = slurm();
+        env.remove("SLURM_STEP_ID");
+        env.remove("SLURM_STEP_NODELIST");
+        env.remove("SLURM_STEP_NUM_TASKS");
+        env.put("SLURM_JOB_NODELIST", "localhost");
+        assertThrows(IllegalArgumentException.class, () -> BootstrapSources.choose(env));
+    }
+
+    @Test
     void aSourceCanBeForcedAndAnUnknownOneIsNamed() {
         Map<String, String> env = slurm();
         env.put("PMIX_NAMESPACE", "ns");

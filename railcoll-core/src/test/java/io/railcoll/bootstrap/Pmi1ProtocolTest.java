@@ -63,8 +63,8 @@ class Pmi1ProtocolTest {
 
     @Test
     void linesThatAreNotPmiAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> Pmi1Protocol.parse("HTTP/1.1 400 Bad Request"));
-        assertThrows(IllegalArgumentException.class, () -> Pmi1Protocol.parse("rc=0 value=1"));
+        assertThrows(IllegalStateException.class, () -> Pmi1Protocol.parse("HTTP/1.1 400 Bad Request"));
+        assertThrows(IllegalStateException.class, () -> Pmi1Protocol.parse("rc=0 value=1"));
         assertThrows(IllegalStateException.class, () -> Pmi1Protocol.intAttribute(Map.of("cmd", "maxes"), "vallen_max"));
         assertThrows(IllegalStateException.class,
                 () -> Pmi1Protocol.intAttribute(Map.of("cmd", "maxes", "vallen_max", "big"), "vallen_max"));
