@@ -15,7 +15,14 @@ public final class LaunchedMain {
     private LaunchedMain() {
     }
 
-    public static void main(String[] args) {
+    /**
+     * {@code late RANK SECONDS}: the process mpirun numbers RANK (its {@code OMPI_COMM_WORLD_RANK}) waits that long
+     * before joining, to show that the others give up at their start-up deadline.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length == 3 && args[0].equals("late") && args[1].equals(System.getenv("OMPI_COMM_WORLD_RANK"))) {
+            Thread.sleep(Long.parseLong(args[2]) * 1000);
+        }
         String source = BootstrapSources.choose(System.getenv());
         try (Communicator comm = Railcoll.init()) {
             int r = comm.rank();

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +42,21 @@ class MpirunLaunchSystemTest {
         cmd.addAll(Launch.javaCommand(LaunchedMain.class));
         Launch.Result r = Launch.run(cmd, Map.of(), 300);
         Launch.assertAllRanks(r, ranks, "pmix");
+    }
+
+    @Test
+    void aRankThatComesTooLateFailsTheFenceAtTheStartUpDeadline() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+                "-x", "RAILCOLL_CONNECT_TIMEOUT_MS=4000", "-np", "2"));
+        cmd.addAll(Launch.javaCommand(LaunchedMain.class));
+        cmd.addAll(List.of("late", "1", "15"));
+        long start = System.nanoTime();
+        Launch.Result r = Launch.run(cmd, Map.of(), 120);
+        System.out.println(r.output());
+        assertTrue(r.exitCode() != 0, r.output());
+        assertTrue(r.output().contains("rank 0: PMIx_Fence over namespace") && r.output().contains("TIMEOUT")
+                && r.output().contains("other ranks missing"), r.output());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(100), "mpirun took too long to end the job");
     }
 
     @Test
