@@ -165,16 +165,24 @@ public final class Railcoll {
     }
 
     /**
-     * The rail addresses a rank joining through {@code source} listens on: those the user named ({@code RAILCOLL_RAILS}); else one rail on the address that routes to
-     * the rendezvous; else (a launcher's key-value store, no rendezvous) loopback when the launcher says the whole
-     * job runs on this node, and otherwise this host's address.
+     * The rail addresses a rank joining through {@code source} listens on: those the user named
+     * ({@code RAILCOLL_RAILS}); else one rail on the address that routes to the rendezvous (unless that is loopback
+     * in a job the launcher says spans several nodes); else (a launcher's key-value store, no rendezvous) loopback
+     * when the launcher says the whole job runs on this node, and otherwise this host's address.
      */
     public static List<InetAddress> railAddresses(BootstrapSource source) {
         if (!source.railAddresses().isEmpty()) {
             return source.railAddresses();
         }
         if (source.routeHint() != null) {
-            return List.of(localAddressToward(source.routeHint()));
+            InetAddress toward = localAddressToward(source.routeHint());
+            RankIdentity id = source.identity();
+            if (toward.isLoopbackAddress() && id.localSize() > 0 && !id.wholeJobOnThisNode()) {
+                // Rank 0's node resolves its own name to loopback (Debian maps the host name to 127.0.1.1), but
+                // ranks on other nodes must reach this one.
+                return List.of(hostAddress());
+            }
+            return List.of(toward);
         }
         if (source.identity().wholeJobOnThisNode()) {
             return List.of(InetAddress.getLoopbackAddress());
