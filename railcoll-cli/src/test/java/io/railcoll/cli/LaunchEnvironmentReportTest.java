@@ -31,14 +31,14 @@ class LaunchEnvironmentReportTest {
         env.put("RANK", "2");
         env.put("WORLD_SIZE", "4");
         env.put("LOCAL_RANK", "0");
-        env.put("LOCAL_WORLD_SIZE", "2");
+        env.put("LOCAL_WORLD_SIZE", "4");
         env.put("MASTER_ADDR", "127.0.0.1");
         env.put("MASTER_PORT", "29512");
         env.put("RAILCOLL_SECRET", "s");
         env.put("RAILCOLL_NODE", "pod-b");
         Printed p = print(env);
         assertEquals(0, p.status(), p.err());
-        assertTrue(p.out().contains("bootstrap: torchrun\nrank: 2\nsize: 4\nlocal rank: 0 of 2\nnode: pod-b\n"), p.out());
+        assertTrue(p.out().contains("bootstrap: torchrun\nrank: 2\nsize: 4\nlocal rank: 0 of 4\nnode: pod-b\n"), p.out());
         assertTrue(p.out().contains("rails: 127.0.0.1 (default"), p.out());
         assertTrue(p.out().contains("secret: RAILCOLL_SECRET"), p.out());
         assertTrue(p.out().contains("rendezvous: 127.0.0.1:29512, served by rank 0"), p.out());
