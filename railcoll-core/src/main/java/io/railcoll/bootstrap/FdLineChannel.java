@@ -95,20 +95,22 @@ final class FdLineChannel extends BufferedLineChannel {
 
     @Override
     protected void writeAll(byte[] bytes) throws IOException {
-        MemorySegment out = arena.allocate(bytes.length);
-        MemorySegment.copy(bytes, 0, out, ValueLayout.JAVA_BYTE, 0, bytes.length);
-        long done = 0;
-        while (done < bytes.length) {
-            long n;
-            try {
-                n = (long) WRITE.invokeExact(errno, fd, out.asSlice(done), (long) bytes.length - done);
-            } catch (Throwable t) {
-                throw new IOException("write failed", t);
-            }
-            if (n < 0) {
-                interrupted("write");
-            } else {
-                done += n;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment out = call.allocate(bytes.length);
+            MemorySegment.copy(bytes, 0, out, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            long done = 0;
+            while (done < bytes.length) {
+                long n;
+                try {
+                    n = (long) WRITE.invokeExact(errno, fd, out.asSlice(done), (long) bytes.length - done);
+                } catch (Throwable t) {
+                    throw new IOException("write failed", t);
+                }
+                if (n < 0) {
+                    interrupted("write");
+                } else {
+                    done += n;
+                }
             }
         }
     }

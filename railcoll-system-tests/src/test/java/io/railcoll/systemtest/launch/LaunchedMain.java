@@ -9,7 +9,8 @@ import java.util.Arrays;
 /**
  * A plain program as a user writes it: a {@code main} that calls {@link Railcoll#init()} with whatever launcher
  * started it, runs barrier, all-gather, broadcast, gather and all-to-all at several sizes and checks every byte.
- * Prints {@code LAUNCHED-OK rank R of N source S node K local L} and exits 0; any wrong byte throws (exit 1).
+ * Prints {@code LAUNCHED-OK rank R of N source S node K local L/M init T ms} (T: how long {@code Railcoll.init()}
+ * took) and exits 0; any wrong byte throws (exit 1).
  */
 public final class LaunchedMain {
     private LaunchedMain() {
@@ -24,7 +25,9 @@ public final class LaunchedMain {
             Thread.sleep(Long.parseLong(args[2]) * 1000);
         }
         String source = BootstrapSources.choose(System.getenv());
+        long start = System.nanoTime();
         try (Communicator comm = Railcoll.init()) {
+            long initMs = (System.nanoTime() - start) / 1_000_000;
             int r = comm.rank();
             int n = comm.size();
             comm.barrier();
@@ -57,7 +60,7 @@ public final class LaunchedMain {
             }
             comm.barrier();
             System.out.println("LAUNCHED-OK rank " + r + " of " + n + " source " + source + " node " + comm.nodeId()
-                    + " local " + comm.localRank() + "/" + comm.localSize());
+                    + " local " + comm.localRank() + "/" + comm.localSize() + " init " + initMs + " ms");
             System.out.flush();
         }
     }
