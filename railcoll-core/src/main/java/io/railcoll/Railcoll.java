@@ -1,11 +1,12 @@
 package io.railcoll;
 
+import io.railcoll.bootstrap.BootstrapSource;
+import io.railcoll.bootstrap.BootstrapSources;
 import io.railcoll.bootstrap.Handshake;
 import io.railcoll.bootstrap.JobIdentity;
 import io.railcoll.bootstrap.JobTable;
+import io.railcoll.bootstrap.RankIdentity;
 import io.railcoll.bootstrap.RankRecord;
-import io.railcoll.bootstrap.RendezvousClient;
-import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.memory.NodeCpus;
 import io.railcoll.select.AlgorithmSelector;
@@ -28,6 +29,7 @@ import java.io.PrintStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.util.List;
 import java.util.Map;
 
@@ -39,10 +41,14 @@ public final class Railcoll {
     private Railcoll() {
     }
 
-    /** Joins the job described by the process environment (see {@link JobIdentity} and {@link Config}). */
+    /**
+     * Joins the job described by the process environment: whichever launcher started this process
+     * ({@link BootstrapSources}: railcoll's variables, PMIx, PMI-1, Slurm, torchrun-style) and {@link Config}.
+     */
     public static Communicator init() {
         Map<String, String> env = System.getenv();
-        return init(JobIdentity.fromEnvironment(env), Config.fromEnvironment(env));
+        Config config = Config.fromEnvironment(env);
+        return init(BootstrapSources.open(env, System.err), config, System.err);
     }
 
     public static Communicator init(JobIdentity id, Config config) {
@@ -50,11 +56,23 @@ public final class Railcoll {
     }
 
     public static Communicator init(JobIdentity id, Config config, PrintStream log) {
-        Handshake handshake = new Handshake(id.jobId(), id.secret());
-        List<InetAddress> railAddresses = id.railAddresses().isEmpty()
-                ? List.of(localAddressToward(id.rendezvous()))
-                : id.railAddresses();
-        RendezvousServer server = null;
+        return init(BootstrapSources.of(id, log), config, log);
+    }
+
+    /**
+     * Joins the job through {@code source}, which the returned communicator owns (and closes); on failure it is
+     * closed here.
+     */
+    public static Communicator init(BootstrapSource source, Config config, PrintStream log) {
+        RankIdentity id;
+        List<InetAddress> railAddresses;
+        try {
+            id = source.identity();
+            railAddresses = railAddresses(source);
+        } catch (RuntimeException e) {
+            closeAll(e, source);
+            throw e;
+        }
         RailListeners listeners = null;
         Transport tcp = null;
         NodeRegion region = null;
@@ -62,12 +80,10 @@ public final class Railcoll {
         CollectiveEngine engine = null;
         try {
             listeners = RailListeners.open(railAddresses, Math.max(64, id.size() * railAddresses.size()));
-            if (id.servesRendezvous() && id.rank() == 0) {
-                server = RendezvousServer.start(id.rendezvous(), id.size(), handshake, config.connectTimeoutNs(), log);
-            }
-            RankRecord mine = new RankRecord(id.rank(), id.size(), ProcessHandle.current().pid(), id.nodeKey(),
+            RankRecord mine = new RankRecord(id.rank(), id.size(), ProcessHandle.current().pid(), id.node(),
                     listeners.endpoints());
-            JobTable table = RendezvousClient.exchange(id.rendezvous(), handshake, mine, config.connectTimeoutNs());
+            JobTable table = source.exchange(mine, config.connectTimeoutNs());
+            Handshake handshake = source.handshake();
             var channels = RailMesh.connect(id.rank(), table, listeners, handshake, config.connectTimeoutNs(), log,
                     config.connectionsPerRail());
             listeners.close();
@@ -103,7 +119,7 @@ public final class Railcoll {
             AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
             int ports = config.ports() == 0 ? table.rails() : config.ports();
             RailcollCommunicator comm = new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector,
-                    ports, config.groups(), server);
+                    ports, config.groups(), source);
             if (config.sharedMemory()) {
                 // On every rank alike (selection must agree), also those alone on their node (no region).
                 comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement,
@@ -117,10 +133,10 @@ public final class Railcoll {
             }
             return comm;
         } catch (IOException e) {
-            closeAll(e, shm, tcp, engine, region, listeners, server);
+            closeAll(e, shm, tcp, engine, region, listeners, source);
             throw new RailcollException("rank " + id.rank() + ": start-up failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeAll(e, shm, tcp, engine, region, listeners, server);
+            closeAll(e, shm, tcp, engine, region, listeners, source);
             throw e;
         }
     }
@@ -146,6 +162,60 @@ public final class Railcoll {
                 }
             }
         }
+    }
+
+    /**
+     * The rail addresses a rank joining through {@code source} listens on: those the user named
+     * ({@code RAILCOLL_RAILS}); else one rail on the address that routes to the rendezvous (unless that is loopback
+     * in a job the launcher says spans several nodes); else (a launcher's key-value store, no rendezvous) loopback
+     * when the launcher says the whole job runs on this node, and otherwise this host's address.
+     */
+    public static List<InetAddress> railAddresses(BootstrapSource source) {
+        if (!source.railAddresses().isEmpty()) {
+            return source.railAddresses();
+        }
+        if (source.routeHint() != null) {
+            InetAddress toward = localAddressToward(source.routeHint());
+            RankIdentity id = source.identity();
+            if (toward.isLoopbackAddress() && id.localSize() > 0 && !id.wholeJobOnThisNode()) {
+                // Rank 0's node resolves its own name to loopback (Debian maps the host name to 127.0.1.1), but
+                // ranks on other nodes must reach this one.
+                return List.of(hostAddress());
+            }
+            return List.of(toward);
+        }
+        if (source.identity().wholeJobOnThisNode()) {
+            return List.of(InetAddress.getLoopbackAddress());
+        }
+        return List.of(hostAddress());
+    }
+
+    /**
+     * This host's address for a job over several nodes with no rendezvous to route toward: the host name's address
+     * unless that is a loopback one (Debian maps the host name to 127.0.1.1), else the first address of an
+     * interface that is up, not loopback and not virtual.
+     */
+    private static InetAddress hostAddress() {
+        try {
+            InetAddress byName = InetAddress.getLocalHost();
+            if (!byName.isLoopbackAddress()) {
+                return byName;
+            }
+            for (NetworkInterface nif : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (nif.isUp() && !nif.isLoopback() && !nif.isVirtual()) {
+                    for (InetAddress a : java.util.Collections.list(nif.getInetAddresses())) {
+                        if (a instanceof java.net.Inet4Address) {
+                            return a;
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new RailcollException("cannot tell this host's address (" + e.getMessage()
+                    + "); set RAILCOLL_RAILS to this node's rail addresses", e);
+        }
+        throw new RailcollException("this host has no address other than loopback, and the job spans several nodes;"
+                + " set RAILCOLL_RAILS to this node's rail addresses");
     }
 
     private static InetAddress localAddressToward(InetSocketAddress target) {

@@ -1,7 +1,6 @@
 package io.railcoll;
 
 import io.railcoll.bootstrap.JobTable;
-import io.railcoll.bootstrap.RendezvousServer;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -36,7 +35,8 @@ final class RailcollCommunicator implements Communicator {
     private final AlgorithmSelector selector;
     private final int ports;
     private final int groups;
-    private final RendezvousServer rendezvous;
+    /** How this rank joined its job (a rendezvous it serves, a launcher's key-value store); closed last. */
+    private final AutoCloseable bootstrap;
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
     private MulticastBroadcaster multicast;
     /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
@@ -47,7 +47,7 @@ final class RailcollCommunicator implements Communicator {
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
                          AutoCloseable region, AlgorithmSelector selector, int ports, int groups,
-                         RendezvousServer rendezvous) {
+                         AutoCloseable bootstrap) {
         this.shm = shm;
         this.region = region;
         this.rank = rank;
@@ -58,7 +58,7 @@ final class RailcollCommunicator implements Communicator {
         this.selector = selector;
         this.ports = ports;
         this.groups = groups;
-        this.rendezvous = rendezvous;
+        this.bootstrap = bootstrap;
     }
 
     /** Enables broadcast.multicast through {@code multicast}; opens it now when {@code openNow}. Start-up only. */
@@ -375,7 +375,7 @@ final class RailcollCommunicator implements Communicator {
             }
         }
         // Reverse order of opening: transports first (they say goodbye), then the memory they used.
-        for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, rendezvous}) {
+        for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, bootstrap}) {
             if (c == null) {
                 continue;
             }

@@ -39,10 +39,15 @@ import java.util.concurrent.Callable;
                         + "prediction for every alternative.",
                 "--simulate COLLECTIVE: the simulator's prediction for every algorithm over block sizes, on any "
                         + "placement (e.g. 1024x64), and the predicted crossover points.",
-                "--resources ID,...: paper 002's Table 1 computed from the schedules for --placement."})
+                "--resources ID,...: paper 002's Table 1 computed from the schedules for --placement.",
+                "--env: how a rank started here would join its job: which launcher, rank, size, local rank, node, rails."})
 final class InfoCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--env", description = "Show how a rank started with this environment joins its job (run it under "
+            + "the launcher, e.g. mpirun -np 2 bin/railcoll info --env).")
+    boolean env;
 
     @Option(names = "--explain", paramLabel = "COLLECTIVE", description = "Explain the choice for this collective.")
     String explain;
@@ -88,6 +93,9 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (env) {
+            return LaunchEnvironmentReport.print(System.getenv(), System.out, System.err);
+        }
         if (explain != null && simulate != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --explain or --simulate, not both");
         }

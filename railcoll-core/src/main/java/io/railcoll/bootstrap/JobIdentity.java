@@ -11,12 +11,15 @@ import java.util.Map;
  * Who this process is in its job, read from the environment a launcher set. Recognised, in this order:
  * railcoll's own launcher ({@code RAILCOLL_RANK}, {@code RAILCOLL_SIZE}), Open MPI's mpirun
  * ({@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE}) and Slurm's srun ({@code SLURM_PROCID},
- * {@code SLURM_NTASKS}). Whatever started the ranks, railcoll's variables give the rest:
+ * {@code SLURM_NTASKS}). Whatever started the ranks, railcoll's variables give the rest (this is the {@code railcoll}
+ * {@link BootstrapSource}, chosen whenever {@code RAILCOLL_RANK} or {@code RAILCOLL_RENDEZVOUS} is set; see
+ * {@link BootstrapSources} for the launchers that need none of them):
  * <ul>
  *   <li>{@code RAILCOLL_RENDEZVOUS}: host:port of the rendezvous (required);</li>
  *   <li>{@code RAILCOLL_RENDEZVOUS_SERVER=rank0}: rank 0 serves the rendezvous itself at that address (for ranks
  *       started by mpirun or srun, where no railcoll launcher runs);</li>
- *   <li>{@code RAILCOLL_SECRET}: the job secret every connection proves it knows (required);</li>
+ *   <li>{@code RAILCOLL_SECRET} or {@code RAILCOLL_SECRET_FILE}: the job secret every connection proves it knows
+ *       (required, {@link UserSecret});</li>
  *   <li>{@code RAILCOLL_JOB_ID}: names the job in handshakes and shared-memory files (default: derived from the secret);</li>
  *   <li>{@code RAILCOLL_NODE}: a key shared by the ranks of one node (default: the host name);</li>
  *   <li>{@code RAILCOLL_RAILS}: the rails, one per selected local address: addresses, interface names, CIDR blocks,
@@ -46,19 +49,23 @@ public record JobIdentity(
         int rank = firstInt(env, "rank", "RAILCOLL_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
         int size = firstInt(env, "size", "RAILCOLL_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
         String rv = required(env, "RAILCOLL_RENDEZVOUS", "host:port of the job's rendezvous");
-        String secret = required(env, "RAILCOLL_SECRET", "the job secret (bin/railcoll run sets it)");
+        byte[] secret = UserSecret.fromEnvironment(env, "ranks started with RAILCOLL_RENDEZVOUS share no other channel"
+                + " (bin/railcoll run sets RAILCOLL_SECRET)").secret();
         String jobId = env.getOrDefault("RAILCOLL_JOB_ID", "");
         if (jobId.isBlank()) {
-            jobId = Integer.toHexString(secret.hashCode() & 0x7fffffff);
+            jobId = Integer.toHexString(new String(secret, StandardCharsets.UTF_8).hashCode() & 0x7fffffff);
         }
         String nodeKey = env.getOrDefault("RAILCOLL_NODE", "");
         if (nodeKey.isBlank()) {
             nodeKey = hostName();
         }
-        List<InetAddress> rails = RailDiscovery.fromSpec(env.getOrDefault("RAILCOLL_RAILS", ""));
         boolean serves = "rank0".equals(env.getOrDefault("RAILCOLL_RENDEZVOUS_SERVER", "").strip());
-        return new JobIdentity(rank, size, jobId, secret.getBytes(StandardCharsets.UTF_8), nodeKey, rails,
-                parseHostPort(rv), serves);
+        return new JobIdentity(rank, size, jobId, secret, nodeKey, railsFromEnvironment(env), parseHostPort(rv), serves);
+    }
+
+    /** This node's rail addresses from {@code RAILCOLL_RAILS} ({@link RailDiscovery}); empty when it is not set. */
+    public static List<InetAddress> railsFromEnvironment(Map<String, String> env) {
+        return RailDiscovery.fromSpec(env.getOrDefault("RAILCOLL_RAILS", ""));
     }
 
     public static InetSocketAddress parseHostPort(String hp) {
@@ -73,7 +80,7 @@ public record JobIdentity(
         }
     }
 
-    private static int firstInt(Map<String, String> env, String what, String... names) {
+    static int firstInt(Map<String, String> env, String what, String... names) {
         for (String n : names) {
             String v = env.get(n);
             if (v != null && !v.isBlank()) {
@@ -96,7 +103,7 @@ public record JobIdentity(
         return v.strip();
     }
 
-    private static String hostName() {
+    static String hostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {

@@ -1,6 +1,8 @@
 /**
- * Getting a job together: who am I (from railcoll's launcher, Open MPI's mpirun or Slurm's srun), the
- * rendezvous where ranks publish and learn each other's rail endpoints and nodes, and the handshake that
- * every connection starts with. Knows nothing of collectives, schedules or the engine.
+ * Getting a job together: who am I and how do I meet the other ranks. A {@code BootstrapSource}, chosen by
+ * {@code BootstrapSources} from the environment, gives the identity and exchanges every rank's record: through a
+ * launcher's key-value store (PMIx through libpmix by FFM, PMI-1 in Java) or through the rendezvous (railcoll's
+ * variables, Slurm's environment, torchrun-style variables). Also the handshake that every connection starts with.
+ * Knows nothing of collectives, schedules or the engine.
  */
 package io.railcoll.bootstrap;

@@ -122,6 +122,10 @@ public final class JobLauncher {
         env.put("RAILCOLL_NODE", "node" + node);
         env.put("RAILCOLL_JOB_ID", jobId);
         env.put("RAILCOLL_SECRET", secret);
+        // This launcher's variables are the bootstrap: a secret file or forced source in the user's shell must not
+        // compete with them (a secret given twice is refused).
+        env.remove("RAILCOLL_SECRET_FILE");
+        env.remove("RAILCOLL_BOOTSTRAP");
         env.put("RAILCOLL_RENDEZVOUS", rendezvous.getAddress().getHostAddress() + ":" + rendezvous.getPort());
         if (rankServes) {
             env.put("RAILCOLL_RENDEZVOUS_SERVER", "rank0");
