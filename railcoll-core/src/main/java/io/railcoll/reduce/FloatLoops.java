@@ -1,47 +1,39 @@
 package io.railcoll.reduce;
 
-import java.lang.foreign.MemorySegment;
-
-import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
-
 /**
- * The combining loops on {@code float} elements: {@code inout[i] = a[i] op inout[i]} for {@code i < n}, where {@code a} is
- * a chunk of the left operand already staged in a heap array (see {@link Staging}) and {@code inout} is read and
- * written at {@code offset + i * 4}. Each method is one counted loop with an int index over a heap array and one
- * segment, which C2's SuperWord vectorises (a loop over two segments is not, because C2 cannot rule out that
- * they alias). IEEE 754 arithmetic as Java's {@code float}; min and max are {@link Math#min(float, float)} and {@link Math#max(float, float)}: NaN if either operand is NaN, and -0.0 is less than +0.0.
- * Stateless; any thread.
+ * The combining loops on {@code float} elements: {@code b[i] = a[i] op b[i]} for {@code i < n}, over two heap
+ * arrays into which {@link StagedCombiners} staged a chunk of each operand. C2 in JDK 25 vectorises these loops but
+ * not the same loop over a segment: its floating-point segment accesses are not vectorised (decision 0045, checked
+ * on the generated code). IEEE 754 arithmetic as Java's {@code float}; min and max are
+ * {@link Math#min(float, float)} and {@link Math#max(float, float)}: NaN if either operand is NaN, and -0.0 is less than
+ * +0.0. Stateless; any thread.
  */
 final class FloatLoops {
 
     private FloatLoops() {
     }
 
-    static void sum(float[] a, MemorySegment inout, long offset, int n) {
+    static void sum(float[] a, float[] b, int n) {
         for (int i = 0; i < n; i++) {
-            long at = offset + (long) i * 4;
-            inout.set(JAVA_FLOAT_UNALIGNED, at, a[i] + inout.get(JAVA_FLOAT_UNALIGNED, at));
+            b[i] = a[i] + b[i];
         }
     }
 
-    static void prod(float[] a, MemorySegment inout, long offset, int n) {
+    static void prod(float[] a, float[] b, int n) {
         for (int i = 0; i < n; i++) {
-            long at = offset + (long) i * 4;
-            inout.set(JAVA_FLOAT_UNALIGNED, at, a[i] * inout.get(JAVA_FLOAT_UNALIGNED, at));
+            b[i] = a[i] * b[i];
         }
     }
 
-    static void min(float[] a, MemorySegment inout, long offset, int n) {
+    static void min(float[] a, float[] b, int n) {
         for (int i = 0; i < n; i++) {
-            long at = offset + (long) i * 4;
-            inout.set(JAVA_FLOAT_UNALIGNED, at, Math.min(a[i], inout.get(JAVA_FLOAT_UNALIGNED, at)));
+            b[i] = Math.min(a[i], b[i]);
         }
     }
 
-    static void max(float[] a, MemorySegment inout, long offset, int n) {
+    static void max(float[] a, float[] b, int n) {
         for (int i = 0; i < n; i++) {
-            long at = offset + (long) i * 4;
-            inout.set(JAVA_FLOAT_UNALIGNED, at, Math.max(a[i], inout.get(JAVA_FLOAT_UNALIGNED, at)));
+            b[i] = Math.max(a[i], b[i]);
         }
     }
 }

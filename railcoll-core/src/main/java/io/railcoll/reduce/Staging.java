@@ -6,7 +6,7 @@ package io.railcoll.reduce;
  * over a heap array and one segment. So the left operand is first copied, chunk by chunk, into these arrays (a bulk
  * copy at memory speed), then combined into {@code inout} by one of the {@code *Loops} classes. A chunk of
  * {@link #CHUNK_ELEMENTS} elements (8 KiB at most) stays in the first-level cache. Created once per thread; no
- * allocation afterwards.
+ * allocation afterwards. Floating-point combines stage {@code inout} too (decision 0045).
  */
 final class Staging {
 
@@ -21,6 +21,9 @@ final class Staging {
     final long[] longs = new long[CHUNK_ELEMENTS];
     final float[] floats = new float[CHUNK_ELEMENTS];
     final double[] doubles = new double[CHUNK_ELEMENTS];
+    /** The staged {@code inout} of floating-point combines (see {@link StagedCombiners#ofFloats}). */
+    final float[] floats2 = new float[CHUNK_ELEMENTS];
+    final double[] doubles2 = new double[CHUNK_ELEMENTS];
 
     private Staging() {
     }
