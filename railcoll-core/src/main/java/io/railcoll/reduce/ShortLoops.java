@@ -10,7 +10,8 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
  * written at {@code offset + i * 2}. Each method is one counted loop with an int index over a heap array and one
  * segment, which C2's SuperWord vectorises (a loop over two segments is not, because C2 cannot rule out that
  * they alias). Short arithmetic wraps in two's complement; min and max are signed.
- * Logical operators treat non-zero as true and store 1 or 0.
+ * Logical operators treat non-zero as true and store 1 or 0; they are written without branches (see
+ * {@code truth}) so that C2 can vectorise them.
  * Stateless; any thread.
  */
 final class ShortLoops {
@@ -70,21 +71,26 @@ final class ShortLoops {
     static void land(short[] a, MemorySegment inout, long offset, int n) {
         for (int i = 0; i < n; i++) {
             long at = offset + (long) i * 2;
-            inout.set(JAVA_SHORT_UNALIGNED, at, (short) ((a[i] != 0 & inout.get(JAVA_SHORT_UNALIGNED, at) != 0) ? 1 : 0));
+            inout.set(JAVA_SHORT_UNALIGNED, at, (short) ((truth(a[i]) & truth(inout.get(JAVA_SHORT_UNALIGNED, at))) >>> 31));
         }
     }
 
     static void lor(short[] a, MemorySegment inout, long offset, int n) {
         for (int i = 0; i < n; i++) {
             long at = offset + (long) i * 2;
-            inout.set(JAVA_SHORT_UNALIGNED, at, (short) ((a[i] != 0 | inout.get(JAVA_SHORT_UNALIGNED, at) != 0) ? 1 : 0));
+            inout.set(JAVA_SHORT_UNALIGNED, at, (short) ((truth(a[i]) | truth(inout.get(JAVA_SHORT_UNALIGNED, at))) >>> 31));
         }
     }
 
     static void lxor(short[] a, MemorySegment inout, long offset, int n) {
         for (int i = 0; i < n; i++) {
             long at = offset + (long) i * 2;
-            inout.set(JAVA_SHORT_UNALIGNED, at, (short) ((a[i] != 0 ^ inout.get(JAVA_SHORT_UNALIGNED, at) != 0) ? 1 : 0));
+            inout.set(JAVA_SHORT_UNALIGNED, at, (short) ((truth(a[i]) ^ truth(inout.get(JAVA_SHORT_UNALIGNED, at))) >>> 31));
         }
+    }
+
+    /** Sign bit set exactly when {@code v != 0}: {@code v | -v} is negative for every non-zero v. */
+    private static int truth(int v) {
+        return v | -v;
     }
 }
