@@ -10,6 +10,10 @@ import java.util.Optional;
  *
  * @param links                {@link LinkCost} per class; shared memory and rail are required, multicast optional
  * @param copyNsPerByte        processor time of a local copy (a Copy op), per byte
+ * @param reduceNsPerByte      gamma: processor time a Reduce op spends per byte on top of a copy's; NaN means "as
+ *                             much as a copy" ({@link #reduceCostNsPerByte}), the default: on this project's host the
+ *                             combining loops ran at 0.3-0.8 of copy speed, so a Reduce costs 1.25-3.3 copies
+ *                             (docs/results/local-reduce.md), and 2 is the middle; a tuning fit may replace it
  * @param stripeThresholdBytes a rail message longer than this is split evenly over the node's rails, as the engine
  *                             does ({@code RAILCOLL_STRIPE_THRESHOLD})
  * @param shmStreamsPerNode    shared-memory transfers a node's memory carries at once at full speed; more wait
@@ -21,7 +25,8 @@ import java.util.Optional;
  *                             traffic at their Hockney time per byte
  */
 public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
-                        int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit) {
+                        int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit,
+                        double reduceNsPerByte) {
 
     public CostModel {
         EnumMap<LinkClass, LinkCost> copy = new EnumMap<>(LinkClass.class);
@@ -35,6 +40,10 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         if (!(copyNsPerByte >= 0) || Double.isInfinite(copyNsPerByte)) {
             throw new IllegalArgumentException("copy time per byte must be finite and >= 0, got " + copyNsPerByte);
         }
+        if (!Double.isNaN(reduceNsPerByte) && (!(reduceNsPerByte >= 0) || Double.isInfinite(reduceNsPerByte))) {
+            throw new IllegalArgumentException("reduce time per byte must be NaN (as a copy), or finite and >= 0, got "
+                    + reduceNsPerByte);
+        }
         if (stripeThresholdBytes < 0) {
             throw new IllegalArgumentException("stripe threshold must be >= 0, got " + stripeThresholdBytes);
         }
@@ -44,6 +53,23 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         if (!(cpuCores >= 0) || Double.isInfinite(cpuCores)) {
             throw new IllegalArgumentException("cores must be finite and >= 0, got " + cpuCores);
         }
+    }
+
+    /** A model whose Reduce ops cost a copy plus as much again ({@code reduceNsPerByte} NaN). */
+    public CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
+                     int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit) {
+        this(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit, Double.NaN);
+    }
+
+    /** Gamma in force: {@link #reduceNsPerByte()}, or the copy time per byte when that is NaN. */
+    public double reduceCostNsPerByte() {
+        return Double.isNaN(reduceNsPerByte) ? copyNsPerByte : reduceNsPerByte;
+    }
+
+    /** This model with gamma set (NaN: as much as a copy). */
+    public CostModel withReduceNsPerByte(double nsPerByte) {
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope,
+                railLimit, nsPerByte);
     }
 
     /** A model whose rails have no token bucket. */
@@ -78,23 +104,28 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         EnumMap<LinkClass, LinkCost> m = new EnumMap<>(LinkClass.class);
         m.putAll(links);
         m.put(linkClass, cost);
-        return new CostModel(m, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit);
+        return new CostModel(m, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit,
+                reduceNsPerByte);
     }
 
     public CostModel withCpu(double cores, CpuScope scope) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cores, scope, railLimit);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cores, scope, railLimit,
+                reduceNsPerByte);
     }
 
     public CostModel withCopyNsPerByte(double nsPerByte) {
-        return new CostModel(links, nsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit);
+        return new CostModel(links, nsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit,
+                reduceNsPerByte);
     }
 
     public CostModel withShmStreamsPerNode(int streams) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, streams, cpuCores, cpuScope, railLimit);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, streams, cpuCores, cpuScope, railLimit,
+                reduceNsPerByte);
     }
 
     /** This model with {@code limit} on every rail (null: none). */
     public CostModel withRailLimit(RailLimit limit) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, limit);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, limit,
+                reduceNsPerByte);
     }
 }
