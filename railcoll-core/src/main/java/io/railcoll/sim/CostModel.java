@@ -10,10 +10,9 @@ import java.util.Optional;
  *
  * @param links                {@link LinkCost} per class; shared memory and rail are required, multicast optional
  * @param copyNsPerByte        processor time of a local copy (a Copy op), per byte
- * @param reduceNsPerByte      gamma: processor time a Reduce op spends per byte on top of a copy's; NaN means "as
- *                             much as a copy" ({@link #reduceCostNsPerByte}), the default: on this project's host the
- *                             combining loops ran at 0.3-0.8 of copy speed, so a Reduce costs 1.25-3.3 copies
- *                             (docs/results/local-reduce.md), and 2 is the middle; a tuning fit may replace it
+ * @param reduceNsPerByte      gamma: processor time a Reduce op spends per byte on top of a copy's
+ *                             ({@link #DEFAULT_REDUCE_NS_PER_BYTE} unless a tuning file sets
+ *                             {@code model.reduce.ns-per-byte})
  * @param stripeThresholdBytes a rail message longer than this is split evenly over the node's rails, as the engine
  *                             does ({@code RAILCOLL_STRIPE_THRESHOLD})
  * @param shmStreamsPerNode    shared-memory transfers a node's memory carries at once at full speed; more wait
@@ -40,9 +39,8 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         if (!(copyNsPerByte >= 0) || Double.isInfinite(copyNsPerByte)) {
             throw new IllegalArgumentException("copy time per byte must be finite and >= 0, got " + copyNsPerByte);
         }
-        if (!Double.isNaN(reduceNsPerByte) && (!(reduceNsPerByte >= 0) || Double.isInfinite(reduceNsPerByte))) {
-            throw new IllegalArgumentException("reduce time per byte must be NaN (as a copy), or finite and >= 0, got "
-                    + reduceNsPerByte);
+        if (!(reduceNsPerByte >= 0) || Double.isInfinite(reduceNsPerByte)) {
+            throw new IllegalArgumentException("reduce time per byte must be finite and >= 0, got " + reduceNsPerByte);
         }
         if (stripeThresholdBytes < 0) {
             throw new IllegalArgumentException("stripe threshold must be >= 0, got " + stripeThresholdBytes);
@@ -55,18 +53,21 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         }
     }
 
-    /** A model whose Reduce ops cost a copy plus as much again ({@code reduceNsPerByte} NaN). */
+    /**
+     * Gamma when nothing is fitted: what combining costs per byte beyond a copy of the same bytes. On this project's
+     * host (loaded) an int sum took 0.17 ns/byte more than a copy in cache and 0.3 ns/byte more in memory
+     * (docs/results/local-reduce.md); 0.2 is between, on the cache side, where most reduction steps run.
+     */
+    public static final double DEFAULT_REDUCE_NS_PER_BYTE = 0.2;
+
+    /** A model whose Reduce ops cost {@link #DEFAULT_REDUCE_NS_PER_BYTE} per byte on top of a copy. */
     public CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
                      int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit) {
-        this(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit, Double.NaN);
+        this(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit,
+                DEFAULT_REDUCE_NS_PER_BYTE);
     }
 
-    /** Gamma in force: {@link #reduceNsPerByte()}, or the copy time per byte when that is NaN. */
-    public double reduceCostNsPerByte() {
-        return Double.isNaN(reduceNsPerByte) ? copyNsPerByte : reduceNsPerByte;
-    }
-
-    /** This model with gamma set (NaN: as much as a copy). */
+    /** This model with gamma set. */
     public CostModel withReduceNsPerByte(double nsPerByte) {
         return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope,
                 railLimit, nsPerByte);

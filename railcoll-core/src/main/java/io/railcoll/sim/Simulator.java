@@ -332,7 +332,7 @@ public final class Simulator {
                 switch (opKind[i]) {
                     case COPY, REDUCE -> {
                         double perByte = opKind[i] == COPY ? model.copyNsPerByte()
-                                : model.copyNsPerByte() + model.reduceCostNsPerByte();
+                                : model.copyNsPerByte() + model.reduceNsPerByte();
                         double done = compute(rep, t, opArg[i] * perByte);
                         pc[rep]++;
                         if (done > t) {

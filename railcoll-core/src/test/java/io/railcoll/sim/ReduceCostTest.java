@@ -15,7 +15,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The simulator prices a Reduce step as a copy plus gamma per byte; gamma defaults to a copy's time per byte. */
+/** The simulator prices a Reduce step as a copy plus gamma per byte (CostModel.DEFAULT_REDUCE_NS_PER_BYTE unless set). */
 class ReduceCostTest {
     private static final long B = 1000;
     private static final Shape SHAPE = new Shape(Collective.ALLGATHER, Placement.uniform(1, 1), 1, B, 0);
@@ -51,10 +51,10 @@ class ReduceCostTest {
         CostModel model = new CostModel(Map.of(LinkClass.SHARED_MEMORY, new LinkCost(0, 1, 0),
                 LinkClass.RAIL, new LinkCost(100, 1, 0)), 1.0, Long.MAX_VALUE, 0, 0, CpuScope.NODE);
         assertEquals(2 * B, Simulator.predict(local(false), SHAPE, model).timeNs());
-        assertEquals(3 * B, Simulator.predict(local(true), SHAPE, model).timeNs(), "default gamma: a copy's time");
-        assertEquals(1.0, model.reduceCostNsPerByte());
+        assertEquals(2.2 * B, Simulator.predict(local(true), SHAPE, model).timeNs(), 1e-6, "default gamma 0.2 ns/byte");
+        assertEquals(CostModel.DEFAULT_REDUCE_NS_PER_BYTE, model.reduceNsPerByte());
         CostModel fitted = model.withReduceNsPerByte(0.25);
-        assertEquals(2.25 * B, Simulator.predict(local(true), SHAPE, fitted).timeNs());
+        assertEquals(2.25 * B, Simulator.predict(local(true), SHAPE, fitted).timeNs(), 1e-6);
         assertEquals(0.25, fitted.withCopyNsPerByte(2).reduceNsPerByte(), "other changes keep gamma");
         assertThrows(IllegalArgumentException.class, () -> model.withReduceNsPerByte(-1));
     }
