@@ -66,7 +66,9 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--collective", description = "Collective to measure: allgather, gather, broadcast, alltoall, barrier; "
             + "or paper 004's point-to-point benchmarks between rank 0 and a rank on another node: bandwidth, bibandwidth, "
-            + "latency (then --iterations is the window, default sizes 8 B..4 MiB, 2 nodes x 1 rank) (default ${DEFAULT-VALUE}).",
+            + "latency (then --iterations is the window, default sizes 8 B..4 MiB, 2 nodes x 1 rank); "
+            + "or local-reduce: the local reduction loops (sum on int, long, float, double) against a plain copy on this machine, "
+            + "with and without C2's vectorisation (default sizes 8 KiB..64 MiB) (default ${DEFAULT-VALUE}).",
             defaultValue = "allgather")
     String collective;
 
@@ -149,6 +151,9 @@ final class BenchCommand implements Callable<Integer> {
         parseSamples();
         if (PointToPointBench.isMode(collective)) {
             return new PointToPointBench(this, collective).run();
+        }
+        if (LocalReduceRun.MODE.equals(collective)) {
+            return new LocalReduceRun(this).run();
         }
         String loadBefore = RunFacts.loadNow();
         Collective c = Collective.fromId(collective);

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Collects one rank's ops. It merges a Copy that continues the previous one (both source and destination
- * contiguous) into it, so per-block copy loops stay a few ops, and hands out TEMP regions that are never reused:
+ * Collects one rank's ops. It merges a Copy (or a Reduce) that continues the previous one (both source and
+ * destination contiguous) into it, so per-block copy loops stay a few ops, and hands out TEMP regions that are never reused:
  * without completion notices a schedule cannot know when a put has finished reading, so a fresh region is the
  * simple way to keep put sources stable. Not thread-safe; one builder per program.
  */
@@ -47,6 +47,24 @@ public final class ProgramBuilder {
             return this;
         }
         ops.add(new Op.Copy(src, srcOffset, dst, dstOffset, length));
+        return this;
+    }
+
+    /**
+     * Adds a reduction step {@code dst = src op dst} ({@link Op.Reduce}; {@code src} is the left operand), or extends
+     * the previous op when it is a reduction this one continues (combining is element by element, so two adjacent
+     * ranges are one range); zero-length ones vanish.
+     */
+    public ProgramBuilder reduce(Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) {
+        if (length == 0) {
+            return this;
+        }
+        if (!ops.isEmpty() && ops.getLast() instanceof Op.Reduce last && last.src() == src && last.dst() == dst
+                && last.srcOffset() + last.length() == srcOffset && last.dstOffset() + last.length() == dstOffset) {
+            ops.set(ops.size() - 1, new Op.Reduce(src, last.srcOffset(), dst, last.dstOffset(), last.length() + length));
+            return this;
+        }
+        ops.add(new Op.Reduce(src, srcOffset, dst, dstOffset, length));
         return this;
     }
 

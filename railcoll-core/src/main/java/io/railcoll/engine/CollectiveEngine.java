@@ -6,6 +6,7 @@ import io.railcoll.CollectiveTimeoutException;
 import io.railcoll.MismatchException;
 import io.railcoll.PeerLostException;
 import io.railcoll.RailcollException;
+import io.railcoll.reduce.Reduction;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
@@ -98,6 +99,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private volatile java.util.function.BooleanSupplier awaitedExternal;
 
     private volatile Posting posting;
+    /** The running call's element type and operator, for its Reduce steps; null between calls (owner thread only). */
+    private Reduction reduction;
     private volatile long completedSeq;
     private volatile RailcollException failure;
 
@@ -262,8 +265,33 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, int[] points,
                     IntConsumer atPoint) {
+        run(algorithm, shape, send, recv, points, atPoint, null);
+    }
+
+    /**
+     * Runs a schedule that combines data: as {@link #run(Algorithm, Shape, MemorySegment, MemorySegment)}, with
+     * {@code reduction} applied by its {@code Reduce} steps.
+     *
+     * @throws IllegalArgumentException when the program has Reduce steps and {@code reduction} is null, before
+     *                                  anything is sent
+     */
+    public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction) {
+        run(algorithm, shape, send, recv, null, null, reduction);
+    }
+
+    private void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, int[] points,
+                     IntConsumer atPoint, Reduction reduction) {
         checkUsable();
         CompiledProgram program = cache.get(algorithm, shape);
+        if (program.combines && reduction == null) {
+            throw new IllegalArgumentException(algorithm.id() + " combines data but the call passed no element type "
+                    + "and operator");
+        }
+        if (program.combines && program.reduceGranule % reduction.type().sizeBytes() != 0) {
+            throw new IllegalArgumentException(algorithm.id() + " for " + shape + " combines ranges that are not whole "
+                    + reduction.type() + " elements (" + reduction.type().sizeBytes() + " bytes each)");
+        }
+        this.reduction = reduction;
         Posting p = post(program, shape, send, recv);
         try {
             execute(p, points, atPoint);
@@ -273,6 +301,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw e;
         } finally {
             posting = null;
+            this.reduction = null;
             completedSeq = p.seq;
         }
     }
@@ -320,6 +349,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 }
                 case CompiledProgram.RECV -> awaitSlot(posting, p.slot[i]);
                 case CompiledProgram.COPY -> MemorySegment.copy(bound[p.srcBuf[i]], p.srcOff[i],
+                        bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
+                case CompiledProgram.REDUCE -> reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i],
                         bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
                 default -> throw new IllegalStateException("unknown op kind " + p.kind[i]);
             }

@@ -16,6 +16,8 @@ final class CompiledProgram {
     static final byte PUT = 0;
     static final byte RECV = 1;
     static final byte COPY = 2;
+    /** A local combine with the call's reduction: dst = src op dst (see {@link Op.Reduce}). */
+    static final byte REDUCE = 3;
 
     final String algorithmId;
     final int algorithmCode;
@@ -31,6 +33,11 @@ final class CompiledProgram {
     final long[] length;
     /** For RECV ops, the slot they wait on. */
     final int[] slot;
+
+    /** True when some op is a REDUCE: the call must bring a reduction. */
+    final boolean combines;
+    /** The gcd of the REDUCE lengths (0 when none): every one is a whole number of elements iff this is. */
+    final long reduceGranule;
 
     final int slots;
     final int[] slotPeer;
@@ -76,6 +83,8 @@ final class CompiledProgram {
         tableMask = cap - 1;
         Arrays.fill(tableSlots, -1);
         int s = 0;
+        int reduces = 0;
+        long reduceGranule = 0;
         for (int i = 0; i < n; i++) {
             switch (ops.get(i)) {
                 case Op.Put p -> {
@@ -102,6 +111,16 @@ final class CompiledProgram {
                     insert(r.peer(), r.tag(), s);
                     s++;
                 }
+                case Op.Reduce x -> {
+                    kind[i] = REDUCE;
+                    srcBuf[i] = (byte) x.src().ordinal();
+                    srcOff[i] = x.srcOffset();
+                    dstBuf[i] = (byte) x.dst().ordinal();
+                    dstOff[i] = x.dstOffset();
+                    length[i] = x.length();
+                    reduceGranule = gcd(reduceGranule, x.length());
+                    reduces++;
+                }
                 case Op.Copy c -> {
                     kind[i] = COPY;
                     srcBuf[i] = (byte) c.src().ordinal();
@@ -112,6 +131,12 @@ final class CompiledProgram {
                 }
             }
         }
+        combines = reduces > 0;
+        this.reduceGranule = reduceGranule;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     int ops() {

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Finds races on a rank's RECV and TEMP buffers. Every access has a window in which it may touch its bytes:
  * <ul>
- *   <li>a Copy, only at its own op;</li>
+ *   <li>a Copy or Reduce, only at its own op (a Reduce reads and writes its destination: one write access);</li>
  *   <li>a Put reads its source from its op until the receiver reaches the matching Recv (the only completion a
  *       schedule can observe);</li>
  *   <li>a Recv's data may land from the moment its sender issues the put until the Recv is reached.</li>
@@ -39,6 +39,12 @@ final class HazardFinder {
                                 + ") -> " + c.dst() + "[" + c.dstOffset() + "," + (c.dstOffset() + c.length()) + "))";
                         add(recv, temp, c.src(), c.srcOffset(), c.length(), false, i, r, i, r, i, what);
                         add(recv, temp, c.dst(), c.dstOffset(), c.length(), true, i, r, i, r, i, what);
+                    }
+                    case Op.Reduce x -> {
+                        String what = "op " + i + " (Reduce " + x.src() + "[" + x.srcOffset() + "," + (x.srcOffset() + x.length())
+                                + ") into " + x.dst() + "[" + x.dstOffset() + "," + (x.dstOffset() + x.length()) + "))";
+                        add(recv, temp, x.src(), x.srcOffset(), x.length(), false, i, r, i, r, i, what);
+                        add(recv, temp, x.dst(), x.dstOffset(), x.length(), true, i, r, i, r, i, what);
                     }
                     case Op.Put p -> {
                         String what = "op " + i + " (Put to rank " + p.peer() + " tag " + p.tag() + " reading " + p.src()

@@ -8,6 +8,7 @@ package io.railcoll.schedule;
  *   <li>{@link Recv}: blocks until the peer's put with the same tag has fully landed. Every Recv of a program is
  *       registered before the first op runs, so data may land at any time before the Recv is reached.</li>
  *   <li>{@link Copy}: a local copy, done when reached.</li>
+ *   <li>{@link Reduce}: a local combine with the call's operator, {@code dst = src op dst}, done when reached.</li>
  * </ul>
  * A program ends only when its own puts have left its buffers. Puts and Recvs match by (sender, receiver, tag):
  * each such triple occurs at most once and both sides state the same length. Because a Recv can land as soon as
@@ -39,6 +40,23 @@ public sealed interface Op {
     /** Copies {@code length} bytes locally from {@code src[srcOffset..]} to {@code dst[dstOffset..]}. */
     record Copy(Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) implements Op {
         public Copy {
+            checkRange(srcOffset, length);
+            checkRange(dstOffset, 0);
+            if (dst == Buffer.SEND) {
+                throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+    }
+
+    /**
+     * Combines {@code length} bytes of {@code src[srcOffset..]} into {@code dst[dstOffset..]} with the call's
+     * reduction operator, element by element: {@code dst = src op dst}. {@code src} is the <em>left</em> operand
+     * (MPI's order), so a schedule that must combine in rank order (a non-commutative operator) puts the lower ranks'
+     * partial result in {@code src}. The length is a whole number of elements; the engine checks that against the
+     * call's element type. Source and destination must not overlap.
+     */
+    record Reduce(Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) implements Op {
+        public Reduce {
             checkRange(srcOffset, length);
             checkRange(dstOffset, 0);
             if (dst == Buffer.SEND) {

@@ -344,6 +344,11 @@ public final class ResourceTable {
             fromNetwork = new boolean[n][][];
             for (int r = 0; r < n; r++) {
                 RankProgram program = algorithm.program(shape, r);
+                if (program.ops().stream().anyMatch(op -> op instanceof Op.Reduce)) {
+                    // The table counts whose blocks a node holds; a reduced byte is no rank's block.
+                    throw new IllegalArgumentException(algorithm.id() + " combines data (Reduce ops): the resource "
+                            + "table counts the blocks of data-moving collectives only");
+                }
                 programs.add(program);
                 int[] phases = algorithm instanceof Phased p ? p.phaseOfOps(shape, r) : new int[program.ops().size()];
                 if (phases.length != program.ops().size()) {

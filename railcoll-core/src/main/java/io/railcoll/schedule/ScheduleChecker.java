@@ -14,7 +14,7 @@ import java.util.function.IntFunction;
  * <p>It checks, in this order (a failing stage stops the later ones that depend on it):
  * <ol>
  *   <li>structure: program ranks, peers in range and not self, ranges inside SEND/RECV/TEMP, SEND never written,
- *       a Copy's source and destination not overlapping;</li>
+ *       a Copy's or Reduce's source and destination not overlapping;</li>
  *   <li>matching: every Put has exactly one Recv with the same (sender, receiver, tag) and length, and vice versa;</li>
  *   <li>progress: running each rank until it blocks on a Recv whose put is not issued ends with every rank
  *       finished; otherwise a deadlock, reported as who waits for whom;</li>
@@ -22,8 +22,10 @@ import java.util.function.IntFunction;
  *   <li>hazards: no two accesses to the same bytes of RECV or TEMP, one of them a write, whose windows are not
  *       ordered by happens-before (see {@link HazardFinder}; a Recv may land any time after its put is issued, a
  *       Put reads until its Recv is reached);</li>
- *   <li>result: every rank's RECV holds exactly the bytes {@link Collective} prescribes; for a barrier, no rank can
- *       finish before every rank has started;</li>
+ *   <li>result: every rank's RECV holds exactly the bytes {@link Collective} prescribes, copied and not combined;
+ *       for a barrier, no rank can finish before every rank has started; for programs that combine
+ *       ({@link #checkReduction}), the {@link ReductionResult}: every rank's contribution exactly once, in rank order
+ *       where the operator needs it;</li>
  *   <li>cost: the {@link CostTerms} measured on the programs' {@link Traffic} equal the algorithm's claim.</li>
  * </ol>
  * Stateless and thread-safe; used by tests, the CLI and the simulator.
@@ -125,7 +127,7 @@ public final class ScheduleChecker {
         } catch (RuntimeException e) {
             collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
         }
-        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector);
+        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, null);
     }
 
     /**
@@ -133,11 +135,21 @@ public final class ScheduleChecker {
      * the measured cost is reported either way.
      */
     public static Report check(String label, Shape shape, IntFunction<RankProgram> programs, CostTerms claimed) {
-        return run(label, shape, programs, claimed, new Collector());
+        return run(label, shape, programs, claimed, new Collector(), null);
+    }
+
+    /**
+     * Checks programs that combine data ({@link Op.Reduce}): every rule as {@link #check}, except that the result
+     * is {@code expected} instead of what {@code shape}'s collective prescribes. The shape supplies the placement,
+     * ports and the SEND/RECV sizes ({@link Collective#sendBytes}, {@link Collective#recvBytes}).
+     */
+    public static Report checkReduction(String label, Shape shape, IntFunction<RankProgram> programs,
+                                        CostTerms claimed, ReductionResult expected) {
+        return run(label, shape, programs, claimed, new Collector(), java.util.Objects.requireNonNull(expected));
     }
 
     private static Report run(String label, Shape shape, IntFunction<RankProgram> source, CostTerms claimed,
-                              Collector collector) {
+                              Collector collector, ReductionResult reduction) {
         int n = shape.size();
         List<RankProgram> programs = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
@@ -157,7 +169,11 @@ public final class ScheduleChecker {
                 SymbolicExecution execution = new SymbolicExecution(shape, programs, matching, collector);
                 if (execution.run()) {
                     HazardFinder.find(shape, programs, matching, execution, collector);
-                    checkResult(shape, execution, collector);
+                    if (reduction == null) {
+                        checkResult(shape, execution, collector);
+                    } else {
+                        checkReductionResult(shape, reduction, execution, collector);
+                    }
                     checkBarrier(shape, programs, execution, collector);
                     measured = measure(shape, programs, claimed, collector);
                 }
@@ -219,6 +235,15 @@ public final class ScheduleChecker {
                         if (cp.src() == cp.dst() && cp.length() > 0 && cp.srcOffset() < cp.dstOffset() + cp.length()
                                 && cp.dstOffset() < cp.srcOffset() + cp.length()) {
                             c.add(Rule.STRUCTURE, r, i, "Copy source and destination overlap in " + cp.src());
+                        }
+                    }
+                    case Op.Reduce x -> {
+                        checkWritable(r, i, x.dst(), c);
+                        checkRange(shape, program, r, i, "Reduce source", x.src(), x.srcOffset(), x.length(), c);
+                        checkRange(shape, program, r, i, "Reduce destination", x.dst(), x.dstOffset(), x.length(), c);
+                        if (x.src() == x.dst() && x.length() > 0 && x.srcOffset() < x.dstOffset() + x.length()
+                                && x.dstOffset() < x.srcOffset() + x.length()) {
+                            c.add(Rule.STRUCTURE, r, i, "Reduce source and destination overlap in " + x.src());
                         }
                     }
                     case null -> c.add(Rule.STRUCTURE, r, i, "null op");
@@ -355,12 +380,62 @@ public final class ScheduleChecker {
                 default -> throw new IllegalStateException("no RECV contents for " + shape.collective());
             }
             SymbolicBuffer.Piece actual = piece.suffix(done).prefix(span);
-            if (!actual.defined() || actual.originRank() != expectedRank || actual.originBuffer() != expectedBuffer
+            if (!actual.plain() || actual.originRank() != expectedRank || actual.originBuffer() != expectedBuffer
                     || actual.originOffset() != expectedOffset) {
                 return "RECV[" + at + "," + (at + span) + ") holds " + actual.describe() + ", expected rank "
                         + expectedRank + " " + expectedBuffer + "[" + expectedOffset + "," + (expectedOffset + span) + ")";
             }
             done += span;
+        }
+        return null;
+    }
+
+    private static void checkReductionResult(Shape shape, ReductionResult expected, SymbolicExecution execution,
+                                             Collector c) {
+        int n = shape.size();
+        for (int r = 0; r < n; r++) {
+            if (!expected.holdsResult(r)) {
+                continue;
+            }
+            long pos = 0;
+            for (SymbolicBuffer.Piece piece : execution.buffer(r, Buffer.RECV).read(0, expected.lengthBytes())) {
+                String wrong = wrongCombination(n, expected.rankOrder(), pos, piece);
+                if (wrong != null) {
+                    c.add(Rule.RESULT, r, -1, "RECV[" + pos + "," + (pos + piece.length()) + ") holds "
+                            + piece.describe() + ": " + wrong);
+                    break;
+                }
+                pos += piece.length();
+            }
+        }
+    }
+
+    /** Null when {@code piece}, at RECV offset {@code pos}, combines SEND[pos..] of every rank once (in order). */
+    private static String wrongCombination(int n, boolean rankOrder, long pos, SymbolicBuffer.Piece piece) {
+        if (!piece.defined()) {
+            return "no data, expected the combination of every rank's SEND[" + pos + "," + (pos + piece.length()) + ")";
+        }
+        boolean[] seen = new boolean[n];
+        int previous = -1;
+        for (SymbolicBuffer.Origin term : piece.terms()) {
+            if (term.buffer() != Buffer.SEND || term.offset() != pos) {
+                return "a term is " + term.describe(piece.length()) + ", expected SEND[" + pos + ","
+                        + (pos + piece.length()) + ") of a rank";
+            }
+            if (seen[term.rank()]) {
+                return "rank " + term.rank() + "'s contribution appears twice";
+            }
+            seen[term.rank()] = true;
+            if (rankOrder && term.rank() < previous) {
+                return "rank " + term.rank() + " is combined after rank " + previous
+                        + ", but a non-commutative operator needs rank order";
+            }
+            previous = term.rank();
+        }
+        for (int q = 0; q < n; q++) {
+            if (!seen[q]) {
+                return "rank " + q + "'s contribution is missing";
+            }
         }
         return null;
     }

@@ -83,6 +83,10 @@ final class SymbolicExecution {
                     } else if (op instanceof Op.Copy c) {
                         List<SymbolicBuffer.Piece> data = readDefined(r, i, c.src(), c.srcOffset(), c.length());
                         buffer(r, c.dst()).write(c.dstOffset(), data);
+                    } else if (op instanceof Op.Reduce x) {
+                        List<SymbolicBuffer.Piece> left = readDefined(r, i, x.src(), x.srcOffset(), x.length());
+                        List<SymbolicBuffer.Piece> right = readDefined(r, i, x.dst(), x.dstOffset(), x.length());
+                        buffer(r, x.dst()).write(x.dstOffset(), SymbolicBuffer.combine(left, right));
                     }
                     next[r]++;
                     progress = true;

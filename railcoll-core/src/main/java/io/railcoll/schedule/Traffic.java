@@ -41,7 +41,7 @@ public final class Traffic {
         }
     }
 
-    /** The traffic of complete programs: their puts and receives in order, copies dropped. */
+    /** The traffic of complete programs: their puts and receives in order, copies and reductions dropped. */
     public static Traffic of(List<RankProgram> programs) {
         Traffic traffic = new Traffic(programs.size());
         for (int r = 0; r < programs.size(); r++) {
@@ -50,6 +50,8 @@ public final class Traffic {
                     case Op.Put p -> traffic.send(r, p.peer(), p.tag(), p.length());
                     case Op.Recv v -> traffic.receive(r, v.peer(), v.tag());
                     case Op.Copy c -> {
+                    }
+                    case Op.Reduce x -> {
                     }
                 }
             }

@@ -45,6 +45,7 @@ import java.util.regex.Pattern;
  *   model.rail.ns-per-byte = 0.25
  *   model.rail.cpu-fraction = 0.9                 # optional, default 0
  *   model.copy.ns-per-byte = 0.1                  # optional, default 0
+ *   model.reduce.ns-per-byte = 0.2                # optional, default CostModel.DEFAULT_REDUCE_NS_PER_BYTE
  *   model.stripe-threshold-bytes = 1024           # optional, default 1024
  *   model.shm.streams-per-node = 2                # optional, default 0 (no limit)
  *   model.cpu.cores = 2                           # optional, default 0 (a core per rank)
@@ -87,7 +88,7 @@ public final class TuningFile {
                 keys.add("model." + c.key() + "." + f);
             }
         }
-        keys.addAll(List.of("model.copy.ns-per-byte", "model.stripe-threshold-bytes", "model.shm.streams-per-node",
+        keys.addAll(List.of("model.copy.ns-per-byte", "model.reduce.ns-per-byte", "model.stripe-threshold-bytes", "model.shm.streams-per-node",
                 "model.cpu.cores", "model.cpu.scope", RATE_KEY, BURST_KEY));
         return keys;
     }
@@ -192,6 +193,7 @@ public final class TuningFile {
             }
         }
         double copy = r.number("model.copy.ns-per-byte", 0.0);
+        double reduce = r.number("model.reduce.ns-per-byte", CostModel.DEFAULT_REDUCE_NS_PER_BYTE);
         long stripe = (long) r.number("model.stripe-threshold-bytes", (double) DEFAULT_STRIPE_THRESHOLD);
         int streams = (int) r.number("model.shm.streams-per-node", 0.0);
         double cores = r.number("model.cpu.cores", 0.0);
@@ -205,7 +207,7 @@ public final class TuningFile {
         }
         RailLimit limit = railLimit(r);
         try {
-            return new CostModel(links, copy, stripe, streams, cores, scope, limit);
+            return new CostModel(links, copy, stripe, streams, cores, scope, limit, reduce);
         } catch (IllegalArgumentException e) {
             throw new TuningFileException(r.source + ": " + e.getMessage());
         }
@@ -368,6 +370,8 @@ public final class TuningFile {
         }
         sb.append("# Processor time of a local copy, per byte.\n");
         sb.append("model.copy.ns-per-byte = ").append(number(m.copyNsPerByte())).append('\n');
+        sb.append("# Processor time a reduction step spends per byte beyond a copy (gamma).\n");
+        sb.append("model.reduce.ns-per-byte = ").append(number(m.reduceNsPerByte())).append('\n');
         sb.append("# Rail messages longer than this are split over all rails, as the engine does.\n");
         sb.append("model.stripe-threshold-bytes = ").append(m.stripeThresholdBytes()).append('\n');
         sb.append("# Shared-memory transfers a node carries at once at full speed (0: no limit).\n");

@@ -10,6 +10,9 @@ import java.util.Optional;
  *
  * @param links                {@link LinkCost} per class; shared memory and rail are required, multicast optional
  * @param copyNsPerByte        processor time of a local copy (a Copy op), per byte
+ * @param reduceNsPerByte      gamma: processor time a Reduce op spends per byte on top of a copy's
+ *                             ({@link #DEFAULT_REDUCE_NS_PER_BYTE} unless a tuning file sets
+ *                             {@code model.reduce.ns-per-byte})
  * @param stripeThresholdBytes a rail message longer than this is split evenly over the node's rails, as the engine
  *                             does ({@code RAILCOLL_STRIPE_THRESHOLD})
  * @param shmStreamsPerNode    shared-memory transfers a node's memory carries at once at full speed; more wait
@@ -21,7 +24,8 @@ import java.util.Optional;
  *                             traffic at their Hockney time per byte
  */
 public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
-                        int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit) {
+                        int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit,
+                        double reduceNsPerByte) {
 
     public CostModel {
         EnumMap<LinkClass, LinkCost> copy = new EnumMap<>(LinkClass.class);
@@ -35,6 +39,9 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         if (!(copyNsPerByte >= 0) || Double.isInfinite(copyNsPerByte)) {
             throw new IllegalArgumentException("copy time per byte must be finite and >= 0, got " + copyNsPerByte);
         }
+        if (!(reduceNsPerByte >= 0) || Double.isInfinite(reduceNsPerByte)) {
+            throw new IllegalArgumentException("reduce time per byte must be finite and >= 0, got " + reduceNsPerByte);
+        }
         if (stripeThresholdBytes < 0) {
             throw new IllegalArgumentException("stripe threshold must be >= 0, got " + stripeThresholdBytes);
         }
@@ -44,6 +51,26 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         if (!(cpuCores >= 0) || Double.isInfinite(cpuCores)) {
             throw new IllegalArgumentException("cores must be finite and >= 0, got " + cpuCores);
         }
+    }
+
+    /**
+     * Gamma when nothing is fitted: what combining costs per byte beyond a copy of the same bytes. On this project's
+     * host (loaded) an int sum took 0.17 ns/byte more than a copy in cache and 0.3 ns/byte more in memory
+     * (docs/results/local-reduce.md); 0.2 is between, on the cache side, where most reduction steps run.
+     */
+    public static final double DEFAULT_REDUCE_NS_PER_BYTE = 0.2;
+
+    /** A model whose Reduce ops cost {@link #DEFAULT_REDUCE_NS_PER_BYTE} per byte on top of a copy. */
+    public CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, long stripeThresholdBytes,
+                     int shmStreamsPerNode, double cpuCores, CpuScope cpuScope, RailLimit railLimit) {
+        this(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit,
+                DEFAULT_REDUCE_NS_PER_BYTE);
+    }
+
+    /** This model with gamma set. */
+    public CostModel withReduceNsPerByte(double nsPerByte) {
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope,
+                railLimit, nsPerByte);
     }
 
     /** A model whose rails have no token bucket. */
@@ -78,23 +105,28 @@ public record CostModel(Map<LinkClass, LinkCost> links, double copyNsPerByte, lo
         EnumMap<LinkClass, LinkCost> m = new EnumMap<>(LinkClass.class);
         m.putAll(links);
         m.put(linkClass, cost);
-        return new CostModel(m, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit);
+        return new CostModel(m, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit,
+                reduceNsPerByte);
     }
 
     public CostModel withCpu(double cores, CpuScope scope) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cores, scope, railLimit);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cores, scope, railLimit,
+                reduceNsPerByte);
     }
 
     public CostModel withCopyNsPerByte(double nsPerByte) {
-        return new CostModel(links, nsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit);
+        return new CostModel(links, nsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, railLimit,
+                reduceNsPerByte);
     }
 
     public CostModel withShmStreamsPerNode(int streams) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, streams, cpuCores, cpuScope, railLimit);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, streams, cpuCores, cpuScope, railLimit,
+                reduceNsPerByte);
     }
 
     /** This model with {@code limit} on every rail (null: none). */
     public CostModel withRailLimit(RailLimit limit) {
-        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, limit);
+        return new CostModel(links, copyNsPerByte, stripeThresholdBytes, shmStreamsPerNode, cpuCores, cpuScope, limit,
+                reduceNsPerByte);
     }
 }

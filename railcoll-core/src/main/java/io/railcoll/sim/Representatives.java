@@ -112,6 +112,7 @@ final class Representatives {
                         && y.tag() == x.tag() && y.length() == x.length();
                 // Copy lengths may differ: a rank whose blocks wrap around copies more (Bruck's final shift).
                 case Op.Copy x -> b.get(i) instanceof Op.Copy;
+                case Op.Reduce x -> b.get(i) instanceof Op.Reduce y && y.length() == x.length();
             };
             if (!same) {
                 return Optional.of("charged op " + i + " is " + b.get(i) + ", expected the image of " + a.get(i));

@@ -26,7 +26,8 @@ import java.util.Arrays;
  *       node's shared-memory streams;</li>
  *   <li><b>landing</b>: the receiver's thread spends {@code f/2 (alpha + m beta)} on a core; the matching Recv
  *       completes then;</li>
- *   <li><b>Copy</b>: the rank's thread spends {@code m * copyNsPerByte} on a core.</li>
+ *   <li><b>Copy</b>: the rank's thread spends {@code m * copyNsPerByte} on a core;</li>
+ *   <li><b>Reduce</b>: the same, plus {@code m * reduceNsPerByte} for combining (the model's gamma).</li>
  * </ol>
  * Every shared resource (ports, rails, streams, threads, cores) serves requests first come, first served, in
  * simulated time. With f = 0, no copy cost, no stream limit and one rank per node this is exactly the k-port
@@ -97,6 +98,7 @@ public final class Simulator {
         private static final byte PUT = 0;
         private static final byte RECV = 1;
         private static final byte COPY = 2;
+        private static final byte REDUCE = 3;
         private static final long STEP = 0;
         private static final long WIRE = 1;
         private static final long LANDING = 2;
@@ -239,6 +241,7 @@ public final class Simulator {
                             addOp(RECV, receives++);
                         }
                         case Op.Copy c -> addOp(COPY, c.length());
+                        case Op.Reduce x -> addOp(REDUCE, x.length());
                     }
                 }
             }
@@ -327,8 +330,10 @@ public final class Simulator {
             while (pc[rep] < end) {
                 int i = pc[rep];
                 switch (opKind[i]) {
-                    case COPY -> {
-                        double done = compute(rep, t, opArg[i] * model.copyNsPerByte());
+                    case COPY, REDUCE -> {
+                        double perByte = opKind[i] == COPY ? model.copyNsPerByte()
+                                : model.copyNsPerByte() + model.reduceNsPerByte();
+                        double done = compute(rep, t, opArg[i] * perByte);
                         pc[rep]++;
                         if (done > t) {
                             queue.add(done, event(STEP, rep));
