@@ -105,6 +105,12 @@ public final class AnalyticEstimate {
                     total += ns;
                     cpu += ns;
                 }
+                case Op.Reduce x -> {
+                    // Priced as the simulator prices it: a copy plus the combining cost (gamma) per byte.
+                    double ns = x.length() * (model.copyNsPerByte() + model.reduceNsPerByte());
+                    total += ns;
+                    cpu += ns;
+                }
             }
         }
         total += phase(puts, putBytes, k, shm, rail);
