@@ -1,5 +1,8 @@
 package io.railcoll.bootstrap;
 
+import io.railcoll.settings.RailcollSettings;
+import io.railcoll.settings.Setting;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -15,7 +18,7 @@ import java.util.Map;
  * {@code SLURM_NTASKS}). Whatever started the ranks, railcoll's variables give the rest:
  * <ul>
  *   <li>{@code RAILCOLL_RENDEZVOUS}: host:port of the rendezvous (required);</li>
- *   <li>{@code RAILCOLL_RENDEZVOUS_SERVER=rank0}: rank 0 serves the rendezvous itself at that address (for ranks
+ *   <li>{@code RAILCOLL_RENDEZVOUS_SERVER=rank0|launcher} (default launcher): rank 0 serves the rendezvous itself at that address (for ranks
  *       started by mpirun or srun, where no railcoll launcher runs);</li>
  *   <li>{@code RAILCOLL_SECRET}: the job secret every connection proves it knows (required);</li>
  *   <li>{@code RAILCOLL_JOB_ID}: names the job in handshakes and shared-memory files (default: derived from the secret);</li>
@@ -43,6 +46,8 @@ public record JobIdentity(
     }
 
     public static JobIdentity fromEnvironment(Map<String, String> env) {
+        // Checked first: a bad value is refused here, not found out by a rendezvous that never answers.
+        RailcollSettings.RENDEZVOUS_SERVER.read(env);
         int rank = firstInt(env, "rank", "RAILCOLL_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
         int size = firstInt(env, "size", "RAILCOLL_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
         String rv = required(env, "RAILCOLL_RENDEZVOUS", "host:port of the job's rendezvous");
@@ -66,20 +71,23 @@ public record JobIdentity(
                 }
             }
         }
-        boolean serves = "rank0".equals(env.getOrDefault("RAILCOLL_RENDEZVOUS_SERVER", "").strip());
+        boolean serves = RailcollSettings.RENDEZVOUS_SERVER.read(env).equals("rank0");
         return new JobIdentity(rank, size, jobId, secret.getBytes(StandardCharsets.UTF_8), nodeKey, rails,
                 parseHostPort(rv), serves);
     }
+
+    private static final Setting<Integer> PORT = Setting.integer("port", 0, 65535, 0, "", "a TCP port");
 
     public static InetSocketAddress parseHostPort(String hp) {
         int colon = hp.lastIndexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException("expected host:port, got '" + hp + "'");
         }
+        int port = PORT.parse(hp.substring(colon + 1));
         try {
-            return new InetSocketAddress(InetAddress.getByName(hp.substring(0, colon)), Integer.parseInt(hp.substring(colon + 1)));
-        } catch (UnknownHostException | NumberFormatException e) {
-            throw new IllegalArgumentException("bad host:port '" + hp + "'", e);
+            return new InetSocketAddress(InetAddress.getByName(hp.substring(0, colon)), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bad host:port '" + hp + "': unknown host", e);
         }
     }
 
@@ -87,11 +95,9 @@ public record JobIdentity(
         for (String n : names) {
             String v = env.get(n);
             if (v != null && !v.isBlank()) {
-                try {
-                    return Integer.parseInt(v.strip());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(n + " must be a number, got '" + v + "'");
-                }
+                // Every launcher's variable is held to the range of railcoll's own.
+                return (what.equals("rank") ? Setting.integer(n, 0, Integer.MAX_VALUE - 1, 0, "", what)
+                        : Setting.integer(n, 1, Integer.MAX_VALUE, 1, "", what)).parse(v);
             }
         }
         throw new IllegalArgumentException("cannot tell this process's " + what + ": none of " + String.join(", ", names)
