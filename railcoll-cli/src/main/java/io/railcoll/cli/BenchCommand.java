@@ -46,7 +46,7 @@ import java.util.stream.Collectors;
  * cluster, measured the OSU way, and prints a table (best per size, its speedup over the best flat algorithm, the
  * ratio to the peer), then writes CSV, a Markdown report and log-log plots.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class,
         description = "Benchmark collective algorithms on an emulated cluster (default: every all-gather algorithm, 1 B..1 MiB, 4 nodes x 4 ranks x 2 rails).")
 final class BenchCommand implements Callable<Integer> {
     /** The testbed's rail rate when bench picks the testbed itself: the rate of issue 5's figures. */
@@ -69,25 +69,25 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--algorithms", description = "Comma-separated algorithm ids, 'all' (every one that supports the placement) and/or 'auto' (what selection picks) (default ${DEFAULT-VALUE}).", defaultValue = "all")
     String algorithms;
 
-    @Option(names = "--sizes", description = "Comma-separated message sizes in bytes (per-rank block) (default ${DEFAULT-VALUE}).", defaultValue = DEFAULT_SIZES)
+    @Option(names = "--sizes", converter = OptionValues.Sizes.class, description = "Comma-separated message sizes in bytes (per-rank block) (default ${DEFAULT-VALUE}).", defaultValue = DEFAULT_SIZES)
     String sizes;
 
-    @Option(names = "--root", description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
+    @Option(names = "--root", converter = OptionValues.NotNegative.class, description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
     int root;
 
-    @Option(names = "--warmup", description = "Untimed calls before each size, at most; fewer for large messages, as for --iterations (default ${DEFAULT-VALUE}).", defaultValue = "200")
+    @Option(names = "--warmup", converter = OptionValues.NotNegative.class, description = "Untimed calls before each size, at most; fewer for large messages, as for --iterations (default ${DEFAULT-VALUE}).", defaultValue = "200")
     int warmup;
 
-    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms. The peer gets the same counts (default ${DEFAULT-VALUE}, OSU's count for small messages).", defaultValue = "1000")
+    @Option(names = "--iterations", converter = OptionValues.AtLeastOne.class, description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms. The peer gets the same counts (default ${DEFAULT-VALUE}, OSU's count for small messages).", defaultValue = "1000")
     int iterations;
 
-    @Option(names = "--samples", description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
+    @Option(names = "--samples", converter = OptionValues.AtLeastOne.class, description = "Samples per size; the table shows their median, the CSV min/median/max (default ${DEFAULT-VALUE}).", defaultValue = "5")
     int samples;
 
-    @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
+    @Option(names = "--sample-ms", converter = OptionValues.PositiveLong.class, description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long sampleMs;
 
-    @Option(names = "--jit-warmup-ms", description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5%% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
+    @Option(names = "--jit-warmup-ms", converter = OptionValues.NotNegativeLong.class, description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5%% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
     long jitWarmupMs;
 
     @Option(names = "--check", description = "Verify every result byte for byte before timing; fail loudly if one is wrong.")
@@ -169,7 +169,7 @@ final class BenchCommand implements Callable<Integer> {
                 Duration.ofHours(2));
         try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
-                    + "), " + cluster.rails + " rails, engine " + cluster.engine + ", intra-node traffic over "
+                    + "), " + cluster.rails + " rails, engine " + cluster.engine() + ", intra-node traffic over "
                     + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
             ProgressBar bar = ProgressBar.forStdout(c.id() + labelSuffix, expectedSteps(c, placement, sizeList));
             PrintStream routed = LineRouter.printStream(line -> {
@@ -249,7 +249,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<BenchResult> out = new ArrayList<>();
         for (var e : byAlg.entrySet()) {
-            Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine);
+            Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine());
             for (var s : e.getValue().entrySet()) {
                 out.add(BenchResult.of(series, s.getKey(), s.getValue()));
             }
@@ -280,25 +280,13 @@ final class BenchCommand implements Callable<Integer> {
         return !algorithm.startsWith("auto:") && !id.contains(".smp-") && !id.contains(".mc-");
     }
 
+    /** The sizes of a size list (1,4k,1m); a bad entry is an {@link IllegalArgumentException} naming it. */
     static List<Long> parseSizes(String spec) {
-        List<Long> out = new ArrayList<>();
-        for (String s : spec.split(",")) {
-            String t = s.strip().toLowerCase(java.util.Locale.ROOT);
-            long mult = 1;
-            if (t.endsWith("k")) {
-                mult = 1024;
-                t = t.substring(0, t.length() - 1);
-            } else if (t.endsWith("m")) {
-                mult = 1024 * 1024;
-                t = t.substring(0, t.length() - 1);
-            }
-            long v = Long.parseLong(t) * mult;
-            if (v < 0) {
-                throw new IllegalArgumentException("negative size " + s);
-            }
-            out.add(v);
+        try {
+            return OptionValues.sizes(spec);
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new IllegalArgumentException("sizes: " + e.getMessage(), e);
         }
-        return out;
     }
 
     private static String commandLine() {
