@@ -29,7 +29,10 @@ import java.util.List;
  *       deadline ({@link #DEFAULT_HANDSHAKE_TIMEOUT_NS}, 1 s) of being accepted, or it is dropped.</li>
  *   <li>At most {@code maxPending} connections may be awaiting authentication; a new one beyond that drops the
  *       oldest, which has had the longest to prove itself (a peer's handshake takes milliseconds, so under a flood
- *       it is the strangers that age out). A dropped connector sees {@link HandshakeDroppedException} and retries.</li>
+ *       it is the strangers that age out), unless even the oldest was admitted less than a quarter of the deadline
+ *       ago: then the
+ *       newcomer is turned away at once. A dropped or turned-away connector sees
+ *       {@link HandshakeDroppedException} and retries.</li>
  *   <li>Garbage (bad magic, bad version, malformed fields, more bytes than a message can take) is refused as soon as
  *       it is seen; a wrong secret, job, purpose or rank is refused with the handshake's reason.</li>
  * </ul>
@@ -44,6 +47,13 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_NS = 1_000_000_000L;
     public static final int DEFAULT_MAX_PENDING = 128;
     private static final int ACCEPTS_PER_ROUND = 256;
+    /**
+     * An admitted connection is never dropped for a newer one before a quarter of the handshake deadline (250 ms by
+     * default): a peer needs one round trip to answer the hello (milliseconds, more on a loaded host), so a burst of
+     * strangers cannot push it out before it can. Until then newcomers are turned away, which is the cheapest way
+     * to drain a flood out of the listen queue.
+     */
+    private final long minAgeNs;
 
     /** Reads what a connector sends right after an accepted handshake; {@link EOFException} means "not all here yet". */
     public interface FollowUp<T> {
@@ -103,6 +113,7 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
         this.followUp = followUp;
         this.handshakeTimeoutNs = handshakeTimeoutNs;
         this.maxPending = maxPending;
+        this.minAgeNs = handshakeTimeoutNs / 4;
         this.refusals = refusals;
         this.selector = Selector.open();
         try {
@@ -199,12 +210,22 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
             }
             long now = System.nanoTime();
             if (pending.size() >= maxPending) {
-                drop(pending.getFirst(), "dropped: " + maxPending + " connections were awaiting a handshake", now);
+                Pending oldest = pending.getFirst();
+                if (now - oldest.acceptedNs < minAgeNs) {
+                    // A burst: every slot is young. Turning the newcomer away costs least (an accept and a close:
+                    // no hello, no registration), so a flood drains fast and the peers queued behind it get their
+                    // turn; each admitted connection keeps its time to answer.
+                    refusals.refused("turned away " + remote(ch) + ": " + maxPending
+                            + " connections awaiting a handshake, none older than " + minAgeNs / 1_000_000 + " ms", now);
+                    closeQuietly(ch);
+                    continue;
+                }
+                drop(oldest, "dropped " + oldest.where + ": " + maxPending + " connections were awaiting a handshake",
+                        now);
             }
             Pending p = new Pending(ch, index, now, remote(ch));
             try {
                 ch.configureBlocking(false);
-                ch.socket().setTcpNoDelay(true);
                 if (ch.write(ByteBuffer.wrap(Handshake.acceptorHello(p.nonce))) != 4 + 2 + 16) {
                     throw new IOException("could not send the 22-byte hello at once");
                 }
