@@ -57,7 +57,48 @@ class CraftedFrameFuzzTest {
 
     @FuzzTest
     void gatherFromAPeer(FuzzedDataProvider data) throws Exception {
-        byte[] stream = craft(data);
+        gatherReceiving(craft(data));
+    }
+
+    /**
+     * The target reaches delivery: a well-formed DATA frame from rank 1 (the collective's first sequence number, its
+     * tag) completes the gather with rank 1's bytes in rank 1's block.
+     */
+    @org.junit.jupiter.api.Test
+    void aWellFormedFrameCompletesTheGather() throws Exception {
+        int delivered = 0;
+        for (int tag = 0; tag < 4; tag++) {
+            FrameHeader h = new FrameHeader();
+            h.type = FrameHeader.DATA;
+            h.sourceRank = 1;
+            h.seq = 1;
+            h.collective = Collective.GATHER.wireCode();
+            h.root = 0;
+            h.tag = tag;
+            h.algorithm = DirectGather.ID.hashCode();
+            h.blockBytes = BLOCK;
+            h.putLength = BLOCK;
+            h.fragOffset = 0;
+            h.fragLength = BLOCK;
+            ByteBuffer frame = ByteBuffer.allocate(FrameHeader.BYTES + BLOCK);
+            h.encode(frame);
+            while (frame.hasRemaining()) {
+                frame.put((byte) 0x77);
+            }
+            byte[] recv = gatherReceiving(frame.array());
+            if (recv != null) {
+                delivered++;
+                for (int i = 0; i < BLOCK; i++) {
+                    assertEquals(MINE, recv[i]);
+                    assertEquals((byte) 0x77, recv[BLOCK + i]);
+                }
+            }
+        }
+        assertEquals(1, delivered, "exactly one tag is the one rank 0 expects from rank 1");
+    }
+
+    /** Runs the gather on rank 0 while rank 1's side of the rail sends {@code stream}; the receive buffer if it completed. */
+    private static byte[] gatherReceiving(byte[] stream) throws Exception {
         Placement placement = Placement.uniform(2, 1);
         Shape shape = new Shape(Collective.GATHER, placement, 1, BLOCK, 0);
         try (Arena arena = Arena.ofConfined();
@@ -73,6 +114,7 @@ class CraftedFrameFuzzTest {
             send.fill(MINE);
             SocketChannel[][] channels = new SocketChannel[2][1]; // [0][0]: this rank, no connection
             channels[1][0] = mine;
+            boolean completed = false;
             CollectiveEngine engine = new CollectiveEngine(0, placement, 300_000_000L);
             TcpRailTransport rails = TcpRailTransport.start(0, channels,
                     new RailSettings(1, 1, 1024, 4_000_000_000L, 16 * 1024), engine, QUIET);
@@ -82,6 +124,7 @@ class CraftedFrameFuzzTest {
                 peer.shutdownOutput();
                 try {
                     engine.run(GATHER, shape, send, recv);
+                    completed = true;
                 } catch (RailcollException expected) {
                     // a mismatch, a lost peer or a time-out: a named error
                 }
@@ -98,6 +141,7 @@ class CraftedFrameFuzzTest {
                 byte b = recv.get(ValueLayout.JAVA_BYTE, i);
                 assertEquals(true, b == UNTOUCHED || b == MINE, "the peer wrote into rank 0's own block at " + i);
             }
+            return completed ? recv.toArray(ValueLayout.JAVA_BYTE) : null;
         }
     }
 
