@@ -25,8 +25,9 @@ import java.util.List;
  * and a silent or slow stranger cannot hold up a peer that connects after it.
  *
  * <ul>
- *   <li>Each connection must finish the handshake (and the {@link FollowUp} message, if any) within the handshake
- *       deadline ({@link #DEFAULT_HANDSHAKE_TIMEOUT_NS}, 1 s) of being accepted, or it is dropped.</li>
+ *   <li>Each connection must finish the handshake within the handshake deadline
+ *       ({@link #DEFAULT_HANDSHAKE_TIMEOUT_NS}, 1 s) of being accepted, or it is dropped; once authenticated it has
+ *       10 s more for its {@link FollowUp} message, if any, and no longer counts against the cap.</li>
  *   <li>At most {@code maxPending} connections may be awaiting authentication; a new one beyond that drops the
  *       oldest, which has had the longest to prove itself (a peer's handshake takes milliseconds, so under a flood
  *       it is the strangers that age out), unless even the oldest was admitted less than a quarter of the deadline
@@ -46,6 +47,8 @@ import java.util.List;
 public final class HandshakeAcceptor<T> implements AutoCloseable {
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_NS = 1_000_000_000L;
     public static final int DEFAULT_MAX_PENDING = 128;
+    /** How long an authenticated connection may take to send its follow-up message. */
+    static final long PROVEN_TIMEOUT_NS = 10_000_000_000L;
     private static final int ACCEPTS_PER_ROUND = 256;
     /**
      * An admitted connection is never dropped for a newer one before a quarter of the handshake deadline (250 ms by
@@ -77,7 +80,13 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
     private final int maxPending;
     private final Refusals refusals;
     private final Selector selector;
+    /** Connections not yet authenticated, oldest first: capped, with the handshake deadline. */
     private final LinkedHashSet<Pending> pending = new LinkedHashSet<>();
+    /**
+     * Connections that proved themselves and owe their follow-up message: out of the cap (only holders of the secret
+     * get here), with a longer deadline, since a loaded peer may be descheduled between its hello and its message.
+     */
+    private final LinkedHashSet<Pending> proven = new LinkedHashSet<>();
     private final ArrayDeque<Authenticated<T>> ready = new ArrayDeque<>();
 
     /** One connection awaiting authentication. */
@@ -90,6 +99,8 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
         SelectionKey key;
         ByteBuffer in = ByteBuffer.allocate(128);
         Handshake.Peer peer;
+        long provenNs;
+        boolean dropped;
 
         Pending(SocketChannel channel, int listener, long acceptedNs, String where) {
             this.channel = channel;
@@ -166,8 +177,9 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
                     @SuppressWarnings("unchecked")
                     Pending p = (Pending) key.attachment();
                     T message = readSome(p);
-                    if (message != null || (p.peer != null && followUp == null && pending.contains(p))) {
+                    if (!p.dropped && p.peer != null && (followUp == null || message != null)) {
                         pending.remove(p);
+                        proven.remove(p);
                         p.key.cancel();
                         done.add(p);
                         ready.add(new Authenticated<>(p.peer, p.channel, p.listener, message));
@@ -190,9 +202,9 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
         return refusals;
     }
 
-    /** Connections accepted and awaiting authentication now. */
+    /** Connections accepted and awaiting authentication now (or, authenticated, their follow-up message). */
     public int pendingCount() {
-        return pending.size();
+        return pending.size() + proven.size();
     }
 
     private void acceptSome(ServerSocketChannel listener, int index) throws IOException {
@@ -261,7 +273,7 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
             if (p.peer == null) {
                 helloIfComplete(p, now);
             }
-            if (p.peer != null && followUp != null && pending.contains(p)) {
+            if (!p.dropped && p.peer != null && followUp != null) {
                 return followUpIfComplete(p, now);
             }
             return null;
@@ -319,6 +331,11 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
             return;
         }
         p.peer = v.peer();
+        pending.remove(p);
+        if (followUp != null) {
+            p.provenNs = now;
+            proven.add(p);
+        }
         // What followed the hello belongs to the follow-up message.
         int rest = raw.available();
         ByteBuffer next = ByteBuffer.allocate(Math.max(128, rest));
@@ -346,6 +363,11 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
     }
 
     private void expire(long now) {
+        while (!proven.isEmpty() && now - proven.getFirst().provenNs >= PROVEN_TIMEOUT_NS) {
+            Pending late = proven.getFirst();
+            drop(late, "dropped rank " + late.peer.rank() + " at " + late.where + ": authenticated, but sent no "
+                    + "message within " + PROVEN_TIMEOUT_NS / 1_000_000 + " ms", now);
+        }
         while (!pending.isEmpty()) {
             Pending oldest = pending.getFirst();
             if (now - oldest.acceptedNs < handshakeTimeoutNs) {
@@ -361,7 +383,9 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
     }
 
     private void drop(Pending p, String reason, long now) {
+        p.dropped = true;
         pending.remove(p);
+        proven.remove(p);
         if (p.key != null) {
             p.key.cancel();
         }
@@ -401,6 +425,10 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
             closeQuietly(p.channel);
         }
         pending.clear();
+        for (Pending p : proven) {
+            closeQuietly(p.channel);
+        }
+        proven.clear();
         for (Authenticated<T> a : ready) {
             closeQuietly(a.channel());
         }
