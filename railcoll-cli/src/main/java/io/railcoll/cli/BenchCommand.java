@@ -108,19 +108,24 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-report", description = "Print the table only; write no report or plots.")
     boolean noReport;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec command;
+
     @Override
     public Integer call() throws Exception {
         if (PointToPointBench.isMode(collective)) {
             return new PointToPointBench(this, collective).run();
         }
         Collective c = Collective.fromId(collective);
+        List<String> variants = intraNodeVariants();
+        cluster.environment(); // every setting checked before any JVM starts
         Placement placement = cluster.placement();
         algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
         // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
         List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : parseSizes(sizes);
         Files.createDirectories(out);
         List<BenchResult> results = new ArrayList<>();
-        for (String variant : intraNodeVariants()) {
+        for (String variant : variants) {
             boolean both = intraNode.equals("both");
             Map<String, String> env = new LinkedHashMap<>(cluster.environment());
             env.put("RAILCOLL_SHM", variant.equals("shm") ? "on" : "off");
@@ -190,6 +195,24 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private List<String> intraNodeVariants() {
+        // --intra-node sets RAILCOLL_SHM: left at its default it yields to a --set of it; given, it must agree.
+        String set = cluster.settings.get(io.railcoll.settings.RailcollSettings.SHM.name());
+        if (set != null && !set.isBlank()) {
+            String fromSet;
+            try {
+                fromSet = io.railcoll.settings.RailcollSettings.SHM.parse(set) ? "shm" : "rails";
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(command.commandLine(), "--set " + e.getMessage());
+            }
+            boolean explicit = command != null && command.commandLine().getParseResult() != null
+                    && command.commandLine().getParseResult().hasMatchedOption("--intra-node");
+            if (!explicit) {
+                intraNode = fromSet;
+            } else if (!intraNode.equals(fromSet)) {
+                throw new picocli.CommandLine.ParameterException(command.commandLine(), "--intra-node " + intraNode
+                        + " and --set RAILCOLL_SHM=" + set.strip() + " disagree; give the setting once");
+            }
+        }
         return switch (intraNode) {
             case "shm" -> List.of("shm");
             case "rails" -> List.of("rails");

@@ -68,6 +68,8 @@ class BadInputTest {
             "run --set RAILCOLL_RENDEZVOUS_SERVER=maybe io.railcoll.bench.CheckApp | RAILCOLL_RENDEZVOUS_SERVER=maybe ; launcher, rank0",
             "run --set RAILCOLL_TIMEOUT_MS=1 --timeout-ms 5 io.railcoll.bench.CheckApp | --timeout-ms 5 ; RAILCOLL_TIMEOUT_MS=1 ; disagree",
             "run --set RAILCOLL_ENGINE=single --engine threaded io.railcoll.bench.CheckApp | --engine threaded ; RAILCOLL_ENGINE=single ; disagree",
+            "bench --set RAILCOLL_SHM=off --intra-node shm | --intra-node shm ; RAILCOLL_SHM=off ; disagree",
+            "bench --set RAILCOLL_SHM=perhaps | RAILCOLL_SHM=perhaps ; on, off",
             "bench --no-such-option | --no-such-option",
     })
     void badInputIsOneLineNamingTheOptionWithExitCode2(String args, String expected) {
