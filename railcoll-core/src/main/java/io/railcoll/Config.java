@@ -1,15 +1,16 @@
 package io.railcoll;
 
 import io.railcoll.schedule.Collective;
+import io.railcoll.settings.RailcollSettings;
 
 import java.util.EnumMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every tunable of a communicator, validated in one place. Each setting names the environment variable that
- * sets it when the communicator is built from the environment ({@link #fromEnvironment(Map)}).
+ * Every tunable of a communicator. Each component names the environment variable that sets it when the
+ * communicator is built from the environment ({@link #fromEnvironment(Map)}); the variables' ranges, defaults and
+ * parsing are defined once in {@link RailcollSettings}, and a Config built in code is held to the same ranges.
  *
  * @param timeoutNs            how long any single wait of a collective may last before it fails naming what it
  *                             awaited ({@code RAILCOLL_TIMEOUT_MS}, default 30 s)
@@ -68,15 +69,16 @@ public record Config(
         MulticastMode multicast,
         int multicastRail) {
 
-    public static final long DEFAULT_TIMEOUT_NS = 30_000_000_000L;
-    public static final long DEFAULT_CONNECT_TIMEOUT_NS = 60_000_000_000L;
-    public static final long DEFAULT_STRIPE_THRESHOLD = 1024;
+    // The defaults live with the settings (io.railcoll.settings.RailcollSettings); these name them for code.
+    public static final long DEFAULT_TIMEOUT_NS = RailcollSettings.TIMEOUT.defaultValue();
+    public static final long DEFAULT_CONNECT_TIMEOUT_NS = RailcollSettings.CONNECT_TIMEOUT.defaultValue();
+    public static final long DEFAULT_STRIPE_THRESHOLD = RailcollSettings.STRIPE_THRESHOLD.defaultValue();
 
-    public static final long DEFAULT_RAIL_TIMEOUT_NS = 4_000_000_000L;
-    public static final int DEFAULT_EAGER_BYTES = 16 * 1024;
+    public static final long DEFAULT_RAIL_TIMEOUT_NS = RailcollSettings.RAIL_TIMEOUT.defaultValue();
+    public static final int DEFAULT_EAGER_BYTES = RailcollSettings.EAGER_BYTES.defaultValue();
     /** Above this a copy costs more than the acknowledgement's round trip saves, and pins that much per frame. */
     public static final int MAX_EAGER_BYTES = 1024 * 1024;
-    public static final long DEFAULT_CMA_THRESHOLD = 64 * 1024;
+    public static final long DEFAULT_CMA_THRESHOLD = RailcollSettings.CMA_THRESHOLD.defaultValue();
 
     /** The settings before the rail fail-over ones, with those at their defaults. */
     public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
@@ -95,42 +97,24 @@ public record Config(
     }
 
     public Config {
+        // The same ranges, and the same messages, as the settings these components are read from.
+        if (engine == null) {
+            throw new IllegalArgumentException("the engine must not be null");
+        }
         if (multicast == null) {
             throw new IllegalArgumentException("the multicast mode must not be null");
         }
-        if (multicastRail < 0) {
-            throw new IllegalArgumentException("the multicast rail must be >= 0, got " + multicastRail);
-        }
-        if (connectionsPerRail < 1 || connectionsPerRail > 16) {
-            throw new IllegalArgumentException("connections per rail must be 1..16, got " + connectionsPerRail);
-        }
-        if (railTimeoutNs < 10_000_000L) {
-            throw new IllegalArgumentException("the rail time-out must be at least 10 ms, got " + railTimeoutNs + " ns");
-        }
-        if (eagerBytes < 0 || eagerBytes > MAX_EAGER_BYTES) {
-            throw new IllegalArgumentException("the eager limit must be 0.." + MAX_EAGER_BYTES + " bytes, got " + eagerBytes);
-        }
-        if (cmaThresholdBytes < 1) {
-            throw new IllegalArgumentException("the single-copy threshold must be at least 1 byte, got " + cmaThresholdBytes);
-        }
-        if (timeoutNs <= 0) {
-            throw new IllegalArgumentException("timeout must be > 0");
-        }
-        if (connectTimeoutNs <= 0) {
-            throw new IllegalArgumentException("connect timeout must be > 0");
-        }
-        if (stripeThresholdBytes < 0) {
-            throw new IllegalArgumentException("stripe threshold must be >= 0");
-        }
-        if (ports < 0) {
-            throw new IllegalArgumentException("ports must be >= 0 (0 = one per rail)");
-        }
-        if (groups < 1) {
-            throw new IllegalArgumentException("groups must be >= 1");
-        }
-        if (Integer.bitCount(shmRingBytes) != 1 || shmRingBytes < 4096) {
-            throw new IllegalArgumentException("the shared-memory ring size must be a power of two >= 4096, got " + shmRingBytes);
-        }
+        RailcollSettings.TIMEOUT.check(timeoutNs);
+        RailcollSettings.CONNECT_TIMEOUT.check(connectTimeoutNs);
+        RailcollSettings.STRIPE_THRESHOLD.check(stripeThresholdBytes);
+        RailcollSettings.PORTS.check(ports);
+        RailcollSettings.GROUPS.check(groups);
+        RailcollSettings.SHM_RING_BYTES.check(shmRingBytes);
+        RailcollSettings.CONNECTIONS_PER_RAIL.check(connectionsPerRail);
+        RailcollSettings.RAIL_TIMEOUT.check(railTimeoutNs);
+        RailcollSettings.EAGER_BYTES.check(eagerBytes);
+        RailcollSettings.CMA_THRESHOLD.check(cmaThresholdBytes);
+        RailcollSettings.MCAST_RAIL.check(multicastRail);
         EnumMap<Collective, String> copy = new EnumMap<>(Collective.class);
         copy.putAll(forcedAlgorithms);
         for (Map.Entry<Collective, String> e : copy.entrySet()) {
@@ -143,38 +127,39 @@ public record Config(
     }
 
     public static Config defaults() {
-        return new Config(DEFAULT_TIMEOUT_NS, DEFAULT_CONNECT_TIMEOUT_NS, DEFAULT_STRIPE_THRESHOLD,
-                EngineMode.SINGLE, 0, 2, true, 256 * 1024, Map.of());
+        return fromEnvironment(Map.of());
     }
 
-    /** Reads the variables named on each component; absent ones keep their default. */
+    /**
+     * Reads the variables named on each component through their {@link RailcollSettings} definitions; absent ones
+     * keep their default. A bad value is a {@link io.railcoll.settings.SettingException} naming the variable, the
+     * value and the accepted range.
+     */
     public static Config fromEnvironment(Map<String, String> env) {
-        Config c = defaults();
-        long timeout = millisToNs(env, "RAILCOLL_TIMEOUT_MS", c.timeoutNs);
-        long connect = millisToNs(env, "RAILCOLL_CONNECT_TIMEOUT_MS", c.connectTimeoutNs);
-        long stripe = longValue(env, "RAILCOLL_STRIPE_THRESHOLD", c.stripeThresholdBytes);
-        EngineMode engine = env.containsKey("RAILCOLL_ENGINE") ? EngineMode.parse(env.get("RAILCOLL_ENGINE")) : c.engine;
-        int ports = (int) longValue(env, "RAILCOLL_PORTS", c.ports);
-        int groups = (int) longValue(env, "RAILCOLL_GROUPS", c.groups);
-        boolean shm = onOff(env, "RAILCOLL_SHM", c.sharedMemory);
-        int ring = (int) longValue(env, "RAILCOLL_SHM_RING_BYTES", c.shmRingBytes);
-        int connections = (int) longValue(env, "RAILCOLL_CONNECTIONS_PER_RAIL", c.connectionsPerRail);
-        boolean cma = onOff(env, "RAILCOLL_CMA", c.cma);
-        long cmaThreshold = longValue(env, "RAILCOLL_CMA_THRESHOLD", c.cmaThresholdBytes);
-        long railTimeout = millisToNs(env, "RAILCOLL_RAIL_TIMEOUT_MS", c.railTimeoutNs);
-        int eager = (int) longValue(env, "RAILCOLL_EAGER_BYTES", c.eagerBytes);
         EnumMap<Collective, String> forced = new EnumMap<>(Collective.class);
         for (Collective col : Collective.values()) {
-            String v = env.get("RAILCOLL_ALGORITHM_" + col.name());
+            String v = env.get(RailcollSettings.FORCED_ALGORITHM_PREFIX + col.name());
             if (v != null && !v.isBlank() && !v.strip().equals("auto")) {
                 forced.put(col, v.strip());
             }
         }
-        MulticastMode mcast = env.containsKey("RAILCOLL_MCAST") && !env.get("RAILCOLL_MCAST").isBlank()
-                ? MulticastMode.parse(env.get("RAILCOLL_MCAST")) : c.multicast;
-        int mcastRail = (int) longValue(env, "RAILCOLL_MCAST_RAIL", c.multicastRail);
-        return new Config(timeout, connect, stripe, engine, ports, groups, shm, ring, connections, railTimeout, eager,
-                cma, cmaThreshold, forced, mcast, mcastRail);
+        return new Config(
+                RailcollSettings.TIMEOUT.read(env),
+                RailcollSettings.CONNECT_TIMEOUT.read(env),
+                RailcollSettings.STRIPE_THRESHOLD.read(env),
+                EngineMode.parse(RailcollSettings.ENGINE.read(env)),
+                RailcollSettings.PORTS.read(env),
+                RailcollSettings.GROUPS.read(env),
+                RailcollSettings.SHM.read(env),
+                RailcollSettings.SHM_RING_BYTES.read(env),
+                RailcollSettings.CONNECTIONS_PER_RAIL.read(env),
+                RailcollSettings.RAIL_TIMEOUT.read(env),
+                RailcollSettings.EAGER_BYTES.read(env),
+                RailcollSettings.CMA.read(env),
+                RailcollSettings.CMA_THRESHOLD.read(env),
+                forced,
+                MulticastMode.parse(RailcollSettings.MCAST.read(env)),
+                RailcollSettings.MCAST_RAIL.read(env));
     }
 
     public Config withTimeoutNs(long ns) {
@@ -198,41 +183,5 @@ public record Config(
 
     public Optional<String> forcedAlgorithm(Collective collective) {
         return Optional.ofNullable(forcedAlgorithms.get(collective));
-    }
-
-    private static long millisToNs(Map<String, String> env, String name, long defaultNs) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return defaultNs;
-        }
-        try {
-            return Long.parseLong(v.strip()) * 1_000_000L;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number of milliseconds, got '" + v + "'");
-        }
-    }
-
-    private static boolean onOff(Map<String, String> env, String name, boolean dflt) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return dflt;
-        }
-        return switch (v.strip().toLowerCase(Locale.ROOT)) {
-            case "on", "true", "1" -> true;
-            case "off", "false", "0" -> false;
-            default -> throw new IllegalArgumentException(name + " must be on or off, got '" + v + "'");
-        };
-    }
-
-    private static long longValue(Map<String, String> env, String name, long dflt) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return dflt;
-        }
-        try {
-            return Long.parseLong(v.strip().toLowerCase(Locale.ROOT));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, got '" + v + "'");
-        }
     }
 }

@@ -88,7 +88,7 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
         }
         InetAddress controlAddress = table.rank(rank).railEndpoints().get(0).getAddress();
         try {
-            TcpControlLink.Listening listening = TcpControlLink.listen(handshake, rank, new InetSocketAddress(controlAddress, 0));
+            TcpControlLink.Listening listening = TcpControlLink.listen(handshake, rank, new InetSocketAddress(controlAddress, 0), log);
             byte[] ports;
             try {
                 ports = allgather.apply(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
  * runs its timed section with the baseline and the compared all-gather and checks its output; then reads rank 0's
  * result file and prints one table row: times, communication times, speedups, and whether the check passed.
  */
-@Command(name = "app", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "app", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class, sortOptions = false,
         description = {"Run an application benchmark (paper 000, Table 1) with a baseline and a compared all-gather; "
                 + "print total and communication time, the speedup, and whether the output checked.",
                 "  nbody: N-body simulation that all-gathers positions every step.",
@@ -99,7 +99,7 @@ final class AppCommand implements Callable<Integer> {
         JobResult outcome;
         try (NodeNetwork network = cluster.network()) {
             System.out.println("railcoll app " + app + ": " + job.placement().size() + " ranks (" + job.placement().describe()
-                    + "), " + cluster.rails + " rails, engine " + cluster.engine + "; " + network.describe());
+                    + "), " + cluster.rails + " rails, engine " + cluster.engine() + "; " + network.describe());
             outcome = new JobLauncher(System.out, System.err).run(job, network);
         }
         try {

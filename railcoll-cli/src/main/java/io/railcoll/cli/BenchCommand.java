@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
  * cluster, measured the OSU way, and prints a table (best per size, its speedup over the best flat algorithm, the
  * ratio to the peer), then writes CSV, a Markdown report and log-log plots.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class,
         description = "Benchmark collective algorithms on an emulated cluster (default: every all-gather algorithm, 1 B..1 MiB, 4 nodes x 4 ranks x 2 rails).")
 final class BenchCommand implements Callable<Integer> {
     /** The testbed's rail rate when bench picks the testbed itself: the rate of issue 5's figures. */
@@ -79,25 +79,25 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--algorithms", description = "Comma-separated algorithm ids, 'all' (every one that supports the placement) and/or 'auto' (what selection picks) (default ${DEFAULT-VALUE}).", defaultValue = "all")
     String algorithms;
 
-    @Option(names = "--sizes", description = "Comma-separated message sizes in bytes (per-rank block) (default ${DEFAULT-VALUE}).", defaultValue = DEFAULT_SIZES)
+    @Option(names = "--sizes", converter = OptionValues.Sizes.class, description = "Comma-separated message sizes in bytes (per-rank block) (default ${DEFAULT-VALUE}).", defaultValue = DEFAULT_SIZES)
     String sizes;
 
-    @Option(names = "--root", description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
+    @Option(names = "--root", converter = OptionValues.NotNegative.class, description = "Root rank for rooted collectives (default ${DEFAULT-VALUE}).", defaultValue = "0")
     int root;
 
-    @Option(names = "--warmup", description = "Untimed calls before each size, at most; fewer for large messages, as for --iterations (default ${DEFAULT-VALUE}).", defaultValue = "200")
+    @Option(names = "--warmup", converter = OptionValues.NotNegative.class, description = "Untimed calls before each size, at most; fewer for large messages, as for --iterations (default ${DEFAULT-VALUE}).", defaultValue = "200")
     int warmup;
 
-    @Option(names = "--iterations", description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms. The peer gets the same counts (default ${DEFAULT-VALUE}, OSU's count for small messages).", defaultValue = "1000")
+    @Option(names = "--iterations", converter = OptionValues.AtLeastOne.class, description = "Timed calls per sample, at most; fewer for large messages so a sample stays near --sample-ms. The peer gets the same counts (default ${DEFAULT-VALUE}, OSU's count for small messages).", defaultValue = "1000")
     int iterations;
 
-    @Option(names = "--samples", description = "Samples per size, or auto: 5, then more for every railcoll point whose samples "
+    @Option(names = "--samples", converter = OptionValues.SamplesOrAuto.class, description = "Samples per size, or auto: 5, then more for every railcoll point whose samples "
             + "spread more than 2x, until its median is stable to 10%% or --auto-budget-s is spent (peers take 5). The table "
             + "shows the median with min and max; points spread more than 2x are marked (default ${DEFAULT-VALUE}).",
             defaultValue = "5")
     String samplesOption;
 
-    @Option(names = "--auto-budget-s", description = "With --samples auto: the most time spent on extra samples, in seconds "
+    @Option(names = "--auto-budget-s", converter = OptionValues.PositiveLong.class, description = "With --samples auto: the most time spent on extra samples, in seconds "
             + "(default ${DEFAULT-VALUE}).", defaultValue = "120")
     long autoBudgetS;
 
@@ -106,10 +106,10 @@ final class BenchCommand implements Callable<Integer> {
     /** Whether --samples auto asked for more samples of widely spread points. */
     boolean autoSamples;
 
-    @Option(names = "--sample-ms", description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
+    @Option(names = "--sample-ms", converter = OptionValues.PositiveLong.class, description = "Target duration of one sample in ms (default ${DEFAULT-VALUE}).", defaultValue = "100")
     long sampleMs;
 
-    @Option(names = "--jit-warmup-ms", description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5%% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
+    @Option(names = "--jit-warmup-ms", converter = OptionValues.NotNegativeLong.class, description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5%% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
     long jitWarmupMs;
 
     @Option(names = "--check", description = "Verify every result byte for byte before timing; fail loudly if one is wrong.")
@@ -146,6 +146,9 @@ final class BenchCommand implements Callable<Integer> {
     /** One line per peer: identity or why it did not run. */
     private final List<String> peerLines = new ArrayList<>();
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec command;
+
     @Override
     public Integer call() throws Exception {
         parseSamples();
@@ -157,6 +160,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         String loadBefore = RunFacts.loadNow();
         Collective c = Collective.fromId(collective);
+        List<String> variants = intraNodeVariants();
+        cluster.environment(); // every setting checked before any JVM starts
         Placement placement = cluster.placement();
         algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
         // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
@@ -165,7 +170,7 @@ final class BenchCommand implements Callable<Integer> {
         Files.createDirectories(out);
         accounting = new RailAccounting(c, placement, root, cluster.rails);
         List<BenchResult> results = new ArrayList<>();
-        for (String variant : intraNodeVariants()) {
+        for (String variant : variants) {
             boolean both = intraNode.equals("both");
             Map<String, String> env = new LinkedHashMap<>(cluster.environment());
             env.put("RAILCOLL_SHM", variant.equals("shm") ? "on" : "off");
@@ -219,16 +224,9 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private void parseSamples() {
+        // Both options were range-checked by their converters (OptionValues.SamplesOrAuto, PositiveLong).
         autoSamples = samplesOption.strip().equals("auto");
-        try {
-            samples = autoSamples ? AUTO_BASE_SAMPLES : Integer.parseInt(samplesOption.strip());
-        } catch (NumberFormatException e) {
-            samples = 0;
-        }
-        if (samples < 1 || autoBudgetS < 1) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                    "--samples must be a number >= 1 or auto, got '" + samplesOption + "'; --auto-budget-s must be >= 1");
-        }
+        samples = autoSamples ? AUTO_BASE_SAMPLES : Integer.parseInt(samplesOption.strip());
     }
 
     private List<String> peers() {
@@ -285,7 +283,7 @@ final class BenchCommand implements Callable<Integer> {
             JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env, List.of(),
                     Duration.ofHours(2));
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
-                    + "), " + cluster.rails + " rails, engine " + cluster.engine + ", intra-node traffic over "
+                    + "), " + cluster.rails + " rails, engine " + cluster.engine() + ", intra-node traffic over "
                     + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
             ProgressBar bar = ProgressBar.forStdout(c.id() + labelSuffix, expectedSteps(c, placement, sizeList));
             PrintStream routed = LineRouter.printStream(line -> {
@@ -322,6 +320,24 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private List<String> intraNodeVariants() {
+        // --intra-node sets RAILCOLL_SHM: left at its default it yields to a --set of it; given, it must agree.
+        String set = cluster.settings.get(io.railcoll.settings.RailcollSettings.SHM.name());
+        if (set != null && !set.isBlank()) {
+            String fromSet;
+            try {
+                fromSet = io.railcoll.settings.RailcollSettings.SHM.parse(set) ? "shm" : "rails";
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(command.commandLine(), "--set " + e.getMessage());
+            }
+            boolean explicit = command != null && command.commandLine().getParseResult() != null
+                    && command.commandLine().getParseResult().hasMatchedOption("--intra-node");
+            if (!explicit) {
+                intraNode = fromSet;
+            } else if (!intraNode.equals(fromSet)) {
+                throw new picocli.CommandLine.ParameterException(command.commandLine(), "--intra-node " + intraNode
+                        + " and --set RAILCOLL_SHM=" + set.strip() + " disagree; give the setting once");
+            }
+        }
         return switch (intraNode) {
             case "shm" -> List.of("shm");
             case "rails" -> List.of("rails");
@@ -418,7 +434,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<BenchResult> out = new ArrayList<>();
         for (var e : byAlg.entrySet()) {
-            Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine);
+            Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine());
             for (var s : e.getValue().entrySet()) {
                 out.add(BenchResult.of(series, s.getKey(), s.getValue()));
             }
@@ -449,25 +465,13 @@ final class BenchCommand implements Callable<Integer> {
         return !algorithm.startsWith("auto:") && !id.contains(".smp-") && !id.contains(".mc-");
     }
 
+    /** The sizes of a size list (1,4k,1m); a bad entry is an {@link IllegalArgumentException} naming it. */
     static List<Long> parseSizes(String spec) {
-        List<Long> out = new ArrayList<>();
-        for (String s : spec.split(",")) {
-            String t = s.strip().toLowerCase(java.util.Locale.ROOT);
-            long mult = 1;
-            if (t.endsWith("k")) {
-                mult = 1024;
-                t = t.substring(0, t.length() - 1);
-            } else if (t.endsWith("m")) {
-                mult = 1024 * 1024;
-                t = t.substring(0, t.length() - 1);
-            }
-            long v = Long.parseLong(t) * mult;
-            if (v < 0) {
-                throw new IllegalArgumentException("negative size " + s);
-            }
-            out.add(v);
+        try {
+            return OptionValues.sizes(spec);
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new IllegalArgumentException("sizes: " + e.getMessage(), e);
         }
-        return out;
     }
 
     private static String commandLine() {

@@ -6,7 +6,13 @@ import io.railcoll.launcher.testbed.NetnsTestbed;
 import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.launcher.NodeNetwork;
 import io.railcoll.topology.Placement;
+import io.railcoll.Config;
+import io.railcoll.settings.RailcollSettings;
+import io.railcoll.settings.Setting;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,14 +31,23 @@ final class ClusterOptions {
     @Option(names = "--rails", description = "Rails (networks) per node (default ${DEFAULT-VALUE}).", defaultValue = "2")
     int rails;
 
-    @Option(names = "--engine", description = "Rail engine: single (one thread drives all rails) or threaded (a thread per rail) (default ${DEFAULT-VALUE}).", defaultValue = "single")
+    // These three set RAILCOLL_ENGINE, RAILCOLL_TIMEOUT_MS and RAILCOLL_STRIPE_THRESHOLD: parsed by those settings'
+    // definitions, with their defaults (SettingDefaults). Left at the default, an option does not override a --set of
+    // the same setting; given explicitly and disagreeing with one, it is an error (environment()).
+    @Option(names = "--engine", converter = OptionValues.Engine.class,
+            description = "Rail engine: single (one thread drives all rails) or threaded (a thread per rail) (default ${DEFAULT-VALUE}); RAILCOLL_ENGINE.")
     String engine;
 
-    @Option(names = "--timeout-ms", description = "Deadline of every wait inside a collective, in ms (default ${DEFAULT-VALUE}).", defaultValue = "30000")
-    long timeoutMs;
+    @Option(names = "--timeout-ms", converter = OptionValues.TimeoutMs.class,
+            description = "Deadline of every wait inside a collective, in ms (default ${DEFAULT-VALUE}); RAILCOLL_TIMEOUT_MS.")
+    String timeoutMs;
 
-    @Option(names = "--stripe-threshold", description = "Puts longer than this many bytes are striped over all rails (default ${DEFAULT-VALUE}).", defaultValue = "1024")
-    long stripeThreshold;
+    @Option(names = "--stripe-threshold", converter = OptionValues.StripeThreshold.class,
+            description = "Puts longer than this many bytes are striped over all rails (default ${DEFAULT-VALUE}); RAILCOLL_STRIPE_THRESHOLD.")
+    String stripeThreshold;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(names = "--netns", description = "Run on the network-namespace testbed (one namespace per node, a bridge per rail; root only); same as --network netns.")
     boolean netns;
@@ -56,12 +71,61 @@ final class ClusterOptions {
         return placement != null ? Placement.parse(placement) : Placement.uniform(nodes, ranksPerNode);
     }
 
+    /**
+     * The railcoll settings every rank gets: the {@code --set} ones and the options above. Every value is parsed by
+     * its setting's definition here, before any JVM starts; an option given explicitly that disagrees with a
+     * {@code --set} of the same setting is an error, and an option left at its default leaves the {@code --set} alone.
+     *
+     * @throws ParameterException naming the option or the {@code --set}, the value and what is accepted
+     */
     Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>(settings);
-        env.put("RAILCOLL_ENGINE", engine);
-        env.put("RAILCOLL_TIMEOUT_MS", Long.toString(timeoutMs));
-        env.put("RAILCOLL_STRIPE_THRESHOLD", Long.toString(stripeThreshold));
+        put(env, "--engine", RailcollSettings.ENGINE, engine);
+        put(env, "--timeout-ms", RailcollSettings.TIMEOUT, timeoutMs);
+        put(env, "--stripe-threshold", RailcollSettings.STRIPE_THRESHOLD, stripeThreshold);
+        try {
+            RailcollSettings.checkAll(env);
+            Config.fromEnvironment(env);
+        } catch (IllegalArgumentException e) {
+            throw usage("--set " + e.getMessage());
+        }
         return env;
+    }
+
+    /** The engine the ranks run: the option's, else the --set one, else the default. */
+    String engine() {
+        return RailcollSettings.ENGINE.read(environment());
+    }
+
+    long stripeThreshold() {
+        return RailcollSettings.STRIPE_THRESHOLD.read(environment());
+    }
+
+    private <T> void put(Map<String, String> env, String option, Setting<T> setting, String optionValue) {
+        boolean explicit = command != null && command.commandLine() != null
+                && command.commandLine().getParseResult() != null
+                && command.commandLine().getParseResult().hasMatchedOption(option);
+        String set = settings.get(setting.name());
+        if (set == null || set.isBlank()) {
+            if (optionValue != null) {
+                env.put(setting.name(), optionValue);
+            }
+            return;
+        }
+        T fromSet;
+        try {
+            fromSet = setting.parse(set);
+        } catch (IllegalArgumentException e) {
+            throw usage("--set " + e.getMessage());
+        }
+        if (explicit && !fromSet.equals(setting.parse(optionValue))) {
+            throw usage(option + " " + optionValue + " and --set " + setting.name() + "=" + set.strip()
+                    + " disagree; give the setting once");
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(command.commandLine(), message);
     }
 
     /** The network the job runs on, loopback unless asked otherwise; the caller closes it. */

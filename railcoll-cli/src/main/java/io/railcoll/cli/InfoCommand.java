@@ -61,7 +61,7 @@ final class InfoCommand implements Callable<Integer> {
     @Option(names = "--size", description = "With --explain: block size in bytes, e.g. 4096 or 4k (default ${DEFAULT-VALUE}).", defaultValue = "4096")
     String size;
 
-    @Option(names = "--sizes", description = "With --simulate: block sizes (default ${DEFAULT-VALUE}).", defaultValue = "1,4,16,64,256,1k,4k,16k,64k,256k,1m")
+    @Option(names = "--sizes", converter = OptionValues.Sizes.class, description = "With --simulate: block sizes (default ${DEFAULT-VALUE}).", defaultValue = "1,4,16,64,256,1k,4k,16k,64k,256k,1m")
     String sizes;
 
     @Option(names = "--placement", description = "Nodes x ranks per node (4x4) or ranks per node (3,4,2) (default ${DEFAULT-VALUE}).", defaultValue = "4x4")

@@ -68,7 +68,7 @@ final class PointToPointBench {
 
     int run() throws Exception {
         List<RailConfig> configs = cmd.configs == null
-                ? List.of(new RailConfig(cmd.cluster.rails, cmd.cluster.engine))
+                ? List.of(new RailConfig(cmd.cluster.rails, cmd.cluster.engine()))
                 : RailConfig.parseAll(cmd.configs);
         Placement placement = cmd.cluster.placement != null || cmd.cluster.nodes != 4 || cmd.cluster.ranksPerNode != 4
                 ? cmd.cluster.placement() : Placement.uniform(2, 1);

@@ -20,9 +20,28 @@ public final class RailcollCli {
         return arguments;
     }
 
+    /**
+     * Bad input on the command line (an unknown option, a value a converter refused, a --set that disagrees with an
+     * option): one line naming the option and the accepted values, exit code 2, and no usage dump to scroll past.
+     */
+    static int badInput(CommandLine.ParameterException e, String[] args) {
+        CommandLine where = e.getCommandLine();
+        String message = e.getMessage() == null ? e.toString() : e.getMessage().replaceAll("\\s*\\R\\s*", " ").strip();
+        where.getErr().println(where.getCommandSpec().qualifiedName() + ": " + message
+                + " (see " + where.getCommandSpec().qualifiedName() + " --help)");
+        where.getErr().flush();
+        return 2;
+    }
+
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         arguments = List.of(args);
+        int code = commandLine().execute(args);
+        System.exit(code);
+    }
+
+    /** The command line with railcoll's handlers: bad input is one line and exit code 2, never a stack trace. */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new RailcollCli());
         // run: everything after the class name is the program's, options included.
         cli.getSubcommands().get("run").setStopAtPositional(true);
@@ -38,7 +57,7 @@ public final class RailcollCli {
             }
             throw e;
         });
-        int code = cli.execute(args);
-        System.exit(code);
+        cli.setParameterExceptionHandler(RailcollCli::badInput);
+        return cli;
     }
 }

@@ -7,6 +7,9 @@ import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NodeNetwork;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,7 +24,7 @@ import java.util.concurrent.Callable;
  * class with a {@code main} or a {@code RankApp}, from railcoll's jars or the user's class path or jar
  * ({@link UserProgram}); it is found before any rank starts.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class,
         description = {"Run a program on every rank of an emulated cluster (one JVM per rank): any class with a "
                 + "public static void main(String[]) (it opens its communicator with Railcoll.init()), or a "
                 + "io.railcoll.launcher.RankApp.",
@@ -55,12 +58,21 @@ final class RunCommand implements Callable<Integer> {
             + "(fully qualified; not with --jar), then its arguments.")
     List<String> positional = new ArrayList<>();
 
+    @Spec
+    CommandSpec command;
+
     @Override
     public Integer call() throws Exception {
         UserProgram program = UserProgram.resolve(classPath, jar, mainClass, jvmOptions, positional, System.getenv("CLASSPATH"));
         JobClassPath jobClassPath = program.classPath();
         // Checked here, before any JVM starts: a wrong name is one line, not a stack trace per rank.
-        EntryPoint entry = EntryPoint.check(program.mainClass(), jobClassPath);
+        EntryPoint entry;
+        try {
+            entry = EntryPoint.check(program.mainClass(), jobClassPath);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "MAIN_CLASS: " + e.getMessage()
+                    + "; accepted: a class with public static void main(String[]) or a RankApp");
+        }
         JobSpec spec = new JobSpec(cluster.placement(), cluster.rails, program.mainClass(), program.args(),
                 cluster.environment(), program.jvmOptions(), Duration.ofSeconds(jobTimeoutS), jobClassPath);
         try (NodeNetwork network = cluster.network()) {

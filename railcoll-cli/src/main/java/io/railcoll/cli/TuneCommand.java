@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  * how close the default choice comes to the fastest algorithm. The experiments run inside ranks
  * ({@code io.railcoll.bench.tune}); this command launches them, fits and reports (see docs/selection.md).
  */
-@Command(name = "tune", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "tune", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class, sortOptions = false,
         description = {"Measure this placement and write a tuning file: a cost model fitted to ping-pong and collective "
                 + "timings, and with --rules the sizes where a measured winner beats the model's choice.",
                 "With --regret: time every algorithm and the default choice in one run and print the regret per size "
@@ -128,7 +128,7 @@ final class TuneCommand implements Callable<Integer> {
         int ports = cluster.rails;
         try (NodeNetwork network = cluster.network()) {
             System.out.println("railcoll tune: " + placement.size() + " ranks (" + placement.describe() + "), " + ports
-                    + " rails, engine " + cluster.engine + "; " + network.describe());
+                    + " rails, engine " + cluster.engine() + "; " + network.describe());
             return regret ? regret(network, placement, ports) : tune(network, placement, ports);
         }
     }
@@ -138,7 +138,7 @@ final class TuneCommand implements Callable<Integer> {
         measured.put("placement", placement.describe());
         measured.put("rails", Integer.toString(ports));
         measured.put("network", cluster.netns ? "netns" + (cluster.railRate == null ? "" : " rate " + cluster.railRate) : "loopback");
-        measured.put("engine", cluster.engine);
+        measured.put("engine", cluster.engine());
         measured.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         measured.put("date", LocalDate.now().toString());
         measured.put("command", "bin/railcoll " + String.join(" ", RailcollCli.arguments()));
@@ -162,7 +162,7 @@ final class TuneCommand implements Callable<Integer> {
         CostModel start = new CostModel(Map.of(
                 LinkClass.SHARED_MEMORY, new LinkCost(shmStart.alphaNs(), shmStart.nsPerByte(), railCpu),
                 LinkClass.RAIL, new LinkCost(railStart.alphaNs(), railStart.nsPerByte(), railCpu)),
-                shmStart.nsPerByte() / 2, cluster.stripeThreshold, 0, cores, CpuScope.HOST);
+                shmStart.nsPerByte() / 2, cluster.stripeThreshold(), 0, cores, CpuScope.HOST);
         // A rate-limited rail is a token bucket the testbed sets up, not something to fit: it goes in as configured.
         if (network.railRateBitsPerSecond().isPresent()) {
             start = start.withRailLimit(RailLimit.ofRate(network.railRateBitsPerSecond().getAsLong(),

@@ -104,7 +104,7 @@ public final class BootstrapSources {
     private static int firstPresentInt(Map<String, String> env, String... names) {
         for (String n : names) {
             if (present(env, n)) {
-                return JobIdentity.firstInt(env, n, n);
+                return JobIdentity.firstInt(env, n, 0, Integer.MAX_VALUE, n);
             }
         }
         return -1;

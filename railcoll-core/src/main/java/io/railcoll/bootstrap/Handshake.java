@@ -95,25 +95,28 @@ public final class Handshake {
             }
         } catch (SocketTimeoutException e) {
             throw new HandshakeRejectedException("handshake with " + where + " timed out", e);
-        } catch (EOFException e) {
-            throw new HandshakeRejectedException(where + " closed the connection during the handshake", e);
+        } catch (EOFException | java.net.SocketException e) {
+            // An acceptor drops a handshake it has no room or time for (HandshakeAcceptor): the connector may retry.
+            throw new HandshakeDroppedException(where + " closed the connection during the handshake", e);
         }
     }
 
     /**
-     * Acceptor side: returns who connected, or throws {@link HandshakeRejectedException} after telling the
-     * connector why it was refused. The caller closes a refused socket.
+     * What a connector sends after the acceptor's hello, as read off the wire and not yet checked. Its layout is the
+     * second line of the table above; {@link #read} reads it from any stream, so the blocking acceptor and the
+     * non-blocking {@link HandshakeAcceptor} parse it with the same code.
      */
-    public Peer accept(Socket socket, int maxRankExclusive, int rails) throws IOException {
-        String where = socket.getRemoteSocketAddress().toString();
-        try {
-            DataInputStream in = new DataInputStream(socket.getInputStream());
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            byte[] myNonce = nonce();
-            out.writeInt(MAGIC);
-            out.writeShort(VERSION);
-            out.write(myNonce);
-            out.flush();
+    public record ConnectorHello(int magic, int version, int purposeCode, String jobId, int rank, int rail,
+                                 byte[] nonce, byte[] mac) {
+        /** The most bytes a well-formed hello can take: the fixed fields and a job id of at most 65535 bytes. */
+        public static final int MAX_BYTES = 4 + 2 + 1 + 2 + 65535 + 4 + 4 + NONCE_BYTES + 32;
+
+        /**
+         * Reads one hello; a stream that ends early throws {@link EOFException} (a non-blocking reader then waits
+         * for more bytes). A bad magic or version throws {@link HandshakeRejectedException} as soon as those bytes
+         * are in, so garbage is refused without waiting for the rest.
+         */
+        public static ConnectorHello read(DataInputStream in, String where) throws IOException {
             int magic = in.readInt();
             if (magic != MAGIC) {
                 throw new HandshakeRejectedException("refused " + where + ": not a railcoll peer (bad magic 0x"
@@ -121,51 +124,111 @@ public final class Handshake {
             }
             int version = in.readUnsignedShort();
             if (version != VERSION) {
-                refuse(out, "handshake version " + version + " unsupported, this side speaks " + VERSION);
-                throw new HandshakeRejectedException("refused " + where + ": handshake version " + version);
+                throw new HandshakeRejectedException("refused " + where + ": handshake version " + version
+                        + " unsupported, this side speaks " + VERSION);
             }
             int purposeCode = in.readUnsignedByte();
-            String theirJob = in.readUTF();
+            String job = in.readUTF();
             int rank = in.readInt();
             int rail = in.readInt();
-            byte[] theirNonce = in.readNBytes(NONCE_BYTES);
-            byte[] theirMac = in.readNBytes(32);
-            if (purposeCode >= Purpose.values().length) {
-                refuse(out, "unknown purpose " + purposeCode);
-                throw new HandshakeRejectedException("refused " + where + ": unknown purpose " + purposeCode);
-            }
-            Purpose purpose = Purpose.values()[purposeCode];
-            if (!theirJob.equals(jobId)) {
-                refuse(out, "this endpoint belongs to job " + jobId + ", not " + theirJob);
-                throw new HandshakeRejectedException("refused " + where + ": it belongs to job " + theirJob + ", this is job " + jobId);
-            }
-            if (!MessageDigest.isEqual(theirMac, mac('C', myNonce, purpose, rank, rail))) {
-                refuse(out, "wrong job secret");
-                throw new HandshakeRejectedException("refused " + where + " claiming rank " + rank + ": wrong job secret");
-            }
-            if (rank < 0 || rank >= maxRankExclusive || rail < 0 || rail >= rails) {
-                refuse(out, "rank " + rank + " / rail " + rail + " out of range");
-                throw new HandshakeRejectedException("refused " + where + ": rank " + rank + " rail " + rail + " out of range");
-            }
+            byte[] nonce = new byte[NONCE_BYTES];
+            in.readFully(nonce);
+            byte[] mac = new byte[32];
+            in.readFully(mac);
+            return new ConnectorHello(magic, version, purposeCode, job, rank, rail, nonce, mac);
+        }
+    }
+
+    /** The acceptor's verdict on a hello: the peer it proved to be, or why it was refused; and what to answer. */
+    public record Verdict(Peer peer, String refusal, byte[] reply) {
+        public boolean accepted() {
+            return peer != null;
+        }
+    }
+
+    /** The acceptor's first message: magic, version and a fresh nonce (22 bytes). */
+    public static byte[] acceptorHello(byte[] myNonce) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + 2 + NONCE_BYTES);
+        b.putInt(MAGIC).putShort((short) VERSION).put(myNonce);
+        return b.array();
+    }
+
+    /** A fresh acceptor nonce. */
+    public static byte[] freshNonce() {
+        return nonce();
+    }
+
+    /**
+     * Checks a connector's hello against {@code myNonce} (the one sent in this connection's acceptor hello): purpose,
+     * job, proof of the secret, then rank and rail ranges. Pure: touches no socket; the reply is for the caller to send.
+     */
+    public Verdict judge(ConnectorHello hello, byte[] myNonce, int maxRankExclusive, int rails) {
+        if (hello.purposeCode() >= Purpose.values().length) {
+            return refusal("unknown purpose " + hello.purposeCode(), "unknown purpose " + hello.purposeCode());
+        }
+        Purpose purpose = Purpose.values()[hello.purposeCode()];
+        if (!hello.jobId().equals(jobId)) {
+            return refusal("this endpoint belongs to job " + jobId + ", not " + hello.jobId(),
+                    "it belongs to job " + hello.jobId() + ", this is job " + jobId);
+        }
+        if (!MessageDigest.isEqual(hello.mac(), mac('C', myNonce, purpose, hello.rank(), hello.rail()))) {
+            return refusal("wrong job secret", "claiming rank " + hello.rank() + ": wrong job secret");
+        }
+        if (hello.rank() < 0 || hello.rank() >= maxRankExclusive || hello.rail() < 0 || hello.rail() >= rails) {
+            return refusal("rank " + hello.rank() + " / rail " + hello.rail() + " out of range",
+                    "rank " + hello.rank() + " rail " + hello.rail() + " out of range");
+        }
+        try {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
+            DataOutputStream out = new DataOutputStream(bytes);
             out.writeByte(0);
             out.writeUTF("");
-            out.write(mac('A', theirNonce, purpose, rank, rail));
+            out.write(mac('A', hello.nonce(), purpose, hello.rank(), hello.rail()));
             out.flush();
-            return new Peer(purpose, rank, rail);
+            return new Verdict(new Peer(purpose, hello.rank(), hello.rail()), null, bytes.toByteArray());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a byte array does not fail
+        }
+    }
+
+    private static Verdict refusal(String toPeer, String toLog) {
+        try {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(1);
+            out.writeUTF(toPeer);
+            out.flush();
+            return new Verdict(null, toLog, bytes.toByteArray());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Acceptor side, blocking: returns who connected, or throws {@link HandshakeRejectedException} after telling the
+     * connector why it was refused. The caller closes a refused socket. Listeners that many strangers may reach use
+     * {@link HandshakeAcceptor} instead, which runs many handshakes at once.
+     */
+    public Peer accept(Socket socket, int maxRankExclusive, int rails) throws IOException {
+        String where = socket.getRemoteSocketAddress().toString();
+        try {
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            byte[] myNonce = nonce();
+            out.write(acceptorHello(myNonce));
+            out.flush();
+            ConnectorHello hello = ConnectorHello.read(in, where);
+            Verdict v = judge(hello, myNonce, maxRankExclusive, rails);
+            out.write(v.reply());
+            out.flush();
+            if (!v.accepted()) {
+                throw new HandshakeRejectedException("refused " + where + ": " + v.refusal());
+            }
+            return v.peer();
         } catch (SocketTimeoutException e) {
             throw new HandshakeRejectedException("refused " + where + ": handshake timed out", e);
         } catch (EOFException e) {
             throw new HandshakeRejectedException("refused " + where + ": closed during the handshake", e);
-        }
-    }
-
-    private static void refuse(DataOutputStream out, String reason) {
-        try {
-            out.writeByte(1);
-            out.writeUTF(reason);
-            out.flush();
-        } catch (IOException ignored) {
-            // the stranger may already be gone; refusing it is all that matters
         }
     }
 

@@ -1,5 +1,8 @@
 package io.railcoll.bootstrap;
 
+import io.railcoll.settings.RailcollSettings;
+import io.railcoll.settings.Setting;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -16,7 +19,7 @@ import java.util.Map;
  * {@link BootstrapSources} for the launchers that need none of them):
  * <ul>
  *   <li>{@code RAILCOLL_RENDEZVOUS}: host:port of the rendezvous (required);</li>
- *   <li>{@code RAILCOLL_RENDEZVOUS_SERVER=rank0}: rank 0 serves the rendezvous itself at that address (for ranks
+ *   <li>{@code RAILCOLL_RENDEZVOUS_SERVER=rank0|launcher} (default launcher): rank 0 serves the rendezvous itself at that address (for ranks
  *       started by mpirun or srun, where no railcoll launcher runs);</li>
  *   <li>{@code RAILCOLL_SECRET} or {@code RAILCOLL_SECRET_FILE}: the job secret every connection proves it knows
  *       (required, {@link UserSecret});</li>
@@ -46,6 +49,8 @@ public record JobIdentity(
     }
 
     public static JobIdentity fromEnvironment(Map<String, String> env) {
+        // Checked first: a bad value is refused here, not found out by a rendezvous that never answers.
+        RailcollSettings.RENDEZVOUS_SERVER.read(env);
         int rank = firstInt(env, "rank", "RAILCOLL_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "PMI_RANK");
         int size = firstInt(env, "size", "RAILCOLL_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS", "PMI_SIZE");
         String rv = required(env, "RAILCOLL_RENDEZVOUS", "host:port of the job's rendezvous");
@@ -59,7 +64,7 @@ public record JobIdentity(
         if (nodeKey.isBlank()) {
             nodeKey = hostName();
         }
-        boolean serves = "rank0".equals(env.getOrDefault("RAILCOLL_RENDEZVOUS_SERVER", "").strip());
+        boolean serves = RailcollSettings.RENDEZVOUS_SERVER.read(env).equals("rank0");
         return new JobIdentity(rank, size, jobId, secret, nodeKey, railsFromEnvironment(env), parseHostPort(rv), serves);
     }
 
@@ -68,27 +73,33 @@ public record JobIdentity(
         return RailDiscovery.fromSpec(env.getOrDefault("RAILCOLL_RAILS", ""));
     }
 
+    private static final Setting<Integer> PORT = Setting.integer("port", 0, 65535, 0, "", "a TCP port");
+
     public static InetSocketAddress parseHostPort(String hp) {
         int colon = hp.lastIndexOf(':');
         if (colon <= 0) {
             throw new IllegalArgumentException("expected host:port, got '" + hp + "'");
         }
+        int port = PORT.parse(hp.substring(colon + 1));
         try {
-            return new InetSocketAddress(InetAddress.getByName(hp.substring(0, colon)), Integer.parseInt(hp.substring(colon + 1)));
-        } catch (UnknownHostException | NumberFormatException e) {
-            throw new IllegalArgumentException("bad host:port '" + hp + "'", e);
+            return new InetSocketAddress(InetAddress.getByName(hp.substring(0, colon)), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bad host:port '" + hp + "': unknown host", e);
         }
     }
 
     static int firstInt(Map<String, String> env, String what, String... names) {
+        // Every launcher's variable is held to the range of railcoll's own.
+        return what.equals("rank") ? firstInt(env, what, 0, Integer.MAX_VALUE - 1, names)
+                : firstInt(env, what, 1, Integer.MAX_VALUE, names);
+    }
+
+    /** The first of {@code names} that is set, as a whole number in {@code [min, max]}; a value outside is refused. */
+    static int firstInt(Map<String, String> env, String what, int min, int max, String... names) {
         for (String n : names) {
             String v = env.get(n);
             if (v != null && !v.isBlank()) {
-                try {
-                    return Integer.parseInt(v.strip());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(n + " must be a number, got '" + v + "'");
-                }
+                return Setting.integer(n, min, max, min, "", what).parse(v);
             }
         }
         throw new IllegalArgumentException("cannot tell this process's " + what + ": none of " + String.join(", ", names)

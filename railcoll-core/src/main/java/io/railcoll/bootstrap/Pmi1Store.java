@@ -43,7 +43,7 @@ final class Pmi1Store implements KeyValueStore {
         int size;
         try {
             if (present(env, "PMI_FD")) {
-                channel = new FdLineChannel(JobIdentity.firstInt(env, "PMI_FD", "PMI_FD"));
+                channel = new FdLineChannel(JobIdentity.firstInt(env, "PMI_FD", 0, Integer.MAX_VALUE, "PMI_FD"));
             } else {
                 channel = new SocketLineChannel(JobIdentity.parseHostPort(env.get("PMI_PORT").strip()),
                         (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
@@ -108,7 +108,7 @@ final class Pmi1Store implements KeyValueStore {
     }
 
     private static int optionalInt(Map<String, String> env, String name) {
-        return present(env, name) ? JobIdentity.firstInt(env, name, name) : -1;
+        return present(env, name) ? JobIdentity.firstInt(env, name, 0, Integer.MAX_VALUE, name) : -1;
     }
 
     @Override

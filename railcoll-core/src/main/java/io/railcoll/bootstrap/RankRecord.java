@@ -14,6 +14,9 @@ import java.util.List;
  */
 public record RankRecord(int rank, int size, long pid, String nodeKey, List<InetSocketAddress> railEndpoints) {
 
+    /** The most bytes a record takes: fixed fields, a node key of up to 65535 bytes, 64 rails of IPv6 endpoints. */
+    static final int MAX_BYTES = 4 + 4 + 8 + 2 + 65535 + 4 + 64 * (1 + 16 + 2);
+
     public RankRecord {
         railEndpoints = List.copyOf(railEndpoints);
     }
@@ -44,7 +47,11 @@ public record RankRecord(int rank, int size, long pid, String nodeKey, List<Inet
         List<InetSocketAddress> eps = new ArrayList<>(rails);
         for (int i = 0; i < rails; i++) {
             int len = in.readUnsignedByte();
-            byte[] addr = in.readNBytes(len);
+            if (len != 4 && len != 16) {
+                throw new IOException("rank " + rank + " published a " + len + "-byte address; IPv4 has 4, IPv6 16");
+            }
+            byte[] addr = new byte[len];
+            in.readFully(addr);
             int port = in.readUnsignedShort();
             eps.add(new InetSocketAddress(InetAddress.getByAddress(addr), port));
         }

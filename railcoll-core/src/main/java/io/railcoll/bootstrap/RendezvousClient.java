@@ -39,7 +39,8 @@ public final class RendezvousClient {
                     throw new RailcollException("rank " + mine.rank() + ": rendezvous at " + server + " failed: " + in.readUTF());
                 }
                 return JobTable.read(in);
-            } catch (ConnectException e) {
+            } catch (ConnectException | HandshakeDroppedException e) {
+                // Not up yet, or dropped by a server busy with strangers (HandshakeAcceptor): try again.
                 last = e;
                 sleepBriefly();
             } catch (HandshakeRejectedException e) {

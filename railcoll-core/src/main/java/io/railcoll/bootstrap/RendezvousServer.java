@@ -1,6 +1,5 @@
 package io.railcoll.bootstrap;
 
-import io.railcoll.HandshakeRejectedException;
 import io.railcoll.RailcollException;
 
 import java.io.DataInputStream;
@@ -8,22 +7,28 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.nio.channels.ServerSocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Collects every rank's {@link RankRecord} and answers each with the whole {@link JobTable}. Run by the
- * launcher, or by rank 0 when ranks were started by another launcher. Connections that fail the handshake
- * are refused, reported on {@code log} and otherwise ignored, so a stranger can neither join nor stall the job.
+ * launcher, or by rank 0 when ranks were started by another launcher. Handshakes run concurrently on one thread
+ * ({@link HandshakeAcceptor}: a 1 s handshake deadline, at most 128 connections awaiting authentication), so
+ * strangers, silent or slow connections can neither join, stall the job nor grow its thread count; every refusal
+ * is counted ({@link #refusals}) and logged on {@code log} at a rate limit.
  *
  * <p>Lifetime: {@link #start} binds and spawns one acceptor thread; {@link #close} stops it. Thread-safe.
  */
 public final class RendezvousServer implements AutoCloseable {
-    private final ServerSocket server;
+    /** The listen backlog: room for a burst of connections while the acceptor drains them. */
+    static final int BACKLOG = 1024;
+
+    private final ServerSocketChannel server;
+    private final Refusals refusals;
+    private volatile HandshakeAcceptor<RankRecord> handshakes;
     private final int size;
     private final Handshake handshake;
     private final long timeoutNs;
@@ -36,8 +41,9 @@ public final class RendezvousServer implements AutoCloseable {
     private JobTable table;
     private RailcollException failure;
 
-    private RendezvousServer(ServerSocket server, int size, Handshake handshake, long timeoutNs, PrintStream log) {
+    private RendezvousServer(ServerSocketChannel server, int size, Handshake handshake, long timeoutNs, PrintStream log) {
         this.server = server;
+        this.refusals = new Refusals("railcoll rendezvous", log);
         this.size = size;
         this.handshake = handshake;
         this.timeoutNs = timeoutNs;
@@ -51,12 +57,19 @@ public final class RendezvousServer implements AutoCloseable {
     /** Binds {@code bind} (port 0 for any) and starts accepting {@code size} ranks within {@code timeoutNs}. */
     public static RendezvousServer start(InetSocketAddress bind, int size, Handshake handshake, long timeoutNs,
                                          PrintStream log) throws IOException {
-        ServerSocket ss = new ServerSocket();
-        ss.setReuseAddress(true);
-        ss.bind(bind, Math.max(64, size));
-        RendezvousServer s = new RendezvousServer(ss, size, handshake, timeoutNs, log);
-        s.acceptor.start();
-        return s;
+        ServerSocketChannel ss = ServerSocketChannel.open();
+        try {
+            ss.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            ss.bind(bind, Math.max(BACKLOG, size));
+            RendezvousServer s = new RendezvousServer(ss, size, handshake, timeoutNs, log);
+            s.handshakes = new HandshakeAcceptor<>(handshake, List.of(ss), size, 1, Handshake.Purpose.RENDEZVOUS,
+                    RECORD, s.refusals);
+            s.acceptor.start();
+            return s;
+        } catch (IOException | RuntimeException e) {
+            ss.close();
+            throw e;
+        }
     }
 
     public int expectedSize() {
@@ -64,8 +77,30 @@ public final class RendezvousServer implements AutoCloseable {
     }
 
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.getLocalSocketAddress();
+        try {
+            return (InetSocketAddress) server.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("the rendezvous server is closed", e);
+        }
     }
+
+    /** Connections refused or dropped so far (strangers, wrong secrets, silent or slow connections). */
+    public Refusals refusals() {
+        return refusals;
+    }
+
+    /** The rank record a connector sends after its handshake; a rank of this job sends one of at most 64 rails. */
+    private static final HandshakeAcceptor.FollowUp<RankRecord> RECORD = new HandshakeAcceptor.FollowUp<>() {
+        @Override
+        public RankRecord read(DataInputStream in, Handshake.Peer peer) throws IOException {
+            return RankRecord.read(in);
+        }
+
+        @Override
+        public int maxBytes() {
+            return RankRecord.MAX_BYTES;
+        }
+    };
 
     /** Blocks until every rank has published, then returns the table; throws if start-up failed or timed out. */
     public synchronized JobTable awaitTable() throws InterruptedException {
@@ -85,10 +120,10 @@ public final class RendezvousServer implements AutoCloseable {
     }
 
     private void acceptLoop() {
-        try {
-            while (!server.isClosed()) {
-                long left = deadlineNs - System.nanoTime();
-                if (left <= 0) {
+        try (HandshakeAcceptor<RankRecord> accepting = handshakes) {
+            while (server.isOpen()) {
+                long now = System.nanoTime();
+                if (deadlineNs - now <= 0) {
                     synchronized (this) {
                         if (table == null) {
                             fail(new RailcollException("rendezvous: only " + arrived + " of " + size
@@ -97,17 +132,17 @@ public final class RendezvousServer implements AutoCloseable {
                     }
                     return;
                 }
-                server.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(left))));
-                Socket s;
-                try {
-                    s = server.accept();
-                } catch (SocketTimeoutException e) {
-                    continue;
+                // Wake at least every 100 ms to notice close().
+                HandshakeAcceptor.Authenticated<RankRecord> a = accepting.next(Math.min(deadlineNs, now + 100_000_000L));
+                if (a != null) {
+                    register(a.channel().socket(), a.peer(), a.message());
                 }
-                Thread.ofPlatform().daemon().name("railcoll-rendezvous-conn").start(() -> serve(s));
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
             }
-        } catch (IOException e) {
-            if (!server.isClosed()) {
+        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+            if (server.isOpen()) {
                 synchronized (this) {
                     fail(new RailcollException("rendezvous server failed: " + e.getMessage(), e));
                 }
@@ -115,61 +150,40 @@ public final class RendezvousServer implements AutoCloseable {
         }
     }
 
-    private void serve(Socket s) {
-        try {
-            s.setSoTimeout((int) Math.max(1000, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime())));
-            s.setTcpNoDelay(true);
-            Handshake.Peer peer;
-            try {
-                peer = handshake.accept(s, size, 1);
-            } catch (HandshakeRejectedException e) {
-                log.println("railcoll rendezvous: " + e.getMessage());
-                closeQuietly(s);
+    private void register(Socket s, Handshake.Peer peer, RankRecord rec) {
+        synchronized (this) {
+            if (rec.rank() != peer.rank()) {
+                reject(s, "published rank " + rec.rank() + " but authenticated as " + peer.rank());
                 return;
             }
-            if (peer.purpose() != Handshake.Purpose.RENDEZVOUS) {
-                log.println("railcoll rendezvous: refused " + s.getRemoteSocketAddress() + ": a rail connection, not a rendezvous one");
-                closeQuietly(s);
+            if (rec.size() != size) {
+                fail(new RailcollException("rendezvous: rank " + rec.rank() + " believes the job has " + rec.size()
+                        + " ranks, the rendezvous expects " + size));
+                reject(s, failure.getMessage());
                 return;
             }
-            RankRecord rec = RankRecord.read(new DataInputStream(s.getInputStream()));
-            synchronized (this) {
-                if (rec.rank() != peer.rank()) {
-                    reject(s, "published rank " + rec.rank() + " but authenticated as " + peer.rank());
-                    return;
-                }
-                if (rec.size() != size) {
-                    fail(new RailcollException("rendezvous: rank " + rec.rank() + " believes the job has " + rec.size()
-                            + " ranks, the rendezvous expects " + size));
-                    reject(s, failure.getMessage());
-                    return;
-                }
-                if (records[rec.rank()] != null) {
-                    reject(s, "rank " + rec.rank() + " already joined from another process (pid " + records[rec.rank()].pid() + ")");
-                    return;
-                }
-                if (arrived > 0 && firstRecord().railEndpoints().size() != rec.railEndpoints().size()) {
-                    fail(new RailcollException("rendezvous: rank " + rec.rank() + " has " + rec.railEndpoints().size()
-                            + " rails but rank " + firstRecord().rank() + " has " + firstRecord().railEndpoints().size()));
-                    reject(s, failure.getMessage());
-                    return;
-                }
-                records[rec.rank()] = rec;
-                sockets[rec.rank()] = s;
-                arrived++;
-                if (failure != null) {
-                    reject(s, failure.getMessage());
-                } else if (arrived == size) {
-                    table = JobTable.of(records);
-                    for (Socket each : sockets) {
-                        answer(each);
-                    }
-                    notifyAll();
-                }
+            if (records[rec.rank()] != null) {
+                reject(s, "rank " + rec.rank() + " already joined from another process (pid " + records[rec.rank()].pid() + ")");
+                return;
             }
-        } catch (IOException e) {
-            log.println("railcoll rendezvous: lost " + s.getRemoteSocketAddress() + " during start-up: " + e.getMessage());
-            closeQuietly(s);
+            if (arrived > 0 && firstRecord().railEndpoints().size() != rec.railEndpoints().size()) {
+                fail(new RailcollException("rendezvous: rank " + rec.rank() + " has " + rec.railEndpoints().size()
+                        + " rails but rank " + firstRecord().rank() + " has " + firstRecord().railEndpoints().size()));
+                reject(s, failure.getMessage());
+                return;
+            }
+            records[rec.rank()] = rec;
+            sockets[rec.rank()] = s;
+            arrived++;
+            if (failure != null) {
+                reject(s, failure.getMessage());
+            } else if (arrived == size) {
+                table = JobTable.of(records);
+                for (Socket each : sockets) {
+                    answer(each);
+                }
+                notifyAll();
+            }
         }
     }
 
@@ -245,6 +259,10 @@ public final class RendezvousServer implements AutoCloseable {
             server.close();
         } catch (IOException ignored) {
             // nothing left to release
+        }
+        HandshakeAcceptor<RankRecord> h = handshakes;
+        if (h != null) {
+            h.wakeup();
         }
         acceptor.interrupt();
     }

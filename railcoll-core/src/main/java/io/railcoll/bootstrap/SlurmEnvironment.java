@@ -45,10 +45,10 @@ final class SlurmEnvironment {
     static BootstrapSource open(Map<String, String> env, PrintStream log) {
         int rank = JobIdentity.firstInt(env, "rank", "SLURM_PROCID");
         int size = JobIdentity.firstInt(env, "size", "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS");
-        int localRank = present(env, "SLURM_LOCALID") ? JobIdentity.firstInt(env, "local rank", "SLURM_LOCALID") : -1;
+        int localRank = present(env, "SLURM_LOCALID") ? JobIdentity.firstInt(env, "local rank", 0, Integer.MAX_VALUE - 1, "SLURM_LOCALID") : -1;
         int localSize = localTasks(env);
-        long job = JobIdentity.firstInt(env, "job id", "SLURM_JOB_ID");
-        long step = JobIdentity.firstInt(env, "step id", "SLURM_STEP_ID");
+        long job = JobIdentity.firstInt(env, "job id", 0, Integer.MAX_VALUE, "SLURM_JOB_ID");
+        long step = JobIdentity.firstInt(env, "step id", 0, Integer.MAX_VALUE, "SLURM_STEP_ID");
         String nodeList = env.get("SLURM_STEP_NODELIST");
         if (nodeList == null || nodeList.isBlank()) {
             throw new IllegalArgumentException("SLURM_STEP_NODELIST is not set: start the ranks with srun");
@@ -61,7 +61,7 @@ final class SlurmEnvironment {
                     + ", not on the first node of SLURM_STEP_NODELIST (" + first + ") where the other ranks look for its"
                     + " rendezvous; use --distribution=block or cyclic, or srun --mpi=pmix");
         }
-        int port = present(env, PORT_VARIABLE) ? JobIdentity.firstInt(env, "rendezvous port", PORT_VARIABLE)
+        int port = present(env, PORT_VARIABLE) ? JobIdentity.firstInt(env, "rendezvous port", 1, 65535, PORT_VARIABLE)
                 : port(job, step);
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException(PORT_VARIABLE + "=" + port + " is not a TCP port");
@@ -91,7 +91,7 @@ final class SlurmEnvironment {
         if (!present(env, "SLURM_STEP_TASKS_PER_NODE") || !present(env, "SLURM_NODEID")) {
             return -1;
         }
-        int nodeId = JobIdentity.firstInt(env, "node id", "SLURM_NODEID");
+        int nodeId = JobIdentity.firstInt(env, "node id", 0, Integer.MAX_VALUE, "SLURM_NODEID");
         List<Integer> perNode = new ArrayList<>();
         for (String part : env.get("SLURM_STEP_TASKS_PER_NODE").strip().split(",")) {
             int paren = part.indexOf("(x");

@@ -27,11 +27,11 @@ final class TorchrunEnvironment {
     static BootstrapSource open(Map<String, String> env, PrintStream log) {
         int rank = JobIdentity.firstInt(env, "rank", "RANK");
         int size = JobIdentity.firstInt(env, "size", "WORLD_SIZE");
-        int localRank = present(env, "LOCAL_RANK") ? JobIdentity.firstInt(env, "local rank", "LOCAL_RANK") : -1;
+        int localRank = present(env, "LOCAL_RANK") ? JobIdentity.firstInt(env, "local rank", 0, Integer.MAX_VALUE - 1, "LOCAL_RANK") : -1;
         int localSize = present(env, "LOCAL_WORLD_SIZE")
                 ? JobIdentity.firstInt(env, "local size", "LOCAL_WORLD_SIZE") : -1;
         String addr = env.get("MASTER_ADDR").strip();
-        int port = JobIdentity.firstInt(env, "rendezvous port", SlurmEnvironment.PORT_VARIABLE, "MASTER_PORT");
+        int port = JobIdentity.firstInt(env, "rendezvous port", 1, 65535, SlurmEnvironment.PORT_VARIABLE, "MASTER_PORT");
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException((present(env, SlurmEnvironment.PORT_VARIABLE)
                     ? SlurmEnvironment.PORT_VARIABLE : "MASTER_PORT") + "=" + port + " is not a TCP port");

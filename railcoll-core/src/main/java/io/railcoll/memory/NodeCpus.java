@@ -1,5 +1,7 @@
 package io.railcoll.memory;
 
+import io.railcoll.settings.RailcollSettings;
+
 /**
  * How many processors the ranks of this node share, which decides whether a waiting rank may spin
  * ({@link WaitStrategy#forRanks}): {@code RAILCOLL_NODE_CPUS} when the launcher set it, else the
@@ -9,13 +11,13 @@ package io.railcoll.memory;
  */
 public final class NodeCpus {
     /** The variable the launcher sets to the processors of the host it binds ranks on. */
-    public static final String VARIABLE = "RAILCOLL_NODE_CPUS";
+    public static final String VARIABLE = RailcollSettings.NODE_CPUS.name();
     /**
      * The variable the launcher sets to the number of ranks that share this host's processors: every rank of a job
      * whose nodes it emulates on one machine. Unset (as under mpirun or srun), a node's ranks share its processors
      * with nobody else.
      */
-    public static final String HOST_RANKS_VARIABLE = "RAILCOLL_HOST_RANKS";
+    public static final String HOST_RANKS_VARIABLE = RailcollSettings.HOST_RANKS.name();
 
     private static final int COUNT = read(System.getenv(VARIABLE));
     private static final int HOST_RANKS = readHostRanks(System.getenv(HOST_RANKS_VARIABLE));
@@ -53,33 +55,11 @@ public final class NodeCpus {
     }
 
     static int readHostRanks(String value) {
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        try {
-            int n = Integer.parseInt(value.strip());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(HOST_RANKS_VARIABLE + " must be a positive number of ranks, got '" + value
-                + "'");
+        return value == null || value.isBlank() ? 0 : RailcollSettings.HOST_RANKS.parse(value);
     }
 
     static int read(String value) {
-        if (value == null || value.isBlank()) {
-            return Runtime.getRuntime().availableProcessors();
-        }
-        try {
-            int n = Integer.parseInt(value.strip());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(VARIABLE + " must be a positive number of processors, got '" + value + "'");
+        return value == null || value.isBlank() ? Runtime.getRuntime().availableProcessors()
+                : RailcollSettings.NODE_CPUS.parse(value);
     }
 }

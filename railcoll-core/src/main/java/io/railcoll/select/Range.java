@@ -1,5 +1,7 @@
 package io.railcoll.select;
 
+import io.railcoll.settings.Numbers;
+
 import java.util.Locale;
 
 /**
@@ -44,28 +46,12 @@ public record Range(long min, long max) {
     }
 
     private static long number(String s, String whole) {
-        String t = s.toLowerCase(Locale.ROOT);
-        long unit = 1;
-        if (t.endsWith("k")) {
-            unit = 1L << 10;
-        } else if (t.endsWith("m")) {
-            unit = 1L << 20;
-        } else if (t.endsWith("g")) {
-            unit = 1L << 30;
+        // The settings' own number reader: exact, units k/m/g, and nothing beyond a long wraps.
+        if (Numbers.parse(s, true) instanceof Numbers.Value(long v) && v >= 0) {
+            return v;
         }
-        if (unit > 1) {
-            t = t.substring(0, t.length() - 1);
-        }
-        try {
-            long v = Long.parseLong(t);
-            if (v < 0) {
-                throw new NumberFormatException();
-            }
-            return Math.multiplyExact(v, unit);
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("bad range '" + whole + "': expected N, A..B, A.., ..B or *, where a number"
-                    + " may end in k, m or g");
-        }
+        throw new IllegalArgumentException("bad range '" + whole + "': expected N, A..B, A.., ..B or *, where a number"
+                + " is 0.." + Long.MAX_VALUE + " and may end in k, m or g");
     }
 
     /** The form {@link #parse} reads, with sizes in the largest exact binary unit: {@code 1..64k}, {@code 4k..}. */

@@ -1,5 +1,7 @@
 package io.railcoll.select;
 
+import io.railcoll.settings.RailcollSettings;
+
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -13,11 +15,11 @@ import java.util.Optional;
  *                   they cover, fails start-up naming the line.
  */
 public record SelectionSettings(Optional<Path> tuningFile) {
-    public static final String TUNING_VARIABLE = "RAILCOLL_TUNING";
+    public static final String TUNING_VARIABLE = RailcollSettings.TUNING.name();
 
     public static SelectionSettings fromEnvironment(Map<String, String> env) {
-        String v = env.get(TUNING_VARIABLE);
-        return new SelectionSettings(v == null || v.isBlank() ? Optional.empty() : Optional.of(Path.of(v.strip())));
+        String v = RailcollSettings.TUNING.read(env);
+        return new SelectionSettings(v.isEmpty() ? Optional.empty() : Optional.of(Path.of(v)));
     }
 
     /** The tuning these settings name, loaded and checked. */

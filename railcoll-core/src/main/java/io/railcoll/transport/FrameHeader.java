@@ -125,7 +125,10 @@ public final class FrameHeader {
             if (actual != expected) {
                 return "frame header checksum mismatch (corrupted stream)";
             }
-            if (fragLength < 0 || fragOffset < 0 || putLength < 0 || fragOffset + fragLength > putLength && (type == DATA || type == PULL)) {
+            // putLength - fragLength cannot overflow once both are >= 0; fragOffset + fragLength could (found by
+            // FrameHeaderFuzzTest: an offset near 2^63 wrapped negative and passed, and the receiver's slice failed).
+            if (fragLength < 0 || fragOffset < 0 || putLength < 0
+                    || fragOffset > putLength - fragLength && (type == DATA || type == PULL)) {
                 return "frame with impossible lengths: fragment " + fragOffset + "+" + fragLength + " of " + putLength;
             }
             return null;

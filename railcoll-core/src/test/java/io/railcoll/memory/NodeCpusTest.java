@@ -18,7 +18,7 @@ class NodeCpusTest {
     void nonsenseIsRefusedNamingTheVariable() {
         for (String bad : new String[] {"0", "-2", "two"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeCpus.read(bad));
-            assertTrue(e.getMessage().startsWith("RAILCOLL_NODE_CPUS must be a positive number"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("RAILCOLL_NODE_CPUS=" + bad + " "), e.getMessage());
         }
     }
 
@@ -31,7 +31,7 @@ class NodeCpusTest {
         assertEquals(0, NodeCpus.readHostRanks(null));
         assertEquals(16, NodeCpus.readHostRanks("16"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeCpus.readHostRanks("x"));
-        assertTrue(e.getMessage().startsWith("RAILCOLL_HOST_RANKS must be a positive number"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("RAILCOLL_HOST_RANKS=x is not a whole number; accepted: 1.."), e.getMessage());
     }
 
     @Test

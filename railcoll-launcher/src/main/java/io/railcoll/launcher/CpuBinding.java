@@ -1,5 +1,7 @@
 package io.railcoll.launcher;
 
+import io.railcoll.settings.RailcollSettings;
+
 import io.railcoll.memory.NodeCpus;
 
 import java.io.IOException;
@@ -73,11 +75,7 @@ final class CpuBinding {
         if (setting == null || setting.isBlank()) {
             return Mode.AUTO;
         }
-        try {
-            return Mode.valueOf(setting.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(VARIABLE + " must be auto, core or none, got '" + setting + "'");
-        }
+        return Mode.valueOf(RailcollSettings.BIND.parse(setting).toUpperCase(Locale.ROOT));
     }
 
     boolean binds() {

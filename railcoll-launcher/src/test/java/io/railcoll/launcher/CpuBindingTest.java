@@ -56,6 +56,7 @@ class CpuBindingTest {
         assertEquals(CpuBinding.Mode.AUTO, CpuBinding.parse(null));
         assertEquals(CpuBinding.Mode.NONE, CpuBinding.parse(" None "));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CpuBinding.parse("socket"));
-        assertTrue(e.getMessage().contains("RAILCOLL_BIND must be auto, core or none"), e.getMessage());
+        assertTrue(e.getMessage().contains("RAILCOLL_BIND=socket is not one of the accepted values; accepted: auto, core, none"),
+                e.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package io.railcoll.transport.mcast;
 
-import java.util.Locale;
+import io.railcoll.settings.RailcollSettings;
+
 import java.util.Map;
 
 /**
@@ -96,31 +97,26 @@ public record MulticastSettings(
                 30_000_000_000L, 4, 65536, 4 << 20, FaultPlan.NONE);
     }
 
-    /** Reads the variables named on each component; absent ones keep their default. */
+    /**
+     * Reads the variables named on each component through their {@link RailcollSettings} definitions (one parser,
+     * ranges checked in the type each is used as); absent ones keep their default.
+     */
     public static MulticastSettings fromEnvironment(Map<String, String> env) {
-        MulticastSettings d = defaults();
-        String rel = env.getOrDefault("RAILCOLL_MCAST_RELIABLE", "on").strip().toLowerCase(Locale.ROOT);
-        boolean reliable = switch (rel) {
-            case "on", "true", "1", "yes" -> true;
-            case "off", "false", "0", "no" -> false;
-            default -> throw new IllegalArgumentException("RAILCOLL_MCAST_RELIABLE must be on or off, got '" + rel + "'");
-        };
-        ChecksumKind ck = env.containsKey("RAILCOLL_MCAST_CHECKSUM")
-                ? ChecksumKind.parse(env.get("RAILCOLL_MCAST_CHECKSUM")) : d.checksum;
+        boolean reliable = RailcollSettings.MCAST_RELIABLE.read(env);
         return new MulticastSettings(
-                (int) number(env, "RAILCOLL_MCAST_CHANNELS", d.channels),
-                (int) number(env, "RAILCOLL_MCAST_PAYLOAD", d.payloadBytes),
-                reliable ? ck : ChecksumKind.NONE,
+                RailcollSettings.MCAST_CHANNELS.read(env),
+                RailcollSettings.MCAST_PAYLOAD.read(env),
+                reliable ? ChecksumKind.parse(RailcollSettings.MCAST_CHECKSUM.read(env)) : ChecksumKind.NONE,
                 reliable,
-                (int) number(env, "RAILCOLL_MCAST_BUFFERED_LIMIT", d.bufferedLimitBytes),
-                number(env, "RAILCOLL_MCAST_NACK_DELAY_US", d.nackDelayNs / 1000) * 1000,
-                number(env, "RAILCOLL_MCAST_SYNC_TIMEOUT_MS", d.syncTimeoutNs / 1_000_000) * 1_000_000,
-                (int) number(env, "RAILCOLL_MCAST_MAX_RETRANSMISSIONS", d.maxRetransmissions),
-                number(env, "RAILCOLL_TIMEOUT_MS", d.timeoutNs / 1_000_000) * 1_000_000,
-                (int) number(env, "RAILCOLL_MCAST_TREE_RADIX", d.treeRadix),
-                (int) number(env, "RAILCOLL_MCAST_TREE_CHUNK", d.treeChunkBytes),
-                (int) number(env, "RAILCOLL_MCAST_RCVBUF", d.receiveBufferBytes),
-                FaultPlan.parse(env.get("RAILCOLL_MCAST_FAULTS")));
+                RailcollSettings.MCAST_BUFFERED_LIMIT.read(env),
+                RailcollSettings.MCAST_NACK_DELAY.read(env),
+                RailcollSettings.MCAST_SYNC_TIMEOUT.read(env),
+                RailcollSettings.MCAST_MAX_RETRANSMISSIONS.read(env),
+                RailcollSettings.TIMEOUT.read(env),
+                RailcollSettings.MCAST_TREE_RADIX.read(env),
+                RailcollSettings.MCAST_TREE_CHUNK.read(env),
+                RailcollSettings.MCAST_RCVBUF.read(env),
+                FaultPlan.parse(RailcollSettings.MCAST_FAULTS.read(env)));
     }
 
     public MulticastSettings withChannels(int c) {
@@ -161,17 +157,5 @@ public record MulticastSettings(
     public MulticastSettings withTree(int radix, int chunkBytes) {
         return new MulticastSettings(channels, payloadBytes, checksum, reliable, bufferedLimitBytes, nackDelayNs, syncTimeoutNs,
                 maxRetransmissions, timeoutNs, radix, chunkBytes, receiveBufferBytes, faults);
-    }
-
-    private static long number(Map<String, String> env, String name, long dflt) {
-        String v = env.get(name);
-        if (v == null || v.isBlank()) {
-            return dflt;
-        }
-        try {
-            return Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, got '" + v + "'");
-        }
     }
 }

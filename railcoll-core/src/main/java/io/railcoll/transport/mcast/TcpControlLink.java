@@ -3,6 +3,9 @@ package io.railcoll.transport.mcast;
 import io.railcoll.PeerLostException;
 import io.railcoll.RailcollException;
 import io.railcoll.bootstrap.Handshake;
+import io.railcoll.bootstrap.HandshakeAcceptor;
+import io.railcoll.bootstrap.HandshakeDroppedException;
+import io.railcoll.bootstrap.Refusals;
 
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -10,10 +13,12 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.io.PrintStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -45,18 +50,29 @@ public final class TcpControlLink implements ControlLink, AutoCloseable {
 
     /** A bound listening socket, before the mesh is connected. */
     public static final class Listening implements AutoCloseable {
-        private final ServerSocket server;
+        private final ServerSocketChannel server;
         private final Handshake handshake;
         private final int myRank;
+        private final Refusals refusals;
 
-        private Listening(ServerSocket server, Handshake handshake, int myRank) {
+        private Listening(ServerSocketChannel server, Handshake handshake, int myRank, Refusals refusals) {
             this.server = server;
             this.handshake = handshake;
             this.myRank = myRank;
+            this.refusals = refusals;
         }
 
         public InetSocketAddress address() {
-            return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+            try {
+                return (InetSocketAddress) server.getLocalAddress();
+            } catch (IOException e) {
+                throw new IllegalStateException("the control listener is closed", e);
+            }
+        }
+
+        /** Connections this listener refused or dropped (strangers, wrong secrets, silent connections). */
+        public Refusals refusals() {
+            return refusals;
         }
 
         /**
@@ -76,20 +92,31 @@ public final class TcpControlLink implements ControlLink, AutoCloseable {
                         sockets.put(peer, dial(e.getValue(), peer, deadline));
                     }
                 }
-                while (toAccept > 0) {
-                    server.setSoTimeout((int) Math.max(1, remainingMs(deadline, "accepting control connections")));
-                    Socket s = server.accept();
-                    try {
-                        s.setSoTimeout((int) Math.max(1, remainingMs(deadline, "a control handshake")));
-                        Handshake.Peer p = handshake.accept(s, Integer.MAX_VALUE, 1);
-                        if (!endpoints.containsKey(p.rank()) || p.rank() >= myRank || sockets.containsKey(p.rank())) {
-                            throw new IOException("unexpected control connection from rank " + p.rank());
+                // Handshakes of every incoming connection at once (HandshakeAcceptor): a stranger, silent or not, is
+                // refused or dropped and counted, and holds up no peer.
+                try (HandshakeAcceptor<Void> acceptor = new HandshakeAcceptor<>(handshake, List.of(server),
+                        Integer.MAX_VALUE, 1, Handshake.Purpose.RAIL, null, refusals)) {
+                    while (toAccept > 0) {
+                        remainingMs(deadline, "accepting control connections");
+                        HandshakeAcceptor.Authenticated<Void> a = acceptor.next(Math.min(deadline,
+                                System.nanoTime() + 100_000_000L));
+                        if (a == null) {
+                            if (Thread.currentThread().isInterrupted()) {
+                                throw new IOException("interrupted while accepting control connections");
+                            }
+                            continue;
                         }
-                        sockets.put(p.rank(), s);
+                        int peer = a.peer().rank();
+                        if (!endpoints.containsKey(peer) || peer >= myRank || sockets.containsKey(peer)) {
+                            refusals.refused("refused a control connection claiming rank " + peer + " from "
+                                    + a.channel().getRemoteAddress() + ": not a lower rank still expected", System.nanoTime());
+                            a.channel().close();
+                            continue;
+                        }
+                        Socket s = a.channel().socket();
+                        s.setTcpNoDelay(true);
+                        sockets.put(peer, s);
                         toAccept--;
-                    } catch (IOException | RuntimeException ex) {
-                        s.close();
-                        throw ex;
                     }
                 }
                 return new TcpControlLink(myRank, sockets);
@@ -113,8 +140,8 @@ public final class TcpControlLink implements ControlLink, AutoCloseable {
                     s.setSoTimeout((int) Math.max(1, remainingMs(deadline, "a control handshake")));
                     handshake.connect(s, Handshake.Purpose.RAIL, myRank, 0);
                     return s;
-                } catch (java.net.ConnectException e) {
-                    // The peer may not listen yet; try again until the deadline.
+                } catch (java.net.ConnectException | HandshakeDroppedException e) {
+                    // The peer may not listen yet, or dropped us while busy with strangers; try again until the deadline.
                     last = e;
                     s.close();
                     try {
@@ -139,10 +166,22 @@ public final class TcpControlLink implements ControlLink, AutoCloseable {
 
     /** Listens on {@code bind} (port 0 for any) for the mesh connections of job rank {@code myRank}. */
     public static Listening listen(Handshake handshake, int myRank, InetSocketAddress bind) throws IOException {
-        ServerSocket server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(bind, 64);
-        return new Listening(server, handshake, myRank);
+        return listen(handshake, myRank, bind, System.err);
+    }
+
+    /** As above, logging refused connections on {@code log} at a rate limit. */
+    public static Listening listen(Handshake handshake, int myRank, InetSocketAddress bind, PrintStream log)
+            throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(bind, 1024);
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        return new Listening(server, handshake, myRank,
+                new Refusals("railcoll rank " + myRank + " multicast control listener", log));
     }
 
     private TcpControlLink(int myRank, Map<Integer, Socket> sockets) throws IOException {

@@ -18,7 +18,11 @@ public final class RailListeners implements AutoCloseable {
         this.servers = servers;
     }
 
+    /** The least listen backlog: room for a burst of connections (a flood, or every peer at once) while they drain. */
+    public static final int MIN_BACKLOG = 1024;
+
     public static RailListeners open(List<InetAddress> railAddresses, int backlog) throws IOException {
+        backlog = Math.max(MIN_BACKLOG, backlog);
         List<ServerSocketChannel> list = new ArrayList<>();
         try {
             for (InetAddress a : railAddresses) {

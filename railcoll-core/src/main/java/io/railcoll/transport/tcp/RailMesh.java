@@ -3,6 +3,9 @@ package io.railcoll.transport.tcp;
 import io.railcoll.HandshakeRejectedException;
 import io.railcoll.RailcollException;
 import io.railcoll.bootstrap.Handshake;
+import io.railcoll.bootstrap.HandshakeAcceptor;
+import io.railcoll.bootstrap.HandshakeDroppedException;
+import io.railcoll.bootstrap.Refusals;
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.bootstrap.RailDiscovery;
 
@@ -14,15 +17,19 @@ import java.net.NoRouteToHostException;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the full mesh of rail connections: every pair of ranks, every rail, and with several connections per rail
  * every lane (lane l is connection l / rails on rail l mod rails). The higher rank connects to the
  * lower one from its own address on that rail; the lower accepts on a helper thread meanwhile, so no two ranks
- * wait on each other. Every connection starts with the job's {@link Handshake}; a refused stranger is reported
- * on {@code log} and never counted. All-or-nothing: on failure every socket made is closed.
+ * wait on each other. Every connection starts with the job's {@link Handshake}, all of a listener's handshakes at
+ * once ({@link HandshakeAcceptor}); a refused stranger is counted and logged at a rate limit ({@link Refusals}).
+ * All-or-nothing: on failure every socket made is closed.
  *
  * <p>This is also the reachability check before the first collective: every rank connects to every peer on every
  * rail it uses, and a path that does not work fails start-up within {@link #REACH_TIMEOUT_MS}, naming the rank, the
@@ -51,6 +58,13 @@ public final class RailMesh {
      */
     public static SocketChannel[][] connect(int rank, JobTable table, RailListeners listeners, Handshake handshake,
                                             long timeoutNs, PrintStream log, int connectionsPerRail) {
+        return connect(rank, table, listeners, handshake, timeoutNs, connectionsPerRail,
+                new Refusals("railcoll rank " + rank + " rail listeners", log));
+    }
+
+    /** As above, counting every connection the listeners refused or dropped in {@code refusals}. */
+    public static SocketChannel[][] connect(int rank, JobTable table, RailListeners listeners, Handshake handshake,
+                                            long timeoutNs, int connectionsPerRail, Refusals refusals) {
         int size = table.size();
         int rails = listeners.rails();
         int lanes = rails * connectionsPerRail;
@@ -61,7 +75,7 @@ public final class RailMesh {
         RailcollException[] acceptFailure = new RailcollException[1];
         Thread acceptor = Thread.ofPlatform().daemon().name("railcoll-accept-" + rank).start(() -> {
             try {
-                acceptAll(rank, size, rails, lanes, listeners, handshake, deadline, expectedAccepts, channels, log);
+                acceptAll(rank, size, rails, lanes, listeners, handshake, deadline, expectedAccepts, channels, refusals);
             } catch (RailcollException e) {
                 acceptFailure[0] = e;
             }
@@ -142,8 +156,9 @@ public final class RailMesh {
                 handshake.connect(s, Handshake.Purpose.RAIL, rank, lane);
                 s.setSoTimeout(0);
                 return ch;
-            } catch (ConnectException | SocketTimeoutException e) {
-                // Refused (a listener not there yet) or a handshake answered late: try again until the deadline.
+            } catch (ConnectException | SocketTimeoutException | HandshakeDroppedException e) {
+                // Refused (a listener not there yet), answered late, or dropped by a listener busy with strangers
+                // (HandshakeAcceptor): try again until the deadline.
                 closeQuietly(ch);
                 last = e;
                 sleepBriefly();
@@ -181,59 +196,62 @@ public final class RailMesh {
         }
     }
 
+    /**
+     * Accepts the higher ranks' connections on every rail at once: handshakes run concurrently on this thread
+     * ({@link HandshakeAcceptor}: 1 s deadline each, at most 128 awaiting authentication), so a silent, slow or
+     * garbage connection holds up no peer and costs no thread.
+     */
     private static void acceptAll(int rank, int size, int rails, int lanes, RailListeners listeners, Handshake handshake,
-                                  long deadline, int expected, SocketChannel[][] channels, PrintStream log) {
+                                  long deadline, int expected, SocketChannel[][] channels, Refusals refusals) {
         int accepted = 0;
-        int rail = 0;
-        while (accepted < expected) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || Thread.currentThread().isInterrupted()) {
-                throw new RailcollException("rank " + rank + ": only " + accepted + " of " + expected
-                        + " rail connections from higher ranks arrived before the start-up deadline; missing: "
-                        + missing(rank, size, lanes, rails, channels, listeners));
-            }
-            // Accept round-robin over rails with a short time-out each, so one quiet rail does not block the others.
-            rail = (rail + 1) % rails;
-            Socket s;
-            try {
-                var server = listeners.server(rail).socket();
-                server.setSoTimeout(50);
-                s = server.accept();
-            } catch (SocketTimeoutException e) {
-                continue;
-            } catch (IOException e) {
-                throw new RailcollException("rank " + rank + ": accepting on rail " + rail + " failed: " + e.getMessage(), e);
-            }
-            SocketChannel ch = s.getChannel();
-            try {
-                s.setSoTimeout((int) Math.max(1000, Math.min(10_000, TimeUnit.NANOSECONDS.toMillis(left))));
-                tune(ch);
-                Handshake.Peer p = handshake.accept(s, size, lanes);
-                if (p.purpose() != Handshake.Purpose.RAIL || p.rank() <= rank || p.rail() % rails != rail) {
-                    log.println("railcoll rank " + rank + ": refused " + s.getRemoteSocketAddress() + ": claims rank "
-                            + p.rank() + " rail " + p.rail() + ", which does not connect to this listener");
+        List<ServerSocketChannel> servers = new ArrayList<>();
+        for (int r = 0; r < rails; r++) {
+            servers.add(listeners.server(r));
+        }
+        try (HandshakeAcceptor<Void> acceptor = new HandshakeAcceptor<>(handshake, servers, size, lanes,
+                Handshake.Purpose.RAIL, null, refusals)) {
+            while (accepted < expected) {
+                long now = System.nanoTime();
+                if (deadline - now <= 0 || Thread.currentThread().isInterrupted()) {
+                    throw new RailcollException("rank " + rank + ": only " + accepted + " of " + expected
+                            + " rail connections from higher ranks arrived before the start-up deadline; missing: "
+                            + missing(rank, size, lanes, rails, channels, listeners));
+                }
+                HandshakeAcceptor.Authenticated<Void> a = acceptor.next(Math.min(deadline, now + 100_000_000L));
+                if (a == null) {
+                    continue;
+                }
+                SocketChannel ch = a.channel();
+                Handshake.Peer p = a.peer();
+                int rail = a.listener();
+                String from = String.valueOf(ch.socket().getRemoteSocketAddress());
+                if (p.rank() <= rank || p.rail() % rails != rail) {
+                    refusals.refused("refused " + from + ": claims rank " + p.rank() + " lane " + p.rail()
+                            + ", which does not connect to rail " + rail + " of rank " + rank, System.nanoTime());
                     closeQuietly(ch);
                     continue;
                 }
                 synchronized (channels) {
                     if (channels[p.rank()][p.rail()] != null) {
-                        log.println("railcoll rank " + rank + ": refused a second connection claiming rank " + p.rank()
-                                + " lane " + p.rail() + " from " + s.getRemoteSocketAddress());
+                        refusals.refused("refused a second connection claiming rank " + p.rank() + " lane " + p.rail()
+                                + " from " + from, System.nanoTime());
                         closeQuietly(ch);
                         continue;
                     }
-                    s.setSoTimeout(0);
+                    try {
+                        tune(ch);
+                    } catch (IOException e) {
+                        refusals.refused("dropped rank " + p.rank() + " lane " + p.rail() + " from " + from + ": "
+                                + e.getMessage(), System.nanoTime());
+                        closeQuietly(ch);
+                        continue;
+                    }
                     channels[p.rank()][p.rail()] = ch;
                 }
                 accepted++;
-            } catch (HandshakeRejectedException e) {
-                log.println("railcoll rank " + rank + ": " + e.getMessage());
-                closeQuietly(ch);
-            } catch (IOException e) {
-                log.println("railcoll rank " + rank + ": dropped connection from " + s.getRemoteSocketAddress()
-                        + " during the handshake: " + e.getMessage());
-                closeQuietly(ch);
             }
+        } catch (IOException e) {
+            throw new RailcollException("rank " + rank + ": accepting rail connections failed: " + e.getMessage(), e);
         }
     }
 
