@@ -1,8 +1,9 @@
 package io.railcoll.bootstrap;
 
+import io.railcoll.settings.RailcollSettings;
+
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -33,12 +34,8 @@ public final class BootstrapSources {
 
     /** The name of the source {@code env} calls for, without opening it. */
     public static String choose(Map<String, String> env) {
-        String forced = env.getOrDefault(VARIABLE, "").strip().toLowerCase(Locale.ROOT);
-        if (!forced.isEmpty() && !forced.equals("auto")) {
-            if (!ORDER.contains(forced)) {
-                throw new IllegalArgumentException(VARIABLE + "=" + forced + " is not a bootstrap source; expected auto or"
-                        + " one of " + String.join(", ", ORDER));
-            }
+        String forced = RailcollSettings.BOOTSTRAP.read(env);
+        if (!forced.equals("auto")) {
             return forced;
         }
         if (present(env, "RAILCOLL_RANK") || present(env, "RAILCOLL_RENDEZVOUS")) {

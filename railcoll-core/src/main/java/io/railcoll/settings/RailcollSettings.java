@@ -106,8 +106,19 @@ public final class RailcollSettings {
             "names the job in handshakes and shared-memory files (default: derived from the secret)");
     public static final Setting<String> NODE = Setting.text("RAILCOLL_NODE", "", "any text",
             "a key shared by the ranks of one node (default: the host name)");
-    public static final Setting<String> RAILS = Setting.text("RAILCOLL_RAILS", "", "comma-separated IP addresses",
-            "this node's rail addresses, one per rail");
+    public static final Setting<String> RAILS = Setting.text("RAILCOLL_RAILS", "",
+            "addresses, interface names or globs, CIDR blocks, auto, ^exclusions; comma-separated",
+            "which local interfaces carry the rails, one rail per selected address (bootstrap.RailDiscovery)");
+    public static final Setting<String> BOOTSTRAP = Setting.choice("RAILCOLL_BOOTSTRAP", "auto",
+            "where a rank learns who it is and meets the others: chosen from the launcher's variables, or forced",
+            List.of("auto", "railcoll", "pmix", "pmi1", "slurm", "torchrun"), Map.of());
+    public static final Setting<String> SECRET_FILE = Setting.text("RAILCOLL_SECRET_FILE", "", "a path",
+            "a file holding the job secret (instead of RAILCOLL_SECRET) where no launcher shares one");
+    public static final Setting<Integer> RENDEZVOUS_PORT = Setting.integer("RAILCOLL_RENDEZVOUS_PORT", 0, 65535, 0,
+            "0 = derived from the Slurm job, or MASTER_PORT",
+            "the port of rank 0's rendezvous under the slurm and torchrun sources");
+    public static final Setting<String> PMIX_LIBRARY = Setting.text("RAILCOLL_PMIX_LIBRARY", "", "a path",
+            "the libpmix file to load, instead of searching for it");
     public static final Setting<Integer> NODE_CPUS = Setting.integer("RAILCOLL_NODE_CPUS", 1, 1 << 20,
             Math.max(1, Runtime.getRuntime().availableProcessors()), "processors",
             "the processors of the host the launcher binds ranks on");
@@ -124,7 +135,8 @@ public final class RailcollSettings {
             SHM, SHM_RING_BYTES, CONNECTIONS_PER_RAIL, RAIL_TIMEOUT, EAGER_BYTES, CMA, CMA_THRESHOLD, MCAST, MCAST_RAIL,
             MCAST_CHANNELS, MCAST_PAYLOAD, MCAST_CHECKSUM, MCAST_RELIABLE, MCAST_BUFFERED_LIMIT, MCAST_NACK_DELAY,
             MCAST_SYNC_TIMEOUT, MCAST_MAX_RETRANSMISSIONS, MCAST_TREE_RADIX, MCAST_TREE_CHUNK, MCAST_RCVBUF,
-            MCAST_FAULTS, TUNING, RANK, SIZE, RENDEZVOUS, RENDEZVOUS_SERVER, SECRET, JOB_ID, NODE, RAILS, NODE_CPUS,
+            MCAST_FAULTS, TUNING, RANK, SIZE, RENDEZVOUS, RENDEZVOUS_SERVER, SECRET, JOB_ID, NODE, RAILS, BOOTSTRAP,
+            SECRET_FILE, RENDEZVOUS_PORT, PMIX_LIBRARY, NODE_CPUS,
             HOST_RANKS, BIND);
 
     /** The definition named {@code name}, if there is one. */
