@@ -113,13 +113,14 @@ class UserProgramSystemTest {
         Path classes = compile(dir, "Example", README_EXAMPLE, List.of());
         Run unknown = cli(List.of("run", "--placement", "2", "--classpath", classes.toString(), "com.example.Missing"), Map.of());
         assertEquals(2, unknown.exit, unknown.output);
-        assertEquals("railcoll: class com.example.Missing not found on the class path (railcoll's jars and " + classes
-                + "); give it with --classpath or --jar", unknown.output.strip());
+        assertEquals(1, unknown.output.strip().lines().count(), unknown.output);
+        assertTrue(unknown.output.contains("MAIN_CLASS: class com.example.Missing not found on the class path (railcoll's"
+                + " jars and " + classes + "); give it with --classpath or --jar"), unknown.output);
 
         Path noMain = compile(dir.resolve("nomain"), "NoMain", "public class NoMain { }", List.of());
         Run noEntry = cli(List.of("run", "--placement", "2", "--classpath", noMain.toString(), "NoMain"), Map.of());
         assertEquals(2, noEntry.exit, noEntry.output);
-        assertTrue(noEntry.output.strip().startsWith("railcoll: NoMain has neither a public static void main"), noEntry.output);
+        assertTrue(noEntry.output.contains("MAIN_CLASS: NoMain has neither a public static void main"), noEntry.output);
         assertEquals(1, noEntry.output.strip().lines().count(), noEntry.output);
 
         // A class file of the next Java release: its version field says so, as javac 26 would write it.
