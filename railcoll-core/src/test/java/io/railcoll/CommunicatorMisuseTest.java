@@ -104,11 +104,6 @@ class CommunicatorMisuseTest {
     }
 
     @Test
-    void selectedAlgorithmOfANegativeSizeIsRefused() throws Exception {
-        refused(() -> ranks.rank(0).selectedAlgorithm(Collective.ALLGATHER, -1, 0), "block size", "-1");
-    }
-
-    @Test
     void aRootIgnoredByTheCollectiveDoesNotMatter() {
         // All-gather has no root: whatever is passed, the answer is the one for root 0 (not an out-of-range error).
         Communicator c = ranks.rank(0);

@@ -63,15 +63,6 @@ class ThreadContractTest {
     }
 
     @Test
-    void anotherThreadMayCallOnceTheFirstHasLeft() throws Exception {
-        try (InProcessRanks ranks = InProcessRanks.start(2, CONFIG)) {
-            for (int round = 0; round < 3; round++) {
-                ranks.onEveryRank(Communicator::barrier); // each round on whichever pool threads are free
-            }
-        }
-    }
-
-    @Test
     void threadSafeLetsEightThreadsCallAtOnce() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.start(2, CONFIG.withThreadSafe(true))) {
             int threads = 8;

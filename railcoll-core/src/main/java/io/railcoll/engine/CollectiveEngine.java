@@ -64,7 +64,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
     private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
-                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames) {
+                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, long startNs) {
+        /** The call's deadline: one per call, from when it was posted, whatever it waits for meanwhile (decision 0040). */
+        long deadlineNs(long timeoutNs) {
+            return startNs + timeoutNs;
+        }
     }
 
     private final int rank;
@@ -295,7 +299,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
-        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames);
+        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, System.nanoTime());
         posting = p;
         for (Transport t : transports) {
             t.resume();
@@ -344,8 +348,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         CompiledProgram p = posting.program;
         int peer = p.slotPeer[s];
-        long start = System.nanoTime();
-        long deadline = start + timeoutNs;
+        long start = posting.startNs;
+        long deadline = posting.deadlineNs(timeoutNs);
         int idle = 0;
         while (!slotComplete(posting, s)) {
             checkFailure();
@@ -361,7 +365,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + p.slotLen[s] + " bytes (tag " + p.slotTag[s] + ") from rank " + peer
                         + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; "
-                        + (long) LONGS.getAcquire(posting.slotBytes, s) + " bytes of it had arrived");
+                        + (long) LONGS.getAcquire(posting.slotBytes, s) + " bytes of it had arrived" + silentPeers());
             }
         }
     }
@@ -370,8 +374,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (sends.pending() == 0) {
             return;
         }
-        long start = System.nanoTime();
-        long deadline = start + timeoutNs;
+        long start = posting.startNs;
+        long deadline = posting.deadlineNs(timeoutNs);
         int idle = 0;
         while (sends.pending() > 0) {
             checkFailure();
@@ -381,9 +385,25 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
-                        + " acknowledged by the receiver on the rails): receivers not reading?");
+                        + " acknowledged by the receiver on the rails): receivers not reading?" + silentPeers());
             }
         }
+    }
+
+    /**
+     * For a time-out's message: the peers a transport has heard nothing from for longer than a live peer stays quiet
+     * (alive but stopped or descheduled, or cut off), which are usually why the call could not finish, even when the
+     * rank it waited for directly is another one waiting for them.
+     */
+    private String silentPeers() {
+        StringBuilder sb = new StringBuilder();
+        for (Transport t : transports) {
+            String s = t.silentPeers();
+            if (!s.isEmpty()) {
+                sb.append(sb.isEmpty() ? "" : ", ").append(s);
+            }
+        }
+        return sb.isEmpty() ? "" : "; not heard from: " + sb + " (alive but stopped or descheduled, or cut off)";
     }
 
     private void checkFailure() {
