@@ -59,10 +59,26 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private static final long BLOCK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Sleep slice when another caller-driven transport may need attention meanwhile. */
     private static final long SHARED_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * A wait for a peer's data longer than this sends that peer a probe: a frame without payload carrying this rank's
+     * call (sequence number, collective, root, block size, algorithm), checked by the peer against its own call of
+     * that number like any data frame (decision 0041). Ranks that disagree on a call but exchange no data in it (a
+     * leaf of a broadcast tree waiting for a root that runs an all-gather) find out within this much, not at their
+     * deadline. Long enough that calls that merely wait (a slow peer, a large put) send at most one small frame.
+     */
+    static final long PROBE_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** The tag of a probe frame: no program uses a negative tag. */
+    static final int PROBE_TAG = -1;
+    /** How many finished calls are kept to check a late probe against (a power of two). */
+    private static final int HISTORY = 64;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
     /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
+    /** What a finished call was, to check a probe that arrives after it (immutable; any thread reads it). */
+    private record CallRecord(long seq, Collective collective, int root, long blockBytes, int algorithm, String algorithmId) {
+    }
+
     private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
                            MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, long startNs) {
         /** The call's deadline: one per call, from when it was posted, whatever it waits for meanwhile (decision 0040). */
@@ -80,6 +96,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private final ProgramCache cache;
     private final SendCompletion sends = new SendCompletion();
     private final FrameHeader meta = new FrameHeader();
+    /** Probes' header and completion: never awaited, a probe only ever leads to a mismatch found by its receiver. */
+    private final FrameHeader probeMeta = new FrameHeader();
+    private final SendCompletion probes = new SendCompletion();
+    /** Per peer, the sequence number of the last call in which it was probed. */
+    private final long[] probedSeq;
+    /** The last {@link #HISTORY} calls, by sequence number modulo HISTORY. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<CallRecord> history =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(HISTORY);
     /** Per peer, goodbyes received on the connections that carry its traffic; updated by any transport thread. */
     private final AtomicIntegerArray goodbyes;
     private final Arena tempArena = Arena.ofShared();
@@ -111,6 +135,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
         this.goodbyes = new AtomicIntegerArray(placement.size());
+        this.probedSeq = new long[placement.size()];
         this.spinRounds = NodeCpus.outnumbered(placement.localSizeOf(rank)) ? 0 : SPIN_ROUNDS;
         // Measured on this 2-core machine, idle, 1-byte all-gather (smp-direct) with 4/8/16 ranks on one node:
         // yielding first 21/60/164 us, sleeping at once 80/200/455 us. (Under a foreign load, yielding loses.)
@@ -300,6 +325,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
         Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, System.nanoTime());
+        history.set((int) (seq & (HISTORY - 1)), new CallRecord(seq, shape.collective(), shape.root(), shape.blockBytes(),
+                program.algorithmCode, program.algorithmId));
         posting = p;
         for (Transport t : transports) {
             t.resume();
@@ -360,6 +387,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
             awaitedPosting = posting;
             awaitedSlot = s;
+            if (probedSeq[peer] != posting.seq && System.nanoTime() - start > PROBE_AFTER_NS) {
+                probe(posting, peer);
+            }
             idle = progress(idle, route[peer], false);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
@@ -387,6 +417,69 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + " waiting for " + sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
                         + " acknowledged by the receiver on the rails): receivers not reading?" + silentPeers());
             }
+        }
+    }
+
+    /** Sends {@code peer} this rank's call, for it to check against its own (see {@link #PROBE_AFTER_NS}). */
+    private void probe(Posting posting, int peer) {
+        probedSeq[peer] = posting.seq;
+        probeMeta.seq = posting.seq;
+        probeMeta.collective = posting.collective.wireCode();
+        probeMeta.root = posting.shape.root();
+        probeMeta.algorithm = posting.program.algorithmCode;
+        probeMeta.blockBytes = posting.shape.blockBytes();
+        probeMeta.tag = PROBE_TAG;
+        route[peer].put(peer, probeMeta, NO_BYTES, 0, 0, probes);
+    }
+
+    private static final MemorySegment NO_BYTES = MemorySegment.ofArray(new byte[0]);
+
+    /**
+     * A probe from {@code h.sourceRank}: its call {@code h.seq}. Checked against the posted call of that number, or
+     * the record of a finished one; held (null) until this rank posts that call when it has not yet; a call too old
+     * to be on record is not checked (the peer's data for it arrived and was checked then).
+     */
+    private ByteBuffer onProbe(FrameHeader h) {
+        Posting posting = this.posting;
+        if (posting != null && h.seq == posting.seq) {
+            checkCall(posting, h);
+            return EMPTY;
+        }
+        if (h.seq > completedSeq) {
+            return null;
+        }
+        CallRecord r = history.get((int) (h.seq & (HISTORY - 1)));
+        if (r != null && r.seq == h.seq) {
+            if (h.collective != r.collective.wireCode() || h.root != r.root || h.blockBytes != r.blockBytes
+                    || h.algorithm != r.algorithm) {
+                throw mismatch(posting, "rank " + h.sourceRank + " is in " + safeName(h.collective) + " #" + h.seq
+                        + " (root " + h.root + ", " + h.blockBytes + "-byte blocks) where rank " + rank + " called "
+                        + r.collective.id() + " (" + r.algorithmId + ", root " + r.root + ", " + r.blockBytes
+                        + "-byte blocks)" + (h.algorithm != r.algorithm && h.collective == r.collective.wireCode()
+                        ? " with another algorithm" : ""));
+            }
+        }
+        return EMPTY;
+    }
+
+    /** Checks a frame's call against {@code posting}, the call of the same number on this rank. */
+    private void checkCall(Posting posting, FrameHeader h) {
+        Shape shape = posting.shape;
+        if (h.collective != posting.collective.wireCode()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
+                    + " while rank " + rank + " called " + posting.collective.id());
+        }
+        if (h.root != shape.root()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
+                    + h.root + ", rank " + rank + " with root " + shape.root());
+        }
+        if (h.blockBytes != shape.blockBytes()) {
+            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
+                    + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
+        }
+        if (h.algorithm != posting.program.algorithmCode) {
+            throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
+                    + " #" + h.seq + " than rank " + rank + " (" + posting.program.algorithmId + "): force the same algorithm on every rank");
         }
     }
 
@@ -515,6 +608,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     @Override
     public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+        if (h.tag == PROBE_TAG) {
+            return onProbe(h);
+        }
         Posting posting = this.posting;
         if (posting == null || h.seq != posting.seq) {
             if (h.seq > completedSeq) {
@@ -524,23 +620,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
         CompiledProgram p = posting.program;
-        Shape shape = posting.shape;
-        if (h.collective != posting.collective.wireCode()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
-                    + " while rank " + rank + " called " + posting.collective.id());
-        }
-        if (h.root != shape.root()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
-                    + h.root + ", rank " + rank + " with root " + shape.root());
-        }
-        if (h.blockBytes != shape.blockBytes()) {
-            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
-                    + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
-        }
-        if (h.algorithm != p.algorithmCode) {
-            throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
-                    + " #" + h.seq + " than rank " + rank + " (" + p.algorithmId + "): force the same algorithm on every rank");
-        }
+        checkCall(posting, h);
         int s = p.slotOf(h.sourceRank, h.tag);
         if (s < 0) {
             throw mismatch(posting, "rank " + h.sourceRank + " put " + h.putLength + " bytes (tag " + h.tag + ") that "
@@ -558,6 +638,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     @Override
     public void onDataComplete(int rail, FrameHeader h) {
+        if (h.tag == PROBE_TAG) {
+            return; // a probe carries no data: it was checked in onDataHeader
+        }
         Posting posting = this.posting;
         CompiledProgram p = posting.program;
         int s = p.slotOf(h.sourceRank, h.tag);
@@ -629,7 +712,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private MismatchException mismatch(Posting posting, String message) {
-        MismatchException e = new MismatchException("rank " + rank + ": " + message);
+        // "mismatch" in every message: the ABORT that carries it to the other ranks says what kind of failure it was.
+        MismatchException e = new MismatchException("rank " + rank + ": mismatch: " + message);
         fail(e);
         for (Transport t : transports) {
             try {

@@ -1,0 +1,67 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Mismatch detected fast everywhere (decision 0041): one rank's call disagrees with the others' on the collective, the
+ * size, the root or the algorithm, on placements 2,2 (shared memory and rails), 3,1,4 and 1x4 (one node). Every rank
+ * of the call fails with the mismatch (its own, or the abort of the rank that found it) within a second of the
+ * call's start, or, if its call returned first, at its next call. Each case prints one {@code MATRIX} line per rank
+ * with the time to the error (docs/results/mismatch.md).
+ */
+class MismatchSystemTest {
+    /** The bound, with slack for this loaded 2-core host (a 30 s deadline is the failure being ruled out). */
+    private static final long BOUND_MS = Long.getLong("railcoll.mismatchBoundMs", 1_500);
+
+    static Stream<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String placement : new String[] {"2,2", "3,1,4", "1x4"}) {
+            for (MismatchApps.Mode mode : MismatchApps.Mode.values()) {
+                out.add(Arguments.of(placement, mode));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("cases")
+    void everyRankOfTheCallFailsWithinASecond(String placementSpec, MismatchApps.Mode mode) {
+        Placement placement = Placement.parse(placementSpec);
+        int odd = placement.size() - 1;
+        Jobs.Outcome o = Jobs.run(placement, placement.nodeCount() > 1 ? 2 : 1, MismatchApps.OneOdd.class,
+                List.of(mode.name(), Integer.toString(odd), "64"), Map.of("RAILCOLL_TIMEOUT_MS", "30000"));
+        assertFalse(o.result().succeeded(), o.all());
+        Pattern mismatch = Pattern.compile("io\\.railcoll\\.(MismatchException|CollectiveAbortedException: .*(?i:mismatch|disagree))");
+        StringBuilder row = new StringBuilder("MATRIX " + placementSpec + " " + mode);
+        for (int r = 0; r < placement.size(); r++) {
+            Matcher m = Pattern.compile("MISMATCH rank " + r + " mode " + mode + " ms (\\d+): (.*)").matcher(o.stdout());
+            assertTrue(m.find(), "rank " + r + " printed nothing:\n" + o.all());
+            long ms = Long.parseLong(m.group(1));
+            String what = m.group(2);
+            if (what.equals("RETURNED")) {
+                Matcher n = Pattern.compile("NEXT rank " + r + ": (.*)").matcher(o.stdout());
+                assertTrue(n.find(), "rank " + r + " returned and printed nothing after:\n" + o.all());
+                assertTrue(mismatch.matcher(n.group(1)).find(), "rank " + r + " returned and its next call: " + n.group(1));
+                row.append(" r").append(r).append("=next");
+            } else {
+                assertTrue(mismatch.matcher(what).find(), "rank " + r + ": " + what + "\n" + o.all());
+                assertTrue(ms <= BOUND_MS, "rank " + r + " took " + ms + " ms: " + what);
+                row.append(" r").append(r).append('=').append(ms);
+            }
+        }
+        System.out.println(row);
+    }
+}
