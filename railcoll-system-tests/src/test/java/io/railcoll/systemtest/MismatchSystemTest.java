@@ -28,7 +28,7 @@ class MismatchSystemTest {
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
-        for (String placement : new String[] {"2,2", "3,1,4", "1x4"}) {
+        for (String placement : System.getProperty("railcoll.mismatchPlacements", "2,2;3,1,4;1x4").split(";")) {
             for (MismatchApps.Mode mode : MismatchApps.Mode.values()) {
                 out.add(Arguments.of(placement, mode));
             }
@@ -44,24 +44,35 @@ class MismatchSystemTest {
         Jobs.Outcome o = Jobs.run(placement, placement.nodeCount() > 1 ? 2 : 1, MismatchApps.OneOdd.class,
                 List.of(mode.name(), Integer.toString(odd), "64"), Map.of("RAILCOLL_TIMEOUT_MS", "30000"));
         assertFalse(o.result().succeeded(), o.all());
-        Pattern mismatch = Pattern.compile("io\\.railcoll\\.(MismatchException|CollectiveAbortedException: .*(?i:mismatch|disagree))");
+        Pattern mismatch = Pattern.compile("io\\.railcoll\\.(MismatchException|CollectiveAbortedException): .*(?i:mismatch)");
         StringBuilder row = new StringBuilder("MATRIX " + placementSpec + " " + mode);
+        List<String> problems = new ArrayList<>();
         for (int r = 0; r < placement.size(); r++) {
             Matcher m = Pattern.compile("MISMATCH rank " + r + " mode " + mode + " ms (\\d+): (.*)").matcher(o.stdout());
-            assertTrue(m.find(), "rank " + r + " printed nothing:\n" + o.all());
+            if (!m.find()) {
+                problems.add("rank " + r + " printed nothing");
+                row.append(" r").append(r).append("=?");
+                continue;
+            }
             long ms = Long.parseLong(m.group(1));
             String what = m.group(2);
             if (what.equals("RETURNED")) {
+                // Its call returned before anyone found the mismatch: its next call must report it.
                 Matcher n = Pattern.compile("NEXT rank " + r + ": (.*)").matcher(o.stdout());
-                assertTrue(n.find(), "rank " + r + " returned and printed nothing after:\n" + o.all());
-                assertTrue(mismatch.matcher(n.group(1)).find(), "rank " + r + " returned and its next call: " + n.group(1));
                 row.append(" r").append(r).append("=next");
+                if (!n.find() || !mismatch.matcher(n.group(1)).find()) {
+                    problems.add("rank " + r + " returned and its next call: " + (n.find(0) ? n.group(1) : "nothing"));
+                }
             } else {
-                assertTrue(mismatch.matcher(what).find(), "rank " + r + ": " + what + "\n" + o.all());
-                assertTrue(ms <= BOUND_MS, "rank " + r + " took " + ms + " ms: " + what);
                 row.append(" r").append(r).append('=').append(ms);
+                if (!mismatch.matcher(what).find()) {
+                    problems.add("rank " + r + ": " + what);
+                } else if (ms > BOUND_MS) {
+                    problems.add("rank " + r + " took " + ms + " ms: " + what);
+                }
             }
         }
         System.out.println(row);
+        assertTrue(problems.isEmpty(), row + "\n" + String.join("\n", problems) + "\n" + o.all());
     }
 }
