@@ -35,7 +35,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * the sequence number and the receiver knows which call they belong to. A frame of a later call pauses its
  * connection until that call is posted (nothing is buffered or dropped); a frame of an earlier call, another
  * collective, root, algorithm or block size is a mismatch that fails this rank and, through an ABORT frame,
- * every other rank.
+ * every other rank. A wait of more than {@link #PROBE_AFTER_NS} sends the awaited peer a probe (this rank's call
+ * without data), so that ranks that disagree but exchange no data still find out (decision 0041). A call fails at
+ * its deadline, counted from when it was posted (decision 0040).
  *
  * <p>Waiting adapts, since ranks often outnumber cores: spin briefly, then yield, then block in the transport
  * (a selector) until I/O arrives. Every wait has a deadline.
@@ -74,11 +76,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
-    /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
     /** What a finished call was, to check a probe that arrives after it (immutable; any thread reads it). */
     private record CallRecord(long seq, Collective collective, int root, long blockBytes, int algorithm, String algorithmId) {
     }
 
+    /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
     private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
                            MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, long startNs) {
         /** The call's deadline: one per call, from when it was posted, whatever it waits for meanwhile (decision 0040). */
