@@ -83,7 +83,7 @@ class StallSystemTest {
                     "rank " + r + " does not name rank " + VICTIM + ": " + error);
             assertTrue(ms >= deadlineMs, "rank " + r + " failed before the deadline, after " + ms + " ms: " + error);
             assertTrue(ms <= deadlineMs + slackMs, "rank " + r + " failed " + ms + " ms after the call started: " + error);
-            System.out.println("rank " + r + " failed after " + ms + " ms (deadline " + deadlineMs + " ms)");
+            System.out.println("rank " + r + " failed after " + ms + " ms (deadline " + deadlineMs + " ms): " + error);
         }
     }
 }
