@@ -49,7 +49,8 @@ class MismatchSystemTest {
         Jobs.Outcome o = Jobs.run(placement, placement.nodeCount() > 1 ? 2 : 1, MismatchApps.OneOdd.class,
                 List.of(mode.name(), Integer.toString(odd), "64"),
                 // Unbound: the host's other jobs bind their ranks from processor 0 up, which starved ours there.
-                Map.of("RAILCOLL_TIMEOUT_MS", "30000", "RAILCOLL_BIND", "none"));
+                Map.of("RAILCOLL_TIMEOUT_MS", "30000", "RAILCOLL_BIND", "none",
+                        "RAILCOLL_ENGINE", System.getProperty("railcoll.mismatchEngine", "single")));
         assertFalse(o.result().succeeded(), o.all());
         Pattern mismatch = Pattern.compile("io\\.railcoll\\.(MismatchException|CollectiveAbortedException): .*(?i:mismatch)");
         StringBuilder row = new StringBuilder("MATRIX " + placementSpec + " " + mode);
