@@ -130,6 +130,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private volatile Posting posting;
     private volatile long completedSeq;
     private volatile RailcollException failure;
+    /**
+     * Whether {@link #failure} has reached the owner as an exception. One that arrived between calls (an ABORT read by
+     * a rail thread after this rank's call had returned) has not: the next call throws it itself, not an
+     * IllegalStateException about an earlier failure (decision 0041). Owner thread only.
+     */
+    private boolean failureThrown;
 
     public CollectiveEngine(int rank, Placement placement, long timeoutNs) {
         this.rank = rank;
@@ -210,6 +216,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
         } catch (RailcollException e) {
             fail(e);
+            failureThrown = true;
             throw e;
         } finally {
             awaitedExternal = null;
@@ -223,6 +230,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public void checkUsable() {
         RailcollException f = failure;
         if (f != null) {
+            if (!failureThrown) {
+                failureThrown = true;
+                throw f;
+            }
             throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
         }
     }
@@ -230,6 +241,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Fails this rank's communicator with {@code e}, raised by a collective carried out outside the engine. */
     public void recordFailure(RailcollException e) {
         fail(e);
+        failureThrown = true; // the caller throws it
     }
 
     /**
@@ -239,6 +251,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public void abortPeers(RailcollException e) {
         fail(e);
+        failureThrown = true; // the caller throws it
         for (Transport t : transports) {
             try {
                 t.abortAll(e.getMessage());
@@ -301,6 +314,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             awaitSends(p);
         } catch (RailcollException e) {
             fail(e);
+            failureThrown = true;
             throw e;
         } finally {
             posting = null;
@@ -504,6 +518,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private void checkFailure() {
         RailcollException f = failure;
         if (f != null) {
+            failureThrown = true;
             throw f;
         }
     }
