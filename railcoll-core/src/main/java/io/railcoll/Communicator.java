@@ -19,8 +19,24 @@ import java.util.Optional;
  * (a peer lost, a time-out, ranks that disagree on a collective or its sizes) throw a {@link RailcollException}
  * subclass naming what was awaited, from whom, on which rail, for how long; the communicator is unusable after one.
  *
- * <p>Threading: a communicator is used by one thread at a time. Lifetime: whoever obtained it closes it; closing
- * says goodbye to every peer and releases sockets and shared memory.
+ * <p>Ranks that disagree on a call (its collective, block size, root or algorithm) fail with a
+ * {@link MismatchException}, or a {@link CollectiveAbortedException} relaying the mismatch another rank found, within
+ * about a second of the call, not at the deadline. A rank whose call had already returned when the mismatch was
+ * found (a broadcast root whose data left) gets the error no later than its next call.
+ *
+ * <p>Misuse (a null or closed-arena buffer, a null id or collective, a read-only receive buffer) is refused on the
+ * calling rank before anything is sent, and leaves the communicator usable.
+ *
+ * <p>Deadlines: a call that has not finished {@code RAILCOLL_TIMEOUT_MS} (30 s) after it started fails with a
+ * {@link CollectiveTimeoutException} naming what it awaited and the peers not heard from. A peer that is alive but
+ * stopped or slow (a GC pause, SIGSTOP) is waited for until then; a peer whose process ended fails the call at once.
+ *
+ * <p>Threading: by default a communicator is used by one thread at a time (any thread, not two at once); a thread
+ * that calls while another is inside is refused with an {@link IllegalStateException} naming both. Built with
+ * {@code RAILCOLL_THREAD_SAFE=on} ({@link Config#withThreadSafe}), any thread may call at any time: calls run one
+ * after another, in the order their threads entered, and the program must make every rank call the same collectives
+ * in the same order. Lifetime: whoever obtained it closes it; closing says goodbye to every peer and releases
+ * sockets and shared memory.
  */
 public interface Communicator extends AutoCloseable {
 

@@ -50,6 +50,10 @@ import java.util.Optional;
  *                             default off; see {@link MulticastMode} and docs/multicast.md)
  * @param multicastRail        the rail whose interface carries the multicast group ({@code RAILCOLL_MCAST_RAIL},
  *                             default 0); the other {@code RAILCOLL_MCAST_*} variables tune the protocol
+ * @param threadSafe           whether any thread may call the communicator at any time ({@code RAILCOLL_THREAD_SAFE}
+ *                             =on|off, default off: one thread at a time, concurrent use refused with an
+ *                             {@link IllegalStateException}); on, calls are serialized by a fair lock in the order
+ *                             their threads enter (what {@code MPI_THREAD_MULTIPLE} maps to; decision 0042)
  */
 public record Config(
         long timeoutNs,
@@ -67,7 +71,8 @@ public record Config(
         long cmaThresholdBytes,
         Map<Collective, String> forcedAlgorithms,
         MulticastMode multicast,
-        int multicastRail) {
+        int multicastRail,
+        boolean threadSafe) {
 
     // The defaults live with the settings (io.railcoll.settings.RailcollSettings); these name them for code.
     public static final long DEFAULT_TIMEOUT_NS = RailcollSettings.TIMEOUT.defaultValue();
@@ -94,6 +99,16 @@ public record Config(
         this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, DEFAULT_EAGER_BYTES, true, DEFAULT_CMA_THRESHOLD, forcedAlgorithms,
                 MulticastMode.OFF, 0);
+    }
+
+    /** The settings before the thread contract, with one thread at a time. */
+    public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
+                  int groups, boolean sharedMemory, int shmRingBytes, int connectionsPerRail, long railTimeoutNs,
+                  int eagerBytes, boolean cma, long cmaThresholdBytes, Map<Collective, String> forcedAlgorithms,
+                  MulticastMode multicast, int multicastRail) {
+        this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
+                multicastRail, false);
     }
 
     public Config {
@@ -159,13 +174,14 @@ public record Config(
                 RailcollSettings.CMA_THRESHOLD.read(env),
                 forced,
                 MulticastMode.parse(RailcollSettings.MCAST.read(env)),
-                RailcollSettings.MCAST_RAIL.read(env));
+                RailcollSettings.MCAST_RAIL.read(env),
+                RailcollSettings.THREAD_SAFE.read(env));
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
-                multicastRail);
+                multicastRail, threadSafe);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
@@ -173,12 +189,21 @@ public record Config(
         m.putAll(forcedAlgorithms);
         m.put(collective, id);
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, m, multicast, multicastRail);
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, m, multicast, multicastRail,
+                threadSafe);
     }
 
     public Config withMulticast(MulticastMode mode, int rail) {
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
-                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, mode, rail);
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, mode, rail,
+                threadSafe);
+    }
+
+    /** The same settings, with any thread allowed to call at any time ({@code threadSafe}) or one at a time. */
+    public Config withThreadSafe(boolean on) {
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
+                multicastRail, on);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

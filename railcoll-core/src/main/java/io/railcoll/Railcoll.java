@@ -119,7 +119,7 @@ public final class Railcoll {
             AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
             int ports = config.ports() == 0 ? table.rails() : config.ports();
             RailcollCommunicator comm = new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector,
-                    ports, config.groups(), source);
+                    ports, config.groups(), source, config.threadSafe());
             if (config.sharedMemory()) {
                 // On every rank alike (selection must agree), also those alone on their node (no region).
                 comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement,

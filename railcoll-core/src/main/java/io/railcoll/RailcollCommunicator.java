@@ -18,7 +18,8 @@ import java.util.Optional;
 
 /**
  * The {@link Communicator} built by {@link Railcoll}: checks arguments, builds the shape, selects the algorithm
- * and hands the call to the engine. Used by one thread at a time; closed by whoever obtained it.
+ * and hands the call to the engine. Used by one thread at a time, or by any thread when thread-safe: the
+ * {@link CallGate} enforces which; closed by whoever obtained it.
  */
 final class RailcollCommunicator implements Communicator {
     private static final MemorySegment NO_BUFFER = MemorySegment.ofArray(new byte[0]);
@@ -37,6 +38,7 @@ final class RailcollCommunicator implements Communicator {
     private final int groups;
     /** How this rank joined its job (a rendezvous it serves, a launcher's key-value store); closed last. */
     private final AutoCloseable bootstrap;
+    private final CallGate gate;
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
     private MulticastBroadcaster multicast;
     /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
@@ -47,7 +49,8 @@ final class RailcollCommunicator implements Communicator {
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
                          AutoCloseable region, AlgorithmSelector selector, int ports, int groups,
-                         AutoCloseable bootstrap) {
+                         AutoCloseable bootstrap, boolean threadSafe) {
+        this.gate = new CallGate(rank, threadSafe);
         this.shm = shm;
         this.region = region;
         this.rank = rank;
@@ -125,18 +128,46 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void forceAlgorithm(String id) {
-        open();
-        selector.force(id);
+        gate.enter("forceAlgorithm");
+        try {
+            open();
+            requireNonNull(id, "the algorithm id");
+            selector.force(id);
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
     public void clearForcedAlgorithm(Collective collective) {
-        selector.clear(collective);
+        gate.enter("clearForcedAlgorithm");
+        try {
+            open();
+            requireNonNull(collective, "the collective");
+            selector.clear(collective);
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
     public String selectedAlgorithm(Collective collective, long blockBytes, int root) {
-        return selector.select(shape(collective, blockBytes, root)).id();
+        gate.enter("selectedAlgorithm");
+        try {
+            open();
+            requireNonNull(collective, "the collective");
+            if (blockBytes < 0) {
+                throw new IllegalArgumentException("selectedAlgorithm: the block size must be >= 0, got " + blockBytes);
+            }
+            if (collective == Collective.BROADCAST || collective == Collective.GATHER) {
+                checkRoot(root);
+            } else {
+                root = 0; // the collectives without a root run the same algorithm whatever is passed
+            }
+            return selector.select(shape(collective, blockBytes, root)).id();
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -148,21 +179,31 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void barrier() {
-        open();
-        run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER);
+        gate.enter("barrier");
+        try {
+            open();
+            run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER);
+        } finally {
+            gate.exit();
+        }
     }
 
     // ---- broadcast ----
 
     @Override
     public void broadcast(MemorySegment buffer, int root) {
-        open();
-        requireNonNull(buffer, "buffer");
-        checkRoot(root);
-        if (buffer.isReadOnly() && rank != root) {
-            throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
+        gate.enter("broadcast");
+        try {
+            open();
+            requireNonNull(buffer, "buffer");
+            checkRoot(root);
+            if (buffer.isReadOnly() && rank != root) {
+                throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
+            }
+            run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
+        } finally {
+            gate.exit();
         }
-        run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
     }
 
     @Override
@@ -181,17 +222,22 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void gather(MemorySegment send, MemorySegment recv, int root) {
-        open();
-        requireNonNull(send, "send");
-        checkRoot(root);
-        long b = send.byteSize();
-        MemorySegment r = NO_BUFFER;
-        if (rank == root) {
-            requireNonNull(recv, "recv (on the root)");
-            checkFits("gather", recv, b * size());
-            r = recv;
+        gate.enter("gather");
+        try {
+            open();
+            requireNonNull(send, "send");
+            checkRoot(root);
+            long b = send.byteSize();
+            MemorySegment r = NO_BUFFER;
+            if (rank == root) {
+                requireNonNull(recv, "recv (on the root)");
+                checkFits("gather", recv, b * size());
+                r = recv;
+            }
+            run(shape(Collective.GATHER, b, root), send, r);
+        } finally {
+            gate.exit();
         }
-        run(shape(Collective.GATHER, b, root), send, r);
     }
 
     @Override
@@ -210,12 +256,17 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void allgather(MemorySegment send, MemorySegment recv) {
-        open();
-        requireNonNull(send, "send");
-        requireNonNull(recv, "recv");
-        long b = send.byteSize();
-        checkFits("allgather", recv, b * size());
-        run(shape(Collective.ALLGATHER, b, 0), send, recv);
+        gate.enter("allgather");
+        try {
+            open();
+            requireNonNull(send, "send");
+            requireNonNull(recv, "recv");
+            long b = send.byteSize();
+            checkFits("allgather", recv, b * size());
+            run(shape(Collective.ALLGATHER, b, 0), send, recv);
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -236,16 +287,21 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void alltoall(MemorySegment send, MemorySegment recv) {
-        open();
-        requireNonNull(send, "send");
-        requireNonNull(recv, "recv");
-        if (send.byteSize() % size() != 0) {
-            throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
-                    + " bytes) must hold one equal block per rank (" + size() + " ranks)");
+        gate.enter("alltoall");
+        try {
+            open();
+            requireNonNull(send, "send");
+            requireNonNull(recv, "recv");
+            if (send.byteSize() % size() != 0) {
+                throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
+                        + " bytes) must hold one equal block per rank (" + size() + " ranks)");
+            }
+            long b = send.byteSize() / size();
+            checkFits("alltoall", recv, b * size());
+            run(shape(Collective.ALLTOALL, b, 0), send, recv);
+        } finally {
+            gate.exit();
         }
-        long b = send.byteSize() / size();
-        checkFits("alltoall", recv, b * size());
-        run(shape(Collective.ALLTOALL, b, 0), send, recv);
     }
 
     @Override
@@ -328,6 +384,11 @@ final class RailcollCommunicator implements Communicator {
         if (o == null) {
             throw new IllegalArgumentException(what + " must not be null");
         }
+        if (o instanceof MemorySegment m && !m.scope().isAlive()) {
+            // Caught here, on every rank alike, before anything is sent: deep inside a transport it would fail this
+            // rank half-way through the call and leave its peers out of step.
+            throw new IllegalArgumentException(what + ": the segment's arena is already closed");
+        }
         if (o instanceof MemorySegment m && !m.isAccessibleBy(OTHER_THREAD)) {
             // Progress threads (and the rails' keeper thread) read and write buffers; a confined arena forbids it.
             throw new IllegalArgumentException(what + ": the segment belongs to a confined arena, which only its owner"
@@ -346,6 +407,15 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void close() {
+        gate.enter("close");
+        try {
+            closeOnce();
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private void closeOnce() {
         if (closed) {
             return;
         }

@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * the sequence number and the receiver knows which call they belong to. A frame of a later call pauses its
  * connection until that call is posted (nothing is buffered or dropped); a frame of an earlier call, another
  * collective, root, algorithm or block size is a mismatch that fails this rank and, through an ABORT frame,
- * every other rank.
+ * every other rank. A wait of more than {@link #PROBE_AFTER_NS} sends the awaited peer a probe (this rank's call
+ * without data), so that ranks that disagree but exchange no data still find out (decision 0041). A call fails at
+ * its deadline, counted from when it was posted (decision 0040).
  *
  * <p>Waiting adapts, since ranks often outnumber cores: spin briefly, then yield, then block in the transport
  * (a selector) until I/O arrives. Every wait has a deadline.
@@ -60,12 +62,32 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private static final long BLOCK_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(50);
     /** Sleep slice when another caller-driven transport may need attention meanwhile. */
     private static final long SHARED_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * A wait for a peer's data longer than this sends that peer a probe: a frame without payload carrying this rank's
+     * call (sequence number, collective, root, block size, algorithm), checked by the peer against its own call of
+     * that number like any data frame (decision 0041). Ranks that disagree on a call but exchange no data in it (a
+     * leaf of a broadcast tree waiting for a root that runs an all-gather) find out within this much, not at their
+     * deadline. Long enough that calls that merely wait (a slow peer, a large put) send at most one small frame.
+     */
+    static final long PROBE_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** The tag of a probe frame: no program uses a negative tag. */
+    static final int PROBE_TAG = -1;
+    /** How many finished calls are kept to check a late probe against (a power of two). */
+    private static final int HISTORY = 64;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
+    /** What a finished call was, to check a probe that arrives after it (immutable; any thread reads it). */
+    private record CallRecord(long seq, Collective collective, int root, long blockBytes, int algorithm, String algorithmId) {
+    }
+
     /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
     private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
-                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames) {
+                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, long startNs) {
+        /** The call's deadline: one per call, from when it was posted, whatever it waits for meanwhile (decision 0040). */
+        long deadlineNs(long timeoutNs) {
+            return startNs + timeoutNs;
+        }
     }
 
     private final int rank;
@@ -77,6 +99,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private final ProgramCache cache;
     private final SendCompletion sends = new SendCompletion();
     private final FrameHeader meta = new FrameHeader();
+    /** Probes' header and completion: never awaited, a probe only ever leads to a mismatch found by its receiver. */
+    private final FrameHeader probeMeta = new FrameHeader();
+    private final SendCompletion probes = new SendCompletion();
+    /** Per peer, the sequence number of the last call in which it was probed. */
+    private final long[] probedSeq;
+    /** The last {@link #HISTORY} calls, by sequence number modulo HISTORY. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<CallRecord> history =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(HISTORY);
     /** Per peer, goodbyes received on the connections that carry its traffic; updated by any transport thread. */
     private final AtomicIntegerArray goodbyes;
     private final Arena tempArena = Arena.ofShared();
@@ -103,6 +133,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private Reduction reduction;
     private volatile long completedSeq;
     private volatile RailcollException failure;
+    /**
+     * Whether {@link #failure} has reached the owner as an exception. One that arrived between calls (an ABORT read by
+     * a rail thread after this rank's call had returned) has not: the next call throws it itself, not an
+     * IllegalStateException about an earlier failure (decision 0041). Owner thread only.
+     */
+    private boolean failureThrown;
 
     public CollectiveEngine(int rank, Placement placement, long timeoutNs) {
         this.rank = rank;
@@ -110,6 +146,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
         this.goodbyes = new AtomicIntegerArray(placement.size());
+        this.probedSeq = new long[placement.size()];
         this.spinRounds = NodeCpus.outnumbered(placement.localSizeOf(rank)) ? 0 : SPIN_ROUNDS;
         // Measured on this 2-core machine, idle, 1-byte all-gather (smp-direct) with 4/8/16 ranks on one node:
         // yielding first 21/60/164 us, sleeping at once 80/200/455 us. (Under a foreign load, yielding loses.)
@@ -182,6 +219,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
         } catch (RailcollException e) {
             fail(e);
+            failureThrown = true;
             throw e;
         } finally {
             awaitedExternal = null;
@@ -195,6 +233,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public void checkUsable() {
         RailcollException f = failure;
         if (f != null) {
+            if (!failureThrown) {
+                failureThrown = true;
+                throw f;
+            }
             throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
         }
     }
@@ -202,6 +244,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Fails this rank's communicator with {@code e}, raised by a collective carried out outside the engine. */
     public void recordFailure(RailcollException e) {
         fail(e);
+        failureThrown = true; // the caller throws it
     }
 
     /**
@@ -211,6 +254,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public void abortPeers(RailcollException e) {
         fail(e);
+        failureThrown = true; // the caller throws it
         for (Transport t : transports) {
             try {
                 t.abortAll(e.getMessage());
@@ -298,6 +342,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             awaitSends(p);
         } catch (RailcollException e) {
             fail(e);
+            failureThrown = true;
             throw e;
         } finally {
             posting = null;
@@ -324,7 +369,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
-        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames);
+        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, System.nanoTime());
+        history.set((int) (seq & (HISTORY - 1)), new CallRecord(seq, shape.collective(), shape.root(), shape.blockBytes(),
+                program.algorithmCode, program.algorithmId));
         posting = p;
         for (Transport t : transports) {
             t.resume();
@@ -375,8 +422,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         CompiledProgram p = posting.program;
         int peer = p.slotPeer[s];
-        long start = System.nanoTime();
-        long deadline = start + timeoutNs;
+        long start = posting.startNs;
+        long deadline = posting.deadlineNs(timeoutNs);
         int idle = 0;
         while (!slotComplete(posting, s)) {
             checkFailure();
@@ -387,12 +434,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
             awaitedPosting = posting;
             awaitedSlot = s;
+            if (probedSeq[peer] != posting.seq && System.nanoTime() - start > PROBE_AFTER_NS) {
+                probe(posting, peer);
+            }
             idle = progress(idle, route[peer], false);
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + p.slotLen[s] + " bytes (tag " + p.slotTag[s] + ") from rank " + peer
                         + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; "
-                        + (long) LONGS.getAcquire(posting.slotBytes, s) + " bytes of it had arrived");
+                        + (long) LONGS.getAcquire(posting.slotBytes, s) + " bytes of it had arrived" + silentPeers());
             }
         }
     }
@@ -401,8 +451,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (sends.pending() == 0) {
             return;
         }
-        long start = System.nanoTime();
-        long deadline = start + timeoutNs;
+        long start = posting.startNs;
+        long deadline = posting.deadlineNs(timeoutNs);
         int idle = 0;
         while (sends.pending() > 0) {
             checkFailure();
@@ -412,14 +462,94 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (idle > 0 && System.nanoTime() - deadline > 0) {
                 throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
                         + " waiting for " + sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
-                        + " acknowledged by the receiver on the rails): receivers not reading?");
+                        + " acknowledged by the receiver on the rails): receivers not reading?" + silentPeers());
             }
         }
+    }
+
+    /** Sends {@code peer} this rank's call, for it to check against its own (see {@link #PROBE_AFTER_NS}). */
+    private void probe(Posting posting, int peer) {
+        probedSeq[peer] = posting.seq;
+        probeMeta.seq = posting.seq;
+        probeMeta.collective = posting.collective.wireCode();
+        probeMeta.root = posting.shape.root();
+        probeMeta.algorithm = posting.program.algorithmCode;
+        probeMeta.blockBytes = posting.shape.blockBytes();
+        probeMeta.tag = PROBE_TAG;
+        route[peer].put(peer, probeMeta, NO_BYTES, 0, 0, probes);
+    }
+
+    private static final MemorySegment NO_BYTES = MemorySegment.ofArray(new byte[0]);
+
+    /**
+     * A probe from {@code h.sourceRank}: its call {@code h.seq}. Checked against the posted call of that number, or
+     * the record of a finished one; held (null) until this rank posts that call when it has not yet; a call too old
+     * to be on record is not checked (the peer's data for it arrived and was checked then).
+     */
+    private ByteBuffer onProbe(FrameHeader h) {
+        Posting posting = this.posting;
+        if (posting != null && h.seq == posting.seq) {
+            checkCall(posting, h);
+            return EMPTY;
+        }
+        if (h.seq > completedSeq) {
+            return null;
+        }
+        CallRecord r = history.get((int) (h.seq & (HISTORY - 1)));
+        if (r != null && r.seq == h.seq) {
+            if (h.collective != r.collective.wireCode() || h.root != r.root || h.blockBytes != r.blockBytes
+                    || h.algorithm != r.algorithm) {
+                throw mismatch(posting, "rank " + h.sourceRank + " is in " + safeName(h.collective) + " #" + h.seq
+                        + " (root " + h.root + ", " + h.blockBytes + "-byte blocks) where rank " + rank + " called "
+                        + r.collective.id() + " (" + r.algorithmId + ", root " + r.root + ", " + r.blockBytes
+                        + "-byte blocks)" + (h.algorithm != r.algorithm && h.collective == r.collective.wireCode()
+                        ? " with another algorithm" : ""));
+            }
+        }
+        return EMPTY;
+    }
+
+    /** Checks a frame's call against {@code posting}, the call of the same number on this rank. */
+    private void checkCall(Posting posting, FrameHeader h) {
+        Shape shape = posting.shape;
+        if (h.collective != posting.collective.wireCode()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
+                    + " while rank " + rank + " called " + posting.collective.id());
+        }
+        if (h.root != shape.root()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
+                    + h.root + ", rank " + rank + " with root " + shape.root());
+        }
+        if (h.blockBytes != shape.blockBytes()) {
+            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
+                    + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
+        }
+        if (h.algorithm != posting.program.algorithmCode) {
+            throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
+                    + " #" + h.seq + " than rank " + rank + " (" + posting.program.algorithmId + "): force the same algorithm on every rank");
+        }
+    }
+
+    /**
+     * For a time-out's message: the peers a transport has heard nothing from for longer than a live peer stays quiet
+     * (alive but stopped or descheduled, or cut off), which are usually why the call could not finish, even when the
+     * rank it waited for directly is another one waiting for them.
+     */
+    private String silentPeers() {
+        StringBuilder sb = new StringBuilder();
+        for (Transport t : transports) {
+            String s = t.silentPeers();
+            if (!s.isEmpty()) {
+                sb.append(sb.isEmpty() ? "" : ", ").append(s);
+            }
+        }
+        return sb.isEmpty() ? "" : "; not heard from: " + sb + " (alive but stopped or descheduled, or cut off)";
     }
 
     private void checkFailure() {
         RailcollException f = failure;
         if (f != null) {
+            failureThrown = true;
             throw f;
         }
     }
@@ -526,6 +656,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     @Override
     public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+        if (h.tag == PROBE_TAG) {
+            return onProbe(h);
+        }
         Posting posting = this.posting;
         if (posting == null || h.seq != posting.seq) {
             if (h.seq > completedSeq) {
@@ -535,23 +668,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
         CompiledProgram p = posting.program;
-        Shape shape = posting.shape;
-        if (h.collective != posting.collective.wireCode()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
-                    + " while rank " + rank + " called " + posting.collective.id());
-        }
-        if (h.root != shape.root()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
-                    + h.root + ", rank " + rank + " with root " + shape.root());
-        }
-        if (h.blockBytes != shape.blockBytes()) {
-            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
-                    + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
-        }
-        if (h.algorithm != p.algorithmCode) {
-            throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
-                    + " #" + h.seq + " than rank " + rank + " (" + p.algorithmId + "): force the same algorithm on every rank");
-        }
+        checkCall(posting, h);
         int s = p.slotOf(h.sourceRank, h.tag);
         if (s < 0) {
             throw mismatch(posting, "rank " + h.sourceRank + " put " + h.putLength + " bytes (tag " + h.tag + ") that "
@@ -569,6 +686,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     @Override
     public void onDataComplete(int rail, FrameHeader h) {
+        if (h.tag == PROBE_TAG) {
+            return; // a probe carries no data: it was checked in onDataHeader
+        }
         Posting posting = this.posting;
         CompiledProgram p = posting.program;
         int s = p.slotOf(h.sourceRank, h.tag);
@@ -640,7 +760,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private MismatchException mismatch(Posting posting, String message) {
-        MismatchException e = new MismatchException("rank " + rank + ": " + message);
+        // "mismatch" in every message: the ABORT that carries it to the other ranks says what kind of failure it was.
+        MismatchException e = new MismatchException("rank " + rank + ": mismatch: " + message);
         fail(e);
         for (Transport t : transports) {
             try {

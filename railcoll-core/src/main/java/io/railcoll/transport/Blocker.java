@@ -20,12 +20,20 @@ public interface Blocker {
     /** Wakes the owner if it sleeps; any thread. */
     void wake();
 
-    /** Parks the thread that created it; {@link #wake} unparks it. */
+    /**
+     * Parks the thread that blocks in it last; {@link #wake} unparks that one. The thread is recorded at each block,
+     * not at creation: a communicator may be called by another thread than the one that built it (decision 0042).
+     */
     static Blocker parkOwner() {
-        Thread owner = Thread.currentThread();
         return new Blocker() {
+            private volatile Thread owner = Thread.currentThread();
+
             @Override
             public void block(long maxNs, BooleanSupplier ready) {
+                owner = Thread.currentThread();
+                if (ready.getAsBoolean()) {
+                    return;
+                }
                 // An unpark before the park leaves a permit, so no wake is lost without a re-check.
                 LockSupport.parkNanos(this, maxNs);
             }

@@ -56,6 +56,15 @@ public interface Transport extends AutoCloseable {
         return "";
     }
 
+    /**
+     * For time-out messages: the peers this transport has heard nothing from on any connection for longer than it
+     * takes a live peer to show life (its heartbeats), named as "rank P (...)" and comma-separated; "" when none or
+     * when the transport cannot tell. Best effort from any thread; never throws.
+     */
+    default String silentPeers() {
+        return "";
+    }
+
     /** Whether frames are queued that have not left yet (the owner must keep driving a caller-driven transport). */
     boolean hasPendingOutput();
 

@@ -143,8 +143,6 @@ public final class NodeCollectives {
     /** For {@link #awaitArrivals(int, int)}: every local rank contributes to the step, or every one but this one. */
     private static final int EVERY_RANK = -1;
     private static final int EVERY_OTHER_RANK = -2;
-    /** How many idle rounds of a wait pass between two comparisons of the node-mates' descriptors. */
-    private static final int AGREEMENT_CHECK_ROUNDS = 64;
     /** How many idle rounds of a wait pass between two calls of the background work (a rail poll is a system call). */
     private static final int BACKGROUND_ROUNDS = 8;
 
@@ -577,10 +575,10 @@ public final class NodeCollectives {
                             + " as mailbox call #" + mailboxCalls + " while local rank " + q + " called " + decode(seen));
                 }
                 checkAbort(mailboxSite, q);
-                if (rounds % AGREEMENT_CHECK_ROUNDS == 0) {
-                    // A node-mate that called something else at this point would never fill its mailbox.
-                    checkAgreement();
-                }
+                // A node-mate that called something else at this point would never fill its mailbox. Looked for every
+                // round: a few loads of lines nobody writes during the call, while on a loaded host 64 rounds of
+                // yields and sleeps (the old interval) took 2.5-4.5 s (decision 0041).
+                checkAgreement();
                 IntSupplier work = backgroundWork;
                 if (work == null || rounds % BACKGROUND_ROUNDS != 0 || work.getAsInt() == 0) {
                     mailboxWait.idle(q, mailboxSite);
@@ -911,10 +909,8 @@ public final class NodeCollectives {
             int rounds = 0;
             do {
                 checkAbort(site, -1);
-                if (rounds % AGREEMENT_CHECK_ROUNDS == 0) {
-                    // Node-mates that called something else (here or by messages) would never arrive.
-                    checkAgreement();
-                }
+                // Node-mates that called something else (here or by messages) would never arrive; every round, as above.
+                checkAgreement();
                 IntSupplier work = backgroundWork;
                 // Work done there is no progress of this wait (its stall clock runs on), but no reason to sleep.
                 if (work == null || rounds % BACKGROUND_ROUNDS != 0 || work.getAsInt() == 0) {

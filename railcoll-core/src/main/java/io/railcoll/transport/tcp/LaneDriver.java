@@ -302,13 +302,15 @@ final class LaneDriver {
                 c.lastHeardNs = Math.max(c.lastHeardNs, nowNs - policy.timeoutNs() / 2);
             }
             if (!c.paused() && policy.silent(c.lastHeardNs, nowNs)) {
-                // One silent lane among live ones is a failed rail. A peer silent on every lane is more likely a
-                // stalled process than every rail failing at once: it gets a second time-out before giving up.
-                boolean peerAlive = lanes.peerHeardWithin(c, nowNs, policy.timeoutNs());
-                if (peerAlive || policy.silent(c.lastHeardNs + policy.timeoutNs(), nowNs)) {
+                // One silent lane while the peer is heard on another is a failed rail: given up, its frames re-sent
+                // there. A peer silent on every lane is a stopped or descheduled process (SIGSTOP, a long GC pause,
+                // a starved container) far more often than every rail failing at once, and a slow peer is not a
+                // dead one: nothing is given up, and the collective waiting for it fails at its own deadline,
+                // naming it (decision 0040). A peer that died resets its connections and is lost at once.
+                if (lanes.peerHeardWithin(c, nowNs, policy.timeoutNs())) {
                     lanes.breakLane(c, "no acknowledgement or heartbeat for " + LaneSet.millis(nowNs - c.lastHeardNs)
-                            + " (time-out " + LaneSet.millis(policy.timeoutNs())
-                            + (peerAlive ? "" : ", doubled: no rail to it was heard from") + ")", true, nowNs);
+                            + " (time-out " + LaneSet.millis(policy.timeoutNs()) + ") while rank " + c.peer
+                            + " is heard on another lane", true, nowNs);
                 }
                 continue;
             }

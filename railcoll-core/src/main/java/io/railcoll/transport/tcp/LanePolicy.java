@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
  * has sent nothing for {@code heartbeatNs}, so a healthy lane never stays quiet longer than that; a lane that has
  * heard nothing for {@code timeoutNs} is dead (an interface that went down does not reset a TCP connection, so
  * silence is the only sign). A lane paused on a frame of a collective not posted yet does not read, so it is not
- * judged by silence: its peer, which keeps hearing this side's heartbeats, judges it instead. When every lane to a
- * peer is silent, the peer process is more likely stalled than every rail down at once, so the driver waits a
- * second time-out before giving such a lane up.
+ * judged by silence: its peer, which keeps hearing this side's heartbeats, judges it instead. A silent lane is given
+ * up only while its peer is heard on another lane: when every lane to a peer is silent, the peer process is more
+ * likely stopped or descheduled than every rail down at once, and the collective deadline decides (decision 0040).
  *
  * <p>Pure: times are passed in, so the rule is tested without sleeping. Immutable.
  *

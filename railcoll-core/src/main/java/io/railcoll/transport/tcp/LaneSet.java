@@ -207,6 +207,38 @@ final class LaneSet {
      * Whether {@code c}'s peer showed life on another live lane within {@code windowNs}: heard from, or paused on a
      * frame it sent (any thread; reads other drivers' lanes, a slightly stale view only delays a verdict).
      */
+    /**
+     * For time-out messages: the peers none of whose live lanes was heard from (data, acknowledgement or heartbeat)
+     * for a whole rail time-out, each as "rank P (nothing on any rail for S s)", comma-separated; "" when none. A
+     * paused lane counts as heard (its peer sent a later collective's data). Best effort from any thread.
+     */
+    String silentPeers() {
+        long now = clock.getAsLong();
+        StringBuilder sb = new StringBuilder();
+        for (PeerLanes p : peers) {
+            if (p == null || p.peer == rank || p.goodbye() || p.lanes.length == 0 || p.lanes[0] == null) {
+                continue;
+            }
+            long latest = Long.MIN_VALUE;
+            boolean anyLive = false;
+            for (TcpConnection o : p.lanes) {
+                if (o == null || o.isBroken()) {
+                    continue;
+                }
+                anyLive = true;
+                latest = o.paused() ? now : Math.max(latest, o.lastHeardNs);
+                if (o.paused()) {
+                    break;
+                }
+            }
+            if (anyLive && now - latest > policy.timeoutNs()) {
+                sb.append(sb.isEmpty() ? "" : ", ").append("rank ").append(p.peer).append(" (nothing on any rail for ")
+                        .append(String.format(java.util.Locale.ROOT, "%.1f s", (now - latest) / 1e9)).append(')');
+            }
+        }
+        return sb.toString();
+    }
+
     boolean peerHeardWithin(TcpConnection c, long nowNs, long windowNs) {
         for (TcpConnection o : peers[c.peer].lanes) {
             if (o != c && !o.isBroken() && (o.paused() || nowNs - o.lastHeardNs <= windowNs)) {

@@ -75,6 +75,15 @@ abstract class RailTransport implements Transport {
     }
 
     @Override
+    public String silentPeers() {
+        try {
+            return lanes.silentPeers();
+        } catch (RuntimeException e) {
+            return ""; // a diagnostic must never hide the failure it decorates
+        }
+    }
+
+    @Override
     public final void put(int peer, FrameHeader meta, MemorySegment src, long offset, long length, SendCompletion completion) {
         long t0 = System.nanoTime();
         lanes.throwIfFailed();

@@ -1,0 +1,116 @@
+package io.railcoll;
+
+import io.railcoll.bootstrap.JobIdentity;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real communicators of one job, one per rank, built in this JVM on threads of their own: each rank its own "node",
+ * connected by TCP over loopback (one rail), rank 0 serving the rendezvous. For API tests that need several ranks
+ * but no process boundaries. Closes every communicator it opened.
+ */
+final class InProcessRanks implements AutoCloseable {
+    private final List<Communicator> comms;
+    private final ExecutorService pool;
+
+    private InProcessRanks(List<Communicator> comms, ExecutorService pool) {
+        this.comms = comms;
+        this.pool = pool;
+    }
+
+    static InProcessRanks start(int size, Config config) throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        InetSocketAddress rendezvous = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        byte[] secret = ("secret-" + System.nanoTime()).getBytes(StandardCharsets.UTF_8);
+        String jobId = "inproc" + Long.toHexString(System.nanoTime());
+        ExecutorService pool = Executors.newCachedThreadPool();
+        List<Future<Communicator>> starting = new ArrayList<>();
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        for (int r = 0; r < size; r++) {
+            JobIdentity id = new JobIdentity(r, size, jobId, secret, "node" + r, List.of(InetAddress.getLoopbackAddress()),
+                    rendezvous, true);
+            starting.add(pool.submit(() -> Railcoll.init(id, config, quiet)));
+        }
+        List<Communicator> comms = new ArrayList<>();
+        try {
+            for (Future<Communicator> f : starting) {
+                comms.add(f.get(60, TimeUnit.SECONDS));
+            }
+        } catch (Exception e) {
+            comms.forEach(InProcessRanks::closeQuietly);
+            pool.shutdownNow();
+            throw e;
+        }
+        return new InProcessRanks(comms, pool);
+    }
+
+    Communicator rank(int r) {
+        return comms.get(r);
+    }
+
+    int size() {
+        return comms.size();
+    }
+
+    /** Runs {@code call} on every rank at once (a thread each) and waits for all, rethrowing the first failure. */
+    void onEveryRank(RankCall call) throws Exception {
+        List<Future<?>> running = new ArrayList<>();
+        for (Communicator c : comms) {
+            running.add(pool.submit(() -> {
+                call.run(c);
+                return null;
+            }));
+        }
+        for (Future<?> f : running) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Runs {@code call} on one rank, in a pool thread. */
+    Future<?> async(int rank, RankCall call) {
+        Communicator c = comms.get(rank);
+        return pool.submit(() -> {
+            call.run(c);
+            return null;
+        });
+    }
+
+    interface RankCall {
+        void run(Communicator comm) throws Exception;
+    }
+
+    private static void closeQuietly(Communicator c) {
+        try {
+            c.close();
+        } catch (RuntimeException ignored) {
+            // a test's own failure says more
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        // Together: each close says goodbye and waits for its peers' goodbyes.
+        try {
+            onEveryRank(Communicator::close);
+        } catch (Exception e) {
+            throw new IOException("closing the ranks failed", e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
