@@ -54,8 +54,11 @@ class RailAccountingClusterTest {
         assertEquals(3, control.exit, control.output);
         assertTrue(control.output.contains("IMPOSSIBLE figure(s)") && control.output.contains("openmpi at 1048576 bytes"),
                 control.output);
-        assertTrue(Files.readString(out.resolve("control/results.csv")).contains("IMPOSSIBLE: the rails carried 0 bytes"),
-                "the CSV does not mark the control impossible");
+        // Refuted either way: its bytes did not cross the rails, or (on a quiet host) it also beat the rails' floor.
+        String controlCsv = Files.readString(out.resolve("control/results.csv"));
+        assertTrue(controlCsv.contains("IMPOSSIBLE: the rails carried 0 bytes")
+                || controlCsv.contains("IMPOSSIBLE: faster than the rails allow"),
+                "the CSV does not mark the control impossible:\n" + controlCsv);
     }
 
     private static List<String> concat(List<String> head, String... tail) {
