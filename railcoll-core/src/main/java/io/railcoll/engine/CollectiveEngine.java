@@ -4,6 +4,7 @@ import io.railcoll.memory.NodeCpus;
 import io.railcoll.CollectiveAbortedException;
 import io.railcoll.CollectiveTimeoutException;
 import io.railcoll.MismatchException;
+import io.railcoll.OperatorFailedException;
 import io.railcoll.PeerLostException;
 import io.railcoll.RailcollException;
 import io.railcoll.reduce.Reduction;
@@ -65,7 +66,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
     private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
-                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames) {
+                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, int operands) {
     }
 
     private final int rank;
@@ -211,9 +212,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public void abortPeers(RailcollException e) {
         fail(e);
+        // A mismatch's reason is marked, so that the peers fail with a mismatch too.
+        String reason = (e instanceof MismatchException ? MISMATCH_MARK : "") + e.getMessage();
         for (Transport t : transports) {
             try {
-                t.abortAll(e.getMessage());
+                t.abortAll(reason);
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -320,11 +323,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         buffers[Buffer.TEMP.ordinal()] = temp(program.tempBytes);
         sends.reset();
         meta.seq = seq;
-        meta.collective = shape.collective().wireCode();
+        // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
+        int operands = reduction == null ? 0 : reduction.wireCode();
+        meta.collective = shape.collective().wireCode() | operands << 8;
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
-        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames);
+        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, operands);
         posting = p;
         for (Transport t : transports) {
             t.resume();
@@ -350,8 +355,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 case CompiledProgram.RECV -> awaitSlot(posting, p.slot[i]);
                 case CompiledProgram.COPY -> MemorySegment.copy(bound[p.srcBuf[i]], p.srcOff[i],
                         bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
-                case CompiledProgram.REDUCE -> reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i],
-                        bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
+                case CompiledProgram.REDUCE -> combine(posting, i);
                 default -> throw new IllegalStateException("unknown op kind " + p.kind[i]);
             }
             while (point < lastPoint && points[point] == i) {
@@ -360,6 +364,23 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         while (point < lastPoint) {
             atPoint.accept(point++);
+        }
+    }
+
+    /**
+     * Runs Reduce op {@code i}. An exception from the operator (a user function) fails the call and aborts the
+     * peers at once, so that they do not wait for this rank's next puts until their deadline.
+     */
+    private void combine(Posting posting, int i) {
+        CompiledProgram p = posting.program;
+        MemorySegment[] bound = posting.buffers;
+        try {
+            reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i], bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
+        } catch (RuntimeException e) {
+            OperatorFailedException failed = new OperatorFailedException(describe(posting) + ": the operator "
+                    + reduction + " threw " + e, e);
+            abortPeers(failed);
+            throw failed;
         }
     }
 
@@ -531,14 +552,19 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (h.seq > completedSeq) {
                 return null; // this call or a later one, not posted yet: hold the connection until it is
             }
-            throw mismatch(posting, "rank " + h.sourceRank + " sent data for " + safeName(h.collective)
+            throw mismatch(posting, "rank " + h.sourceRank + " sent data for " + safeName(h.collective & 0xff)
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
         CompiledProgram p = posting.program;
         Shape shape = posting.shape;
-        if (h.collective != posting.collective.wireCode()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
-                    + " while rank " + rank + " called " + posting.collective.id());
+        if ((h.collective & 0xff) != posting.collective.wireCode()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective & 0xff) + " as collective #"
+                    + h.seq + " while rank " + rank + " called " + posting.collective.id());
+        }
+        if (h.collective >>> 8 != posting.operands) {
+            throw mismatch(posting, "operator or type mismatch in " + posting.collective.id() + " #" + h.seq + ": rank "
+                    + h.sourceRank + " combines with " + Reduction.describeWireCode(h.collective >>> 8) + ", rank " + rank
+                    + " with " + Reduction.describeWireCode(posting.operands));
         }
         if (h.root != shape.root()) {
             throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
@@ -587,8 +613,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     @Override
     public void onAbort(int peer, String reason) {
         Posting posting = this.posting;
-        RailcollException e = new CollectiveAbortedException(peer, "rank " + rank + ": rank " + peer + " aborted"
-                + (posting != null ? " " + describe(posting) : "") + ": " + reason);
+        String why = "rank " + rank + ": rank " + peer + " aborted" + (posting != null ? " " + describe(posting) : "") + ": ";
+        // A mismatch fails every rank as one, not only the rank whose frames showed it (decision 0051).
+        RailcollException e = reason.startsWith(MISMATCH_MARK)
+                ? new MismatchException(why + reason.substring(MISMATCH_MARK.length()))
+                : new CollectiveAbortedException(peer, why + reason);
         fail(e);
         throw e;
     }
@@ -641,14 +670,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private MismatchException mismatch(Posting posting, String message) {
         MismatchException e = new MismatchException("rank " + rank + ": " + message);
-        fail(e);
-        for (Transport t : transports) {
-            try {
-                t.abortAll(e.getMessage());
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-        }
+        abortPeers(e);
         return e;
     }
 
@@ -681,6 +703,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    /** Starts the ABORT reason of a mismatch, so that the peers throw {@link MismatchException} as well. */
+    private static final String MISMATCH_MARK = "mismatch: ";
 
     @Override
     public void close() {

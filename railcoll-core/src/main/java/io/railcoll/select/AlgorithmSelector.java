@@ -41,7 +41,8 @@ public final class AlgorithmSelector {
     public static final long SELECTION_MAX_OPS = 4_000_000L;
     private static final int REMEMBERED_CHOICES = 1024;
 
-    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups) {
+    /** {@code inOrder}: a reduction whose operator needs rank order, which fewer algorithms run. */
+    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups, boolean inOrder) {
     }
 
     private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
@@ -144,7 +145,7 @@ public final class AlgorithmSelector {
             }
         }
         ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
-                shape.groups());
+                shape.groups(), !shape.commutative());
         Algorithm a = modelChoices.get(key);
         if (a == null) {
             Ranking ranking = rank(costed(shape));
