@@ -59,4 +59,13 @@ public record Shape(Collective collective, Placement placement, int ports, long 
     public int size() {
         return placement.size();
     }
+
+    /** The record's form, without the reduction fields where they are 1 and true (as before they existed). */
+    @Override
+    public String toString() {
+        String s = "Shape[collective=" + collective + ", placement=" + placement + ", ports=" + ports + ", blockBytes="
+                + blockBytes + ", root=" + root + ", groups=" + groups;
+        return elementBytes == 1 && commutative ? s + "]"
+                : s + ", elementBytes=" + elementBytes + ", commutative=" + commutative + "]";
+    }
 }
