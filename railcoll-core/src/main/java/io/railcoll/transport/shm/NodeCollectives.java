@@ -996,7 +996,7 @@ public final class NodeCollectives {
 
     private String callText() {
         return switch (kind) {
-            case BARRIER, ALLTOALL -> "";
+            case BARRIER, ALLTOALL, ALLREDUCE -> ""; // never run in the node buffer
             case ALLGATHER -> " (" + callBytes + " bytes per rank)";
             case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
             case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
