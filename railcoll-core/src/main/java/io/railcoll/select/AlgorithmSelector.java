@@ -215,8 +215,11 @@ public final class AlgorithmSelector {
     /** The shape with its block size moved to its bucket's lower edge, where the model is evaluated. */
     private static Shape costed(Shape shape) {
         long b = shape.blockBytes() == 0 ? 0 : Long.highestOneBit(shape.blockBytes());
+        // Whole elements, and the reduction's commutativity kept: it decides which algorithms may run at all.
+        b = b == 0 ? 0 : Math.max(shape.elementBytes(), b - b % shape.elementBytes());
         return b == shape.blockBytes() ? shape
-                : new Shape(shape.collective(), shape.placement(), shape.ports(), b, shape.root(), shape.groups());
+                : new Shape(shape.collective(), shape.placement(), shape.ports(), b, shape.root(), shape.groups(),
+                shape.elementBytes(), shape.commutative());
     }
 
     /** The model's choice (null when no algorithm can run the shape), why, and every candidate. */

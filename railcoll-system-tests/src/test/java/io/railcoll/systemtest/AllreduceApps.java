@@ -99,6 +99,7 @@ final class AllreduceApps {
             int refused = 0;
             int seed = 0;
             try (Arena arena = Arena.ofShared()) {
+                refusesBadArguments(comm, arena);
                 for (String id : ids) {
                     if (id.equals("auto")) {
                         comm.clearForcedAlgorithm(Collective.ALLREDUCE);
@@ -110,8 +111,7 @@ final class AllreduceApps {
                             seed++;
                             String form = FORMS.get(seed % FORMS.size());
                             String what = c.op().id() + " on " + c.type() + ", " + count + " elements, " + form + ", "
-                                    + (id.equals("auto") ? "auto (" + comm.selectedAlgorithm(Collective.ALLREDUCE,
-                                    c.type().bytes(count), 0) + ")" : id);
+                                    + id;
                             Algorithm forced = id.equals("auto") ? null : AlgorithmCatalog.standard().byId(id);
                             if (forced != null && !c.op().commutative() && comm.size() > 1
                                     && id.equals("allreduce.ring")) {
@@ -142,6 +142,40 @@ final class AllreduceApps {
                         + " ranks (" + comm.placement().describe() + ", " + comm.rails() + " rails)");
             }
         }
+    }
+
+    /**
+     * Every rank passes bad arguments, each refused with an {@link IllegalArgumentException} naming what is wrong;
+     * the all-reduces that follow then prove that none of them sent anything (a stray frame would be a mismatch).
+     */
+    static void refusesBadArguments(Communicator comm, Arena arena) {
+        MemorySegment a = arena.allocate(64);
+        MemorySegment b = arena.allocate(64);
+        expectRefusal(() -> comm.allreduce(a, b, ElementType.FLOAT, 4, PredefinedOperator.BXOR), "bxor");
+        expectRefusal(() -> comm.allreduce(a, b, ElementType.INT, 17, PredefinedOperator.SUM), "68");
+        expectRefusal(() -> comm.allreduce(a, b, ElementType.INT, -1, PredefinedOperator.SUM), "count");
+        expectRefusal(() -> comm.allreduce(a, b, null, 4, PredefinedOperator.SUM), "null");
+        expectRefusal(() -> comm.allreduce(a, a.asSlice(4), ElementType.INT, 4, PredefinedOperator.SUM), "overlap");
+        expectRefusal(() -> comm.allreduce(a, b.asReadOnly(), ElementType.INT, 4, PredefinedOperator.SUM), "read-only");
+        expectRefusal(() -> comm.allreduce(new byte[10], new byte[10], ElementType.INT, PredefinedOperator.SUM),
+                "whole number");
+        expectRefusal(() -> comm.allreduce(new int[4], new int[3], PredefinedOperator.SUM), "fewer");
+        try (Arena confined = Arena.ofConfined()) {
+            MemorySegment c = confined.allocate(16);
+            expectRefusal(() -> comm.allreduce(c, b, ElementType.INT, 4, PredefinedOperator.SUM), "confined");
+        }
+    }
+
+    private static void expectRefusal(Runnable call, String named) {
+        try {
+            call.run();
+        } catch (IllegalArgumentException e) {
+            if (!e.getMessage().contains(named)) {
+                throw new AssertionError("refused, but the message does not name '" + named + "': " + e.getMessage(), e);
+            }
+            return;
+        }
+        throw new AssertionError("not refused; expected an IllegalArgumentException naming '" + named + "'");
     }
 
     /** Runs one all-reduce; null when the result is the reference's and bit-identical on every rank. */

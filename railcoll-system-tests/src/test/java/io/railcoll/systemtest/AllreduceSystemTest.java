@@ -25,7 +25,7 @@ class AllreduceSystemTest {
     @ParameterizedTest(name = "placement {0}, {1} rails, counts {2}")
     @CsvSource(delimiter = ';', value = {
             "1x5;    1; 0,1,7,100003",
-            "3,4,2;  2; 0,1,7,100003",
+            "3,4,2;  2; 0,1,7,30001",
             "4x4;    2; 0,1,7,30001",
             "4x4;    1; 1,4099",
     })
