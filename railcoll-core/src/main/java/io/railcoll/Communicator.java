@@ -1,5 +1,7 @@
 package io.railcoll;
 
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.Operator;
 import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.RailCounters;
@@ -128,6 +130,77 @@ public interface Communicator extends AutoCloseable {
     void alltoall(byte[] send, byte[] recv);
 
     void alltoall(ByteBuffer send, ByteBuffer recv);
+
+    /**
+     * Every rank's {@code send} holds {@code count} elements of {@code type} (native byte order); every rank's
+     * {@code recv} receives their element-wise combination {@code s0 op s1 op ... op s(N-1)}. Every rank gets the
+     * same bits, floating point included. A non-commutative {@link io.railcoll.reduce.UserOperator} is combined in
+     * rank order (bracketed as the algorithm chooses). Every rank passes the same type, count and operator (a user
+     * operator: the same id); a disagreement fails every rank with {@link MismatchException}. An operator that
+     * throws fails the call with {@link OperatorFailedException} and aborts the other ranks.
+     *
+     * <p>{@code send} and {@code recv} may be the same range (in place) but must not overlap otherwise.
+     *
+     * @throws IllegalArgumentException before anything is sent: the operator is not defined on the type, a
+     *                                  negative count, a buffer smaller than {@code count} elements, a read-only
+     *                                  or partly overlapping {@code recv}
+     */
+    void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** In place: {@code buffer} holds this rank's {@code count} elements and receives the result. */
+    void allreduce(MemorySegment buffer, ElementType type, long count, Operator op);
+
+    /** As the segment form; the count is {@code send.length / type.sizeBytes()}, which must divide exactly. */
+    default void allreduce(byte[] send, byte[] recv, ElementType type, Operator op) {
+        if (send == null || recv == null) {
+            throw new IllegalArgumentException("allreduce: send and recv must not be null");
+        }
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type, elementCount(send.length, type), op);
+    }
+
+    /** As the segment form, over position to limit; the count is {@code send.remaining() / type.sizeBytes()}. */
+    default void allreduce(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        if (send == null || recv == null) {
+            throw new IllegalArgumentException("allreduce: send and recv must not be null");
+        }
+        allreduce(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount(send.remaining(), type), op);
+    }
+
+    /** In place, over position to limit. */
+    default void allreduce(ByteBuffer buffer, ElementType type, Operator op) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("allreduce: buffer must not be null");
+        }
+        allreduce(MemorySegment.ofBuffer(buffer), type, elementCount(buffer.remaining(), type), op);
+    }
+
+    /**
+     * The whole of {@code send} (INT elements) into {@code recv}, which is at least as long; {@code send == recv}
+     * works in place. Arrays other than {@code byte[]} pass through native staging memory the communicator keeps
+     * (a copy in and out); {@link MemorySegment} buffers avoid it.
+     */
+    void allreduce(int[] send, int[] recv, Operator op);
+
+    /** As {@link #allreduce(int[], int[], Operator)} on LONG elements. */
+    void allreduce(long[] send, long[] recv, Operator op);
+
+    /** As {@link #allreduce(int[], int[], Operator)} on FLOAT elements. */
+    void allreduce(float[] send, float[] recv, Operator op);
+
+    /** As {@link #allreduce(int[], int[], Operator)} on DOUBLE elements. */
+    void allreduce(double[] send, double[] recv, Operator op);
+
+    private static long elementCount(long bytes, ElementType type) {
+        if (type == null) {
+            throw new IllegalArgumentException("allreduce: the element type must not be null");
+        }
+        if (bytes % type.sizeBytes() != 0) {
+            throw new IllegalArgumentException("allreduce: " + bytes + " bytes are not a whole number of " + type
+                    + " elements (" + type.sizeBytes() + " bytes each)");
+        }
+        return bytes / type.sizeBytes();
+    }
 
     /** The failure that broke this communicator, if any. */
     Optional<RailcollException> failure();

@@ -2,6 +2,9 @@ package io.railcoll;
 
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.Operator;
+import io.railcoll.reduce.Reduction;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodePhased;
@@ -12,6 +15,7 @@ import io.railcoll.topology.Placement;
 import io.railcoll.transport.RailCounters;
 import io.railcoll.transport.Transport;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -45,6 +49,11 @@ final class RailcollCommunicator implements Communicator {
     private NodeShmCollectives nodeShm;
     /** Per collective, the shape of the last call (see {@link #shape}). */
     private final Shape[] lastShapes = new Shape[Collective.values().length];
+    /** The last reduction's type and operator (see {@link #reduction}). */
+    private Reduction lastReduction;
+    /** Native memory for reductions in place and over arrays other than byte[]; null until first needed. */
+    private Arena stagingArena;
+    private MemorySegment staging;
     private boolean closed;
 
     RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
@@ -318,6 +327,151 @@ final class RailcollCommunicator implements Communicator {
         alltoall(segment(send), segment(recv));
     }
 
+    // ---- allreduce ----
+
+    @Override
+    public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        Reduction reduction = reduction(type, op);
+        long bytes = vectorBytes("allreduce", type, count);
+        checkHolds("allreduce", "send", send, bytes, type, count);
+        checkHolds("allreduce", "recv", recv, bytes, type, count);
+        checkFits("allreduce", recv, bytes);
+        MemorySegment s = send.asSlice(0, bytes);
+        MemorySegment r = recv.asSlice(0, bytes);
+        if (s.asOverlappingSlice(r).isPresent()) {
+            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
+                throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
+                        + " pass the same range (or the in-place form) to reduce in place");
+            }
+            s = stageSend(r, bytes);
+        }
+        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+    }
+
+    @Override
+    public void allreduce(MemorySegment buffer, ElementType type, long count, Operator op) {
+        allreduce(buffer, buffer, type, count, op);
+    }
+
+    @Override
+    public void allreduce(int[] send, int[] recv, Operator op) {
+        requireArrays(send, recv);
+        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.INT, send.length, op);
+    }
+
+    @Override
+    public void allreduce(long[] send, long[] recv, Operator op) {
+        requireArrays(send, recv);
+        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.LONG, send.length, op);
+    }
+
+    @Override
+    public void allreduce(float[] send, float[] recv, Operator op) {
+        requireArrays(send, recv);
+        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.FLOAT, send.length, op);
+    }
+
+    @Override
+    public void allreduce(double[] send, double[] recv, Operator op) {
+        requireArrays(send, recv);
+        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
+    }
+
+    /**
+     * Arrays other than byte[] cannot be viewed as the ByteBuffers the transports write from and read into: the
+     * vector goes through the staging memory, SEND in its first half and RECV in its second.
+     */
+    private void allreduceStaged(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        open();
+        Reduction reduction = reduction(type, op);
+        long bytes = vectorBytes("allreduce", type, count);
+        checkHolds("allreduce", "recv", recv, bytes, type, count);
+        MemorySegment staged = staging(2 * bytes);
+        MemorySegment s = staged.asSlice(0, bytes);
+        MemorySegment r = staged.asSlice(bytes, bytes);
+        MemorySegment.copy(send, 0, s, 0, bytes);
+        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+        MemorySegment.copy(r, 0, recv, 0, bytes);
+    }
+
+    private void runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction) {
+        Algorithm algorithm = selector.select(shape);
+        if (nodeShm != null) {
+            nodeShm.announceByMessages(shape);
+        }
+        engine.run(algorithm, shape, send, recv, reduction);
+    }
+
+    /** The call's type and operator, checked to go together; the last pair is kept, so loops allocate none. */
+    private Reduction reduction(ElementType type, Operator op) {
+        if (type == null || op == null) {
+            throw new IllegalArgumentException("the element type and the operator must not be null");
+        }
+        Reduction last = lastReduction;
+        if (last != null && last.type() == type && last.operator().equals(op)) {
+            return last;
+        }
+        lastReduction = Reduction.of(type, op);
+        return lastReduction;
+    }
+
+    private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op) {
+        Shape last = lastShapes[collective.ordinal()];
+        if (last != null && last.blockBytes() == bytes && last.elementBytes() == type.sizeBytes()
+                && last.commutative() == op.commutative()) {
+            return last;
+        }
+        Shape s = Shape.reduction(collective, placement, ports, bytes, 0, type.sizeBytes(), op.commutative());
+        lastShapes[collective.ordinal()] = s;
+        return s;
+    }
+
+    private static long vectorBytes(String call, ElementType type, long count) {
+        if (count < 0 || count > Long.MAX_VALUE / type.sizeBytes()) {
+            throw new IllegalArgumentException(call + ": count " + count + " is out of range");
+        }
+        return type.bytes(count);
+    }
+
+    private static void checkHolds(String call, String what, MemorySegment m, long bytes, ElementType type, long count) {
+        if (m.byteSize() < bytes) {
+            throw new IllegalArgumentException(call + ": " + what + " holds " + m.byteSize() + " bytes but " + count
+                    + " " + type + " elements need " + bytes);
+        }
+    }
+
+    private static void requireArrays(Object send, Object recv) {
+        if (send == null || recv == null) {
+            throw new IllegalArgumentException("allreduce: send and recv must not be null");
+        }
+        if (java.lang.reflect.Array.getLength(recv) < java.lang.reflect.Array.getLength(send)) {
+            throw new IllegalArgumentException("allreduce: recv has " + java.lang.reflect.Array.getLength(recv)
+                    + " elements, fewer than the " + java.lang.reflect.Array.getLength(send) + " of send");
+        }
+    }
+
+    /** A copy of {@code data} to use as SEND when the caller reduces in place (a schedule never reads what it writes). */
+    private MemorySegment stageSend(MemorySegment data, long bytes) {
+        MemorySegment s = staging(bytes).asSlice(0, bytes);
+        MemorySegment.copy(data, 0, s, 0, bytes);
+        return s;
+    }
+
+    /** At least {@code bytes} of native memory, kept and grown by doubling; freed by {@link #close()}. */
+    private MemorySegment staging(long bytes) {
+        if (staging == null || staging.byteSize() < bytes) {
+            if (stagingArena != null) {
+                stagingArena.close();
+            }
+            stagingArena = Arena.ofShared();
+            staging = stagingArena.allocate(Math.max(bytes, staging == null ? 4096 : 2 * staging.byteSize()), 64);
+        }
+        return staging;
+    }
+
     // ---- plumbing ----
 
     private void run(Shape shape, MemorySegment send, MemorySegment recv) {
@@ -445,7 +599,7 @@ final class RailcollCommunicator implements Communicator {
             }
         }
         // Reverse order of opening: transports first (they say goodbye), then the memory they used.
-        for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, bootstrap}) {
+        for (AutoCloseable c : new AutoCloseable[] {shm, rails, engine, region, bootstrap, stagingArena}) {
             if (c == null) {
                 continue;
             }

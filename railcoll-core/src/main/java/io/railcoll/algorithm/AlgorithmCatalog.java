@@ -11,6 +11,8 @@ import io.railcoll.algorithm.allgather.SmpDirectAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherMulticastAllgather;
 import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
+import io.railcoll.algorithm.allreduce.RecursiveDoublingAllreduce;
+import io.railcoll.algorithm.allreduce.RingAllreduce;
 import io.railcoll.algorithm.alltoall.BruckAlltoall;
 import io.railcoll.algorithm.alltoall.DirectAlltoall;
 import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
@@ -68,6 +70,8 @@ public final class AlgorithmCatalog {
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
             NodeShmCollective.broadcast(),
+            new RecursiveDoublingAllreduce(),
+            new RingAllreduce(),
             new DisseminationBarrier(),
             new NodeShmBarrier()));
 

@@ -4,6 +4,7 @@ import io.railcoll.memory.NodeCpus;
 import io.railcoll.CollectiveAbortedException;
 import io.railcoll.CollectiveTimeoutException;
 import io.railcoll.MismatchException;
+import io.railcoll.OperatorFailedException;
 import io.railcoll.PeerLostException;
 import io.railcoll.RailcollException;
 import io.railcoll.reduce.Reduction;
@@ -78,12 +79,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
 
     /** What a finished call was, to check a probe that arrives after it (immutable; any thread reads it). */
-    private record CallRecord(long seq, Collective collective, int root, long blockBytes, int algorithm, String algorithmId) {
+    private record CallRecord(long seq, Collective collective, int operands, int root, long blockBytes, int algorithm,
+                              String algorithmId) {
+        /** The frame header's collective field for this call: the code, with the type and operator above it. */
+        int wireCollective() {
+            return collective.wireCode() | operands << 8;
+        }
     }
 
     /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
     private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
-                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, long startNs) {
+                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, int operands,
+                           long startNs) {
         /** The call's deadline: one per call, from when it was posted, whatever it waits for meanwhile (decision 0040). */
         long deadlineNs(long timeoutNs) {
             return startNs + timeoutNs;
@@ -255,9 +262,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public void abortPeers(RailcollException e) {
         fail(e);
         failureThrown = true; // the caller throws it
+        // A mismatch's reason is marked, so that the peers fail with a mismatch too.
+        String reason = (e instanceof MismatchException ? MISMATCH_MARK : "") + e.getMessage();
         for (Transport t : transports) {
             try {
-                t.abortAll(e.getMessage());
+                t.abortAll(reason);
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -365,12 +374,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         buffers[Buffer.TEMP.ordinal()] = temp(program.tempBytes);
         sends.reset();
         meta.seq = seq;
-        meta.collective = shape.collective().wireCode();
+        // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
+        int operands = reduction == null ? 0 : reduction.wireCode();
+        meta.collective = shape.collective().wireCode() | operands << 8;
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
-        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, System.nanoTime());
-        history.set((int) (seq & (HISTORY - 1)), new CallRecord(seq, shape.collective(), shape.root(), shape.blockBytes(),
+        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, operands,
+                System.nanoTime());
+        history.set((int) (seq & (HISTORY - 1)), new CallRecord(seq, shape.collective(), operands, shape.root(), shape.blockBytes(),
                 program.algorithmCode, program.algorithmId));
         posting = p;
         for (Transport t : transports) {
@@ -397,8 +409,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 case CompiledProgram.RECV -> awaitSlot(posting, p.slot[i]);
                 case CompiledProgram.COPY -> MemorySegment.copy(bound[p.srcBuf[i]], p.srcOff[i],
                         bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
-                case CompiledProgram.REDUCE -> reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i],
-                        bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
+                case CompiledProgram.REDUCE -> combine(posting, i);
                 default -> throw new IllegalStateException("unknown op kind " + p.kind[i]);
             }
             while (point < lastPoint && points[point] == i) {
@@ -407,6 +418,23 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         while (point < lastPoint) {
             atPoint.accept(point++);
+        }
+    }
+
+    /**
+     * Runs Reduce op {@code i}. An exception from the operator (a user function) fails the call and aborts the
+     * peers at once, so that they do not wait for this rank's next puts until their deadline.
+     */
+    private void combine(Posting posting, int i) {
+        CompiledProgram p = posting.program;
+        MemorySegment[] bound = posting.buffers;
+        try {
+            reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i], bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
+        } catch (RuntimeException e) {
+            OperatorFailedException failed = new OperatorFailedException(describe(posting) + ": the operator "
+                    + reduction + " threw " + e, e);
+            abortPeers(failed);
+            throw failed;
         }
     }
 
@@ -471,7 +499,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private void probe(Posting posting, int peer) {
         probedSeq[peer] = posting.seq;
         probeMeta.seq = posting.seq;
-        probeMeta.collective = posting.collective.wireCode();
+        probeMeta.collective = posting.collective.wireCode() | posting.operands << 8;
         probeMeta.root = posting.shape.root();
         probeMeta.algorithm = posting.program.algorithmCode;
         probeMeta.blockBytes = posting.shape.blockBytes();
@@ -497,13 +525,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         CallRecord r = history.get((int) (h.seq & (HISTORY - 1)));
         if (r != null && r.seq == h.seq) {
-            if (h.collective != r.collective.wireCode() || h.root != r.root || h.blockBytes != r.blockBytes
+            if (h.collective != r.wireCollective() || h.root != r.root || h.blockBytes != r.blockBytes
                     || h.algorithm != r.algorithm) {
-                throw mismatch(posting, "rank " + h.sourceRank + " is in " + safeName(h.collective) + " #" + h.seq
+                throw mismatch(posting, "rank " + h.sourceRank + " is in " + safeName(h.collective & 0xff) + " #" + h.seq
                         + " (root " + h.root + ", " + h.blockBytes + "-byte blocks) where rank " + rank + " called "
                         + r.collective.id() + " (" + r.algorithmId + ", root " + r.root + ", " + r.blockBytes
-                        + "-byte blocks)" + (h.algorithm != r.algorithm && h.collective == r.collective.wireCode()
-                        ? " with another algorithm" : ""));
+                        + "-byte blocks)" + (h.collective >>> 8 != r.operands && (h.collective & 0xff) == r.collective.wireCode()
+                        ? " with another type or operator" : "")
+                        + (h.algorithm != r.algorithm && h.collective == r.wireCollective() ? " with another algorithm" : ""));
             }
         }
         return EMPTY;
@@ -512,9 +541,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Checks a frame's call against {@code posting}, the call of the same number on this rank. */
     private void checkCall(Posting posting, FrameHeader h) {
         Shape shape = posting.shape;
-        if (h.collective != posting.collective.wireCode()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective) + " as collective #" + h.seq
-                    + " while rank " + rank + " called " + posting.collective.id());
+        if ((h.collective & 0xff) != posting.collective.wireCode()) {
+            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective & 0xff) + " as collective #"
+                    + h.seq + " while rank " + rank + " called " + posting.collective.id());
+        }
+        if (h.collective >>> 8 != posting.operands) {
+            throw mismatch(posting, "operator or type mismatch in " + posting.collective.id() + " #" + h.seq + ": rank "
+                    + h.sourceRank + " combines with " + Reduction.describeWireCode(h.collective >>> 8) + ", rank " + rank
+                    + " with " + Reduction.describeWireCode(posting.operands));
         }
         if (h.root != shape.root()) {
             throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
@@ -664,7 +698,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (h.seq > completedSeq) {
                 return null; // this call or a later one, not posted yet: hold the connection until it is
             }
-            throw mismatch(posting, "rank " + h.sourceRank + " sent data for " + safeName(h.collective)
+            throw mismatch(posting, "rank " + h.sourceRank + " sent data for " + safeName(h.collective & 0xff)
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
         CompiledProgram p = posting.program;
@@ -707,8 +741,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     @Override
     public void onAbort(int peer, String reason) {
         Posting posting = this.posting;
-        RailcollException e = new CollectiveAbortedException(peer, "rank " + rank + ": rank " + peer + " aborted"
-                + (posting != null ? " " + describe(posting) : "") + ": " + reason);
+        String why = "rank " + rank + ": rank " + peer + " aborted" + (posting != null ? " " + describe(posting) : "") + ": ";
+        // A mismatch fails every rank as one, not only the rank whose frames showed it (decision 0051).
+        RailcollException e = reason.startsWith(MISMATCH_MARK)
+                ? new MismatchException(why + reason.substring(MISMATCH_MARK.length()))
+                : new CollectiveAbortedException(peer, why + reason);
         fail(e);
         throw e;
     }
@@ -760,12 +797,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private MismatchException mismatch(Posting posting, String message) {
-        // "mismatch" in every message: the ABORT that carries it to the other ranks says what kind of failure it was.
+        // "mismatch" in every message, and the ABORT's reason marked, so that every other rank fails with a mismatch too.
         MismatchException e = new MismatchException("rank " + rank + ": mismatch: " + message);
         fail(e);
         for (Transport t : transports) {
             try {
-                t.abortAll(e.getMessage());
+                t.abortAll(MISMATCH_MARK + e.getMessage());
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
@@ -802,6 +839,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    /** Starts the ABORT reason of a mismatch, so that the peers throw {@link MismatchException} as well. */
+    private static final String MISMATCH_MARK = "mismatch: ";
 
     @Override
     public void close() {

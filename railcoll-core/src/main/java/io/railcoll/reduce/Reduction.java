@@ -11,11 +11,47 @@ public final class Reduction {
     private final ElementType type;
     private final Operator operator;
     private final Combiner combiner;
+    private final int wireCode;
 
     private Reduction(ElementType type, Operator operator) {
         this.type = type;
         this.operator = operator;
         this.combiner = Combiners.of(type, operator);
+        this.wireCode = (type.ordinal() + 1) | operatorCode(operator) << 8;
+    }
+
+    /**
+     * 24 bits that frame headers carry so that ranks combining with different types or operators fail with a
+     * mismatch: the type in bits 0-7, the operator in bits 8-23 (a predefined one by number, a user operator by a
+     * 15-bit hash of its id, so two user operators whose ids collide there are not told apart).
+     */
+    public int wireCode() {
+        return wireCode;
+    }
+
+    private static int operatorCode(Operator op) {
+        return switch (op) {
+            case PredefinedOperator p -> p.ordinal() + 1;
+            case UserOperator u -> 0x8000 | (u.id().hashCode() & 0x7fff);
+        };
+    }
+
+    /** What {@code wireCode} (from {@link #wireCode()}) stands for, for mismatch messages. */
+    public static String describeWireCode(int wireCode) {
+        int t = (wireCode & 0xff) - 1;
+        int o = wireCode >>> 8 & 0xffff;
+        String type = t >= 0 && t < ElementType.values().length ? ElementType.values()[t].toString() : "no type";
+        String op;
+        if (o == 0) {
+            op = "no operator";
+        } else if ((o & 0x8000) != 0) {
+            op = "a user operator (id hash " + (o & 0x7fff) + ")";
+        } else if (o <= PredefinedOperator.values().length) {
+            op = PredefinedOperator.values()[o - 1].id();
+        } else {
+            op = "operator code " + o;
+        }
+        return op + " on " + type;
     }
 
     /** @throws IllegalArgumentException when {@code operator} is not defined on {@code type} */

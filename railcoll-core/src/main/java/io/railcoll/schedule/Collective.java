@@ -11,6 +11,9 @@ package io.railcoll.schedule;
  *       rank i) and unused elsewhere.</li>
  *   <li>{@link #ALLGATHER}: SEND is {@code b} bytes; RECV is {@code N*b} bytes on every rank, block i from rank i.</li>
  *   <li>{@link #ALLTOALL}: SEND is {@code N*b} bytes, block j is for rank j; RECV is {@code N*b}, block i from rank i.</li>
+ *   <li>{@link #ALLREDUCE}: SEND is the {@code b}-byte vector; RECV is {@code b} bytes on every rank, the
+ *       element-wise combination of every rank's SEND ({@code s0 op s1 op ... op s(N-1)}, in rank order when the
+ *       shape is not {@link Shape#commutative()}).</li>
  * </ul>
  * The wire code is what frame headers carry so that ranks calling different collectives fail loudly.
  */
@@ -19,7 +22,8 @@ public enum Collective {
     BROADCAST(2),
     GATHER(3),
     ALLGATHER(4),
-    ALLTOALL(5);
+    ALLTOALL(5),
+    ALLREDUCE(6);
 
     private final int wireCode;
 
@@ -51,14 +55,19 @@ public enum Collective {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown collective '" + id + "'; known: barrier, broadcast, gather, allgather, alltoall");
+        throw new IllegalArgumentException("unknown collective '" + id + "'; known: barrier, broadcast, gather, allgather, alltoall, allreduce");
+    }
+
+    /** Whether this collective combines data with an operator (its programs have Reduce steps). */
+    public boolean reduces() {
+        return this == ALLREDUCE;
     }
 
     /** Bytes of the SEND buffer a rank passes, for block size {@code b} and {@code n} ranks. */
     public long sendBytes(long b, int n) {
         return switch (this) {
             case BARRIER, BROADCAST -> 0;
-            case GATHER, ALLGATHER -> b;
+            case GATHER, ALLGATHER, ALLREDUCE -> b;
             case ALLTOALL -> b * n;
         };
     }
@@ -67,7 +76,7 @@ public enum Collective {
     public long recvBytes(long b, int n, int rank, int root) {
         return switch (this) {
             case BARRIER -> 0;
-            case BROADCAST -> b;
+            case BROADCAST, ALLREDUCE -> b;
             case GATHER -> rank == root ? b * n : 0;
             case ALLGATHER, ALLTOALL -> b * n;
         };

@@ -5,8 +5,8 @@ package io.railcoll.schedule;
  * byte {@code x} of {@code RECV[0, lengthBytes)} holds the combination of byte {@code x} of every rank's SEND, each
  * rank's contribution exactly once; with {@code rankOrder}, in rank order ({@code s0 op s1 op ... op s(N-1)}, the
  * order a non-commutative operator needs), otherwise in any order. The bracketing is free: operators are
- * associative. Until the reduction collectives carry this themselves, a schedule that combines is checked with
- * {@link ScheduleChecker#checkReduction}.
+ * associative. {@link ScheduleChecker#check} derives it from a reduction collective's shape (all-reduce: every rank,
+ * in rank order unless the shape is commutative); hand-built programs pass it to {@link ScheduleChecker#checkReduction}.
  */
 public record ReductionResult(long lengthBytes, boolean rankOrder, int root) {
     public ReductionResult {

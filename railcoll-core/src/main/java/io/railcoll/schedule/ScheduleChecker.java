@@ -127,7 +127,9 @@ public final class ScheduleChecker {
         } catch (RuntimeException e) {
             collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
         }
-        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, null);
+        ReductionResult reduction = shape.collective().reduces()
+                ? ReductionResult.everyRank(shape.blockBytes(), !shape.commutative()) : null;
+        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, reduction);
     }
 
     /**

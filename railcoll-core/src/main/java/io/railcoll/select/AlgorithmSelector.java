@@ -41,7 +41,8 @@ public final class AlgorithmSelector {
     public static final long SELECTION_MAX_OPS = 4_000_000L;
     private static final int REMEMBERED_CHOICES = 1024;
 
-    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups) {
+    /** {@code inOrder}: a reduction whose operator needs rank order, which fewer algorithms run. */
+    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups, boolean inOrder) {
     }
 
     private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
@@ -144,7 +145,7 @@ public final class AlgorithmSelector {
             }
         }
         ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
-                shape.groups());
+                shape.groups(), !shape.commutative());
         Algorithm a = modelChoices.get(key);
         if (a == null) {
             Ranking ranking = rank(costed(shape));
@@ -214,8 +215,11 @@ public final class AlgorithmSelector {
     /** The shape with its block size moved to its bucket's lower edge, where the model is evaluated. */
     private static Shape costed(Shape shape) {
         long b = shape.blockBytes() == 0 ? 0 : Long.highestOneBit(shape.blockBytes());
+        // Whole elements, and the reduction's commutativity kept: it decides which algorithms may run at all.
+        b = b == 0 ? 0 : Math.max(shape.elementBytes(), b - b % shape.elementBytes());
         return b == shape.blockBytes() ? shape
-                : new Shape(shape.collective(), shape.placement(), shape.ports(), b, shape.root(), shape.groups());
+                : new Shape(shape.collective(), shape.placement(), shape.ports(), b, shape.root(), shape.groups(),
+                shape.elementBytes(), shape.commutative());
     }
 
     /** The model's choice (null when no algorithm can run the shape), why, and every candidate. */

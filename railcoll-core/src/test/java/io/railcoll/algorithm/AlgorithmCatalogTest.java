@@ -25,7 +25,7 @@ class AlgorithmCatalogTest {
                 "allgather.mc-1group", "allgather.mc-gather-based", "allgather.mc-2group", "allgather.mc-groups",
                 "allgather.shm", "allgather.smp-direct-shm", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm",
-                "barrier.dissemination", "barrier.shm"), catalog.ids());
+                "allreduce.recursive-doubling", "allreduce.ring", "barrier.dissemination", "barrier.shm"), catalog.ids());
     }
 
     @Test

@@ -52,6 +52,8 @@ public record PhysicalLimit(long intoBusiestNodeBytes, int rails, long rateBitsP
                 case BROADCAST -> k == placement.nodeOf(root) ? 0 : b;
                 case ALLTOALL -> local * (n - local) * b;
                 case BARRIER -> 0;
+                // Each part of the result needs the other nodes' contributions: at least (nodes-1)/nodes of b.
+                case ALLREDUCE -> (placement.nodeCount() - 1) * b / placement.nodeCount();
             };
             most = Math.max(most, into);
         }

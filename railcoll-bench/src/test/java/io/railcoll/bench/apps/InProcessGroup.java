@@ -183,6 +183,36 @@ final class InProcessGroup {
         }
 
         @Override
+        public void allreduce(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type, long count, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
+        public void allreduce(MemorySegment buffer, io.railcoll.reduce.ElementType type, long count, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
+        public void allreduce(int[] send, int[] recv, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
+        public void allreduce(long[] send, long[] recv, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
+        public void allreduce(float[] send, float[] recv, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
+        public void allreduce(double[] send, double[] recv, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
         public void broadcast(MemorySegment buffer, int root) {
             throw new UnsupportedOperationException("the apps do not broadcast");
         }

@@ -115,7 +115,8 @@ import java.util.function.IntSupplier;
 public final class NodeCollectives {
     /** What a call is, in descriptors; the node collectives and the collectives other paths run by messages. */
     private enum Kind {
-        BARRIER("barrier"), GATHER("gather"), BROADCAST("broadcast"), ALLGATHER("allgather"), ALLTOALL("alltoall");
+        BARRIER("barrier"), GATHER("gather"), BROADCAST("broadcast"), ALLGATHER("allgather"), ALLTOALL("alltoall"),
+        ALLREDUCE("allreduce");
 
         final String label;
 
@@ -769,7 +770,7 @@ public final class NodeCollectives {
      * with a mismatch naming both calls instead of waiting for its deadline.
      *
      * @param collective the collective's id ({@code barrier}, {@code gather}, {@code broadcast}, {@code allgather},
-     *                   {@code alltoall})
+     *                   {@code alltoall}, {@code allreduce})
      */
     public void announceByMessages(String collective, int root, long bytes) {
         if (broken) {
@@ -991,7 +992,7 @@ public final class NodeCollectives {
 
     private String callText() {
         return switch (kind) {
-            case BARRIER, ALLTOALL -> "";
+            case BARRIER, ALLTOALL, ALLREDUCE -> ""; // never run in the node buffer
             case ALLGATHER -> " (" + callBytes + " bytes per rank)";
             case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
             case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
@@ -1010,7 +1011,7 @@ public final class NodeCollectives {
                 : (d & SINGLE_COPY) != 0 ? " in the node buffer (single-copy announce step first)" : " in the node buffer";
         return kind.label + where + switch (kind) {
             case BARRIER -> "";
-            case ALLGATHER, ALLTOALL -> " (" + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
+            case ALLGATHER, ALLTOALL, ALLREDUCE -> " (" + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
             case GATHER -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
             case BROADCAST -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes mod 2^32)";
         };

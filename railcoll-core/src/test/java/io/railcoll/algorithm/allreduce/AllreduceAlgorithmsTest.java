@@ -1,0 +1,107 @@
+package io.railcoll.algorithm.allreduce;
+
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Op;
+import io.railcoll.schedule.ScheduleChecker;
+import io.railcoll.schedule.Shape;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The all-reduce schedules with what the catalog-wide property tests do not vary: element sizes above one byte
+ * (the ring cuts only between elements) and non-commutative operators (the checker then demands rank order).
+ */
+class AllreduceAlgorithmsTest {
+    private static final int[] ELEMENT_BYTES = {1, 4, 8, 16};
+
+    private static List<Placement> placements(int n) {
+        return n == 9 ? List.of(Placement.uniform(9, 1), Placement.ofCounts(3, 4, 2), Placement.uniform(1, 9))
+                : List.of(Placement.uniform(n, 1), Placement.uniform(1, n));
+    }
+
+    @Test
+    void everyAlgorithmCombinesEveryContributionOnceOnEveryRank() {
+        List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
+        assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID),
+                algorithms.stream().map(Algorithm::id).toList());
+        int checked = 0;
+        for (Algorithm a : algorithms) {
+            for (int n = 1; n <= 17; n++) {
+                for (Placement p : placements(n)) {
+                    for (int e : ELEMENT_BYTES) {
+                        for (long count : new long[] {0, 1, n - 1, n, n + 1, 3L * n + 2}) {
+                            for (boolean commutative : new boolean[] {true, false}) {
+                                for (int ports = 1; ports <= 2; ports++) {
+                                    Shape shape = Shape.reduction(Collective.ALLREDUCE, p, ports, count * e, 0, e,
+                                            commutative);
+                                    if (a.unsupportedReason(shape).isPresent()) {
+                                        continue;
+                                    }
+                                    ScheduleChecker.Report report = ScheduleChecker.check(a, shape);
+                                    assertTrue(report.ok(), report::describe);
+                                    assertWholeElements(a, shape);
+                                    checked++;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(checked > 1000, "checked " + checked);
+    }
+
+    @Test
+    void recursiveDoublingCombinesInRankOrderSoNonCommutativeOperatorsRunIt() {
+        RecursiveDoublingAllreduce rd = new RecursiveDoublingAllreduce();
+        for (int n : new int[] {2, 3, 5, 6, 7, 8, 12, 13, 16, 31}) {
+            Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.uniform(n, 1), 1, 40, 0, 4, false);
+            assertTrue(rd.unsupportedReason(shape).isEmpty());
+            assertTrue(ScheduleChecker.check(rd, shape).ok(), () -> ScheduleChecker.check(rd, shape).describe());
+        }
+    }
+
+    @Test
+    void theRingRefusesNonCommutativeOperatorsNamingWhy() {
+        Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.uniform(4, 1), 1, 64, 0, 8, false);
+        String reason = new RingAllreduce().unsupportedReason(shape).orElseThrow();
+        assertTrue(reason.contains("rank order"), reason);
+        assertFalse(new RingAllreduce().unsupportedReason(
+                Shape.reduction(Collective.ALLREDUCE, Placement.uniform(4, 1), 1, 64, 0, 8, true)).isPresent());
+    }
+
+    @Test
+    void theRingSendsTwoNthsOfTheVectorPerRank() {
+        // 2(N-1)/N of b each way, per rank: the bandwidth-optimal amount.
+        Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.uniform(8, 1), 1, 8 * 1024, 0, 8, true);
+        var cost = new RingAllreduce().cost(shape);
+        assertEquals(2 * 7 * 1024, cost.interNodeSentBytes());
+        assertEquals(14, cost.steps());
+    }
+
+    /** Every range a program moves or combines starts and ends between elements. */
+    private static void assertWholeElements(Algorithm a, Shape shape) {
+        int e = shape.elementBytes();
+        for (int r = 0; r < shape.size(); r++) {
+            for (Op op : a.program(shape, r).ops()) {
+                long[] ranges = switch (op) {
+                    case Op.Put put -> new long[] {put.srcOffset(), put.length()};
+                    case Op.Recv recv -> new long[] {recv.dstOffset(), recv.length()};
+                    case Op.Copy copy -> new long[] {copy.srcOffset(), copy.dstOffset(), copy.length()};
+                    case Op.Reduce reduce -> new long[] {reduce.srcOffset(), reduce.dstOffset(), reduce.length()};
+                };
+                for (long v : ranges) {
+                    assertEquals(0, v % e, () -> a.id() + " rank " + " splits an element: " + op);
+                }
+            }
+        }
+    }
+}

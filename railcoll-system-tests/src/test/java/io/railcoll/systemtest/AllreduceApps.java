@@ -1,0 +1,438 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.Communicator;
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.launcher.RankApp;
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.Operator;
+import io.railcoll.reduce.PredefinedOperator;
+import io.railcoll.reduce.UserOperator;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Rank programs for {@code AllreduceSystemTest}. The check compares every result with a sequential reference
+ * computed here, independently of railcoll's combining loops, and every rank's result bits with every other rank's.
+ */
+final class AllreduceApps {
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    /**
+     * Composition of affine maps {@code x -> m x + c} modulo 2^32, packed as {@code m << 32 | c} in a LONG:
+     * associative and not commutative, so only a rank-order combination gives the reference.
+     */
+    static final UserOperator AFFINE = new UserOperator("affine-compose", false,
+            (in, inOff, inout, inoutOff, count) -> {
+                for (long i = 0; i < count; i++) {
+                    long a = in.get(LONG, inOff + 8 * i);
+                    long b = inout.get(LONG, inoutOff + 8 * i);
+                    inout.set(LONG, inoutOff + 8 * i, compose(a, b));
+                }
+            });
+
+    private AllreduceApps() {
+    }
+
+    /** First {@code a}, then {@code b}. */
+    static long compose(long a, long b) {
+        long ma = a >>> 32;
+        long ca = a & 0xffffffffL;
+        long mb = b >>> 32;
+        long cb = b & 0xffffffffL;
+        return ((ma * mb) & 0xffffffffL) << 32 | ((mb * ca + cb) & 0xffffffffL);
+    }
+
+    record Case(ElementType type, Operator op) {
+    }
+
+    /** Every type x operator the check runs. */
+    static final List<Case> CASES = List.of(
+            new Case(ElementType.INT, PredefinedOperator.SUM), new Case(ElementType.INT, PredefinedOperator.MAX),
+            new Case(ElementType.LONG, PredefinedOperator.SUM), new Case(ElementType.LONG, PredefinedOperator.MAX),
+            new Case(ElementType.FLOAT, PredefinedOperator.SUM), new Case(ElementType.FLOAT, PredefinedOperator.MAX),
+            new Case(ElementType.DOUBLE, PredefinedOperator.SUM), new Case(ElementType.DOUBLE, PredefinedOperator.MAX),
+            new Case(ElementType.BYTE, PredefinedOperator.SUM), new Case(ElementType.BYTE, PredefinedOperator.MAX),
+            new Case(ElementType.DOUBLE_INT, PredefinedOperator.MINLOC), new Case(ElementType.INT_INT, PredefinedOperator.MINLOC),
+            new Case(ElementType.LONG, AFFINE));
+
+    /** The ways of passing buffers, chosen per case in turn. */
+    private static final List<String> FORMS = List.of("segment", "in-place", "byte[]", "direct", "array", "heap-buffer");
+
+    /**
+     * Args: {@code counts=0,1,7,...} and {@code algorithms=all,auto} (all: every catalog all-reduce algorithm
+     * forced in turn). Prints {@code ALLREDUCE-CHECKED n cases} on rank 0.
+     */
+    public static final class Check implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            long[] counts = {0, 1, 7, 100_003};
+            List<String> algorithms = List.of("all", "auto");
+            for (String a : args) {
+                String[] kv = a.split("=", 2);
+                switch (kv[0]) {
+                    case "counts" -> counts = Arrays.stream(kv[1].split(",")).mapToLong(Long::parseLong).toArray();
+                    case "algorithms" -> algorithms = List.of(kv[1].split(","));
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            List<String> ids = new ArrayList<>();
+            for (String a : algorithms) {
+                if (a.equals("all")) {
+                    AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE).forEach(x -> ids.add(x.id()));
+                } else {
+                    ids.add(a);
+                }
+            }
+            int cases = 0;
+            int refused = 0;
+            int seed = 0;
+            try (Arena arena = Arena.ofShared()) {
+                refusesBadArguments(comm, arena);
+                for (String id : ids) {
+                    if (id.equals("auto")) {
+                        comm.clearForcedAlgorithm(Collective.ALLREDUCE);
+                    } else {
+                        comm.forceAlgorithm(id);
+                    }
+                    for (Case c : CASES) {
+                        for (long count : counts) {
+                            seed++;
+                            String form = FORMS.get(seed % FORMS.size());
+                            String what = c.op().id() + " on " + c.type() + ", " + count + " elements, " + form + ", "
+                                    + id;
+                            Algorithm forced = id.equals("auto") ? null : AlgorithmCatalog.standard().byId(id);
+                            if (forced != null && !c.op().commutative() && comm.size() > 1
+                                    && id.equals("allreduce.ring")) {
+                                // The ring cannot combine in rank order: refused before anything is sent.
+                                try {
+                                    runCase(comm, arena, c, count, seed, form);
+                                    throw new AssertionError("rank " + comm.rank() + ": " + what + " ran; expected a refusal");
+                                } catch (IllegalArgumentException expected) {
+                                    if (!expected.getMessage().contains("rank order")) {
+                                        throw new AssertionError("rank " + comm.rank() + ": " + what + ": " + expected);
+                                    }
+                                }
+                                refused++;
+                                continue;
+                            }
+                            String bad = runCase(comm, arena, c, count, seed, form);
+                            if (bad != null) {
+                                throw new AssertionError("rank " + comm.rank() + ": " + what + ": " + bad);
+                            }
+                            cases++;
+                        }
+                    }
+                }
+            }
+            comm.clearForcedAlgorithm(Collective.ALLREDUCE);
+            if (comm.rank() == 0) {
+                System.out.println("ALLREDUCE-CHECKED " + cases + " cases, " + refused + " refused, on " + comm.size()
+                        + " ranks (" + comm.placement().describe() + ", " + comm.rails() + " rails)");
+            }
+        }
+    }
+
+    /**
+     * Every rank passes bad arguments, each refused with an {@link IllegalArgumentException} naming what is wrong;
+     * the all-reduces that follow then prove that none of them sent anything (a stray frame would be a mismatch).
+     */
+    static void refusesBadArguments(Communicator comm, Arena arena) {
+        MemorySegment a = arena.allocate(64);
+        MemorySegment b = arena.allocate(64);
+        expectRefusal(() -> comm.allreduce(a, b, ElementType.FLOAT, 4, PredefinedOperator.BXOR), "bxor");
+        expectRefusal(() -> comm.allreduce(a, b, ElementType.INT, 17, PredefinedOperator.SUM), "68");
+        expectRefusal(() -> comm.allreduce(a, b, ElementType.INT, -1, PredefinedOperator.SUM), "count");
+        expectRefusal(() -> comm.allreduce(a, b, null, 4, PredefinedOperator.SUM), "null");
+        expectRefusal(() -> comm.allreduce(a, a.asSlice(4), ElementType.INT, 4, PredefinedOperator.SUM), "overlap");
+        expectRefusal(() -> comm.allreduce(a, b.asReadOnly(), ElementType.INT, 4, PredefinedOperator.SUM), "read-only");
+        expectRefusal(() -> comm.allreduce(new byte[10], new byte[10], ElementType.INT, PredefinedOperator.SUM),
+                "whole number");
+        expectRefusal(() -> comm.allreduce(new int[4], new int[3], PredefinedOperator.SUM), "fewer");
+        try (Arena confined = Arena.ofConfined()) {
+            MemorySegment c = confined.allocate(16);
+            expectRefusal(() -> comm.allreduce(c, b, ElementType.INT, 4, PredefinedOperator.SUM), "confined");
+        }
+    }
+
+    private static void expectRefusal(Runnable call, String named) {
+        try {
+            call.run();
+        } catch (IllegalArgumentException e) {
+            if (!e.getMessage().contains(named)) {
+                throw new AssertionError("refused, but the message does not name '" + named + "': " + e.getMessage(), e);
+            }
+            return;
+        }
+        throw new AssertionError("not refused; expected an IllegalArgumentException naming '" + named + "'");
+    }
+
+    /** Runs one all-reduce; null when the result is the reference's and bit-identical on every rank. */
+    static String runCase(Communicator comm, Arena arena, Case c, long count, int seed, String form) {
+        int n = comm.size();
+        long bytes = c.type().bytes(count);
+        MemorySegment mine = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+        fill(c, seed, comm.rank(), count, mine);
+        MemorySegment out = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+        out.fill((byte) 0x5a);
+        call(comm, c, count, form, mine, out, arena);
+        // The reference: every rank's contribution combined in rank order, one after the other.
+        MemorySegment expected = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+        fill(c, seed, 0, count, expected);
+        MemorySegment next = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+        double[] magnitude = new double[(int) count];
+        accumulateMagnitude(c, expected, magnitude);
+        for (int r = 1; r < n; r++) {
+            fill(c, seed, r, count, next);
+            accumulateMagnitude(c, next, magnitude);
+            reference(c, expected, next, count);
+        }
+        String wrong = compare(c, n, count, out, expected, magnitude);
+        if (wrong != null) {
+            return wrong;
+        }
+        return sameBitsEverywhere(comm, out);
+    }
+
+    private static void call(Communicator comm, Case c, long count, String form, MemorySegment mine, MemorySegment out,
+                             Arena arena) {
+        ElementType t = c.type();
+        Operator op = c.op();
+        switch (form) {
+            case "in-place" -> {
+                out.copyFrom(mine);
+                comm.allreduce(out, t, count, op);
+            }
+            case "byte[]" -> {
+                byte[] r = new byte[(int) out.byteSize()];
+                comm.allreduce(mine.toArray(ValueLayout.JAVA_BYTE), r, t, op);
+                out.copyFrom(MemorySegment.ofArray(r));
+            }
+            case "direct" -> {
+                ByteBuffer s = ByteBuffer.allocateDirect((int) mine.byteSize());
+                MemorySegment.ofBuffer(s).copyFrom(mine);
+                ByteBuffer r = ByteBuffer.allocateDirect((int) out.byteSize());
+                comm.allreduce(s, r, t, op);
+                out.copyFrom(MemorySegment.ofBuffer(r));
+            }
+            case "heap-buffer" -> {
+                ByteBuffer b = ByteBuffer.wrap(mine.toArray(ValueLayout.JAVA_BYTE)).order(ByteOrder.nativeOrder());
+                comm.allreduce(b, t, op); // in place
+                out.copyFrom(MemorySegment.ofBuffer(b));
+            }
+            case "array" -> {
+                switch (t) {
+                    case INT -> {
+                        int[] s = mine.toArray(ValueLayout.JAVA_INT);
+                        comm.allreduce(s, s, op); // the same array: in place
+                        out.copyFrom(MemorySegment.ofArray(s));
+                    }
+                    case LONG -> {
+                        long[] r = new long[(int) count];
+                        comm.allreduce(mine.toArray(ValueLayout.JAVA_LONG), r, op);
+                        out.copyFrom(MemorySegment.ofArray(r));
+                    }
+                    case FLOAT -> {
+                        float[] r = new float[(int) count];
+                        comm.allreduce(mine.toArray(ValueLayout.JAVA_FLOAT), r, op);
+                        out.copyFrom(MemorySegment.ofArray(r));
+                    }
+                    case DOUBLE -> {
+                        double[] r = new double[(int) count];
+                        comm.allreduce(mine.toArray(ValueLayout.JAVA_DOUBLE), r, op);
+                        out.copyFrom(MemorySegment.ofArray(r));
+                    }
+                    default -> comm.allreduce(mine, out, t, count, op);
+                }
+            }
+            default -> comm.allreduce(mine, out, t, count, op);
+        }
+    }
+
+    private static long mix(long x) {
+        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+        return x ^ (x >>> 31);
+    }
+
+    /** Rank {@code rank}'s contribution for case {@code seed}. Pairs' padding is zero. */
+    static void fill(Case c, int seed, int rank, long count, MemorySegment seg) {
+        for (long i = 0; i < count; i++) {
+            long h = mix(seed * 0x9E3779B97F4A7C15L + rank * 1_000_003L + i);
+            switch (c.type()) {
+                case BYTE -> seg.set(ValueLayout.JAVA_BYTE, i, (byte) h);
+                case INT -> seg.set(INT, 4 * i, (int) h);
+                case LONG -> seg.set(LONG, 8 * i, c.op() == AFFINE ? h | 1L << 32 : h);
+                // Values of mixed sign and magnitude, so that the order of summing shows in the last bits.
+                case FLOAT -> seg.set(FLOAT, 4 * i, (float) ((h % 1_000_000) * Math.scalb(1.0, (int) (h >>> 58) - 20)));
+                case DOUBLE -> seg.set(DOUBLE, 8 * i, (h % 1_000_000_007) * Math.scalb(1.0, (int) (h >>> 57) - 60));
+                // Few distinct values, so that ties test the lower-index rule; the index is the rank.
+                case INT_INT -> {
+                    seg.set(INT, 8 * i, (int) Math.floorMod(h, 3));
+                    seg.set(INT, 8 * i + 4, rank);
+                }
+                case DOUBLE_INT -> {
+                    seg.set(DOUBLE, 16 * i, Math.floorMod(h, 3) - 1.5);
+                    seg.set(INT, 16 * i + 8, rank);
+                    seg.set(INT, 16 * i + 12, 0);
+                }
+                default -> throw new IllegalStateException("no data for " + c.type());
+            }
+        }
+    }
+
+    /** {@code acc = acc op next}, element by element, written out per type and operator. */
+    static void reference(Case c, MemorySegment acc, MemorySegment next, long count) {
+        boolean sum = c.op() == PredefinedOperator.SUM;
+        for (long i = 0; i < count; i++) {
+            switch (c.type()) {
+                case BYTE -> {
+                    byte a = acc.get(ValueLayout.JAVA_BYTE, i);
+                    byte b = next.get(ValueLayout.JAVA_BYTE, i);
+                    acc.set(ValueLayout.JAVA_BYTE, i, sum ? (byte) (a + b) : (byte) Math.max(a, b));
+                }
+                case INT -> {
+                    int a = acc.get(INT, 4 * i);
+                    int b = next.get(INT, 4 * i);
+                    acc.set(INT, 4 * i, sum ? a + b : Math.max(a, b));
+                }
+                case LONG -> {
+                    long a = acc.get(LONG, 8 * i);
+                    long b = next.get(LONG, 8 * i);
+                    acc.set(LONG, 8 * i, c.op() == AFFINE ? compose(a, b) : sum ? a + b : Math.max(a, b));
+                }
+                case FLOAT -> {
+                    float a = acc.get(FLOAT, 4 * i);
+                    float b = next.get(FLOAT, 4 * i);
+                    acc.set(FLOAT, 4 * i, sum ? a + b : Math.max(a, b));
+                }
+                case DOUBLE -> {
+                    double a = acc.get(DOUBLE, 8 * i);
+                    double b = next.get(DOUBLE, 8 * i);
+                    acc.set(DOUBLE, 8 * i, sum ? a + b : Math.max(a, b));
+                }
+                case INT_INT -> {
+                    // MINLOC: ranks come in increasing order, so on a tie the accumulated (lower) index stays.
+                    if (next.get(INT, 8 * i) < acc.get(INT, 8 * i)) {
+                        acc.set(LONG, 8 * i, next.get(LONG, 8 * i));
+                    }
+                }
+                case DOUBLE_INT -> {
+                    if (next.get(DOUBLE, 16 * i) < acc.get(DOUBLE, 16 * i)) {
+                        acc.set(DOUBLE, 16 * i, next.get(DOUBLE, 16 * i));
+                        acc.set(INT, 16 * i + 8, next.get(INT, 16 * i + 8));
+                    }
+                }
+                default -> throw new IllegalStateException("no reference for " + c.type());
+            }
+        }
+    }
+
+    private static void accumulateMagnitude(Case c, MemorySegment s, double[] magnitude) {
+        for (int i = 0; i < magnitude.length; i++) {
+            switch (c.type()) {
+                case FLOAT -> magnitude[i] += Math.abs(s.get(FLOAT, 4L * i));
+                case DOUBLE -> magnitude[i] += Math.abs(s.get(DOUBLE, 8L * i));
+                default -> {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Integers, maxima and pairs must equal the reference exactly; floating-point sums, which the algorithms
+     * bracket differently, within (N+1) rounding errors of the sum of magnitudes.
+     */
+    private static String compare(Case c, int n, long count, MemorySegment got, MemorySegment expected,
+                                  double[] magnitude) {
+        boolean floatSum = c.op() == PredefinedOperator.SUM
+                && (c.type() == ElementType.FLOAT || c.type() == ElementType.DOUBLE);
+        if (!floatSum) {
+            long at = got.mismatch(expected);
+            return at < 0 ? null : "byte " + at + " (element " + at / c.type().sizeBytes() + ") differs from the"
+                    + " sequential reference";
+        }
+        for (int i = 0; i < count; i++) {
+            double g = c.type() == ElementType.FLOAT ? got.get(FLOAT, 4L * i) : got.get(DOUBLE, 8L * i);
+            double e = c.type() == ElementType.FLOAT ? expected.get(FLOAT, 4L * i) : expected.get(DOUBLE, 8L * i);
+            double eps = c.type() == ElementType.FLOAT ? Math.ulp(1.0f) : Math.ulp(1.0);
+            if (!(Math.abs(g - e) <= (n + 1) * eps * magnitude[i])) {
+                return "element " + i + " is " + g + ", the sequential sum " + e;
+            }
+        }
+        return null;
+    }
+
+    /** Every rank's result hashes the same: the bits are identical everywhere. */
+    private static String sameBitsEverywhere(Communicator comm, MemorySegment out) {
+        long h = 0x1234;
+        for (long i = 0; i < out.byteSize(); i++) {
+            h = mix(h + out.get(ValueLayout.JAVA_BYTE, i));
+        }
+        byte[] mine = new byte[8];
+        MemorySegment.ofArray(mine).set(ValueLayout.JAVA_LONG_UNALIGNED, 0, h);
+        byte[] all = new byte[8 * comm.size()];
+        comm.allgather(mine, all);
+        MemorySegment a = MemorySegment.ofArray(all);
+        for (int r = 0; r < comm.size(); r++) {
+            if (a.get(ValueLayout.JAVA_LONG_UNALIGNED, 8L * r) != h) {
+                return "rank " + r + "'s result differs in its bits from this rank's";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Rank {@code args[1]} (default 1) disagrees: {@code args[0]} is {@code type} (FLOAT where the others pass INT,
+     * same size), {@code operator} (MAX where the others SUM), {@code count} (one element more) or {@code user} (a
+     * user operator with another id).
+     */
+    public static final class Mismatch implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            String kind = args.get(0);
+            int odd = args.size() > 1 ? Integer.parseInt(args.get(1)) : 1;
+            boolean me = comm.rank() == odd;
+            comm.barrier();
+            ElementType type = me && kind.equals("type") ? ElementType.FLOAT : ElementType.INT;
+            Operator op = me && kind.equals("operator") ? PredefinedOperator.MAX : PredefinedOperator.SUM;
+            if (kind.equals("user")) {
+                op = new UserOperator(me ? "other" : "mine", true, (in, io, inout, ioo, count) -> { });
+            }
+            int count = me && kind.equals("count") ? 17 : 16;
+            comm.allreduce(new byte[count * 4], new byte[count * 4], type, op);
+            System.out.println("rank " + comm.rank() + " finished the mismatched all-reduce");
+        }
+    }
+
+    /** Rank 1's non-commutative user operator throws on its first use; args[0]: the algorithm to force, if any. */
+    public static final class ThrowingOperator implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            if (!args.isEmpty()) {
+                comm.forceAlgorithm(args.get(0));
+            }
+            boolean thrower = comm.rank() == 1;
+            UserOperator op = new UserOperator("fragile", true, (in, io, inout, ioo, count) -> {
+                if (thrower) {
+                    throw new ArithmeticException("fragile operator refuses");
+                }
+            });
+            comm.barrier();
+            comm.allreduce(new byte[4096], new byte[4096], ElementType.INT, op);
+            System.out.println("rank " + comm.rank() + " finished");
+        }
+    }
+}
