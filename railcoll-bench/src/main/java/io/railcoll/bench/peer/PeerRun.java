@@ -43,6 +43,10 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         sizes = List.copyOf(sizes);
         extraMpirunArgs = List.copyOf(extraMpirunArgs);
         railInterfaces = List.copyOf(railInterfaces);
+        if (collective.reduces()) {
+            // peer_bench.c and MpjBench move bytes only: a reduction needs a type and an operator they do not take yet.
+            throw new IllegalArgumentException("the peers do not run " + collective.id() + " yet");
+        }
         if (collective != Collective.BARRIER && sizes.isEmpty()) {
             throw new IllegalArgumentException("a " + collective.id() + " sweep needs at least one size");
         }

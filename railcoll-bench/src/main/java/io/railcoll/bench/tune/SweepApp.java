@@ -187,6 +187,7 @@ public final class SweepApp implements RankApp {
             case GATHER -> comm.gather(s, comm.rank() == 0 ? r : null, 0);
             case ALLGATHER -> comm.allgather(s, r);
             case ALLTOALL -> comm.alltoall(s, r);
+            case ALLREDUCE -> throw new IllegalArgumentException("tune does not time reductions yet: " + c.id());
         }
     }
 }

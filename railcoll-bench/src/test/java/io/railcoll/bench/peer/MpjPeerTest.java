@@ -30,6 +30,9 @@ class MpjPeerTest {
     void runsEveryCollectiveOnTheMulticoreDeviceWithItsBytesChecked() {
         MpjPeer peer = mpj();
         for (Collective collective : Collective.values()) {
+            if (collective.reduces()) {
+                continue; // the peers move bytes only (PeerRun refuses a reduction)
+            }
             PeerRun run = PeerRun.of(collective, Placement.singleNode(3), SIZES).withCounts(2, 10, 1, 4).withSamples(2)
                     .withCheck(true).withTimeout(Duration.ofMinutes(2));
             PeerResults got = peer.runOnThisHost(run);

@@ -74,6 +74,9 @@ class OpenMpiPeerTest {
         assertEquals(built, Files.getLastModifiedTime(binary));
 
         for (Collective collective : Collective.values()) {
+            if (collective.reduces()) {
+                continue; // the peers move bytes only (PeerRun refuses a reduction)
+            }
             PeerRun run = PeerRun.of(collective, Placement.singleNode(2), SIZES)
                     .withCounts(5, 30, 2, 10).withSamples(3).withCheck(true).withTimeout(Duration.ofSeconds(60));
             List<BenchResult> results = peer.run(run);
