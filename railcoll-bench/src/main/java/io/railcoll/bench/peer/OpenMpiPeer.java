@@ -20,9 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -46,7 +46,6 @@ public final class OpenMpiPeer {
     static final String SOURCE_RESOURCE = "peer_bench.c";
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration COMPILE_TIMEOUT = Duration.ofMinutes(2);
-    private static final int OUTPUT_TAIL_CHARS = 2_000;
 
     /** The lookup's outcome: a peer, or words for the user saying why there is none and how to get one. */
     public record Lookup(Optional<OpenMpiPeer> peer, String message) {
@@ -194,7 +193,7 @@ public final class OpenMpiPeer {
     PeerOutput output(PeerRun run) {
         Path binary = build();
         List<String> command = MpirunCommand.build(mpirun, binary, run, Runtime.getRuntime().availableProcessors());
-        ProcessOutput out = execute(command, run.timeout());
+        PeerProcess.Output out = PeerProcess.run(command, Map.of(), null, run.timeout());
         PeerOutput parsed = PeerOutput.parse(out.stdout());
         String what = run.collective().id() + " on " + run.ranks() + " ranks";
         if (!parsed.failedChecks().isEmpty()) {
@@ -202,66 +201,14 @@ public final class OpenMpiPeer {
                     .map(c -> c.sizeBytes() + " bytes (on " + c.badRanks() + " of " + run.ranks() + " ranks)")
                     .collect(Collectors.joining(", "));
             throw new PeerException("Open MPI " + what + " delivered wrong bytes at " + sizes + "; stderr:\n"
-                    + tail(out.stderr()));
+                    + PeerProcess.tail(out.stderr()));
         }
         if (out.exitCode() != 0 || !parsed.complete()) {
             throw new PeerException("Open MPI " + what + " failed (exit status " + out.exitCode()
                     + (parsed.complete() ? "" : ", output incomplete") + "): " + String.join(" ", command)
-                    + "\nstdout:\n" + tail(out.stdout()) + "\nstderr:\n" + tail(out.stderr()));
+                    + "\nstdout:\n" + PeerProcess.tail(out.stdout()) + "\nstderr:\n" + PeerProcess.tail(out.stderr()));
         }
         return parsed;
-    }
-
-    private record ProcessOutput(int exitCode, String stdout, String stderr) {
-    }
-
-    /**
-     * Runs a command with its output in files (no pipe can fill up and stall it) and a deadline; at the
-     * deadline the process and every descendant it started are killed, and the error says so.
-     */
-    private static ProcessOutput execute(List<String> command, Duration timeout) {
-        Path stdout = null;
-        Path stderr = null;
-        Process process = null;
-        try {
-            stdout = Files.createTempFile("railcoll-peer-", ".out");
-            stderr = Files.createTempFile("railcoll-peer-", ".err");
-            process = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
-                    // mpirun forwards its stdin to rank 0; give it nothing rather than the user's terminal.
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                long killed = kill(process);
-                throw new PeerException("'" + String.join(" ", command) + "' did not finish within "
-                        + timeout.toSeconds() + " s; killed pid " + process.pid() + " and " + killed
-                        + " descendants. Last output:\n" + tail(Files.readString(stdout)) + "\n"
-                        + tail(Files.readString(stderr)));
-            }
-            return new ProcessOutput(process.exitValue(), Files.readString(stdout), Files.readString(stderr));
-        } catch (IOException e) {
-            throw new PeerException("cannot run '" + String.join(" ", command) + "': " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (process != null) {
-                kill(process);
-            }
-            throw new PeerException("interrupted while waiting for '" + String.join(" ", command) + "'", e);
-        } finally {
-            deleteQuietly(stdout);
-            deleteQuietly(stderr);
-        }
-    }
-
-    /** Kills the process's descendants first (mpirun's ranks), then the process; returns how many descendants. */
-    private static long kill(Process process) {
-        List<ProcessHandle> descendants = process.descendants().toList();
-        descendants.forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        try {
-            process.waitFor(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return descendants.size();
     }
 
     private static String runTool(List<String> command) {
@@ -270,10 +217,10 @@ public final class OpenMpiPeer {
 
     /** Runs a short tool (mpicc, mpirun --version); its combined output on success, an exception otherwise. */
     private static String runTool(List<String> command, Duration timeout) {
-        ProcessOutput out = execute(command, timeout);
+        PeerProcess.Output out = PeerProcess.run(command, Map.of(), null, timeout);
         if (out.exitCode() != 0) {
             throw new PeerException("'" + String.join(" ", command) + "' exited with status " + out.exitCode()
-                    + ":\n" + tail(out.stdout() + out.stderr()));
+                    + ":\n" + PeerProcess.tail(out.stdout() + out.stderr()));
         }
         return out.stdout() + out.stderr();
     }
@@ -311,22 +258,6 @@ public final class OpenMpiPeer {
                     Files.deleteIfExists(p);
                 }
             }
-        }
-    }
-
-    private static String tail(String text) {
-        String t = text.strip();
-        return t.length() <= OUTPUT_TAIL_CHARS ? t : "..." + t.substring(t.length() - OUTPUT_TAIL_CHARS);
-    }
-
-    private static void deleteQuietly(Path file) {
-        if (file == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // A leftover temp file is harmless and must not hide the real outcome.
         }
     }
 }
