@@ -5,12 +5,14 @@ import io.railcoll.bootstrap.JobIdentity;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +33,27 @@ final class InProcessRanks implements AutoCloseable {
     }
 
     static InProcessRanks start(int size, Config config) throws Exception {
+        // The port is probed, closed and then bound by rank 0: another test's listener can take it in between.
+        // Only that race is retried, with a fresh port; every other failure is the test's to report.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(size, config);
+            } catch (ExecutionException e) {
+                if (attempt == 5 || !(rootCause(e) instanceof BindException)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static InProcessRanks startOnce(int size, Config config) throws Exception {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
