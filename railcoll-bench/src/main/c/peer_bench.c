@@ -21,8 +21,9 @@
  *
  * Size semantics (same as railcoll's block size): the bytes each rank contributes. allgather
  * and gather move size bytes per rank (receive size*N); bcast moves size bytes from root 0;
- * alltoall sends size bytes to each peer (send and receive size*N); barrier ignores sizes and
- * is measured once, reported as size 0.
+ * alltoall sends size bytes to each peer (send and receive size*N); allreduce sums size/8
+ * doubles (MPI_DOUBLE, MPI_SUM; size must be a multiple of 8), as `railcoll bench --collective
+ * allreduce` does; barrier ignores sizes and is measured once, reported as size 0.
  *
  * --check runs one untimed call per size before timing with a pattern that depends on source
  * rank and byte index, receive buffers poisoned first, and compares every received byte.
@@ -51,9 +52,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL };
+enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL, ALLREDUCE };
 
-static const char *const COLLECTIVE_NAMES[] = {"allgather", "gather", "bcast", "barrier", "alltoall"};
+static const char *const COLLECTIVE_NAMES[] = {"allgather", "gather", "bcast", "barrier", "alltoall", "allreduce"};
 
 #define MAX_SIZES 64
 #define MAX_RAILS 8
@@ -84,7 +85,7 @@ static int rank_count;
 static void usage_error(const char *message, const char *arg) {
     if (rank_id == 0) {
         fprintf(stderr, "peer_bench: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
-        fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall "
+        fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall|allreduce "
                         "--sizes 1,2,4 [--warmup N] [--iterations N] [--large-warmup N] "
                         "[--large-iterations N] [--large-from BYTES] [--samples N] [--budget-us N] [--check] "
                         "[--rail-interfaces IF,IF] [--rail-label LABEL]\n");
@@ -138,7 +139,7 @@ static void parse_options(struct options *o, int argc, char **argv) {
         const char *v = argv[++i];
         if (strcmp(a, "--collective") == 0) {
             int found = 0;
-            for (int c = 0; c < 5; c++) {
+            for (int c = 0; c < (int)(sizeof COLLECTIVE_NAMES / sizeof COLLECTIVE_NAMES[0]); c++) {
                 if (strcmp(v, COLLECTIVE_NAMES[c]) == 0) {
                     o->collective = (enum collective)c;
                     found = 1;
@@ -192,6 +193,13 @@ static void parse_options(struct options *o, int argc, char **argv) {
     } else if (o->size_count == 0) {
         usage_error("--sizes is required", NULL);
     }
+    if (o->collective == ALLREDUCE) {
+        for (int i = 0; i < o->size_count; i++) {
+            if (o->sizes[i] % (long)sizeof(double) != 0) {
+                usage_error("allreduce sums doubles: every size must be a multiple of 8 bytes", NULL);
+            }
+        }
+    }
 }
 
 /* The byte that rank `src` contributes at `index` of what it sends; never equal to POISON for
@@ -219,12 +227,52 @@ static void run_once(enum collective c, unsigned char *send, unsigned char *recv
         case ALLTOALL:
             MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, MPI_COMM_WORLD);
             break;
+        case ALLREDUCE:
+            MPI_Allreduce(send, recv, n / (int)sizeof(double), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            break;
     }
+}
+
+/* The double rank `src` contributes at element `index` of an all-reduce: a small integer, so that
+ * every sum over ranks is exact whatever order the library adds in, and a wrong or missing
+ * contribution changes the result. */
+static double reduce_term(int src, long index) {
+    return (double)((src * 131 + index * 7 + 1) & 0x3FF);
+}
+
+/* Checks an all-reduce: returns the number of wrong elements on this rank. */
+static long check_allreduce(unsigned char *send, unsigned char *recv, long size) {
+    long count = size / (long)sizeof(double);
+    double *in = (double *)send;
+    double *out = (double *)recv;
+    memset(recv, POISON, (size_t)size);
+    for (long i = 0; i < count; i++) {
+        in[i] = reduce_term(rank_id, i);
+    }
+    run_once(ALLREDUCE, send, recv, size);
+    long wrong = 0;
+    for (long i = 0; i < count; i++) {
+        double expected = 0.0;
+        for (int r = 0; r < rank_count; r++) {
+            expected += reduce_term(r, i);
+        }
+        if (out[i] != expected) {
+            if (wrong == 0) {
+                fprintf(stderr, "peer_bench: rank %d, allreduce size %ld: element %ld is %g, expected %g\n",
+                        rank_id, size, i, out[i], expected);
+            }
+            wrong++;
+        }
+    }
+    return wrong;
 }
 
 /* Fills inputs with the pattern, poisons outputs, runs once, returns the number of wrong bytes
  * this rank holds (its own first mismatch goes to stderr for the person debugging). */
 static long check_once(enum collective c, unsigned char *send, unsigned char *recv, long size) {
+    if (c == ALLREDUCE) {
+        return check_allreduce(send, recv, size);
+    }
     long total = size * rank_count;
     memset(recv, POISON, (size_t)total);
     if (c == ALLTOALL) {

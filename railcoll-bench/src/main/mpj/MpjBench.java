@@ -45,6 +45,9 @@ public class MpjBench {
     private Intracomm world;
     private int rank;
     private int n;
+    /** All-reduce operands: MPJ reduces typed arrays, so the doubles live apart from the byte buffers. */
+    private double[] sendDoubles = new double[0];
+    private double[] recvDoubles = new double[0];
 
     public static void main(String[] args) throws Exception {
         String[] rest = MPI.Init(args);
@@ -101,8 +104,13 @@ public class MpjBench {
         if (collective.equals("barrier")) {
             sizes = new long[] {0};
         }
-        if (!List.of("allgather", "gather", "bcast", "barrier", "alltoall").contains(collective)) {
+        if (!List.of("allgather", "gather", "bcast", "barrier", "alltoall", "allreduce").contains(collective)) {
             throw new IllegalArgumentException("unknown collective " + collective);
+        }
+        for (long s : sizes) {
+            if (collective.equals("allreduce") && s % Double.BYTES != 0) {
+                throw new IllegalArgumentException("allreduce sums doubles: every size must be a multiple of 8 bytes, not " + s);
+            }
         }
     }
 
@@ -116,6 +124,10 @@ public class MpjBench {
         }
         byte[] send = new byte[(int) (max * n)];
         byte[] recv = new byte[(int) (max * n)];
+        if (collective.equals("allreduce")) {
+            sendDoubles = new double[(int) (max / Double.BYTES)];
+            recvDoubles = new double[(int) (max / Double.BYTES)];
+        }
         if (rank == 0) {
             System.out.println("info,library,\"MPJ Express (" + device + " device)\"");
             System.out.println("info,ranks," + n);
@@ -209,6 +221,7 @@ public class MpjBench {
             case "bcast" -> world.Bcast(recv, 0, size, MPI.BYTE, ROOT);
             case "barrier" -> world.Barrier();
             case "alltoall" -> world.Alltoall(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
+            case "allreduce" -> world.Allreduce(sendDoubles, 0, recvDoubles, 0, size / Double.BYTES, MPI.DOUBLE, MPI.SUM);
             default -> throw new IllegalStateException(collective);
         }
     }
@@ -265,8 +278,37 @@ public class MpjBench {
         return (byte) ((src * 131 + index * 7 + (index >> 8) + 1) & 0xFF);
     }
 
+    /** The double {@code src} contributes at {@code index} of an all-reduce, as peer_bench.c's reduce_term: sums stay exact. */
+    private static double reduceTerm(int src, long index) {
+        return (double) ((src * 131 + index * 7 + 1) & 0x3FF);
+    }
+
+    /** An untimed all-reduce of patterned doubles into a poisoned result; returns this rank's wrong elements. */
+    private long checkAllreduce(int size) {
+        int count = size / Double.BYTES;
+        java.util.Arrays.fill(recvDoubles, 0, count, Double.NaN);
+        for (int i = 0; i < count; i++) {
+            sendDoubles[i] = reduceTerm(rank, i);
+        }
+        call(null, null, size);
+        long wrong = 0;
+        for (int i = 0; i < count; i++) {
+            double expected = 0;
+            for (int r = 0; r < n; r++) {
+                expected += reduceTerm(r, i);
+            }
+            if (recvDoubles[i] != expected) {
+                wrong++;
+            }
+        }
+        return wrong;
+    }
+
     /** One untimed call with patterned input and poisoned output; returns this rank's wrong bytes. */
     private long checkOnce(byte[] send, byte[] recv, int size) {
+        if (collective.equals("allreduce")) {
+            return checkAllreduce(size);
+        }
         int total = size * n;
         java.util.Arrays.fill(recv, 0, total, POISON);
         int inputs = collective.equals("alltoall") ? total : size;

@@ -339,8 +339,8 @@ public final class BenchApp implements RankApp {
             case GATHER -> comm.gather(s, comm.rank() == root ? r : null, root);
             case ALLGATHER -> comm.allgather(s, r);
             case ALLTOALL -> comm.alltoall(s, r);
-            // Refused by bench before any rank starts; here so that no call is ever timed as doing nothing.
-            case ALLREDUCE -> throw new IllegalArgumentException("bench does not time reductions yet: " + c.id());
+            case ALLREDUCE -> comm.allreduce(s, r, TimedReduction.TYPE, s.byteSize() / TimedReduction.TYPE.sizeBytes(),
+                    TimedReduction.OPERATOR);
         }
     }
 

@@ -39,6 +39,11 @@ public final class Patterns {
                     }
                 }
             }
+            case ALLREDUCE -> {
+                for (long i = 0; i < b / Double.BYTES; i++) {
+                    send.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, TimedReduction.term(seed, rank, i));
+                }
+            }
         }
     }
 
@@ -70,6 +75,18 @@ public final class Patterns {
                     String bad = compare(recv, src * b, b, seed, src, rank, "block from rank " + src);
                     if (bad != null) {
                         return bad;
+                    }
+                }
+                return null;
+            case ALLREDUCE:
+                for (long i = 0; i < b / Double.BYTES; i++) {
+                    double expected = 0;
+                    for (int src = 0; src < size; src++) {
+                        expected += TimedReduction.term(seed, src, i);
+                    }
+                    double got = recv.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+                    if (got != expected) {
+                        return "element " + i + " of the sum is " + got + ", expected " + expected;
                     }
                 }
                 return null;

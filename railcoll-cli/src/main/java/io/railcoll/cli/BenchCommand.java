@@ -26,6 +26,7 @@ import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.NodeNetwork;
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.bench.TimedReduction;
 import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
 import picocli.CommandLine.Command;
@@ -160,17 +161,17 @@ final class BenchCommand implements Callable<Integer> {
         }
         String loadBefore = RunFacts.loadNow();
         Collective c = Collective.fromId(collective);
-        if (c.reduces()) {
+        if (!TimedReduction.timed(c)) {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--collective: '" + collective
-                    + "' is not timed by bench yet (its reductions are checked by the test suite); accepted: allgather,"
-                    + " gather, broadcast, alltoall, barrier, bandwidth, bibandwidth, latency, local-reduce");
+                    + "' is not timed by bench yet (it is checked by the test suite); accepted: allgather,"
+                    + " gather, broadcast, alltoall, allreduce, barrier, bandwidth, bibandwidth, latency, local-reduce");
         }
         List<String> variants = intraNodeVariants();
         cluster.environment(); // every setting checked before any JVM starts
         Placement placement = cluster.placement();
         algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
         // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
-        List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : parseSizes(sizes);
+        List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : sizesFor(c);
         List<String> peers = peers();
         Files.createDirectories(out);
         accounting = new RailAccounting(c, placement, root, cluster.rails);
@@ -468,6 +469,24 @@ final class BenchCommand implements Callable<Integer> {
     static boolean isFlat(String algorithm) {
         String id = algorithm.startsWith("auto:") ? algorithm.substring(5) : algorithm;
         return !algorithm.startsWith("auto:") && !id.contains(".smp-") && !id.contains(".mc-");
+    }
+
+    /**
+     * The sizes to sweep for {@code c}. A reduction adds doubles, so without {@code --sizes} its default is the
+     * default list with each size rounded up to whole doubles (duplicates dropped), and a given size that is not a
+     * whole number of them is refused naming it.
+     */
+    private List<Long> sizesFor(Collective c) {
+        List<Long> list = parseSizes(sizes);
+        if (c.reduces() && !command.commandLine().getParseResult().hasMatchedOption("--sizes")) {
+            long unit = TimedReduction.TYPE.sizeBytes();
+            list = list.stream().map(s -> (s + unit - 1) / unit * unit).distinct().toList();
+        }
+        String problem = TimedReduction.sizeProblem(c, list);
+        if (problem != null) {
+            throw new picocli.CommandLine.ParameterException(command.commandLine(), "--sizes: " + problem);
+        }
+        return list;
     }
 
     /** The sizes of a size list (1,4k,1m); a bad entry is an {@link IllegalArgumentException} naming it. */

@@ -59,8 +59,8 @@ class BadInputTest {
             // --engine turbo started 16 JVMs that each printed a stack trace
             "run --engine turbo io.railcoll.bench.CheckApp | --engine ; 'turbo' ; single, threaded",
             "bench --engine turbo | --engine ; 'turbo' ; single, threaded",
-            // a reduction would have been timed as doing nothing
-            "bench --collective allreduce | --collective ; 'allreduce' ; not timed",
+            // all-reduce sums doubles: a size must be whole doubles
+            "bench --collective allreduce --sizes 8,12 | --sizes ; 12 ; multiple of 8",
             "run --timeout-ms 18446744073710 io.railcoll.bench.CheckApp | --timeout-ms ; 18446744073710 ; 1..31536000000",
             "run --stripe-threshold lots io.railcoll.bench.CheckApp | --stripe-threshold ; 'lots'",
             // an unknown application class: 16 stack traces

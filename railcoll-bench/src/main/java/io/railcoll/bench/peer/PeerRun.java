@@ -1,5 +1,6 @@
 package io.railcoll.bench.peer;
 
+import io.railcoll.bench.TimedReduction;
 import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
 
@@ -43,9 +44,12 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         sizes = List.copyOf(sizes);
         extraMpirunArgs = List.copyOf(extraMpirunArgs);
         railInterfaces = List.copyOf(railInterfaces);
-        if (collective.reduces()) {
-            // peer_bench.c and MpjBench move bytes only: a reduction needs a type and an operator they do not take yet.
+        if (!TimedReduction.timed(collective)) {
             throw new IllegalArgumentException("the peers do not run " + collective.id() + " yet");
+        }
+        String sizeProblem = TimedReduction.sizeProblem(collective, sizes);
+        if (sizeProblem != null) {
+            throw new IllegalArgumentException(sizeProblem);
         }
         if (collective != Collective.BARRIER && sizes.isEmpty()) {
             throw new IllegalArgumentException("a " + collective.id() + " sweep needs at least one size");

@@ -1,6 +1,7 @@
 package io.railcoll.bench.peer;
 
 import io.railcoll.bench.report.BenchResult;
+import io.railcoll.bench.TimedReduction;
 import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** MPJ Express's multicore device, for real, when Debian's libmpj-java and its jars are installed. */
 class MpjPeerTest {
-    static final List<Long> SIZES = List.of(1L, 1024L, 65537L);
+
 
     static MpjPeer mpj() {
         try {
@@ -30,13 +31,13 @@ class MpjPeerTest {
     void runsEveryCollectiveOnTheMulticoreDeviceWithItsBytesChecked() {
         MpjPeer peer = mpj();
         for (Collective collective : Collective.values()) {
-            if (collective.reduces()) {
-                continue; // the peers move bytes only (PeerRun refuses a reduction)
+            if (!TimedReduction.timed(collective)) {
+                continue; // PeerRun refuses it
             }
-            PeerRun run = PeerRun.of(collective, Placement.singleNode(3), SIZES).withCounts(2, 10, 1, 4).withSamples(2)
+            PeerRun run = PeerRun.of(collective, Placement.singleNode(3), OpenMpiPeerTest.sizesFor(collective)).withCounts(2, 10, 1, 4).withSamples(2)
                     .withCheck(true).withTimeout(Duration.ofMinutes(2));
             PeerResults got = peer.runOnThisHost(run);
-            List<Long> expected = collective == Collective.BARRIER ? List.of(0L) : SIZES;
+            List<Long> expected = collective == Collective.BARRIER ? List.of(0L) : OpenMpiPeerTest.sizesFor(collective);
             assertEquals(expected, got.results().stream().map(BenchResult::sizeBytes).toList(), collective.id());
             for (BenchResult r : got.results()) {
                 assertEquals(MpjPeer.NAME, r.series().algorithm());
