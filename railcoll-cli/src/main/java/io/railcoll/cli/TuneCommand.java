@@ -21,6 +21,7 @@ import io.railcoll.sim.CpuScope;
 import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.LinkCost;
 import io.railcoll.sim.RailLimit;
+import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -123,6 +124,7 @@ final class TuneCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--samples must be at least " + MIN_ROUNDS
                     + " (a sweep's medians need that many complete rounds), got " + samples);
         }
+        checkCollectives();
         Files.createDirectories(work);
         Placement placement = cluster.placement();
         int ports = cluster.rails;
@@ -130,6 +132,22 @@ final class TuneCommand implements Callable<Integer> {
             System.out.println("railcoll tune: " + placement.size() + " ranks (" + placement.describe() + "), " + ports
                     + " rails, engine " + cluster.engine() + "; " + network.describe());
             return regret ? regret(network, placement, ports) : tune(network, placement, ports);
+        }
+    }
+
+    /** Every name in --collectives is a collective tune times, checked before any rank starts. */
+    private void checkCollectives() {
+        for (String name : collectives.split(",")) {
+            Collective c;
+            try {
+                c = Collective.fromId(name.strip());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--collectives: " + e.getMessage());
+            }
+            if (c.reduces()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--collectives: tune does not time "
+                        + c.id() + " yet (bench does); accepted: " + ALL_COLLECTIVES);
+            }
         }
     }
 

@@ -61,6 +61,9 @@ class BadInputTest {
             "bench --engine turbo | --engine ; 'turbo' ; single, threaded",
             // all-reduce sums doubles: a size must be whole doubles
             "bench --collective allreduce --sizes 8,12 | --sizes ; 12 ; multiple of 8",
+            // tune started 16 ranks that each printed a stack trace
+            "tune --collectives allgather,bogus | --collectives ; 'bogus' ; allreduce",
+            "tune --collectives allreduce | --collectives ; allreduce ; not time",
             "run --timeout-ms 18446744073710 io.railcoll.bench.CheckApp | --timeout-ms ; 18446744073710 ; 1..31536000000",
             "run --stripe-threshold lots io.railcoll.bench.CheckApp | --stripe-threshold ; 'lots'",
             // an unknown application class: 16 stack traces
