@@ -2,8 +2,10 @@ package io.railcoll.cli;
 
 import io.railcoll.bench.apps.AlgorithmChoice;
 import io.railcoll.bench.apps.AppResult;
+import io.railcoll.bench.apps.KmeansApp;
 import io.railcoll.bench.apps.NbodyApp;
 import io.railcoll.bench.apps.RadixApp;
+import io.railcoll.schedule.Collective;
 import io.railcoll.launcher.JobLauncher;
 import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
@@ -25,15 +27,17 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code railcoll app nbody|radix}: paper 000's Table 1 on the emulated cluster. Launches the app on every rank, which
- * runs its timed section with the baseline and the compared all-gather and checks its output; then reads rank 0's
- * result file and prints one table row: times, communication times, speedups, and whether the check passed.
+ * {@code railcoll app nbody|radix|kmeans}: paper 000's Table 1 on the emulated cluster, and a data-parallel k-means.
+ * Launches the app on every rank, which runs its timed section with the baseline and the compared collective (an
+ * all-gather; k-means: an all-reduce) and checks its output; then reads rank 0's result file and prints one table
+ * row: times, communication times, speedups, and whether the check passed.
  */
 @Command(name = "app", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class, sortOptions = false,
-        description = {"Run an application benchmark (paper 000, Table 1) with a baseline and a compared all-gather; "
+        description = {"Run an application benchmark with a baseline and a compared algorithm of its main collective; "
                 + "print total and communication time, the speedup, and whether the output checked.",
-                "  nbody: N-body simulation that all-gathers positions every step.",
-                "  radix: radix sort that all-gathers digit counts every pass."})
+                "  nbody: N-body simulation that all-gathers positions every step (paper 000, Table 1).",
+                "  radix: radix sort that all-gathers digit counts every pass (paper 000, Table 1).",
+                "  kmeans: data-parallel k-means that all-reduces per-cluster sums and counts every iteration."})
 final class AppCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -41,7 +45,7 @@ final class AppCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Parameters(index = "0", paramLabel = "APP", description = "Application to run: nbody or radix.")
+    @Parameters(index = "0", paramLabel = "APP", description = "Application to run: nbody, radix or kmeans.")
     String app;
 
     @Option(names = "--bodies", description = "nbody: number of bodies (default 2048).")
@@ -62,10 +66,22 @@ final class AppCommand implements Callable<Integer> {
     @Option(names = "--exchange", description = "radix: how keys move: alltoall, allgather, or auto (all-to-all when an algorithm for it is available) (default auto).")
     String exchange;
 
-    @Option(names = "--baseline", description = "All-gather algorithm id to compare against (default ${DEFAULT-VALUE}).", defaultValue = "allgather.ring")
+    @Option(names = "--points", description = "kmeans: number of points in total (default 200000, at most 4194304).")
+    Integer points;
+
+    @Option(names = "--dims", description = "kmeans: dimensions per point (default 8).")
+    Integer dims;
+
+    @Option(names = "--clusters", description = "kmeans: clusters k (default 16).")
+    Integer clusters;
+
+    @Option(names = "--iterations", description = "kmeans: Lloyd iterations, one all-reduce each (default 20).")
+    Integer iterations;
+
+    @Option(names = "--baseline", description = "Algorithm id of the app's main collective to compare against (default allgather.ring; kmeans: allreduce.ring).")
     String baseline;
 
-    @Option(names = "--algorithm", description = "All-gather algorithm id to measure, or auto for the library's selection (default ${DEFAULT-VALUE}).", defaultValue = "auto")
+    @Option(names = "--algorithm", description = "Algorithm id of the app's main collective to measure, or auto for the library's selection (default ${DEFAULT-VALUE}).", defaultValue = "auto")
     String algorithm;
 
     @Option(names = "--seed", description = "Seed of the initial bodies or keys (default ${DEFAULT-VALUE}).", defaultValue = "42")
@@ -88,7 +104,8 @@ final class AppCommand implements Callable<Integer> {
         Class<?> appClass = switch (app) {
             case "nbody" -> NbodyApp.class;
             case "radix" -> RadixApp.class;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "unknown app '" + app + "': use nbody or radix");
+            case "kmeans" -> KmeansApp.class;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "unknown app '" + app + "': use nbody, radix or kmeans");
         };
         List<String> args = appArguments();
         Path file = result != null ? result.toAbsolutePath() : Files.createTempFile("railcoll-app-", ".properties");
@@ -119,11 +136,15 @@ final class AppCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The app's key=value arguments; options of the other app are refused rather than silently ignored. */
+    /** The app's key=value arguments; options of the other apps are refused rather than silently ignored. */
     private List<String> appArguments() {
+        Collective compared = app.equals("kmeans") ? Collective.ALLREDUCE : Collective.ALLGATHER;
+        if (baseline == null) {
+            baseline = compared == Collective.ALLREDUCE ? "allreduce.ring" : "allgather.ring";
+        }
         for (String id : List.of(baseline, algorithm)) {
             try {
-                AlgorithmChoice.parse(id);
+                AlgorithmChoice.parse(compared, id);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -137,12 +158,18 @@ final class AppCommand implements Callable<Integer> {
         a.add("warmup=" + warmup);
         a.add("repeats=" + repeats);
         boolean nbody = app.equals("nbody");
+        boolean radix = app.equals("radix");
+        boolean kmeans = app.equals("kmeans");
         add(a, nbody, "bodies", bodies);
         add(a, nbody, "steps", steps);
-        add(a, !nbody, "keys", keys);
-        add(a, !nbody, "bits", bits);
-        add(a, !nbody, "digit-bits", digitBits);
-        add(a, !nbody, "exchange", exchange);
+        add(a, radix, "keys", keys);
+        add(a, radix, "bits", bits);
+        add(a, radix, "digit-bits", digitBits);
+        add(a, radix, "exchange", exchange);
+        add(a, kmeans, "points", points);
+        add(a, kmeans, "dims", dims);
+        add(a, kmeans, "clusters", clusters);
+        add(a, kmeans, "iterations", iterations);
         return a;
     }
 
@@ -158,12 +185,12 @@ final class AppCommand implements Callable<Integer> {
 
     static void printTable(PrintStream out, AppResult r) {
         String[] head = {"app", "placement", "rails", "baseline", "time s", "comm s", "compared", "time s", "comm s",
-                "app speedup", "comm speedup", "all-gather speedup", "check"};
+                "app speedup", "comm speedup", r.mainCollective() + " speedup", "check"};
         String[] row = {r.app(), r.placement(), Integer.toString(r.rails()), r.baseline().label(),
                 seconds(r.baseline().totalSeconds()), seconds(r.baseline().commSeconds()), r.compared().label(),
                 seconds(r.compared().totalSeconds()), seconds(r.compared().commSeconds()),
                 String.format(Locale.ROOT, "%.2f", r.appSpeedup()), String.format(Locale.ROOT, "%.2f", r.commSpeedup()),
-                String.format(Locale.ROOT, "%.2f", r.allgatherSpeedup()), r.checkPassed() ? "passed" : "FAILED"};
+                String.format(Locale.ROOT, "%.2f", r.mainSpeedup()), r.checkPassed() ? "passed" : "FAILED"};
         StringBuilder format = new StringBuilder();
         for (int i = 0; i < head.length; i++) {
             format.append(i == 0 ? "" : "  ").append("%-").append(Math.max(head[i].length(), row[i].length())).append('s');
@@ -172,7 +199,7 @@ final class AppCommand implements Callable<Integer> {
         out.println();
         out.printf(format.toString(), (Object[]) head);
         out.printf(format.toString(), (Object[]) row);
-        out.println("problem: " + r.problem() + "; compared all-gather: " + r.blockBytes() + " B blocks, "
+        out.println("problem: " + r.problem() + "; compared " + r.mainCollective() + ": " + r.blockBytes() + " B blocks, "
                 + seconds(r.baseline().mainSeconds()) + " s with the baseline, " + seconds(r.compared().mainSeconds())
                 + " s compared");
         out.println((r.checkPassed() ? "checks: " : "check FAILED: ") + r.checks());

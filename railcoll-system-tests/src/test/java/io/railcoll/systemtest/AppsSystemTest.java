@@ -2,6 +2,7 @@ package io.railcoll.systemtest;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.bench.apps.AppResult;
+import io.railcoll.bench.apps.KmeansApp;
 import io.railcoll.bench.apps.NbodyApp;
 import io.railcoll.bench.apps.RadixApp;
 import io.railcoll.schedule.Algorithm;
@@ -113,6 +114,36 @@ class AppsSystemTest {
         assertFalse(o.result().succeeded(), o.all());
         assertTrue(o.result().failure().contains("radix check failed")
                 && o.result().failure().contains("the multiset of keys changed"), o.result().failure());
+    }
+
+    private Jobs.Outcome runKmeans(Path result, String... args) {
+        List<String> a = new ArrayList<>(List.of(args));
+        a.addAll(List.of("points=1001", "dims=3", "clusters=5", "iterations=4", "baseline=allreduce.ring",
+                "algorithm=auto", "warmup=0", "result=" + result));
+        return Jobs.run(PLACEMENT, RAILS, KmeansApp.class, a, Map.of("RAILCOLL_TIMEOUT_MS", "15000"));
+    }
+
+    @Test
+    void kmeansChecksPassOnUnevenNodes() throws IOException {
+        Path file = dir.resolve("kmeans.properties");
+        runKmeans(file).assertSucceeded();
+        AppResult r = AppResult.read(file);
+        assertTrue(r.checkPassed(), r.checks());
+        assertTrue(r.checks().contains("5 ranks agree bit for bit") && r.checks().contains("single-process reference matches")
+                && r.checks().contains("counted all 1001 points"), r.checks());
+        assertEquals("allreduce", r.mainCollective());
+        assertEquals(8 * 5 * 4, r.blockBytes(), "5 clusters x (3 sums + 1 count) doubles");
+        assertEquals(4, r.compared().calls(), "one all-reduce per iteration");
+        assertTrue(r.compared().label().startsWith("auto:allreduce."), r.compared().label());
+    }
+
+    @Test
+    void aCorruptedReductionFailsTheKmeansCheck() {
+        Jobs.Outcome o = runKmeans(dir.resolve("kmeans-corrupt.properties"), "corrupt-iteration=2");
+        assertFalse(o.result().succeeded(), o.all());
+        String failure = o.result().failure();
+        assertTrue(failure.contains("kmeans check failed") && failure.contains("iteration 2 counted 1002 points, not 1001")
+                && failure.contains("differs from the single-process reference"), failure);
     }
 
     @Test

@@ -8,67 +8,81 @@ import io.railcoll.schedule.Collective;
 import java.util.stream.Collectors;
 
 /**
- * Which all-gather algorithm a run uses: a forced catalog id, or {@code auto} (the communicator's selection).
- * Only all-gather is steered; other collectives an app calls (the radix sort's all-to-all) keep automatic
- * selection in both runs, so the comparison isolates the all-gather, as paper 000's Table 1 does.
+ * Which algorithm of an app's compared collective a run uses: a forced catalog id, or {@code auto} (the
+ * communicator's selection). Only that collective is steered (all-gather for the N-body and radix apps, as paper
+ * 000's Table 1; all-reduce for k-means); other collectives an app calls keep automatic selection in both runs, so
+ * the comparison isolates it.
  *
- * @param id an {@code allgather.*} catalog id, or {@code null} for automatic selection
+ * @param collective the compared collective
+ * @param id         one of its catalog ids, or {@code null} for automatic selection
  */
-public record AlgorithmChoice(String id) {
+public record AlgorithmChoice(Collective collective, String id) {
     static final String AUTO = "auto";
 
-    static AlgorithmChoice automatic() {
-        return new AlgorithmChoice(null);
+    static AlgorithmChoice automatic(Collective collective) {
+        return new AlgorithmChoice(collective, null);
     }
 
-    /** Parses {@code auto} or an all-gather id; unknown ids fail here, before any rank sends anything. */
+    /** Parses {@code auto} or an all-gather id; see {@link #parse(Collective, String)}. */
     public static AlgorithmChoice parse(String text) {
+        return parse(Collective.ALLGATHER, text);
+    }
+
+    /** Parses {@code auto} or an id of {@code collective}; unknown ids fail here, before any rank sends anything. */
+    public static AlgorithmChoice parse(Collective collective, String text) {
         if (text.equals(AUTO)) {
-            return new AlgorithmChoice(null);
+            return automatic(collective);
         }
         Algorithm a;
         try {
             a = AlgorithmCatalog.standard().byId(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown algorithm '" + text + "'; all-gather algorithms: " + known() + ", auto");
+            throw new IllegalArgumentException("unknown algorithm '" + text + "'; " + collective.id() + " algorithms: "
+                    + known(collective) + ", auto");
         }
-        if (a.collective() != Collective.ALLGATHER) {
-            throw new IllegalArgumentException("'" + text + "' is a " + a.collective().id()
-                    + " algorithm; the apps compare all-gather algorithms: " + known() + ", auto");
+        if (a.collective() != collective) {
+            throw new IllegalArgumentException("'" + text + "' is a " + a.collective().id() + " algorithm; this app compares "
+                    + collective.id() + " algorithms: " + known(collective) + ", auto");
         }
-        return new AlgorithmChoice(text);
+        return new AlgorithmChoice(collective, text);
     }
 
+    /** The all-gather ids. */
     public static String known() {
-        return AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER).stream().map(Algorithm::id).collect(Collectors.joining(", "));
+        return known(Collective.ALLGATHER);
+    }
+
+    public static String known(Collective collective) {
+        return AlgorithmCatalog.standard().forCollective(collective).stream().map(Algorithm::id)
+                .collect(Collectors.joining(", "));
     }
 
     boolean auto() {
         return id == null;
     }
 
-    /** Makes {@code comm}'s all-gathers use this choice; every rank calls it at the same point. */
+    /** Makes {@code comm}'s calls of the collective use this choice; every rank calls it at the same point. */
     void apply(Communicator comm) {
         if (auto()) {
-            comm.clearForcedAlgorithm(Collective.ALLGATHER);
+            comm.clearForcedAlgorithm(collective);
         } else {
             comm.forceAlgorithm(id);
         }
     }
 
     /**
-     * The label a report shows: the id, or {@code auto:<what selection picks>} for the app's main all-gather block
-     * size, so a reader sees which algorithm the speedup is about.
+     * The label a report shows: the id, or {@code auto:<what selection picks>} for the app's main block size (for a
+     * reduction, the vector's bytes), so a reader sees which algorithm the speedup is about.
      */
     String label(Communicator comm, long blockBytes) {
         if (!auto()) {
             return id;
         }
         try {
-            return AUTO + ":" + comm.selectedAlgorithm(Collective.ALLGATHER, blockBytes, 0);
+            return AUTO + ":" + comm.selectedAlgorithm(collective, blockBytes, 0);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new IllegalStateException("automatic all-gather selection failed for " + blockBytes
-                    + "-byte blocks (" + e.getMessage() + "); force an algorithm instead: " + known(), e);
+            throw new IllegalStateException("automatic " + collective.id() + " selection failed for " + blockBytes
+                    + "-byte blocks (" + e.getMessage() + "); force an algorithm instead: " + known(collective), e);
         }
     }
 

@@ -16,13 +16,15 @@ import java.util.Properties;
  * that {@code bin/railcoll app} reads to print its table. Speedups are baseline time over compared time, as in paper
  * 000's Table 1 (above 1: the compared algorithm is faster).
  *
- * @param app        {@code nbody} or {@code radix}
+ * @param app        {@code nbody}, {@code radix} or {@code kmeans}
  * @param placement  ranks per node, e.g. {@code 4x4} or {@code 2,1,2}
  * @param problem    the problem size in words, e.g. {@code 2000 bodies, 10 steps}
- * @param blockBytes the block size of the app's main all-gather (positions, or digit counts)
+ * @param mainCollective the collective the runs compare ({@code allgather}, {@code allreduce})
+ * @param blockBytes the block size of the app's main collective (positions, digit counts; a reduction's vector)
  * @param checks     what was verified when it passed, or the problems found when it failed
  */
-public record AppResult(String app, String placement, int ranks, int rails, String problem, long blockBytes,
+public record AppResult(String app, String placement, int ranks, int rails, String problem, String mainCollective,
+                        long blockBytes,
                         RunTiming baseline, RunTiming compared, boolean checkPassed, String checks) {
 
     public double appSpeedup() {
@@ -33,30 +35,30 @@ public record AppResult(String app, String placement, int ranks, int rails, Stri
         return (double) baseline.commNs() / Math.max(1, compared.commNs());
     }
 
-    /** Speedup of the compared all-gather alone (for the radix sort, without the key exchange both runs share). */
-    public double allgatherSpeedup() {
+    /** Speedup of the compared collective alone (for the radix sort, without the key exchange both runs share). */
+    public double mainSpeedup() {
         return (double) baseline.mainNs() / Math.max(1, compared.mainNs());
     }
 
     /** The lines rank 0 prints at the end of a job. */
     public List<String> summary() {
         List<String> out = new ArrayList<>();
-        out.add(String.format(Locale.ROOT, "%s: %s on %d ranks (%s), %d rails; main all-gather block %d B",
-                app, problem, ranks, placement, rails, blockBytes));
-        out.add(line("baseline", baseline));
-        out.add(line("compared", compared));
+        out.add(String.format(Locale.ROOT, "%s: %s on %d ranks (%s), %d rails; compared %s of %d B",
+                app, problem, ranks, placement, rails, mainCollective, blockBytes));
+        out.add(line("baseline", baseline, mainCollective));
+        out.add(line("compared", compared, mainCollective));
         out.add(String.format(Locale.ROOT,
-                "  speedup of compared over baseline: application %.2f, communication %.2f, compared all-gather %.2f",
-                appSpeedup(), commSpeedup(), allgatherSpeedup()));
+                "  speedup of compared over baseline: application %.2f, communication %.2f, compared %s %.2f",
+                appSpeedup(), commSpeedup(), mainCollective, mainSpeedup()));
         out.add((checkPassed ? "  check passed: " : "  CHECK FAILED: ") + checks);
         return out;
     }
 
-    private static String line(String role, RunTiming t) {
+    private static String line(String role, RunTiming t, String mainCollective) {
         return String.format(Locale.ROOT,
-                "  %s %-28s total %9.4f s   comm %9.4f s (%4.1f%%; compared all-gather %.4f s; %d collectives per rank)",
+                "  %s %-28s total %9.4f s   comm %9.4f s (%4.1f%%; compared %s %.4f s; %d collectives per rank)",
                 role, t.label(), t.totalSeconds(), t.commSeconds(), 100.0 * t.commNs() / Math.max(1, t.totalNs()),
-                t.mainSeconds(), t.calls());
+                mainCollective, t.mainSeconds(), t.calls());
     }
 
     public void write(Path file) throws IOException {
@@ -66,6 +68,7 @@ public record AppResult(String app, String placement, int ranks, int rails, Stri
         p.setProperty("ranks", Integer.toString(ranks));
         p.setProperty("rails", Integer.toString(rails));
         p.setProperty("problem", problem);
+        p.setProperty("mainCollective", mainCollective);
         p.setProperty("blockBytes", Long.toString(blockBytes));
         put(p, "baseline", baseline);
         put(p, "compared", compared);
@@ -82,7 +85,8 @@ public record AppResult(String app, String placement, int ranks, int rails, Stri
             p.load(r);
         }
         return new AppResult(get(p, "app"), get(p, "placement"), Integer.parseInt(get(p, "ranks")),
-                Integer.parseInt(get(p, "rails")), get(p, "problem"), Long.parseLong(get(p, "blockBytes")),
+                Integer.parseInt(get(p, "rails")), get(p, "problem"), get(p, "mainCollective"),
+                Long.parseLong(get(p, "blockBytes")),
                 timing(p, "baseline"), timing(p, "compared"), Boolean.parseBoolean(get(p, "checkPassed")), get(p, "checks"));
     }
 

@@ -60,7 +60,7 @@ public final class NbodyApp implements RankApp {
         c.baseline().apply(comm);
         List<String> problems = RankVerdicts.gather(comm, check(comm, c, bodies, outcomes));
         String checks = problems.isEmpty() ? passedText(c, comm.size(), outcomes) : String.join("; ", problems);
-        AppResult result = new AppResult("nbody", comm.placement().describe(), comm.size(), comm.rails(), c.problem(),
+        AppResult result = new AppResult("nbody", comm.placement().describe(), comm.size(), comm.rails(), c.problem(), "allgather",
                 blockBytes, baseline, compared, problems.isEmpty(), checks);
         AppReporting.report(comm, result, c.result(), c.summary());
     }

@@ -55,7 +55,7 @@ public final class RadixApp implements RankApp {
         RadixChecks checks = new RadixChecks(comm, split, source, c.referenceMaxKeys());
         List<String> problems = RankVerdicts.gather(comm, checks.check(outcomes));
         String text = problems.isEmpty() ? checks.passedText() : String.join("; ", problems);
-        AppResult result = new AppResult("radix", comm.placement().describe(), comm.size(), comm.rails(), problem,
+        AppResult result = new AppResult("radix", comm.placement().describe(), comm.size(), comm.rails(), problem, "allgather",
                 blockBytes, baseline, compared, problems.isEmpty(), text);
         AppReporting.report(comm, result, c.result(), c.summary());
     }

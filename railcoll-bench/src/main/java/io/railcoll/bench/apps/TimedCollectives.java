@@ -1,6 +1,9 @@
 package io.railcoll.bench.apps;
 
 import io.railcoll.Communicator;
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.PredefinedOperator;
+import io.railcoll.schedule.Collective;
 
 import java.lang.foreign.MemorySegment;
 
@@ -8,8 +11,8 @@ import java.lang.foreign.MemorySegment;
  * The collectives an application's timed section calls, each timed, so the app can report its communication time
  * (wall time inside collectives, waiting for late peers included, as an MPI profiler would count it).
  *
- * <p>The <em>main</em> all-gather is the one the run compares (positions, digit counts): it uses the run's
- * {@link AlgorithmChoice}. Any other all-gather (the radix sort's fallback key exchange) uses automatic selection in
+ * <p>The <em>main</em> collective is the one the run compares (the all-gather of positions or digit counts, the
+ * all-reduce of k-means' partial sums): it uses the run's {@link AlgorithmChoice}. Any other all-gather (the radix sort's fallback key exchange) uses automatic selection in
  * every run, and all-to-all is never forced, so baseline and compared runs differ only in the main all-gather, as in
  * paper 000's Table 1. Forcing is per collective, so the choice is re-applied when the kind of all-gather changes.
  *
@@ -36,9 +39,21 @@ final class TimedCollectives {
         mainNs += allgatherNs(send, recv);
     }
 
+    /**
+     * The compared all-reduce, with the run's algorithm: {@code count} doubles of {@code buffer} (native memory, so
+     * nothing is staged) summed over every rank, in place.
+     */
+    void allreduceSum(MemorySegment buffer, long count) {
+        use(main);
+        long t0 = System.nanoTime();
+        comm.allreduce(buffer, ElementType.DOUBLE, count, PredefinedOperator.SUM);
+        mainNs += System.nanoTime() - t0;
+        calls++;
+    }
+
     /** An all-gather outside the comparison, with automatic selection in every run. */
     void otherAllgather(MemorySegment send, MemorySegment recv) {
-        use(AlgorithmChoice.automatic());
+        use(AlgorithmChoice.automatic(Collective.ALLGATHER));
         otherNs += allgatherNs(send, recv);
     }
 
@@ -70,7 +85,7 @@ final class TimedCollectives {
         }
     }
 
-    /** Time inside the compared all-gather. */
+    /** Time inside the compared collective. */
     long mainNs() {
         return mainNs;
     }

@@ -93,7 +93,7 @@ class AppsInProcessTest {
     void onlyTheCountAllgatherFollowsTheComparedChoice() {
         // 4 ranks x 100 keys: digit counts are 1 KiB blocks, keys 800-byte blocks.
         List<List<String>> logs = InProcessGroup.run(4, comm -> {
-            TimedCollectives timed = new TimedCollectives(comm, new AlgorithmChoice(ID));
+            TimedCollectives timed = new TimedCollectives(comm, new AlgorithmChoice(Collective.ALLGATHER, ID));
             BlockSplit split = new BlockSplit(400, 4);
             new RadixSorter(16, 8, split, comm.rank(), KeyRedistribution.of("allgather"), RadixSorter.Fault.NONE)
                     .sort(new KeySource(1, 16).keysOf(split, comm.rank()), timed);
@@ -138,7 +138,7 @@ class AppsInProcessTest {
 
     @Test
     void resultFileRoundTrips() throws Exception {
-        AppResult r = new AppResult("radix", "2,1,2", 5, 2, "10 keys", 1024,
+        AppResult r = new AppResult("radix", "2,1,2", 5, 2, "10 keys", "allgather", 1024,
                 new RunTiming("allgather.ring", 2_000_000_000L, 1_000_000_000L, 900_000_000L, 8),
                 new RunTiming("auto:allgather.bruck", 1_000_000_000L, 250_000_000L, 150_000_000L, 8), true, "fine = yes");
         Path f = dir.resolve("r.properties");
@@ -146,7 +146,7 @@ class AppsInProcessTest {
         assertEquals(r, AppResult.read(f));
         assertEquals(2.0, r.appSpeedup(), 1e-12);
         assertEquals(4.0, r.commSpeedup(), 1e-12);
-        assertEquals(6.0, r.allgatherSpeedup(), 1e-12);
+        assertEquals(6.0, r.mainSpeedup(), 1e-12);
         Files.writeString(f, "app=radix\n");
         assertThrows(IllegalArgumentException.class, () -> AppResult.read(f));
     }

@@ -1,5 +1,6 @@
 package io.railcoll.bench.apps;
 
+import io.railcoll.schedule.Collective;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
@@ -36,7 +37,7 @@ class NbodySimulationTest {
         BlockSplit split = new BlockSplit(b.count(), ranks);
         List<double[]> states = InProcessGroup.run(ranks, comm -> {
             NbodyState s = NbodyState.start(b, split, comm.rank(), EPS);
-            TimedCollectives timed = new TimedCollectives(comm, AlgorithmChoice.automatic());
+            TimedCollectives timed = new TimedCollectives(comm, AlgorithmChoice.automatic(Collective.ALLGATHER));
             NbodySimulation.run(s, steps, DT, (send, all, step) -> {
                 timed.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(all));
                 if (step == corruptStep && comm.rank() == ranks - 1) {
