@@ -1,6 +1,5 @@
 package mpi;
 
-import io.railcoll.Communicator;
 import io.railcoll.Config;
 import io.railcoll.Railcoll;
 import io.railcoll.bootstrap.BootstrapSources;
@@ -232,21 +231,23 @@ public final class MPI {
                 throw new MPIException("MPI is already initialized.");
             }
             Map<String, String> env = System.getenv();
-            Communicator comm;
+            Backend world;
             try {
                 Config config = Config.fromEnvironment(env);
                 if (level == THREAD_MULTIPLE) {
                     config = config.withThreadSafe(true);
                 }
-                comm = Railcoll.init(BootstrapSources.open(env, System.err), config, System.err);
+                world = startedByALauncher(env)
+                        ? new RailcollBackend(Railcoll.init(BootstrapSources.open(env, System.err), config, System.err))
+                        : new SelfBackend();
             } catch (RuntimeException e) {
                 throw MPIException.of(ERR_OTHER, "MPI.Init could not join the job: " + e.getMessage(), e);
             }
-            COMM_WORLD.bind(new RailcollBackend(comm));
+            COMM_WORLD.bind(world);
             COMM_SELF.bind(new SelfBackend());
             provided = level;
             mainThread = Thread.currentThread();
-            worldRank = comm.rank();
+            worldRank = world.rank();
             state = State.INITIALIZED;
             return level;
         }
@@ -432,6 +433,24 @@ public final class MPI {
         }
         if (s == State.FINALIZED) {
             throw new MPIException("MPI is finalized.");
+        }
+    }
+
+    /**
+     * Whether a launcher started this process (or {@code RAILCOLL_BOOTSTRAP} names a source). If not, the program
+     * was started as a plain {@code java Main}: as Open MPI's singleton init, it runs as a job of one rank, its
+     * {@code COMM_WORLD} local like {@code COMM_SELF} (decision 0077).
+     */
+    private static boolean startedByALauncher(Map<String, String> env) {
+        String forced = env.get(BootstrapSources.VARIABLE);
+        if (forced != null && !forced.isBlank() && !forced.strip().equals("auto")) {
+            return true;
+        }
+        try {
+            BootstrapSources.choose(env);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false; // no launcher's variables are set
         }
     }
 
