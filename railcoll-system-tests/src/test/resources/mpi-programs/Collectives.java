@@ -1,0 +1,73 @@
+import java.nio.DoubleBuffer;
+import java.util.Arrays;
+
+import mpi.*;
+
+/** Broadcast, reductions, gathers on arrays with counts and on a direct buffer, as a user of Open MPI's mpi.jar writes them. */
+public class Collectives {
+    public static void main(String[] args) throws MPIException {
+        DoubleBuffer grid = MPI.newDoubleBuffer(4); // made before Init, as the bindings allow
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+
+        int[] params = new int[5];
+        if (rank == 1) {
+            params[0] = 7; params[1] = 8; params[2] = 9; params[3] = 10; params[4] = 11;
+        }
+        MPI.COMM_WORLD.bcast(params, 3, MPI.INT, 1);   // only the first 3 move
+        System.out.println("rank " + rank + " bcast " + Arrays.toString(params));
+
+        int[] mine = {rank, rank * 10, 1000};
+        int[] sum = new int[3];
+        MPI.COMM_WORLD.allReduce(mine, sum, 2, MPI.INT, MPI.SUM);
+        System.out.println("rank " + rank + " int sum " + Arrays.toString(sum));
+
+        double[] x = {rank + 0.5, -rank};
+        double[] max = new double[2];
+        MPI.COMM_WORLD.allReduce(x, max, 2, MPI.DOUBLE, MPI.MAX);
+        System.out.println("rank " + rank + " double max " + Arrays.toString(max));
+
+        // pi by the midpoint rule, each rank its share of the intervals
+        int n = 10000;
+        double h = 1.0 / n;
+        double[] part = {0};
+        for (int i = rank; i < n; i += size) {
+            double t = h * (i + 0.5);
+            part[0] += 4.0 / (1.0 + t * t);
+        }
+        part[0] *= h;
+        MPI.COMM_WORLD.allReduce(part, 1, MPI.DOUBLE, MPI.SUM);   // in place
+        System.out.printf("rank %d pi %.8f%n", rank, part[0]);
+
+        for (int i = 0; i < 4; i++) {
+            grid.put(i, rank * 100 + i);
+        }
+        MPI.COMM_WORLD.allReduce(grid, 4, MPI.DOUBLE, MPI.SUM);
+        double[] g = new double[4];
+        grid.get(0, g);
+        System.out.println("rank " + rank + " buffer sum " + Arrays.toString(g));
+
+        int[] gathered = new int[2 * size];
+        MPI.COMM_WORLD.gather(new int[] {rank, -rank}, 2, MPI.INT, gathered, 2, MPI.INT, 0);
+        if (rank == 0) {
+            System.out.println("rank 0 gather " + Arrays.toString(gathered));
+        }
+
+        long[] everyone = new long[size];
+        everyone[rank] = 1L << (rank + 32);
+        MPI.COMM_WORLD.allGather(everyone, 1, MPI.LONG);   // in place
+        System.out.println("rank " + rank + " allGather " + Arrays.toString(everyone));
+
+        short[] out = new short[size];
+        short[] in = new short[size];
+        for (int j = 0; j < size; j++) {
+            out[j] = (short) (rank * 10 + j);
+        }
+        MPI.COMM_WORLD.allToAll(out, 1, MPI.SHORT, in, 1, MPI.SHORT);
+        System.out.println("rank " + rank + " allToAll " + Arrays.toString(in));
+
+        MPI.COMM_WORLD.barrier();
+        MPI.Finalize();
+    }
+}
