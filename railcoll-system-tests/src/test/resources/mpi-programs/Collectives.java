@@ -5,9 +5,9 @@ import mpi.*;
 
 /** Broadcast, reductions, gathers on arrays with counts and on a direct buffer, as a user of Open MPI's mpi.jar writes them. */
 public class Collectives {
-    public static void main(String[] args) throws MPIException {
+    public static void main(String[] args) throws Exception {
         DoubleBuffer grid = MPI.newDoubleBuffer(4); // made before Init, as the bindings allow
-        MPI.Init(args);
+        int provided = MPI.InitThread(args, MPI.THREAD_MULTIPLE);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
 
@@ -38,7 +38,7 @@ public class Collectives {
         }
         part[0] *= h;
         MPI.COMM_WORLD.allReduce(part, 1, MPI.DOUBLE, MPI.SUM);   // in place
-        System.out.printf("rank %d pi %.8f%n", rank, part[0]);
+        System.out.println(String.format("rank %d pi %.8f", rank, part[0]));
 
         for (int i = 0; i < 4; i++) {
             grid.put(i, rank * 100 + i);
@@ -66,6 +66,29 @@ public class Collectives {
         }
         MPI.COMM_WORLD.allToAll(out, 1, MPI.SHORT, in, 1, MPI.SHORT);
         System.out.println("rank " + rank + " allToAll " + Arrays.toString(in));
+
+        // Two threads reducing at once: alike calls, so every rank may run them in any order.
+        int[] totals = new int[2];
+        Thread[] threads = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            final int me = t;
+            threads[t] = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 25; i++) {
+                        int[] one = {1};
+                        MPI.COMM_WORLD.allReduce(one, 1, MPI.INT, MPI.SUM);
+                        totals[me] += one[0];
+                    }
+                } catch (MPIException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        System.out.println("rank " + rank + " provided " + provided + " threads " + totals[0] + " " + totals[1]);
 
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();

@@ -30,6 +30,7 @@ class MpiProgramsSystemTest {
             ? "/usr/bin/mpirun.openmpi" : "mpirun";
     private static final int RANKS = 3;
     private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps");
+    private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "Fatal");
 
     @TempDir
     static Path dir;
@@ -41,7 +42,7 @@ class MpiProgramsSystemTest {
         classes = Files.createDirectories(dir.resolve("classes"));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
                 "-d", classes.toString(), "-cp", entry("railcoll-mpi")));
-        for (String p : PROGRAMS) {
+        for (String p : SOURCES) {
             try (InputStream in = MpiProgramsSystemTest.class.getResourceAsStream("/mpi-programs/" + p + ".java")) {
                 Path file = src.resolve(p + ".java");
                 Files.write(file, in.readAllBytes());
@@ -60,6 +61,22 @@ class MpiProgramsSystemTest {
                     classes.toString(), program));
             check(program, Launch.run(cmd, Map.of(), 300));
         }
+    }
+
+    /**
+     * Under the default handler, MPI.ERRORS_ARE_FATAL, rank 2's bad root ends the job: no exception reaches the
+     * program, the rank says what failed and exits with the error class, and the ranks waiting for it are stopped.
+     */
+    @Test
+    void anErrorUnderErrorsAreFatalEndsTheJob() throws Exception {
+        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
+                "io.railcoll.cli.RailcollCli", "run", "--placement", "2,1", "--classpath", classes.toString(), "Fatal");
+        Launch.Result r = Launch.run(cmd, Map.of("RAILCOLL_TIMEOUT_MS", "20000"), 300);
+        assertTrue(r.exitCode() != 0, r.output());
+        assertEquals(1, r.count("railcoll-mpi: rank 2: MPI_ERR_ROOT: bcast on rank 2 of MPI_COMM_WORLD: invalid root: 99"
+                + " (the communicator has 3 ranks) (in bcast on MPI_COMM_WORLD; the handler is MPI.ERRORS_ARE_FATAL"), r.output());
+        assertEquals(0, r.count("caught"), r.output());
+        assertEquals(0, r.count("rank 2 went on"), r.output());
     }
 
     @Test
@@ -106,7 +123,8 @@ class MpiProgramsSystemTest {
                         "rank " + rank + " double max [2.5, 0.0]",
                         "rank " + rank + " buffer sum [300.0, 303.0, 306.0, 309.0]",
                         "rank " + rank + " allGather [4294967296, 8589934592, 17179869184]",
-                        "rank " + rank + " allToAll [" + rank + ", " + (10 + rank) + ", " + (20 + rank) + "]"));
+                        "rank " + rank + " allToAll [" + rank + ", " + (10 + rank) + ", " + (20 + rank) + "]",
+                        "rank " + rank + " provided 3 threads " + 25 * RANKS + " " + 25 * RANKS));
                 if (rank == 0) {
                     lines.add("rank 0 gather [0, 0, 1, -1, 2, -2]");
                 }
