@@ -59,6 +59,20 @@ public class Collectives {
         MPI.COMM_WORLD.allGather(everyone, 1, MPI.LONG);   // in place
         System.out.println("rank " + rank + " allGather " + Arrays.toString(everyone));
 
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        for (int i = 0, at = 0; i < size; at += i + 1, i++) {
+            counts[i] = i + 1;
+            displs[i] = at;
+        }
+        int[] mineV = new int[rank + 1];
+        for (int j = 0; j <= rank; j++) {
+            mineV[j] = rank * 10 + j;
+        }
+        int[] allV = new int[displs[size - 1] + counts[size - 1]];
+        MPI.COMM_WORLD.allGatherv(mineV, rank + 1, MPI.INT, allV, counts, displs, MPI.INT);
+        System.out.println("rank " + rank + " allGatherv " + Arrays.toString(allV));
+
         short[] out = new short[size];
         short[] in = new short[size];
         for (int j = 0; j < size; j++) {

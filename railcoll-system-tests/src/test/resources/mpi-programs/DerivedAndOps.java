@@ -48,6 +48,26 @@ public class DerivedAndOps {
         MPI.COMM_WORLD.allReduce(m, p, 1, mat, product);
         System.out.println("rank " + rank + " product " + Arrays.toString(p));
 
+        // Upper triangular [[a, b], [0, c]] as 3 ints (12 bytes an element), multiplied in rank order.
+        Datatype tri = Datatype.createContiguous(3, MPI.INT);
+        tri.commit();
+        Op triProduct = new Op(new UserFunction() {
+            @Override
+            public void call(Object inVec, Object inOutVec, int count, Datatype datatype) {
+                int[] x = (int[]) inVec;
+                int[] y = (int[]) inOutVec;
+                for (int i = 0; i < 3 * count; i += 3) {
+                    int a = x[i] * y[i], b = x[i] * y[i + 1] + x[i + 1] * y[i + 2], c = x[i + 2] * y[i + 2];
+                    y[i] = a;
+                    y[i + 1] = b;
+                    y[i + 2] = c;
+                }
+            }
+        }, false);
+        int[] t = {rank + 1, rank + 2, rank + 3, 1, rank, 2};
+        MPI.COMM_WORLD.allReduce(t, 2, tri, triProduct);   // in place
+        System.out.println("rank " + rank + " triangular " + Arrays.toString(t));
+
         ByteBuffer pair = MPI.newByteBuffer(16);
         pair.putDouble(0, (rank * 7) % size).putInt(8, rank);
         ByteBuffer where = MPI.newByteBuffer(16);

@@ -124,7 +124,8 @@ class MpiProgramsSystemTest {
                         "rank " + rank + " buffer sum [300.0, 303.0, 306.0, 309.0]",
                         "rank " + rank + " allGather [4294967296, 8589934592, 17179869184]",
                         "rank " + rank + " allToAll [" + rank + ", " + (10 + rank) + ", " + (20 + rank) + "]",
-                        "rank " + rank + " provided 3 threads " + 25 * RANKS + " " + 25 * RANKS));
+                        "rank " + rank + " provided 3 threads " + 25 * RANKS + " " + 25 * RANKS,
+                        "rank " + rank + " allGatherv [0, 10, 11, 20, 21, 22]"));
                 if (rank == 0) {
                     lines.add("rank 0 gather [0, 0, 1, -1, 2, -2]");
                 }
@@ -142,7 +143,16 @@ class MpiProgramsSystemTest {
                     b = a * (r + 1) + b;
                     a = a * (r + 2);
                 }
+                // [[a, b], [0, c]] products in rank order, as 3 ints: (r+1, r+2, r+3) and (1, r, 2)
+                long[] t1 = {1, 0, 1};
+                long[] t2 = {1, 0, 1};
+                for (int r = 0; r < RANKS; r++) {
+                    t1 = triangular(t1, new long[] {r + 1, r + 2, r + 3});
+                    t2 = triangular(t2, new long[] {1, r, 2});
+                }
                 yield List.of("rank " + rank + " column " + Arrays.toString(m),
+                        "rank " + rank + " triangular [" + t1[0] + ", " + t1[1] + ", " + t1[2] + ", " + t2[0] + ", " + t2[1]
+                                + ", " + t2[2] + "]",
                         "rank " + rank + " columns [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0]",
                         "rank " + rank + " product [" + a + ", " + b + "]",
                         "rank " + rank + " maxloc 2.0 at 2",
@@ -150,6 +160,10 @@ class MpiProgramsSystemTest {
             }
             default -> throw new IllegalArgumentException(program);
         };
+    }
+
+    private static long[] triangular(long[] x, long[] y) {
+        return new long[] {x[0] * y[0], x[0] * y[1] + x[1] * y[2], x[2] * y[2]};
     }
 
     /** The class path entry (jar or class directory) of a railcoll module in this JVM's class path. */
