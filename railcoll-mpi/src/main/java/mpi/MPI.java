@@ -177,6 +177,13 @@ public final class MPI {
     public static final Datatype FLOAT_COMPLEX = Datatype.predefined(BaseType.FLOAT, Primitive.FLOAT_COMPLEX);
     public static final Datatype DOUBLE_COMPLEX = Datatype.predefined(BaseType.DOUBLE, Primitive.DOUBLE_COMPLEX);
 
+    // ---- access to the pair types' elements (Struct helpers) ----
+    public static final Int2 int2 = new Int2();
+    public static final ShortInt shortInt = new ShortInt();
+    public static final LongInt longInt = new LongInt();
+    public static final FloatInt floatInt = new FloatInt();
+    public static final DoubleInt doubleInt = new DoubleInt();
+
     // ---- operations ----
     public static final Op MAX = new Op("MPI_MAX", PredefinedOperator.MAX);
     public static final Op MIN = new Op("MPI_MIN", PredefinedOperator.MIN);

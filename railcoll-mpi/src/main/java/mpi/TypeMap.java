@@ -117,34 +117,31 @@ final class TypeMap {
 
     /** Copies {@code count} elements of {@code from} (origin of element 0 at {@code fromOffset}) to {@code to}. */
     void pack(MemorySegment from, long fromOffset, long count, MemorySegment to, long toOffset) {
-        if (contiguous()) {
-            MemorySegment.copy(from, fromOffset, to, toOffset, count * packedBytes);
-            return;
-        }
-        long at = toOffset;
-        long extent = extent();
-        for (long e = 0; e < count; e++) {
-            long origin = fromOffset + e * extent;
-            for (int r = 0; r < runOffsets.length; r++) {
-                MemorySegment.copy(from, origin + runOffsets[r], to, at, runLengths[r]);
-                at += runLengths[r];
-            }
-        }
+        copy(from, fromOffset, count, to, toOffset, true);
     }
 
     /** The reverse of {@link #pack}: writes only the blocks of each element, never the gaps. */
     void unpack(MemorySegment from, long fromOffset, long count, MemorySegment to, long toOffset) {
+        copy(from, fromOffset, count, to, toOffset, false);
+    }
+
+    /** Between the layout ({@code from} when packing, {@code to} when unpacking) and packed bytes, run by run. */
+    private void copy(MemorySegment from, long fromOffset, long count, MemorySegment to, long toOffset, boolean packing) {
         if (contiguous()) {
             MemorySegment.copy(from, fromOffset, to, toOffset, count * packedBytes);
             return;
         }
-        long at = fromOffset;
+        long packed = packing ? toOffset : fromOffset;
         long extent = extent();
         for (long e = 0; e < count; e++) {
-            long origin = toOffset + e * extent;
+            long origin = (packing ? fromOffset : toOffset) + e * extent;
             for (int r = 0; r < runOffsets.length; r++) {
-                MemorySegment.copy(from, at, to, origin + runOffsets[r], runLengths[r]);
-                at += runLengths[r];
+                if (packing) {
+                    MemorySegment.copy(from, origin + runOffsets[r], to, packed, runLengths[r]);
+                } else {
+                    MemorySegment.copy(from, packed, to, origin + runOffsets[r], runLengths[r]);
+                }
+                packed += runLengths[r];
             }
         }
     }
