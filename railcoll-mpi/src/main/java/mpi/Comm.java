@@ -305,7 +305,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} for {@code count} elements, on this rank alone. */
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
-        MPI.COMM_SELF.collective("reduceLocal", c -> {
+        // Local work on COMM_SELF's staging; its errors go to COMM_WORLD's handler, as calls tied to no communicator.
+        MPI.COMM_SELF.collective("reduceLocal", MPI.COMM_WORLD, c -> {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -330,10 +331,15 @@ public class Comm implements Freeable, Cloneable {
      * memory reset; an error it raises, or a railcoll failure, goes to the error handler.
      */
     final void collective(String name, Body body) throws MPIException {
+        collective(name, this, body);
+    }
+
+    /** As {@link #collective(String, Body)}, its errors handled by {@code reportTo}'s error handler. */
+    final void collective(String name, Comm reportTo, Body body) throws MPIException {
         Backend b = live(name);
         if (!lock.tryLock()) {
             if (!MPI.threadMultiple()) {
-                throw raise(name, MPIException.of(MPI.ERR_OTHER, name + " on rank " + b.rank() + " of " + this.name
+                throw reportTo.raise(name, MPIException.of(MPI.ERR_OTHER, name + " on rank " + b.rank() + " of " + this.name
                         + ": another thread is inside a call on this communicator; calls from several threads at once"
                         + " need MPI.InitThread(args, MPI.THREAD_MULTIPLE)"));
             }
@@ -345,20 +351,20 @@ public class Comm implements Freeable, Cloneable {
             }
             body.run(new Call(name, b, staging, this.name));
         } catch (MPIException e) {
-            throw raise(name, e);
+            throw reportTo.raise(name, e);
         } catch (Op.UserFunctionFailure e) {
-            throw raise(name, (MPIException) e.getCause());
+            throw reportTo.raise(name, (MPIException) e.getCause());
         } catch (OperatorFailedException e) {
             if (e.getCause() instanceof Op.UserFunctionFailure f) {
-                throw raise(name, (MPIException) f.getCause());
+                throw reportTo.raise(name, (MPIException) f.getCause());
             }
-            throw raise(name, failed(MPI.ERR_OP, name, b, e));
+            throw reportTo.raise(name, failed(MPI.ERR_OP, name, b, e));
         } catch (PeerLostException | CollectiveAbortedException e) {
-            throw raise(name, failed(MPI.ERR_PROC_ABORTED, name, b, e));
+            throw reportTo.raise(name, failed(MPI.ERR_PROC_ABORTED, name, b, e));
         } catch (RailcollException | IllegalStateException e) {
-            throw raise(name, failed(MPI.ERR_OTHER, name, b, e));
+            throw reportTo.raise(name, failed(MPI.ERR_OTHER, name, b, e));
         } catch (IllegalArgumentException e) {
-            throw raise(name, failed(MPI.ERR_ARG, name, b, e));
+            throw reportTo.raise(name, failed(MPI.ERR_ARG, name, b, e));
         } finally {
             lock.unlock();
         }
