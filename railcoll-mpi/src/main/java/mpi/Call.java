@@ -126,6 +126,64 @@ final class Call {
     }
 
     /**
+     * {@code gatherv}: the root tells every rank the largest block (a broadcast), every rank's block, padded to it, goes
+     * through railcoll's gather, and the root puts block i at element {@code displs[i]} of {@code out}. On the other
+     * ranks {@code r}, {@code out}, {@code counts} and {@code displs} are null.
+     */
+    void gatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs, int root) throws MPIException {
+        MemorySegment largest = staging.take(8);
+        if (rank == root) {
+            long block = 0;
+            for (int i = 0; i < size; i++) {
+                block = Math.max(block, r.bytes(counts[i]));
+            }
+            largest.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, block);
+        }
+        backend.broadcast(largest, root);
+        long block = largest.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        if (own.byteSize() > block) {
+            // Raised after the broadcast, so that every rank is at the same call when this one leaves it.
+            throw error(MPI.ERR_TRUNCATE, "message truncated: this rank sends " + own.byteSize()
+                    + " bytes but the root receives at most " + block + " from any rank");
+        }
+        MemorySegment padded = staging.take(block);
+        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
+        MemorySegment all = rank == root ? staging.take(block * size) : null;
+        backend.gather(padded, all, root);
+        if (rank == root) {
+            for (int i = 0; i < size; i++) {
+                r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
+            }
+        }
+    }
+
+    /**
+     * {@code allToAllv}: the largest block any rank sends or receives (an all-reduce of each rank's largest), then
+     * railcoll's all-to-all of blocks padded to it; block i lands at element {@code rdispls[i]} of {@code out}.
+     */
+    void alltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
+                   int[] recvCounts, int[] rdispls) {
+        MemorySegment largest = staging.take(8);
+        long mine = 0;
+        for (int i = 0; i < size; i++) {
+            mine = Math.max(mine, Math.max(s.bytes(sendCounts[i]), r.bytes(recvCounts[i])));
+        }
+        largest.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, mine);
+        backend.allreduce(largest, largest, io.railcoll.reduce.ElementType.LONG, 1,
+                io.railcoll.reduce.PredefinedOperator.MAX);
+        long block = largest.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        MemorySegment send = staging.take(block * size);
+        for (int j = 0; j < size; j++) {
+            s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(j * block, block));
+        }
+        MemorySegment recv = staging.take(block * size);
+        backend.alltoall(send, recv);
+        for (int i = 0; i < size; i++) {
+            r.deliver(recv.asSlice(i * block, r.bytes(recvCounts[i])), out, rdispls[i], recvCounts[i]);
+        }
+    }
+
+    /**
      * {@code allGatherv}: every rank's block, padded to the largest, through railcoll's all-gather; block i then goes
      * to element {@code displs[i]} of {@code out}.
      */

@@ -195,6 +195,60 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
+    /**
+     * Rank i's {@code sendcount} elements land at element {@code displs[i]} of the root's {@code recvbuf},
+     * {@code recvcount[i]} elements of {@code recvtype}; the receive arguments matter on the root only. Carried out as
+     * a broadcast of the largest block and railcoll's gather of blocks padded to it.
+     */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                              int[] displs, Datatype recvtype, int root) throws MPIException {
+        collective("gatherv", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            Transfer s = c.transfer(sendtype);
+            MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            if (c.rank != root) {
+                c.gatherv(null, own, null, null, null, root);
+                return;
+            }
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            c.sameBytes(s, sendcount, r, recvcount[root]);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            c.gatherv(r, own, out, recvcount, displs, root);
+        });
+    }
+
+    /** The root's in-place form: its own block already sits at {@code displs[root]} of {@code recvbuf}. */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        collective("gatherv", c -> {
+            c.root(root);
+            if (c.rank != root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: the in-place gatherv(recvbuf, recvcount, displs, recvtype, "
+                        + root + ") is the root's form; the other ranks call gatherv(sendbuf, sendcount, sendtype, root)");
+            }
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            c.gatherv(r, r.sendCopy(out, displs[root], recvcount[root]), out, recvcount, displs, root);
+        });
+    }
+
+    /** The other ranks' form, with the root's in-place one: no receive arguments. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        collective("gatherv", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            if (c.rank == root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: gatherv(sendbuf, sendcount, sendtype, " + root
+                        + ") is the other ranks' form; the root calls gatherv(recvbuf, recvcount, displs, recvtype, root)");
+            }
+            Transfer s = c.transfer(sendtype);
+            c.gatherv(null, s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount), null, null, null, root);
+        });
+    }
+
     /** Every rank's {@code sendcount} elements land as block i of every rank's {@code recvbuf}. */
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                 Datatype recvtype) throws MPIException {
@@ -273,6 +327,25 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = r.recvArea(out, recvAll);
             c.backend.alltoall(send, recv);
             r.deliver(recv, out, 0, recvAll);
+        });
+    }
+
+    /**
+     * {@code sendcount[j]} elements from element {@code sdispls[j]} of {@code sendbuf} go to rank j, landing at element
+     * {@code rdispls[i]} of its {@code recvbuf} ({@code recvcount[i]} elements), i being the sender. Carried out as an
+     * all-reduce of the largest block and railcoll's all-to-all of blocks padded to it.
+     */
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                                int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        collective("allToAllv", c -> {
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.vector(sendcount, sdispls);
+            c.vector(recvcount, rdispls);
+            c.sameBytes(s, sendcount[c.rank], r, recvcount[c.rank]);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, sdispls), "sendbuf");
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, rdispls), "recvbuf");
+            c.alltoallv(s, in, sendcount, sdispls, r, out, recvcount, rdispls);
         });
     }
 

@@ -45,8 +45,13 @@ final class Transfer {
     /** As {@link #send}, always a copy in staging memory: for a block that also lies in the receive buffer. */
     MemorySegment sendCopy(UserBuffer b, long first, long count) {
         MemorySegment s = call.staging.take(bytes(count));
-        type.map.pack(b.memory, origin(first), count, s, 0);
+        packTo(b, first, count, s);
         return s;
+    }
+
+    /** Packs elements {@code [first, first + count)} of {@code b} to the start of {@code to}. */
+    void packTo(UserBuffer b, long first, long count, MemorySegment to) {
+        type.map.pack(b.memory, origin(first), count, to, 0);
     }
 
     /** Where {@code count} elements are received for {@code b}: its own memory, or staging to unpack from. */

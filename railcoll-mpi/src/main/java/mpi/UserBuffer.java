@@ -26,6 +26,9 @@ final class UserBuffer {
      * @throws IndexOutOfBoundsException the elements do not fit in it
      */
     static UserBuffer of(Object buffer, Datatype type, long count, String role, Call call) throws MPIException {
+        if (buffer == null && count == 0) {
+            return new UserBuffer(MemorySegment.ofArray(new byte[0]), null); // MPI ignores a buffer of no elements
+        }
         if (buffer == null) {
             throw call.error(MPI.ERR_BUFFER, "invalid buffer pointer: " + role + " is null but holds " + count
                     + " elements of " + type.describe());

@@ -89,6 +89,19 @@ class SingletonCommTest {
         int[] inPlace = {0, 0, 8, 9};
         MPI.COMM_WORLD.allGatherv(inPlace, new int[] {2}, new int[] {2}, MPI.INT);
         assertArrayEquals(new int[] {0, 0, 8, 9}, inPlace);
+        int[] gv = {-1, -1, -1};
+        MPI.COMM_WORLD.gatherv(new int[] {6, 7}, 2, MPI.INT, gv, new int[] {2}, new int[] {1}, MPI.INT, 0);
+        assertArrayEquals(new int[] {-1, 6, 7}, gv);
+        int[] gvInPlace = {0, 5, 0};
+        MPI.COMM_WORLD.gatherv(gvInPlace, new int[] {1}, new int[] {1}, MPI.INT, 0);
+        assertArrayEquals(new int[] {0, 5, 0}, gvInPlace);
+        assertEquals(MPI.ERR_ROOT, assertThrows(MPIException.class,
+                () -> MPI.COMM_WORLD.gatherv(new int[1], 1, MPI.INT, 0)).getErrorClass());
+        int[] av = {-1, -1, -1, -1};
+        MPI.COMM_WORLD.allToAllv(new int[] {0, 8, 9}, new int[] {2}, new int[] {1}, MPI.INT, av, new int[] {2},
+                new int[] {2}, MPI.INT);
+        assertArrayEquals(new int[] {-1, -1, 8, 9}, av);
+        MPI.COMM_WORLD.bcast(null, 0, MPI.INT, 0); // no elements: MPI ignores the buffer
         boolean[] flags = {true, false, true};
         MPI.COMM_WORLD.bcast(flags, 3, MPI.BOOLEAN, 0);
         assertArrayEquals(new boolean[] {true, false, true}, flags);

@@ -73,6 +73,39 @@ public class Collectives {
         MPI.COMM_WORLD.allGatherv(mineV, rank + 1, MPI.INT, allV, counts, displs, MPI.INT);
         System.out.println("rank " + rank + " allGatherv " + Arrays.toString(allV));
 
+        // gatherv to rank 2, in place there: rank i's i+1 ints at element 3i.
+        int[] gdispls = new int[size];
+        for (int i = 0; i < size; i++) {
+            gdispls[i] = 3 * i;
+        }
+        int[] mineG = new int[rank + 1];
+        for (int j = 0; j <= rank; j++) {
+            mineG[j] = 100 * rank + j;
+        }
+        int groot = size - 1;
+        if (rank == groot) {
+            int[] gv = new int[3 * size];
+            Arrays.fill(gv, -1);
+            System.arraycopy(mineG, 0, gv, gdispls[rank], rank + 1);
+            MPI.COMM_WORLD.gatherv(gv, counts, gdispls, MPI.INT, groot);
+            System.out.println("rank " + rank + " gatherv " + Arrays.toString(gv));
+        } else {
+            MPI.COMM_WORLD.gatherv(mineG, rank + 1, MPI.INT, groot);
+        }
+
+        // allToAllv: rank r sends r+1 ints to every rank; rank i's land at the sum of the counts before i.
+        int[] scounts = new int[size];
+        int[] sdispls = new int[size];
+        int[] toSend = new int[(rank + 1) * size];
+        for (int j = 0; j < size; j++) {
+            scounts[j] = rank + 1;
+            sdispls[j] = j * (rank + 1);
+            Arrays.fill(toSend, sdispls[j], sdispls[j] + rank + 1, 10 * rank + j);
+        }
+        int[] got = new int[displs[size - 1] + counts[size - 1]];
+        MPI.COMM_WORLD.allToAllv(toSend, scounts, sdispls, MPI.INT, got, counts, displs, MPI.INT);
+        System.out.println("rank " + rank + " allToAllv " + Arrays.toString(got));
+
         short[] out = new short[size];
         short[] in = new short[size];
         for (int j = 0; j < size; j++) {

@@ -125,7 +125,12 @@ class MpiProgramsSystemTest {
                         "rank " + rank + " allGather [4294967296, 8589934592, 17179869184]",
                         "rank " + rank + " allToAll [" + rank + ", " + (10 + rank) + ", " + (20 + rank) + "]",
                         "rank " + rank + " provided 3 threads " + 25 * RANKS + " " + 25 * RANKS,
-                        "rank " + rank + " allGatherv [0, 10, 11, 20, 21, 22]"));
+                        "rank " + rank + " allGatherv [0, 10, 11, 20, 21, 22]",
+                        "rank " + rank + " allToAllv [" + rank + ", " + (10 + rank) + ", " + (10 + rank) + ", " + (20 + rank)
+                                + ", " + (20 + rank) + ", " + (20 + rank) + "]"));
+                if (rank == RANKS - 1) {
+                    lines.add("rank 2 gatherv [0, -1, -1, 100, 101, -1, 200, 201, 202]");
+                }
                 if (rank == 0) {
                     lines.add("rank 0 gather [0, 0, 1, -1, 2, -2]");
                 }
