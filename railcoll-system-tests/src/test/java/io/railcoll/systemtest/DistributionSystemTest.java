@@ -51,6 +51,10 @@ class DistributionSystemTest {
         try (Stream<Path> s = Files.list(node.resolve("lib"))) {
             coreJar = s.filter(p -> p.getFileName().toString().matches("railcoll-core-.+\\.jar")).findFirst().orElseThrow();
         }
+        try (Stream<Path> s = Files.list(node.resolve("lib"))) {
+            // package mpi for programs written for Open MPI's Java bindings (docs/mpi.md)
+            assertTrue(s.anyMatch(p -> p.getFileName().toString().matches("railcoll-mpi-.+\\.jar")), "no lib/railcoll-mpi-*.jar");
+        }
 
         // The README's example, compiled against the published jar only.
         Path src = Files.createDirectories(dir.resolve("app/src"));

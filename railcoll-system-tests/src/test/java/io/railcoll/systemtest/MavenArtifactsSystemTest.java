@@ -23,11 +23,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * module) depends on them: Maven's own install plugin puts the parent pom and every module's pom and jar into a
  * temporary repository ({@code -DlocalRepositoryPath}, so {@code ~/.m2} is not touched), and the installed
  * {@code railcoll-core} pom, with its parent's, declares no dependency a consumer would get at run time (test scope
- * only). Needs {@code mvn} and the modules' jars of this build ({@code mvn package} or later).
+ * only), and {@code railcoll-mpi}'s declares {@code railcoll-core} alone. Needs {@code mvn} and the modules' jars of this build ({@code mvn package} or later).
  */
 class MavenArtifactsSystemTest {
     private static final String INSTALL_FILE = "org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file";
-    private static final List<String> MODULES = List.of("railcoll-core", "railcoll-launcher", "railcoll-bench", "railcoll-cli");
+    private static final List<String> MODULES = List.of("railcoll-core", "railcoll-mpi", "railcoll-launcher", "railcoll-bench",
+            "railcoll-cli");
 
     @Test
     void artifactsInstallIntoARepositoryAndTheCoreHasNoRuntimeDependency(@TempDir Path repo) throws Exception {
@@ -53,6 +54,9 @@ class MavenArtifactsSystemTest {
         Path corePom = group.resolve("railcoll-core").resolve(version).resolve("railcoll-core-" + version + ".pom");
         assertEquals(List.of(), runtimeDependencies(corePom), "railcoll-core's own dependencies");
         assertEquals(List.of(), runtimeDependencies(parentPom), "dependencies railcoll-core inherits from railcoll-parent");
+        // railcoll-mpi (package mpi) brings railcoll-core and nothing else.
+        assertEquals(List.of("io.railcoll:railcoll-core"), runtimeDependencies(group.resolve("railcoll-mpi").resolve(version)
+                .resolve("railcoll-mpi-" + version + ".pom")), "railcoll-mpi's own dependencies");
         // And the check can fail: the launcher does depend on the core.
         assertTrue(runtimeDependencies(group.resolve("railcoll-launcher").resolve(version)
                 .resolve("railcoll-launcher-" + version + ".pom")).contains("io.railcoll:railcoll-core"));

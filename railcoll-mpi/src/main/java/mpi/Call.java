@@ -1,0 +1,203 @@
+package mpi;
+
+import io.railcoll.reduce.Combiners;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * One collective call in progress on a {@link Comm}: its name, the rank and size, the argument checks every
+ * collective shares (each failing with an {@link MPIException} that names the call, the rank, the communicator and
+ * the offending values), and the steps that are more than one railcoll call (the all-gather of padded blocks behind
+ * {@code allGatherv}, the fold behind a user reduction on an odd-sized datatype). Lives for one call, on its thread.
+ */
+final class Call {
+    final String name;
+    final Backend backend;
+    final int rank;
+    final int size;
+    final Staging staging;
+    private final String comm;
+
+    Call(String name, Backend backend, Staging staging, String comm) {
+        this.name = name;
+        this.backend = backend;
+        this.rank = backend.rank();
+        this.size = backend.size();
+        this.staging = staging;
+        this.comm = comm;
+    }
+
+    /** An MPI error of this call: {@code MPI_ERR_X: bcast on rank 2 of MPI_COMM_WORLD: detail}. */
+    MPIException error(int errorClass, String detail) {
+        return MPIException.of(errorClass, name + " on rank " + rank + " of " + comm + ": " + detail);
+    }
+
+    void count(int count, String what) throws MPIException {
+        if (count < 0) {
+            throw error(MPI.ERR_COUNT, "invalid count: " + what + " is " + count);
+        }
+    }
+
+    void root(int root) throws MPIException {
+        if (root < 0 || root >= size) {
+            throw error(MPI.ERR_ROOT, "invalid root: " + root + " (the communicator has " + size + " ranks)");
+        }
+    }
+
+    /** The datatype as this call moves it; null is a {@link NullPointerException}, as in the bindings. */
+    Transfer transfer(Datatype type) throws MPIException {
+        Objects.requireNonNull(type, "datatype");
+        type.usable(this);
+        return new Transfer(type, this);
+    }
+
+    /** Sender and receiver must describe the same bytes ({@code MPI_ERR_TRUNCATE} otherwise). */
+    void sameBytes(Transfer send, long sendCount, Transfer recv, long recvCount) throws MPIException {
+        if (send.bytes(sendCount) != recv.bytes(recvCount)) {
+            throw error(MPI.ERR_TRUNCATE, "message truncated: " + sendCount + " elements of " + send.type.describe()
+                    + " are " + send.bytes(sendCount) + " bytes but " + recvCount + " elements of " + recv.type.describe()
+                    + " are " + recv.bytes(recvCount));
+        }
+    }
+
+    /** The plan for a reduction by {@code op} on {@code type}; marks a user op as used. */
+    Reductions.Plan plan(Op op, Datatype type) throws MPIException {
+        Objects.requireNonNull(op, "op");
+        if (op.isFreed()) {
+            throw error(MPI.ERR_OP, "invalid reduce operation: the op was freed");
+        }
+        Reductions.Plan plan = Reductions.plan(op, type, this);
+        op.markUsed();
+        return plan;
+    }
+
+    /** All-reduce of {@code count} packed elements of {@code type} from {@code send} into {@code recv}. */
+    void allreduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count) {
+        if (plan.elementType() != null) {
+            backend.allreduce(send, recv, plan.elementType(), plan.elements(count), plan.operator());
+            return;
+        }
+        // A user op on a datatype whose packed element has no railcoll type of its size (decision 0076): every
+        // contribution to every rank, then x0 op (x1 op (... op x(P-1))) here, the same order on every rank.
+        long bytes = t.bytes(count);
+        MemorySegment all = staging.take(bytes * size);
+        backend.allgather(send.asSlice(0, bytes), all);
+        MemorySegment.copy(all, (size - 1) * bytes, recv, 0, bytes);
+        for (int r = size - 2; r >= 0; r--) {
+            op.invoke(all, r * bytes, recv, 0, count, t.type);
+        }
+    }
+
+    /** {@code inOut = in op inOut} on this rank ({@code reduceLocal}). */
+    static void combine(Reductions.Plan plan, Op op, Datatype type, MemorySegment in, MemorySegment inOut, long count) {
+        if (plan.elementType() != null) {
+            Combiners.of(plan.elementType(), plan.operator()).combine(in, 0, inOut, 0, plan.elements(count));
+        } else {
+            op.invoke(in, 0, inOut, 0, count, type);
+        }
+    }
+
+    /** Counts and displacements of a v-collective: one each per rank, none negative. */
+    void vector(int[] counts, int[] displs) throws MPIException {
+        Objects.requireNonNull(counts, "counts");
+        Objects.requireNonNull(displs, "displs");
+        if (counts.length < size || displs.length < size) {
+            throw error(MPI.ERR_ARG, "invalid argument: " + counts.length + " counts and " + displs.length
+                    + " displacements for " + size + " ranks");
+        }
+        for (int i = 0; i < size; i++) {
+            if (counts[i] < 0 || displs[i] < 0) {
+                throw error(MPI.ERR_COUNT, "invalid count: rank " + i + "'s count is " + counts[i]
+                        + " and displacement " + displs[i]);
+            }
+        }
+    }
+
+    /** The elements a v-collective's buffer spans: the end of its furthest block. */
+    long vectorSpan(int[] counts, int[] displs) {
+        long end = 0;
+        for (int i = 0; i < size; i++) {
+            if (counts[i] > 0) {
+                end = Math.max(end, (long) displs[i] + counts[i]);
+            }
+        }
+        return end;
+    }
+
+    /**
+     * {@code gatherv}: the root tells every rank the largest block (a broadcast), every rank's block, padded to it, goes
+     * through railcoll's gather, and the root puts block i at element {@code displs[i]} of {@code out}. On the other
+     * ranks {@code r}, {@code out}, {@code counts} and {@code displs} are null.
+     */
+    void gatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs, int root) throws MPIException {
+        MemorySegment largest = staging.take(8);
+        if (rank == root) {
+            long block = 0;
+            for (int i = 0; i < size; i++) {
+                block = Math.max(block, r.bytes(counts[i]));
+            }
+            largest.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, block);
+        }
+        backend.broadcast(largest, root);
+        long block = largest.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        if (own.byteSize() > block) {
+            // Raised after the broadcast, so that every rank is at the same call when this one leaves it.
+            throw error(MPI.ERR_TRUNCATE, "message truncated: this rank sends " + own.byteSize()
+                    + " bytes but the root receives at most " + block + " from any rank");
+        }
+        MemorySegment padded = staging.take(block);
+        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
+        MemorySegment all = rank == root ? staging.take(block * size) : null;
+        backend.gather(padded, all, root);
+        if (rank == root) {
+            for (int i = 0; i < size; i++) {
+                r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
+            }
+        }
+    }
+
+    /**
+     * {@code allToAllv}: the largest block any rank sends or receives (an all-reduce of each rank's largest), then
+     * railcoll's all-to-all of blocks padded to it; block i lands at element {@code rdispls[i]} of {@code out}.
+     */
+    void alltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
+                   int[] recvCounts, int[] rdispls) {
+        MemorySegment largest = staging.take(8);
+        long mine = 0;
+        for (int i = 0; i < size; i++) {
+            mine = Math.max(mine, Math.max(s.bytes(sendCounts[i]), r.bytes(recvCounts[i])));
+        }
+        largest.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, mine);
+        backend.allreduce(largest, largest, io.railcoll.reduce.ElementType.LONG, 1,
+                io.railcoll.reduce.PredefinedOperator.MAX);
+        long block = largest.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        MemorySegment send = staging.take(block * size);
+        for (int j = 0; j < size; j++) {
+            s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(j * block, block));
+        }
+        MemorySegment recv = staging.take(block * size);
+        backend.alltoall(send, recv);
+        for (int i = 0; i < size; i++) {
+            r.deliver(recv.asSlice(i * block, r.bytes(recvCounts[i])), out, rdispls[i], recvCounts[i]);
+        }
+    }
+
+    /**
+     * {@code allGatherv}: every rank's block, padded to the largest, through railcoll's all-gather; block i then goes
+     * to element {@code displs[i]} of {@code out}.
+     */
+    void allgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
+        long block = 0;
+        for (int i = 0; i < size; i++) {
+            block = Math.max(block, r.bytes(counts[i]));
+        }
+        MemorySegment padded = staging.take(block);
+        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
+        MemorySegment all = staging.take(block * size);
+        backend.allgather(padded, all);
+        for (int i = 0; i < size; i++) {
+            r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
+        }
+    }
+}

@@ -1,0 +1,467 @@
+package mpi;
+
+import io.railcoll.CollectiveAbortedException;
+import io.railcoll.OperatorFailedException;
+import io.railcoll.PeerLostException;
+import io.railcoll.RailcollException;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A communicator: the ranks a collective runs among. {@code MPI.COMM_WORLD} is every rank of the job, over
+ * railcoll's communicator; {@code MPI.COMM_SELF} is this rank alone. Collectives take the bindings' arguments
+ * (buffer, count in datatype elements, datatype) and pack what is not contiguous bytes into native staging memory
+ * around railcoll's call ({@link Transfer}); see docs/mpi.md for what is provided.
+ *
+ * <p>Errors go to this communicator's error handler (by default {@code MPI.ERRORS_ARE_FATAL}, which ends the job);
+ * with {@code MPI.ERRORS_RETURN} they are thrown as {@link MPIException}s whose message names the call, the rank and
+ * the counts. Threads: one thread at a time, unless {@code MPI.InitThread(args, MPI.THREAD_MULTIPLE)}, after which
+ * calls from several threads run one after another.
+ */
+public class Comm implements Freeable, Cloneable {
+    /** The split type of {@code Intracomm.splitType} for ranks sharing memory ({@code MPI_COMM_TYPE_SHARED}). */
+    public static final int TYPE_SHARED = 0;
+
+    private final ReentrantLock lock = new ReentrantLock(true);
+    private final Staging staging = new Staging();
+    private volatile Backend backend;
+    private volatile Errhandler errhandler;
+    private String name;
+    private final boolean predefined;
+    private boolean freed;
+
+    Comm(String name, boolean predefined) {
+        this.name = name;
+        this.predefined = predefined;
+        this.errhandler = MPI.ERRORS_ARE_FATAL;
+    }
+
+    /** Binds this communicator to its collectives (at {@code MPI.Init}). */
+    void bind(Backend backend) {
+        this.backend = backend;
+    }
+
+    /** The backend, for {@code MPI.Finalize} to close. */
+    Backend backendForFinalize() {
+        return backend;
+    }
+
+    /** Unbinds it and releases its staging memory (at {@code MPI.Finalize}). */
+    void unbind() {
+        lock.lock();
+        try {
+            backend = null;
+            staging.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- queries, names, error handlers ----
+
+    public final int getSize() throws MPIException {
+        return live("getSize").size();
+    }
+
+    public final int getRank() throws MPIException {
+        return live("getRank").rank();
+    }
+
+    public final boolean isNull() {
+        return freed;
+    }
+
+    /** An inter-communicator? Never, in this version: {@code COMM_WORLD} and {@code COMM_SELF} are intra. */
+    public final boolean isInter() throws MPIException {
+        live("isInter");
+        return false;
+    }
+
+    /** {@code MPI.UNDEFINED}: no communicator here has a topology. */
+    public final int getTopology() throws MPIException {
+        live("getTopology");
+        return MPI.UNDEFINED;
+    }
+
+    /** Freeing {@code COMM_WORLD} or {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI. */
+    public void free() throws MPIException {
+        live("free");
+        if (predefined) {
+            throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));
+        }
+        freed = true;
+    }
+
+    public final void setName(String name) throws MPIException {
+        live("setName");
+        this.name = name;
+    }
+
+    public final String getName() throws MPIException {
+        live("getName");
+        return name;
+    }
+
+    public final void setErrhandler(Errhandler errhandler) throws MPIException {
+        live("setErrhandler");
+        this.errhandler = java.util.Objects.requireNonNull(errhandler, "errhandler");
+    }
+
+    /** A new handle of the current handler, never {@code ==} to {@code MPI.ERRORS_RETURN} (as in the bindings). */
+    public final Errhandler getErrhandler() throws MPIException {
+        live("getErrhandler");
+        return new Errhandler(errhandler.kind);
+    }
+
+    /** Hands error class {@code errorCode} to this communicator's handler, as if a call had failed with it. */
+    public void callErrhandler(int errorCode) throws MPIException {
+        throw raise("callErrhandler", MPIException.of(errorCode, "error raised by callErrhandler"));
+    }
+
+    /** Ends the whole job with exit status {@code errorcode}, as {@code MPI_Abort}. */
+    public final void abort(int errorcode) throws MPIException {
+        live("abort");
+        System.err.println("railcoll-mpi: rank " + MPI.worldRank() + " called abort(" + errorcode + ") on " + name
+                + "; ending the job");
+        System.err.flush();
+        System.out.flush();
+        Runtime.getRuntime().halt(errorcode);
+    }
+
+    // ---- collectives ----
+
+    public final void barrier() throws MPIException {
+        collective("barrier", c -> c.backend.barrier());
+    }
+
+    /** {@code root}'s {@code count} elements of {@code buf} into every rank's {@code buf}. */
+    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("bcast", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment bytes = c.rank == root ? t.send(b, 0, count) : t.recvArea(b, count);
+            c.backend.broadcast(bytes, root);
+            if (c.rank != root) {
+                t.deliver(bytes, b, 0, count);
+            }
+        });
+    }
+
+    /** Rank i's {@code sendcount} elements land as block i ({@code recvcount} elements) of the root's {@code recvbuf}. */
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                             Datatype recvtype, int root) throws MPIException {
+        collective("gather", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            Transfer s = c.transfer(sendtype);
+            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            if (c.rank != root) {
+                c.backend.gather(send, null, root);
+                return;
+            }
+            c.count(recvcount, "recvcount");
+            Transfer r = c.transfer(recvtype);
+            c.sameBytes(s, sendcount, r, recvcount);
+            long all = (long) recvcount * c.size;
+            UserBuffer out = r.buffer(recvbuf, all, "recvbuf");
+            MemorySegment recv = r.recvArea(out, all);
+            c.backend.gather(send, recv, root);
+            r.deliver(recv, out, 0, all);
+        });
+    }
+
+    /**
+     * In place: on the root {@code buf} is the receive buffer of {@code size * count} elements whose own block already
+     * sits at {@code root * count}; elsewhere {@code buf} is the send buffer of {@code count} elements.
+     */
+    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("gather", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            if (c.rank != root) {
+                c.backend.gather(t.send(t.buffer(buf, count, "buf"), 0, count), null, root);
+                return;
+            }
+            long all = (long) count * c.size;
+            UserBuffer b = t.buffer(buf, all, "buf");
+            MemorySegment own = t.sendCopy(b, (long) root * count, count);
+            MemorySegment recv = t.recvArea(b, all);
+            c.backend.gather(own, recv, root);
+            t.deliver(recv, b, 0, all);
+        });
+    }
+
+    /**
+     * Rank i's {@code sendcount} elements land at element {@code displs[i]} of the root's {@code recvbuf},
+     * {@code recvcount[i]} elements of {@code recvtype}; the receive arguments matter on the root only. Carried out as
+     * a broadcast of the largest block and railcoll's gather of blocks padded to it.
+     */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                              int[] displs, Datatype recvtype, int root) throws MPIException {
+        collective("gatherv", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            Transfer s = c.transfer(sendtype);
+            MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            if (c.rank != root) {
+                c.gatherv(null, own, null, null, null, root);
+                return;
+            }
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            c.sameBytes(s, sendcount, r, recvcount[root]);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            c.gatherv(r, own, out, recvcount, displs, root);
+        });
+    }
+
+    /** The root's in-place form: its own block already sits at {@code displs[root]} of {@code recvbuf}. */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        collective("gatherv", c -> {
+            c.root(root);
+            if (c.rank != root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: the in-place gatherv(recvbuf, recvcount, displs, recvtype, "
+                        + root + ") is the root's form; the other ranks call gatherv(sendbuf, sendcount, sendtype, root)");
+            }
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            c.gatherv(r, r.sendCopy(out, displs[root], recvcount[root]), out, recvcount, displs, root);
+        });
+    }
+
+    /** The other ranks' form, with the root's in-place one: no receive arguments. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        collective("gatherv", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            if (c.rank == root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: gatherv(sendbuf, sendcount, sendtype, " + root
+                        + ") is the other ranks' form; the root calls gatherv(recvbuf, recvcount, displs, recvtype, root)");
+            }
+            Transfer s = c.transfer(sendtype);
+            c.gatherv(null, s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount), null, null, null, root);
+        });
+    }
+
+    /** Every rank's {@code sendcount} elements land as block i of every rank's {@code recvbuf}. */
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                Datatype recvtype) throws MPIException {
+        collective("allGather", c -> {
+            c.count(sendcount, "sendcount");
+            c.count(recvcount, "recvcount");
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.sameBytes(s, sendcount, r, recvcount);
+            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            long all = (long) recvcount * c.size;
+            UserBuffer out = r.buffer(recvbuf, all, "recvbuf");
+            MemorySegment recv = r.recvArea(out, all);
+            c.backend.allgather(send, recv);
+            r.deliver(recv, out, 0, all);
+        });
+    }
+
+    /** In place: {@code buf} holds {@code size * count} elements, this rank's block already at {@code rank * count}. */
+    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+        collective("allGather", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            long all = (long) count * c.size;
+            UserBuffer b = t.buffer(buf, all, "buf");
+            MemorySegment own = t.sendCopy(b, (long) c.rank * count, count);
+            MemorySegment recv = t.recvArea(b, all);
+            c.backend.allgather(own, recv);
+            t.deliver(recv, b, 0, all);
+        });
+    }
+
+    /**
+     * Rank i's {@code sendcount} elements land in block i of every rank's {@code recvbuf}, block i holding
+     * {@code recvcount[i]} elements from element {@code displs[i]} (in extents of {@code recvtype}). Carried out as
+     * railcoll's all-gather of blocks padded to the largest.
+     */
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+                                 int[] displs, Datatype recvtype) throws MPIException {
+        collective("allGatherv", c -> {
+            c.count(sendcount, "sendcount");
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            c.sameBytes(s, sendcount, r, recvcount[c.rank]);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            c.allgatherv(r, own, out, recvcount, displs);
+        });
+    }
+
+    /** In place: this rank's block already sits at {@code displs[rank]} of {@code recvbuf}. */
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        collective("allGatherv", c -> {
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            MemorySegment own = r.sendCopy(out, displs[c.rank], recvcount[c.rank]);
+            c.allgatherv(r, own, out, recvcount, displs);
+        });
+    }
+
+    /** Block j ({@code sendcount} elements) of {@code sendbuf} goes to rank j, landing as block i of its {@code recvbuf}. */
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                               Datatype recvtype) throws MPIException {
+        collective("allToAll", c -> {
+            c.count(sendcount, "sendcount");
+            c.count(recvcount, "recvcount");
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.sameBytes(s, sendcount, r, recvcount);
+            long sendAll = (long) sendcount * c.size;
+            long recvAll = (long) recvcount * c.size;
+            MemorySegment send = s.send(s.buffer(sendbuf, sendAll, "sendbuf"), 0, sendAll);
+            UserBuffer out = r.buffer(recvbuf, recvAll, "recvbuf");
+            MemorySegment recv = r.recvArea(out, recvAll);
+            c.backend.alltoall(send, recv);
+            r.deliver(recv, out, 0, recvAll);
+        });
+    }
+
+    /**
+     * {@code sendcount[j]} elements from element {@code sdispls[j]} of {@code sendbuf} go to rank j, landing at element
+     * {@code rdispls[i]} of its {@code recvbuf} ({@code recvcount[i]} elements), i being the sender. Carried out as an
+     * all-reduce of the largest block and railcoll's all-to-all of blocks padded to it.
+     */
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+                                int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        collective("allToAllv", c -> {
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.vector(sendcount, sdispls);
+            c.vector(recvcount, rdispls);
+            c.sameBytes(s, sendcount[c.rank], r, recvcount[c.rank]);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, sdispls), "sendbuf");
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, rdispls), "recvbuf");
+            c.alltoallv(s, in, sendcount, sdispls, r, out, recvcount, rdispls);
+        });
+    }
+
+    /** {@code recvbuf} on every rank gets the element-wise {@code op} of every rank's {@code count} elements. */
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collective("allReduce", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            c.allreduce(plan, op, t, send, recv, count);
+            t.deliver(recv, out, 0, count);
+        });
+    }
+
+    /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
+    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collective("allReduce", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            c.allreduce(plan, op, t, data, data, count);
+            t.deliver(data, b, 0, count);
+        });
+    }
+
+    /** {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]} for {@code count} elements, on this rank alone. */
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
+        // Local work on COMM_SELF's staging; its errors go to COMM_WORLD's handler, as calls tied to no communicator.
+        MPI.COMM_SELF.collective("reduceLocal", MPI.COMM_WORLD, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment in = t.send(t.buffer(inBuf, count, "inBuf"), 0, count);
+            UserBuffer b = t.buffer(inOutBuf, count, "inOutBuf");
+            MemorySegment inOut = t.sendCopy(b, 0, count);
+            Call.combine(plan, op, type, in, inOut, count);
+            t.deliver(inOut, b, 0, count);
+        });
+    }
+
+    // ---- plumbing ----
+
+    /** The body of a collective, run with the call's state. */
+    @FunctionalInterface
+    interface Body {
+        void run(Call call) throws MPIException;
+    }
+
+    /**
+     * Runs {@code body} as call {@code name}: after {@code MPI.check()} and under the call lock, with the staging
+     * memory reset; an error it raises, or a railcoll failure, goes to the error handler.
+     */
+    final void collective(String name, Body body) throws MPIException {
+        collective(name, this, body);
+    }
+
+    /** As {@link #collective(String, Body)}, its errors handled by {@code reportTo}'s error handler. */
+    final void collective(String name, Comm reportTo, Body body) throws MPIException {
+        Backend b = live(name);
+        if (!lock.tryLock()) {
+            if (!MPI.threadMultiple()) {
+                throw reportTo.raise(name, MPIException.of(MPI.ERR_OTHER, name + " on rank " + b.rank() + " of " + this.name
+                        + ": another thread is inside a call on this communicator; calls from several threads at once"
+                        + " need MPI.InitThread(args, MPI.THREAD_MULTIPLE)"));
+            }
+            lock.lock();
+        }
+        try {
+            if (lock.getHoldCount() == 1) {
+                staging.reset(); // not in a call this thread is already inside (a user op calling MPI)
+            }
+            body.run(new Call(name, b, staging, this.name));
+        } catch (MPIException e) {
+            throw reportTo.raise(name, e);
+        } catch (Op.UserFunctionFailure e) {
+            throw reportTo.raise(name, (MPIException) e.getCause());
+        } catch (OperatorFailedException e) {
+            if (e.getCause() instanceof Op.UserFunctionFailure f) {
+                throw reportTo.raise(name, (MPIException) f.getCause());
+            }
+            throw reportTo.raise(name, failed(MPI.ERR_OP, name, b, e));
+        } catch (PeerLostException | CollectiveAbortedException e) {
+            throw reportTo.raise(name, failed(MPI.ERR_PROC_ABORTED, name, b, e));
+        } catch (RailcollException | IllegalStateException e) {
+            throw reportTo.raise(name, failed(MPI.ERR_OTHER, name, b, e));
+        } catch (IllegalArgumentException e) {
+            throw reportTo.raise(name, failed(MPI.ERR_ARG, name, b, e));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private MPIException failed(int errorClass, String call, Backend b, RuntimeException e) {
+        return MPIException.of(errorClass, call + " on rank " + b.rank() + " of " + name + " failed: " + e.getMessage(), e);
+    }
+
+    /** The backend after {@code MPI.check()}, or an {@code MPI.ERR_COMM} error on a freed communicator. */
+    private Backend live(String call) throws MPIException {
+        MPI.check();
+        if (freed) {
+            throw raise(call, MPIException.of(MPI.ERR_COMM, "invalid communicator: " + call + " on a freed communicator"));
+        }
+        return backend;
+    }
+
+    /** Hands {@code error} from {@code call} to the error handler; returns it to throw if the handler returns. */
+    final MPIException raise(String call, MPIException error) {
+        return errhandler.handle(this, call, error);
+    }
+
+    String describe() {
+        return name;
+    }
+}

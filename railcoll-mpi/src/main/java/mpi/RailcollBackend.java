@@ -1,0 +1,61 @@
+package mpi;
+
+import io.railcoll.Communicator;
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.Operator;
+
+import java.lang.foreign.MemorySegment;
+
+/** {@code COMM_WORLD}'s collectives: railcoll's communicator, its algorithms and selection, as they are. */
+final class RailcollBackend implements Backend {
+    private final Communicator comm;
+
+    RailcollBackend(Communicator comm) {
+        this.comm = comm;
+    }
+
+    @Override
+    public int rank() {
+        return comm.rank();
+    }
+
+    @Override
+    public int size() {
+        return comm.size();
+    }
+
+    @Override
+    public void barrier() {
+        comm.barrier();
+    }
+
+    @Override
+    public void broadcast(MemorySegment buffer, int root) {
+        comm.broadcast(buffer, root);
+    }
+
+    @Override
+    public void gather(MemorySegment send, MemorySegment recv, int root) {
+        comm.gather(send, recv, root);
+    }
+
+    @Override
+    public void allgather(MemorySegment send, MemorySegment recv) {
+        comm.allgather(send, recv);
+    }
+
+    @Override
+    public void alltoall(MemorySegment send, MemorySegment recv) {
+        comm.alltoall(send, recv);
+    }
+
+    @Override
+    public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        comm.allreduce(send, recv, type, count, op);
+    }
+
+    @Override
+    public void close() {
+        comm.close();
+    }
+}

@@ -1,0 +1,74 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One datatype's data in one call, as the bytes railcoll moves: {@code count} elements packed back to back. Where
+ * the type is contiguous and the program's buffer is memory railcoll takes as it is (a direct buffer, a
+ * {@code byte[]}, a heap {@code ByteBuffer}), railcoll reads and writes the program's buffer itself; otherwise the
+ * elements are packed into the call's staging memory before a send and unpacked from it after a receive
+ * (only the type map's bytes, so gaps keep their contents).
+ */
+final class Transfer {
+    final Datatype type;
+    private final Call call;
+
+    Transfer(Datatype type, Call call) {
+        this.type = type;
+        this.call = call;
+    }
+
+    long bytes(long count) {
+        return Math.multiplyExact(count, type.map.packedBytes);
+    }
+
+    UserBuffer buffer(Object buffer, long count, String role) throws MPIException {
+        return UserBuffer.of(buffer, type, count, role, call);
+    }
+
+    private boolean direct(UserBuffer b) {
+        return type.map.contiguous() && b.railcollCanUse();
+    }
+
+    private long origin(long firstElement) {
+        return firstElement * type.map.extent();
+    }
+
+    /** The packed bytes of elements {@code [first, first + count)} of {@code b}, to be sent (or reduced in place). */
+    MemorySegment send(UserBuffer b, long first, long count) {
+        if (direct(b)) {
+            return b.memory.asSlice(origin(first), bytes(count));
+        }
+        return sendCopy(b, first, count);
+    }
+
+    /** As {@link #send}, always a copy in staging memory: for a block that also lies in the receive buffer. */
+    MemorySegment sendCopy(UserBuffer b, long first, long count) {
+        MemorySegment s = call.staging.take(bytes(count));
+        packTo(b, first, count, s);
+        return s;
+    }
+
+    /** Packs elements {@code [first, first + count)} of {@code b} to the start of {@code to}. */
+    void packTo(UserBuffer b, long first, long count, MemorySegment to) {
+        type.map.pack(b.memory, origin(first), count, to, 0);
+    }
+
+    /** Where {@code count} elements are received for {@code b}: its own memory, or staging to unpack from. */
+    MemorySegment recvArea(UserBuffer b, long count) {
+        if (direct(b)) {
+            return b.memory.asSlice(0, bytes(count));
+        }
+        return call.staging.take(bytes(count));
+    }
+
+    /** Puts {@code count} received elements from {@code bytes} at element {@code first} of {@code b}. */
+    void deliver(MemorySegment bytes, UserBuffer b, long first, long count) {
+        long at = origin(first);
+        boolean same = bytes.heapBase().equals(b.memory.heapBase()) && bytes.address() == b.memory.address() + at;
+        if (!same) {
+            type.map.unpack(bytes, 0, count, b.memory, at);
+        }
+        b.commit();
+    }
+}

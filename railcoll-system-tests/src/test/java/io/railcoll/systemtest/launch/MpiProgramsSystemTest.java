@@ -1,0 +1,201 @@
+package io.railcoll.systemtest.launch;
+
+import io.railcoll.bootstrap.BootstrapSources;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Programs written for Open MPI's Java bindings ({@code src/test/resources/mpi-programs}: the bindings' Hello, and
+ * collectives, derived types and user ops as their users write them) are compiled by the JDK's own {@code javac}
+ * against the railcoll-mpi jar alone, and run unmodified on 3 ranks by {@code railcoll run} (placement 2,1) and by
+ * Debian's Open MPI {@code mpirun} (PMIx); every rank's output is checked.
+ */
+class MpiProgramsSystemTest {
+    private static final String MPIRUN = Files.isExecutable(Path.of("/usr/bin/mpirun.openmpi"))
+            ? "/usr/bin/mpirun.openmpi" : "mpirun";
+    private static final int RANKS = 3;
+    private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps");
+    private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "Fatal");
+
+    @TempDir
+    static Path dir;
+    private static Path classes;
+
+    @BeforeAll
+    static void compile() throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src"));
+        classes = Files.createDirectories(dir.resolve("classes"));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
+                "-d", classes.toString(), "-cp", entry("railcoll-mpi")));
+        for (String p : SOURCES) {
+            try (InputStream in = MpiProgramsSystemTest.class.getResourceAsStream("/mpi-programs/" + p + ".java")) {
+                Path file = src.resolve(p + ".java");
+                Files.write(file, in.readAllBytes());
+                cmd.add(file.toString());
+            }
+        }
+        Launch.Result r = Launch.run(cmd, Map.of(), 120);
+        assertEquals(0, r.exitCode(), "javac: " + r.output());
+    }
+
+    @Test
+    void railcollRunRunsThemUnmodified() throws Exception {
+        for (String program : PROGRAMS) {
+            List<String> cmd = new ArrayList<>(List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp",
+                    railcollClassPath(), "io.railcoll.cli.RailcollCli", "run", "--placement", "2,1", "--classpath",
+                    classes.toString(), program));
+            check(program, Launch.run(cmd, Map.of(), 300));
+        }
+    }
+
+    /**
+     * Under the default handler, MPI.ERRORS_ARE_FATAL, rank 2's bad root ends the job: no exception reaches the
+     * program, the rank says what failed and exits with the error class, and the ranks waiting for it are stopped.
+     */
+    @Test
+    void anErrorUnderErrorsAreFatalEndsTheJob() throws Exception {
+        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
+                "io.railcoll.cli.RailcollCli", "run", "--placement", "2,1", "--classpath", classes.toString(), "Fatal");
+        Launch.Result r = Launch.run(cmd, Map.of("RAILCOLL_TIMEOUT_MS", "20000"), 300);
+        assertTrue(r.exitCode() != 0, r.output());
+        assertEquals(1, r.count("railcoll-mpi: rank 2: MPI_ERR_ROOT: bcast on rank 2 of MPI_COMM_WORLD: invalid root: 99"
+                + " (the communicator has 3 ranks) (in bcast on MPI_COMM_WORLD; the handler is MPI.ERRORS_ARE_FATAL"), r.output());
+        assertEquals(0, r.count("caught"), r.output());
+        assertEquals(0, r.count("rank 2 went on"), r.output());
+    }
+
+    @Test
+    void openMpisMpirunRunsThemUnmodified() throws Exception {
+        assumeTrue(Launch.output(MPIRUN, "--version").contains("open-mpi.org"),
+                "skipped: Open MPI's mpirun is not installed or did not answer --version (apt-get install openmpi-bin)");
+        assumeTrue(BootstrapSources.pmixLibrary(System.getenv()).isPresent(),
+                "skipped: libpmix is not installed (apt-get install libpmix2)");
+        String cp = String.join(File.pathSeparator, classes.toString(), entry("railcoll-mpi"), entry("railcoll-core"));
+        for (String program : PROGRAMS) {
+            List<String> cmd = new ArrayList<>(List.of(MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to",
+                    "none", "-np", Integer.toString(RANKS), java(), "--enable-native-access=ALL-UNNAMED",
+                    "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp, program));
+            check(program, Launch.run(cmd, Map.of(), 300));
+        }
+    }
+
+    private static void check(String program, Launch.Result r) {
+        assertEquals(0, r.exitCode(), program + ":\n" + r.output());
+        List<String> expected = new ArrayList<>();
+        for (int rank = 0; rank < RANKS; rank++) {
+            expected.addAll(expectedLines(program, rank));
+        }
+        for (String line : expected) {
+            assertEquals(1, r.count(line), program + ": expected once: '" + line + "'; output:\n" + r.output());
+        }
+        if (program.equals("Collectives")) {
+            // the same bits everywhere, and pi to the rule's accuracy
+            List<String> pi = r.output().lines().filter(l -> l.contains(" pi ")).map(l -> l.replaceAll(".* pi ", ""))
+                    .distinct().toList();
+            assertEquals(1, pi.size(), r.output());
+            assertTrue(pi.getFirst().startsWith("3.1415926"), r.output());
+            assertEquals(RANKS, r.count(" pi 3.1415926"), r.output());
+        }
+    }
+
+    private static List<String> expectedLines(String program, int rank) {
+        return switch (program) {
+            case "Hello" -> List.of("Hello world from rank " + rank + " of " + RANKS);
+            case "Collectives" -> {
+                List<String> lines = new ArrayList<>(List.of(
+                        "rank " + rank + " bcast " + (rank == 1 ? "[7, 8, 9, 10, 11]" : "[7, 8, 9, 0, 0]"),
+                        "rank " + rank + " int sum [3, 30, 0]",
+                        "rank " + rank + " double max [2.5, 0.0]",
+                        "rank " + rank + " buffer sum [300.0, 303.0, 306.0, 309.0]",
+                        "rank " + rank + " allGather [4294967296, 8589934592, 17179869184]",
+                        "rank " + rank + " allToAll [" + rank + ", " + (10 + rank) + ", " + (20 + rank) + "]",
+                        "rank " + rank + " provided 3 threads " + 25 * RANKS + " " + 25 * RANKS,
+                        "rank " + rank + " allGatherv [0, 10, 11, 20, 21, 22]",
+                        "rank " + rank + " allToAllv [" + rank + ", " + (10 + rank) + ", " + (10 + rank) + ", " + (20 + rank)
+                                + ", " + (20 + rank) + ", " + (20 + rank) + "]"));
+                if (rank == RANKS - 1) {
+                    lines.add("rank 2 gatherv [0, -1, -1, 100, 101, -1, 200, 201, 202]");
+                }
+                if (rank == 0) {
+                    lines.add("rank 0 gather [0, 0, 1, -1, 2, -2]");
+                }
+                yield lines;
+            }
+            case "DerivedAndOps" -> {
+                double[] m = new double[12];
+                for (int i = 0; i < 12; i++) {
+                    m[i] = rank == 0 || i % 4 == 1 && i < 12 ? i : 0;
+                }
+                // the product M0 * M1 * M2 of [[r+2, r+1], [0, 1]], in rank order
+                long a = 1;
+                long b = 0;
+                for (int r = 0; r < RANKS; r++) {
+                    b = a * (r + 1) + b;
+                    a = a * (r + 2);
+                }
+                // [[a, b], [0, c]] products in rank order, as 3 ints: (r+1, r+2, r+3) and (1, r, 2)
+                long[] t1 = {1, 0, 1};
+                long[] t2 = {1, 0, 1};
+                for (int r = 0; r < RANKS; r++) {
+                    t1 = triangular(t1, new long[] {r + 1, r + 2, r + 3});
+                    t2 = triangular(t2, new long[] {1, r, 2});
+                }
+                yield List.of("rank " + rank + " column " + Arrays.toString(m),
+                        "rank " + rank + " triangular [" + t1[0] + ", " + t1[1] + ", " + t1[2] + ", " + t2[0] + ", " + t2[1]
+                                + ", " + t2[2] + "]",
+                        "rank " + rank + " columns [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0]",
+                        "rank " + rank + " product [" + a + ", " + b + "]",
+                        "rank " + rank + " maxloc 2.0 at 2",
+                        "rank " + rank + " error class 8 root true");
+            }
+            default -> throw new IllegalArgumentException(program);
+        };
+    }
+
+    private static long[] triangular(long[] x, long[] y) {
+        return new long[] {x[0] * y[0], x[0] * y[1] + x[1] * y[2], x[2] * y[2]};
+    }
+
+    /** The class path entry (jar or class directory) of a railcoll module in this JVM's class path. */
+    private static String entry(String module) throws IOException {
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path p = Path.of(e);
+            String name = p.getFileName().toString();
+            if (name.startsWith(module + "-") && name.endsWith(".jar")
+                    || name.equals("classes") && p.getParent().getParent().getFileName().toString().equals(module)) {
+                return e;
+            }
+        }
+        throw new IOException(module + " is not on the test's class path: " + System.getProperty("java.class.path"));
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** This JVM's class path without the test classes: what bin/railcoll runs on. */
+    private static String railcollClassPath() {
+        List<String> keep = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!e.endsWith("test-classes")) {
+                keep.add(e);
+            }
+        }
+        return String.join(File.pathSeparator, keep);
+    }
+}
