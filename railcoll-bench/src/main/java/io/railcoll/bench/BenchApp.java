@@ -339,8 +339,10 @@ public final class BenchApp implements RankApp {
             case GATHER -> comm.gather(s, comm.rank() == root ? r : null, root);
             case ALLGATHER -> comm.allgather(s, r);
             case ALLTOALL -> comm.alltoall(s, r);
+            case SCATTER -> comm.scatter(s, r, root);
             // Refused by bench before any rank starts; here so that no call is ever timed as doing nothing.
-            case ALLREDUCE -> throw new IllegalArgumentException("bench does not time reductions yet: " + c.id());
+            case ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN ->
+                    throw new IllegalArgumentException("bench does not time reductions yet: " + c.id());
         }
     }
 

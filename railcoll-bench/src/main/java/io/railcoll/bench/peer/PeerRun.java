@@ -43,8 +43,9 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         sizes = List.copyOf(sizes);
         extraMpirunArgs = List.copyOf(extraMpirunArgs);
         railInterfaces = List.copyOf(railInterfaces);
-        if (collective.reduces()) {
-            // peer_bench.c and MpjBench move bytes only: a reduction needs a type and an operator they do not take yet.
+        if (collective.reduces() || collective == Collective.SCATTER) {
+            // peer_bench.c and MpjBench move bytes only: a reduction needs a type and an operator they do not take
+            // yet, and they have no scatter.
             throw new IllegalArgumentException("the peers do not run " + collective.id() + " yet");
         }
         if (collective != Collective.BARRIER && sizes.isEmpty()) {
