@@ -351,28 +351,17 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code recvbuf} on every rank gets the element-wise {@code op} of every rank's {@code count} elements. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collective("allReduce", c -> {
-            c.count(count, "count");
-            Transfer t = c.transfer(type);
-            Reductions.Plan plan = c.plan(op, type);
-            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
-            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
-            MemorySegment recv = t.recvArea(out, count);
+        elementwise("allReduce", sendbuf, recvbuf, count, type, op, (c, plan, t, send, recv) -> {
             c.allreduce(plan, op, t, send, recv, count);
-            t.deliver(recv, out, 0, count);
+            return true;
         });
     }
 
     /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collective("allReduce", c -> {
-            c.count(count, "count");
-            Transfer t = c.transfer(type);
-            Reductions.Plan plan = c.plan(op, type);
-            UserBuffer b = t.buffer(buf, count, "buf");
-            MemorySegment data = t.send(b, 0, count);
-            c.allreduce(plan, op, t, data, data, count);
-            t.deliver(data, b, 0, count);
+        elementwise("allReduce", buf, count, type, op, (c, plan, t, send, recv) -> {
+            c.allreduce(plan, op, t, send, recv, count);
+            return true;
         });
     }
 
@@ -608,6 +597,46 @@ public class Comm implements Freeable, Cloneable {
     }
 
     // ---- plumbing ----
+
+    /** One element-wise reduction on packed data ({@code send == recv} in place); false if {@code recv} got no result. */
+    @FunctionalInterface
+    interface Elementwise {
+        boolean run(Call call, Reductions.Plan plan, Transfer t, MemorySegment send, MemorySegment recv) throws MPIException;
+    }
+
+    /**
+     * An element-wise reduction ({@code allReduce}, {@code scan}, {@code exScan}) of {@code count} elements from
+     * {@code sendbuf} into {@code recvbuf}, each packed or used as it is ({@link Transfer}).
+     */
+    final void elementwise(String name, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, Elementwise how)
+            throws MPIException {
+        collective(name, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            if (how.run(c, plan, t, send, recv)) {
+                t.deliver(recv, out, 0, count);
+            }
+        });
+    }
+
+    /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
+    final void elementwise(String name, Object buf, int count, Datatype type, Op op, Elementwise how)
+            throws MPIException {
+        collective(name, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            if (how.run(c, plan, t, data, data)) {
+                t.deliver(data, b, 0, count);
+            }
+        });
+    }
 
     /** The body of a collective, run with the call's state. */
     @FunctionalInterface
