@@ -9,8 +9,8 @@ import java.lang.foreign.MemorySegment;
  * The collectives a {@link Comm} runs, on packed bytes: railcoll's {@link io.railcoll.Communicator} for
  * {@code COMM_WORLD} ({@link RailcollBackend}), a local copy for the one-rank {@code COMM_SELF}
  * ({@link SelfBackend}). Buffers are native segments or heap segments over {@code byte[]}, already packed; every
- * datatype question has been answered before a call reaches here. A collective railcoll-core adds (reduce, scatter,
- * scan, point-to-point, requests) becomes one method here and one in each implementation.
+ * datatype question has been answered before a call reaches here. A collective railcoll-core adds (point-to-point,
+ * requests) becomes one method here and one in each implementation.
  */
 interface Backend {
     int rank();
@@ -30,6 +30,27 @@ interface Backend {
 
     /** {@code send == recv} reduces in place. */
     void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** {@code recv} is only used on the root (null elsewhere); {@code send == recv} on the root reduces in place. */
+    void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root);
+
+    /**
+     * {@code send} holds {@code size() * count} elements, block j for rank j; {@code recv} gets this rank's
+     * combined block. {@code recv} may be the start of {@code send} (in place).
+     */
+    void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** Inclusive prefix; {@code send == recv} in place. */
+    void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** Exclusive prefix; rank 0's {@code recv} is left as it is. {@code send == recv} in place. */
+    void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /**
+     * Block i of the root's {@code send} into rank i's {@code recv} (every rank's {@code recv} the same size);
+     * {@code send} is null off the root, and a null {@code recv} on the root leaves its own block where it is.
+     */
+    void scatter(MemorySegment send, MemorySegment recv, int root);
 
     /** Leaves the job: says goodbye to the other ranks and releases what the backend holds. */
     void close();

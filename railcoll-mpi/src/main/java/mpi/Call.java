@@ -8,8 +8,8 @@ import java.util.Objects;
 /**
  * One collective call in progress on a {@link Comm}: its name, the rank and size, the argument checks every
  * collective shares (each failing with an {@link MPIException} that names the call, the rank, the communicator and
- * the offending values), and the steps that are more than one railcoll call (the all-gather of padded blocks behind
- * {@code allGatherv}, the fold behind a user reduction on an odd-sized datatype). Lives for one call, on its thread.
+ * the offending values), and the steps that are more than one railcoll call (the padded blocks behind the
+ * v-collectives, the fold behind a user reduction on an odd-sized datatype). Lives for one call, on its thread.
  */
 final class Call {
     final String name;
@@ -79,13 +79,108 @@ final class Call {
             return;
         }
         // A user op on a datatype whose packed element has no railcoll type of its size (decision 0076): every
-        // contribution to every rank, then x0 op (x1 op (... op x(P-1))) here, the same order on every rank.
+        // contribution to every rank, then the fold in rank order here, the same order on every rank.
         long bytes = t.bytes(count);
         MemorySegment all = staging.take(bytes * size);
         backend.allgather(send.asSlice(0, bytes), all);
-        MemorySegment.copy(all, (size - 1) * bytes, recv, 0, bytes);
-        for (int r = size - 2; r >= 0; r--) {
-            op.invoke(all, r * bytes, recv, 0, count, t.type);
+        foldInRankOrder(op, t, all, size, recv, count);
+    }
+
+    /**
+     * Reduce of {@code count} packed elements to {@code root}'s {@code recv} (null elsewhere; {@code send == recv}
+     * on the root in place). The fold (decision 0076): every contribution to the root, which folds them.
+     */
+    void reduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count, int root) {
+        if (plan.elementType() != null) {
+            backend.reduce(send, recv, plan.elementType(), plan.elements(count), plan.operator(), root);
+            return;
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = rank == root ? staging.take(bytes * size) : null;
+        backend.gather(send.asSlice(0, bytes), all, root);
+        if (rank == root) {
+            foldInRankOrder(op, t, all, size, recv, count);
+        }
+    }
+
+    /**
+     * Reduce-scatter of equal blocks: {@code send} holds {@code size * count} packed elements, {@code recv} (which may
+     * be the start of {@code send}) gets this rank's {@code count}. The fold: every rank's block j to rank j (an
+     * all-to-all), which folds them.
+     */
+    void reduceScatterBlock(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count) {
+        if (plan.elementType() != null) {
+            backend.reduceScatterBlock(send, recv, plan.elementType(), plan.elements(count), plan.operator());
+            return;
+        }
+        long bytes = t.bytes(count);
+        MemorySegment mine = staging.take(bytes * size);
+        backend.alltoall(send.asSlice(0, bytes * size), mine);
+        foldInRankOrder(op, t, mine, size, recv, count);
+    }
+
+    /**
+     * {@code reduceScatter}: {@code send} holds the packed blocks of {@code counts} back to back; this rank's block
+     * goes to {@code out} (which may be the buffer {@code send} was taken from: in place). Equal counts are railcoll's
+     * reduce-scatter. Uneven ones have no railcoll collective: the whole vector is all-reduced into staging and each
+     * rank keeps its block, correct for any counts and op (in rank order where railcoll's all-reduce is), at the cost
+     * of an all-reduce of the whole vector (decision 0078).
+     */
+    void reduceScatter(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, UserBuffer out, int[] counts) {
+        long mine = counts[rank];
+        boolean equal = true;
+        long before = 0;
+        long all = 0;
+        for (int i = 0; i < size; i++) {
+            equal &= counts[i] == counts[0];
+            before += i < rank ? counts[i] : 0;
+            all += counts[i];
+        }
+        if (equal) {
+            MemorySegment recv = t.recvArea(out, mine);
+            reduceScatterBlock(plan, op, t, send, recv, mine);
+            t.deliver(recv, out, 0, mine);
+            return;
+        }
+        MemorySegment whole = staging.take(t.bytes(all));
+        allreduce(plan, op, t, send, whole, all);
+        t.deliver(whole.asSlice(t.bytes(before), t.bytes(mine)), out, 0, mine);
+    }
+
+    /**
+     * Inclusive ({@code s0 op ... op s(rank)}) or exclusive ({@code ... op s(rank-1)}; rank 0's {@code recv} untouched)
+     * prefix of {@code count} packed elements; {@code send == recv} in place. The fold: every contribution to every
+     * rank, each folding the ranks below it.
+     */
+    void scan(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+              boolean exclusive) {
+        if (plan.elementType() != null) {
+            if (exclusive) {
+                backend.exscan(send, recv, plan.elementType(), plan.elements(count), plan.operator());
+            } else {
+                backend.scan(send, recv, plan.elementType(), plan.elements(count), plan.operator());
+            }
+            return;
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = staging.take(bytes * size);
+        backend.allgather(send.asSlice(0, bytes), all);
+        int ranks = exclusive ? rank : rank + 1;
+        if (ranks > 0) {
+            foldInRankOrder(op, t, all, ranks, recv, count);
+        }
+    }
+
+    /**
+     * {@code into = x0 op (x1 op (... op x(n-1)))} of the first {@code n} contributions in {@code all} (each
+     * {@code count} packed elements, back to back): the rank order a non-commutative op needs, {@code in} always the
+     * lower ranks' side.
+     */
+    private static void foldInRankOrder(Op op, Transfer t, MemorySegment all, int n, MemorySegment into, long count) {
+        long bytes = t.bytes(count);
+        MemorySegment.copy(all, (n - 1) * bytes, into, 0, bytes);
+        for (int r = n - 2; r >= 0; r--) {
+            op.invoke(all, r * bytes, into, 0, count, t.type);
         }
     }
 
@@ -110,6 +205,19 @@ final class Call {
             if (counts[i] < 0 || displs[i] < 0) {
                 throw error(MPI.ERR_COUNT, "invalid count: rank " + i + "'s count is " + counts[i]
                         + " and displacement " + displs[i]);
+            }
+        }
+    }
+
+    /** Per-rank counts ({@code reduceScatter}'s): one per rank, none negative. */
+    void counts(int[] counts, String what) throws MPIException {
+        Objects.requireNonNull(counts, what);
+        if (counts.length < size) {
+            throw error(MPI.ERR_ARG, "invalid argument: " + counts.length + " " + what + " for " + size + " ranks");
+        }
+        for (int i = 0; i < size; i++) {
+            if (counts[i] < 0) {
+                throw error(MPI.ERR_COUNT, "invalid count: rank " + i + "'s count in " + what + " is " + counts[i]);
             }
         }
     }
@@ -155,6 +263,47 @@ final class Call {
                 r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
             }
         }
+    }
+
+    /**
+     * {@code scatterv}: the root tells every rank every block's size in bytes (a broadcast of {@code size} longs), packs
+     * block i (elements {@code displs[i]} on of {@code in}) padded to the largest into staging, and railcoll scatters
+     * the padded blocks; each rank then delivers its block's {@code recvCount} elements to {@code out}. On the other
+     * ranks {@code s}, {@code in}, {@code counts} and {@code displs} are null; on the root {@code out} is null in place
+     * (its own block stays in {@code in}). A block whose bytes differ from what its rank receives is
+     * {@code MPI_ERR_TRUNCATE} on that rank, raised after the scatter so that every rank has left the collective.
+     */
+    void scatterv(Transfer s, UserBuffer in, int[] counts, int[] displs, Transfer r, UserBuffer out, long recvCount,
+                  int root) throws MPIException {
+        MemorySegment sizes = staging.take(8L * size);
+        if (rank == root) {
+            for (int i = 0; i < size; i++) {
+                sizes.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i, s.bytes(counts[i]));
+            }
+        }
+        backend.broadcast(sizes, root);
+        long block = 0;
+        for (int i = 0; i < size; i++) {
+            block = Math.max(block, sizes.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i));
+        }
+        MemorySegment padded = null;
+        if (rank == root) {
+            padded = staging.take(block * size);
+            for (int i = 0; i < size; i++) {
+                s.packTo(in, displs[i], counts[i], padded.asSlice(i * block, block));
+            }
+        }
+        MemorySegment mine = out == null ? null : staging.take(block);
+        backend.scatter(padded, mine, root);
+        if (out == null) {
+            return;
+        }
+        long sent = sizes.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, rank);
+        if (sent != r.bytes(recvCount)) {
+            throw error(MPI.ERR_TRUNCATE, "message truncated: the root sends this rank " + sent + " bytes but "
+                    + recvCount + " elements of " + r.type.describe() + " are " + r.bytes(recvCount));
+        }
+        r.deliver(mine.asSlice(0, sent), out, 0, recvCount);
     }
 
     /**

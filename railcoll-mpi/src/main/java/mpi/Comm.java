@@ -351,28 +351,233 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code recvbuf} on every rank gets the element-wise {@code op} of every rank's {@code count} elements. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        collective("allReduce", c -> {
-            c.count(count, "count");
-            Transfer t = c.transfer(type);
-            Reductions.Plan plan = c.plan(op, type);
-            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
-            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
-            MemorySegment recv = t.recvArea(out, count);
+        elementwise("allReduce", sendbuf, recvbuf, count, type, op, (c, plan, t, send, recv) -> {
             c.allreduce(plan, op, t, send, recv, count);
-            t.deliver(recv, out, 0, count);
+            return true;
         });
     }
 
     /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collective("allReduce", c -> {
+        elementwise("allReduce", buf, count, type, op, (c, plan, t, send, recv) -> {
+            c.allreduce(plan, op, t, send, recv, count);
+            return true;
+        });
+    }
+
+    /**
+     * {@code root}'s {@code recvbuf} gets the element-wise {@code op} of every rank's {@code count} elements, in rank
+     * order for a non-commutative op; {@code recvbuf} matters on the root only (null elsewhere is fine).
+     */
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        collective("reduce", c -> {
             c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            if (c.rank != root) {
+                c.reduce(plan, op, t, send, null, count, root);
+                return;
+            }
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            c.reduce(plan, op, t, send, recv, count, root);
+            t.deliver(recv, out, 0, count);
+        });
+    }
+
+    /**
+     * In place: on the root {@code buf} holds its {@code count} elements and receives the result; elsewhere
+     * {@code buf} is input only and is not modified.
+     */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        collective("reduce", c -> {
+            c.count(count, "count");
+            c.root(root);
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
             UserBuffer b = t.buffer(buf, count, "buf");
             MemorySegment data = t.send(b, 0, count);
-            c.allreduce(plan, op, t, data, data, count);
+            if (c.rank != root) {
+                c.reduce(plan, op, t, data, null, count, root);
+                return;
+            }
+            c.reduce(plan, op, t, data, data, count, root);
             t.deliver(data, b, 0, count);
+        });
+    }
+
+    /**
+     * {@code sendbuf} holds {@code size * recvcount} elements, block j for rank j; this rank's {@code recvbuf} gets
+     * the {@code op} of every rank's block {@code rank} ({@code recvcount} elements).
+     */
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        collective("reduceScatterBlock", c -> {
+            c.count(recvcount, "recvcount");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = (long) recvcount * c.size;
+            MemorySegment send = t.send(t.buffer(sendbuf, all, "sendbuf"), 0, all);
+            UserBuffer out = t.buffer(recvbuf, recvcount, "recvbuf");
+            MemorySegment recv = t.recvArea(out, recvcount);
+            c.reduceScatterBlock(plan, op, t, send, recv, recvcount);
+            t.deliver(recv, out, 0, recvcount);
+        });
+    }
+
+    /** In place: {@code buf} holds {@code size * count} elements; this rank's result lands in its first {@code count}. */
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collective("reduceScatterBlock", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = (long) count * c.size;
+            UserBuffer b = t.buffer(buf, all, "buf");
+            MemorySegment data = t.send(b, 0, all);
+            MemorySegment recv = data.asSlice(0, t.bytes(count));
+            c.reduceScatterBlock(plan, op, t, data, recv, count);
+            t.deliver(recv, b, 0, count);
+        });
+    }
+
+    /**
+     * {@code sendbuf} holds the sum of {@code recvcounts} elements, rank j's block after the blocks of ranks
+     * {@code 0..j-1}; this rank's {@code recvbuf} gets the {@code op} of every rank's block {@code rank}
+     * ({@code recvcounts[rank]} elements). Equal counts run railcoll's reduce-scatter; uneven ones an all-reduce of the
+     * whole vector, of which each rank keeps its block (docs/mpi.md).
+     */
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        collective("reduceScatter", c -> {
+            c.counts(recvcounts, "recvcounts");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = sum(recvcounts, c.size);
+            MemorySegment send = t.send(t.buffer(sendbuf, all, "sendbuf"), 0, all);
+            UserBuffer out = t.buffer(recvbuf, recvcounts[c.rank], "recvbuf");
+            c.reduceScatter(plan, op, t, send, out, recvcounts);
+        });
+    }
+
+    /** In place: {@code buf} holds the sum of {@code counts} elements; this rank's result lands in its first {@code counts[rank]}. */
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        collective("reduceScatter", c -> {
+            c.counts(counts, "counts");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = sum(counts, c.size);
+            UserBuffer b = t.buffer(buf, all, "buf");
+            c.reduceScatter(plan, op, t, t.send(b, 0, all), b, counts);
+        });
+    }
+
+    private static long sum(int[] counts, int size) {
+        long all = 0;
+        for (int i = 0; i < size; i++) {
+            all += counts[i];
+        }
+        return all;
+    }
+
+    /**
+     * Block i ({@code sendcount} elements from element {@code i * sendcount}) of the root's {@code sendbuf} lands in
+     * rank i's {@code recvbuf} ({@code recvcount} elements); the send arguments matter on the root only.
+     */
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                              Datatype recvtype, int root) throws MPIException {
+        collective("scatter", c -> {
+            c.count(recvcount, "recvcount");
+            c.root(root);
+            Transfer r = c.transfer(recvtype);
+            UserBuffer out = r.buffer(recvbuf, recvcount, "recvbuf");
+            MemorySegment send = null;
+            if (c.rank == root) {
+                c.count(sendcount, "sendcount");
+                Transfer s = c.transfer(sendtype);
+                c.sameBytes(s, sendcount, r, recvcount);
+                long all = (long) sendcount * c.size;
+                send = s.send(s.buffer(sendbuf, all, "sendbuf"), 0, all);
+            }
+            MemorySegment recv = r.recvArea(out, recvcount);
+            c.backend.scatter(send, recv, root);
+            r.deliver(recv, out, 0, recvcount);
+        });
+    }
+
+    /**
+     * In place: on the root {@code buf} is the send buffer of {@code size * count} elements, its own block staying
+     * where it is; elsewhere {@code buf} is the receive buffer of {@code count} elements.
+     */
+    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("scatter", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            if (c.rank == root) {
+                long all = (long) count * c.size;
+                c.backend.scatter(t.send(t.buffer(buf, all, "buf"), 0, all), null, root);
+                return;
+            }
+            UserBuffer out = t.buffer(buf, count, "buf");
+            MemorySegment recv = t.recvArea(out, count);
+            c.backend.scatter(null, recv, root);
+            t.deliver(recv, out, 0, count);
+        });
+    }
+
+    /**
+     * Block i ({@code sendcount[i]} elements from element {@code displs[i]}) of the root's {@code sendbuf} lands in
+     * rank i's {@code recvbuf} ({@code recvcount} elements of {@code recvtype}); the send arguments matter on the root
+     * only. Carried out as a broadcast of the blocks' sizes and railcoll's scatter of blocks padded to the largest.
+     */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
+                               int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("scatterv", c -> {
+            c.count(recvcount, "recvcount");
+            c.root(root);
+            Transfer r = c.transfer(recvtype);
+            UserBuffer out = r.buffer(recvbuf, recvcount, "recvbuf");
+            if (c.rank != root) {
+                c.scatterv(null, null, null, null, r, out, recvcount, root);
+                return;
+            }
+            Transfer s = c.transfer(sendtype);
+            c.vector(sendcount, displs);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, displs), "sendbuf");
+            c.scatterv(s, in, sendcount, displs, r, out, recvcount, root);
+        });
+    }
+
+    /** The root's in-place form: its own block stays at {@code displs[root]} of {@code sendbuf}. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        collective("scatterv", c -> {
+            c.root(root);
+            if (c.rank != root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: the in-place scatterv(sendbuf, sendcount, displs, sendtype, "
+                        + root + ") is the root's form; the other ranks call scatterv(recvbuf, recvcount, recvtype, root)");
+            }
+            Transfer s = c.transfer(sendtype);
+            c.vector(sendcount, displs);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, displs), "sendbuf");
+            c.scatterv(s, in, sendcount, displs, null, null, 0, root);
+        });
+    }
+
+    /** The other ranks' form, with the root's in-place one: no send arguments. */
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("scatterv", c -> {
+            c.count(recvcount, "recvcount");
+            c.root(root);
+            if (c.rank == root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: scatterv(recvbuf, recvcount, recvtype, " + root
+                        + ") is the other ranks' form; the root calls scatterv(sendbuf, sendcount, displs, sendtype, root)");
+            }
+            Transfer r = c.transfer(recvtype);
+            c.scatterv(null, null, null, null, r, r.buffer(recvbuf, recvcount, "recvbuf"), recvcount, root);
         });
     }
 
@@ -392,6 +597,46 @@ public class Comm implements Freeable, Cloneable {
     }
 
     // ---- plumbing ----
+
+    /** One element-wise reduction on packed data ({@code send == recv} in place); false if {@code recv} got no result. */
+    @FunctionalInterface
+    interface Elementwise {
+        boolean run(Call call, Reductions.Plan plan, Transfer t, MemorySegment send, MemorySegment recv) throws MPIException;
+    }
+
+    /**
+     * An element-wise reduction ({@code allReduce}, {@code scan}, {@code exScan}) of {@code count} elements from
+     * {@code sendbuf} into {@code recvbuf}, each packed or used as it is ({@link Transfer}).
+     */
+    final void elementwise(String name, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, Elementwise how)
+            throws MPIException {
+        collective(name, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            if (how.run(c, plan, t, send, recv)) {
+                t.deliver(recv, out, 0, count);
+            }
+        });
+    }
+
+    /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
+    final void elementwise(String name, Object buf, int count, Datatype type, Op op, Elementwise how)
+            throws MPIException {
+        collective(name, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            if (how.run(c, plan, t, data, data)) {
+                t.deliver(data, b, 0, count);
+            }
+        });
+    }
 
     /** The body of a collective, run with the call's state. */
     @FunctionalInterface

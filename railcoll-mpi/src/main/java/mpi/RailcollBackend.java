@@ -55,6 +55,31 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        comm.reduce(send, recv, type, count, op, root);
+    }
+
+    @Override
+    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        comm.reduceScatterBlock(send, recv, type, count, op);
+    }
+
+    @Override
+    public void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        comm.scan(send, recv, type, count, op);
+    }
+
+    @Override
+    public void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        comm.exscan(send, recv, type, count, op);
+    }
+
+    @Override
+    public void scatter(MemorySegment send, MemorySegment recv, int root) {
+        comm.scatter(send, recv, root);
+    }
+
+    @Override
     public void close() {
         comm.close();
     }

@@ -49,6 +49,33 @@ final class SelfBackend implements Backend {
         MemorySegment.copy(send, 0, recv, 0, type.bytes(count));
     }
 
+    @Override
+    public void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        copy(send.asSlice(0, type.bytes(count)), recv);
+    }
+
+    @Override
+    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        copy(send.asSlice(0, type.bytes(count)), recv);
+    }
+
+    @Override
+    public void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        copy(send.asSlice(0, type.bytes(count)), recv);
+    }
+
+    /** Rank 0 has no lower ranks: its {@code recv} is left as it is, as railcoll leaves it. */
+    @Override
+    public void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+    }
+
+    @Override
+    public void scatter(MemorySegment send, MemorySegment recv, int root) {
+        if (recv != null) {
+            copy(send, recv);
+        }
+    }
+
     private static void copy(MemorySegment send, MemorySegment recv) {
         if (send.address() != recv.address() || !send.heapBase().equals(recv.heapBase())) {
             MemorySegment.copy(send, 0, recv, 0, send.byteSize());

@@ -108,6 +108,103 @@ class SingletonCommTest {
     }
 
     @Test
+    void reductionsAndScattersWithTheirInPlaceForms() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        int[] r = {-1, -1, -1};
+        w.reduce(new int[] {4, 5, 6}, r, 2, MPI.INT, MPI.SUM, 0);
+        assertArrayEquals(new int[] {4, 5, -1}, r);
+        double[] d = {1.5, 2.5};
+        w.reduce(d, 2, MPI.DOUBLE, MPI.MAX, 0); // in place on the root
+        assertArrayEquals(new double[] {1.5, 2.5}, d);
+        long[] block = {-1, -1};
+        w.reduceScatterBlock(new long[] {7, 8, 9}, block, 2, MPI.LONG, MPI.PROD);
+        assertArrayEquals(new long[] {7, 8}, block);
+        short[] sb = {3, 4, 5};
+        w.reduceScatterBlock(sb, 2, MPI.SHORT, MPI.BOR);
+        assertArrayEquals(new short[] {3, 4, 5}, sb);
+        int[] rs = {-1, -1, -1};
+        w.reduceScatter(new int[] {1, 2}, rs, new int[] {2}, MPI.INT, MPI.SUM);
+        assertArrayEquals(new int[] {1, 2, -1}, rs);
+        float[] rsInPlace = {1, 2, 3};
+        w.reduceScatter(rsInPlace, new int[] {3}, MPI.FLOAT, MPI.MIN);
+        assertArrayEquals(new float[] {1, 2, 3}, rsInPlace);
+        int[] prefix = new int[2];
+        w.scan(new int[] {9, 8}, prefix, 2, MPI.INT, MPI.SUM);
+        assertArrayEquals(new int[] {9, 8}, prefix);
+        // exScan: rank 0 has no lower ranks, so its receive buffer keeps what it held, in both forms
+        int[] ex = {-7, -7};
+        w.exScan(new int[] {1, 2}, ex, 2, MPI.INT, MPI.SUM);
+        assertArrayEquals(new int[] {-7, -7}, ex);
+        double[] exInPlace = {3, 4};
+        w.exScan(exInPlace, 2, MPI.DOUBLE, MPI.SUM);
+        assertArrayEquals(new double[] {3, 4}, exInPlace);
+        // scatter, its in-place form, and a derived receive type
+        int[] got = {-1, -1, -1};
+        w.scatter(new int[] {5, 6}, 2, MPI.INT, got, 2, MPI.INT, 0);
+        assertArrayEquals(new int[] {5, 6, -1}, got);
+        int[] own = {1, 2};
+        w.scatter(own, 2, MPI.INT, 0);
+        assertArrayEquals(new int[] {1, 2}, own);
+        Datatype everyOther = Datatype.createVector(2, 1, 2, MPI.INT);
+        everyOther.commit();
+        int[] spread = {-1, -1, -1};
+        w.scatter(new int[] {7, 8}, 2, MPI.INT, spread, 1, everyOther, 0);
+        assertArrayEquals(new int[] {7, -1, 8}, spread);
+        // scatterv: the full form from a displacement, the root's in-place form, the other ranks' form refused here
+        int[] v = {-1, -1, -1};
+        w.scatterv(new int[] {0, 0, 3, 4}, new int[] {2}, new int[] {2}, MPI.INT, v, 2, MPI.INT, 0);
+        assertArrayEquals(new int[] {3, 4, -1}, v);
+        int[] keep = {0, 6, 0};
+        w.scatterv(keep, new int[] {1}, new int[] {1}, MPI.INT, 0);
+        assertArrayEquals(new int[] {0, 6, 0}, keep);
+        assertEquals(MPI.ERR_ROOT, assertThrows(MPIException.class,
+                () -> w.scatterv(new int[1], 1, MPI.INT, 0)).getErrorClass());
+        MPIException truncated = assertThrows(MPIException.class,
+                () -> w.scatterv(new int[4], new int[] {3}, new int[] {0}, MPI.INT, new int[4], 2, MPI.INT, 0));
+        assertEquals(MPI.ERR_TRUNCATE, truncated.getErrorClass());
+        assertTrue(truncated.getMessage().contains("12 bytes but 2 elements"), truncated.getMessage());
+        // a direct buffer carrying ints, reduced at the root with an unsigned BYTE view untouched
+        ByteBuffer raw = MPI.newByteBuffer(8);
+        raw.asIntBuffer().put(0, 11).put(1, 12);
+        int[] fromRaw = new int[2];
+        w.reduce(raw, fromRaw, 2, MPI.INT, MPI.MIN, 0);
+        assertArrayEquals(new int[] {11, 12}, fromRaw);
+    }
+
+    /** A user op on 12-byte elements (no railcoll element type: the fold) and on 8-byte ones, through every reduction. */
+    @Test
+    void userOpsOnOddAndEvenElementSizesThroughEveryReduction() throws MPIException {
+        Intracomm w = MPI.COMM_WORLD;
+        for (int ints : new int[] {2, 3}) {
+            Datatype t = Datatype.createContiguous(ints, MPI.INT);
+            t.commit();
+            Op first = new Op(new UserFunction() {
+                @Override
+                public void call(Object in, Object inOut, int count, Datatype type) {
+                    throw new AssertionError("one rank: nothing to combine");
+                }
+            }, false);
+            int[] data = new int[2 * ints];
+            for (int i = 0; i < data.length; i++) {
+                data[i] = 10 + i;
+            }
+            int[] out = new int[data.length];
+            w.reduce(data, out, 2, t, first, 0);
+            assertArrayEquals(data, out);
+            int[] scanned = new int[data.length];
+            w.scan(data, scanned, 2, t, first);
+            assertArrayEquals(data, scanned);
+            int[] blockOut = new int[data.length];
+            w.reduceScatterBlock(data, blockOut, 2, t, first);
+            assertArrayEquals(data, blockOut);
+            int[] untouched = new int[data.length];
+            w.exScan(data, untouched, 2, t, first);
+            assertArrayEquals(new int[data.length], untouched);
+            assertTrue(!first.isNull(), "a user op is no longer null after its first use");
+        }
+    }
+
+    @Test
     void errorsCarryTheirClassAndNameTheCall() throws MPIException {
         int[] data = new int[4];
         MPIException root = assertThrows(MPIException.class, () -> MPI.COMM_WORLD.bcast(data, 1, MPI.INT, 1));
@@ -124,6 +221,20 @@ class SingletonCommTest {
         assertEquals(MPI.ERR_TRUNCATE, assertThrows(MPIException.class,
                 () -> MPI.COMM_WORLD.allGather(data, 2, MPI.INT, data, 1, MPI.INT)).getErrorClass());
         assertEquals(MPI.ERR_COMM, assertThrows(MPIException.class, MPI.COMM_WORLD::free).getErrorClass());
+        assertEquals(MPI.ERR_ROOT, assertThrows(MPIException.class,
+                () -> MPI.COMM_WORLD.reduce(data, data, 1, MPI.INT, MPI.SUM, 2)).getErrorClass());
+        assertEquals(MPI.ERR_ARG, assertThrows(MPIException.class,
+                () -> MPI.COMM_WORLD.reduceScatter(data, data, new int[0], MPI.INT, MPI.SUM)).getErrorClass());
+        MPIException negative = assertThrows(MPIException.class,
+                () -> MPI.COMM_WORLD.reduceScatter(data, new int[] {-2}, MPI.INT, MPI.SUM));
+        assertEquals(MPI.ERR_COUNT, negative.getErrorClass());
+        assertTrue(negative.getMessage().contains("rank 0's count in counts is -2"), negative.getMessage());
+        assertEquals(MPI.ERR_OP, assertThrows(MPIException.class,
+                () -> MPI.COMM_WORLD.scan(data, 1, MPI.INT, MPI.REPLACE)).getErrorClass());
+        assertEquals(MPI.ERR_TRUNCATE, assertThrows(MPIException.class,
+                () -> MPI.COMM_WORLD.scatter(data, 2, MPI.INT, new int[4], 1, MPI.INT, 0)).getErrorClass());
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> MPI.COMM_WORLD.reduceScatterBlock(data, new int[1], 5, MPI.INT, MPI.SUM));
         assertThrows(IndexOutOfBoundsException.class, () -> MPI.COMM_WORLD.bcast(data, 5, MPI.INT, 0));
         assertThrows(NullPointerException.class, () -> MPI.COMM_WORLD.bcast(data, 1, null, 0));
         assertEquals(MPI.ERR_OTHER, assertThrows(MPIException.class, () -> MPI.COMM_WORLD.callErrhandler(MPI.ERR_OTHER))

@@ -114,6 +114,122 @@ public class Collectives {
         MPI.COMM_WORLD.allToAll(out, 1, MPI.SHORT, in, 1, MPI.SHORT);
         System.out.println("rank " + rank + " allToAll " + Arrays.toString(in));
 
+        // reduce to the last rank (a root other than 0): sums of (r+1, r*r); the others pass no receive buffer
+        int last = size - 1;
+        int[] red = new int[2];
+        MPI.COMM_WORLD.reduce(new int[] {rank + 1, rank * rank}, rank == last ? red : null, 2, MPI.INT, MPI.SUM, last);
+        if (rank == last) {
+            int[] want = new int[2];
+            for (int r = 0; r < size; r++) {
+                want[0] += r + 1;
+                want[1] += r * r;
+            }
+            check(rank, "reduce", red, want);
+        }
+
+        // reduce in place at rank 1: MAX of doubles; elsewhere a direct buffer that must come back unchanged
+        DoubleBuffer maxIn = MPI.newDoubleBuffer(2).put(0, rank * 1.5).put(1, -rank);
+        MPI.COMM_WORLD.reduce(maxIn, 2, MPI.DOUBLE, MPI.MAX, 1);
+        double[] maxOut = {maxIn.get(0), maxIn.get(1)};
+        check(rank, "reduce in place", maxOut, rank == 1 ? new double[] {last * 1.5, 0} : new double[] {rank * 1.5, -rank});
+
+        // scan and exScan (in place, PROD of r+2; rank 0 keeps its value)
+        int[] pre = new int[2];
+        MPI.COMM_WORLD.scan(new int[] {rank + 1, 10 * rank}, pre, 2, MPI.INT, MPI.SUM);
+        int[] wantPre = new int[2];
+        for (int r = 0; r <= rank; r++) {
+            wantPre[0] += r + 1;
+            wantPre[1] += 10 * r;
+        }
+        check(rank, "scan", pre, wantPre);
+        long[] ex = {rank + 2};
+        MPI.COMM_WORLD.exScan(ex, 1, MPI.LONG, MPI.PROD);
+        long wantEx = rank == 0 ? 2 : 1;
+        for (int r = 0; r < rank; r++) {
+            wantEx *= r + 2;
+        }
+        check(rank, "exScan", ex, new long[] {wantEx});
+
+        // reduceScatter with uneven counts (rank i gets i+1 elements): element k of rank r's vector is 100r + k
+        int total = displs[size - 1] + counts[size - 1];
+        int[] vec = new int[total];
+        for (int k = 0; k < total; k++) {
+            vec[k] = 100 * rank + k;
+        }
+        int[] mineRs = new int[rank + 1];
+        MPI.COMM_WORLD.reduceScatter(vec, mineRs, counts, MPI.INT, MPI.SUM);
+        int[] wantPart = new int[rank + 1];
+        for (int j = 0; j <= rank; j++) {
+            for (int r = 0; r < size; r++) {
+                wantPart[j] += 100 * r + displs[rank] + j;
+            }
+        }
+        check(rank, "reduceScatter", mineRs, wantPart);
+        // reduceScatterBlock in place: 2 doubles a rank, (r + j) for element j
+        double[] blocks = new double[2 * size];
+        for (int j = 0; j < blocks.length; j++) {
+            blocks[j] = rank + j;
+        }
+        MPI.COMM_WORLD.reduceScatterBlock(blocks, 2, MPI.DOUBLE, MPI.SUM);
+        double[] wantBlock = new double[2];
+        for (int r = 0; r < size; r++) {
+            wantBlock[0] += r + 2 * rank;
+            wantBlock[1] += r + 2 * rank + 1;
+        }
+        check(rank, "reduceScatterBlock", Arrays.copyOf(blocks, 2), wantBlock);
+
+        // scatter from rank 1: rank i gets (10i, 10i+1); then in place from rank 0 (its own block stays)
+        int[] toScatter = null;
+        if (rank == 1) {
+            toScatter = new int[2 * size];
+            for (int i = 0; i < 2 * size; i++) {
+                toScatter[i] = 10 * (i / 2) + i % 2;
+            }
+        }
+        int[] sc = new int[2];
+        MPI.COMM_WORLD.scatter(toScatter, 2, MPI.INT, sc, 2, MPI.INT, 1);
+        check(rank, "scatter", sc, new int[] {10 * rank, 10 * rank + 1});
+        long[] scIn = rank == 0 ? new long[size] : new long[] {-1};
+        if (rank == 0) {
+            for (int i = 0; i < size; i++) {
+                scIn[i] = 7L * i + 1;
+            }
+        }
+        MPI.COMM_WORLD.scatter(scIn, 1, MPI.LONG, 0);
+        check(rank, "scatter in place", new long[] {scIn[0]}, new long[] {7L * rank + 1});
+
+        // scatterv from the last rank, in place there: rank i gets i+1 ints from element 3i (100i + j)
+        int[] sv = new int[rank + 1];
+        if (rank == last) {
+            int[] all = new int[3 * size];
+            Arrays.fill(all, -1);
+            for (int i = 0; i < size; i++) {
+                for (int j = 0; j <= i; j++) {
+                    all[3 * i + j] = 100 * i + j;
+                }
+            }
+            MPI.COMM_WORLD.scatterv(all, counts, gdispls, MPI.INT, last);
+            System.arraycopy(all, 3 * rank, sv, 0, rank + 1);
+        } else {
+            MPI.COMM_WORLD.scatterv(sv, rank + 1, MPI.INT, last);
+        }
+        int[] wantSv = new int[rank + 1];
+        for (int j = 0; j <= rank; j++) {
+            wantSv[j] = 100 * rank + j;
+        }
+        check(rank, "scatterv", sv, wantSv);
+        // scatterv's full form from rank 0, received into a direct buffer (the sender's counts only matter on rank 0)
+        java.nio.IntBuffer svd = MPI.newIntBuffer(rank + 1);
+        MPI.COMM_WORLD.scatterv(rank == 0 ? allV : null, rank == 0 ? counts : null, rank == 0 ? displs : null, MPI.INT,
+                svd, rank + 1, MPI.INT, 0);
+        int[] svdOut = new int[rank + 1];
+        svd.get(0, svdOut);
+        int[] wantSvd = new int[rank + 1];
+        for (int j = 0; j <= rank; j++) {
+            wantSvd[j] = rank * 10 + j;
+        }
+        check(rank, "scatterv direct", svdOut, wantSvd);
+
         // Two threads reducing at once: alike calls, so every rank may run them in any order.
         int[] totals = new int[2];
         Thread[] threads = new Thread[2];
@@ -139,5 +255,12 @@ public class Collectives {
 
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
+    }
+
+    /** One line per check: the values and "ok", or what was expected instead. */
+    static void check(int rank, String what, Object actual, Object expected) {
+        String got = Arrays.deepToString(new Object[] {actual});
+        String want = Arrays.deepToString(new Object[] {expected});
+        System.out.println("rank " + rank + " " + what + " " + got + (got.equals(want) ? " ok" : " MISMATCH, expected " + want));
     }
 }

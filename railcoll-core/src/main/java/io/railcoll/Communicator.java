@@ -155,7 +155,7 @@ public interface Communicator extends AutoCloseable {
         if (send == null || recv == null) {
             throw new IllegalArgumentException("allreduce: send and recv must not be null");
         }
-        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type, elementCount(send.length, type), op);
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type, elementCount("allreduce", send.length, type), op);
     }
 
     /** As the segment form, over position to limit; the count is {@code send.remaining() / type.sizeBytes()}. */
@@ -164,7 +164,7 @@ public interface Communicator extends AutoCloseable {
             throw new IllegalArgumentException("allreduce: send and recv must not be null");
         }
         allreduce(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
-                elementCount(send.remaining(), type), op);
+                elementCount("allreduce", send.remaining(), type), op);
     }
 
     /** In place, over position to limit. */
@@ -172,7 +172,7 @@ public interface Communicator extends AutoCloseable {
         if (buffer == null) {
             throw new IllegalArgumentException("allreduce: buffer must not be null");
         }
-        allreduce(MemorySegment.ofBuffer(buffer), type, elementCount(buffer.remaining(), type), op);
+        allreduce(MemorySegment.ofBuffer(buffer), type, elementCount("allreduce", buffer.remaining(), type), op);
     }
 
     /**
@@ -191,12 +191,250 @@ public interface Communicator extends AutoCloseable {
     /** As {@link #allreduce(int[], int[], Operator)} on DOUBLE elements. */
     void allreduce(double[] send, double[] recv, Operator op);
 
-    private static long elementCount(long bytes, ElementType type) {
+    // ---- reduce, reduce-scatter, scan, exscan (decision 0065) ----
+
+    /**
+     * {@code root}'s {@code recv} receives the element-wise combination {@code s0 op s1 op ... op s(N-1)} of every
+     * rank's {@code send} ({@code count} elements of {@code type}, native byte order); MPI_Reduce. A non-commutative
+     * operator is combined in rank order. {@code recv} is only used on the root and may be null elsewhere. Every rank
+     * passes the same type, count, operator and root; a disagreement fails every rank with {@link MismatchException};
+     * an operator that throws fails the call with {@link OperatorFailedException} and aborts the other ranks.
+     *
+     * <p>On the root {@code send} and {@code recv} may be the same range (in place) but must not overlap otherwise.
+     * Heap segments over any primitive array are accepted (staged through native memory).
+     *
+     * @throws IllegalArgumentException before anything is sent: a bad root, the operator not defined on the type, a
+     *                                  negative count, a buffer smaller than {@code count} elements, a read-only or
+     *                                  partly overlapping {@code recv}
+     */
+    void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root);
+
+    /** In place on the root: {@code buffer} holds this rank's {@code count} elements and, on the root, gets the result. */
+    default void reduce(MemorySegment buffer, ElementType type, long count, Operator op, int root) {
+        reduce(buffer, rank() == root ? buffer : null, type, count, op, root);
+    }
+
+    /** As the segment form; the count is {@code send.length / type.sizeBytes()}; {@code recv} may be null off the root. */
+    default void reduce(byte[] send, byte[] recv, ElementType type, Operator op, int root) {
+        requireArray("reduce", send, "send");
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), type,
+                elementCount("reduce", send.length, type), op, root);
+    }
+
+    /** As the segment form, over position to limit; {@code recv} may be null off the root. */
+    default void reduce(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op, int root) {
+        requireArray("reduce", send, "send");
+        reduce(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), type,
+                elementCount("reduce", send.remaining(), type), op, root);
+    }
+
+    /** As the segment form on INT elements, {@code send.length} of them; {@code recv} may be null off the root. */
+    default void reduce(int[] send, int[] recv, Operator op, int root) {
+        requireArray("reduce", send, "send");
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.INT,
+                send.length, op, root);
+    }
+
+    /** As {@link #reduce(int[], int[], Operator, int)} on LONG elements. */
+    default void reduce(long[] send, long[] recv, Operator op, int root) {
+        requireArray("reduce", send, "send");
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.LONG,
+                send.length, op, root);
+    }
+
+    /** As {@link #reduce(int[], int[], Operator, int)} on FLOAT elements. */
+    default void reduce(float[] send, float[] recv, Operator op, int root) {
+        requireArray("reduce", send, "send");
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.FLOAT,
+                send.length, op, root);
+    }
+
+    /** As {@link #reduce(int[], int[], Operator, int)} on DOUBLE elements. */
+    default void reduce(double[] send, double[] recv, Operator op, int root) {
+        requireArray("reduce", send, "send");
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.DOUBLE,
+                send.length, op, root);
+    }
+
+    /**
+     * Reduce-scatter with equal blocks (MPI_Reduce_scatter_block): {@code send} holds {@code size() * recvCount}
+     * elements, block j (elements {@code [j*recvCount, (j+1)*recvCount)}) for rank j; rank r's {@code recv}
+     * ({@code recvCount} elements) receives the combination of every rank's block r, in rank order for a
+     * non-commutative operator. Agreement, failures and staging as {@link #reduce}.
+     *
+     * <p>In place: {@code recv} may be the start of {@code send} ({@link #reduceScatterBlock(MemorySegment,
+     * ElementType, long, Operator)}); they must not overlap otherwise.
+     */
+    void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount, Operator op);
+
+    /** In place: {@code buffer} holds the {@code size() * recvCount} elements; the result lands in its first block. */
+    default void reduceScatterBlock(MemorySegment buffer, ElementType type, long recvCount, Operator op) {
+        reduceScatterBlock(buffer, buffer, type, recvCount, op);
+    }
+
+    /** As the segment form; {@code recvCount} is {@code recv.length / type.sizeBytes()}. */
+    default void reduceScatterBlock(byte[] send, byte[] recv, ElementType type, Operator op) {
+        requireArray("reduceScatterBlock", send, "send");
+        requireArray("reduceScatterBlock", recv, "recv");
+        reduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type,
+                elementCount("reduceScatterBlock", recv.length, type), op);
+    }
+
+    /** As the segment form, over position to limit; {@code recvCount} is {@code recv.remaining() / type.sizeBytes()}. */
+    default void reduceScatterBlock(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        requireArray("reduceScatterBlock", send, "send");
+        requireArray("reduceScatterBlock", recv, "recv");
+        reduceScatterBlock(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("reduceScatterBlock", recv.remaining(), type), op);
+    }
+
+    /** As the segment form on INT elements; {@code recvCount} is {@code recv.length}. */
+    default void reduceScatterBlock(int[] send, int[] recv, Operator op) {
+        requireArray("reduceScatterBlock", send, "send");
+        requireArray("reduceScatterBlock", recv, "recv");
+        reduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.INT, recv.length, op);
+    }
+
+    /** As {@link #reduceScatterBlock(int[], int[], Operator)} on LONG elements. */
+    default void reduceScatterBlock(long[] send, long[] recv, Operator op) {
+        requireArray("reduceScatterBlock", send, "send");
+        requireArray("reduceScatterBlock", recv, "recv");
+        reduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.LONG, recv.length, op);
+    }
+
+    /** As {@link #reduceScatterBlock(int[], int[], Operator)} on FLOAT elements. */
+    default void reduceScatterBlock(float[] send, float[] recv, Operator op) {
+        requireArray("reduceScatterBlock", send, "send");
+        requireArray("reduceScatterBlock", recv, "recv");
+        reduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.FLOAT, recv.length, op);
+    }
+
+    /** As {@link #reduceScatterBlock(int[], int[], Operator)} on DOUBLE elements. */
+    default void reduceScatterBlock(double[] send, double[] recv, Operator op) {
+        requireArray("reduceScatterBlock", send, "send");
+        requireArray("reduceScatterBlock", recv, "recv");
+        reduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.DOUBLE, recv.length, op);
+    }
+
+    /**
+     * Inclusive prefix (MPI_Scan): rank r's {@code recv} receives {@code s0 op s1 op ... op sr} of the ranks'
+     * {@code send} ({@code count} elements each), in rank order for a non-commutative operator. {@code send} and
+     * {@code recv} may be the same range (in place). Agreement, failures and staging as {@link #reduce}.
+     */
+    void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** In place: {@code buffer} holds this rank's elements and receives its prefix. */
+    default void scan(MemorySegment buffer, ElementType type, long count, Operator op) {
+        scan(buffer, buffer, type, count, op);
+    }
+
+    default void scan(byte[] send, byte[] recv, ElementType type, Operator op) {
+        requireArray("scan", send, "send");
+        requireArray("scan", recv, "recv");
+        scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type, elementCount("scan", send.length, type), op);
+    }
+
+    default void scan(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        requireArray("scan", send, "send");
+        requireArray("scan", recv, "recv");
+        scan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("scan", send.remaining(), type), op);
+    }
+
+    default void scan(int[] send, int[] recv, Operator op) {
+        requireArray("scan", send, "send");
+        scan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.INT, send.length, op);
+    }
+
+    default void scan(long[] send, long[] recv, Operator op) {
+        requireArray("scan", send, "send");
+        scan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.LONG, send.length, op);
+    }
+
+    default void scan(float[] send, float[] recv, Operator op) {
+        requireArray("scan", send, "send");
+        scan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.FLOAT, send.length, op);
+    }
+
+    default void scan(double[] send, double[] recv, Operator op) {
+        requireArray("scan", send, "send");
+        scan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
+    }
+
+    /**
+     * Exclusive prefix (MPI_Exscan): rank r's {@code recv} receives {@code s0 op ... op s(r-1)}; rank 0's
+     * {@code recv} is not written (MPI leaves it undefined). Otherwise as {@link #scan}, in place included.
+     */
+    void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** In place: {@code buffer} holds this rank's elements and receives its exclusive prefix (untouched on rank 0). */
+    default void exscan(MemorySegment buffer, ElementType type, long count, Operator op) {
+        exscan(buffer, buffer, type, count, op);
+    }
+
+    default void exscan(byte[] send, byte[] recv, ElementType type, Operator op) {
+        requireArray("exscan", send, "send");
+        requireArray("exscan", recv, "recv");
+        exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type, elementCount("exscan", send.length, type), op);
+    }
+
+    default void exscan(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        requireArray("exscan", send, "send");
+        requireArray("exscan", recv, "recv");
+        exscan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("exscan", send.remaining(), type), op);
+    }
+
+    default void exscan(int[] send, int[] recv, Operator op) {
+        requireArray("exscan", send, "send");
+        exscan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.INT, send.length, op);
+    }
+
+    default void exscan(long[] send, long[] recv, Operator op) {
+        requireArray("exscan", send, "send");
+        exscan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.LONG, send.length, op);
+    }
+
+    default void exscan(float[] send, float[] recv, Operator op) {
+        requireArray("exscan", send, "send");
+        exscan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.FLOAT, send.length, op);
+    }
+
+    default void exscan(double[] send, double[] recv, Operator op) {
+        requireArray("exscan", send, "send");
+        exscan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
+    }
+
+    // ---- scatter ----
+
+    /**
+     * Block i of {@code root}'s {@code send} ({@code [i*b, (i+1)*b)}) lands in rank i's {@code recv}, where b is the
+     * recv length (the same on every rank); MPI_Scatter. {@code send} is only used on the root and may be null
+     * elsewhere; the root's {@code recv} may be null (in place: its own block stays in {@code send}), and b is then
+     * {@code send length / size()}.
+     */
+    void scatter(MemorySegment send, MemorySegment recv, int root);
+
+    default void scatter(byte[] send, byte[] recv, int root) {
+        scatter(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), root);
+    }
+
+    default void scatter(ByteBuffer send, ByteBuffer recv, int root) {
+        scatter(send == null ? null : MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), root);
+    }
+
+    private static void requireArray(String call, Object array, String what) {
+        if (array == null) {
+            throw new IllegalArgumentException(call + ": " + what + " must not be null");
+        }
+    }
+
+    private static long elementCount(String call, long bytes, ElementType type) {
         if (type == null) {
-            throw new IllegalArgumentException("allreduce: the element type must not be null");
+            throw new IllegalArgumentException(call + ": the element type must not be null");
         }
         if (bytes % type.sizeBytes() != 0) {
-            throw new IllegalArgumentException("allreduce: " + bytes + " bytes are not a whole number of " + type
+            throw new IllegalArgumentException(call + ": " + bytes + " bytes are not a whole number of " + type
                     + " elements (" + type.sizeBytes() + " bytes each)");
         }
         return bytes / type.sizeBytes();

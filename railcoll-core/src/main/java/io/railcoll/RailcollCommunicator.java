@@ -168,7 +168,7 @@ final class RailcollCommunicator implements Communicator {
             if (blockBytes < 0) {
                 throw new IllegalArgumentException("selectedAlgorithm: the block size must be >= 0, got " + blockBytes);
             }
-            if (collective == Collective.BROADCAST || collective == Collective.GATHER) {
+            if (collective.hasRoot()) {
                 checkRoot(root);
             } else {
                 root = 0; // the collectives without a root run the same algorithm whatever is passed
@@ -331,24 +331,29 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        open();
-        requireNonNull(send, "send");
-        requireNonNull(recv, "recv");
-        Reduction reduction = reduction(type, op);
-        long bytes = vectorBytes("allreduce", type, count);
-        checkHolds("allreduce", "send", send, bytes, type, count);
-        checkHolds("allreduce", "recv", recv, bytes, type, count);
-        checkFits("allreduce", recv, bytes);
-        MemorySegment s = send.asSlice(0, bytes);
-        MemorySegment r = recv.asSlice(0, bytes);
-        if (s.asOverlappingSlice(r).isPresent()) {
-            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
-                        + " pass the same range (or the in-place form) to reduce in place");
+        gate.enter("allreduce");
+        try {
+            open();
+            requireNonNull(send, "send");
+            requireNonNull(recv, "recv");
+            Reduction reduction = reduction(type, op);
+            long bytes = vectorBytes("allreduce", type, count);
+            checkHolds("allreduce", "send", send, bytes, type, count);
+            checkHolds("allreduce", "recv", recv, bytes, type, count);
+            checkFits("allreduce", recv, bytes);
+            MemorySegment s = send.asSlice(0, bytes);
+            MemorySegment r = recv.asSlice(0, bytes);
+            if (s.asOverlappingSlice(r).isPresent()) {
+                if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
+                    throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
+                            + " pass the same range (or the in-place form) to reduce in place");
+                }
+                s = stageSend(r, bytes);
             }
-            s = stageSend(r, bytes);
+            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+        } finally {
+            gate.exit();
         }
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
     }
 
     @Override
@@ -385,16 +390,174 @@ final class RailcollCommunicator implements Communicator {
      * vector goes through the staging memory, SEND in its first half and RECV in its second.
      */
     private void allreduceStaged(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        open();
-        Reduction reduction = reduction(type, op);
-        long bytes = vectorBytes("allreduce", type, count);
-        checkHolds("allreduce", "recv", recv, bytes, type, count);
-        MemorySegment staged = staging(2 * bytes);
-        MemorySegment s = staged.asSlice(0, bytes);
-        MemorySegment r = staged.asSlice(bytes, bytes);
-        MemorySegment.copy(send, 0, s, 0, bytes);
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
-        MemorySegment.copy(r, 0, recv, 0, bytes);
+        gate.enter("allreduce");
+        try {
+            open();
+            Reduction reduction = reduction(type, op);
+            long bytes = vectorBytes("allreduce", type, count);
+            checkHolds("allreduce", "recv", recv, bytes, type, count);
+            MemorySegment staged = staging(2 * bytes);
+            MemorySegment s = staged.asSlice(0, bytes);
+            MemorySegment r = staged.asSlice(bytes, bytes);
+            MemorySegment.copy(send, 0, s, 0, bytes);
+            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+            MemorySegment.copy(r, 0, recv, 0, bytes);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    // ---- reduce, reduce-scatter, scan, exscan ----
+
+    @Override
+    public void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        combine("reduce", Collective.REDUCE, send, recv, type, count, op, root);
+    }
+
+    @Override
+    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount, Operator op) {
+        combine("reduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0);
+    }
+
+    @Override
+    public void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        combine("scan", Collective.SCAN, send, recv, type, count, op, 0);
+    }
+
+    @Override
+    public void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        combine("exscan", Collective.EXSCAN, send, recv, type, count, op, 0);
+    }
+
+    /**
+     * A reduction other than all-reduce: checks every argument before anything is sent, stages what the transports
+     * cannot use (heap segments over arrays other than byte[]; a SEND that is also RECV, in place) through native
+     * memory, and copies the result back. {@code count} is the elements of one block: the vector of reduce and the
+     * scans, the block each rank receives of a reduce-scatter.
+     */
+    private void combine(String call, Collective collective, MemorySegment send, MemorySegment recv, ElementType type,
+                         long count, Operator op, int root) {
+        gate.enter(call);
+        try {
+            open();
+            Reduction reduction = reduction(type, op);
+            if (collective.hasRoot()) {
+                checkRoot(root);
+            }
+            long bytes = vectorBytes(call, type, count);
+            long sendBytes = collective.sendBytes(bytes, size(), rank, root);
+            long recvBytes = collective.recvBytes(bytes, size(), rank, root);
+            if (collective == Collective.REDUCE_SCATTER && bytes > 0 && sendBytes / size() != bytes) {
+                throw new IllegalArgumentException(call + ": " + size() + " blocks of " + count + " " + type
+                        + " elements overflow a long");
+            }
+            requireUsable(send, "send");
+            checkHolds(call, "send", send, sendBytes, type, sendBytes / type.sizeBytes());
+            MemorySegment s = send.asSlice(0, sendBytes);
+            MemorySegment r = NO_BUFFER;
+            if (recvBytes > 0) {
+                requireUsable(recv, rank == root && collective == Collective.REDUCE ? "recv (on the root)" : "recv");
+                checkHolds(call, "recv", recv, recvBytes, type, count);
+                if (recv.isReadOnly()) {
+                    throw new IllegalArgumentException(call + ": the receive buffer is read-only");
+                }
+                r = recv.asSlice(0, recvBytes);
+            }
+            boolean inPlace = false;
+            if (recvBytes > 0 && s.asOverlappingSlice(r).isPresent()) {
+                if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
+                    throw new IllegalArgumentException(call + ": send and recv overlap without starting at the same"
+                            + " place; pass the same buffer (the in-place form) to " + call + " in place");
+                }
+                inPlace = true;
+            }
+            boolean stageSend = inPlace || !transportsReach(s);
+            boolean stageRecv = !transportsReach(r);
+            MemorySegment runSend = s;
+            MemorySegment runRecv = r;
+            if (stageSend || stageRecv) {
+                MemorySegment staged = staging(sendBytes + recvBytes);
+                if (stageSend) {
+                    runSend = staged.asSlice(0, sendBytes);
+                    MemorySegment.copy(s, 0, runSend, 0, sendBytes);
+                }
+                if (stageRecv) {
+                    runRecv = staged.asSlice(sendBytes, recvBytes);
+                }
+            }
+            runReduction(reductionShape(collective, bytes, type, op, root), runSend, runRecv, reduction);
+            // Rank 0 of an exscan gets no result: its recv keeps what it held.
+            if (stageRecv && !(collective == Collective.EXSCAN && rank == 0)) {
+                MemorySegment.copy(runRecv, 0, r, 0, recvBytes);
+            }
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /** Whether the transports can read or write {@code m} directly: native memory or a byte[] (decision 0009). */
+    private static boolean transportsReach(MemorySegment m) {
+        return m.heapBase().isEmpty() || m.heapBase().get() instanceof byte[];
+    }
+
+    /** As {@link #requireNonNull}, but heap segments over any array pass: the reductions stage them. */
+    private static void requireUsable(MemorySegment m, String what) {
+        if (m == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+        if (transportsReach(m)) {
+            requireNonNull(m, what);
+        } else if (!m.scope().isAlive()) {
+            throw new IllegalArgumentException(what + ": the segment's arena is already closed");
+        }
+    }
+
+    // ---- scatter ----
+
+    @Override
+    public void scatter(MemorySegment send, MemorySegment recv, int root) {
+        gate.enter("scatter");
+        try {
+            open();
+            checkRoot(root);
+            int n = size();
+            MemorySegment s = NO_BUFFER;
+            MemorySegment r;
+            long b;
+            if (rank == root) {
+                requireNonNull(send, "send (on the root)");
+                if (recv == null) {
+                    if (send.byteSize() % n != 0) {
+                        throw new IllegalArgumentException("scatter: in place, the root's send buffer ("
+                                + send.byteSize() + " bytes) must hold one equal block per rank (" + n + " ranks)");
+                    }
+                    b = send.byteSize() / n;
+                    r = staging(b).asSlice(0, b); // the root's own block stays where it is
+                } else {
+                    requireNonNull(recv, "recv");
+                    b = recv.byteSize();
+                    checkFits("scatter", recv, 0);
+                    if (send.byteSize() < b * n) {
+                        throw new IllegalArgumentException("scatter: the root's send buffer holds " + send.byteSize()
+                                + " bytes but " + n + " ranks x " + b + " bytes need " + b * n);
+                    }
+                    if (send.asSlice(0, b * n).asOverlappingSlice(recv).isPresent()) {
+                        throw new IllegalArgumentException("scatter: send and recv overlap; pass a null recv on the"
+                                + " root to scatter in place");
+                    }
+                    r = recv;
+                }
+                s = send.asSlice(0, b * n);
+            } else {
+                requireNonNull(recv, "recv");
+                checkFits("scatter", recv, 0);
+                b = recv.byteSize();
+                r = recv;
+            }
+            run(shape(Collective.SCATTER, b, root), s, r);
+        } finally {
+            gate.exit();
+        }
     }
 
     private void runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction) {
@@ -419,12 +582,16 @@ final class RailcollCommunicator implements Communicator {
     }
 
     private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op) {
+        return reductionShape(collective, bytes, type, op, 0);
+    }
+
+    private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op, int root) {
         Shape last = lastShapes[collective.ordinal()];
         if (last != null && last.blockBytes() == bytes && last.elementBytes() == type.sizeBytes()
-                && last.commutative() == op.commutative()) {
+                && last.commutative() == op.commutative() && last.root() == root) {
             return last;
         }
-        Shape s = Shape.reduction(collective, placement, ports, bytes, 0, type.sizeBytes(), op.commutative());
+        Shape s = Shape.reduction(collective, placement, ports, bytes, root, type.sizeBytes(), op.commutative());
         lastShapes[collective.ordinal()] = s;
         return s;
     }

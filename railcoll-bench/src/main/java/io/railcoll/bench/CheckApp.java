@@ -76,6 +76,8 @@ public final class CheckApp implements RankApp {
                 case GATHER -> comm.gather(send, rank == root ? recv : null, root);
                 case ALLGATHER -> comm.allgather(send, recv);
                 case ALLTOALL -> comm.alltoall(send, recv);
+                case SCATTER -> comm.scatter(send, recv, root);
+                default -> throw new IllegalArgumentException(c.id() + " is not checked here");
             }
             String bad = Patterns.verify(c, seed, rank, n, b, root, recv);
             if (bad != null) {
@@ -114,7 +116,7 @@ public final class CheckApp implements RankApp {
     }
 
     private static List<Integer> roots(Collective c, List<String> roots, int size) {
-        if (c != Collective.BROADCAST && c != Collective.GATHER) {
+        if (!c.hasRoot()) {
             return List.of(0);
         }
         List<Integer> out = new ArrayList<>();

@@ -32,7 +32,7 @@ public final class Patterns {
                     send.set(ValueLayout.JAVA_BYTE, i, value(seed, rank, 0, i));
                 }
             }
-            case ALLTOALL -> {
+            case ALLTOALL, SCATTER -> {
                 for (int d = 0; d < size; d++) {
                     for (long i = 0; i < b; i++) {
                         send.set(ValueLayout.JAVA_BYTE, d * b + i, value(seed, rank, d, i));
@@ -70,6 +70,8 @@ public final class Patterns {
                     }
                 }
                 return null;
+            case SCATTER:
+                return compare(recv, 0, b, seed, root, rank, "block from root " + root);
             case ALLTOALL:
                 for (int src = 0; src < size; src++) {
                     String bad = compare(recv, src * b, b, seed, src, rank, "block from rank " + src);

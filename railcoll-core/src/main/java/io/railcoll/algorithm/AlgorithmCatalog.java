@@ -11,6 +11,7 @@ import io.railcoll.algorithm.allgather.SmpDirectAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherMulticastAllgather;
 import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
+import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.allreduce.RecursiveDoublingAllreduce;
 import io.railcoll.algorithm.allreduce.RingAllreduce;
 import io.railcoll.algorithm.alltoall.BruckAlltoall;
@@ -18,6 +19,12 @@ import io.railcoll.algorithm.alltoall.DirectAlltoall;
 import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
 import io.railcoll.algorithm.alltoall.StandardExchangeAlltoall;
 import io.railcoll.algorithm.barrier.DisseminationBarrier;
+import io.railcoll.algorithm.reduce.BinomialReduce;
+import io.railcoll.algorithm.reducescatter.RecursiveHalvingReduceScatter;
+import io.railcoll.algorithm.reducescatter.RingReduceScatter;
+import io.railcoll.algorithm.scan.RecursiveDoublingScan;
+import io.railcoll.algorithm.scatter.BinomialScatter;
+import io.railcoll.algorithm.scatter.DirectScatter;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
 import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
@@ -72,6 +79,14 @@ public final class AlgorithmCatalog {
             NodeShmCollective.broadcast(),
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
+            new RabenseifnerAllreduce(),
+            new BinomialReduce(),
+            new RingReduceScatter(),
+            new RecursiveHalvingReduceScatter(),
+            RecursiveDoublingScan.inclusive(),
+            RecursiveDoublingScan.exclusive(),
+            new BinomialScatter(),
+            new DirectScatter(),
             new DisseminationBarrier(),
             new NodeShmBarrier()));
 

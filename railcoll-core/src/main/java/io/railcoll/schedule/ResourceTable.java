@@ -360,7 +360,7 @@ public final class ResourceTable {
                 fromNetwork[r] = new boolean[Buffer.values().length][];
                 for (Buffer buffer : Buffer.values()) {
                     int size = Math.toIntExact(switch (buffer) {
-                        case SEND -> shape.collective().sendBytes(1, n);
+                        case SEND -> shape.collective().sendBytes(1, n, r, shape.root());
                         case RECV -> shape.collective().recvBytes(1, n, r, shape.root());
                         case TEMP -> program.tempBytes();
                     });

@@ -127,17 +127,16 @@ public final class ScheduleChecker {
         } catch (RuntimeException e) {
             collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
         }
-        ReductionResult reduction = shape.collective().reduces()
-                ? ReductionResult.everyRank(shape.blockBytes(), !shape.commutative()) : null;
+        ReductionResult reduction = ReductionResult.of(shape);
         return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, reduction);
     }
 
     /**
-     * Checks hand-built programs (tests, experiments). {@code claimed} may be null to skip the cost comparison;
-     * the measured cost is reported either way.
+     * Checks hand-built programs (tests, experiments) against what {@code shape}'s collective prescribes.
+     * {@code claimed} may be null to skip the cost comparison; the measured cost is reported either way.
      */
     public static Report check(String label, Shape shape, IntFunction<RankProgram> programs, CostTerms claimed) {
-        return run(label, shape, programs, claimed, new Collector(), null);
+        return run(label, shape, programs, claimed, new Collector(), ReductionResult.of(shape));
     }
 
     /**
@@ -203,7 +202,7 @@ public final class ScheduleChecker {
         long b = shape.blockBytes();
         int n = shape.size();
         return switch (buffer) {
-            case SEND -> shape.collective().sendBytes(b, n);
+            case SEND -> shape.collective().sendBytes(b, n, rank, shape.root());
             case RECV -> shape.collective().recvBytes(b, n, rank, shape.root());
             case TEMP -> program.tempBytes();
         };
@@ -379,6 +378,12 @@ public final class ScheduleChecker {
                     expectedOffset = rank * b + at % b;
                     span = Math.min(piece.length() - done, b - at % b);
                 }
+                case SCATTER -> {
+                    expectedRank = shape.root();
+                    expectedBuffer = Buffer.SEND;
+                    expectedOffset = rank * b + at;
+                    span = piece.length() - done;
+                }
                 default -> throw new IllegalStateException("no RECV contents for " + shape.collective());
             }
             SymbolicBuffer.Piece actual = piece.suffix(done).prefix(span);
@@ -401,7 +406,8 @@ public final class ScheduleChecker {
             }
             long pos = 0;
             for (SymbolicBuffer.Piece piece : execution.buffer(r, Buffer.RECV).read(0, expected.lengthBytes())) {
-                String wrong = wrongCombination(n, expected.rankOrder(), pos, piece);
+                String wrong = wrongCombination(expected.contributorsEnd(r, n), expected.rankOrder(),
+                        expected.sendOffset(r) + pos, piece);
                 if (wrong != null) {
                     c.add(Rule.RESULT, r, -1, "RECV[" + pos + "," + (pos + piece.length()) + ") holds "
                             + piece.describe() + ": " + wrong);
@@ -412,7 +418,7 @@ public final class ScheduleChecker {
         }
     }
 
-    /** Null when {@code piece}, at RECV offset {@code pos}, combines SEND[pos..] of every rank once (in order). */
+    /** Null when {@code piece} combines SEND[pos..] of ranks 0..n-1 once each (in order). */
     private static String wrongCombination(int n, boolean rankOrder, long pos, SymbolicBuffer.Piece piece) {
         if (!piece.defined()) {
             return "no data, expected the combination of every rank's SEND[" + pos + "," + (pos + piece.length()) + ")";
@@ -423,6 +429,9 @@ public final class ScheduleChecker {
             if (term.buffer() != Buffer.SEND || term.offset() != pos) {
                 return "a term is " + term.describe(piece.length()) + ", expected SEND[" + pos + ","
                         + (pos + piece.length()) + ") of a rank";
+            }
+            if (term.rank() >= n) {
+                return "rank " + term.rank() + "'s contribution does not belong here (ranks 0.." + (n - 1) + " do)";
             }
             if (seen[term.rank()]) {
                 return "rank " + term.rank() + "'s contribution appears twice";

@@ -72,7 +72,7 @@ final class Shapes {
     }
 
     static boolean hasRoot(Collective collective) {
-        return collective == Collective.GATHER || collective == Collective.BROADCAST;
+        return collective.hasRoot();
     }
 
     static Shape shape(Collective collective, Placement placement, int ports, long blockBytes, int root) {

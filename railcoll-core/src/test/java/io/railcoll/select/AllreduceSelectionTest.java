@@ -1,5 +1,6 @@
 package io.railcoll.select;
 
+import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.allreduce.RecursiveDoublingAllreduce;
 import io.railcoll.algorithm.allreduce.RingAllreduce;
 import io.railcoll.schedule.Collective;
@@ -14,9 +15,10 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The model picks the ring for a large commutative all-reduce and recursive doubling for a small one, and never
- * the ring for a non-commutative operator: not on the first call, and not from a remembered choice for the same
- * size (the model's representative shape and its remembered choices keep the commutativity).
+ * The model picks a bandwidth-optimal algorithm (Rabenseifner's, which moves the ring's bytes in log2 N steps) for a
+ * large all-reduce and recursive doubling for a small one, and never the ring for a non-commutative operator: not
+ * on the first call, and not from a remembered choice for the same size (the model's representative shape and its
+ * remembered choices keep the commutativity).
  */
 class AllreduceSelectionTest {
     private static final Tuning BYTES_BOUND = TuningFile.parse("""
@@ -29,16 +31,34 @@ class AllreduceSelectionTest {
             .withModel(CostModel.hockney(new LinkCost(1000, 1, 0), new LinkCost(1000, 1, 0)));
 
     @Test
-    void largeCommutativeVectorsTakeTheRingNonCommutativeOnesNever() {
+    void largeVectorsTakeRabenseifnerNonCommutativeOnesNeverTheRing() {
         Placement p = Placement.uniform(8, 1);
         AlgorithmSelector selector = new AlgorithmSelector(Map.of(), BYTES_BOUND);
         // 3,000,008 bytes: not a power of two, so the model costs a rounded representative shape.
         long b = 8L * 375_001;
-        assertEquals(RingAllreduce.ID,
+        assertEquals(RabenseifnerAllreduce.ID,
                 selector.select(Shape.reduction(Collective.ALLREDUCE, p, 1, b, 0, 8, true)).id());
-        assertEquals(RecursiveDoublingAllreduce.ID,
+        assertEquals(RabenseifnerAllreduce.ID,
                 selector.select(Shape.reduction(Collective.ALLREDUCE, p, 1, b, 0, 8, false)).id());
+        selector.force(RingAllreduce.ID);
+        assertEquals(RingAllreduce.ID, selector.select(Shape.reduction(Collective.ALLREDUCE, p, 1, b, 0, 8, true)).id());
+        selector.clear(Collective.ALLREDUCE);
         assertEquals(RecursiveDoublingAllreduce.ID,
                 selector.select(Shape.reduction(Collective.ALLREDUCE, p, 1, 8, 0, 8, true)).id());
+    }
+
+    @Test
+    void aNonCommutativeReduceScatterTakesTheRecursiveHalvingNeverTheRing() {
+        Placement p = Placement.uniform(8, 1);
+        AlgorithmSelector selector = new AlgorithmSelector(Map.of(), BYTES_BOUND);
+        for (long b : new long[] {8, 8L * 375_001}) {
+            assertEquals("reduce-scatter.recursive-halving",
+                    selector.select(Shape.reduction(Collective.REDUCE_SCATTER, p, 1, b, 0, 8, false)).id());
+        }
+        // Forcing the ring for a non-commutative operator is refused with the ring's reason, not run out of order.
+        selector.force("reduce-scatter.ring");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> selector.select(Shape.reduction(Collective.REDUCE_SCATTER, p, 1, 64, 0, 8, false)));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("rank order"), e.getMessage());
     }
 }

@@ -54,6 +54,12 @@ public record PhysicalLimit(long intoBusiestNodeBytes, int rails, long rateBitsP
                 case BARRIER -> 0;
                 // Each part of the result needs the other nodes' contributions: at least (nodes-1)/nodes of b.
                 case ALLREDUCE -> (placement.nodeCount() - 1) * b / placement.nodeCount();
+                case SCATTER -> k == placement.nodeOf(root) ? 0 : local * b;
+                // Whatever is combined where, a node must take in at least one partial vector (reduce: the
+                // root's; a scan: every node but rank 0's) or one per block its ranks get (reduce-scatter).
+                case REDUCE -> k == placement.nodeOf(root) ? b : 0;
+                case REDUCE_SCATTER -> local * b;
+                case SCAN, EXSCAN -> k == placement.nodeOf(0) ? 0 : b;
             };
             most = Math.max(most, into);
         }

@@ -187,7 +187,9 @@ public final class SweepApp implements RankApp {
             case GATHER -> comm.gather(s, comm.rank() == 0 ? r : null, 0);
             case ALLGATHER -> comm.allgather(s, r);
             case ALLTOALL -> comm.alltoall(s, r);
-            case ALLREDUCE -> throw new IllegalArgumentException("tune does not time reductions yet: " + c.id());
+            case SCATTER -> comm.scatter(s, r, 0);
+            case ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN ->
+                    throw new IllegalArgumentException("tune does not time reductions yet: " + c.id());
         }
     }
 }

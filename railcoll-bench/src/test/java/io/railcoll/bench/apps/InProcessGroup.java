@@ -213,6 +213,35 @@ final class InProcessGroup {
         }
 
         @Override
+        public void reduce(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type, long count,
+                           io.railcoll.reduce.Operator op, int root) {
+            throw new UnsupportedOperationException("the apps do not reduce");
+        }
+
+        @Override
+        public void reduceScatterBlock(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type,
+                                       long recvCount, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not reduce-scatter");
+        }
+
+        @Override
+        public void scan(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type, long count,
+                         io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not scan");
+        }
+
+        @Override
+        public void exscan(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type, long count,
+                           io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not scan");
+        }
+
+        @Override
+        public void scatter(MemorySegment send, MemorySegment recv, int root) {
+            throw new UnsupportedOperationException("the apps do not scatter");
+        }
+
+        @Override
         public void broadcast(MemorySegment buffer, int root) {
             throw new UnsupportedOperationException("the apps do not broadcast");
         }

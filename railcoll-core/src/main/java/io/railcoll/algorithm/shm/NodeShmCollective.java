@@ -70,7 +70,7 @@ public final class NodeShmCollective extends AlgorithmBase implements NodePhased
             case ALLGATHER -> NodeStep.allgather(b, Buffer.RECV, 0);
             case GATHER -> NodeStep.gather(shape.placement().localRankOf(shape.root()), b, Buffer.RECV, 0);
             case BROADCAST -> NodeStep.broadcast(shape.placement().localRankOf(shape.root()), Buffer.RECV, 0, b);
-            case BARRIER, ALLTOALL, ALLREDUCE -> throw new IllegalStateException("no one-node " + collective().id() + " here");
+            default -> throw new IllegalStateException("no one-node " + collective().id() + " here");
         };
     }
 

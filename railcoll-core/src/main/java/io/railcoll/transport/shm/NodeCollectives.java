@@ -113,10 +113,14 @@ import java.util.function.IntSupplier;
  * other ranks' progress is unknown, so the region must be closed.
  */
 public final class NodeCollectives {
-    /** What a call is, in descriptors; the node collectives and the collectives other paths run by messages. */
+    /**
+     * What a call is, in descriptors; the node collectives and the collectives other paths run by messages. Three
+     * bits hold it, so reduce, reduce-scatter, scan and exscan share one kind (they never run in the node buffer, and
+     * the engine's frames tell them apart).
+     */
     private enum Kind {
         BARRIER("barrier"), GATHER("gather"), BROADCAST("broadcast"), ALLGATHER("allgather"), ALLTOALL("alltoall"),
-        ALLREDUCE("allreduce");
+        ALLREDUCE("allreduce"), PARTIAL_REDUCTION("reduce, reduce-scatter, scan or exscan"), SCATTER("scatter");
 
         final String label;
 
@@ -125,6 +129,10 @@ public final class NodeCollectives {
         }
 
         static Kind of(String collective) {
+            if (collective.equals("reduce") || collective.equals("reduce-scatter") || collective.equals("scan")
+                    || collective.equals("exscan")) {
+                return PARTIAL_REDUCTION;
+            }
             for (Kind k : values()) {
                 if (k.label.equals(collective)) {
                     return k;
@@ -770,7 +778,8 @@ public final class NodeCollectives {
      * with a mismatch naming both calls instead of waiting for its deadline.
      *
      * @param collective the collective's id ({@code barrier}, {@code gather}, {@code broadcast}, {@code allgather},
-     *                   {@code alltoall}, {@code allreduce})
+     *                   {@code alltoall}, {@code allreduce}, {@code reduce}, {@code reduce-scatter}, {@code scan},
+     *                   {@code exscan}, {@code scatter})
      */
     public void announceByMessages(String collective, int root, long bytes) {
         if (broken) {
@@ -992,7 +1001,7 @@ public final class NodeCollectives {
 
     private String callText() {
         return switch (kind) {
-            case BARRIER, ALLTOALL, ALLREDUCE -> ""; // never run in the node buffer
+            case BARRIER, ALLTOALL, ALLREDUCE, PARTIAL_REDUCTION, SCATTER -> ""; // never run in the node buffer
             case ALLGATHER -> " (" + callBytes + " bytes per rank)";
             case GATHER -> " (root " + root + ", " + callBytes + " bytes per rank)";
             case BROADCAST -> " (root " + root + ", " + callBytes + " bytes)";
@@ -1011,8 +1020,8 @@ public final class NodeCollectives {
                 : (d & SINGLE_COPY) != 0 ? " in the node buffer (single-copy announce step first)" : " in the node buffer";
         return kind.label + where + switch (kind) {
             case BARRIER -> "";
-            case ALLGATHER, ALLTOALL, ALLREDUCE -> " (" + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
-            case GATHER -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
+            case ALLGATHER, ALLTOALL, ALLREDUCE, PARTIAL_REDUCTION -> " (" + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
+            case GATHER, SCATTER -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes per rank mod 2^32)";
             case BROADCAST -> " (root " + (d >>> 32 & 0xFF) + ", " + (d & 0xFFFFFFFFL) + " bytes mod 2^32)";
         };
     }

@@ -30,7 +30,7 @@ class AllreduceAlgorithmsTest {
     @Test
     void everyAlgorithmCombinesEveryContributionOnceOnEveryRank() {
         List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
-        assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID),
+        assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {

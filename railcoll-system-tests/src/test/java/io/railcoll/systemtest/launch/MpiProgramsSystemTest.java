@@ -103,6 +103,15 @@ class MpiProgramsSystemTest {
         for (String line : expected) {
             assertEquals(1, r.count(line), program + ": expected once: '" + line + "'; output:\n" + r.output());
         }
+        // The checks the programs make against values they compute sequentially: one "ok" line each, no mismatch.
+        assertEquals(0, r.count("MISMATCH"), program + ":\n" + r.output());
+        for (int rank = 0; rank < RANKS; rank++) {
+            for (String name : selfChecks(program, rank)) {
+                String prefix = "rank " + rank + " " + name + " [";
+                assertEquals(1, r.output().lines().filter(l -> l.contains(prefix) && l.endsWith(" ok")).count(),
+                        program + ": expected one checked line '" + prefix + "... ok'; output:\n" + r.output());
+            }
+        }
         if (program.equals("Collectives")) {
             // the same bits everywhere, and pi to the rule's accuracy
             List<String> pi = r.output().lines().filter(l -> l.contains(" pi ")).map(l -> l.replaceAll(".* pi ", ""))
@@ -130,7 +139,13 @@ class MpiProgramsSystemTest {
                                 + ", " + (20 + rank) + ", " + (20 + rank) + "]"));
                 if (rank == RANKS - 1) {
                     lines.add("rank 2 gatherv [0, -1, -1, 100, 101, -1, 200, 201, 202]");
+                    lines.add("rank 2 reduce [[6, 5]] ok");   // (1+2+3, 0+1+4) at root 2
+                    lines.add("rank 2 reduceScatter [[309, 312, 315]] ok");   // elements 3..5: 3k + 300
                 }
+                // PROD of r+2 over the ranks below, in place; rank 0 keeps its own 2
+                lines.add("rank " + rank + " exScan [[" + new long[] {2, 2, 6}[rank] + "]] ok");
+                lines.add("rank " + rank + " scatterv [" + Arrays.toString(java.util.stream.IntStream.rangeClosed(0, rank)
+                        .map(j -> 100 * rank + j).toArray()) + "] ok");
                 if (rank == 0) {
                     lines.add("rank 0 gather [0, 0, 1, -1, 2, -2]");
                 }
@@ -165,6 +180,34 @@ class MpiProgramsSystemTest {
             }
             default -> throw new IllegalArgumentException(program);
         };
+    }
+
+    /** The names of the checks {@code program}'s rank {@code rank} makes and prints ("rank r name [values] ok"). */
+    private static List<String> selfChecks(String program, int rank) {
+        int last = RANKS - 1;
+        List<String> names = new ArrayList<>();
+        switch (program) {
+            case "Collectives" -> {
+                names.addAll(List.of("reduce in place", "scan", "exScan", "reduceScatter", "reduceScatterBlock", "scatter",
+                        "scatter in place", "scatterv", "scatterv direct"));
+                if (rank == last) {
+                    names.add("reduce");
+                }
+            }
+            case "DerivedAndOps" -> {
+                names.addAll(List.of("scan product", "exScan product", "scan triangular", "exScan triangular",
+                        "reduceScatterBlock product", "reduceScatter triangular"));
+                if (rank == 1) {
+                    names.add("reduce product");
+                }
+                if (rank == last) {
+                    names.add("reduce triangular");
+                }
+            }
+            default -> {
+            }
+        }
+        return names;
     }
 
     private static long[] triangular(long[] x, long[] y) {

@@ -1,0 +1,87 @@
+package io.railcoll.algorithm.reducescatter;
+
+import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.ProgramBuilder;
+import io.railcoll.schedule.Buffer;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.LinkTally;
+import io.railcoll.schedule.RankProgram;
+import io.railcoll.schedule.Shape;
+
+import java.util.Optional;
+
+/**
+ * Ring reduce-scatter with equal blocks (the first half of the ring all-reduce, Patarasuk and Yuan 2009): in step s
+ * (0..N-2) rank r passes its partial of block {@code r-s-1} to the right and combines its own SEND block
+ * {@code r-s-2} into the partial arriving from the left, so block r is complete on rank r after N-1 steps; the last
+ * one lands straight in RECV.
+ *
+ * <p>Each block is combined along the ring starting at rank {@code j+1}, not in rank order, so a non-commutative
+ * operator cannot use it (such a shape is refused). Each rank sends and receives {@code (N-1) b} to and from its
+ * ring neighbours only: bandwidth-optimal, {@code T = (N-1)(ts + b tau) + (N-1) b gamma}, whatever k. TEMP: N-2
+ * blocks. Any N.
+ */
+public final class RingReduceScatter extends AlgorithmBase {
+    public static final String ID = "reduce-scatter.ring";
+
+    public RingReduceScatter() {
+        super(ID, Collective.REDUCE_SCATTER);
+    }
+
+    @Override
+    protected Optional<String> restriction(Shape shape) {
+        if (!shape.commutative() && shape.size() > 1) {
+            return Optional.of("the ring combines block j starting at rank j+1, not in rank order, which a "
+                    + "non-commutative operator needs");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public RankProgram program(Shape shape, int rank) {
+        int n = shape.size();
+        long b = shape.blockBytes();
+        ProgramBuilder p = new ProgramBuilder(rank);
+        if (n == 1) {
+            p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b);
+            return p.build();
+        }
+        int right = (rank + 1) % n;
+        int left = Math.floorMod(rank - 1, n);
+        Buffer cur = Buffer.SEND;
+        long curOff = Math.floorMod(rank - 1, n) * b;
+        for (int s = 0; s < n - 1; s++) {
+            int in = Math.floorMod(rank - s - 2, n);
+            p.put(right, cur, curOff, b, s);
+            boolean last = s == n - 2;
+            Buffer dst = last ? Buffer.RECV : Buffer.TEMP;
+            long dstOff = last ? 0 : p.allocateTemp(b);
+            p.recv(left, s, dst, dstOff, b);
+            // The operator is commutative: own block in from the left, no copy needed.
+            p.reduce(Buffer.SEND, in * b, dst, dstOff, b);
+            cur = dst;
+            curOff = dstOff;
+        }
+        return p.build();
+    }
+
+    @Override
+    public CostTerms cost(Shape shape) {
+        int n = shape.size();
+        LinkTally tally = new LinkTally(shape.placement());
+        if (n == 1) {
+            return tally.toCost(0, 0, "no communication");
+        }
+        for (int r = 0; r < n; r++) {
+            tally.message(r, (r + 1) % n, (n - 1) * shape.blockBytes());
+        }
+        return tally.toCost(n - 1, (n - 1) * shape.blockBytes(), "(N-1) (ts + b*tau) + (N-1) b*gamma, any k");
+    }
+
+    @Override
+    public String summary() {
+        return "ring, one block per step to the right; (N-1)(ts + b*tau), bandwidth-optimal; commutative operators "
+                + "only; any N; Patarasuk and Yuan 2009";
+    }
+}
