@@ -1,0 +1,225 @@
+package io.railcoll.engine;
+
+import io.railcoll.CollectiveAbortedException;
+import io.railcoll.MismatchException;
+import io.railcoll.RailcollException;
+import io.railcoll.transport.FrameHeader;
+import io.railcoll.transport.FrameSink;
+import io.railcoll.transport.SharedDriver;
+import io.railcoll.transport.Transport;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The one {@link FrameSink} of a rank's transports: hands every incoming frame to the engine of the communicator its
+ * {@code context} names, with the sender's job rank translated to its rank in that communicator (decision 0070).
+ *
+ * <ul>
+ *   <li>A frame for a context this rank has not created yet (a faster peer already left the split that makes it)
+ *       pauses its connection, as a frame of a call not posted yet does; {@link #register} resumes the transports.
+ *       Nothing is dropped.</li>
+ *   <li>A frame for a context this rank has closed is a mismatch, except a probe (no data), which a peer may send
+ *       before it learns that this rank's call ended; a probe is dropped.</li>
+ *   <li>A frame from a rank outside the context's communicator is a mismatch.</li>
+ *   <li>A run-time failure is fatal to every communicator of the rank, as MPI's default error handler makes it: a
+ *       failure an engine raised in a frame callback, an ABORT, a lost peer, fail every registered engine (the one
+ *       concerned with its own message, the others with the same exception).</li>
+ * </ul>
+ *
+ * <p>Threading: frame callbacks on whichever thread drives a transport; {@link #register} and {@link #unregister}
+ * from any thread (copy-on-write). The lookup allocates nothing: a linear scan over the few open communicators.
+ * Lifetime: one per rank, built before the transports and owned by the world communicator.
+ */
+public final class ContextRouter implements FrameSink {
+    /** One registered communicator: its engine and the rank each job rank has in it (-1: not a member). */
+    private record Member(long context, String name, CollectiveEngine engine, int[] rankOfJobRank) {
+    }
+
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    private final int jobSize;
+    private final SharedDriver driver;
+    private final Object registration = new Object();
+    private volatile Member[] members = new Member[0];
+    /** Contexts closed on this rank: their late probes are dropped, their data refused. */
+    private final Set<Long> closed = ConcurrentHashMap.newKeySet();
+    /** The rank's transports, resumed when a context is registered; set once after they are built. */
+    private volatile Transport[] transports = new Transport[0];
+
+    public ContextRouter(int jobSize, SharedDriver driver) {
+        this.jobSize = jobSize;
+        this.driver = driver;
+    }
+
+    /** The transports to resume when a communicator is registered (they pause on frames of unknown contexts). */
+    public void setTransports(Transport... transports) {
+        this.transports = transports.clone();
+    }
+
+    /**
+     * Starts routing frames of {@code context} to {@code engine}, whose communicator's rank i is job rank
+     * {@code jobRanks[i]}, and lets connections paused on such frames read on.
+     *
+     * @throws IllegalStateException when {@code context} is already open on this rank (two derived contexts
+     *                               collided; see decision 0070)
+     */
+    public void register(long context, String name, CollectiveEngine engine, int[] jobRanks) {
+        int[] rankOf = new int[jobSize];
+        Arrays.fill(rankOf, -1);
+        for (int i = 0; i < jobRanks.length; i++) {
+            rankOf[jobRanks[i]] = i;
+        }
+        synchronized (registration) {
+            for (Member m : members) {
+                if (m.context == context) {
+                    throw new IllegalStateException("communication context " + Long.toHexString(context) + " of " + name
+                            + " is already used by " + m.name + " on this rank");
+                }
+            }
+            Member[] next = Arrays.copyOf(members, members.length + 1);
+            next[members.length] = new Member(context, name, engine, rankOf);
+            members = next;
+            closed.remove(context);
+        }
+        resumeAll();
+    }
+
+    /** Stops routing {@code context}: later frames of it are refused (data) or dropped (probes). */
+    public void unregister(long context) {
+        synchronized (registration) {
+            closed.add(context);
+            members = Arrays.stream(members).filter(m -> m.context != context).toArray(Member[]::new);
+        }
+    }
+
+    private void resumeAll() {
+        // Under the shared driver: another communicator's thread may be inside the same transport.
+        driver.resumeAll(transports);
+    }
+
+    private Member member(long context) {
+        for (Member m : members) {
+            if (m.context == context) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+        Member m = member(h.context);
+        if (m == null) {
+            if (!closed.contains(h.context)) {
+                return null; // a communicator this rank has not created yet: hold the connection until it has
+            }
+            if (h.tag == CollectiveEngine.PROBE_TAG && h.fragLength == 0) {
+                return EMPTY; // a late probe of a call this rank finished before closing the communicator
+            }
+            throw failAll(null, new MismatchException("rank " + h.sourceRank + " sent data (" + h.putLength
+                    + " bytes, call #" + h.seq + ") for communication context " + Long.toHexString(h.context)
+                    + ", which this rank has closed: the ranks disagree on when it is freed"));
+        }
+        int job = h.sourceRank;
+        int from = m.rankOfJobRank[job];
+        if (from < 0) {
+            throw failAll(null, new MismatchException(m.name + ": job rank " + job + " sent data for it but is not"
+                    + " one of its ranks"));
+        }
+        h.sourceRank = from;
+        try {
+            return m.engine.onDataHeader(rail, h);
+        } catch (RailcollException e) {
+            throw failAll(m, e);
+        } finally {
+            h.sourceRank = job;
+        }
+    }
+
+    @Override
+    public void onDataComplete(int rail, FrameHeader h) {
+        Member m = member(h.context);
+        if (m == null) {
+            return; // a dropped probe
+        }
+        int job = h.sourceRank;
+        h.sourceRank = m.rankOfJobRank[job];
+        try {
+            m.engine.onDataComplete(rail, h);
+        } catch (RailcollException e) {
+            throw failAll(m, e);
+        } finally {
+            h.sourceRank = job;
+        }
+    }
+
+    @Override
+    public void onAbort(int peer, String reason) {
+        RailcollException first = null;
+        for (Member m : members) {
+            int p = m.rankOfJobRank[peer];
+            if (p < 0) {
+                continue;
+            }
+            try {
+                m.engine.onAbort(p, reason);
+            } catch (RailcollException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first == null) {
+            first = new CollectiveAbortedException(peer, "job rank " + peer + " aborted: " + reason);
+        }
+        throw failAll(null, first);
+    }
+
+    @Override
+    public void onGoodbye(int peer, int rail) {
+        for (Member m : members) {
+            int p = m.rankOfJobRank[peer];
+            if (p >= 0) {
+                m.engine.onGoodbye(p, rail);
+            }
+        }
+    }
+
+    @Override
+    public void progressed() {
+        for (Member m : members) {
+            m.engine.progressed();
+        }
+    }
+
+    @Override
+    public void onPeerLost(int peer, int rail, String cause) {
+        RailcollException first = null;
+        for (Member m : members) {
+            int p = m.rankOfJobRank[peer];
+            if (p < 0) {
+                continue;
+            }
+            try {
+                m.engine.onPeerLost(p, rail, cause);
+            } catch (RailcollException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first == null) {
+            first = new io.railcoll.PeerLostException(peer, "lost job rank " + peer + ": " + cause);
+        }
+        throw failAll(null, first);
+    }
+
+    /** Fails every registered engine but {@code concerned} (which failed itself) with {@code e}; returns it. */
+    private RailcollException failAll(Member concerned, RailcollException e) {
+        for (Member m : members) {
+            if (m != concerned) {
+                m.engine.failWith(e);
+            }
+        }
+        return e;
+    }
+}
