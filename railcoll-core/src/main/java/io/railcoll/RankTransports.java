@@ -54,8 +54,9 @@ final class RankTransports {
      * the rails.
      */
     void attach(CollectiveEngine engine, long context, int[] jobRanks, int jobRank) {
-        Transport railView = new ContextTransport(rails, context, jobRanks, driver);
-        Transport shmView = shm == null ? null : new ContextTransport(shm, context, jobRanks, driver);
+        Runnable replay = () -> router.replay(context);
+        Transport railView = new ContextTransport(rails, context, jobRanks, driver, replay);
+        Transport shmView = shm == null ? null : new ContextTransport(shm, context, jobRanks, driver, replay);
         Transport[] route = new Transport[jobRanks.length];
         for (int p = 0; p < jobRanks.length; p++) {
             route[p] = jobRanks[p] == jobRank ? null : shm != null && shm.reaches(jobRanks[p]) ? shmView : railView;

@@ -18,9 +18,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code context} names, with the sender's job rank translated to its rank in that communicator (decision 0070).
  *
  * <ul>
- *   <li>A frame for a context this rank has not created yet (a faster peer already left the split that makes it)
- *       pauses its connection, as a frame of a call not posted yet does; {@link #register} resumes the transports.
- *       Nothing is dropped.</li>
+ *   <li>A frame of a call this rank has not posted yet, or for a context it has not created yet (a faster peer
+ *       already left the split that makes it): with one communicator open, it pauses its connection until the call
+ *       is posted, as before (decision 0003). With several, a paused connection would hold back the frames of every
+ *       other communicator behind it, and communicators driven by different threads would wait for each other in
+ *       a cycle; so the frame is read into memory of the router's own ({@link EarlyFrames}) and handed to the
+ *       engine when its call is posted ({@link #replay}). Past {@link EarlyFrames#LIMIT_BYTES} held, it pauses
+ *       again. Nothing is dropped.</li>
  *   <li>A frame for a context this rank has closed is a mismatch, except a probe (no data), which a peer may send
  *       before it learns that this rank's call ended; a probe is dropped.</li>
  *   <li>A frame from a rank outside the context's communicator is a mismatch.</li>
@@ -48,6 +52,8 @@ public final class ContextRouter implements FrameSink {
     private final Set<Long> closed = ConcurrentHashMap.newKeySet();
     /** The rank's transports, resumed when a context is registered; set once after they are built. */
     private volatile Transport[] transports = new Transport[0];
+    /** Frames read ahead of their call while several communicators are open. */
+    private final EarlyFrames early = new EarlyFrames();
 
     public ContextRouter(int jobSize, SharedDriver driver) {
         this.jobSize = jobSize;
@@ -85,6 +91,7 @@ public final class ContextRouter implements FrameSink {
             closed.remove(context);
         }
         resumeAll();
+        replay(context);
     }
 
     /** Stops routing {@code context}: later frames of it are refused (data) or dropped (probes). */
@@ -109,12 +116,27 @@ public final class ContextRouter implements FrameSink {
         return null;
     }
 
+    /**
+     * Hands the frames of {@code context} read ahead of their call to its engine, those whose call is posted now.
+     * Called after the engine posts a call (its transports' resume) and when a context is registered.
+     */
+    public void replay(long context) {
+        if (early.isEmpty()) {
+            return;
+        }
+        Member m = member(context);
+        if (m != null) {
+            early.replay(context, h -> deliverHeader(m, -1, h), h -> deliverComplete(m, -1, h));
+        }
+    }
+
     @Override
     public ByteBuffer onDataHeader(int rail, FrameHeader h) {
         Member m = member(h.context);
         if (m == null) {
             if (!closed.contains(h.context)) {
-                return null; // a communicator this rank has not created yet: hold the connection until it has
+                // A communicator this rank has not created yet: hold the frame until it has.
+                return holdEarly(h);
             }
             if (h.tag == CollectiveEngine.PROBE_TAG && h.fragLength == 0) {
                 return EMPTY; // a late probe of a call this rank finished before closing the communicator
@@ -123,6 +145,16 @@ public final class ContextRouter implements FrameSink {
                     + " bytes, call #" + h.seq + ") for communication context " + Long.toHexString(h.context)
                     + ", which this rank has closed: the ranks disagree on when it is freed"));
         }
+        ByteBuffer target = deliverHeader(m, rail, h);
+        return target != null ? target : holdEarly(h);
+    }
+
+    /** Where an early frame goes: memory of the router's while several communicators are open, else nowhere (pause). */
+    private ByteBuffer holdEarly(FrameHeader h) {
+        return members.length > 1 ? early.hold(h) : null;
+    }
+
+    private ByteBuffer deliverHeader(Member m, int rail, FrameHeader h) {
         int job = h.sourceRank;
         int from = m.rankOfJobRank[job];
         if (from < 0) {
@@ -141,10 +173,18 @@ public final class ContextRouter implements FrameSink {
 
     @Override
     public void onDataComplete(int rail, FrameHeader h) {
+        if (early.completeIfHeld(h)) {
+            replay(h.context); // its call may have been posted while it arrived
+            return;
+        }
         Member m = member(h.context);
         if (m == null) {
             return; // a dropped probe
         }
+        deliverComplete(m, rail, h);
+    }
+
+    private void deliverComplete(Member m, int rail, FrameHeader h) {
         int job = h.sourceRank;
         h.sourceRank = m.rankOfJobRank[job];
         try {

@@ -18,12 +18,19 @@ public final class ContextTransport implements Transport {
     /** The job rank of each of the communicator's ranks. */
     private final int[] worldRanks;
     private final SharedDriver driver;
+    /** Hands the communicator frames read ahead of their call, after a resume (the router's replay). */
+    private final Runnable afterResume;
 
-    public ContextTransport(Transport inner, long context, int[] worldRanks, SharedDriver driver) {
+    /**
+     * @param afterResume run after every {@link #resume}: the engine resumes its transports when it posts a call,
+     *                    which is when frames of that call read early can be handed to it
+     */
+    public ContextTransport(Transport inner, long context, int[] worldRanks, SharedDriver driver, Runnable afterResume) {
         this.inner = inner;
         this.context = context;
         this.worldRanks = worldRanks.clone();
         this.driver = driver;
+        this.afterResume = afterResume;
     }
 
     /** The transport this view puts through. */
@@ -117,6 +124,7 @@ public final class ContextTransport implements Transport {
         } finally {
             driver.unlock();
         }
+        afterResume.run();
     }
 
     @Override
