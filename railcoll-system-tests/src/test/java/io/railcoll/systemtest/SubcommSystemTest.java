@@ -25,6 +25,10 @@ class SubcommSystemTest {
     @ParameterizedTest(name = "placement {0}, {1} rails, engine {2}")
     @CsvSource(delimiter = ';', value = {
             "3,4,2; 1; single",
+            "3,4,2; 2; single",
+            "3,4,2; 2; threaded",
+            "1x5;   1; single",
+            "4x1;   2; single",
     })
     void everyCommunicatorRunsEveryCollectiveByteForByte(String placement, int rails, String engine) {
         Jobs.Outcome o = Jobs.run(Placement.parse(placement), rails, SubcommApps.Check.class, List.of(),
