@@ -198,22 +198,9 @@ public final class ContextRouter implements FrameSink {
 
     @Override
     public void onAbort(int peer, String reason) {
-        RailcollException first = null;
-        for (Member m : members) {
-            int p = m.rankOfJobRank[peer];
-            if (p < 0) {
-                continue;
-            }
-            try {
-                m.engine.onAbort(p, reason);
-            } catch (RailcollException e) {
-                first = first == null ? e : first;
-            }
-        }
-        if (first == null) {
-            first = new CollectiveAbortedException(peer, "job rank " + peer + " aborted: " + reason);
-        }
-        throw failAll(null, first);
+        RailcollException first = toMembersWith(peer, (engine, p) -> engine.onAbort(p, reason));
+        throw failAll(null, first != null ? first
+                : new CollectiveAbortedException(peer, "job rank " + peer + " aborted: " + reason));
     }
 
     @Override
@@ -235,6 +222,17 @@ public final class ContextRouter implements FrameSink {
 
     @Override
     public void onPeerLost(int peer, int rail, String cause) {
+        RailcollException first = toMembersWith(peer, (engine, p) -> engine.onPeerLost(p, rail, cause));
+        throw failAll(null, first != null ? first
+                : new io.railcoll.PeerLostException(peer, "lost job rank " + peer + ": " + cause));
+    }
+
+    /**
+     * Tells the engine of every communicator that has job rank {@code peer} (as its rank there) of a failure; each
+     * fails and throws its own exception, so that its message names it. Returns the first, or null when none has
+     * the peer.
+     */
+    private RailcollException toMembersWith(int peer, java.util.function.ObjIntConsumer<CollectiveEngine> tell) {
         RailcollException first = null;
         for (Member m : members) {
             int p = m.rankOfJobRank[peer];
@@ -242,15 +240,12 @@ public final class ContextRouter implements FrameSink {
                 continue;
             }
             try {
-                m.engine.onPeerLost(p, rail, cause);
+                tell.accept(m.engine, p);
             } catch (RailcollException e) {
                 first = first == null ? e : first;
             }
         }
-        if (first == null) {
-            first = new io.railcoll.PeerLostException(peer, "lost job rank " + peer + ": " + cause);
-        }
-        throw failAll(null, first);
+        return first;
     }
 
     /** Fails every registered engine but {@code concerned} (which failed itself) with {@code e}; returns it. */
