@@ -39,8 +39,24 @@ import java.util.Optional;
  * after another, in the order their threads entered, and the program must make every rank call the same collectives
  * in the same order. Lifetime: whoever obtained it closes it; closing says goodbye to every peer and releases
  * sockets and shared memory.
+ *
+ * <p>Sub-communicators ({@link #split}, {@link #dup}, {@link #splitByNode}, {@link #create}) are communicators of
+ * their own: ranks numbered from 0, their own placement, algorithm selection, call numbering, mismatch detection
+ * and deadlines (messages name them, e.g. {@code world.split#0(color 1)}). They reuse the rank's rails and
+ * shared-memory rings (no new sockets); node-mates still exchange through shared memory, but the node collectives
+ * of the node's shared-memory region ({@code *.shm}) and multicast broadcast are the world's only (decision 0071).
+ * Collectives on different communicators may be in flight at once, one thread per communicator (each communicator's
+ * thread contract is its own); every frame carries its communicator's context. Ranks must still call the
+ * collectives of each communicator in the same order, and must not order calls on different communicators so that
+ * they wait for each other in a cycle (as MPI requires). A run-time failure on any communicator fails every
+ * communicator of the rank (MPI's default error handler). Closing a sub-communicator frees what it holds (its
+ * engine's memory, its context) and sends nothing, so ranks need not close it together; its parent stays usable.
+ * Closing the world first closes the sub-communicators still open (a call still running in one of them fails).
  */
 public interface Communicator extends AutoCloseable {
+
+    /** The color that gives a rank no communicator in {@link #split} (any negative color does the same). */
+    int UNDEFINED = -1;
 
     int rank();
 
@@ -438,6 +454,47 @@ public interface Communicator extends AutoCloseable {
                     + " elements (" + type.sizeBytes() + " bytes each)");
         }
         return bytes / type.sizeBytes();
+    }
+
+    /** How messages name this communicator: {@code world}, {@code world.split#0(color 1)}, ... */
+    default String name() {
+        return "world";
+    }
+
+    /**
+     * A new communicator of the ranks that pass the same {@code color}, numbered in the order of {@code key}, ties
+     * broken by rank here (MPI_Comm_split). Collective: every rank of this communicator calls it, in the same order
+     * as its other calls. A negative color ({@link #UNDEFINED}) takes part and gets none.
+     *
+     * @return the new communicator, which the caller closes; empty for a negative color
+     * @throws MismatchException when the ranks called different things (another split, a dup, a collective)
+     */
+    default java.util.Optional<Communicator> split(int color, int key) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
+    }
+
+    /** A new communicator of the same ranks in the same order, with a context of its own (MPI_Comm_dup). Collective. */
+    default Communicator dup() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
+    }
+
+    /**
+     * A new communicator of the ranks on this rank's node, in the order of their ranks here
+     * (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED). Collective.
+     */
+    default Communicator splitByNode() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
+    }
+
+    /**
+     * A new communicator of {@code ranks} (ranks of this communicator, distinct), numbered in that order
+     * (MPI_Comm_create). Collective: every rank calls it with the same array; ranks not listed get none.
+     *
+     * @throws IllegalArgumentException before anything is sent: a rank out of range or listed twice
+     * @throws MismatchException        when the ranks passed different arrays
+     */
+    default java.util.Optional<Communicator> create(int[] ranks) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
     }
 
     /** The failure that broke this communicator, if any. */

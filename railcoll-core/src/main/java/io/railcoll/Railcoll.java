@@ -8,12 +8,12 @@ import io.railcoll.bootstrap.JobTable;
 import io.railcoll.bootstrap.RankIdentity;
 import io.railcoll.bootstrap.RankRecord;
 import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.engine.ContextRouter;
+import io.railcoll.transport.SharedDriver;
 import io.railcoll.memory.NodeCpus;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
-import io.railcoll.transport.Blocker;
 import io.railcoll.transport.Transport;
-import io.railcoll.transport.shm.DoorbellBlocker;
 import io.railcoll.transport.shm.NodeRegion;
 import io.railcoll.transport.shm.ShmConfig;
 import io.railcoll.transport.shm.ShmTransport;
@@ -88,14 +88,17 @@ public final class Railcoll {
                     config.connectionsPerRail());
             listeners.close();
             engine = new CollectiveEngine(id.rank(), table.placement(), config.timeoutNs());
-            tcp = startRails(id.rank(), channels, table.rails(), config, engine, log);
+            // Every transport delivers to the router, which finds each frame's communicator by its context.
+            SharedDriver driver = new SharedDriver();
+            ContextRouter router = new ContextRouter(id.size(), driver);
+            tcp = startRails(id.rank(), channels, table.rails(), config, router, log);
             Placement placement = table.placement();
             int[] local = placement.ranksOf(placement.nodeOf(id.rank()));
             if (config.sharedMemory() && local.length > 1) {
                 region = NodeRegion.open(id.jobId(), placement.nodeOf(id.rank()), placement.localRankOf(id.rank()),
                         local.length, ShmConfig.defaults().withRingBytes(config.shmRingBytes())
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
-                shm = new ShmTransport(id.rank(), local, id.size(), region, engine, config.cma(),
+                shm = new ShmTransport(id.rank(), local, id.size(), region, router, config.cma(),
                         config.cmaThresholdBytes(), config.connectTimeoutNs());
                 int perProcessor = NodeCpus.ranksPerProcessor(local.length);
                 if (config.cma() && perProcessor <= 2) {
@@ -110,16 +113,14 @@ public final class Railcoll {
                             shm.readsEveryNodeMate());
                 }
             }
-            Transport[] route = new Transport[id.size()];
-            for (int p = 0; p < id.size(); p++) {
-                route[p] = p == id.rank() ? null : shm != null && shm.reaches(p) ? shm : tcp;
-            }
-            Transport[] all = shm == null ? new Transport[] {tcp} : new Transport[] {shm, tcp};
-            engine.attach(route, all, shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
-            AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
-            int ports = config.ports() == 0 ? table.rails() : config.ports();
-            RailcollCommunicator comm = new RailcollCommunicator(id.rank(), table, engine, tcp, shm, region, selector,
-                    ports, config.groups(), source, config.threadSafe());
+            router.setTransports(shm == null ? new Transport[] {tcp} : new Transport[] {shm, tcp});
+            RankTransports shared = new RankTransports(table, config, router, driver, tcp, shm);
+            int[] everyone = java.util.stream.IntStream.range(0, id.size()).toArray();
+            shared.attach(engine, 0, everyone, id.rank());
+            driver.join();
+            router.register(0, "world", engine, everyone);
+            AlgorithmSelector selector = shared.selector();
+            RailcollCommunicator comm = new RailcollCommunicator(id.rank(), shared, engine, region, selector, source);
             if (config.sharedMemory()) {
                 // On every rank alike (selection must agree), also those alone on their node (no region).
                 comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement,
@@ -143,12 +144,12 @@ public final class Railcoll {
 
     /** The rail engine {@link Config#engine()} asks for, over the connected channels. */
     private static Transport startRails(int rank, java.nio.channels.SocketChannel[][] channels, int rails, Config config,
-                                        CollectiveEngine engine, PrintStream log) throws IOException {
+                                        io.railcoll.transport.FrameSink sink, PrintStream log) throws IOException {
         RailSettings settings = new RailSettings(rails, config.connectionsPerRail(), config.stripeThresholdBytes(),
                 config.railTimeoutNs(), config.eagerBytes());
         return switch (config.engine()) {
-            case SINGLE -> TcpRailTransport.start(rank, channels, settings, engine, log);
-            case THREADED -> ThreadedRailTransport.start(rank, channels, settings, engine, log, config.timeoutNs());
+            case SINGLE -> TcpRailTransport.start(rank, channels, settings, sink, log);
+            case THREADED -> ThreadedRailTransport.start(rank, channels, settings, sink, log, config.timeoutNs());
         };
     }
 

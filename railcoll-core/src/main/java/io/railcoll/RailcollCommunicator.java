@@ -21,17 +21,44 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * The {@link Communicator} built by {@link Railcoll}: checks arguments, builds the shape, selects the algorithm
- * and hands the call to the engine. Used by one thread at a time, or by any thread when thread-safe: the
- * {@link CallGate} enforces which; closed by whoever obtained it.
+ * The {@link Communicator} built by {@link Railcoll} (the world) or by a split of another (a sub-communicator):
+ * checks arguments, builds the shape, selects the algorithm and hands the call to its engine. Every communicator of a
+ * rank has its own engine, placement, selection and call numbering over the rank's shared transports
+ * ({@link RankTransports}); only the world runs node collectives in the node's shared-memory region and multicast
+ * (decision 0071). Used by one thread at a time, or by any thread when thread-safe: the {@link CallGate} enforces
+ * which; closed by whoever obtained it.
  */
 final class RailcollCommunicator implements Communicator {
     private static final MemorySegment NO_BUFFER = MemorySegment.ofArray(new byte[0]);
     /** Stands for any thread but the caller's when checking that transports' threads may touch a segment. */
     private static final Thread OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
 
+    /** The first block of every split's exchange, so that a split run against another all-gather is caught. */
+    private static final int SPLIT_MAGIC = 0x53504c54;
+    private static final int SPLIT_BLOCK_BYTES = 6 * Integer.BYTES;
+
+    /** How a communicator is derived from its parent; the ordinal travels in the split's exchange. */
+    private enum Derivation {
+        SPLIT("split"), DUP("dup"), NODE("splitByNode"), CREATE("create");
+
+        final String call;
+
+        Derivation(String call) {
+            this.call = call;
+        }
+    }
+
     private final int rank;
     private final JobTable table;
+    private final RankTransports shared;
+    /** The context every frame of this communicator carries (0: the world). */
+    private final long context;
+    /** How messages name this communicator: "world", "world.split#0(color 1)". */
+    private final String name;
+    /** The job rank of each of this communicator's ranks. */
+    private final int[] jobRanks;
+    /** How many communicators this one has made (split, dup, ...): part of their contexts. */
+    private long creations;
     private final Placement placement;
     private final CollectiveEngine engine;
     private final Transport rails;
@@ -40,7 +67,7 @@ final class RailcollCommunicator implements Communicator {
     private final AlgorithmSelector selector;
     private final int ports;
     private final int groups;
-    /** How this rank joined its job (a rendezvous it serves, a launcher's key-value store); closed last. */
+    /** How this rank joined its job (a rendezvous it serves, a launcher's key-value store); the world closes it last. */
     private final AutoCloseable bootstrap;
     private final CallGate gate;
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
@@ -54,23 +81,48 @@ final class RailcollCommunicator implements Communicator {
     /** Native memory for reductions in place and over arrays other than byte[]; null until first needed. */
     private Arena stagingArena;
     private MemorySegment staging;
-    private boolean closed;
+    private volatile boolean closed;
 
-    RailcollCommunicator(int rank, JobTable table, CollectiveEngine engine, Transport rails, Transport shm,
-                         AutoCloseable region, AlgorithmSelector selector, int ports, int groups,
-                         AutoCloseable bootstrap, boolean threadSafe) {
-        this.gate = new CallGate(rank, threadSafe);
-        this.shm = shm;
+    /** The world communicator, which owns {@code shared}'s transports, {@code region} and {@code bootstrap}. */
+    RailcollCommunicator(int rank, RankTransports shared, CollectiveEngine engine, AutoCloseable region,
+                         AlgorithmSelector selector, AutoCloseable bootstrap) {
+        this.gate = new CallGate(rank, shared.config.threadSafe());
+        this.shared = shared;
+        this.context = 0;
+        this.name = "world";
+        this.shm = shared.shm;
         this.region = region;
         this.rank = rank;
-        this.table = table;
+        this.table = shared.table;
         this.placement = table.placement();
+        this.jobRanks = java.util.stream.IntStream.range(0, placement.size()).toArray();
         this.engine = engine;
-        this.rails = rails;
+        this.rails = shared.rails;
         this.selector = selector;
-        this.ports = ports;
-        this.groups = groups;
+        this.ports = shared.ports;
+        this.groups = shared.config.groups();
         this.bootstrap = bootstrap;
+    }
+
+    /** A sub-communicator: its own engine, placement and selection over the rank's shared transports. */
+    private RailcollCommunicator(RankTransports shared, SplitPlan plan, String name, int[] jobRanks,
+                                 CollectiveEngine engine) {
+        this.gate = new CallGate(plan.rank(), shared.config.threadSafe());
+        this.shared = shared;
+        this.context = plan.context();
+        this.name = name;
+        this.shm = shared.shm;
+        this.region = null;
+        this.rank = plan.rank();
+        this.table = shared.table;
+        this.placement = plan.placement();
+        this.jobRanks = jobRanks;
+        this.engine = engine;
+        this.rails = shared.rails;
+        this.selector = shared.selector();
+        this.ports = shared.ports;
+        this.groups = shared.config.groups();
+        this.bootstrap = null;
     }
 
     /** Enables broadcast.multicast through {@code multicast}; opens it now when {@code openNow}. Start-up only. */
@@ -182,6 +234,110 @@ final class RailcollCommunicator implements Communicator {
     @Override
     public Optional<RailcollException> failure() {
         return Optional.ofNullable(engine.failure());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    // ---- sub-communicators ----
+
+    @Override
+    public Optional<Communicator> split(int color, int key) {
+        return derive(Derivation.SPLIT, color < 0 ? UNDEFINED : color, key, 0);
+    }
+
+    @Override
+    public Communicator dup() {
+        return derive(Derivation.DUP, 0, rank, 0).orElseThrow();
+    }
+
+    @Override
+    public Communicator splitByNode() {
+        return derive(Derivation.NODE, nodeId(), rank, 0).orElseThrow();
+    }
+
+    @Override
+    public Optional<Communicator> create(int[] ranks) {
+        requireNonNull(ranks, "create: ranks");
+        boolean[] seen = new boolean[size()];
+        int index = -1;
+        for (int i = 0; i < ranks.length; i++) {
+            int r = ranks[i];
+            if (r < 0 || r >= size()) {
+                throw new IllegalArgumentException("create: rank " + r + " (at " + i + ") is out of range: " + name
+                        + " has " + size() + " ranks");
+            }
+            if (seen[r]) {
+                throw new IllegalArgumentException("create: rank " + r + " is listed twice");
+            }
+            seen[r] = true;
+            if (r == rank) {
+                index = i;
+            }
+        }
+        return derive(Derivation.CREATE, index < 0 ? UNDEFINED : 0, index, java.util.Arrays.hashCode(ranks));
+    }
+
+    /**
+     * Makes a communicator of the ranks of this one that pass the same {@code color}, ordered by {@code key} then
+     * rank: one all-gather of every rank's (color, key) on this communicator, checked, then a context derived alike
+     * on every member (decision 0070). {@code args} is what every rank must agree on besides (the ranks of a create).
+     */
+    private Optional<Communicator> derive(Derivation how, int color, int key, int args) {
+        gate.enter(how.call);
+        try {
+            open();
+            long creation = creations;
+            java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt((int) creation).putInt(args);
+            byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
+            run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine.array()),
+                    MemorySegment.ofArray(all));
+            creations++;
+            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            int[] colors = new int[size()];
+            int[] keys = new int[size()];
+            for (int r = 0; r < size(); r++) {
+                int magic = in.getInt();
+                int derivation = in.getInt();
+                colors[r] = in.getInt();
+                keys[r] = in.getInt();
+                int theirCreation = in.getInt();
+                int theirArgs = in.getInt();
+                if (magic != SPLIT_MAGIC || derivation != how.ordinal() || theirCreation != (int) creation
+                        || theirArgs != args) {
+                    MismatchException e = new MismatchException("rank " + rank + " of " + name + ": mismatch: this rank"
+                            + " called " + how.call + " (communicator #" + creation + " made from " + name + ") but rank "
+                            + r + " " + (magic != SPLIT_MAGIC ? "called an all-gather of " + SPLIT_BLOCK_BYTES
+                            + "-byte blocks" : derivation != how.ordinal() ? "called " + Derivation.values()[
+                            Math.floorMod(derivation, Derivation.values().length)].call : theirCreation != (int) creation
+                            ? "is at communicator #" + theirCreation : "passed other ranks to create"));
+                    engine.abortPeers(e);
+                    throw e;
+                }
+            }
+            SplitPlan plan = SplitPlan.of(colors, keys, rank, placement, context, creation);
+            if (plan == null) {
+                return Optional.empty();
+            }
+            int[] members = new int[plan.parentRanks().length];
+            for (int i = 0; i < members.length; i++) {
+                members[i] = jobRanks[plan.parentRanks()[i]];
+            }
+            String childName = name + "." + how.call + "#" + creation + switch (how) {
+                case SPLIT -> "(color " + color + ")";
+                case NODE -> "(node " + nodeId() + ")";
+                default -> "";
+            };
+            CollectiveEngine childEngine = shared.engine(plan.rank(), plan.placement(), plan.context(), childName, members);
+            RailcollCommunicator child = new RailcollCommunicator(shared, plan, childName, members, childEngine);
+            shared.open.add(child);
+            return Optional.of(child);
+        } finally {
+            gate.exit();
+        }
     }
 
     // ---- barrier ----
@@ -681,7 +837,7 @@ final class RailcollCommunicator implements Communicator {
 
     private void open() {
         if (closed) {
-            throw new IllegalStateException("rank " + rank + ": the communicator is closed");
+            throw new IllegalStateException("rank " + rank + ": the communicator " + name + " is closed");
         }
     }
 
@@ -736,9 +892,36 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
+    /**
+     * Closes a sub-communicator: frames of its context are refused from now on, its engine's and staging memory are
+     * freed; the transports, which the world owns, stay open. Nothing is sent: the ranks of a communicator need not
+     * close it at the same time.
+     */
+    private synchronized void closeSub() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        shared.open.remove(this);
+        shared.router.unregister(context);
+        shared.driver.leave();
+        engine.close();
+        if (stagingArena != null) {
+            stagingArena.close();
+        }
+    }
+
     private void closeOnce() {
         if (closed) {
             return;
+        }
+        if (context != 0) {
+            closeSub();
+            return;
+        }
+        // Sub-communicators still open go first: they use the transports closed below (decision 0071).
+        for (RailcollCommunicator child : shared.open.toArray(new RailcollCommunicator[0])) {
+            child.closeSub();
         }
         closed = true;
         RuntimeException first = null;

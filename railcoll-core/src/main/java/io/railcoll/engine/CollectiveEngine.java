@@ -98,6 +98,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private final int rank;
+    /** How failure messages name this rank and its communicator. */
+    private final String who;
     private final Placement placement;
     private final int spinRounds;
     private final long yieldBudgetNs;
@@ -148,6 +150,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private boolean failureThrown;
 
     public CollectiveEngine(int rank, Placement placement, long timeoutNs) {
+        this(rank, placement, timeoutNs, "rank " + rank);
+    }
+
+    /**
+     * An engine whose failure messages name this rank as {@code who} (a sub-communicator's engine: "rank 1 of
+     * world.split#0(color 1) (world rank 3)"); {@code rank} and {@code placement} are the communicator's own.
+     */
+    public CollectiveEngine(int rank, Placement placement, long timeoutNs, String who) {
+        this.who = who;
         this.rank = rank;
         this.placement = placement;
         this.timeoutNs = timeoutNs;
@@ -220,7 +231,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 checkFailure();
                 idle = progress(idle, null, hook != null);
                 if (idle > 0 && System.nanoTime() - deadline > 0) {
-                    throw new CollectiveTimeoutException("rank " + rank + ": " + what.get() + " not done after "
+                    throw new CollectiveTimeoutException(who + ": " + what.get() + " not done after "
                             + seconds(System.nanoTime() - start));
                 }
             }
@@ -246,6 +257,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
             throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
         }
+    }
+
+    /**
+     * Fails this engine with {@code e}, a failure another communicator of this rank met (any thread): a run-time
+     * failure is fatal to every communicator of the rank (decision 0070). The next or current call throws it.
+     */
+    public void failWith(RailcollException e) {
+        fail(e);
     }
 
     /** Fails this rank's communicator with {@code e}, raised by a collective carried out outside the engine. */
@@ -741,7 +760,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     @Override
     public void onAbort(int peer, String reason) {
         Posting posting = this.posting;
-        String why = "rank " + rank + ": rank " + peer + " aborted" + (posting != null ? " " + describe(posting) : "") + ": ";
+        String why = who + ": rank " + peer + " aborted" + (posting != null ? " " + describe(posting) : "") + ": ";
         // A mismatch fails every rank as one, not only the rank whose frames showed it (decision 0051).
         RailcollException e = reason.startsWith(MISMATCH_MARK)
                 ? new MismatchException(why + reason.substring(MISMATCH_MARK.length()))
@@ -772,7 +791,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     @Override
     public void onPeerLost(int peer, int rail, String cause) {
         Posting posting = this.posting;
-        RailcollException e = new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node "
+        RailcollException e = new PeerLostException(peer, who + ": lost rank " + peer + " (node "
                 + placement.nodeOf(peer) + ") " + (rail < 0 ? "over shared memory" : "on rail " + rail)
                 + (posting != null ? " during " + describe(posting) : "") + ": " + cause
                 + (rail >= 0 && route != null && route[peer] != null ? route[peer].inFlightWith(peer) : "")
@@ -798,7 +817,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private MismatchException mismatch(Posting posting, String message) {
         // "mismatch" in every message, and the ABORT's reason marked, so that every other rank fails with a mismatch too.
-        MismatchException e = new MismatchException("rank " + rank + ": mismatch: " + message);
+        MismatchException e = new MismatchException(who + ": mismatch: " + message);
         fail(e);
         for (Transport t : transports) {
             try {
@@ -821,7 +840,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private String describe(Posting posting) {
         Collective c = posting.collective;
-        return "rank " + rank + ": " + c.id() + " #" + posting.seq + " (" + posting.program.algorithmId + ", "
+        return who + ": " + c.id() + " #" + posting.seq + " (" + posting.program.algorithmId + ", "
                 + posting.shape.blockBytes() + "-byte blocks"
                 + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + posting.shape.root() : "") + ")";
     }

@@ -5,24 +5,26 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * The fixed 64-byte header in front of every frame, on every transport. One mutable instance per connection
- * direction, reused for every frame (no allocation per frame). Little-endian:
+ * The fixed 72-byte header in front of every frame, on every transport (version 2). One mutable instance per
+ * connection direction, reused for every frame (no allocation per frame). Little-endian:
  *
  * <pre>
  *  0      2     3      4           8                  16          20       24      28           32
  *  +------+-----+------+-----------+------------------+-----------+--------+-------+------------+
  *  |magic |ver  |type  |sourceRank | seq (i64)        |collective |root    |tag    |algorithm   |
  *  +------+-----+------+-----------+------------------+-----------+--------+-------+------------+
- *  32                  40                  48                  56          60          64
- *  +-------------------+-------------------+-------------------+-----------+-----------+
- *  | blockBytes (i64)  | putLength (i64)   | fragOffset (i64)  |fragLength |crc32c     |
- *  +-------------------+-------------------+-------------------+-----------+-----------+
+ *  32                  40                  48                  56                  64          68          72
+ *  +-------------------+-------------------+-------------------+-------------------+-----------+-----------+
+ *  | blockBytes (i64)  | putLength (i64)   | fragOffset (i64)  | context (i64)     |fragLength |crc32c     |
+ *  +-------------------+-------------------+-------------------+-------------------+-----------+-----------+
  * </pre>
  * A DATA frame's {@code fragLength} payload bytes follow; they are bytes {@code [fragOffset, fragOffset+fragLength)}
  * of a put of {@code putLength} bytes. The collective fields (seq, collective, root, tag, algorithm, blockBytes)
  * let the receiver check that both ranks run the same collective with the same sizes and fail loudly on a
- * mismatch; the transport itself does not interpret them. The CRC covers bytes 0..59 and catches a stream that
- * lost its framing. ABORT frames carry a UTF-8 reason as payload, GOODBYE frames none.
+ * mismatch; the transport itself does not interpret them. {@code context} names the communicator the frame belongs
+ * to (0: the world; a sub-communicator's is derived from its parent's, decision 0070); {@code seq} counts calls
+ * within it, and the receiver routes the frame to that communicator's engine. The CRC covers bytes 0..67 and
+ * catches a stream that lost its framing. ABORT frames carry a UTF-8 reason as payload, GOODBYE frames none.
  *
  * <p>Two control frames, used by the TCP rails only and never carrying a payload, make rail fail-over possible
  * (see {@code docs/rails.md}):
@@ -36,9 +38,12 @@ import java.util.zip.CRC32C;
  * </ul>
  */
 public final class FrameHeader {
-    public static final int BYTES = 64;
+    public static final int BYTES = 72;
+    /** Where the CRC32C lies; it covers every byte before it. */
+    public static final int CRC_OFFSET = BYTES - 4;
     public static final short MAGIC = 0x5243;
-    public static final byte VERSION = 1;
+    /** 2: the 8-byte communication context at 56 (version 1 had none and was 64 bytes long). */
+    public static final byte VERSION = 2;
 
     public static final byte DATA = 1;
     public static final byte ABORT = 2;
@@ -72,6 +77,8 @@ public final class FrameHeader {
     public long blockBytes;
     public long putLength;
     public long fragOffset;
+    /** The communicator the frame belongs to (0: the world); see {@code engine.ContextRouter}. */
+    public long context;
     public int fragLength;
 
     private final CRC32C crc = new CRC32C();
@@ -83,9 +90,9 @@ public final class FrameHeader {
         int start = buf.position();
         buf.putShort(MAGIC).put(VERSION).put(type).putInt(sourceRank).putLong(seq)
                 .putInt(collective).putInt(root).putInt(tag).putInt(algorithm)
-                .putLong(blockBytes).putLong(putLength).putLong(fragOffset).putInt(fragLength);
+                .putLong(blockBytes).putLong(putLength).putLong(fragOffset).putLong(context).putInt(fragLength);
         crc.reset();
-        crc.update(buf.slice(start, 60));
+        crc.update(buf.slice(start, CRC_OFFSET));
         buf.putInt((int) crc.getValue());
         buf.order(saved);
     }
@@ -100,7 +107,7 @@ public final class FrameHeader {
         int start = buf.position();
         try {
             crc.reset();
-            crc.update(buf.slice(start, 60));
+            crc.update(buf.slice(start, CRC_OFFSET));
             int expected = (int) crc.getValue();
             short magic = buf.getShort();
             byte version = buf.get();
@@ -114,6 +121,7 @@ public final class FrameHeader {
             blockBytes = buf.getLong();
             putLength = buf.getLong();
             fragOffset = buf.getLong();
+            context = buf.getLong();
             fragLength = buf.getInt();
             int actual = buf.getInt();
             if (magic != MAGIC) {
@@ -149,12 +157,13 @@ public final class FrameHeader {
         blockBytes = other.blockBytes;
         putLength = other.putLength;
         fragOffset = other.fragOffset;
+        context = other.context;
         fragLength = other.fragLength;
     }
 
     @Override
     public String toString() {
-        return "frame[type=" + type + " from=" + sourceRank + " seq=" + seq + " coll=" + collective + " root=" + root
+        return "frame[type=" + type + " from=" + sourceRank + " ctx=" + Long.toHexString(context) + " seq=" + seq + " coll=" + collective + " root=" + root
                 + " tag=" + tag + " alg=" + algorithm + " block=" + blockBytes + " put=" + putLength
                 + " frag=" + fragOffset + "+" + fragLength + "]";
     }

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Fuzz target: the 64-byte frame header decoder every transport runs on bytes from a peer. Whatever the bytes, it
+ * Fuzz target: the 72-byte frame header decoder every transport runs on bytes from a peer. Whatever the bytes, it
  * returns a reason or null without throwing, and a header it accepts has lengths a receiver can use without
  * overflow: {@code 0 <= fragOffset}, {@code 0 <= fragLength}, and for DATA frames
  * {@code fragOffset + fragLength <= putLength} in exact arithmetic. Half the inputs get a correct checksum, so the
@@ -26,8 +26,8 @@ class FrameHeaderFuzzTest {
         System.arraycopy(input, 0, bytes, 0, Math.min(input.length, bytes.length));
         if (input.length > FrameHeader.BYTES && (input[FrameHeader.BYTES] & 1) == 1) {
             CRC32C crc = new CRC32C();
-            crc.update(bytes, 0, 60);
-            ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(60, (int) crc.getValue());
+            crc.update(bytes, 0, FrameHeader.CRC_OFFSET);
+            ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(FrameHeader.CRC_OFFSET, (int) crc.getValue());
         }
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         FrameHeader h = new FrameHeader();

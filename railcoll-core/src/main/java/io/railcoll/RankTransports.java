@@ -1,0 +1,93 @@
+package io.railcoll;
+
+import io.railcoll.bootstrap.JobTable;
+import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.engine.ContextRouter;
+import io.railcoll.select.AlgorithmSelector;
+import io.railcoll.topology.Placement;
+import io.railcoll.transport.Blocker;
+import io.railcoll.transport.ContextTransport;
+import io.railcoll.transport.SharedDriver;
+import io.railcoll.transport.Transport;
+import io.railcoll.transport.shm.DoorbellBlocker;
+import io.railcoll.transport.shm.ShmTransport;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What every communicator of one rank shares: the rails and the node's shared-memory rings (no communicator opens
+ * sockets or rings of its own), the router that hands incoming frames to the right communicator's engine, the
+ * driver lock that lets communicators used by different threads take turns at the transports, and the settings a
+ * new communicator starts from. Builds each communicator's engine over views of the transports
+ * ({@link ContextTransport}) and registers it with the router (decision 0070).
+ *
+ * <p>Threading: any thread. Lifetime: built by {@link Railcoll}, owned by the world communicator, which closes the
+ * transports; {@link #open} lists the sub-communicators still open, which the world closes first.
+ */
+final class RankTransports {
+    final JobTable table;
+    final Config config;
+    final ContextRouter router;
+    final SharedDriver driver;
+    final Transport rails;
+    /** The node's shared-memory rings, or null (alone on the node, or RAILCOLL_SHM=off). */
+    final ShmTransport shm;
+    final int ports;
+    /** Sub-communicators open on this rank. */
+    final Set<RailcollCommunicator> open = ConcurrentHashMap.newKeySet();
+
+    RankTransports(JobTable table, Config config, ContextRouter router, SharedDriver driver, Transport rails,
+                   ShmTransport shm) {
+        this.table = table;
+        this.config = config;
+        this.router = router;
+        this.driver = driver;
+        this.rails = rails;
+        this.shm = shm;
+        this.ports = config.ports() == 0 ? table.rails() : config.ports();
+    }
+
+    /**
+     * Attaches {@code engine}, the engine of the communicator of context {@code context} whose rank i is job rank
+     * {@code jobRanks[i]}, to views of the rank's transports: node-mates through shared memory, the others through
+     * the rails.
+     */
+    void attach(CollectiveEngine engine, long context, int[] jobRanks, int jobRank) {
+        Runnable replay = () -> router.replay(context);
+        Transport railView = new ContextTransport(rails, context, jobRanks, driver, replay);
+        Transport shmView = shm == null ? null : new ContextTransport(shm, context, jobRanks, driver, replay);
+        Transport[] route = new Transport[jobRanks.length];
+        for (int p = 0; p < jobRanks.length; p++) {
+            route[p] = jobRanks[p] == jobRank ? null : shm != null && shm.reaches(jobRanks[p]) ? shmView : railView;
+        }
+        Transport[] all = shm == null ? new Transport[] {railView} : new Transport[] {shmView, railView};
+        engine.attach(route, all, shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
+    }
+
+    /**
+     * A new communicator's engine, attached and registered: frames of {@code context} reach it from now on.
+     *
+     * @throws IllegalStateException when the context collides with one open on this rank
+     */
+    CollectiveEngine engine(int rank, Placement placement, long context, String name, int[] jobRanks) {
+        int jobRank = jobRanks[rank];
+        CollectiveEngine engine = new CollectiveEngine(rank, placement, config.timeoutNs(),
+                "rank " + rank + " of " + name + " (job rank " + jobRank + ")");
+        attach(engine, context, jobRanks, jobRank);
+        driver.join();
+        try {
+            router.register(context, name, engine, jobRanks);
+        } catch (RuntimeException e) {
+            driver.leave();
+            engine.close();
+            throw e;
+        }
+        return engine;
+    }
+
+    /** A new communicator's algorithm selection: the settings' forced algorithms and tuning, nothing enabled yet. */
+    AlgorithmSelector selector() {
+        return AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
+    }
+}
