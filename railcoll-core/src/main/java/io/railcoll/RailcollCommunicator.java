@@ -191,7 +191,18 @@ final class RailcollCommunicator implements Communicator {
         gate.enter("barrier");
         try {
             open();
-            run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER);
+            run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, false);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Request ibarrier() {
+        gate.enter("ibarrier");
+        try {
+            open();
+            return request("ibarrier", run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, true));
         } finally {
             gate.exit();
         }
@@ -203,16 +214,30 @@ final class RailcollCommunicator implements Communicator {
     public void broadcast(MemorySegment buffer, int root) {
         gate.enter("broadcast");
         try {
-            open();
-            requireNonNull(buffer, "buffer");
-            checkRoot(root);
-            if (buffer.isReadOnly() && rank != root) {
-                throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
-            }
-            run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
+            broadcast(buffer, root, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request ibroadcast(MemorySegment buffer, int root) {
+        gate.enter("ibroadcast");
+        try {
+            return request("ibroadcast", broadcast(buffer, root, true));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private long broadcast(MemorySegment buffer, int root, boolean nonBlocking) {
+        open();
+        requireNonNull(buffer, "buffer");
+        checkRoot(root);
+        if (buffer.isReadOnly() && rank != root) {
+            throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
+        }
+        return run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer, nonBlocking);
     }
 
     @Override
@@ -233,20 +258,34 @@ final class RailcollCommunicator implements Communicator {
     public void gather(MemorySegment send, MemorySegment recv, int root) {
         gate.enter("gather");
         try {
-            open();
-            requireNonNull(send, "send");
-            checkRoot(root);
-            long b = send.byteSize();
-            MemorySegment r = NO_BUFFER;
-            if (rank == root) {
-                requireNonNull(recv, "recv (on the root)");
-                checkFits("gather", recv, b * size());
-                r = recv;
-            }
-            run(shape(Collective.GATHER, b, root), send, r);
+            gather(send, recv, root, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request igather(MemorySegment send, MemorySegment recv, int root) {
+        gate.enter("igather");
+        try {
+            return request("igather", gather(send, recv, root, true));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private long gather(MemorySegment send, MemorySegment recv, int root, boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        checkRoot(root);
+        long b = send.byteSize();
+        MemorySegment r = NO_BUFFER;
+        if (rank == root) {
+            requireNonNull(recv, "recv (on the root)");
+            checkFits("gather", recv, b * size());
+            r = recv;
+        }
+        return run(shape(Collective.GATHER, b, root), send, r, nonBlocking);
     }
 
     @Override
@@ -267,15 +306,29 @@ final class RailcollCommunicator implements Communicator {
     public void allgather(MemorySegment send, MemorySegment recv) {
         gate.enter("allgather");
         try {
-            open();
-            requireNonNull(send, "send");
-            requireNonNull(recv, "recv");
-            long b = send.byteSize();
-            checkFits("allgather", recv, b * size());
-            run(shape(Collective.ALLGATHER, b, 0), send, recv);
+            allgather(send, recv, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request iallgather(MemorySegment send, MemorySegment recv) {
+        gate.enter("iallgather");
+        try {
+            return request("iallgather", allgather(send, recv, true));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private long allgather(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        long b = send.byteSize();
+        checkFits("allgather", recv, b * size());
+        return run(shape(Collective.ALLGATHER, b, 0), send, recv, nonBlocking);
     }
 
     @Override
@@ -298,19 +351,33 @@ final class RailcollCommunicator implements Communicator {
     public void alltoall(MemorySegment send, MemorySegment recv) {
         gate.enter("alltoall");
         try {
-            open();
-            requireNonNull(send, "send");
-            requireNonNull(recv, "recv");
-            if (send.byteSize() % size() != 0) {
-                throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
-                        + " bytes) must hold one equal block per rank (" + size() + " ranks)");
-            }
-            long b = send.byteSize() / size();
-            checkFits("alltoall", recv, b * size());
-            run(shape(Collective.ALLTOALL, b, 0), send, recv);
+            alltoall(send, recv, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request ialltoall(MemorySegment send, MemorySegment recv) {
+        gate.enter("ialltoall");
+        try {
+            return request("ialltoall", alltoall(send, recv, true));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private long alltoall(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        if (send.byteSize() % size() != 0) {
+            throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
+                    + " bytes) must hold one equal block per rank (" + size() + " ranks)");
+        }
+        long b = send.byteSize() / size();
+        checkFits("alltoall", recv, b * size());
+        return run(shape(Collective.ALLTOALL, b, 0), send, recv, nonBlocking);
     }
 
     @Override
@@ -331,6 +398,31 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        gate.enter("allreduce");
+        try {
+            allreduce(send, recv, type, count, op, false);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        gate.enter("iallreduce");
+        try {
+            return request("iallreduce", allreduce(send, recv, type, count, op, true));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Request iallreduce(MemorySegment buffer, ElementType type, long count, Operator op) {
+        return iallreduce(buffer, buffer, type, count, op);
+    }
+
+    private long allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op,
+                           boolean nonBlocking) {
         open();
         requireNonNull(send, "send");
         requireNonNull(recv, "recv");
@@ -346,9 +438,12 @@ final class RailcollCommunicator implements Communicator {
                 throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
                         + " pass the same range (or the in-place form) to reduce in place");
             }
-            s = stageSend(r, bytes);
+            // In place: the call's own copy of the data is SEND (a schedule never reads what it writes).
+            return runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), r, r, reduction, true,
+                    nonBlocking);
         }
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+        return runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false,
+                nonBlocking);
     }
 
     @Override
@@ -385,6 +480,16 @@ final class RailcollCommunicator implements Communicator {
      * vector goes through the staging memory, SEND in its first half and RECV in its second.
      */
     private void allreduceStaged(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        gate.enter("allreduce");
+        try {
+            allreduceStagedEntered(send, recv, type, count, op);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
+                                        Operator op) {
         open();
         Reduction reduction = reduction(type, op);
         long bytes = vectorBytes("allreduce", type, count);
@@ -393,16 +498,32 @@ final class RailcollCommunicator implements Communicator {
         MemorySegment s = staged.asSlice(0, bytes);
         MemorySegment r = staged.asSlice(bytes, bytes);
         MemorySegment.copy(send, 0, s, 0, bytes);
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false, false);
         MemorySegment.copy(r, 0, recv, 0, bytes);
     }
 
-    private void runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction) {
-        Algorithm algorithm = selector.select(shape);
+    /** As {@link #run}, for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
+    private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                              boolean stageSend, boolean nonBlocking) {
+        Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
         if (nodeShm != null) {
             nodeShm.announceByMessages(shape);
         }
-        engine.run(algorithm, shape, send, recv, reduction);
+        return post(algorithm, shape, send, recv, reduction, stageSend, nonBlocking);
+    }
+
+    /** Posts a call to the engine; a blocking one is then awaited (one way to run a schedule); returns its number. */
+    private long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                      boolean stageSend, boolean nonBlocking) {
+        long seq = engine.post(algorithm, shape, send, recv, reduction, stageSend);
+        if (!nonBlocking) {
+            engine.await(seq, Long.MAX_VALUE);
+        }
+        return seq;
+    }
+
+    private Request request(String call, long seq) {
+        return new Request(engine, gate, seq, call);
     }
 
     /** The call's type and operator, checked to go together; the last pair is kept, so loops allocate none. */
@@ -453,13 +574,6 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
-    /** A copy of {@code data} to use as SEND when the caller reduces in place (a schedule never reads what it writes). */
-    private MemorySegment stageSend(MemorySegment data, long bytes) {
-        MemorySegment s = staging(bytes).asSlice(0, bytes);
-        MemorySegment.copy(data, 0, s, 0, bytes);
-        return s;
-    }
-
     /** At least {@code bytes} of native memory, kept and grown by doubling; freed by {@link #close()}. */
     private MemorySegment staging(long bytes) {
         if (staging == null || staging.byteSize() < bytes) {
@@ -474,17 +588,24 @@ final class RailcollCommunicator implements Communicator {
 
     // ---- plumbing ----
 
-    private void run(Shape shape, MemorySegment send, MemorySegment recv) {
-        Algorithm algorithm = selector.select(shape);
+    /**
+     * Runs a call (blocking) or starts it (non-blocking: among the algorithms whose schedules the engine runs,
+     * decision 0061), and returns its sequence number (0 for a blocking call carried out outside the engine).
+     */
+    private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
         if (algorithm instanceof NodePhased phased) {
+            // Node steps wait outside the engine, advancing no call in flight: those finish first.
+            engine.awaitAllInFlight();
             long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
             nodeShm.run(phased, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
-            return;
+            return 0;
         }
         if (nodeShm != null) {
             nodeShm.announceByMessages(shape);
         }
         if (algorithm instanceof TransportProvided t) {
+            engine.awaitAllInFlight();
             // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
             // RECV complete on the transport's root, which then broadcasts it.
             long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), t.transportRoot(shape),
@@ -495,10 +616,11 @@ final class RailcollCommunicator implements Communicator {
                 engine.run(t.scheduleBefore().get(), shape, send, recv.byteSize() == mine ? recv : recv.asSlice(0, mine));
             }
             multicast.broadcast(all, t.transportRoot(shape));
-            return;
+            return 0;
         }
         long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
-        engine.run(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
+        return post(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes), null,
+                false, nonBlocking);
     }
 
     /** The shape of a call; the last one per collective is kept, so a loop of like calls allocates none. */
@@ -575,6 +697,11 @@ final class RailcollCommunicator implements Communicator {
         }
         closed = true;
         RuntimeException first = null;
+        if (engine.inFlight() > 0 && engine.failure() == null) {
+            // Their peers learn it through the ABORT below rather than at their deadline; their requests fail with it.
+            engine.recordFailure(new CollectiveAbortedException(rank, "rank " + rank + ": the communicator was closed"
+                    + " with " + engine.inFlight() + " collective(s) still in flight"));
+        }
         RailcollException failure = engine.failure();
         if (failure != null) {
             // Peers still waiting on this rank learn why it left (e.g. the rank it lost) instead of only that it
