@@ -432,11 +432,27 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public boolean test(long seq) {
         try {
+            if (done(seq)) {
+                return true;
+            }
+            int work = advanceAll();
+            if (done(seq)) {
+                return true;
+            }
             checkFailure();
-            advanceAll();
-            serviceOnce();
-            advanceAll();
-            checkLiveness();
+            ProgressHook h = hook;
+            if (h != null) {
+                work += h.doWork();
+            }
+            for (int i = 0; i < transports.length; i++) {
+                if (carriesTraffic[i] || transports[i].hasPendingOutput()) {
+                    work += transports[i].poll();
+                }
+            }
+            work += advanceAll();
+            if (work == 0) {
+                checkLiveness();
+            }
             return finished(seq);
         } catch (RailcollException e) {
             throw failed(e);
@@ -484,14 +500,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * reused only after its call was done); throws the failure when it failed. No progress.
      */
     private boolean finished(long seq) {
-        if (seq <= 0 || seq > postedSeq) {
-            throw new IllegalArgumentException("no collective #" + seq + " was started on rank " + rank);
-        }
-        Posting p = table[(int) (seq & (WINDOW - 1))];
-        if (p.heldSeq != seq) {
-            return true;
-        }
-        if (p.done) {
+        if (done(seq)) {
             return true;
         }
         RailcollException f = failure;
@@ -512,12 +521,19 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         try {
             int idle = 0;
             while (true) {
-                checkFailure();
-                int work = advanceAll();
+                // A call that finished before a failure stays finished: look before the failure is thrown.
                 int found = any ? firstFinished(seqs, count) : (allFinished(seqs, count) ? 0 : -1);
                 if (found >= 0) {
                     return found;
                 }
+                // What can run runs before a failure is looked at: a call whose data all landed before a peer left
+                // finishes (as one call at a time always did).
+                int work = advanceAll();
+                found = any ? firstFinished(seqs, count) : (allFinished(seqs, count) ? 0 : -1);
+                if (found >= 0) {
+                    return found;
+                }
+                checkFailure();
                 if (work > 0) {
                     idle = 0;
                     continue;
@@ -538,9 +554,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
     }
 
+    /** Whether call {@code seq} finished (it did when a later call holds its slot: slots are reused only then). */
+    private boolean done(long seq) {
+        if (seq <= 0 || seq > postedSeq) {
+            throw new IllegalArgumentException("no collective #" + seq + " was started on rank " + rank);
+        }
+        Posting p = table[(int) (seq & (WINDOW - 1))];
+        return p.heldSeq != seq || p.done;
+    }
+
     private int firstFinished(long[] seqs, int count) {
         for (int i = 0; i < count; i++) {
-            if (finished(seqs[i])) {
+            if (done(seqs[i])) {
                 return i;
             }
         }
@@ -549,7 +574,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private boolean allFinished(long[] seqs, int count) {
         for (int i = 0; i < count; i++) {
-            if (!finished(seqs[i])) {
+            if (!done(seqs[i])) {
                 return false;
             }
         }
