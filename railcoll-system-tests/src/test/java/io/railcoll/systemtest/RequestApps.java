@@ -35,8 +35,9 @@ final class RequestApps {
      * <ol>
      *   <li>three in flight (all-gather, all-to-all, broadcast; algorithms forced), awaited last to first;</li>
      *   <li>two in flight (all-reduce, gather), the later one completed first through awaitAny and test;</li>
-     *   <li>even ranks start three large all-gathers and await them last to first while odd ranks run them blocking,
-     *       one after another (a later call's frames must not hold an earlier call's back);</li>
+     *   <li>even ranks start three large all-gathers (allgather.direct, forced) and await them last to first while
+     *       odd ranks run them blocking, one after another (a later call's frames must not hold an earlier call's
+     *       back, decision 0060);</li>
      *   <li>twenty all-gathers started at once (past the window of sixteen), then awaitAll;</li>
      *   <li>every collective started at once with automatic selection, a blocking barrier in the middle (which may
      *       select the node's shared memory: the requests in flight finish first), completed through futures;</li>
@@ -168,6 +169,9 @@ final class RequestApps {
         for (int k = 0; k < 3; k++) {
             fill(MemorySegment.ofArray(send[k]), me, 20 + k);
         }
+        // Forced: a blocking call may select the node buffer where a non-blocking one cannot (decision 0061), and
+        // ranks that mix the forms for one call must agree on the algorithm.
+        comm.forceAlgorithm("allgather.direct");
         if (me % 2 == 0) {
             Request[] rs = new Request[3];
             for (int k = 0; k < 3; k++) {
@@ -186,6 +190,7 @@ final class RequestApps {
                 }
             }
         }
+        comm.clearForcedAlgorithm(Collective.ALLGATHER);
     }
 
     private static void pastTheWindow(Communicator comm) {
