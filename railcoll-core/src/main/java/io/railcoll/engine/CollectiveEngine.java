@@ -213,9 +213,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 }
             }
         } catch (RailcollException e) {
-            fail(e);
-            failureThrown = true;
-            throw e;
+            throw failed(e);
         } finally {
             awaitedExternal = null;
         }
