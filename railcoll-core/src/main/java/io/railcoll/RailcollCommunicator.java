@@ -199,13 +199,10 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ibarrier() {
-        gate.enter("ibarrier");
-        try {
+        return start("ibarrier", () -> {
             open();
-            return request("ibarrier", run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, true));
-        } finally {
-            gate.exit();
-        }
+            return run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, true);
+        });
     }
 
     // ---- broadcast ----
@@ -222,12 +219,7 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ibroadcast(MemorySegment buffer, int root) {
-        gate.enter("ibroadcast");
-        try {
-            return request("ibroadcast", broadcast(buffer, root, true));
-        } finally {
-            gate.exit();
-        }
+        return start("ibroadcast", () -> broadcast(buffer, root, true));
     }
 
     private long broadcast(MemorySegment buffer, int root, boolean nonBlocking) {
@@ -266,12 +258,7 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request igather(MemorySegment send, MemorySegment recv, int root) {
-        gate.enter("igather");
-        try {
-            return request("igather", gather(send, recv, root, true));
-        } finally {
-            gate.exit();
-        }
+        return start("igather", () -> gather(send, recv, root, true));
     }
 
     private long gather(MemorySegment send, MemorySegment recv, int root, boolean nonBlocking) {
@@ -314,12 +301,7 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request iallgather(MemorySegment send, MemorySegment recv) {
-        gate.enter("iallgather");
-        try {
-            return request("iallgather", allgather(send, recv, true));
-        } finally {
-            gate.exit();
-        }
+        return start("iallgather", () -> allgather(send, recv, true));
     }
 
     private long allgather(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
@@ -359,12 +341,7 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ialltoall(MemorySegment send, MemorySegment recv) {
-        gate.enter("ialltoall");
-        try {
-            return request("ialltoall", alltoall(send, recv, true));
-        } finally {
-            gate.exit();
-        }
+        return start("ialltoall", () -> alltoall(send, recv, true));
     }
 
     private long alltoall(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
@@ -408,12 +385,7 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iallreduce");
-        try {
-            return request("iallreduce", allreduce(send, recv, type, count, op, true));
-        } finally {
-            gate.exit();
-        }
+        return start("iallreduce", () -> allreduce(send, recv, type, count, op, true));
     }
 
     @Override
@@ -522,8 +494,17 @@ final class RailcollCommunicator implements Communicator {
         return seq;
     }
 
-    private Request request(String call, long seq) {
-        return new Request(engine, gate, seq, call);
+    /**
+     * The non-blocking form of a call: {@code start} checks the arguments and posts the call (the blocking form's
+     * private method with {@code nonBlocking}), inside the thread contract; its sequence number becomes the request.
+     */
+    private Request start(String call, java.util.function.LongSupplier start) {
+        gate.enter(call);
+        try {
+            return new Request(engine, gate, start.getAsLong(), call);
+        } finally {
+            gate.exit();
+        }
     }
 
     /** The call's type and operator, checked to go together; the last pair is kept, so loops allocate none. */
