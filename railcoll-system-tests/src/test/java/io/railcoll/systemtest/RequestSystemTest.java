@@ -19,12 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RequestSystemTest {
 
-    @ParameterizedTest(name = "{0}, {1} rail(s)")
-    @CsvSource({"'3,4,2', 1", "'3,4,2', 2", "1x5, 1", "4x4, 2"})
-    void severalCollectivesInFlightCompleteOutOfOrder(String placement, int rails) {
+    @ParameterizedTest(name = "{0}, {1} rail(s), {2} rail engine")
+    @CsvSource({"'3,4,2', 1, single", "'3,4,2', 2, threaded", "1x5, 1, single", "4x4, 2, single"})
+    void severalCollectivesInFlightCompleteOutOfOrder(String placement, int rails, String engine) {
         Placement p = Placement.parse(placement);
         Jobs.Outcome o = Jobs.run(p, rails, RequestApps.InFlight.class, List.of(),
-                Map.of("RAILCOLL_TIMEOUT_MS", "120000")).assertSucceeded();
+                Map.of("RAILCOLL_TIMEOUT_MS", "120000", "RAILCOLL_ENGINE", engine)).assertSucceeded();
         for (int r = 0; r < p.size(); r++) {
             assertTrue(o.stdout().contains("REQUESTS-OK rank " + r + " cases 7"), o.all());
         }
