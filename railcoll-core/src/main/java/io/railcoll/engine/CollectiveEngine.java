@@ -236,8 +236,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Fails this rank's communicator with {@code e}, raised by a collective carried out outside the engine. */
     public void recordFailure(RailcollException e) {
-        fail(e);
-        failureThrown = true; // the caller throws it
+        failed(e); // the caller throws it; calls in flight fail with it
+        completeFutures();
     }
 
     /**
@@ -246,8 +246,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * would otherwise only notice at their deadline.
      */
     public void abortPeers(RailcollException e) {
-        fail(e);
-        failureThrown = true; // the caller throws it
+        failed(e); // the caller throws it; calls in flight fail with it
+        completeFutures();
+        sendAbort(e);
+    }
+
+    /** An ABORT with {@code e}'s reason on every transport, best effort. */
+    private void sendAbort(RailcollException e) {
         // A mismatch's reason is marked, so that the peers fail with a mismatch too.
         String reason = (e instanceof MismatchException ? MISMATCH_MARK : "") + e.getMessage();
         for (Transport t : transports) {
@@ -756,7 +761,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         } catch (RuntimeException e) {
             OperatorFailedException failed = new OperatorFailedException(describe(posting) + ": the operator "
                     + posting.reduction + " threw " + e, e);
-            abortPeers(failed);
+            fail(failed); // the progress loop's catch fails the calls in flight
+            sendAbort(failed);
             throw failed;
         }
     }
