@@ -33,7 +33,9 @@ class RequestSystemTest {
     @Test
     void aRequestOneRankNeverStartsFailsAtItsDeadlineNamingTheMissingRank() {
         Placement p = Placement.parse("2,1");
-        int timeoutMs = 3000;
+        // Long enough that the first (blocking) call finishes on a loaded 2-core host: at 3 s it once timed out there
+        // with the peer's frame written and unread; the call that must fail waits for the whole deadline anyway.
+        int timeoutMs = 10_000;
         Jobs.Outcome o = Jobs.run(p, 1, RequestApps.Deadline.class, List.of(String.valueOf(timeoutMs)),
                 Map.of("RAILCOLL_TIMEOUT_MS", String.valueOf(timeoutMs))).assertSucceeded();
         for (int r = 0; r < p.size() - 1; r++) {
