@@ -33,11 +33,24 @@ import java.util.Optional;
  * {@link CollectiveTimeoutException} naming what it awaited and the peers not heard from. A peer that is alive but
  * stopped or slow (a GC pause, SIGSTOP) is waited for until then; a peer whose process ended fails the call at once.
  *
+ * <p>Non-blocking collectives: every collective has an {@code i} form ({@link #iallgather}, {@link #ibarrier}, ...)
+ * that starts it and returns a {@link Request} at once; up to 16 collectives are in flight on one communicator (a
+ * seventeenth first completes the oldest). They run while this rank waits or tests any request, or makes any later
+ * call: no thread runs them behind the program's back. Every rank starts collectives, blocking or not, in the same
+ * order; it may complete them in any order. A buffer handed to a request belongs to railcoll until the request has
+ * finished, and is never touched after it finished or failed. The blocking calls are the same path: start, then
+ * await. A non-blocking call selects only among algorithms whose schedules the engine runs: never the node's
+ * shared-memory collectives ({@code *.shm}, {@code allgather.smp-direct-shm}) or multicast
+ * ({@code broadcast.multicast}, {@code allgather.smp-gather-mcast}), which run outside the engine and block (decision
+ * 0061); forcing one of those and calling the {@code i} form fails with {@link IllegalArgumentException} before
+ * anything is sent. A blocking call that selects one of them first completes every request in flight.
+ *
  * <p>Threading: by default a communicator is used by one thread at a time (any thread, not two at once); a thread
  * that calls while another is inside is refused with an {@link IllegalStateException} naming both. Built with
  * {@code RAILCOLL_THREAD_SAFE=on} ({@link Config#withThreadSafe}), any thread may call at any time: calls run one
  * after another, in the order their threads entered, and the program must make every rank call the same collectives
- * in the same order. Lifetime: whoever obtained it closes it; closing says goodbye to every peer and releases
+ * in the same order. The same holds for requests: by default one thread at a time starts, tests or awaits them;
+ * thread-safe, any thread may, and a thread awaiting a request lets others in between rounds of its wait. Lifetime: whoever obtained it closes it; closing says goodbye to every peer and releases
  * sockets and shared memory.
  *
  * <p>Sub-communicators ({@link #split}, {@link #dup}, {@link #splitByNode}, {@link #create}) are communicators of
@@ -120,6 +133,20 @@ public interface Communicator extends AutoCloseable {
 
     void broadcast(ByteBuffer buffer, int root);
 
+    /** Starts a barrier: the request finishes once every rank has entered it. */
+    Request ibarrier();
+
+    /** Starts {@link #broadcast(MemorySegment, int)}; {@code buffer} belongs to railcoll until the request finishes. */
+    Request ibroadcast(MemorySegment buffer, int root);
+
+    default Request ibroadcast(byte[] buffer, int root) {
+        return ibroadcast(buffer == null ? null : MemorySegment.ofArray(buffer), root);
+    }
+
+    default Request ibroadcast(ByteBuffer buffer, int root) {
+        return ibroadcast(buffer == null ? null : MemorySegment.ofBuffer(buffer), root);
+    }
+
     /**
      * Rank i's {@code send} block lands at {@code recv[i*b, (i+1)*b)} on {@code root}, where b is the send length
      * (the same on every rank). {@code recv} is only used on the root and may be null elsewhere.
@@ -130,12 +157,38 @@ public interface Communicator extends AutoCloseable {
 
     void gather(ByteBuffer send, ByteBuffer recv, int root);
 
+    /** Starts {@link #gather(MemorySegment, MemorySegment, int)}. */
+    Request igather(MemorySegment send, MemorySegment recv, int root);
+
+    default Request igather(byte[] send, byte[] recv, int root) {
+        return igather(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                root);
+    }
+
+    default Request igather(ByteBuffer send, ByteBuffer recv, int root) {
+        return igather(send == null ? null : MemorySegment.ofBuffer(send),
+                recv == null ? null : MemorySegment.ofBuffer(recv), root);
+    }
+
     /** Every rank's {@code send} block (b bytes, the same b everywhere) lands at {@code recv[i*b, (i+1)*b)} on every rank. */
     void allgather(MemorySegment send, MemorySegment recv);
 
     void allgather(byte[] send, byte[] recv);
 
     void allgather(ByteBuffer send, ByteBuffer recv);
+
+    /** Starts {@link #allgather(MemorySegment, MemorySegment)}. */
+    Request iallgather(MemorySegment send, MemorySegment recv);
+
+    default Request iallgather(byte[] send, byte[] recv) {
+        return iallgather(send == null ? null : MemorySegment.ofArray(send),
+                recv == null ? null : MemorySegment.ofArray(recv));
+    }
+
+    default Request iallgather(ByteBuffer send, ByteBuffer recv) {
+        return iallgather(send == null ? null : MemorySegment.ofBuffer(send),
+                recv == null ? null : MemorySegment.ofBuffer(recv));
+    }
 
     /**
      * Block j of {@code send} (b = send length / size bytes) goes to rank j, where it lands as block i of
@@ -146,6 +199,19 @@ public interface Communicator extends AutoCloseable {
     void alltoall(byte[] send, byte[] recv);
 
     void alltoall(ByteBuffer send, ByteBuffer recv);
+
+    /** Starts {@link #alltoall(MemorySegment, MemorySegment)}. */
+    Request ialltoall(MemorySegment send, MemorySegment recv);
+
+    default Request ialltoall(byte[] send, byte[] recv) {
+        return ialltoall(send == null ? null : MemorySegment.ofArray(send),
+                recv == null ? null : MemorySegment.ofArray(recv));
+    }
+
+    default Request ialltoall(ByteBuffer send, ByteBuffer recv) {
+        return ialltoall(send == null ? null : MemorySegment.ofBuffer(send),
+                recv == null ? null : MemorySegment.ofBuffer(recv));
+    }
 
     /**
      * Every rank's {@code send} holds {@code count} elements of {@code type} (native byte order); every rank's
@@ -443,6 +509,40 @@ public interface Communicator extends AutoCloseable {
         if (array == null) {
             throw new IllegalArgumentException(call + ": " + what + " must not be null");
         }
+    }
+
+
+    /**
+     * Starts {@link #allreduce(MemorySegment, MemorySegment, ElementType, long, Operator)}. The arrays of other
+     * element types ({@code int[]}, {@code double[]}, ...) have no non-blocking form: they pass through staging
+     * memory the communicator shares between calls; view native memory as a {@link MemorySegment} instead.
+     */
+    Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    /** Starts the in-place all-reduce; the data is copied into memory of the call's own when it starts. */
+    Request iallreduce(MemorySegment buffer, ElementType type, long count, Operator op);
+
+    default Request iallreduce(byte[] send, byte[] recv, ElementType type, Operator op) {
+        if (send == null || recv == null) {
+            throw new IllegalArgumentException("allreduce: send and recv must not be null");
+        }
+        return iallreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type,
+                elementCount("iallreduce", send.length, type), op);
+    }
+
+    default Request iallreduce(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        if (send == null || recv == null) {
+            throw new IllegalArgumentException("allreduce: send and recv must not be null");
+        }
+        return iallreduce(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("iallreduce", send.remaining(), type), op);
+    }
+
+    default Request iallreduce(ByteBuffer buffer, ElementType type, Operator op) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("allreduce: buffer must not be null");
+        }
+        return iallreduce(MemorySegment.ofBuffer(buffer), type, elementCount("iallreduce", buffer.remaining(), type), op);
     }
 
     private static long elementCount(String call, long bytes, ElementType type) {

@@ -294,7 +294,7 @@ final class RailcollCommunicator implements Communicator {
             mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt((int) creation).putInt(args);
             byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
             run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine.array()),
-                    MemorySegment.ofArray(all));
+                    MemorySegment.ofArray(all), false);
             creations++;
             java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             int[] colors = new int[size()];
@@ -347,10 +347,18 @@ final class RailcollCommunicator implements Communicator {
         gate.enter("barrier");
         try {
             open();
-            run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER);
+            run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request ibarrier() {
+        return start("ibarrier", () -> {
+            open();
+            return run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, true);
+        });
     }
 
     // ---- broadcast ----
@@ -359,16 +367,25 @@ final class RailcollCommunicator implements Communicator {
     public void broadcast(MemorySegment buffer, int root) {
         gate.enter("broadcast");
         try {
-            open();
-            requireNonNull(buffer, "buffer");
-            checkRoot(root);
-            if (buffer.isReadOnly() && rank != root) {
-                throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
-            }
-            run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer);
+            broadcast(buffer, root, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request ibroadcast(MemorySegment buffer, int root) {
+        return start("ibroadcast", () -> broadcast(buffer, root, true));
+    }
+
+    private long broadcast(MemorySegment buffer, int root, boolean nonBlocking) {
+        open();
+        requireNonNull(buffer, "buffer");
+        checkRoot(root);
+        if (buffer.isReadOnly() && rank != root) {
+            throw new IllegalArgumentException("broadcast: the buffer of a receiving rank is read-only");
+        }
+        return run(shape(Collective.BROADCAST, buffer.byteSize(), root), NO_BUFFER, buffer, nonBlocking);
     }
 
     @Override
@@ -389,20 +406,29 @@ final class RailcollCommunicator implements Communicator {
     public void gather(MemorySegment send, MemorySegment recv, int root) {
         gate.enter("gather");
         try {
-            open();
-            requireNonNull(send, "send");
-            checkRoot(root);
-            long b = send.byteSize();
-            MemorySegment r = NO_BUFFER;
-            if (rank == root) {
-                requireNonNull(recv, "recv (on the root)");
-                checkFits("gather", recv, b * size());
-                r = recv;
-            }
-            run(shape(Collective.GATHER, b, root), send, r);
+            gather(send, recv, root, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request igather(MemorySegment send, MemorySegment recv, int root) {
+        return start("igather", () -> gather(send, recv, root, true));
+    }
+
+    private long gather(MemorySegment send, MemorySegment recv, int root, boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        checkRoot(root);
+        long b = send.byteSize();
+        MemorySegment r = NO_BUFFER;
+        if (rank == root) {
+            requireNonNull(recv, "recv (on the root)");
+            checkFits("gather", recv, b * size());
+            r = recv;
+        }
+        return run(shape(Collective.GATHER, b, root), send, r, nonBlocking);
     }
 
     @Override
@@ -423,15 +449,24 @@ final class RailcollCommunicator implements Communicator {
     public void allgather(MemorySegment send, MemorySegment recv) {
         gate.enter("allgather");
         try {
-            open();
-            requireNonNull(send, "send");
-            requireNonNull(recv, "recv");
-            long b = send.byteSize();
-            checkFits("allgather", recv, b * size());
-            run(shape(Collective.ALLGATHER, b, 0), send, recv);
+            allgather(send, recv, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request iallgather(MemorySegment send, MemorySegment recv) {
+        return start("iallgather", () -> allgather(send, recv, true));
+    }
+
+    private long allgather(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        long b = send.byteSize();
+        checkFits("allgather", recv, b * size());
+        return run(shape(Collective.ALLGATHER, b, 0), send, recv, nonBlocking);
     }
 
     @Override
@@ -454,19 +489,28 @@ final class RailcollCommunicator implements Communicator {
     public void alltoall(MemorySegment send, MemorySegment recv) {
         gate.enter("alltoall");
         try {
-            open();
-            requireNonNull(send, "send");
-            requireNonNull(recv, "recv");
-            if (send.byteSize() % size() != 0) {
-                throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
-                        + " bytes) must hold one equal block per rank (" + size() + " ranks)");
-            }
-            long b = send.byteSize() / size();
-            checkFits("alltoall", recv, b * size());
-            run(shape(Collective.ALLTOALL, b, 0), send, recv);
+            alltoall(send, recv, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request ialltoall(MemorySegment send, MemorySegment recv) {
+        return start("ialltoall", () -> alltoall(send, recv, true));
+    }
+
+    private long alltoall(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        if (send.byteSize() % size() != 0) {
+            throw new IllegalArgumentException("alltoall: the send buffer (" + send.byteSize()
+                    + " bytes) must hold one equal block per rank (" + size() + " ranks)");
+        }
+        long b = send.byteSize() / size();
+        checkFits("alltoall", recv, b * size());
+        return run(shape(Collective.ALLTOALL, b, 0), send, recv, nonBlocking);
     }
 
     @Override
@@ -489,27 +533,45 @@ final class RailcollCommunicator implements Communicator {
     public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
         gate.enter("allreduce");
         try {
-            open();
-            requireNonNull(send, "send");
-            requireNonNull(recv, "recv");
-            Reduction reduction = reduction(type, op);
-            long bytes = vectorBytes("allreduce", type, count);
-            checkHolds("allreduce", "send", send, bytes, type, count);
-            checkHolds("allreduce", "recv", recv, bytes, type, count);
-            checkFits("allreduce", recv, bytes);
-            MemorySegment s = send.asSlice(0, bytes);
-            MemorySegment r = recv.asSlice(0, bytes);
-            if (s.asOverlappingSlice(r).isPresent()) {
-                if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                    throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
-                            + " pass the same range (or the in-place form) to reduce in place");
-                }
-                s = stageSend(r, bytes);
-            }
-            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
+            allreduce(send, recv, type, count, op, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return start("iallreduce", () -> allreduce(send, recv, type, count, op, true));
+    }
+
+    @Override
+    public Request iallreduce(MemorySegment buffer, ElementType type, long count, Operator op) {
+        return iallreduce(buffer, buffer, type, count, op);
+    }
+
+    private long allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op,
+                           boolean nonBlocking) {
+        open();
+        requireNonNull(send, "send");
+        requireNonNull(recv, "recv");
+        Reduction reduction = reduction(type, op);
+        long bytes = vectorBytes("allreduce", type, count);
+        checkHolds("allreduce", "send", send, bytes, type, count);
+        checkHolds("allreduce", "recv", recv, bytes, type, count);
+        checkFits("allreduce", recv, bytes);
+        MemorySegment s = send.asSlice(0, bytes);
+        MemorySegment r = recv.asSlice(0, bytes);
+        if (s.asOverlappingSlice(r).isPresent()) {
+            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
+                throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
+                        + " pass the same range (or the in-place form) to reduce in place");
+            }
+            // In place: the call's own copy of the data is SEND (a schedule never reads what it writes).
+            return runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), r, r, reduction, true,
+                    nonBlocking);
+        }
+        return runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false,
+                nonBlocking);
     }
 
     @Override
@@ -548,16 +610,7 @@ final class RailcollCommunicator implements Communicator {
     private void allreduceStaged(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
         gate.enter("allreduce");
         try {
-            open();
-            Reduction reduction = reduction(type, op);
-            long bytes = vectorBytes("allreduce", type, count);
-            checkHolds("allreduce", "recv", recv, bytes, type, count);
-            MemorySegment staged = staging(2 * bytes);
-            MemorySegment s = staged.asSlice(0, bytes);
-            MemorySegment r = staged.asSlice(bytes, bytes);
-            MemorySegment.copy(send, 0, s, 0, bytes);
-            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction);
-            MemorySegment.copy(r, 0, recv, 0, bytes);
+            allreduceStagedEntered(send, recv, type, count, op);
         } finally {
             gate.exit();
         }
@@ -641,7 +694,7 @@ final class RailcollCommunicator implements Communicator {
                     runRecv = staged.asSlice(sendBytes, recvBytes);
                 }
             }
-            runReduction(reductionShape(collective, bytes, type, op, root), runSend, runRecv, reduction);
+            runReduction(reductionShape(collective, bytes, type, op, root), runSend, runRecv, reduction, false, false);
             // Rank 0 of an exscan gets no result: its recv keeps what it held.
             if (stageRecv && !(collective == Collective.EXSCAN && rank == 0)) {
                 MemorySegment.copy(runRecv, 0, r, 0, recvBytes);
@@ -710,18 +763,57 @@ final class RailcollCommunicator implements Communicator {
                 b = recv.byteSize();
                 r = recv;
             }
-            run(shape(Collective.SCATTER, b, root), s, r);
+            run(shape(Collective.SCATTER, b, root), s, r, false);
         } finally {
             gate.exit();
         }
     }
 
-    private void runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction) {
-        Algorithm algorithm = selector.select(shape);
+    private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
+                                        Operator op) {
+        open();
+        Reduction reduction = reduction(type, op);
+        long bytes = vectorBytes("allreduce", type, count);
+        checkHolds("allreduce", "recv", recv, bytes, type, count);
+        MemorySegment staged = staging(2 * bytes);
+        MemorySegment s = staged.asSlice(0, bytes);
+        MemorySegment r = staged.asSlice(bytes, bytes);
+        MemorySegment.copy(send, 0, s, 0, bytes);
+        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false, false);
+        MemorySegment.copy(r, 0, recv, 0, bytes);
+    }
+
+    /** As {@link #run}, for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
+    private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                              boolean stageSend, boolean nonBlocking) {
+        Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
         if (nodeShm != null) {
             nodeShm.announceByMessages(shape);
         }
-        engine.run(algorithm, shape, send, recv, reduction);
+        return post(algorithm, shape, send, recv, reduction, stageSend, nonBlocking);
+    }
+
+    /** Posts a call to the engine; a blocking one is then awaited (one way to run a schedule); returns its number. */
+    private long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                      boolean stageSend, boolean nonBlocking) {
+        long seq = engine.post(algorithm, shape, send, recv, reduction, stageSend);
+        if (!nonBlocking) {
+            engine.await(seq, Long.MAX_VALUE);
+        }
+        return seq;
+    }
+
+    /**
+     * The non-blocking form of a call: {@code start} checks the arguments and posts the call (the blocking form's
+     * private method with {@code nonBlocking}), inside the thread contract; its sequence number becomes the request.
+     */
+    private Request start(String call, java.util.function.LongSupplier start) {
+        gate.enter(call);
+        try {
+            return new Request(engine, gate, start.getAsLong(), call);
+        } finally {
+            gate.exit();
+        }
     }
 
     /** The call's type and operator, checked to go together; the last pair is kept, so loops allocate none. */
@@ -776,13 +868,6 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
-    /** A copy of {@code data} to use as SEND when the caller reduces in place (a schedule never reads what it writes). */
-    private MemorySegment stageSend(MemorySegment data, long bytes) {
-        MemorySegment s = staging(bytes).asSlice(0, bytes);
-        MemorySegment.copy(data, 0, s, 0, bytes);
-        return s;
-    }
-
     /** At least {@code bytes} of native memory, kept and grown by doubling; freed by {@link #close()}. */
     private MemorySegment staging(long bytes) {
         if (staging == null || staging.byteSize() < bytes) {
@@ -797,17 +882,24 @@ final class RailcollCommunicator implements Communicator {
 
     // ---- plumbing ----
 
-    private void run(Shape shape, MemorySegment send, MemorySegment recv) {
-        Algorithm algorithm = selector.select(shape);
+    /**
+     * Runs a call (blocking) or starts it (non-blocking: among the algorithms whose schedules the engine runs,
+     * decision 0061), and returns its sequence number (0 for a blocking call carried out outside the engine).
+     */
+    private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
         if (algorithm instanceof NodePhased phased) {
+            // Node steps wait outside the engine, advancing no call in flight: those finish first.
+            engine.awaitAllInFlight();
             long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
             nodeShm.run(phased, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
-            return;
+            return 0;
         }
         if (nodeShm != null) {
             nodeShm.announceByMessages(shape);
         }
         if (algorithm instanceof TransportProvided t) {
+            engine.awaitAllInFlight();
             // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
             // RECV complete on the transport's root, which then broadcasts it.
             long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), t.transportRoot(shape),
@@ -818,10 +910,11 @@ final class RailcollCommunicator implements Communicator {
                 engine.run(t.scheduleBefore().get(), shape, send, recv.byteSize() == mine ? recv : recv.asSlice(0, mine));
             }
             multicast.broadcast(all, t.transportRoot(shape));
-            return;
+            return 0;
         }
         long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
-        engine.run(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
+        return post(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes), null,
+                false, nonBlocking);
     }
 
     /** The shape of a call; the last one per collective is kept, so a loop of like calls allocates none. */
@@ -925,6 +1018,11 @@ final class RailcollCommunicator implements Communicator {
         }
         closed = true;
         RuntimeException first = null;
+        if (engine.inFlight() > 0 && engine.failure() == null) {
+            // Their peers learn it through the ABORT below rather than at their deadline; their requests fail with it.
+            engine.recordFailure(new CollectiveAbortedException(rank, "rank " + rank + ": the communicator was closed"
+                    + " with " + engine.inFlight() + " collective(s) still in flight"));
+        }
         RailcollException failure = engine.failure();
         if (failure != null) {
             // Peers still waiting on this rank learn why it left (e.g. the rank it lost) instead of only that it

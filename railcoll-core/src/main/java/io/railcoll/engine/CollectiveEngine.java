@@ -20,34 +20,39 @@ import io.railcoll.transport.SendCompletion;
 import io.railcoll.transport.Transport;
 
 import java.lang.foreign.Arena;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Runs one rank's side of collectives: binds a compiled program's buffers, issues its puts, waits for its
- * receives, and checks every incoming frame against the collective being run.
+ * Runs one rank's side of collectives: holds up to {@link #WINDOW} of them in flight on one communicator, each a
+ * resumable state machine over its compiled program ({@link Posting}), and checks every incoming frame against the
+ * call it belongs to.
  *
- * <p>Every collective gets the next sequence number; ranks call collectives in the same order, so frames carry
- * the sequence number and the receiver knows which call they belong to. A frame of a later call pauses its
- * connection until that call is posted (nothing is buffered or dropped); a frame of an earlier call, another
- * collective, root, algorithm or block size is a mismatch that fails this rank and, through an ABORT frame,
- * every other rank. A wait of more than {@link #PROBE_AFTER_NS} sends the awaited peer a probe (this rank's call
- * without data), so that ranks that disagree but exchange no data still find out (decision 0041). A call fails at
- * its deadline, counted from when it was posted (decision 0040).
+ * <p>Every collective gets the next sequence number; ranks start collectives in the same order, so frames carry
+ * the sequence number and the receiver knows which call they belong to. A frame of a call in flight lands in that
+ * call's buffers; a frame of a later call pauses its connection until that call is posted (nothing is buffered or
+ * dropped, decision 0003); a frame of a finished call, or of another collective, root, algorithm or block size, is a
+ * mismatch that fails this rank and, through an ABORT frame, every other rank. A call does not put to a peer while
+ * an earlier call in flight still has puts to that peer to make, so that its frames never overtake the earlier
+ * call's on a connection (decision 0060). A wait of more than {@link #PROBE_AFTER_NS} sends the awaited peer a
+ * probe (this rank's call without data), so that ranks that disagree but exchange no data still find out (decision
+ * 0041). A call fails at its deadline, counted from when it was posted (decision 0040); any failure fails the
+ * communicator and with it every call in flight (a call that had finished before stays finished).
  *
- * <p>Waiting adapts, since ranks often outnumber cores: spin briefly, then yield, then block in the transport
- * (a selector) until I/O arrives. Every wait has a deadline.
+ * <p>Progress is made by whichever call waits or tests ({@link #await}, {@link #awaitAny}, {@link #test}, a blocking
+ * {@link #run}): each round runs what every call in flight can run, oldest first, then serves the transports. No
+ * helper thread is needed; transports with threads of their own (the threaded rail engine) land data meanwhile.
+ * Waiting adapts, since ranks often outnumber cores: spin briefly (never when this node's ranks outnumber its
+ * processors), then yield, then block in the transport (a selector) until I/O arrives. Every wait has a deadline.
  *
- * <p>Threading: one thread (the communicator's caller, the owner) runs collectives. Frame callbacks arrive on the
- * owner thread for transports it drives, and on progress threads for transports that have their own; the state they
- * read is published through the volatile {@code posting}, and receive counters are updated atomically.
- * Lifetime: owned and closed by the communicator.
+ * <p>Threading: one thread at a time drives the engine (the communicator's gate sees to it, decision 0042). Frame
+ * callbacks arrive on the driving thread for transports it drives, and on progress threads for transports that have
+ * their own; the state they read is published through each posting's volatile {@code activeSeq}, and receive
+ * counters are updated atomically. Lifetime: owned and closed by the communicator.
  */
 public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Busy polls before yielding, when this node has a core per rank; none when ranks outnumber cores. */
@@ -73,29 +78,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     static final long PROBE_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(200);
     /** The tag of a probe frame: no program uses a negative tag. */
     static final int PROBE_TAG = -1;
-    /** How many finished calls are kept to check a late probe against (a power of two). */
-    private static final int HISTORY = 64;
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
-
-    /** What a finished call was, to check a probe that arrives after it (immutable; any thread reads it). */
-    private record CallRecord(long seq, Collective collective, int operands, int root, long blockBytes, int algorithm,
-                              String algorithmId) {
-        /** The frame header's collective field for this call: the code, with the type and operator above it. */
-        int wireCollective() {
-            return collective.wireCode() | operands << 8;
-        }
-    }
-
-    /** Everything a frame is checked against while a collective is posted; immutable, published through a volatile. */
-    private record Posting(long seq, Collective collective, Shape shape, CompiledProgram program,
-                           MemorySegment[] buffers, long[] slotBytes, int[] slotFrames, int operands,
-                           long startNs) {
-        /** The call's deadline: one per call, from when it was posted, whatever it waits for meanwhile (decision 0040). */
-        long deadlineNs(long timeoutNs) {
-            return startNs + timeoutNs;
-        }
-    }
+    /**
+     * How many collectives one communicator holds in flight (a power of two). Starting one more first drives the
+     * oldest to completion. Sixteen covers the overlap a program gets from a handful of outstanding calls, and keeps
+     * the scans of every progress round short.
+     */
+    public static final int WINDOW = 16;
 
     private final int rank;
     /** How failure messages name this rank and its communicator. */
@@ -106,16 +94,24 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private long idleSinceNs;
     private final long timeoutNs;
     private final ProgramCache cache;
-    private final SendCompletion sends = new SendCompletion();
-    private final FrameHeader meta = new FrameHeader();
     /** Probes' header and completion: never awaited, a probe only ever leads to a mismatch found by its receiver. */
     private final FrameHeader probeMeta = new FrameHeader();
     private final SendCompletion probes = new SendCompletion();
     /** Per peer, the sequence number of the last call in which it was probed. */
     private final long[] probedSeq;
-    /** The last {@link #HISTORY} calls, by sequence number modulo HISTORY. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<CallRecord> history =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(HISTORY);
+    private final CallHistory history = new CallHistory();
+    /** The calls in flight, call s in slot s mod WINDOW. */
+    private final Posting[] table = new Posting[WINDOW];
+    /** The number of the last call posted; frames of later ones pause their connection. */
+    private volatile long postedSeq;
+    /** The number of the oldest call that may be in flight (every earlier one has finished). Driving thread. */
+    private long oldestSeq = 1;
+    /** Calls posted and not finished. Driving thread. */
+    private int inFlight;
+    /** Whether some finished or failed call has a future to complete. Driving thread. */
+    private boolean dueFutures;
+    /** The one-call array of {@link #await}. Driving thread. */
+    private final long[] awaitedSeqs = new long[1];
     /** Per peer, goodbyes received on the connections that carry its traffic; updated by any transport thread. */
     private final AtomicIntegerArray goodbyes;
     private final Arena tempArena = Arena.ofShared();
@@ -124,23 +120,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private Blocker blocker;
     private boolean anyOwnThreads;
     private boolean[] carriesTraffic;
-    private MemorySegment temp = MemorySegment.NULL;
-    private long[] slotBytes = new long[16];
-    private int[] slotFrames = new int[16];
-
-    /** What the owner currently waits for (read by the blocker's re-check): a slot of a posting, or sends when -1. */
-    private Posting awaitedPosting;
-    private int awaitedSlot;
     private final java.util.function.BooleanSupplier awaitedReady = this::awaitedReady;
     /** Work driven from every progress round (the multicast broadcast), or null; owner thread only. */
     private ProgressHook hook;
     /** What {@link #awaitHook} waits for, or null; read by the blocker's re-check. */
     private volatile java.util.function.BooleanSupplier awaitedExternal;
 
-    private volatile Posting posting;
-    /** The running call's element type and operator, for its Reduce steps; null between calls (owner thread only). */
-    private Reduction reduction;
-    private volatile long completedSeq;
     private volatile RailcollException failure;
     /**
      * Whether {@link #failure} has reached the owner as an exception. One that arrived between calls (an ABORT read by
@@ -169,6 +154,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         // Measured on this 2-core machine, idle, 1-byte all-gather (smp-direct) with 4/8/16 ranks on one node:
         // yielding first 21/60/164 us, sleeping at once 80/200/455 us. (Under a foreign load, yielding loses.)
         this.yieldBudgetNs = YIELD_BUDGET_NS;
+        for (int i = 0; i < WINDOW; i++) {
+            table[i] = new Posting(tempArena);
+        }
     }
 
     /**
@@ -236,9 +224,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 }
             }
         } catch (RailcollException e) {
-            fail(e);
-            failureThrown = true;
-            throw e;
+            throw failed(e);
         } finally {
             awaitedExternal = null;
         }
@@ -269,8 +255,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Fails this rank's communicator with {@code e}, raised by a collective carried out outside the engine. */
     public void recordFailure(RailcollException e) {
-        fail(e);
-        failureThrown = true; // the caller throws it
+        failed(e); // the caller throws it; calls in flight fail with it
+        completeFutures();
     }
 
     /**
@@ -279,8 +265,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * would otherwise only notice at their deadline.
      */
     public void abortPeers(RailcollException e) {
-        fail(e);
-        failureThrown = true; // the caller throws it
+        failed(e); // the caller throws it; calls in flight fail with it
+        completeFutures();
+        sendAbort(e);
+    }
+
+    /** An ABORT with {@code e}'s reason on every transport, best effort. */
+    private void sendAbort(RailcollException e) {
         // A mismatch's reason is marked, so that the peers fail with a mismatch too.
         String reason = (e instanceof MismatchException ? MISMATCH_MARK : "") + e.getMessage();
         for (Transport t : transports) {
@@ -330,14 +321,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * the first op; past the last op: at its end, before the puts are awaited), while everything posted before
      * stays in flight: data keeps landing whenever the callback's own waits serve the transports through
      * {@link #serviceOnce}. This lets a caller run work of its own at chosen places of the schedule (a node master
-     * copying a block out while the next ones arrive) without the engine knowing what it is.
+     * copying a block out while the next ones arrive) without the engine knowing what it is. Only for a call that
+     * runs alone: the callback's waits advance no other call, so every call in flight is completed first.
      *
      * @param points  op indices, non-decreasing; null for none
      * @param atPoint called with the point's index; exceptions it throws end the call and propagate
      */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, int[] points,
                     IntConsumer atPoint) {
-        run(algorithm, shape, send, recv, points, atPoint, null);
+        if (points != null) {
+            awaitAllInFlight();
+        }
+        await(post(algorithm, shape, send, recv, null, false, points, atPoint), Long.MAX_VALUE);
     }
 
     /**
@@ -348,11 +343,29 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      *                                  anything is sent
      */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction) {
-        run(algorithm, shape, send, recv, null, null, reduction);
+        await(post(algorithm, shape, send, recv, reduction, false), Long.MAX_VALUE);
     }
 
-    private void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, int[] points,
-                     IntConsumer atPoint, Reduction reduction) {
+    /**
+     * Starts {@code algorithm} for {@code shape} and returns its sequence number at once, for {@link #await},
+     * {@link #test} and {@link #future}; the call then progresses whenever any call of this engine waits or tests.
+     * When {@link #WINDOW} calls are in flight already, the oldest is driven to completion first. Nothing of the
+     * program runs yet (its first puts go out at the next wait or test), so posting is cheap and never blocks on a
+     * peer unless the window is full.
+     *
+     * @param reduction the type and operator of its Reduce steps, or null when it combines nothing
+     * @param stageSend copy SEND into memory of the call's own first (a reduction in place, whose schedule must not
+     *                  read what it writes); the caller's SEND is not read after this returns
+     * @throws IllegalArgumentException before anything is sent, as {@link #run(Algorithm, Shape, MemorySegment,
+     *                                  MemorySegment, Reduction)}
+     */
+    public long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                     boolean stageSend) {
+        return post(algorithm, shape, send, recv, reduction, stageSend, null, null);
+    }
+
+    private long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                      boolean stageSend, int[] points, IntConsumer atPoint) {
         checkUsable();
         CompiledProgram program = cache.get(algorithm, shape);
         if (program.combines && reduction == null) {
@@ -363,81 +376,396 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalArgumentException(algorithm.id() + " for " + shape + " combines ranges that are not whole "
                     + reduction.type() + " elements (" + reduction.type().sizeBytes() + " bytes each)");
         }
-        this.reduction = reduction;
-        Posting p = post(program, shape, send, recv);
-        try {
-            execute(p, points, atPoint);
-            awaitSends(p);
-        } catch (RailcollException e) {
-            fail(e);
-            failureThrown = true;
-            throw e;
-        } finally {
-            posting = null;
-            this.reduction = null;
-            completedSeq = p.seq;
+        long seq = postedSeq + 1;
+        Posting p = table[(int) (seq & (WINDOW - 1))];
+        if (p.activeSeq != Posting.NONE) {
+            // The window is full: the slot's call (the oldest in flight) finishes first, under its own deadline.
+            await(p.heldSeq, Long.MAX_VALUE);
         }
-    }
-
-    private Posting post(CompiledProgram program, Shape shape, MemorySegment send, MemorySegment recv) {
-        long seq = completedSeq + 1;
-        if (slotBytes.length < program.slots) {
-            slotBytes = new long[Math.max(program.slots, slotBytes.length * 2)];
-            slotFrames = new int[slotBytes.length];
-        }
-        Arrays.fill(slotBytes, 0, program.slots, 0L);
-        Arrays.fill(slotFrames, 0, program.slots, 0);
-        MemorySegment[] buffers = new MemorySegment[Buffer.values().length];
-        buffers[Buffer.SEND.ordinal()] = send;
-        buffers[Buffer.RECV.ordinal()] = recv;
-        buffers[Buffer.TEMP.ordinal()] = temp(program.tempBytes);
-        sends.reset();
-        meta.seq = seq;
+        p.heldSeq = seq;
+        p.done = false;
+        p.collective = shape.collective();
+        p.shape = shape;
+        p.program = program;
+        p.reduction = reduction;
+        p.resetSlots(program);
+        p.buffers[Buffer.SEND.ordinal()] = stageSend ? p.stage(send, send.byteSize()) : send;
+        p.buffers[Buffer.RECV.ordinal()] = recv;
+        p.buffers[Buffer.TEMP.ordinal()] = p.temp(program.tempBytes);
+        p.sends.reset();
+        p.nextOp = 0;
+        p.points = points;
+        p.atPoint = atPoint;
+        p.nextPoint = 0;
+        p.future = null;
         // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
-        int operands = reduction == null ? 0 : reduction.wireCode();
-        meta.collective = shape.collective().wireCode() | operands << 8;
+        p.operands = reduction == null ? 0 : reduction.wireCode();
+        FrameHeader meta = p.meta;
+        meta.seq = seq;
+        meta.collective = shape.collective().wireCode() | p.operands << 8;
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
         meta.blockBytes = shape.blockBytes();
-        Posting p = new Posting(seq, shape.collective(), shape, program, buffers, slotBytes, slotFrames, operands,
-                System.nanoTime());
-        history.set((int) (seq & (HISTORY - 1)), new CallRecord(seq, shape.collective(), operands, shape.root(), shape.blockBytes(),
-                program.algorithmCode, program.algorithmId));
-        posting = p;
+        p.startNs = System.nanoTime();
+        history.record(seq, shape.collective(), p.operands, shape.root(), shape.blockBytes(), program.algorithmCode,
+                program.algorithmId);
+        p.activeSeq = seq; // publishes the call to the transports' threads
+        postedSeq = seq;
+        if (inFlight++ == 0) {
+            oldestSeq = seq;
+        }
         for (Transport t : transports) {
             t.resume();
         }
-        return p;
+        return seq;
     }
 
-    private void execute(Posting posting, int[] points, IntConsumer atPoint) {
-        CompiledProgram p = posting.program;
-        MemorySegment[] bound = posting.buffers;
-        int point = 0;
-        int lastPoint = points == null ? 0 : points.length;
-        while (point < lastPoint && points[point] < 0) {
-            atPoint.accept(point++);
-        }
-        for (int i = 0, n = p.ops(); i < n; i++) {
-            switch (p.kind[i]) {
-                case CompiledProgram.PUT -> {
-                    meta.tag = p.tag[i];
-                    int peer = p.peer[i];
-                    route[peer].put(peer, meta, bound[p.srcBuf[i]], p.srcOff[i], p.length[i], sends);
+    /** Calls started and not yet finished. */
+    public int inFlight() {
+        return inFlight;
+    }
+
+    /**
+     * Drives every call in flight until call {@code seq} has finished (true) or {@code untilNs} (a
+     * {@link System#nanoTime} value; {@link Long#MAX_VALUE} for none) has passed (false). The call's own deadline
+     * ({@code RAILCOLL_TIMEOUT_MS} from when it was posted) fails it, and the communicator, with a
+     * {@link CollectiveTimeoutException}.
+     *
+     * @throws RailcollException the failure of this call or of the communicator, which fails every call in flight
+     */
+    public boolean await(long seq, long untilNs) {
+        awaitedSeqs[0] = seq;
+        return drive(awaitedSeqs, 1, false, untilNs) >= 0;
+    }
+
+    /**
+     * Drives every call in flight until one of {@code seqs[0..count)} has finished, and returns its index; -1 when
+     * {@code untilNs} passed first.
+     */
+    public int awaitAny(long[] seqs, int count, long untilNs) {
+        return drive(seqs, count, true, untilNs);
+    }
+
+    /**
+     * One round of progress without waiting: runs what every call in flight can run now and polls the transports;
+     * returns whether call {@code seq} has finished.
+     *
+     * @throws RailcollException the failure of this call or of the communicator
+     */
+    public boolean test(long seq) {
+        try {
+            if (done(seq)) {
+                return true;
+            }
+            int work = advanceAll();
+            if (done(seq)) {
+                return true;
+            }
+            checkFailure();
+            ProgressHook h = hook;
+            if (h != null) {
+                work += h.doWork();
+            }
+            for (int i = 0; i < transports.length; i++) {
+                if (carriesTraffic[i] || transports[i].hasPendingOutput()) {
+                    work += transports[i].poll();
                 }
-                case CompiledProgram.RECV -> awaitSlot(posting, p.slot[i]);
-                case CompiledProgram.COPY -> MemorySegment.copy(bound[p.srcBuf[i]], p.srcOff[i],
-                        bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
-                case CompiledProgram.REDUCE -> combine(posting, i);
-                default -> throw new IllegalStateException("unknown op kind " + p.kind[i]);
             }
-            while (point < lastPoint && points[point] == i) {
-                atPoint.accept(point++);
+            work += advanceAll();
+            if (work == 0) {
+                checkLiveness();
+            }
+            return finished(seq);
+        } catch (RailcollException e) {
+            throw failed(e);
+        } finally {
+            completeFutures();
+        }
+    }
+
+    /**
+     * Completes every call in flight (a collective that runs outside the engine, in a node's shared memory or by
+     * multicast, starts only when none is, so that its waits need not advance them).
+     */
+    public void awaitAllInFlight() {
+        while (inFlight > 0) {
+            await(oldestSeq, Long.MAX_VALUE);
+        }
+    }
+
+    /**
+     * A future completed when call {@code seq} finishes, exceptionally with the failure that ends it; one per call.
+     * It completes only when some thread drives the engine (a wait or test of any call, or a later call):
+     * nothing progresses behind the program's back.
+     */
+    public CompletableFuture<Void> future(long seq) {
+        Posting p = table[(int) (seq & (WINDOW - 1))];
+        if (p.heldSeq == seq && p.activeSeq == seq) {
+            if (p.future == null) {
+                p.future = new CompletableFuture<>();
+            }
+            return p.future;
+        }
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        try {
+            if (finished(seq)) {
+                f.complete(null);
+            }
+        } catch (RailcollException e) {
+            f.completeExceptionally(e);
+        }
+        return f;
+    }
+
+    /**
+     * Whether call {@code seq} has finished: true once done, and for a call whose slot a later call holds (a slot is
+     * reused only after its call was done); throws the failure when it failed. No progress.
+     */
+    private boolean finished(long seq) {
+        if (done(seq)) {
+            return true;
+        }
+        RailcollException f = failure;
+        if (f != null) {
+            failureThrown = true;
+            throw f;
+        }
+        return false;
+    }
+
+    /**
+     * The progress loop of every wait: runs what each call in flight can run, serves the transports, and waits
+     * (spin, yield, sleep) until one of {@code seqs} (all of them when not {@code any}) has finished.
+     *
+     * @return for {@code any}, the index of a finished call; otherwise 0 once all finished; -1 at {@code untilNs}
+     */
+    private int drive(long[] seqs, int count, boolean any, long untilNs) {
+        try {
+            int idle = 0;
+            while (true) {
+                // A call that finished before a failure stays finished: look before the failure is thrown.
+                int found = any ? firstFinished(seqs, count) : (allFinished(seqs, count) ? 0 : -1);
+                if (found >= 0) {
+                    return found;
+                }
+                // What can run runs before a failure is looked at: a call whose data all landed before a peer left
+                // finishes (as one call at a time always did).
+                int work = advanceAll();
+                found = any ? firstFinished(seqs, count) : (allFinished(seqs, count) ? 0 : -1);
+                if (found >= 0) {
+                    return found;
+                }
+                checkFailure();
+                if (work > 0) {
+                    idle = 0;
+                    continue;
+                }
+                Posting awaited = oldestUnfinished(seqs, count);
+                if (idle > 0) {
+                    checkLiveness();
+                }
+                idle = progress(idle, awaitedTransport(awaited), false);
+                if (idle > 0 && untilNs != Long.MAX_VALUE && System.nanoTime() - untilNs > 0) {
+                    return -1;
+                }
+            }
+        } catch (RailcollException e) {
+            throw failed(e);
+        } finally {
+            completeFutures();
+        }
+    }
+
+    /** Whether call {@code seq} finished (it did when a later call holds its slot: slots are reused only then). */
+    private boolean done(long seq) {
+        if (seq <= 0 || seq > postedSeq) {
+            throw new IllegalArgumentException("no collective #" + seq + " was started on rank " + rank);
+        }
+        Posting p = table[(int) (seq & (WINDOW - 1))];
+        return p.heldSeq != seq || p.done;
+    }
+
+    private int firstFinished(long[] seqs, int count) {
+        for (int i = 0; i < count; i++) {
+            if (done(seqs[i])) {
+                return i;
             }
         }
-        while (point < lastPoint) {
-            atPoint.accept(point++);
+        return -1;
+    }
+
+    private boolean allFinished(long[] seqs, int count) {
+        for (int i = 0; i < count; i++) {
+            if (!done(seqs[i])) {
+                return false;
+            }
         }
+        return true;
+    }
+
+    private Posting oldestUnfinished(long[] seqs, int count) {
+        Posting oldest = null;
+        for (int i = 0; i < count; i++) {
+            Posting p = table[(int) (seqs[i] & (WINDOW - 1))];
+            if (p.activeSeq == seqs[i] && (oldest == null || p.heldSeq < oldest.heldSeq)) {
+                oldest = p;
+            }
+        }
+        return oldest;
+    }
+
+    /** The transport that carries what {@code p} waits for next, to sleep in; null when several may. */
+    private Transport awaitedTransport(Posting p) {
+        if (p == null || p.opsDone()) {
+            return null;
+        }
+        CompiledProgram prog = p.program;
+        return prog.kind[p.nextOp] == CompiledProgram.RECV ? route[prog.peer[p.nextOp]] : null;
+    }
+
+    /** Marks every call in flight failed (no frame is steered into its buffers from now on) and returns {@code e}. */
+    private RailcollException failed(RailcollException e) {
+        fail(e);
+        failureThrown = true;
+        for (Posting p : table) {
+            if (p.activeSeq != Posting.NONE) {
+                p.activeSeq = Posting.NONE;
+                retire(p);
+            }
+        }
+        return e;
+    }
+
+    /**
+     * Drops a call that finished or failed from the calls in flight, and its references to the caller's buffers:
+     * railcoll touches them no more. Its future, if any, is completed after the progress loop.
+     */
+    private void retire(Posting p) {
+        inFlight--;
+        CompletableFuture<Void> f = p.future;
+        p.release();
+        if (f != null) {
+            p.future = f;
+            dueFutures = true;
+        }
+        while (oldestSeq <= postedSeq && table[(int) (oldestSeq & (WINDOW - 1))].activeSeq != oldestSeq) {
+            oldestSeq++;
+        }
+    }
+
+    /** Completes the futures of calls that finished or failed; after the progress loop, never inside it. */
+    private void completeFutures() {
+        if (!dueFutures) {
+            return;
+        }
+        dueFutures = false;
+        for (Posting p : table) {
+            CompletableFuture<Void> f = p.future;
+            if (f != null && p.activeSeq == Posting.NONE) {
+                p.future = null;
+                if (p.done) {
+                    f.complete(null);
+                } else {
+                    f.completeExceptionally(failure);
+                }
+            }
+        }
+    }
+
+    /** Runs what every call in flight can run now, oldest first; returns how many ops ran and calls finished. */
+    private int advanceAll() {
+        int work = 0;
+        for (long seq = oldestSeq, last = postedSeq; seq <= last && inFlight > 0; seq++) {
+            Posting p = table[(int) (seq & (WINDOW - 1))];
+            if (p.activeSeq == seq) {
+                work += advance(p);
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Runs {@code p}'s program from its next op as far as it can without waiting: puts (unless an earlier call in
+     * flight still has a put to the same peer), copies and combines, and receives whose data has landed. Finishes the
+     * call when every op ran and every send was delivered.
+     */
+    private int advance(Posting p) {
+        CompiledProgram prog = p.program;
+        MemorySegment[] bound = p.buffers;
+        int n = prog.ops();
+        int i = p.nextOp;
+        int start = i;
+        if (i == 0) {
+            runPoints(p, -1);
+        }
+        ops:
+        while (i < n) {
+            switch (prog.kind[i]) {
+                case CompiledProgram.PUT -> {
+                    int peer = prog.peer[i];
+                    if (earlierPutsTo(p, peer)) {
+                        break ops;
+                    }
+                    p.meta.tag = prog.tag[i];
+                    route[peer].put(peer, p.meta, bound[prog.srcBuf[i]], prog.srcOff[i], prog.length[i], p.sends);
+                }
+                case CompiledProgram.RECV -> {
+                    if (!p.slotComplete(prog.slot[i])) {
+                        break ops;
+                    }
+                }
+                case CompiledProgram.COPY -> MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i],
+                        bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
+                case CompiledProgram.REDUCE -> combine(p, i);
+                default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
+            }
+            p.nextOp = ++i;
+            runPoints(p, i - 1);
+        }
+        if (i < n) {
+            return i - start;
+        }
+        if (p.points != null && p.nextPoint < p.points.length) {
+            runPoints(p, Integer.MAX_VALUE);
+        }
+        if (p.sends.pending() > 0) {
+            return i - start;
+        }
+        finish(p);
+        return i - start + 1;
+    }
+
+    /** Calls {@code p}'s callbacks for every point at or before op {@code op}. */
+    private static void runPoints(Posting p, int op) {
+        int[] points = p.points;
+        if (points == null) {
+            return;
+        }
+        while (p.nextPoint < points.length && points[p.nextPoint] <= op) {
+            p.atPoint.accept(p.nextPoint++);
+        }
+    }
+
+    /**
+     * Whether a call in flight before {@code p} has yet to put to {@code peer}. Frames of one connection arrive in
+     * order, and a receiver pauses a connection at a frame of a call it has not posted: a later call's frame ahead
+     * of an earlier call's would hold that one back, and a receiver that posts the later call only after the earlier
+     * one finished would wait forever (decision 0060).
+     */
+    private boolean earlierPutsTo(Posting p, int peer) {
+        for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
+            Posting q = table[(int) (seq & (WINDOW - 1))];
+            if (q.activeSeq == seq && q.putsLeftTo(peer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void finish(Posting p) {
+        p.done = true;
+        p.activeSeq = Posting.NONE;
+        retire(p);
     }
 
     /**
@@ -448,76 +776,82 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         CompiledProgram p = posting.program;
         MemorySegment[] bound = posting.buffers;
         try {
-            reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i], bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
+            posting.reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i], bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
         } catch (RuntimeException e) {
             OperatorFailedException failed = new OperatorFailedException(describe(posting) + ": the operator "
-                    + reduction + " threw " + e, e);
-            abortPeers(failed);
+                    + posting.reduction + " threw " + e, e);
+            fail(failed); // the progress loop's catch fails the calls in flight
+            sendAbort(failed);
             throw failed;
         }
     }
 
-    private static boolean slotComplete(Posting posting, int s) {
-        long len = posting.program.slotLen[s];
-        return (long) LONGS.getAcquire(posting.slotBytes, s) == len
-                && (len > 0 || (int) INTS.getAcquire(posting.slotFrames, s) > 0);
-    }
-
-    private void awaitSlot(Posting posting, int s) {
-        if (slotComplete(posting, s)) {
+    /**
+     * The checks of a wait that found nothing to do, for every call in flight: a peer it awaits that closed its
+     * communicator, a probe to a peer awaited longer than {@link #PROBE_AFTER_NS}, the call's deadline.
+     */
+    private void checkLiveness() {
+        if (inFlight == 0) {
             return;
         }
-        CompiledProgram p = posting.program;
-        int peer = p.slotPeer[s];
-        long start = posting.startNs;
-        long deadline = posting.deadlineNs(timeoutNs);
-        int idle = 0;
-        while (!slotComplete(posting, s)) {
-            checkFailure();
-            if (goodbyes.get(peer) >= route[peer].connectionsTo(peer)) {
-                throw new PeerLostException(peer, describe(posting) + ": rank " + peer
-                        + " closed its communicator while this rank awaited " + p.slotLen[s] + " bytes (tag "
-                        + p.slotTag[s] + ") from it");
+        long now = System.nanoTime();
+        for (long seq = oldestSeq, last = postedSeq; seq <= last; seq++) {
+            Posting p = table[(int) (seq & (WINDOW - 1))];
+            if (p.activeSeq != seq) {
+                continue;
             }
-            awaitedPosting = posting;
-            awaitedSlot = s;
-            if (probedSeq[peer] != posting.seq && System.nanoTime() - start > PROBE_AFTER_NS) {
-                probe(posting, peer);
+            CompiledProgram prog = p.program;
+            boolean receiving = !p.opsDone() && prog.kind[p.nextOp] == CompiledProgram.RECV;
+            if (receiving) {
+                int s = prog.slot[p.nextOp];
+                int peer = prog.slotPeer[s];
+                if (goodbyes.get(peer) >= route[peer].connectionsTo(peer)) {
+                    throw new PeerLostException(peer, describe(p) + ": rank " + peer
+                            + " closed its communicator while this rank awaited " + prog.slotLen[s] + " bytes (tag "
+                            + prog.slotTag[s] + ") from it");
+                }
+                if (probedSeq[peer] < seq && now - p.startNs > PROBE_AFTER_NS && !earlierPutsTo(p, peer)) {
+                    probe(p, peer);
+                }
             }
-            idle = progress(idle, route[peer], false);
-            if (idle > 0 && System.nanoTime() - deadline > 0) {
-                throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
-                        + " waiting for " + p.slotLen[s] + " bytes (tag " + p.slotTag[s] + ") from rank " + peer
-                        + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; "
-                        + (long) LONGS.getAcquire(posting.slotBytes, s) + " bytes of it had arrived" + silentPeers());
+            if (now - (p.startNs + timeoutNs) > 0) {
+                throw timedOut(p, now);
             }
         }
     }
 
-    private void awaitSends(Posting posting) {
-        if (sends.pending() == 0) {
-            return;
-        }
-        long start = posting.startNs;
-        long deadline = posting.deadlineNs(timeoutNs);
-        int idle = 0;
-        while (sends.pending() > 0) {
-            checkFailure();
-            awaitedPosting = posting;
-            awaitedSlot = -1;
-            idle = progress(idle, null, false);
-            if (idle > 0 && System.nanoTime() - deadline > 0) {
-                throw new CollectiveTimeoutException(describe(posting) + " timed out after " + seconds(System.nanoTime() - start)
-                        + " waiting for " + sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
-                        + " acknowledged by the receiver on the rails): receivers not reading?" + silentPeers());
+    /** The time-out of call {@code p}: the collective, its number, what it awaited and the ranks still missing. */
+    private CollectiveTimeoutException timedOut(Posting p, long now) {
+        CompiledProgram prog = p.program;
+        StringBuilder missing = new StringBuilder();
+        java.util.BitSet seen = new java.util.BitSet(placement.size());
+        for (int s = 0; s < prog.slots; s++) {
+            if (!p.slotComplete(s) && !seen.get(prog.slotPeer[s])) {
+                seen.set(prog.slotPeer[s]);
+                missing.append(missing.isEmpty() ? "" : ", ").append(prog.slotPeer[s]);
             }
         }
+        String waiting;
+        if (p.opsDone()) {
+            waiting = "waiting for " + p.sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
+                    + " acknowledged by the receiver on the rails): receivers not reading?";
+        } else if (prog.kind[p.nextOp] == CompiledProgram.RECV) {
+            int s = prog.slot[p.nextOp];
+            int peer = prog.slotPeer[s];
+            waiting = "waiting for " + prog.slotLen[s] + " bytes (tag " + prog.slotTag[s] + ") from rank " + peer
+                    + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; " + p.slotArrived(s)
+                    + " bytes of it had arrived";
+        } else {
+            waiting = "waiting to put to rank " + prog.peer[p.nextOp] + " behind an earlier collective still in flight";
+        }
+        return new CollectiveTimeoutException(describe(p) + " timed out after " + seconds(now - p.startNs) + " "
+                + waiting + (missing.isEmpty() ? "" : "; ranks missing: " + missing) + silentPeers());
     }
 
     /** Sends {@code peer} this rank's call, for it to check against its own (see {@link #PROBE_AFTER_NS}). */
     private void probe(Posting posting, int peer) {
-        probedSeq[peer] = posting.seq;
-        probeMeta.seq = posting.seq;
+        probedSeq[peer] = posting.heldSeq;
+        probeMeta.seq = posting.heldSeq;
         probeMeta.collective = posting.collective.wireCode() | posting.operands << 8;
         probeMeta.root = posting.shape.root();
         probeMeta.algorithm = posting.program.algorithmCode;
@@ -534,24 +868,28 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * to be on record is not checked (the peer's data for it arrived and was checked then).
      */
     private ByteBuffer onProbe(FrameHeader h) {
-        Posting posting = this.posting;
-        if (posting != null && h.seq == posting.seq) {
+        if (failure != null) {
+            return null; // nothing is checked or delivered after a failure
+        }
+        Posting posting = table[(int) (h.seq & (WINDOW - 1))];
+        if (posting.activeSeq == h.seq) {
             checkCall(posting, h);
             return EMPTY;
         }
-        if (h.seq > completedSeq) {
+        if (h.seq > postedSeq) {
             return null;
         }
-        CallRecord r = history.get((int) (h.seq & (HISTORY - 1)));
-        if (r != null && r.seq == h.seq) {
-            if (h.collective != r.wireCollective() || h.root != r.root || h.blockBytes != r.blockBytes
-                    || h.algorithm != r.algorithm) {
+        CallHistory.Call r = history.find(h.seq);
+        posting = oldestPosting();
+        if (r != null) {
+            if (h.collective != r.wireCollective() || h.root != r.root() || h.blockBytes != r.blockBytes()
+                    || h.algorithm != r.algorithm()) {
                 throw mismatch(posting, "rank " + h.sourceRank + " is in " + safeName(h.collective & 0xff) + " #" + h.seq
                         + " (root " + h.root + ", " + h.blockBytes + "-byte blocks) where rank " + rank + " called "
-                        + r.collective.id() + " (" + r.algorithmId + ", root " + r.root + ", " + r.blockBytes
-                        + "-byte blocks)" + (h.collective >>> 8 != r.operands && (h.collective & 0xff) == r.collective.wireCode()
+                        + r.collective().id() + " (" + r.algorithmId() + ", root " + r.root() + ", " + r.blockBytes()
+                        + "-byte blocks)" + (h.collective >>> 8 != r.operands() && (h.collective & 0xff) == r.collective().wireCode()
                         ? " with another type or operator" : "")
-                        + (h.algorithm != r.algorithm && h.collective == r.wireCollective() ? " with another algorithm" : ""));
+                        + (h.algorithm != r.algorithm() && h.collective == r.wireCollective() ? " with another algorithm" : ""));
             }
         }
         return EMPTY;
@@ -588,7 +926,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * (alive but stopped or descheduled, or cut off), which are usually why the call could not finish, even when the
      * rank it waited for directly is another one waiting for them.
      */
-    private String silentPeers() {
+    String silentPeers() {
         StringBuilder sb = new StringBuilder();
         for (Transport t : transports) {
             String s = t.silentPeers();
@@ -620,7 +958,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         // The transport that carries what is awaited is polled every round; the others (a selector poll is a system
         // call) every eighth round, or every round while this rank's own puts are still leaving.
-        boolean all = awaited == null || (idle & 7) == 0 || sends.pending() > 0;
+        boolean all = awaited == null || (idle & 7) == 0 || sendsPending();
         for (int i = 0; i < transports.length; i++) {
             Transport t = transports[i];
             // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then.
@@ -681,8 +1019,50 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (external != null) {
             return external.getAsBoolean();
         }
-        Posting p = awaitedPosting;
-        return awaitedSlot < 0 ? sends.pending() == 0 : slotComplete(p, awaitedSlot);
+        return anyCanAdvance();
+    }
+
+    /**
+     * Whether some call in flight can run its next op or finish: its receive's data landed, or its last sends were
+     * delivered. A put held back behind an earlier call waits for that call, which is itself waiting for one of these.
+     */
+    private boolean anyCanAdvance() {
+        for (long seq = oldestSeq, last = postedSeq; seq <= last; seq++) {
+            Posting p = table[(int) (seq & (WINDOW - 1))];
+            if (p.activeSeq != seq) {
+                continue;
+            }
+            if (p.opsDone()) {
+                if (p.sends.pending() == 0) {
+                    return true;
+                }
+            } else if (p.program.kind[p.nextOp] == CompiledProgram.RECV && p.slotComplete(p.program.slot[p.nextOp])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a call in flight has frames a transport may still read from its buffers. */
+    private boolean sendsPending() {
+        for (long seq = oldestSeq, last = postedSeq; seq <= last; seq++) {
+            Posting p = table[(int) (seq & (WINDOW - 1))];
+            if (p.activeSeq == seq && p.sends.pending() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The oldest call in flight, for failure messages; null when none. Any thread (a best-effort read). */
+    private Posting oldestPosting() {
+        for (long seq = oldestSeq, last = postedSeq; seq <= last; seq++) {
+            Posting p = table[(int) (seq & (WINDOW - 1))];
+            if (p.activeSeq == seq) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** Whether a caller-driven transport other than {@code except} has output that only this thread can push. */
@@ -695,16 +1075,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return false;
     }
 
-    private MemorySegment temp(long bytes) {
-        if (bytes == 0) {
-            return MemorySegment.NULL;
-        }
-        if (temp.byteSize() < bytes) {
-            temp = tempArena.allocate(Math.max(bytes, temp.byteSize() * 2), 64);
-        }
-        return temp.asSlice(0, bytes);
-    }
-
     // ---- FrameSink: called by transports, on this thread or on their own progress threads ----
 
     @Override
@@ -712,12 +1082,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (h.tag == PROBE_TAG) {
             return onProbe(h);
         }
-        Posting posting = this.posting;
-        if (posting == null || h.seq != posting.seq) {
-            if (h.seq > completedSeq) {
-                return null; // this call or a later one, not posted yet: hold the connection until it is
+        if (failure != null) {
+            return null; // after a failure no frame lands in a caller's buffer: the connection stays paused
+        }
+        Posting posting = table[(int) (h.seq & (WINDOW - 1))];
+        if (posting.activeSeq != h.seq) {
+            if (h.seq > postedSeq) {
+                return null; // a call not posted yet: hold the connection until it is
             }
-            throw mismatch(posting, "rank " + h.sourceRank + " sent data for " + safeName(h.collective & 0xff)
+            throw mismatch(oldestPosting(), "rank " + h.sourceRank + " sent data for " + safeName(h.collective & 0xff)
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
         CompiledProgram p = posting.program;
@@ -742,11 +1115,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (h.tag == PROBE_TAG) {
             return; // a probe carries no data: it was checked in onDataHeader
         }
-        Posting posting = this.posting;
+        Posting posting = table[(int) (h.seq & (WINDOW - 1))];
+        if (posting.activeSeq != h.seq) {
+            return; // the call failed while the frame was read
+        }
         CompiledProgram p = posting.program;
         int s = p.slotOf(h.sourceRank, h.tag);
-        INTS.getAndAdd(posting.slotFrames, s, 1);
-        long now = (long) LONGS.getAndAdd(posting.slotBytes, s, (long) h.fragLength) + h.fragLength;
+        long now = posting.landed(s, h.fragLength);
         if (now > p.slotLen[s]) {
             throw mismatch(posting, "rank " + h.sourceRank + " sent more than the " + p.slotLen[s] + " bytes of tag " + h.tag);
         }
@@ -759,7 +1134,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     @Override
     public void onAbort(int peer, String reason) {
-        Posting posting = this.posting;
+        Posting posting = oldestPosting();
         String why = who + ": rank " + peer + " aborted" + (posting != null ? " " + describe(posting) : "") + ": ";
         // A mismatch fails every rank as one, not only the rank whose frames showed it (decision 0051).
         RailcollException e = reason.startsWith(MISMATCH_MARK)
@@ -790,7 +1165,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     @Override
     public void onPeerLost(int peer, int rail, String cause) {
-        Posting posting = this.posting;
+        Posting posting = oldestPosting();
         RailcollException e = new PeerLostException(peer, who + ": lost rank " + peer + " (node "
                 + placement.nodeOf(peer) + ") " + (rail < 0 ? "over shared memory" : "on rail " + rail)
                 + (posting != null ? " during " + describe(posting) : "") + ": " + cause
@@ -800,19 +1175,22 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         throw e;
     }
 
-    /** For failure messages: what the owner was waiting for in {@code posting}, or "" when not waiting in it. */
-    private String awaiting(Posting posting) {
-        Posting p = awaitedPosting;
-        if (p == null || p != posting) {
+    /** For failure messages: what {@code p} waits for, or "" when no call is in flight. Best effort from any thread. */
+    private String awaiting(Posting p) {
+        if (p == null) {
             return "";
         }
-        int s = awaitedSlot;
-        if (s < 0) {
-            return "; this rank awaited the delivery of " + sends.pending() + " outgoing frame(s)";
-        }
         CompiledProgram prog = p.program;
+        int op = p.nextOp;
+        if (op >= prog.ops()) {
+            return "; this rank awaited the delivery of " + p.sends.pending() + " outgoing frame(s)";
+        }
+        if (prog.kind[op] != CompiledProgram.RECV) {
+            return "";
+        }
+        int s = prog.slot[op];
         return "; this rank awaited " + prog.slotLen[s] + " bytes (tag " + prog.slotTag[s] + ") from rank "
-                + prog.slotPeer[s] + ", " + (long) LONGS.getAcquire(p.slotBytes, s) + " of them had arrived";
+                + prog.slotPeer[s] + ", " + p.slotArrived(s) + " of them had arrived";
     }
 
     private MismatchException mismatch(Posting posting, String message) {
@@ -840,7 +1218,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     private String describe(Posting posting) {
         Collective c = posting.collective;
-        return who + ": " + c.id() + " #" + posting.seq + " (" + posting.program.algorithmId + ", "
+        return who + ": " + c.id() + " #" + posting.heldSeq + " (" + posting.program.algorithmId + ", "
                 + posting.shape.blockBytes() + "-byte blocks"
                 + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + posting.shape.root() : "") + ")";
     }

@@ -46,6 +46,9 @@ final class CompiledProgram {
     final long[] slotOff;
     final long[] slotLen;
 
+    /** Per peer (index), the index of the last PUT to it, or -1: see {@link #lastPutTo}. */
+    private final int[] lastPut;
+
     private final long[] tableKeys;
     private final int[] tableSlots;
     private final int tableMask;
@@ -131,6 +134,19 @@ final class CompiledProgram {
                 }
             }
         }
+        int maxPeer = -1;
+        for (int i = 0; i < n; i++) {
+            if (kind[i] == PUT) {
+                maxPeer = Math.max(maxPeer, peer[i]);
+            }
+        }
+        lastPut = new int[maxPeer + 1];
+        Arrays.fill(lastPut, -1);
+        for (int i = 0; i < n; i++) {
+            if (kind[i] == PUT) {
+                lastPut[peer[i]] = i;
+            }
+        }
         combines = reduces > 0;
         this.reduceGranule = reduceGranule;
     }
@@ -141,6 +157,15 @@ final class CompiledProgram {
 
     int ops() {
         return kind.length;
+    }
+
+    /**
+     * The index of this program's last PUT to {@code peer}, or -1 when it puts nothing there. While a call has not
+     * run past it, a later call must not put to that peer: its frames would arrive first and pause the connection
+     * in front of the earlier call's (decision 0060).
+     */
+    int lastPutTo(int peer) {
+        return peer < lastPut.length ? lastPut[peer] : -1;
     }
 
     /** The slot awaiting {@code peer}'s put with {@code tag}, or -1 when this program expects none. */

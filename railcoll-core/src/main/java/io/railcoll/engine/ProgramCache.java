@@ -18,12 +18,28 @@ final class ProgramCache {
 
     private final int rank;
     private final Map<Key, CompiledProgram> programs = new HashMap<>();
+    /** The last program per collective, found again by identity without a key allocated: a loop of like calls. */
+    private final Algorithm[] lastAlgorithm = new Algorithm[io.railcoll.schedule.Collective.values().length];
+    private final Shape[] lastShape = new Shape[lastAlgorithm.length];
+    private final CompiledProgram[] lastProgram = new CompiledProgram[lastAlgorithm.length];
 
     ProgramCache(int rank) {
         this.rank = rank;
     }
 
     CompiledProgram get(Algorithm algorithm, Shape shape) {
+        int c = shape.collective().ordinal();
+        if (lastAlgorithm[c] == algorithm && lastShape[c] == shape) {
+            return lastProgram[c];
+        }
+        CompiledProgram p = lookUp(algorithm, shape);
+        lastAlgorithm[c] = algorithm;
+        lastShape[c] = shape;
+        lastProgram[c] = p;
+        return p;
+    }
+
+    private CompiledProgram lookUp(Algorithm algorithm, Shape shape) {
         Key key = new Key(algorithm.id(), shape);
         CompiledProgram p = programs.get(key);
         if (p == null) {

@@ -42,7 +42,8 @@ public final class AlgorithmSelector {
     private static final int REMEMBERED_CHOICES = 1024;
 
     /** {@code inOrder}: a reduction whose operator needs rank order, which fewer algorithms run. */
-    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups, boolean inOrder) {
+    private record ModelKey(Collective collective, int bucket, int root, int ports, int groups, boolean inOrder,
+                            boolean engineOnly) {
     }
 
     private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
@@ -56,6 +57,13 @@ public final class AlgorithmSelector {
     };
     private final Map<Collective, List<Rule>> rules = new EnumMap<>(Collective.class);
     private final Set<String> transports = new HashSet<>();
+    /**
+     * The last shape selected for, per collective and kind of call (blocking, non-blocking), and its choice: a loop
+     * of like calls (the communicator keeps its shape objects) finds it again by identity, allocating nothing.
+     * Forgotten whenever forcing, clearing or the transports change.
+     */
+    private final Shape[] lastShape = new Shape[2 * Collective.values().length];
+    private final Algorithm[] lastChoice = new Algorithm[lastShape.length];
     /** The placement the remembered choices are for; a communicator's never changes, so identity suffices. */
     private Placement choicesFor;
     private int fewestPerNode;
@@ -83,14 +91,27 @@ public final class AlgorithmSelector {
     /** Lets algorithms carried out by {@code transport} (e.g. {@code multicast}) run; forgets remembered choices. */
     public void enableTransport(String transport) {
         transports.add(transport);
+        java.util.Arrays.fill(lastShape, null);
         modelChoices.clear();
     }
 
     /** Why {@code a} cannot run {@code shape} here: its own restrictions, or its transport is not enabled. */
     private Optional<String> unsupported(Algorithm a, Shape shape) {
+        return unsupported(a, shape, false);
+    }
+
+    /**
+     * As {@link #unsupported(Algorithm, Shape)}; with {@code engineOnly}, an algorithm a transport carries out
+     * cannot run either (a non-blocking call runs only schedules the engine runs, decision 0061).
+     */
+    private Optional<String> unsupported(Algorithm a, Shape shape, boolean engineOnly) {
         Optional<String> own = a.unsupportedReason(shape);
         if (own.isPresent()) {
             return own;
+        }
+        if (engineOnly && a instanceof TransportProvided t) {
+            return Optional.of("a non-blocking call runs only algorithms whose schedules the engine runs, and "
+                    + a.id() + " is carried out by the " + t.transport() + " transport (decision 0061)");
         }
         if (a instanceof TransportProvided t && !transports.contains(t.transport())) {
             return Optional.of(t.transportOff());
@@ -99,9 +120,9 @@ public final class AlgorithmSelector {
     }
 
     /** The forced algorithm {@code id}, which must be able to run {@code shape} (never a silent fall-back). */
-    private Algorithm require(String id, Shape shape) {
+    private Algorithm require(String id, Shape shape, boolean engineOnly) {
         Algorithm a = catalog.require(id, shape);
-        unsupported(a, shape).ifPresent(reason -> {
+        unsupported(a, shape, engineOnly).ifPresent(reason -> {
             throw new IllegalArgumentException("algorithm " + id + " cannot run " + shape.collective().id() + " on N="
                     + shape.size() + " (" + shape.placement().describe() + "): " + reason);
         });
@@ -112,10 +133,12 @@ public final class AlgorithmSelector {
     public void force(String id) {
         Algorithm a = catalog.byId(id);
         forced.put(a.collective(), a.id());
+        java.util.Arrays.fill(lastShape, null);
     }
 
     public void clear(Collective collective) {
         forced.remove(collective);
+        java.util.Arrays.fill(lastShape, null);
     }
 
     public Optional<String> forced(Collective collective) {
@@ -129,9 +152,35 @@ public final class AlgorithmSelector {
      * @throws IllegalStateException    if no algorithm of the collective can
      */
     public Algorithm select(Shape shape) {
+        return select(shape, false);
+    }
+
+    /**
+     * The algorithm for {@code shape} among those whose schedules the engine runs: for a non-blocking call, which
+     * the engine holds in flight beside others (decision 0061). A forced algorithm carried out by a transport
+     * ({@code *.shm}, multicast) is refused, never replaced.
+     *
+     * @throws IllegalArgumentException if a forced algorithm cannot run the shape here, saying why
+     */
+    public Algorithm selectScheduled(Shape shape) {
+        return select(shape, true);
+    }
+
+    private Algorithm select(Shape shape, boolean engineOnly) {
+        int memo = 2 * shape.collective().ordinal() + (engineOnly ? 1 : 0);
+        if (lastShape[memo] == shape) {
+            return lastChoice[memo];
+        }
+        Algorithm a = choose(shape, engineOnly);
+        lastShape[memo] = shape;
+        lastChoice[memo] = a;
+        return a;
+    }
+
+    private Algorithm choose(Shape shape, boolean engineOnly) {
         String f = forced.get(shape.collective());
         if (f != null) {
-            return require(f, shape);
+            return require(f, shape, engineOnly);
         }
         if (shape.placement() != choicesFor) {
             remember(shape.placement());
@@ -139,16 +188,16 @@ public final class AlgorithmSelector {
         for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape, fewestPerNode, mostPerNode)) {
                 Algorithm a = catalog.byId(rule.algorithmId());
-                if (unsupported(a, shape).isEmpty()) {
+                if (unsupported(a, shape, engineOnly).isEmpty()) {
                     return a;
                 }
             }
         }
         ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
-                shape.groups(), !shape.commutative());
+                shape.groups(), !shape.commutative(), engineOnly);
         Algorithm a = modelChoices.get(key);
         if (a == null) {
-            Ranking ranking = rank(costed(shape));
+            Ranking ranking = rank(costed(shape), engineOnly);
             if (ranking.chosen() == null) {
                 throw new IllegalStateException("no " + shape.collective().id() + " algorithm supports " + shape + ": "
                         + ranking.candidates());
@@ -174,7 +223,7 @@ public final class AlgorithmSelector {
     /** The decision {@link #select} makes for {@code shape}, why, and the model's prediction for every alternative. */
     public Explanation explain(Shape shape) {
         Shape costed = costed(shape);
-        Ranking ranking = rank(costed);
+        Ranking ranking = rank(costed, false);
         List<String> notes = new ArrayList<>();
         String source = "tuning " + tuning.source() + describeMeasured();
         String f = forced.get(shape.collective());
@@ -227,13 +276,13 @@ public final class AlgorithmSelector {
     }
 
     /** Every algorithm of the collective with its prediction or why it has none; the fastest wins, catalog order on ties. */
-    private Ranking rank(Shape shape) {
+    private Ranking rank(Shape shape, boolean engineOnly) {
         List<Explanation.Candidate> candidates = new ArrayList<>();
         String best = null;
         String firstSupported = null;
         double bestNs = Double.POSITIVE_INFINITY;
         for (Algorithm a : catalog.forCollective(shape.collective())) {
-            Optional<String> unsupported = unsupported(a, shape);
+            Optional<String> unsupported = unsupported(a, shape, engineOnly);
             if (unsupported.isPresent()) {
                 candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "cannot run: " + unsupported.get()));
                 continue;

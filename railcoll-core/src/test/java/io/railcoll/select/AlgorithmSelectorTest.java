@@ -160,4 +160,28 @@ class AlgorithmSelectorTest {
         List<String> notes = s.explain(huge).notes();
         assertTrue(notes.getFirst().contains("rule.alltoall.10") && notes.getFirst().contains("cannot run"), notes.toString());
     }
+
+    /** Decision 0061: a non-blocking call never selects what a transport carries out, and refuses it forced. */
+    @Test
+    void scheduledSelectionLeavesOutTheTransportsAlgorithms() {
+        AlgorithmSelector s = selector("rule.barrier.10 = barrier.shm if nodes=1\n");
+        s.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT);
+        Shape barrier = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
+        assertEquals("barrier.shm", s.select(barrier).id());
+        String scheduled = s.selectScheduled(barrier).id();
+        assertTrue(!(AlgorithmCatalog.standard().byId(scheduled) instanceof io.railcoll.schedule.TransportProvided),
+                scheduled);
+        assertEquals("barrier.shm", s.select(barrier).id(), "the blocking choice is remembered apart");
+        for (Collective c : List.of(Collective.ALLGATHER, Collective.BROADCAST, Collective.GATHER)) {
+            for (long b : new long[] {1, 4096, 1 << 20}) {
+                Shape shape = new Shape(c, Placement.parse("1x4"), 2, b, 0);
+                Algorithm a = s.selectScheduled(shape);
+                assertTrue(!(a instanceof io.railcoll.schedule.TransportProvided), c + " " + b + ": " + a.id());
+            }
+        }
+        s.force("barrier.shm");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.selectScheduled(barrier));
+        assertTrue(e.getMessage().contains("decision 0061"), e.getMessage());
+        assertEquals("barrier.shm", s.select(barrier).id());
+    }
 }

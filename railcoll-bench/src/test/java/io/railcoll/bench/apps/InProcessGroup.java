@@ -183,6 +183,43 @@ final class InProcessGroup {
         }
 
         @Override
+        public io.railcoll.Request ibarrier() {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request ibroadcast(MemorySegment buffer, int root) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request igather(MemorySegment send, MemorySegment recv, int root) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request iallgather(MemorySegment send, MemorySegment recv) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request ialltoall(MemorySegment send, MemorySegment recv) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request iallreduce(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type,
+                                              long count, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
+        public io.railcoll.Request iallreduce(MemorySegment buffer, io.railcoll.reduce.ElementType type, long count,
+                                              io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not all-reduce");
+        }
+
+        @Override
         public void allreduce(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type, long count, io.railcoll.reduce.Operator op) {
             throw new UnsupportedOperationException("the apps do not all-reduce");
         }

@@ -1,0 +1,139 @@
+package io.railcoll.engine;
+
+import io.railcoll.reduce.Reduction;
+import io.railcoll.schedule.Buffer;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+import io.railcoll.transport.FrameHeader;
+import io.railcoll.transport.SendCompletion;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
+
+/**
+ * One collective in flight: a resumable state machine over its {@link CompiledProgram} (the next op to run, the
+ * bytes landed per receive slot, the frames its puts still hold). One object per slot of the engine's window, reused
+ * by every sequence number that maps to the slot, so posting a call allocates nothing once the slot's arrays have
+ * grown to the largest program run.
+ *
+ * <p>Threading: the fields of the call are written by the thread that drives the engine (under the communicator's
+ * gate) before {@link #activeSeq} is set, and read by transports' threads after they read it: {@code activeSeq}
+ * is the publication point. Receive counters are updated atomically by whichever thread delivers a frame.
+ */
+final class Posting {
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+
+    /** No call holds the slot (never used, or its call finished or failed). */
+    static final long NONE = 0;
+
+    /** The call's sequence number while it is in flight; {@link #NONE} otherwise. Frames check it first. */
+    volatile long activeSeq;
+    /** The sequence number of the call that last held this slot (done, failed or in flight). Driver thread. */
+    long heldSeq;
+    /** Whether the call of {@link #heldSeq} finished with every op run and every send delivered. Driver thread. */
+    boolean done;
+
+    Collective collective;
+    Shape shape;
+    CompiledProgram program;
+    /** The call's type and operator for its Reduce steps; null when it combines nothing. */
+    Reduction reduction;
+    /** The frame header's collective field: the code, with the type and operator above it. */
+    int operands;
+    long startNs;
+    final MemorySegment[] buffers = new MemorySegment[Buffer.values().length];
+    long[] slotBytes = new long[16];
+    int[] slotFrames = new int[16];
+    /** Header fields copied into every frame this call puts (its own, since several calls put at once). */
+    final FrameHeader meta = new FrameHeader();
+    /** Frames this call put that a transport may still read from its buffers. */
+    final SendCompletion sends = new SendCompletion();
+    /** The next op of the program to run. */
+    int nextOp;
+    /** Callbacks at op indices (a node master's node steps), or null; see {@code CollectiveEngine#run}. */
+    int[] points;
+    IntConsumer atPoint;
+    int nextPoint;
+    /** The completion view handed out for this call, or null when none was asked for. */
+    CompletableFuture<Void> future;
+
+    /** Memory of this slot: TEMP of its programs, and a copy of SEND for calls that reduce in place. */
+    private final Arena arena;
+    private MemorySegment temp = MemorySegment.NULL;
+    private MemorySegment staged = MemorySegment.NULL;
+
+    Posting(Arena arena) {
+        this.arena = arena;
+    }
+
+    /** Resets the counters for {@code program} (its slots), growing them when it has more slots than any before. */
+    void resetSlots(CompiledProgram program) {
+        if (slotBytes.length < program.slots) {
+            slotBytes = new long[Math.max(program.slots, slotBytes.length * 2)];
+            slotFrames = new int[slotBytes.length];
+        }
+        Arrays.fill(slotBytes, 0, program.slots, 0L);
+        Arrays.fill(slotFrames, 0, program.slots, 0);
+    }
+
+    /** {@code bytes} of this slot's TEMP memory, kept and grown by doubling. */
+    MemorySegment temp(long bytes) {
+        if (bytes == 0) {
+            return MemorySegment.NULL;
+        }
+        if (temp.byteSize() < bytes) {
+            temp = arena.allocate(Math.max(bytes, temp.byteSize() * 2), 64);
+        }
+        return temp.asSlice(0, bytes);
+    }
+
+    /** A copy of {@code src}'s first {@code bytes} in this slot's memory: SEND of a call that reduces in place. */
+    MemorySegment stage(MemorySegment src, long bytes) {
+        if (staged.byteSize() < bytes) {
+            staged = arena.allocate(Math.max(bytes, staged.byteSize() * 2), 64);
+        }
+        MemorySegment s = staged.asSlice(0, bytes);
+        MemorySegment.copy(src, 0, s, 0, bytes);
+        return s;
+    }
+
+    boolean slotComplete(int s) {
+        long len = program.slotLen[s];
+        return (long) LONGS.getAcquire(slotBytes, s) == len && (len > 0 || (int) INTS.getAcquire(slotFrames, s) > 0);
+    }
+
+    long slotArrived(int s) {
+        return (long) LONGS.getAcquire(slotBytes, s);
+    }
+
+    /** Counts a frame of {@code bytes} into slot {@code s}; returns the slot's bytes now. */
+    long landed(int s, long bytes) {
+        INTS.getAndAdd(slotFrames, s, 1);
+        return (long) LONGS.getAndAdd(slotBytes, s, bytes) + bytes;
+    }
+
+    /** Whether every op has run; the call is done once its sends are delivered as well. */
+    boolean opsDone() {
+        return nextOp >= program.ops();
+    }
+
+    /** Whether this call still has a put to {@code peer} to issue (a later call's put to it must wait: its frames would overtake). */
+    boolean putsLeftTo(int peer) {
+        return nextOp <= program.lastPutTo(peer);
+    }
+
+    /** Drops the references to the caller's buffers and the call's objects once the call is over. */
+    void release() {
+        Arrays.fill(buffers, null);
+        reduction = null;
+        points = null;
+        atPoint = null;
+        future = null;
+    }
+}
