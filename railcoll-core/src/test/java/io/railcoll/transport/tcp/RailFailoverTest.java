@@ -95,7 +95,7 @@ class RailFailoverTest {
         assertEquals(2, receiverSink.delivered.size(), "the re-sent copy was recognised as a duplicate");
         assertEquals(1, sender.counters().failures().size());
         // The receiver closed its end of rail 0 when it learnt from the copy that the sender gave it up.
-        assertTrue(receiver.lanes.peer(0).lanes[0].isBroken());
+        assertTrue(receiver.lanes.peer(0).lane(0).isBroken());
         assertEquals(0, receiverSink.lost.size(), "losing one rail is not losing the peer");
     }
 
@@ -189,7 +189,7 @@ class RailFailoverTest {
         receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0 (lost, re-sent later)
         next.tag = 8;
         receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
-        drive(() -> sender.lanes.peer(1).lanes[1].paused());
+        drive(() -> sender.lanes.peer(1).lane(1).paused());
 
         advance(TIMEOUT_NS + TIMEOUT_NS / 2);
         drive(() -> done.pending() == 0);
@@ -333,9 +333,9 @@ class RailFailoverTest {
                 + "; sender rail0 sent " + sender.counters().bytesSent(0) + "/" + sender.counters().framesSent(0)
                 + " rail1 " + sender.counters().bytesSent(1) + "/" + sender.counters().framesSent(1)
                 + "; receiver got " + receiver.counters().bytesReceived(0) + "/" + receiver.counters().bytesReceived(1)
-                + "; sender lanes " + sender.lanes.peer(1).lanes[0].pendingSummary() + " | " + sender.lanes.peer(1).lanes[1].pendingSummary()
-                + " paused " + sender.lanes.peer(1).lanes[1].paused()
-                + "; receiver lanes " + receiver.lanes.peer(0).lanes[0].pendingSummary() + " | " + receiver.lanes.peer(0).lanes[1].pendingSummary()
+                + "; sender lanes " + sender.lanes.peer(1).lane(0).pendingSummary() + " | " + sender.lanes.peer(1).lane(1).pendingSummary()
+                + " paused " + sender.lanes.peer(1).lane(1).paused()
+                + "; receiver lanes " + receiver.lanes.peer(0).lane(0).pendingSummary() + " | " + receiver.lanes.peer(0).lane(1).pendingSummary()
                 + "; sender log: " + senderLog.toString(StandardCharsets.UTF_8));
     }
 
