@@ -33,6 +33,8 @@ final class LaneSet {
     /** DATA frames up to this size complete once written (see {@link RailSettings#eagerBytes()}). */
     final int eagerBytes;
     private final PrintStream log;
+    /** The most bytes one connection holds spilled ({@link TcpConnection#MAX_SPILL_BYTES}; lowered by tests only). */
+    long spillLimitBytes = TcpConnection.MAX_SPILL_BYTES;
     private final PeerLanes[] peers;
     private final List<LaneDriver> drivers = new ArrayList<>();
     private volatile RailcollException failure;
@@ -256,6 +258,15 @@ final class LaneSet {
                 + "connection it replaces)") + " (see Communicator.railCounters().recoveries())");
         wakeDrivers();
         return true;
+    }
+
+    /** A new connection of {@code lane} was not taken into use: if that lane is still down, it is dialled again. */
+    void adoptionRefused(int peer, int lane) {
+        LaneRecovery r = recovery;
+        PeerLanes p = peers[peer];
+        if (r != null && !closing && failure == null && !p.goodbye() && (p.deadMask() & (1L << lane)) != 0) {
+            r.laneDown(peer, lane);
+        }
     }
 
     private String earlierFailures(int peer) {

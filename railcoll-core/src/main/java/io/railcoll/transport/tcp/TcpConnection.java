@@ -104,6 +104,13 @@ final class TcpConnection {
     private final ArrayDeque<Spilled> spilled = new ArrayDeque<>();
     /** {@code spilled.size()}, readable by other drivers (for {@link #paused}). */
     private volatile int spilledCount;
+    /**
+     * The most payload bytes one connection holds in spilled frames ({@link #spillIfAckBlocked}): a frame's length is
+     * the peer's word, so without a bound an authenticated peer could make this rank allocate up to 2 GiB per frame.
+     */
+    static final long MAX_SPILL_BYTES = 64L << 20;
+    /** Payload bytes of the spilled frames held now, and of the one being read into memory. */
+    private long spilledBytes;
     private boolean ackAgain;
     private boolean goodbyeReceived;
     private volatile boolean broken;
@@ -590,6 +597,18 @@ final class TcpConnection {
         if (state != State.PAUSED || unacked.isEmpty() && !hasQueuedData()) {
             return;
         }
+        if (spilledBytes + inHeader.fragLength > lanes.spillLimitBytes) {
+            // Holding it would take more memory than one connection may; leaving it unread could leave this rank
+            // waiting for the acknowledgement behind it until the deadline. Fail now, saying why.
+            lanes.fail(new RailcollException("rank " + lanes.rank + ": rank " + peer + " sent a frame of "
+                    + inHeader.fragLength + " bytes on rail " + rail + " for a collective this rank has not posted yet"
+                    + " (#" + inHeader.seq + "), while it awaits an acknowledgement queued behind it after a rail"
+                    + " fail-over; holding it would take more than the " + lanes.spillLimitBytes + " bytes a"
+                    + " connection may hold (" + spilledBytes + " held already)"));
+            haltReading();
+            return;
+        }
+        spilledBytes += inHeader.fragLength;
         target = ByteBuffer.allocate(inHeader.fragLength);
         state = State.SPILL_PAYLOAD;
         updateInterest();
@@ -614,6 +633,7 @@ final class TcpConnection {
         }
         countReceived();
         if (!claimIfReplayed()) {
+            spilledBytes -= data.capacity();
             return;
         }
         FrameHeader h = new FrameHeader();
@@ -642,6 +662,7 @@ final class TcpConnection {
                 return false;
             }
             t.put(f.data());
+            spilledBytes -= f.data().capacity();
             spilled.poll();
             spilledCount = spilled.size();
             lanes.sink.onDataComplete(rail, f.header());

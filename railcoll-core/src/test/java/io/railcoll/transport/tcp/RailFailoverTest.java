@@ -204,6 +204,37 @@ class RailFailoverTest {
         assertArrayEquals(reply, senderSink.bytes(8, 3));
     }
 
+    /**
+     * The spill above is bounded: a frame that would take a connection past its limit (64 MiB; 2 bytes here) fails
+     * the transport with an error naming the peer, the length and the collective, instead of allocating whatever
+     * length the peer's header claims.
+     */
+    @Test
+    void aSpilledFrameBeyondTheBoundFailsWithANamedError() throws IOException {
+        start(false);
+        sender.lanes.spillLimitBytes = 2;
+        links.get(0).dropBackward = true;
+        senderSink.postedSeq = 1;
+        SendCompletion done = new SendCompletion();
+        put(0, "first", done);
+        drive(() -> receiverSink.delivered.size() == 1);
+        FrameHeader next = new FrameHeader();
+        next.seq = 2;
+        next.collective = 1;
+        next.tag = 7;
+        next.blockBytes = 3;
+        byte[] reply = {1, 2, 3};
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0, lost, re-sent later
+        next.tag = 8;
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
+        io.railcoll.RailcollException e = assertThrows(io.railcoll.RailcollException.class, () -> {
+            advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+            drive(() -> false);
+        });
+        assertTrue(e.getMessage().contains("rank 1 sent a frame of 3 bytes on rail 1 for a collective this rank has not"
+                + " posted yet (#2)") && e.getMessage().contains("more than the 2 bytes"), e.getMessage());
+    }
+
     @Test
     void smallFrameCompletesOnceWrittenAndItsCopyIsWhatTheOtherRailCarries() throws IOException {
         eagerBytes = 5;
