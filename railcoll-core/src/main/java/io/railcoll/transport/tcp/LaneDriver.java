@@ -226,7 +226,7 @@ final class LaneDriver {
                         + lanes.describeLane(a.lane()) + " to rank " + a.peer() + " into use: " + e.getMessage());
             }
             if (!taken) {
-                closeQuietly(a.channel());
+                RailMesh.closeQuietly(a.channel());
                 // Given up by the peer before it could be used: if the lane is still down, dial it again.
                 lanes.adoptionRefused(a.peer(), a.lane());
             }
@@ -415,19 +415,11 @@ final class LaneDriver {
         return false;
     }
 
-    private static void closeQuietly(SocketChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException ignored) {
-            // never became a lane
-        }
-    }
-
     /** Closes every lane's socket and the selector (after the driving thread stopped). */
     void closeAll() {
         Adoption a;
         while ((a = adoptions.poll()) != null) {
-            closeQuietly(a.channel());
+            RailMesh.closeQuietly(a.channel());
         }
         for (TcpConnection c : connections) {
             if (!c.isBroken()) {

@@ -170,14 +170,21 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
     private void accept() {
         try (HandshakeAcceptor<Void> a = handshakes) {
             while (!closed) {
-                HandshakeAcceptor.Authenticated<Void> in = a.next(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
+                // close() interrupts this thread, which ends the wait at once.
+                HandshakeAcceptor.Authenticated<Void> in = a.next(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
                 if (in == null || closed) {
                     if (in != null) {
-                        closeQuietly(in.channel());
+                        RailMesh.closeQuietly(in.channel());
                     }
                     continue;
                 }
                 int field = in.peer().rail();
+                try {
+                    RailMesh.tune(in.channel());
+                } catch (IOException e) {
+                    RailMesh.closeQuietly(in.channel());
+                    continue;
+                }
                 handOver(in.peer().rank(), field % PeerLanes.LANE_FIELD, field / PeerLanes.LANE_FIELD, in.channel());
             }
         } catch (IOException | RuntimeException e) {
@@ -243,19 +250,18 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
             if (generation < 0) {
                 lanes.log("railcoll WARNING: rank " + rank + ": " + lanes.describeLane(a.lane) + " to rank " + a.peer
                         + " stays down: it was reconnected " + PeerLanes.MAX_GENERATION + " times already");
-                closeQuietly(ch);
+                RailMesh.closeQuietly(ch);
                 return true;
             }
             s.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
-            s.setTcpNoDelay(true);
-            s.setKeepAlive(true);
+            RailMesh.tune(ch);
             handshake.connect(s, Handshake.Purpose.RAIL, rank, generation * PeerLanes.LANE_FIELD + a.lane);
             s.setSoTimeout(0);
             p.made(a.lane, generation, false);
             handOver(a.peer, a.lane, generation, ch);
             return true;
         } catch (IOException | RuntimeException e) {
-            closeQuietly(ch);
+            RailMesh.closeQuietly(ch);
             a.lastError = e.toString();
             a.atNs = System.nanoTime() + backoff.delayNs(++a.failures);
             return false;
@@ -264,7 +270,7 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
 
     private void handOver(int peer, int lane, int generation, SocketChannel ch) {
         if (closed) {
-            closeQuietly(ch);
+            RailMesh.closeQuietly(ch);
             return;
         }
         transport.adopt(peer, lane, generation, ch);
@@ -293,11 +299,10 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
             d = dialer;
             due.notifyAll();
         }
-        HandshakeAcceptor<Void> h = handshakes;
-        if (h != null) {
-            h.wakeup();
+        if (acceptor != null) {
+            acceptor.interrupt();
+            join(acceptor);
         }
-        join(acceptor);
         if (d != null) {
             d.interrupt();
             join(d);
@@ -314,16 +319,6 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
             t.join(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void closeQuietly(SocketChannel ch) {
-        if (ch != null) {
-            try {
-                ch.close();
-            } catch (IOException ignored) {
-                // a connection that never became a lane
-            }
         }
     }
 }

@@ -180,15 +180,7 @@ class RailFailoverTest {
         drive(() -> receiverSink.delivered.size() == 1);
 
         // The receiver finished collective 1 and sends collective 2's data back: the sender must pause on it.
-        FrameHeader next = new FrameHeader();
-        next.seq = 2;
-        next.collective = 1;
-        next.tag = 7;
-        next.blockBytes = 3;
-        byte[] reply = {1, 2, 3};
-        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0 (lost, re-sent later)
-        next.tag = 8;
-        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
+        byte[] reply = replyWithCollective2();
         drive(() -> sender.lanes.peer(1).lane(1).paused());
 
         advance(TIMEOUT_NS + TIMEOUT_NS / 2);
@@ -218,15 +210,7 @@ class RailFailoverTest {
         SendCompletion done = new SendCompletion();
         put(0, "first", done);
         drive(() -> receiverSink.delivered.size() == 1);
-        FrameHeader next = new FrameHeader();
-        next.seq = 2;
-        next.collective = 1;
-        next.tag = 7;
-        next.blockBytes = 3;
-        byte[] reply = {1, 2, 3};
-        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0, lost, re-sent later
-        next.tag = 8;
-        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
+        replyWithCollective2();
         io.railcoll.RailcollException e = assertThrows(io.railcoll.RailcollException.class, () -> {
             advance(TIMEOUT_NS + TIMEOUT_NS / 2);
             drive(() -> false);
@@ -281,6 +265,20 @@ class RailFailoverTest {
     }
 
     // ---- harness ----
+
+    /** The receiver puts two 3-byte frames of collective 2 to the sender (tags 7 on lane 0 and 8 on lane 1). */
+    private byte[] replyWithCollective2() {
+        FrameHeader next = new FrameHeader();
+        next.seq = 2;
+        next.collective = 1;
+        next.tag = 7;
+        next.blockBytes = 3;
+        byte[] reply = {1, 2, 3};
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0 (lost, re-sent later)
+        next.tag = 8;
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
+        return reply;
+    }
 
     /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
     private void start(boolean linkBoth) throws IOException {
