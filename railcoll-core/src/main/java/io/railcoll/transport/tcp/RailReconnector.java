@@ -95,7 +95,9 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
     synchronized void start(RailTransport t, RailSettings settings) throws IOException {
         this.transport = t;
         this.backoff = RedialBackoff.forRailTimeout(settings.railTimeoutNs());
-        if (rank < size - 1) {
+        // With one lane per peer nothing is ever reconnected: a lane is given up only while another lane to its peer
+        // lives (decision 0040), so the last one failing fails the transport instead. Nor is the highest rank dialled.
+        if (rank < size - 1 && settings.lanes() > 1) {
             List<ServerSocketChannel> servers = new ArrayList<>();
             for (int r = 0; r < listeners.rails(); r++) {
                 servers.add(listeners.server(r));
@@ -105,7 +107,7 @@ public final class RailReconnector implements LaneRecovery, AutoCloseable {
                     Handshake.Purpose.RAIL, null, refusals).admitting(this::admission);
             acceptor = Thread.ofPlatform().daemon().name("railcoll-rail-accept-" + rank).start(this::accept);
         } else {
-            listeners.close(); // the highest rank is never dialled: nothing to listen for
+            listeners.close(); // nothing to listen for
         }
         t.lanes.recoverLanesWith(this);
     }
