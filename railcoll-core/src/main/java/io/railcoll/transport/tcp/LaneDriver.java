@@ -60,10 +60,11 @@ final class LaneDriver {
     }
 
     void add(TcpConnection c) throws IOException {
-        // A connection that replaces a broken one of its lane takes its place in the list, which does not grow.
-        connections.removeIf(o -> o.isBroken() && o.peer == c.peer && o.lane == c.lane);
-        c.driver = this;
         c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
+        c.driver = this;
+        // A connection that replaces another of its lane (given up, or about to be replaced) takes its place in the
+        // list, which does not grow.
+        connections.removeIf(o -> o != c && o.peer == c.peer && o.lane == c.lane);
         connections.add(c);
     }
 

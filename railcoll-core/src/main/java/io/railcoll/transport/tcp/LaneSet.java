@@ -234,13 +234,14 @@ final class LaneSet {
         List<List<OutFrame>> taken = new ArrayList<>(1);
         long downNs = p.adopt(c, () -> {
             // Under the peer's lock, so a REPLAY judged meanwhile sees either the old connection or the new one.
-            TcpConnection old = p.lane(c.lane);
-            taken.add(old == null || old.isBroken() ? List.of() : old.replaceAndTakeFrames());
+            // Registered first: if that fails, the old connection is left as it was.
             try {
                 d.add(c);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+            TcpConnection old = p.lane(c.lane);
+            taken.add(old == null || old.isBroken() ? List.of() : old.replaceAndTakeFrames());
         }, nowNs);
         if (downNs < 0) {
             return false;
