@@ -19,6 +19,7 @@ import io.railcoll.transport.shm.ShmConfig;
 import io.railcoll.transport.shm.ShmTransport;
 import io.railcoll.transport.tcp.RailListeners;
 import io.railcoll.transport.tcp.RailMesh;
+import io.railcoll.transport.tcp.RailReconnector;
 import io.railcoll.transport.tcp.RailSettings;
 import io.railcoll.transport.tcp.TcpRailTransport;
 import io.railcoll.transport.tcp.ThreadedRailTransport;
@@ -86,12 +87,15 @@ public final class Railcoll {
             Handshake handshake = source.handshake();
             var channels = RailMesh.connect(id.rank(), table, listeners, handshake, config.connectTimeoutNs(), log,
                     config.connectionsPerRail());
-            listeners.close();
             engine = new CollectiveEngine(id.rank(), table.placement(), config.timeoutNs());
             // Every transport delivers to the router, which finds each frame's communicator by its context.
             SharedDriver driver = new SharedDriver();
             ContextRouter router = new ContextRouter(id.size(), driver);
-            tcp = startRails(id.rank(), channels, table.rails(), config, router, log);
+            // The listeners stay open for the job's lifetime, so that a failed rail can be reconnected (decision
+            // 0055); the rail transport owns them from here on, through its reconnector.
+            RailReconnector reconnector = RailReconnector.keep(id.rank(), table, listeners, handshake, log);
+            listeners = null;
+            tcp = startRails(id.rank(), channels, table.rails(), config, router, log, reconnector);
             Placement placement = table.placement();
             int[] local = placement.ranksOf(placement.nodeOf(id.rank()));
             if (config.sharedMemory() && local.length > 1) {
@@ -144,12 +148,14 @@ public final class Railcoll {
 
     /** The rail engine {@link Config#engine()} asks for, over the connected channels. */
     private static Transport startRails(int rank, java.nio.channels.SocketChannel[][] channels, int rails, Config config,
-                                        io.railcoll.transport.FrameSink sink, PrintStream log) throws IOException {
+                                        io.railcoll.transport.FrameSink sink, PrintStream log,
+                                        RailReconnector reconnector) throws IOException {
         RailSettings settings = new RailSettings(rails, config.connectionsPerRail(), config.stripeThresholdBytes(),
                 config.railTimeoutNs(), config.eagerBytes());
         return switch (config.engine()) {
-            case SINGLE -> TcpRailTransport.start(rank, channels, settings, sink, log);
-            case THREADED -> ThreadedRailTransport.start(rank, channels, settings, sink, log, config.timeoutNs());
+            case SINGLE -> TcpRailTransport.start(rank, channels, settings, sink, log, reconnector);
+            case THREADED -> ThreadedRailTransport.start(rank, channels, settings, sink, log, config.timeoutNs(),
+                    reconnector);
         };
     }
 

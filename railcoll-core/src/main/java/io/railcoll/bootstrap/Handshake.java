@@ -191,7 +191,8 @@ public final class Handshake {
         }
     }
 
-    private static Verdict refusal(String toPeer, String toLog) {
+    /** A refusal of a connector that proved itself but may not in: {@code toPeer} is sent, {@code toLog} kept. */
+    public static Verdict refusal(String toPeer, String toLog) {
         try {
             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
             DataOutputStream out = new DataOutputStream(bytes);

@@ -66,6 +66,16 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
         int maxBytes();
     }
 
+    /**
+     * Decides, once a connector proved it holds the job secret and before it is answered, whether it may in (a rail
+     * listener kept open for reconnections checks which rank, lane and connection it claims). Runs on the
+     * acceptor's thread.
+     */
+    public interface Admission {
+        /** Null to admit {@code peer}, who connected to listener {@code listener}; else why it is refused. */
+        String refusal(Handshake.Peer peer, int listener);
+    }
+
     /** A connection that proved itself: who it is, on which listener (index), and its follow-up message. */
     public record Authenticated<T>(Handshake.Peer peer, SocketChannel channel, int listener, T message) {
     }
@@ -79,6 +89,7 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
     private final long handshakeTimeoutNs;
     private final int maxPending;
     private final Refusals refusals;
+    private Admission admission;
     private final Selector selector;
     /** Connections not yet authenticated, oldest first: capped, with the handshake deadline. */
     private final LinkedHashSet<Pending> pending = new LinkedHashSet<>();
@@ -195,6 +206,12 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
             }
         }
         return ready.poll();
+    }
+
+    /** From now on every authenticated connector is also put to {@code a} before it is answered. */
+    public HandshakeAcceptor<T> admitting(Admission a) {
+        this.admission = a;
+        return this;
     }
 
     /** Every refusal and drop so far. */
@@ -316,6 +333,12 @@ public final class HandshakeAcceptor<T> implements AutoCloseable {
             return;
         }
         Handshake.Verdict v = handshake.judge(hello, p.nonce, maxRankExclusive, rails);
+        if (v.accepted() && (purpose == null || v.peer().purpose() == purpose) && admission != null) {
+            String no = admission.refusal(v.peer(), p.listener);
+            if (no != null) {
+                v = Handshake.refusal(no, no);
+            }
+        }
         ByteBuffer reply = ByteBuffer.wrap(v.reply());
         if (p.channel.write(reply) != v.reply().length) {
             drop(p, "dropped " + p.where + ": could not send the handshake's answer at once", now);

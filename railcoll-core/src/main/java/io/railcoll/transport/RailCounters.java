@@ -22,10 +22,21 @@ public final class RailCounters {
     public record RailFailure(int peer, int rail, String cause) {
     }
 
+    /**
+     * A rail connection to one peer that came back after it was given up: reconnected, and carrying traffic again.
+     *
+     * @param peer       the rank at the other end
+     * @param rail       the rail
+     * @param downMillis how long it was down, from being given up to being used again
+     */
+    public record RailRecovery(int peer, int rail, long downMillis) {
+    }
+
     private final AtomicLongArray bytesSent;
     private final AtomicLongArray framesSent;
     private final AtomicLongArray bytesReceived;
     private final List<RailFailure> failures = new CopyOnWriteArrayList<>();
+    private final List<RailRecovery> recoveries = new CopyOnWriteArrayList<>();
     /** Owner thread only: time spent inside the transport's put (handing fragments over), and how many puts. */
     private long postNanos;
     private long posts;
@@ -73,6 +84,11 @@ public final class RailCounters {
         failures.add(new RailFailure(peer, rail, cause));
     }
 
+    /** Records that the connection to {@code peer} on {@code rail} was reconnected after {@code downMillis}. */
+    public void railRecovered(int peer, int rail, long downMillis) {
+        recoveries.add(new RailRecovery(peer, rail, downMillis));
+    }
+
     public long bytesSent(int rail) {
         return bytesSent.get(rail);
     }
@@ -90,6 +106,11 @@ public final class RailCounters {
         return List.copyOf(failures);
     }
 
+    /** Every rail connection that came back after a failure, oldest first. */
+    public List<RailRecovery> recoveries() {
+        return List.copyOf(recoveries);
+    }
+
     /** Rails that are configured but have neither sent nor received a byte: a misconfigured or unused network. */
     public List<Integer> idleRails() {
         List<Integer> idle = new ArrayList<>();
@@ -101,7 +122,7 @@ public final class RailCounters {
         return idle;
     }
 
-    /** One line per rail (bytes and frames sent, bytes received), then idle rails and failures, for people. */
+    /** One line per rail (bytes and frames sent, bytes received), then idle rails, failures and recoveries, for people. */
     public String report() {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < rails(); r++) {
@@ -116,6 +137,10 @@ public final class RailCounters {
         for (RailFailure f : failures) {
             sb.append("failed: rail ").append(f.rail()).append(" to rank ").append(f.peer()).append(": ")
                     .append(f.cause()).append(System.lineSeparator());
+        }
+        for (RailRecovery r : recoveries) {
+            sb.append("back: rail ").append(r.rail()).append(" to rank ").append(r.peer()).append(" after ")
+                    .append(r.downMillis()).append(" ms down").append(System.lineSeparator());
         }
         return sb.toString();
     }

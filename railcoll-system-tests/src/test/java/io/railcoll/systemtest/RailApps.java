@@ -85,8 +85,71 @@ final class RailApps {
             printRails(comm);
         }
 
-        private static byte pattern(int iteration, int rank, int i) {
+        static byte pattern(int iteration, int rank, int i) {
             return (byte) (i * 31 + rank * 7 + iteration * 13 + (i >>> 9));
+        }
+    }
+
+    /**
+     * Checked all-gathers of {@code blockBytes} per rank, one after another, until the test says the rail it took
+     * down is back ({@code goFile} exists; rank 0 looks for it after every call and broadcasts what it found), then
+     * {@code after} more, whose bytes each rank counts per rail: {@code AFTER <rank> <rail 0 bytes sent> <rail 1
+     * bytes sent>}. Rank 0 prints {@code MIDWAY} after the first call (the test's cue to take a rail down). Gives up
+     * after {@code maxSeconds} without the go.
+     */
+    public static final class UntilRailBack implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            java.nio.file.Path go = java.nio.file.Path.of(args.get(0));
+            int block = Integer.parseInt(args.get(1));
+            int after = Integer.parseInt(args.get(2));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Long.parseLong(args.get(3)));
+            int n = comm.size();
+            byte[] flag = new byte[1];
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment send = arena.allocate(block);
+                MemorySegment recv = arena.allocate((long) block * n);
+                int it = 0;
+                for (;; it++) {
+                    checkedAllgather(comm, send, recv, block, it);
+                    if (it == 0 && comm.rank() == 0) {
+                        System.out.println("MIDWAY");
+                    }
+                    flag[0] = (byte) (comm.rank() == 0 && java.nio.file.Files.exists(go) ? 1 : 0);
+                    comm.broadcast(flag, 0);
+                    if (flag[0] == 1) {
+                        break;
+                    }
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new AssertionError("rank " + comm.rank() + ": no go after " + it + " calls");
+                    }
+                }
+                RailCounters c = comm.railCounters();
+                long rail0 = c.bytesSent(0);
+                long rail1 = c.bytesSent(1);
+                for (int k = 1; k <= after; k++) {
+                    checkedAllgather(comm, send, recv, block, it + k);
+                }
+                System.out.println("AFTER " + comm.rank() + " " + (c.bytesSent(0) - rail0) + " " + (c.bytesSent(1) - rail1)
+                        + " (" + (it + 1) + " calls before the go)");
+            }
+            printRails(comm);
+        }
+
+        private static void checkedAllgather(Communicator comm, MemorySegment send, MemorySegment recv, int block, int it) {
+            for (int i = 0; i < block; i++) {
+                send.set(ValueLayout.JAVA_BYTE, i, Transfer.pattern(it, comm.rank(), i));
+            }
+            recv.fill((byte) 0);
+            comm.allgather(send, recv);
+            for (int r = 0; r < comm.size(); r++) {
+                for (int i = 0; i < block; i++) {
+                    if (recv.get(ValueLayout.JAVA_BYTE, (long) r * block + i) != Transfer.pattern(it, r, i)) {
+                        throw new AssertionError("rank " + comm.rank() + ": call " + it + ": byte " + i + " of rank " + r
+                                + "'s block is wrong");
+                    }
+                }
+            }
         }
     }
 

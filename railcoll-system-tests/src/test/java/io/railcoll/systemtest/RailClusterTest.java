@@ -103,6 +103,74 @@ class RailClusterTest {
         assertTrue(run.stderr.contains("rank 1 (nothing on any rail for "), run.stderr);
     }
 
+    /**
+     * Issue 26: a rail that comes back is reconnected and used again. Node 1's rail-1 interface is set down in the
+     * middle of a run of checked all-gathers (3 nodes, so rank 1 both dials, to rank 0, and is dialled, by rank 2);
+     * once every side has given the lanes up it is set up again, and the ranks reconnect them: each side of each
+     * pair logs the rail as back, and the all-gathers that follow put about half their bytes on rail 1 again
+     * (rail counters per rank), every byte checked, nothing hanging.
+     */
+    @ParameterizedTest(name = "{0} engine")
+    @ValueSource(strings = {"single", "threaded"})
+    void aRailThatComesBackIsReconnectedAndCarriesTrafficAgain(String engine) throws IOException {
+        Path go = Files.createTempFile("railcoll-rail-back", ".go");
+        Files.delete(go);
+        java.util.concurrent.atomic.AtomicReference<String> problem = new java.util.concurrent.atomic.AtomicReference<>();
+        List<String> failed = List.of("rank 1: rail 1 to rank 0 failed", "rank 1: rail 1 to rank 2 failed",
+                "rank 0: rail 1 to rank 1 failed", "rank 2: rail 1 to rank 1 failed");
+        List<String> back = List.of("rank 1: rail 1 to rank 0 is back", "rank 0: rail 1 to rank 1 is back",
+                "rank 1: rail 1 to rank 2 is back", "rank 2: rail 1 to rank 1 is back");
+        Run run = runWatching(Placement.uniform(3, 1), "200mbit", RailApps.UntilRailBack.class,
+                List.of(go.toString(), "262144", "10", "150"), env(engine), (testbed, stderr) -> {
+                    try {
+                        testbed.setRailDown(1, 1);
+                        awaitLines(stderr, failed, "given up");
+                        Thread.sleep(1000); // a few attempts to reconnect fail meanwhile
+                        testbed.setRailUp(1, 1);
+                        awaitLines(stderr, back, "back");
+                    } catch (AssertionError | InterruptedException e) {
+                        problem.set(e.toString());
+                    } finally {
+                        try {
+                            Files.createFile(go);
+                        } catch (IOException e) {
+                            problem.set("cannot create " + go + ": " + e);
+                        }
+                    }
+                });
+        Files.deleteIfExists(go);
+        // For the record (surefire's report): what went down, what came back, and the rails' share afterwards.
+        run.stderr.lines().filter(l -> l.contains(" failed: ") || l.contains(" is back")).forEach(System.out::println);
+        run.stdout.lines().filter(l -> l.contains("AFTER ")).forEach(System.out::println);
+        assertEquals(null, problem.get(), run.all());
+        run.assertSucceeded();
+        for (int r = 0; r < 3; r++) {
+            Matcher m = Pattern.compile("AFTER " + r + " (\\d+) (\\d+)").matcher(run.stdout);
+            assertTrue(m.find(), run.all());
+            long rail0 = Long.parseLong(m.group(1));
+            long rail1 = Long.parseLong(m.group(2));
+            assertTrue(rail1 > 0 && rail1 * 3 >= rail0, "rank " + r + " must send on rail 1 again (about half its"
+                    + " bytes): rail 0 " + rail0 + ", rail 1 " + rail1 + "\n" + run.all());
+        }
+        assertTrue(run.stdout.contains("back: rail 1 to rank"), "the recovery is queryable (RailCounters):\n" + run.stdout);
+    }
+
+    /** Waits (up to 60 s) until every one of {@code lines} appeared in the job's stderr so far. */
+    private static void awaitLines(java.util.function.Supplier<String> stderr, List<String> lines, String what)
+            throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() - end < 0) {
+            String text = stderr.get();
+            if (lines.stream().allMatch(text::contains)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        String text = stderr.get();
+        throw new AssertionError("not every lane was " + what + " within 60 s; missing: "
+                + lines.stream().filter(l -> !text.contains(l)).toList());
+    }
+
     private static Map<String, String> env(String engine) {
         return Stream.concat(FAST_FAILOVER.entrySet().stream(), Map.of("RAILCOLL_ENGINE", engine).entrySet().stream())
                 .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
@@ -126,6 +194,17 @@ class RailClusterTest {
      */
     private static Run run(Placement placement, String rate, Class<?> app, List<String> args, Map<String, String> env,
                            Consumer<NetnsTestbed> midway) {
+        return runWatching(placement, rate, app, args, env,
+                midway == null ? null : (testbed, stderr) -> midway.accept(testbed));
+    }
+
+    /** What the test does to the testbed at rank 0's cue, with the job's stderr so far at hand. */
+    private interface Midway {
+        void act(NetnsTestbed testbed, java.util.function.Supplier<String> stderrSoFar);
+    }
+
+    private static Run runWatching(Placement placement, String rate, Class<?> app, List<String> args,
+                                   Map<String, String> env, Midway midway) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         String tag;
@@ -134,7 +213,8 @@ class RailClusterTest {
         try (NamespaceNetwork net = NamespaceNetwork.start(TestbedSpec.of(placement.nodeCount(), 2).withRate(rate))) {
             tag = net.testbed().tag();
             OutputStream watched = midway == null ? out : new LineTrigger(out, "[r0] MIDWAY", () -> {
-                action[0] = Thread.ofPlatform().start(() -> midway.accept(net.testbed()));
+                action[0] = Thread.ofPlatform().start(
+                        () -> midway.act(net.testbed(), () -> err.toString(StandardCharsets.UTF_8)));
             });
             try (PrintStream o = new PrintStream(watched, true, StandardCharsets.UTF_8);
                  PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
@@ -142,7 +222,7 @@ class RailClusterTest {
                 result = new JobLauncher(o, e).run(spec, net);
             }
             if (action[0] != null) {
-                action[0].join(TimeUnit.SECONDS.toMillis(30));
+                action[0].join(TimeUnit.SECONDS.toMillis(150));
             }
         } catch (IOException | InterruptedException e) {
             throw new AssertionError("launching the job failed", e);

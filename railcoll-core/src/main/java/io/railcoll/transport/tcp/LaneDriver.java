@@ -5,6 +5,7 @@ import io.railcoll.RailcollException;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -32,6 +33,8 @@ final class LaneDriver {
     final SpscRing<PutSlot> ring;
     private final ConcurrentLinkedQueue<OutFrame> handoffs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Consumer<LaneDriver>> commands = new ConcurrentLinkedQueue<>();
+    /** New connections of failed lanes, made by the {@link RailReconnector}, to take into use on this thread. */
+    private final ConcurrentLinkedQueue<Adoption> adoptions = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean resumeRequested = new AtomicBoolean();
     private final AtomicBoolean quiesceCheck = new AtomicBoolean();
     private final Consumer<SelectionKey> onReady = this::handle;
@@ -52,9 +55,16 @@ final class LaneDriver {
         lanes.addDriver(this);
     }
 
+    /** A new connection of lane {@code lane} to {@code peer}, generation {@code generation}, authenticated. */
+    record Adoption(int peer, int lane, int generation, SocketChannel channel) {
+    }
+
     void add(TcpConnection c) throws IOException {
-        c.driver = this;
         c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
+        c.driver = this;
+        // A connection that replaces another of its lane (given up, or about to be replaced) takes its place in the
+        // list, which does not grow.
+        connections.removeIf(o -> o != c && o.peer == c.peer && o.lane == c.lane);
         connections.add(c);
     }
 
@@ -79,6 +89,9 @@ final class LaneDriver {
         }
         if (!handoffs.isEmpty()) {
             drainHandoffs();
+        }
+        if (!adoptions.isEmpty()) {
+            adoptPending(true);
         }
         if (!commands.isEmpty()) {
             Consumer<LaneDriver> c;
@@ -157,7 +170,7 @@ final class LaneDriver {
     }
 
     private boolean hasQueuedWork() {
-        return (ring != null && !ring.isEmpty()) || !handoffs.isEmpty() || !commands.isEmpty()
+        return (ring != null && !ring.isEmpty()) || !handoffs.isEmpty() || !commands.isEmpty() || !adoptions.isEmpty()
                 || resumeRequested.get() || quiesceCheck.get();
     }
 
@@ -177,6 +190,48 @@ final class LaneDriver {
     void command(Consumer<LaneDriver> c) {
         commands.add(c);
         wake();
+    }
+
+    /** Hands a new connection of a failed lane to this driver, which takes it into use at its next round (any thread). */
+    void offerAdoption(Adoption a) {
+        adoptions.add(a);
+        selector.wakeup();
+    }
+
+    /**
+     * Takes the offered connections into use. {@code mayMoveFrames} false (the keeper, which must not touch user
+     * buffers): only those whose lane's old connection is gone, so that no frame moves; the others wait for the
+     * owner.
+     */
+    private void adoptPending(boolean mayMoveFrames) {
+        int n = adoptions.size();
+        for (int i = 0; i < n; i++) {
+            Adoption a = adoptions.poll();
+            if (a == null) {
+                return;
+            }
+            TcpConnection old = lanes.peer(a.peer()).lane(a.lane());
+            if (!mayMoveFrames && old != null && !old.isBroken()) {
+                adoptions.add(a);
+                continue;
+            }
+            work++;
+            boolean taken = false;
+            try {
+                a.channel().configureBlocking(false);
+                TcpConnection c = new TcpConnection(a.peer(), a.lane(), lanes.railOf(a.lane()), a.generation(),
+                        a.channel(), lanes, nowNs);
+                taken = lanes.adopt(this, c, nowNs);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                lanes.log("railcoll WARNING: rank " + lanes.rank + ": cannot take the new connection of "
+                        + lanes.describeLane(a.lane()) + " to rank " + a.peer() + " into use: " + e.getMessage());
+            }
+            if (!taken) {
+                RailMesh.closeQuietly(a.channel());
+                // Given up by the peer before it could be used: if the lane is still down, dial it again.
+                lanes.adoptionRefused(a.peer(), a.lane());
+            }
+        }
     }
 
     /** The owner posted a collective: paused lanes should offer their frame again. */
@@ -204,7 +259,7 @@ final class LaneDriver {
     private void drainRing() {
         PutSlot s;
         while ((s = ring.peek()) != null) {
-            TcpConnection c = lanes.peer(s.peer).lanes[s.lane];
+            TcpConnection c = lanes.peer(s.peer).lane(s.lane);
             if (c.isBroken()) {
                 // The lane died after the owner chose it: the fragment goes on another lane as a new frame.
                 OutFrame f = new OutFrame();
@@ -335,6 +390,10 @@ final class LaneDriver {
      */
     void heartbeatOnly(long now) {
         LanePolicy policy = lanes.policy;
+        if (!adoptions.isEmpty()) {
+            nowNs = now;
+            adoptPending(false);
+        }
         for (int i = 0, n = connections.size(); i < n; i++) {
             TcpConnection c = connections.get(i);
             if (c.isBroken() || c.hasOutput() || c.goodbyeReceived() || lanes.peer(c.peer).goodbye()) {
@@ -359,6 +418,10 @@ final class LaneDriver {
 
     /** Closes every lane's socket and the selector (after the driving thread stopped). */
     void closeAll() {
+        Adoption a;
+        while ((a = adoptions.poll()) != null) {
+            RailMesh.closeQuietly(a.channel());
+        }
         for (TcpConnection c : connections) {
             if (!c.isBroken()) {
                 c.stop();

@@ -33,9 +33,13 @@ final class LaneSet {
     /** DATA frames up to this size complete once written (see {@link RailSettings#eagerBytes()}). */
     final int eagerBytes;
     private final PrintStream log;
+    /** The most bytes one connection holds spilled ({@link TcpConnection#MAX_SPILL_BYTES}; lowered by tests only). */
+    long spillLimitBytes = TcpConnection.MAX_SPILL_BYTES;
     private final PeerLanes[] peers;
     private final List<LaneDriver> drivers = new ArrayList<>();
     private volatile RailcollException failure;
+    /** Told of every lane given up, so it can be reconnected (null: lanes stay given up). */
+    private volatile LaneRecovery recovery;
     private volatile boolean closing;
     /** Eager frames (complete once written) of every lane not acknowledged yet: closing waits for them. */
     private final java.util.concurrent.atomic.AtomicInteger eagerUnacknowledged = new java.util.concurrent.atomic.AtomicInteger();
@@ -71,6 +75,15 @@ final class LaneSet {
 
     int size() {
         return peers.length;
+    }
+
+    /** From now on every lane given up for a failure is offered to {@code r} to be reconnected. */
+    void recoverLanesWith(LaneRecovery r) {
+        recovery = r;
+    }
+
+    boolean isClosing() {
+        return closing;
     }
 
     void addDriver(LaneDriver d) {
@@ -137,7 +150,15 @@ final class LaneSet {
     }
 
     String describeLane(TcpConnection c) {
-        return "rail " + c.rail + (lanesPerPeer > rails ? " (connection " + c.lane / rails + ")" : "");
+        return describeLane(c.lane);
+    }
+
+    String describeLane(int lane) {
+        return "rail " + railOf(lane) + (lanesPerPeer > rails ? " (connection " + lane / rails + ")" : "");
+    }
+
+    void log(String line) {
+        log.println(line);
     }
 
     /**
@@ -150,7 +171,7 @@ final class LaneSet {
         }
         PeerLanes p = peers[c.peer];
         List<OutFrame> frames = c.breakAndTakeFrames();
-        long live = p.markDead(c.lane);
+        long live = p.markDead(c.lane, nowNs);
         wakeDrivers();
         if (closing || p.goodbye() && frames.isEmpty()) {
             dropped(frames);
@@ -185,11 +206,68 @@ final class LaneSet {
         for (long m = liveRails; m != 0; m &= m - 1) {
             to.add(Integer.toString(Long.numberOfTrailingZeros(m)));
         }
+        LaneRecovery r = recovery;
         log.println("railcoll WARNING: " + lane + " failed: " + cause + "; "
                 + (frames.isEmpty() ? "its traffic moves to" : "re-sending " + frames.size() + " unacknowledged frames ("
                 + bytes + " bytes) on") + " the remaining rail(s) " + to
+                + (r == null ? "" : r.dials(c.peer) ? "; reconnecting it" : "; rank " + c.peer + " reconnects it")
                 + " (see Communicator.railCounters().failures())");
         distribute(frames, c, live, nowNs);
+        if (r != null) {
+            r.laneDown(c.peer, c.lane);
+        }
+    }
+
+    /**
+     * Takes {@code c}, a new connection of its lane made after the lane failed (or while this side still used the
+     * old one, which the peer had given up), into use on driver {@code d} (its thread): from now on puts are
+     * striped onto it again. The old connection, if still open, is closed and its unacknowledged frames re-sent
+     * (on other lanes, or on the new one). One line on the log says the rail is back. False when the connection
+     * was refused (this rank or the peer is closing, or the peer gave this connection up already): then the caller
+     * closes its socket.
+     */
+    boolean adopt(LaneDriver d, TcpConnection c, long nowNs) {
+        PeerLanes p = peers[c.peer];
+        if (closing || failure != null || p.goodbye()) {
+            return false;
+        }
+        List<List<OutFrame>> taken = new ArrayList<>(1);
+        long downNs = p.adopt(c, () -> {
+            // Under the peer's lock, so a REPLAY judged meanwhile sees either the old connection or the new one.
+            // Registered first: if that fails, the old connection is left as it was.
+            try {
+                d.add(c);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            TcpConnection old = p.lane(c.lane);
+            taken.add(old == null || old.isBroken() ? List.of() : old.replaceAndTakeFrames());
+        }, nowNs);
+        if (downNs < 0) {
+            return false;
+        }
+        List<OutFrame> frames = taken.getFirst();
+        if (!frames.isEmpty()) {
+            counters.railFailed(c.peer, c.rail, "rank " + c.peer + " gave this rail up and reconnected it");
+            distribute(frames, c, p.liveMask(), nowNs);
+        }
+        counters.railRecovered(c.peer, c.rail, downNs / 1_000_000);
+        log.println("railcoll: rank " + rank + ": " + describeLane(c) + " to rank " + c.peer + " is back"
+                + (downNs > 0 ? " after " + String.format(Locale.ROOT, "%.1f s", downNs / 1e9) + " down" : "")
+                + ": reconnected, it carries traffic again"
+                + (frames.isEmpty() ? "" : " (re-sending the " + frames.size() + " unacknowledged frames of the "
+                + "connection it replaces)") + " (see Communicator.railCounters().recoveries())");
+        wakeDrivers();
+        return true;
+    }
+
+    /** A new connection of {@code lane} was not taken into use: if that lane is still down, it is dialled again. */
+    void adoptionRefused(int peer, int lane) {
+        LaneRecovery r = recovery;
+        PeerLanes p = peers[peer];
+        if (r != null && !closing && failure == null && !p.goodbye() && (p.deadMask() & (1L << lane)) != 0) {
+            r.laneDown(peer, lane);
+        }
     }
 
     private String earlierFailures(int peer) {
@@ -216,12 +294,13 @@ final class LaneSet {
         long now = clock.getAsLong();
         StringBuilder sb = new StringBuilder();
         for (PeerLanes p : peers) {
-            if (p == null || p.peer == rank || p.goodbye() || p.lanes.length == 0 || p.lanes[0] == null) {
+            if (p == null || p.peer == rank || p.goodbye() || p.laneCount() == 0 || p.lane(0) == null) {
                 continue;
             }
             long latest = Long.MIN_VALUE;
             boolean anyLive = false;
-            for (TcpConnection o : p.lanes) {
+            for (int l = 0; l < p.laneCount(); l++) {
+                TcpConnection o = p.lane(l);
                 if (o == null || o.isBroken()) {
                     continue;
                 }
@@ -240,8 +319,10 @@ final class LaneSet {
     }
 
     boolean peerHeardWithin(TcpConnection c, long nowNs, long windowNs) {
-        for (TcpConnection o : peers[c.peer].lanes) {
-            if (o != c && !o.isBroken() && (o.paused() || nowNs - o.lastHeardNs <= windowNs)) {
+        PeerLanes p = peers[c.peer];
+        for (int l = 0; l < p.laneCount(); l++) {
+            TcpConnection o = p.lane(l);
+            if (o != null && o != c && !o.isBroken() && (o.paused() || nowNs - o.lastHeardNs <= windowNs)) {
                 return true;
             }
         }
@@ -271,7 +352,7 @@ final class LaneSet {
 
     /** Queues a moved frame on lane {@code l} of {@code peer}: directly on this driver, else through a hand-off. */
     void send(LaneDriver current, int peer, int l, OutFrame f, long nowNs) {
-        TcpConnection target = peers[peer].lanes[l];
+        TcpConnection target = peers[peer].lane(l);
         if (target.driver == current) {
             if (target.isBroken()) {
                 redirect(current, peer, f, nowNs);
@@ -296,17 +377,19 @@ final class LaneSet {
     }
 
     /**
-     * Whether every lane in {@code mask} to {@code c}'s peer is closed on this side, so a re-sent copy can be judged.
-     * Lanes on {@code c}'s own driver are closed at once; others are asked to close and their drivers woken.
+     * Whether every connection to {@code c}'s peer that the peer gave up (lanes in {@code mask}, up to generation
+     * {@code throughGen}; connections a newer one of their lane replaced; the origin's connection {@code originGen})
+     * is closed on this side, so a re-sent copy can be judged. Those on {@code c}'s own driver are closed at once;
+     * others are asked to close and their drivers woken.
      */
-    boolean quiesced(TcpConnection c, long mask) {
+    boolean quiesced(TcpConnection c, long mask, int throughGen, int originLane, int originGen) {
         boolean all = true;
-        PeerLanes p = peers[c.peer];
-        for (long m = mask; m != 0; m &= m - 1) {
-            TcpConnection other = p.lanes[Long.numberOfTrailingZeros(m)];
-            if (other.isBroken()) {
-                continue;
-            }
+        List<TcpConnection> open = peers[c.peer].giveUp(mask, throughGen, originLane, originGen, c);
+        if (open == null) {
+            throw new RailcollException("rank " + c.peer + " re-sent a frame on rail " + c.rail + " naming connection "
+                    + originGen + " of lane " + originLane + ", which was never made (corrupt stream)");
+        }
+        for (TcpConnection other : open) {
             if (other.driver == c.driver) {
                 breakLane(other, "rank " + c.peer + " gave this rail up and re-sent its frames on rail " + c.rail,
                         false, clock.getAsLong());

@@ -11,9 +11,9 @@ import java.nio.ByteOrder;
  * and, for a re-sent DATA frame, the REPLAY header written just before it. Pooled per connection; a DATA frame
  * moves to another connection when its own fails, and is recycled into that one's pool.
  *
- * <p>Identity of a DATA frame for duplicate detection: its <em>origin</em>, the lane and the position (count of
- * DATA frames before it) where it was first written completely. A frame never written completely has no origin
- * yet and is simply sent again as a new frame.
+ * <p>Identity of a DATA frame for duplicate detection: its <em>origin</em>, the connection (lane and generation,
+ * see {@link PeerLanes}) and the position (count of DATA frames before it on that connection) where it was first
+ * written completely. A frame never written completely has no origin yet and is simply sent again as a new frame.
  *
  * <p>Threading: touched by one driver thread at a time; handed between drivers through a concurrent queue.
  */
@@ -31,8 +31,11 @@ final class OutFrame {
     byte type;
     /** Position of this DATA frame on the connection it is queued on. */
     long position;
-    /** {@link #origin(int, long)} of the first complete write, or {@link #NO_ORIGIN}. */
+    /** Position of the first complete write on its connection, or {@link #NO_ORIGIN}. */
     long origin = NO_ORIGIN;
+    /** Lane and generation of the connection of the first complete write (when {@link #origin} is set). */
+    int originLane;
+    int originGeneration;
     /** Completed once written, its payload a copy: see {@link #detachPayload}. */
     boolean eager;
     /** Peer and lane a frame handed between drivers is meant for. */
@@ -41,16 +44,13 @@ final class OutFrame {
     /** Holds the payload of an eagerly completed frame; allocated on first use, reused by the pool after. */
     private ByteBuffer copy;
 
-    static long origin(int lane, long position) {
-        return ((long) lane << 48) | position;
-    }
-
-    static int originLane(long origin) {
-        return (int) (origin >>> 48);
-    }
-
-    static long originIndex(long origin) {
-        return origin & ((1L << 48) - 1);
+    /** Records the first complete write of this frame: on {@code lane}'s connection {@code generation}, at {@code position}. */
+    void written(int lane, int generation, long position) {
+        if (origin == NO_ORIGIN) {
+            origin = position;
+            originLane = lane;
+            originGeneration = generation;
+        }
     }
 
     /** Fills this frame from {@code h} (encoded now) and its payload. */

@@ -282,7 +282,8 @@ public final class RailMesh {
         return shown > 6 ? sb + " and " + (shown - 6) + " more" : sb.toString();
     }
 
-    private static void tune(SocketChannel ch) throws IOException {
+    /** What every rail connection gets: no Nagle delay (small frames go at once), and keep-alive. */
+    static void tune(SocketChannel ch) throws IOException {
         ch.socket().setTcpNoDelay(true);
         ch.socket().setKeepAlive(true);
     }
@@ -295,12 +296,12 @@ public final class RailMesh {
         }
     }
 
-    private static void closeQuietly(SocketChannel ch) {
+    static void closeQuietly(SocketChannel ch) {
         if (ch != null) {
             try {
                 ch.close();
             } catch (IOException ignored) {
-                // nothing to salvage from a socket that failed to connect
+                // nothing to salvage from a socket that failed to connect, or never became a lane
             }
         }
     }

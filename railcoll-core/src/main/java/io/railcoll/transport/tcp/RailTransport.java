@@ -48,11 +48,23 @@ abstract class RailTransport implements Transport {
                     continue;
                 }
                 ch.configureBlocking(false);
-                TcpConnection c = new TcpConnection(peer, lane, lanes.railOf(lane), ch, lanes, now);
-                lanes.peer(peer).lanes[lane] = c;
+                // The start-up connection of lane l is generation l (see PeerLanes).
+                TcpConnection c = new TcpConnection(peer, lane, lanes.railOf(lane), lane, ch, lanes, now);
+                lanes.peer(peer).install(lane, c);
                 driverOfRail[lanes.railOf(lane)].add(c);
             }
         }
+    }
+
+    /** The driver of {@code rail}'s lanes. */
+    abstract LaneDriver driverOfRail(int rail);
+
+    /**
+     * A new connection of lane {@code lane} to {@code peer} ({@link RailReconnector}'s thread): its driver takes it
+     * into use at its next round ({@link LaneSet#adopt}), or closes it.
+     */
+    final void adopt(int peer, int lane, int generation, SocketChannel channel) {
+        driverOfRail(lanes.railOf(lane)).offerAdoption(new LaneDriver.Adoption(peer, lane, generation, channel));
     }
 
     public int rails() {
@@ -61,7 +73,7 @@ abstract class RailTransport implements Transport {
 
     @Override
     public boolean reaches(int peer) {
-        return peer != rank && lanes.peer(peer).lanes[0] != null;
+        return peer != rank && lanes.peer(peer).lane(0) != null;
     }
 
     /**
@@ -156,7 +168,7 @@ abstract class RailTransport implements Transport {
     /** The first live lane to {@code peer}, or null. */
     final TcpConnection firstLiveLane(int peer) {
         long live = lanes.peer(peer).liveMask();
-        return live == 0 ? null : lanes.peer(peer).lanes[Long.numberOfTrailingZeros(live)];
+        return live == 0 ? null : lanes.peer(peer).lane(Long.numberOfTrailingZeros(live));
     }
 
     @Override

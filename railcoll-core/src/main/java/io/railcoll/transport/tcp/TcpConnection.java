@@ -49,8 +49,10 @@ final class TcpConnection {
     final int peer;
     final int lane;
     final int rail;
+    /** Which connection of this lane this is (see {@link PeerLanes}): {@code lane} at start-up, then growing. */
+    final int generation;
     final SocketChannel channel;
-    final DeliveryGate gate = new DeliveryGate();
+    final DeliveryGate gate;
     LaneDriver driver;
     SelectionKey key;
 
@@ -91,31 +93,46 @@ final class TcpConnection {
     private ByteBuffer target;
     private long discardLeft;
     private long received;
-    /** Origin of the DATA frame announced by the last REPLAY, or {@link OutFrame#NO_ORIGIN}. */
+    /** Origin of the DATA frame announced by the last REPLAY (position, or {@link OutFrame#NO_ORIGIN}), its lane and generation. */
     private long replayOrigin = OutFrame.NO_ORIGIN;
+    private int replayOriginLane;
+    private int replayOriginGeneration;
+    /** The lanes the REPLAY's sender had given up, every connection of theirs up to generation {@link #replayThrough}. */
     private long replayMask;
+    private int replayThrough;
     /** Frames read ahead of their collective to reach ACKs behind them; delivered, in order, when it is posted. */
     private final ArrayDeque<Spilled> spilled = new ArrayDeque<>();
     /** {@code spilled.size()}, readable by other drivers (for {@link #paused}). */
     private volatile int spilledCount;
+    /**
+     * The most payload bytes one connection holds in spilled frames ({@link #spillIfAckBlocked}): a frame's length is
+     * the peer's word, so without a bound an authenticated peer could make this rank allocate up to 2 GiB per frame.
+     */
+    static final long MAX_SPILL_BYTES = 64L << 20;
+    /** Payload bytes of the spilled frames held now, and of the one being read into memory. */
+    private long spilledBytes;
     private boolean ackAgain;
     private boolean goodbyeReceived;
     private volatile boolean broken;
     /** Why the last write failed; the lane's fate is then decided by what its read side finds. */
     private String writeFailure;
     private volatile boolean quiesceRequested;
+    /** This connection broke before its goodbye, and was counted so ({@link PeerLanes#laneLostWithoutGoodbye}). */
+    private volatile boolean countedLost;
 
     long lastSentNs;
     /** Written by this lane's driver, read by others deciding whether the peer as a whole is silent. */
     volatile long lastHeardNs;
 
-    TcpConnection(int peer, int lane, int rail, SocketChannel channel, LaneSet lanes, long nowNs) {
+    TcpConnection(int peer, int lane, int rail, int generation, SocketChannel channel, LaneSet lanes, long nowNs) {
         this.peer = peer;
         this.lane = lane;
         this.rail = rail;
+        this.generation = generation;
         this.channel = channel;
         this.lanes = lanes;
         this.peerLanes = lanes.peer(peer);
+        this.gate = peerLanes.gate(generation);
         this.lastSentNs = nowNs;
         this.lastHeardNs = nowNs;
     }
@@ -150,6 +167,10 @@ final class TcpConnection {
         return quiesceRequested;
     }
 
+    boolean countedLost() {
+        return countedLost;
+    }
+
     // ---- sending ----
 
     /** Queues a new frame (DATA, ABORT or GOODBYE) built from {@code h} and tries to write it at once. */
@@ -175,12 +196,16 @@ final class TcpConnection {
         if (f.origin == OutFrame.NO_ORIGIN) {
             f.rewind(null);
         } else {
+            // The highest generation first, the dead lanes after: a lane taken back into use in between is then
+            // either not in the mask or of a newer generation than the one named, so it is never closed by mistake.
+            int through = peerLanes.highestAdopted();
             control.type = FrameHeader.REPLAY;
             control.sourceRank = lanes.rank;
-            control.seq = OutFrame.originIndex(f.origin);
-            control.tag = OutFrame.originLane(f.origin);
+            control.seq = f.origin;
+            control.tag = f.originLane;
+            control.root = f.originGeneration;
             control.blockBytes = peerLanes.deadMask();
-            control.putLength = 0;
+            control.putLength = through;
             control.fragOffset = 0;
             control.fragLength = 0;
             f.rewind(control);
@@ -279,9 +304,7 @@ final class TcpConnection {
                 }
                 if (f.type == FrameHeader.DATA) {
                     lanes.counters.sent(rail, f.payloadBytes);
-                    if (f.origin == OutFrame.NO_ORIGIN) {
-                        f.origin = OutFrame.origin(lane, f.position);
-                    }
+                    f.written(lane, generation, f.position);
                     if (f.eager && f.completion != null) {
                         f.completion.done();
                         f.completion = null;
@@ -469,9 +492,7 @@ final class TcpConnection {
             return;
         }
         countReceived();
-        long origin = replayOrigin;
-        replayOrigin = OutFrame.NO_ORIGIN;
-        if (origin != OutFrame.NO_ORIGIN && !peerLanes.claimReplay(origin)) {
+        if (!claimIfReplayed()) {
             return;
         }
         lanes.sink.onDataComplete(rail, inHeader);
@@ -520,8 +541,16 @@ final class TcpConnection {
                 if (replayOrigin != OutFrame.NO_ORIGIN) {
                     throw new RailcollException("two REPLAY frames in a row from rank " + peer + " on rail " + rail);
                 }
-                replayOrigin = OutFrame.origin(inHeader.tag, inHeader.seq);
-                replayMask = inHeader.blockBytes | (1L << inHeader.tag);
+                if (inHeader.root == generation || inHeader.putLength > Integer.MAX_VALUE) {
+                    throw new RailcollException("rank " + peer + " sent a REPLAY on rail " + rail + " naming connection "
+                            + inHeader.root + " (this one is " + generation + ") through " + inHeader.putLength
+                            + " (corrupt stream)");
+                }
+                replayOrigin = inHeader.seq;
+                replayOriginLane = inHeader.tag;
+                replayOriginGeneration = inHeader.root;
+                replayMask = inHeader.blockBytes;
+                replayThrough = (int) inHeader.putLength;
                 return 0;
             }
             case FrameHeader.ABORT -> {
@@ -568,6 +597,18 @@ final class TcpConnection {
         if (state != State.PAUSED || unacked.isEmpty() && !hasQueuedData()) {
             return;
         }
+        if (spilledBytes + inHeader.fragLength > lanes.spillLimitBytes) {
+            // Holding it would take more memory than one connection may; leaving it unread could leave this rank
+            // waiting for the acknowledgement behind it until the deadline. Fail now, saying why.
+            lanes.fail(new RailcollException("rank " + lanes.rank + ": rank " + peer + " sent a frame of "
+                    + inHeader.fragLength + " bytes on rail " + rail + " for a collective this rank has not posted yet"
+                    + " (#" + inHeader.seq + "), while it awaits an acknowledgement queued behind it after a rail"
+                    + " fail-over; holding it would take more than the " + lanes.spillLimitBytes + " bytes a"
+                    + " connection may hold (" + spilledBytes + " held already)"));
+            haltReading();
+            return;
+        }
+        spilledBytes += inHeader.fragLength;
         target = ByteBuffer.allocate(inHeader.fragLength);
         state = State.SPILL_PAYLOAD;
         updateInterest();
@@ -591,9 +632,8 @@ final class TcpConnection {
             return;
         }
         countReceived();
-        long origin = replayOrigin;
-        replayOrigin = OutFrame.NO_ORIGIN;
-        if (origin != OutFrame.NO_ORIGIN && !peerLanes.claimReplay(origin)) {
+        if (!claimIfReplayed()) {
+            spilledBytes -= data.capacity();
             return;
         }
         FrameHeader h = new FrameHeader();
@@ -605,6 +645,14 @@ final class TcpConnection {
         deliverSpilled();
     }
 
+    /** For a frame just completed: false when it is a re-sent copy another copy already delivered (drop it). */
+    private boolean claimIfReplayed() {
+        long origin = replayOrigin;
+        replayOrigin = OutFrame.NO_ORIGIN;
+        return origin == OutFrame.NO_ORIGIN
+                || peerLanes.claimReplay(new PeerLanes.Origin(replayOriginGeneration, origin));
+    }
+
     /** Delivers spilled frames whose collective is posted; true when none is left held back. */
     private boolean deliverSpilled() {
         while (!spilled.isEmpty()) {
@@ -614,6 +662,7 @@ final class TcpConnection {
                 return false;
             }
             t.put(f.data());
+            spilledBytes -= f.data().capacity();
             spilled.poll();
             spilledCount = spilled.size();
             lanes.sink.onDataComplete(rail, f.header());
@@ -628,13 +677,12 @@ final class TcpConnection {
      * the connection reads on.
      */
     private boolean judgeReplay() {
-        if (!lanes.quiesced(this, replayMask & ~(1L << lane))) {
+        if (!lanes.quiesced(this, replayMask & ~(1L << lane), replayThrough, replayOriginLane, replayOriginGeneration)) {
             return false;
         }
-        long origin = replayOrigin;
-        TcpConnection originLane = peerLanes.lanes[OutFrame.originLane(origin)];
-        boolean duplicate = OutFrame.originIndex(origin) < originLane.gate.count()
-                || peerLanes.replayDelivered(origin);
+        // The origin's gate is closed now (quiesced): its count is final.
+        boolean duplicate = replayOrigin < peerLanes.gate(replayOriginGeneration).count()
+                || peerLanes.replayDelivered(new PeerLanes.Origin(replayOriginGeneration, replayOrigin));
         if (duplicate) {
             discardLeft = inHeader.fragLength;
             state = State.DISCARD;
@@ -706,8 +754,21 @@ final class TcpConnection {
      * completed). Driver thread only.
      */
     List<OutFrame> breakAndTakeFrames() {
-        if (!goodbyeReceived) {
+        return takeFrames(false);
+    }
+
+    /**
+     * As {@link #breakAndTakeFrames}, for a connection a newer one of the same lane replaces: the lane stays live
+     * (not marked dead) and owes no goodbye through this connection (the new one will say it).
+     */
+    List<OutFrame> replaceAndTakeFrames() {
+        return takeFrames(true);
+    }
+
+    private List<OutFrame> takeFrames(boolean replaced) {
+        if (!goodbyeReceived && !replaced) {
             peerLanes.laneLostWithoutGoodbye();
+            countedLost = true;
         }
         List<OutFrame> moved = new ArrayList<>(unacked.size() + queue.size());
         moved.addAll(unacked);
@@ -724,7 +785,7 @@ final class TcpConnection {
         }
         queue.clear();
         ackQueued = false;
-        stop();
+        close(!replaced);
         return moved;
     }
 
@@ -743,9 +804,15 @@ final class TcpConnection {
      * from now on (no put is striped onto it, no moved frame sent to it).
      */
     void stop() {
+        close(true);
+    }
+
+    private void close(boolean laneDead) {
         gate.close();
         broken = true;
-        peerLanes.markDead(lane);
+        if (laneDead) {
+            peerLanes.markDead(lane, lanes.clock.getAsLong());
+        }
         state = State.STOPPED;
         target = null;
         if (key != null) {

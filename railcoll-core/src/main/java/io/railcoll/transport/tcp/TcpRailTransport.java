@@ -34,6 +34,7 @@ public final class TcpRailTransport extends RailTransport {
     private final Thread keeper;
     private volatile long lastDrivenNs;
     private volatile boolean closing;
+    private RailReconnector reconnector;
 
     private TcpRailTransport(LaneSet lanes, long stripeThresholdBytes, LaneDriver driver, boolean withKeeper) {
         super(lanes, stripeThresholdBytes);
@@ -48,6 +49,23 @@ public final class TcpRailTransport extends RailTransport {
     public static TcpRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
                                          PrintStream log) throws IOException {
         return start(rank, channels, settings, sink, log, System::nanoTime, true);
+    }
+
+    /**
+     * As above, and reconnects lanes that fail through {@code reconnector}, which this transport owns from now on
+     * (closed first when it closes, or here if starting fails).
+     */
+    public static TcpRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
+                                         PrintStream log, RailReconnector reconnector) throws IOException {
+        TcpRailTransport t;
+        try {
+            t = start(rank, channels, settings, sink, log, System::nanoTime, true);
+        } catch (IOException | RuntimeException e) {
+            reconnector.close();
+            throw e;
+        }
+        t.reconnectWith(reconnector, settings);
+        return t;
     }
 
     /** For tests: an injected clock, and optionally no keeper (the test drives by hand). */
@@ -69,6 +87,27 @@ public final class TcpRailTransport extends RailTransport {
             t.keeper.start();
         }
         return t;
+    }
+
+    /** From now on failed lanes are reconnected through {@code r} (closed with this transport, or now on failure). */
+    void reconnectWith(RailReconnector r, RailSettings settings) throws IOException {
+        reconnector = r;
+        try {
+            r.start(this, settings);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    LaneDriver driverOfRail(int rail) {
+        return driver;
+    }
+
+    /** The reconnector (null when failed lanes stay given up), for tests. */
+    RailReconnector reconnector() {
+        return reconnector;
     }
 
     /** Takes the right to drive; false when this thread already holds it (a nested call), true otherwise. */
@@ -123,7 +162,7 @@ public final class TcpRailTransport extends RailTransport {
     void submit(int peer, int lane, FrameHeader meta, long putLength, long fragOffset, long fragLength,
                 ByteBuffer payload, SendCompletion completion) {
         fill(fragment, meta, putLength, fragOffset, fragLength);
-        TcpConnection c = lanes.peer(peer).lanes[lane];
+        TcpConnection c = lanes.peer(peer).lane(lane);
         long now = lanes.clock.getAsLong();
         if (c.isBroken()) {
             OutFrame f = new OutFrame();
@@ -237,6 +276,9 @@ public final class TcpRailTransport extends RailTransport {
     @Override
     public void close() {
         closing = true;
+        if (reconnector != null) {
+            reconnector.close(); // a goodbye is not a failure: nothing is reconnected from here on
+        }
         if (keeper != null) {
             keeper.interrupt();
             try {

@@ -40,6 +40,7 @@ public final class ThreadedRailTransport extends RailTransport {
     private final long putDeadlineNs;
     private long touched;
     private volatile boolean running = true;
+    private RailReconnector reconnector;
 
     private ThreadedRailTransport(LaneSet lanes, long stripeThresholdBytes, LaneDriver[] drivers, long putDeadlineNs) {
         super(lanes, stripeThresholdBytes);
@@ -57,6 +58,30 @@ public final class ThreadedRailTransport extends RailTransport {
     public static ThreadedRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
                                               PrintStream log, long putDeadlineNs) throws IOException {
         return start(rank, channels, settings, sink, log, putDeadlineNs, System::nanoTime);
+    }
+
+    /**
+     * As above, and reconnects lanes that fail through {@code reconnector}, which this transport owns from now on
+     * (closed first when it closes, or here if starting fails).
+     */
+    public static ThreadedRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings,
+                                              FrameSink sink, PrintStream log, long putDeadlineNs,
+                                              RailReconnector reconnector) throws IOException {
+        ThreadedRailTransport t;
+        try {
+            t = start(rank, channels, settings, sink, log, putDeadlineNs, System::nanoTime);
+        } catch (IOException | RuntimeException e) {
+            reconnector.close();
+            throw e;
+        }
+        t.reconnector = reconnector;
+        try {
+            reconnector.start(t, settings);
+        } catch (IOException | RuntimeException e) {
+            t.close();
+            throw e;
+        }
+        return t;
     }
 
     static ThreadedRailTransport start(int rank, SocketChannel[][] channels, RailSettings settings, FrameSink sink,
@@ -110,6 +135,11 @@ public final class ThreadedRailTransport extends RailTransport {
                 d.sleep(lanes.clock.getAsLong());
             }
         }
+    }
+
+    @Override
+    LaneDriver driverOfRail(int rail) {
+        return drivers[rail];
     }
 
     @Override
@@ -255,6 +285,9 @@ public final class ThreadedRailTransport extends RailTransport {
 
     @Override
     public void close() {
+        if (reconnector != null) {
+            reconnector.close(); // a goodbye is not a failure: nothing is reconnected from here on
+        }
         // Small frames completed once written: their acknowledgements are awaited before the goodbyes (the rail
         // threads keep reading), for as long as a rail may stay silent.
         long deadline = System.nanoTime() + 2 * lanes.policy.timeoutNs();

@@ -95,7 +95,7 @@ class RailFailoverTest {
         assertEquals(2, receiverSink.delivered.size(), "the re-sent copy was recognised as a duplicate");
         assertEquals(1, sender.counters().failures().size());
         // The receiver closed its end of rail 0 when it learnt from the copy that the sender gave it up.
-        assertTrue(receiver.lanes.peer(0).lanes[0].isBroken());
+        assertTrue(receiver.lanes.peer(0).lane(0).isBroken());
         assertEquals(0, receiverSink.lost.size(), "losing one rail is not losing the peer");
     }
 
@@ -180,16 +180,8 @@ class RailFailoverTest {
         drive(() -> receiverSink.delivered.size() == 1);
 
         // The receiver finished collective 1 and sends collective 2's data back: the sender must pause on it.
-        FrameHeader next = new FrameHeader();
-        next.seq = 2;
-        next.collective = 1;
-        next.tag = 7;
-        next.blockBytes = 3;
-        byte[] reply = {1, 2, 3};
-        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0 (lost, re-sent later)
-        next.tag = 8;
-        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
-        drive(() -> sender.lanes.peer(1).lanes[1].paused());
+        byte[] reply = replyWithCollective2();
+        drive(() -> sender.lanes.peer(1).lane(1).paused());
 
         advance(TIMEOUT_NS + TIMEOUT_NS / 2);
         drive(() -> done.pending() == 0);
@@ -202,6 +194,29 @@ class RailFailoverTest {
         assertEquals(java.util.Set.of(7, 8), java.util.Set.copyOf(senderSink.tags()), "each frame of collective 2 once");
         assertArrayEquals(reply, senderSink.bytes(7, 3));
         assertArrayEquals(reply, senderSink.bytes(8, 3));
+    }
+
+    /**
+     * The spill above is bounded: a frame that would take a connection past its limit (64 MiB; 2 bytes here) fails
+     * the transport with an error naming the peer, the length and the collective, instead of allocating whatever
+     * length the peer's header claims.
+     */
+    @Test
+    void aSpilledFrameBeyondTheBoundFailsWithANamedError() throws IOException {
+        start(false);
+        sender.lanes.spillLimitBytes = 2;
+        links.get(0).dropBackward = true;
+        senderSink.postedSeq = 1;
+        SendCompletion done = new SendCompletion();
+        put(0, "first", done);
+        drive(() -> receiverSink.delivered.size() == 1);
+        replyWithCollective2();
+        io.railcoll.RailcollException e = assertThrows(io.railcoll.RailcollException.class, () -> {
+            advance(TIMEOUT_NS + TIMEOUT_NS / 2);
+            drive(() -> false);
+        });
+        assertTrue(e.getMessage().contains("rank 1 sent a frame of 3 bytes on rail 1 for a collective this rank has not"
+                + " posted yet (#2)") && e.getMessage().contains("more than the 2 bytes"), e.getMessage());
     }
 
     @Test
@@ -250,6 +265,20 @@ class RailFailoverTest {
     }
 
     // ---- harness ----
+
+    /** The receiver puts two 3-byte frames of collective 2 to the sender (tags 7 on lane 0 and 8 on lane 1). */
+    private byte[] replyWithCollective2() {
+        FrameHeader next = new FrameHeader();
+        next.seq = 2;
+        next.collective = 1;
+        next.tag = 7;
+        next.blockBytes = 3;
+        byte[] reply = {1, 2, 3};
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 0 (lost, re-sent later)
+        next.tag = 8;
+        receiver.put(0, next, MemorySegment.ofArray(reply), 0, 3, new SendCompletion()); // lane 1
+        return reply;
+    }
 
     /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
     private void start(boolean linkBoth) throws IOException {
@@ -333,9 +362,9 @@ class RailFailoverTest {
                 + "; sender rail0 sent " + sender.counters().bytesSent(0) + "/" + sender.counters().framesSent(0)
                 + " rail1 " + sender.counters().bytesSent(1) + "/" + sender.counters().framesSent(1)
                 + "; receiver got " + receiver.counters().bytesReceived(0) + "/" + receiver.counters().bytesReceived(1)
-                + "; sender lanes " + sender.lanes.peer(1).lanes[0].pendingSummary() + " | " + sender.lanes.peer(1).lanes[1].pendingSummary()
-                + " paused " + sender.lanes.peer(1).lanes[1].paused()
-                + "; receiver lanes " + receiver.lanes.peer(0).lanes[0].pendingSummary() + " | " + receiver.lanes.peer(0).lanes[1].pendingSummary()
+                + "; sender lanes " + sender.lanes.peer(1).lane(0).pendingSummary() + " | " + sender.lanes.peer(1).lane(1).pendingSummary()
+                + " paused " + sender.lanes.peer(1).lane(1).paused()
+                + "; receiver lanes " + receiver.lanes.peer(0).lane(0).pendingSummary() + " | " + receiver.lanes.peer(0).lane(1).pendingSummary()
                 + "; sender log: " + senderLog.toString(StandardCharsets.UTF_8));
     }
 
