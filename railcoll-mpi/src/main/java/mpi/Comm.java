@@ -12,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A communicator: the ranks a collective runs among. {@code MPI.COMM_WORLD} is every rank of the job, over
- * railcoll's communicator; {@code MPI.COMM_SELF} is this rank alone. Collectives take the bindings' arguments
+ * railcoll's communicator; {@code MPI.COMM_SELF} is this rank alone; those derived from them ({@code dup},
+ * {@code Intracomm.split} and the like) run over railcoll sub-communicators of their own (decision 0079). Collectives take the bindings' arguments
  * (buffer, count in datatype elements, datatype) and pack what is not contiguous bytes into native staging memory
  * around railcoll's call ({@link Transfer}); see docs/mpi.md for what is provided.
  *
@@ -77,7 +78,7 @@ public class Comm implements Freeable, Cloneable {
         return freed;
     }
 
-    /** An inter-communicator? Never, in this version: {@code COMM_WORLD} and {@code COMM_SELF} are intra. */
+    /** An inter-communicator? Never, in this version: every communicator here is an {@link Intracomm}. */
     public final boolean isInter() throws MPIException {
         live("isInter");
         return false;
@@ -182,14 +183,22 @@ public class Comm implements Freeable, Cloneable {
      * ranks enter together right after making it. Closes {@code b} if that fails.
      */
     static int[] worldRanksOf(Backend b) {
+        return allGatherInts(b, MPI.worldRank());
+    }
+
+    /**
+     * Every member's {@code mine} (the same number of ints on each), in {@code b}'s rank order, by one all-gather on
+     * {@code b}, a communicator just made; closes {@code b} if that fails.
+     */
+    static int[] allGatherInts(Backend b, int... mine) {
         try {
-            int[] ranks = new int[b.size()];
-            byte[] mine = new byte[Integer.BYTES];
-            MemorySegment.ofArray(mine).set(ValueLayout.JAVA_INT_UNALIGNED, 0, MPI.worldRank());
-            byte[] all = new byte[Integer.BYTES * ranks.length];
-            b.allgather(MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
-            MemorySegment.copy(MemorySegment.ofArray(all), ValueLayout.JAVA_INT_UNALIGNED, 0, ranks, 0, ranks.length);
-            return ranks;
+            MemorySegment send = MemorySegment.ofArray(new byte[Integer.BYTES * mine.length]);
+            MemorySegment.copy(mine, 0, send, ValueLayout.JAVA_INT_UNALIGNED, 0, mine.length);
+            int[] all = new int[mine.length * b.size()];
+            MemorySegment recv = MemorySegment.ofArray(new byte[Integer.BYTES * all.length]);
+            b.allgather(send, recv);
+            MemorySegment.copy(recv, ValueLayout.JAVA_INT_UNALIGNED, 0, all, 0, all.length);
+            return all;
         } catch (RuntimeException e) {
             b.close();
             throw e;

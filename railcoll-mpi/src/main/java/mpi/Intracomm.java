@@ -1,7 +1,5 @@
 package mpi;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
@@ -55,9 +53,9 @@ public class Intracomm extends Comm {
                         + TYPE_SHARED + ") is, and every rank must pass it");
             }
             Backend node = c.backend.splitByNode();
-            int[][] keyed = keysAndWorldRanks(node, key);
-            int[] order = sortedByKey(keyed[0]);
-            int[] members = Arrays.stream(order).map(i -> keyed[1][i]).toArray();
+            int[] keyed = allGatherInts(node, key, MPI.worldRank()); // (key, world rank) of each, in node order
+            int[] order = sortedByKey(IntStream.range(0, node.size()).map(i -> keyed[2 * i]).toArray());
+            int[] members = Arrays.stream(order).map(i -> keyed[2 * i + 1]).toArray();
             if (isIdentity(order)) {
                 return Optional.of(new Derived(node, members));
             }
@@ -89,28 +87,6 @@ public class Intracomm extends Comm {
             }
             return c.backend.create(ranks).map(b -> new Derived(b, groupRanks.clone()));
         });
-    }
-
-    /** Each member's key ([0]) and world rank ([1]), in {@code node}'s rank order, by one all-gather on it. */
-    private static int[][] keysAndWorldRanks(Backend node, int key) {
-        int[] mine = {key, MPI.worldRank()};
-        try {
-            int n = node.size();
-            MemorySegment send = MemorySegment.ofArray(new byte[8]);
-            send.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, 0, mine[0]);
-            send.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, 1, mine[1]);
-            MemorySegment recv = MemorySegment.ofArray(new byte[8 * n]);
-            node.allgather(send, recv);
-            int[][] out = new int[2][n];
-            for (int i = 0; i < n; i++) {
-                out[0][i] = recv.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, 2L * i);
-                out[1][i] = recv.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, 2L * i + 1);
-            }
-            return out;
-        } catch (RuntimeException e) {
-            node.close();
-            throw e;
-        }
     }
 
     /** The indices of {@code keys}, stably sorted by key: the order a split by these keys numbers the ranks in. */
