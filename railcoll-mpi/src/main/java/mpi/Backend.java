@@ -4,6 +4,7 @@ import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.Operator;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 
 /**
  * The collectives a {@link Comm} runs, on packed bytes: railcoll's {@link io.railcoll.Communicator} for
@@ -51,6 +52,18 @@ interface Backend {
      * {@code send} is null off the root, and a null {@code recv} on the root leaves its own block where it is.
      */
     void scatter(MemorySegment send, MemorySegment recv, int root);
+
+    /** MPI_Comm_split over these ranks: empty for a negative color. Collective; the caller closes the result. */
+    Optional<Backend> split(int color, int key);
+
+    /** The same ranks in the same order, with a context of their own (MPI_Comm_dup). Collective. */
+    Backend dup();
+
+    /** The ranks on this rank's node, in the order of their ranks here. Collective. */
+    Backend splitByNode();
+
+    /** {@code ranks} (ranks here, distinct) in that order; empty where this rank is not listed. Collective. */
+    Optional<Backend> create(int[] ranks);
 
     /** Leaves the job: says goodbye to the other ranks and releases what the backend holds. */
     void close();

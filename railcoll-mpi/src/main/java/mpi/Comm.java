@@ -6,11 +6,14 @@ import io.railcoll.PeerLostException;
 import io.railcoll.RailcollException;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A communicator: the ranks a collective runs among. {@code MPI.COMM_WORLD} is every rank of the job, over
- * railcoll's communicator; {@code MPI.COMM_SELF} is this rank alone. Collectives take the bindings' arguments
+ * railcoll's communicator; {@code MPI.COMM_SELF} is this rank alone; those derived from them ({@code dup},
+ * {@code Intracomm.split} and the like) run over railcoll sub-communicators of their own (decision 0079). Collectives take the bindings' arguments
  * (buffer, count in datatype elements, datatype) and pack what is not contiguous bytes into native staging memory
  * around railcoll's call ({@link Transfer}); see docs/mpi.md for what is provided.
  *
@@ -26,10 +29,12 @@ public class Comm implements Freeable, Cloneable {
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Staging staging = new Staging();
     private volatile Backend backend;
+    /** The world ranks of the members, in rank order: what {@link #compare} and {@link #getGroup} answer from. */
+    private volatile int[] members;
     private volatile Errhandler errhandler;
     private String name;
     private final boolean predefined;
-    private boolean freed;
+    private volatile boolean freed;
 
     Comm(String name, boolean predefined) {
         this.name = name;
@@ -37,8 +42,9 @@ public class Comm implements Freeable, Cloneable {
         this.errhandler = MPI.ERRORS_ARE_FATAL;
     }
 
-    /** Binds this communicator to its collectives (at {@code MPI.Init}). */
-    void bind(Backend backend) {
+    /** Binds this communicator to its collectives and members (at {@code MPI.Init}, or when it is derived). */
+    void bind(Backend backend, int[] members) {
+        this.members = members;
         this.backend = backend;
     }
 
@@ -72,7 +78,7 @@ public class Comm implements Freeable, Cloneable {
         return freed;
     }
 
-    /** An inter-communicator? Never, in this version: {@code COMM_WORLD} and {@code COMM_SELF} are intra. */
+    /** An inter-communicator? Never, in this version: every communicator here is an {@link Intracomm}. */
     public final boolean isInter() throws MPIException {
         live("isInter");
         return false;
@@ -84,13 +90,119 @@ public class Comm implements Freeable, Cloneable {
         return MPI.UNDEFINED;
     }
 
-    /** Freeing {@code COMM_WORLD} or {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI. */
+    /**
+     * Frees a derived communicator: closes its railcoll sub-communicator (which sends nothing, so ranks need not free
+     * it together) and its staging memory; {@link #isNull()} is true after. Freeing {@code COMM_WORLD} or
+     * {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
+     */
     public void free() throws MPIException {
-        live("free");
+        Backend b = live("free");
         if (predefined) {
             throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));
         }
-        freed = true;
+        lock.lock();
+        try {
+            freed = true;
+            backend = null;
+            staging.close();
+            b.close();
+        } catch (RuntimeException e) {
+            throw raise("free", failed(MPI.ERR_OTHER, "free", b, e));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- derived communicators, groups ----
+
+    /** A new communicator of the same ranks in the same order (MPI_Comm_dup); collective. */
+    public Comm dup() throws MPIException {
+        return derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)));
+    }
+
+    /** {@link #dup()}, an {@code MPIException} rethrown as a {@code RuntimeException}, as in the bindings. */
+    @Override
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code MPI.IDENT} for the same communicator, {@code MPI.CONGRUENT} for another of the same processes in the
+     * same order, {@code MPI.SIMILAR} for the same processes in another order, else {@code MPI.UNEQUAL}. Local.
+     */
+    public static int compare(Comm comm1, Comm comm2) throws MPIException {
+        comm1.live("compare");
+        comm2.live("compare");
+        return comm1 == comm2 ? MPI.IDENT : Group.compareMembers(comm1.members, comm2.members, MPI.CONGRUENT);
+    }
+
+    /** A new group of this communicator's processes, in rank order, which the caller frees. */
+    public final Group getGroup() throws MPIException {
+        live("getGroup");
+        return new Group(members.clone());
+    }
+
+    /** The backend and members of a communicator being derived. */
+    record Derived(Backend backend, int[] members) {
+    }
+
+    /** How a derived communicator is made, as a collective on this one; empty where this rank gets none. */
+    @FunctionalInterface
+    interface Derivation {
+        Optional<Derived> make(Call call) throws MPIException;
+    }
+
+    /**
+     * Runs {@code how} as collective {@code call} and wraps what it made in a new {@link Intracomm}, named after this
+     * one and {@code suffix}, with this one's error handler (as MPI says); a null communicator where this rank gets
+     * none.
+     */
+    final Intracomm derive(String call, String suffix, Derivation how) throws MPIException {
+        Intracomm[] made = new Intracomm[1];
+        collective(call, c -> {
+            Optional<Derived> d = how.make(c);
+            Intracomm comm = new Intracomm(d.isPresent() ? name + suffix : "MPI_COMM_NULL", false);
+            Comm base = comm;
+            base.errhandler = errhandler;
+            if (d.isPresent()) {
+                comm.bind(d.get().backend(), d.get().members());
+            } else {
+                base.freed = true;
+            }
+            made[0] = comm;
+        });
+        return made[0];
+    }
+
+    /**
+     * The world ranks of {@code b}'s members, in its rank order: an all-gather on the new communicator, which its
+     * ranks enter together right after making it. Closes {@code b} if that fails.
+     */
+    static int[] worldRanksOf(Backend b) {
+        return allGatherInts(b, MPI.worldRank());
+    }
+
+    /**
+     * Every member's {@code mine} (the same number of ints on each), in {@code b}'s rank order, by one all-gather on
+     * {@code b}, a communicator just made; closes {@code b} if that fails.
+     */
+    static int[] allGatherInts(Backend b, int... mine) {
+        try {
+            MemorySegment send = MemorySegment.ofArray(new byte[Integer.BYTES * mine.length]);
+            MemorySegment.copy(mine, 0, send, ValueLayout.JAVA_INT_UNALIGNED, 0, mine.length);
+            int[] all = new int[mine.length * b.size()];
+            MemorySegment recv = MemorySegment.ofArray(new byte[Integer.BYTES * all.length]);
+            b.allgather(send, recv);
+            MemorySegment.copy(recv, ValueLayout.JAVA_INT_UNALIGNED, 0, all, 0, all.length);
+            return all;
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
     }
 
     public final void setName(String name) throws MPIException {

@@ -1,13 +1,107 @@
 package mpi;
 
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
 /**
- * An intra-communicator: {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}. Adds the prefix reductions {@code scan}
- * and {@code exScan}; the bindings' other additions (split, create, topologies) wait for railcoll-core's
- * sub-communicators (docs/mpi.md lists them).
+ * An intra-communicator: {@code MPI.COMM_WORLD}, {@code MPI.COMM_SELF} and those derived from them by {@code dup},
+ * {@code split}, {@code splitType} and {@code create}, each over a railcoll sub-communicator of its own. Adds the
+ * prefix reductions {@code scan} and {@code exScan}; topologies and dynamic processes are not provided (docs/mpi.md).
  */
 public class Intracomm extends Comm {
     Intracomm(String name, boolean predefined) {
         super(name, predefined);
+    }
+
+    @Override
+    public Intracomm dup() throws MPIException {
+        return (Intracomm) super.dup();
+    }
+
+    @Override
+    public Intracomm clone() {
+        return (Intracomm) super.clone();
+    }
+
+    /**
+     * The ranks that pass the same {@code colour}, numbered in the order of {@code key}, ties broken by rank here
+     * (MPI_Comm_split); collective. {@code MPI.UNDEFINED} takes part and gets a communicator whose {@code isNull()} is
+     * true. Another negative colour is an {@code MPI.ERR_ARG} error, raised before anything is sent.
+     */
+    public final Intracomm split(int colour, int key) throws MPIException {
+        return derive("split", ".split(colour " + colour + ")", c -> {
+            if (colour < 0 && colour != MPI.UNDEFINED) {
+                throw c.error(MPI.ERR_ARG, "colour " + colour + " is negative and not MPI.UNDEFINED");
+            }
+            return c.backend.split(colour == MPI.UNDEFINED ? -1 : colour, key)
+                    .map(b -> new Derived(b, worldRanksOf(b)));
+        });
+    }
+
+    /**
+     * The ranks that share memory with this one ({@code splitType} {@code Comm.TYPE_SHARED}: the ranks on this node),
+     * numbered in the order of {@code key}, ties broken by rank here (MPI_Comm_split_type); collective. {@code info}
+     * may be null or {@code MPI.INFO_NULL}; its hints are ignored. Carried out as railcoll's {@code splitByNode}, then,
+     * only if the keys reorder the node's ranks, a split of that by key.
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        return derive("splitType", ".splitType(shared)", c -> {
+            if (splitType != TYPE_SHARED) {
+                throw c.error(MPI.ERR_ARG, "split type " + splitType + " is not supported; only Comm.TYPE_SHARED ("
+                        + TYPE_SHARED + ") is, and every rank must pass it");
+            }
+            Backend node = c.backend.splitByNode();
+            int[] keyed = allGatherInts(node, key, MPI.worldRank()); // (key, world rank) of each, in node order
+            int[] order = sortedByKey(IntStream.range(0, node.size()).map(i -> keyed[2 * i]).toArray());
+            int[] members = Arrays.stream(order).map(i -> keyed[2 * i + 1]).toArray();
+            if (isIdentity(order)) {
+                return Optional.of(new Derived(node, members));
+            }
+            try {
+                Backend sorted = node.split(0, key).orElseThrow();
+                return Optional.of(new Derived(sorted, members));
+            } finally {
+                node.close();
+            }
+        });
+    }
+
+    /**
+     * The processes of {@code group} (which must all be members of this communicator), numbered in the group's order
+     * (MPI_Comm_create); collective, every rank passing the same group. A rank not in it gets a communicator whose
+     * {@code isNull()} is true.
+     */
+    public final Intracomm create(Group group) throws MPIException {
+        return derive("create", ".create", c -> {
+            int[] groupRanks = group.worldRanks();
+            int[] mine = getGroup().worldRanks();
+            int[] ranks = new int[groupRanks.length];
+            for (int i = 0; i < ranks.length; i++) {
+                ranks[i] = Group.indexOf(mine, groupRanks[i]);
+                if (ranks[i] < 0) {
+                    throw c.error(MPI.ERR_GROUP, "the group's process " + i + " (world rank " + groupRanks[i]
+                            + ") is not a member of this communicator");
+                }
+            }
+            return c.backend.create(ranks).map(b -> new Derived(b, groupRanks.clone()));
+        });
+    }
+
+    /** The indices of {@code keys}, stably sorted by key: the order a split by these keys numbers the ranks in. */
+    private static int[] sortedByKey(int[] keys) {
+        return IntStream.range(0, keys.length).boxed()
+                .sorted(Comparator.comparingInt(i -> keys[i])).mapToInt(Integer::intValue).toArray();
+    }
+
+    private static boolean isIdentity(int[] order) {
+        for (int i = 0; i < order.length; i++) {
+            if (order[i] != i) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Rank r's {@code recvbuf} gets {@code s0 op s1 op ... op sr} of the ranks' {@code count} elements, in rank order. */

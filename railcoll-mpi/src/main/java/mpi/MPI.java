@@ -200,6 +200,11 @@ public final class MPI {
     public static final Op REPLACE = new Op("MPI_REPLACE", null);
     public static final Op NO_OP = new Op("MPI_NO_OP", null);
 
+    // ---- groups and hints ----
+    public static final Group GROUP_EMPTY = new Group(new int[0]);
+    public static final Info INFO_NULL = new Info(true);
+    public static final Info INFO_ENV = new Info(true);
+
     // ---- communicators ----
     public static final Intracomm COMM_WORLD = new Intracomm("MPI_COMM_WORLD", true);
     public static final Intracomm COMM_SELF = new Intracomm("MPI_COMM_SELF", true);
@@ -250,8 +255,8 @@ public final class MPI {
             } catch (RuntimeException e) {
                 throw MPIException.of(ERR_OTHER, "MPI.Init could not join the job: " + e.getMessage(), e);
             }
-            COMM_WORLD.bind(world);
-            COMM_SELF.bind(new SelfBackend());
+            COMM_WORLD.bind(world, java.util.stream.IntStream.range(0, world.size()).toArray());
+            COMM_SELF.bind(new SelfBackend(), new int[] {world.rank()});
             provided = level;
             mainThread = Thread.currentThread();
             worldRank = world.rank();

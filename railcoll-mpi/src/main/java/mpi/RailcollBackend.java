@@ -5,8 +5,12 @@ import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.Operator;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 
-/** {@code COMM_WORLD}'s collectives: railcoll's communicator, its algorithms and selection, as they are. */
+/**
+ * The collectives of {@code COMM_WORLD} and of the communicators derived from it: railcoll's communicator (the world
+ * or one of its sub-communicators), its algorithms and selection, as they are.
+ */
 final class RailcollBackend implements Backend {
     private final Communicator comm;
 
@@ -77,6 +81,26 @@ final class RailcollBackend implements Backend {
     @Override
     public void scatter(MemorySegment send, MemorySegment recv, int root) {
         comm.scatter(send, recv, root);
+    }
+
+    @Override
+    public Optional<Backend> split(int color, int key) {
+        return comm.split(color, key).map(RailcollBackend::new);
+    }
+
+    @Override
+    public Backend dup() {
+        return new RailcollBackend(comm.dup());
+    }
+
+    @Override
+    public Backend splitByNode() {
+        return new RailcollBackend(comm.splitByNode());
+    }
+
+    @Override
+    public Optional<Backend> create(int[] ranks) {
+        return comm.create(ranks).map(RailcollBackend::new);
     }
 
     @Override

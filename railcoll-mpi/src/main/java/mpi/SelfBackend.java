@@ -4,6 +4,7 @@ import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.Operator;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 
 /**
  * {@code COMM_SELF}: one rank, so every collective is a local copy (a reduction of one contribution is that
@@ -80,6 +81,28 @@ final class SelfBackend implements Backend {
         if (send.address() != recv.address() || !send.heapBase().equals(recv.heapBase())) {
             MemorySegment.copy(send, 0, recv, 0, send.byteSize());
         }
+    }
+
+    /** Communicators of one rank are all alike: a new one holds nothing, so each derived one is a new local copy. */
+    @Override
+    public Optional<Backend> split(int color, int key) {
+        return color < 0 ? Optional.empty() : Optional.of(new SelfBackend());
+    }
+
+    @Override
+    public Backend dup() {
+        return new SelfBackend();
+    }
+
+    @Override
+    public Backend splitByNode() {
+        return new SelfBackend();
+    }
+
+    /** {@code ranks} was checked by the caller: empty or {@code {0}}. */
+    @Override
+    public Optional<Backend> create(int[] ranks) {
+        return ranks.length == 0 ? Optional.empty() : Optional.of(new SelfBackend());
     }
 
     @Override

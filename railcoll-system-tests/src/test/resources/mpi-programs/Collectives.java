@@ -253,8 +253,113 @@ public class Collectives {
         }
         System.out.println("rank " + rank + " provided " + provided + " threads " + totals[0] + " " + totals[1]);
 
+        derivedCommunicators(rank, size);
+
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
+    }
+
+    /**
+     * Communicators derived from COMM_WORLD (odd and even ranks, a dup, a dup of a split, the ranks of this node, one
+     * made from a group), collectives on each checked against values computed here from the rank lists, then freed.
+     */
+    static void derivedCommunicators(int rank, int size) throws MPIException {
+        // Odd and even ranks, numbered in reverse (key -rank).
+        Intracomm parity = MPI.COMM_WORLD.split(rank % 2, -rank);
+        int[] members = java.util.stream.IntStream.range(0, size).map(i -> size - 1 - i).filter(r -> r % 2 == rank % 2)
+                .toArray();
+        int me = indexOf(members, rank);
+        check(rank, "split", new int[] {parity.getSize(), parity.getRank()}, new int[] {members.length, me});
+        int[] who = new int[members.length];
+        parity.allGather(new int[] {rank}, 1, MPI.INT, who, 1, MPI.INT);
+        check(rank, "split allGather", who, members);
+        long[] sums = {rank, 1};
+        parity.allReduce(sums, 2, MPI.LONG, MPI.SUM);
+        check(rank, "split allReduce", sums, new long[] {Arrays.stream(members).sum(), members.length});
+        int[] fromFirst = {parity.getRank() == 0 ? 100 + rank : -1};
+        parity.bcast(fromFirst, 1, MPI.INT, 0);
+        check(rank, "split bcast", fromFirst, new int[] {100 + members[0]});
+        long[] prefix = {rank + 1};
+        parity.scan(prefix, 1, MPI.LONG, MPI.SUM);
+        check(rank, "split scan", prefix, new long[] {Arrays.stream(members, 0, me + 1).map(r -> r + 1).sum()});
+        check(rank, "split compare", new int[] {Comm.compare(parity, MPI.COMM_WORLD)},
+                new int[] {members.length == size ? MPI.SIMILAR : MPI.UNEQUAL});
+
+        // A dup of the split: the same ranks, its own context; and a rank that takes no part (colour UNDEFINED).
+        Intracomm twin = parity.dup();
+        int[] twinWho = new int[members.length];
+        twin.gather(new int[] {rank * rank}, 1, MPI.INT, twinWho, 1, MPI.INT, 0);
+        int[] wantTwin = twin.getRank() == 0 ? Arrays.stream(members).map(r -> r * r).toArray() : new int[members.length];
+        check(rank, "dup of split", new Object[] {Comm.compare(parity, twin), twinWho},
+                new Object[] {MPI.CONGRUENT, wantTwin});
+        Intracomm some = MPI.COMM_WORLD.split(rank == 1 ? MPI.UNDEFINED : 0, rank);
+        int[] someSize = {-1};
+        if (!some.isNull()) {
+            someSize[0] = some.getSize();
+            some.allReduce(someSize, 1, MPI.INT, MPI.MAX);
+        }
+        check(rank, "undefined", new Object[] {some.isNull(), someSize[0]},
+                new Object[] {rank == 1, rank == 1 ? -1 : size - 1});
+
+        // A dup of the world: congruent, its collectives its own.
+        Intracomm dup = MPI.COMM_WORLD.dup();
+        long[] squares = new long[1];
+        dup.reduce(new long[] {(long) rank * rank}, squares, 1, MPI.LONG, MPI.SUM, size - 1);
+        long wantSquares = rank == size - 1 ? (long) (size - 1) * size * (2 * size - 1) / 6 : 0;
+        check(rank, "dup", new long[] {Comm.compare(MPI.COMM_WORLD, dup), dup.getRank(), squares[0]},
+                new long[] {MPI.CONGRUENT, rank, wantSquares});
+
+        // The ranks sharing this node, numbered in reverse (key size - rank): which they are comes from the group.
+        Intracomm node = MPI.COMM_WORLD.splitType(Comm.TYPE_SHARED, size - rank, MPI.INFO_NULL);
+        Group nodeGroup = node.getGroup();
+        Group worldGroup = MPI.COMM_WORLD.getGroup();
+        int[] onNode = Group.translateRanks(nodeGroup, java.util.stream.IntStream.range(0, node.getSize()).toArray(),
+                worldGroup);
+        int[] descending = Arrays.stream(onNode).boxed().sorted((a, b) -> b - a).mapToInt(Integer::intValue).toArray();
+        check(rank, "splitType", new int[][] {onNode, {node.getRank()}},
+                new int[][] {descending, {indexOf(descending, rank)}});
+        int[] nodeWho = new int[node.getSize()];
+        node.allGather(new int[] {rank}, 1, MPI.INT, nodeWho, 1, MPI.INT);
+        double[] nodeSum = {rank};
+        node.allReduce(nodeSum, 1, MPI.DOUBLE, MPI.SUM);
+        check(rank, "splitType collectives", new Object[] {nodeWho, nodeSum[0]},
+                new Object[] {onNode, (double) Arrays.stream(onNode).sum()});
+        System.out.println("rank " + rank + " node size " + node.getSize());
+
+        // Ranks 1 and 0, in that order, from a group; the others get a null communicator.
+        Group pair = worldGroup.incl(new int[] {1, 0});
+        Intracomm made = MPI.COMM_WORLD.create(pair);
+        int[] madeWho = {};
+        if (!made.isNull()) {
+            madeWho = new int[made.getSize()];
+            made.allGather(new int[] {rank}, 1, MPI.INT, madeWho, 1, MPI.INT);
+        }
+        check(rank, "create", new Object[] {pair.getRank(), made.isNull(), madeWho},
+                new Object[] {rank <= 1 ? 1 - rank : MPI.UNDEFINED, rank > 1, rank <= 1 ? new int[] {1, 0} : new int[0]});
+
+        for (Intracomm c : new Intracomm[] {parity, twin, dup, node}) {
+            c.free();
+        }
+        if (!some.isNull()) {
+            some.free();
+        }
+        if (!made.isNull()) {
+            made.free();
+        }
+        for (Group g : new Group[] {nodeGroup, worldGroup, pair}) {
+            g.free();
+        }
+        check(rank, "free", new boolean[] {parity.isNull(), twin.isNull(), dup.isNull(), node.isNull(), some.isNull(),
+                made.isNull(), worldGroup.isNull()}, new boolean[] {true, true, true, true, true, true, true});
+    }
+
+    static int indexOf(int[] a, int x) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == x) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** One line per check: the values and "ok", or what was expected instead. */

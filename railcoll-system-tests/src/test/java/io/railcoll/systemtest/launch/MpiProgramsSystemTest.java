@@ -59,7 +59,11 @@ class MpiProgramsSystemTest {
             List<String> cmd = new ArrayList<>(List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp",
                     railcollClassPath(), "io.railcoll.cli.RailcollCli", "run", "--placement", "2,1", "--classpath",
                     classes.toString(), program));
-            check(program, Launch.run(cmd, Map.of(), 300));
+            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            check(program, r);
+            if (program.equals("Collectives")) {
+                nodeSizes(r, 2, 2, 1); // placement 2,1: ranks 0 and 1 share a node, rank 2 is alone
+            }
         }
     }
 
@@ -90,7 +94,18 @@ class MpiProgramsSystemTest {
             List<String> cmd = new ArrayList<>(List.of(MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to",
                     "none", "-np", Integer.toString(RANKS), java(), "--enable-native-access=ALL-UNNAMED",
                     "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp, program));
-            check(program, Launch.run(cmd, Map.of(), 300));
+            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            check(program, r);
+            if (program.equals("Collectives")) {
+                nodeSizes(r, RANKS, RANKS, RANKS); // one host: splitType(TYPE_SHARED) holds every rank
+            }
+        }
+    }
+
+    /** The size each rank printed of its {@code splitType(Comm.TYPE_SHARED)} communicator. */
+    private static void nodeSizes(Launch.Result r, int... sizes) {
+        for (int rank = 0; rank < sizes.length; rank++) {
+            assertEquals(1, r.count("rank " + rank + " node size " + sizes[rank]), r.output());
         }
     }
 
@@ -189,7 +204,9 @@ class MpiProgramsSystemTest {
         switch (program) {
             case "Collectives" -> {
                 names.addAll(List.of("reduce in place", "scan", "exScan", "reduceScatter", "reduceScatterBlock", "scatter",
-                        "scatter in place", "scatterv", "scatterv direct"));
+                        "scatter in place", "scatterv", "scatterv direct", "split", "split allGather", "split allReduce",
+                        "split bcast", "split scan", "split compare", "dup of split", "undefined", "dup", "splitType",
+                        "splitType collectives", "create", "free"));
                 if (rank == last) {
                     names.add("reduce");
                 }
