@@ -163,7 +163,7 @@ final class BenchCommand implements Callable<Integer> {
         if (c.reduces()) {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--collective: '" + collective
                     + "' is not timed by bench yet (its reductions are checked by the test suite); accepted: allgather,"
-                    + " gather, broadcast, alltoall, barrier, bandwidth, bibandwidth, latency, local-reduce");
+                    + " gather, scatter, broadcast, alltoall, barrier, bandwidth, bibandwidth, latency, local-reduce");
         }
         List<String> variants = intraNodeVariants();
         cluster.environment(); // every setting checked before any JVM starts

@@ -61,6 +61,7 @@ class BadInputTest {
             "bench --engine turbo | --engine ; 'turbo' ; single, threaded",
             // a reduction would have been timed as doing nothing
             "bench --collective allreduce | --collective ; 'allreduce' ; not timed",
+            "bench --collective reduce-scatter | --collective ; 'reduce-scatter' ; not timed",
             "run --timeout-ms 18446744073710 io.railcoll.bench.CheckApp | --timeout-ms ; 18446744073710 ; 1..31536000000",
             "run --stripe-threshold lots io.railcoll.bench.CheckApp | --stripe-threshold ; 'lots'",
             // an unknown application class: 16 stack traces
