@@ -20,13 +20,18 @@ public final class TimedReduction {
     private TimedReduction() {
     }
 
-    /** What bench, peer_bench.c and MpjBench all time; the other collectives are checked by the test suite only. */
+    /** What bench times; the other collectives are checked by the test suite only. */
     private static final Set<Collective> TIMED = EnumSet.of(Collective.BARRIER, Collective.BROADCAST, Collective.GATHER,
-            Collective.ALLGATHER, Collective.ALLTOALL, Collective.ALLREDUCE);
+            Collective.SCATTER, Collective.ALLGATHER, Collective.ALLTOALL, Collective.ALLREDUCE);
 
-    /** Whether bench and its peers time {@code c}. */
+    /** Whether bench times {@code c}. */
     public static boolean timed(Collective c) {
         return TIMED.contains(c);
+    }
+
+    /** Whether peer_bench.c and MpjBench time {@code c} too: what bench times but scatter. */
+    public static boolean peersRun(Collective c) {
+        return timed(c) && c != Collective.SCATTER;
     }
 
     /** Null when every size suits {@code c}; otherwise what is wrong, naming the first size that does not. */

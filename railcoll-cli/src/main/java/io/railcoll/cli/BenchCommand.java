@@ -164,7 +164,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!TimedReduction.timed(c)) {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--collective: '" + collective
                     + "' is not timed by bench yet (it is checked by the test suite); accepted: allgather,"
-                    + " gather, broadcast, alltoall, allreduce, barrier, bandwidth, bibandwidth, latency, local-reduce");
+                    + " gather, scatter, broadcast, alltoall, allreduce, barrier, bandwidth, bibandwidth, latency, local-reduce");
         }
         List<String> variants = intraNodeVariants();
         cluster.environment(); // every setting checked before any JVM starts
@@ -173,6 +173,10 @@ final class BenchCommand implements Callable<Integer> {
         // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
         List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : sizesFor(c);
         List<String> peers = peers();
+        if (!peers.isEmpty() && !TimedReduction.peersRun(c)) {
+            throw new picocli.CommandLine.ParameterException(command.commandLine(), "--peer: the peers do not time "
+                    + c.id() + " yet; bench times it for railcoll alone");
+        }
         Files.createDirectories(out);
         accounting = new RailAccounting(c, placement, root, cluster.rails);
         List<BenchResult> results = new ArrayList<>();

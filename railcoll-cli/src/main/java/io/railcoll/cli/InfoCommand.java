@@ -70,7 +70,7 @@ final class InfoCommand implements Callable<Integer> {
     @Option(names = "--rails", description = "Rails per node, the ports k (default ${DEFAULT-VALUE}).", defaultValue = "2")
     int rails;
 
-    @Option(names = "--root", description = "Root rank of gather and broadcast (default ${DEFAULT-VALUE}).", defaultValue = "0")
+    @Option(names = "--root", description = "Root rank of gather, broadcast, reduce and scatter (default ${DEFAULT-VALUE}).", defaultValue = "0")
     int root;
 
     @Option(names = "--groups", description = "Master groups per node of the multi-connection all-gathers (default ${DEFAULT-VALUE}).", defaultValue = "2")
@@ -151,8 +151,7 @@ final class InfoCommand implements Callable<Integer> {
             selector.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT); // RAILCOLL_SHM
         }
         long bytes = BenchCommand.parseSizes(size).getFirst();
-        Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c == Collective.GATHER
-                || c == Collective.BROADCAST ? root : 0, groups);
+        Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c.hasRoot() ? root : 0, groups);
         System.out.print(selector.explain(shape).render());
         return 0;
     }
@@ -174,7 +173,7 @@ final class InfoCommand implements Callable<Integer> {
             coreNote = model.cpuCores() == 0 ? "a core per rank"
                     : fmt(model.cpuCores()) + " cores per " + model.cpuScope().key();
         }
-        int r = c == Collective.GATHER || c == Collective.BROADCAST ? root : 0;
+        int r = c.hasRoot() ? root : 0;
         List<Long> sizeList = BenchCommand.parseSizes(sizes);
         System.out.println("simulating " + c.id() + " on " + p.describe() + " (" + p.size() + " ranks), k=" + rails
                 + (r != 0 ? ", root " + r : "") + "; tuning " + t.source() + "; " + coreNote);

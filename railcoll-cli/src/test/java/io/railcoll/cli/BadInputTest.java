@@ -64,6 +64,8 @@ class BadInputTest {
             // tune started 16 ranks that each printed a stack trace
             "tune --collectives allgather,bogus | --collectives ; 'bogus' ; allreduce",
             "tune --collectives allreduce | --collectives ; allreduce ; not time",
+            "bench --collective reduce-scatter | --collective ; 'reduce-scatter' ; not timed",
+            "bench --collective scatter --peer openmpi | --peer ; scatter ; railcoll alone",
             "run --timeout-ms 18446744073710 io.railcoll.bench.CheckApp | --timeout-ms ; 18446744073710 ; 1..31536000000",
             "run --stripe-threshold lots io.railcoll.bench.CheckApp | --stripe-threshold ; 'lots'",
             // an unknown application class: 16 stack traces

@@ -166,7 +166,7 @@ final class AllreduceApps {
         }
     }
 
-    private static void expectRefusal(Runnable call, String named) {
+    static void expectRefusal(Runnable call, String named) {
         try {
             call.run();
         } catch (IllegalArgumentException e) {
@@ -339,7 +339,7 @@ final class AllreduceApps {
         }
     }
 
-    private static void accumulateMagnitude(Case c, MemorySegment s, double[] magnitude) {
+    static void accumulateMagnitude(Case c, MemorySegment s, double[] magnitude) {
         for (int i = 0; i < magnitude.length; i++) {
             switch (c.type()) {
                 case FLOAT -> magnitude[i] += Math.abs(s.get(FLOAT, 4L * i));
@@ -355,7 +355,7 @@ final class AllreduceApps {
      * Integers, maxima and pairs must equal the reference exactly; floating-point sums, which the algorithms
      * bracket differently, within (N+1) rounding errors of the sum of magnitudes.
      */
-    private static String compare(Case c, int n, long count, MemorySegment got, MemorySegment expected,
+    static String compare(Case c, int n, long count, MemorySegment got, MemorySegment expected,
                                   double[] magnitude) {
         boolean floatSum = c.op() == PredefinedOperator.SUM
                 && (c.type() == ElementType.FLOAT || c.type() == ElementType.DOUBLE);

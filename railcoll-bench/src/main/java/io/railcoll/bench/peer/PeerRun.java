@@ -44,7 +44,7 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         sizes = List.copyOf(sizes);
         extraMpirunArgs = List.copyOf(extraMpirunArgs);
         railInterfaces = List.copyOf(railInterfaces);
-        if (!TimedReduction.timed(collective)) {
+        if (!TimedReduction.peersRun(collective)) {
             throw new IllegalArgumentException("the peers do not run " + collective.id() + " yet");
         }
         String sizeProblem = TimedReduction.sizeProblem(collective, sizes);

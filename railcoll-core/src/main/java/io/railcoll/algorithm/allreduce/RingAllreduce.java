@@ -2,6 +2,7 @@ package io.railcoll.algorithm.allreduce;
 
 import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.ProgramBuilder;
+import io.railcoll.algorithm.reducescatter.RingReduceScatter;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
@@ -49,23 +50,10 @@ public final class RingAllreduce extends AlgorithmBase {
         }
         int right = (rank + 1) % n;
         int left = Math.floorMod(rank - 1, n);
-        // Reduce-scatter: the partial of part (rank - s) leaves in step s; part (rank - s - 1) arrives.
-        Buffer curBuf = Buffer.SEND;
-        long curOff = offset(shape, rank);
-        for (int s = 0; s < n - 1; s++) {
-            int out = Math.floorMod(rank - s, n);
-            int in = Math.floorMod(rank - s - 1, n);
-            long inLen = length(shape, in);
-            p.put(right, curBuf, curOff, length(shape, out), s);
-            boolean last = s == n - 2;
-            Buffer resBuf = last ? Buffer.RECV : Buffer.TEMP;
-            long resOff = last ? offset(shape, in) : p.allocateTemp(inLen);
-            p.recv(left, s, resBuf, resOff, inLen);
-            // The operator is commutative: combine own data in from the left, no copy needed.
-            p.reduce(Buffer.SEND, offset(shape, in), resBuf, resOff, inLen);
-            curBuf = resBuf;
-            curOff = resOff;
-        }
+        // Reduce-scatter: the partial of part (rank - s) leaves in step s; part (rank - s - 1) arrives; part rank+1
+        // ends complete, in its place in RECV.
+        RingReduceScatter.appendRingReduceScatter(p, n, rank, i -> offset(shape, i), i -> length(shape, i),
+                i -> offset(shape, i));
         // All-gather: part (rank + 1 - t) leaves in step t, part (rank - t) arrives straight into RECV.
         for (int t = 0; t < n - 1; t++) {
             int out = Math.floorMod(rank + 1 - t, n);

@@ -10,6 +10,7 @@ import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
 import java.util.Optional;
+import java.util.function.IntToLongFunction;
 
 /**
  * Ring reduce-scatter with equal blocks (the first half of the ring all-reduce, Patarasuk and Yuan 2009): in step s
@@ -47,23 +48,38 @@ public final class RingReduceScatter extends AlgorithmBase {
             p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b);
             return p.build();
         }
+        appendRingReduceScatter(p, n, Math.floorMod(rank - 1, n), j -> j * b, j -> b, j -> 0);
+        return p.build();
+    }
+
+    /**
+     * Appends the ring reduce-scatter (N-1 steps, tags 0..N-2) to {@code p}'s program: in step s the rank puts its
+     * partial of part {@code first - s} to the right and combines its own SEND part {@code first - s - 1} into the
+     * partial arriving from the left ({@code own op partial}: commutative operators only); the last one lands in
+     * RECV at {@code lastRecvOffset} of its part. Part j is {@code partLength(j)} bytes at {@code partOffset(j)} of
+     * SEND. Shared with the ring all-reduce, whose first half it is.
+     */
+    public static void appendRingReduceScatter(ProgramBuilder p, int n, int first, IntToLongFunction partOffset,
+                                               IntToLongFunction partLength, IntToLongFunction lastRecvOffset) {
+        int rank = p.rank();
         int right = (rank + 1) % n;
         int left = Math.floorMod(rank - 1, n);
         Buffer cur = Buffer.SEND;
-        long curOff = Math.floorMod(rank - 1, n) * b;
+        long curOff = partOffset.applyAsLong(first);
         for (int s = 0; s < n - 1; s++) {
-            int in = Math.floorMod(rank - s - 2, n);
-            p.put(right, cur, curOff, b, s);
+            int out = Math.floorMod(first - s, n);
+            int in = Math.floorMod(first - s - 1, n);
+            long inLen = partLength.applyAsLong(in);
+            p.put(right, cur, curOff, partLength.applyAsLong(out), s);
             boolean last = s == n - 2;
             Buffer dst = last ? Buffer.RECV : Buffer.TEMP;
-            long dstOff = last ? 0 : p.allocateTemp(b);
-            p.recv(left, s, dst, dstOff, b);
-            // The operator is commutative: own block in from the left, no copy needed.
-            p.reduce(Buffer.SEND, in * b, dst, dstOff, b);
+            long dstOff = last ? lastRecvOffset.applyAsLong(in) : p.allocateTemp(inLen);
+            p.recv(left, s, dst, dstOff, inLen);
+            // The operator is commutative: own part in from the left, no copy needed.
+            p.reduce(Buffer.SEND, partOffset.applyAsLong(in), dst, dstOff, inLen);
             cur = dst;
             curOff = dstOff;
         }
-        return p.build();
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.railcoll.algorithm.allreduce;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.algorithm.ElementBoundaries;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.Op;
 import io.railcoll.schedule.ScheduleChecker;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
@@ -47,7 +47,7 @@ class AllreduceAlgorithmsTest {
                                     }
                                     ScheduleChecker.Report report = ScheduleChecker.check(a, shape);
                                     assertTrue(report.ok(), report::describe);
-                                    assertWholeElements(a, shape);
+                                    ElementBoundaries.assertWholeElements(a, shape);
                                     checked++;
                                 }
                             }
@@ -85,23 +85,5 @@ class AllreduceAlgorithmsTest {
         var cost = new RingAllreduce().cost(shape);
         assertEquals(2 * 7 * 1024, cost.interNodeSentBytes());
         assertEquals(14, cost.steps());
-    }
-
-    /** Every range a program moves or combines starts and ends between elements. */
-    private static void assertWholeElements(Algorithm a, Shape shape) {
-        int e = shape.elementBytes();
-        for (int r = 0; r < shape.size(); r++) {
-            for (Op op : a.program(shape, r).ops()) {
-                long[] ranges = switch (op) {
-                    case Op.Put put -> new long[] {put.srcOffset(), put.length()};
-                    case Op.Recv recv -> new long[] {recv.dstOffset(), recv.length()};
-                    case Op.Copy copy -> new long[] {copy.srcOffset(), copy.dstOffset(), copy.length()};
-                    case Op.Reduce reduce -> new long[] {reduce.srcOffset(), reduce.dstOffset(), reduce.length()};
-                };
-                for (long v : ranges) {
-                    assertEquals(0, v % e, () -> a.id() + " rank " + " splits an element: " + op);
-                }
-            }
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.railcoll.algorithm.reduction;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.algorithm.ElementBoundaries;
 import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.reduce.BinomialReduce;
 import io.railcoll.algorithm.reducescatter.RecursiveHalvingReduceScatter;
@@ -9,7 +10,6 @@ import io.railcoll.algorithm.scatter.BinomialScatter;
 import io.railcoll.algorithm.scatter.DirectScatter;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.Op;
 import io.railcoll.schedule.ScheduleChecker;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
@@ -80,7 +80,7 @@ class ReductionAlgorithmsTest {
                                             }
                                             ScheduleChecker.Report report = ScheduleChecker.check(a, shape);
                                             assertTrue(report.ok(), report::describe);
-                                            assertWholeElements(a, shape);
+                                            ElementBoundaries.assertWholeElements(a, shape);
                                             checked++;
                                         }
                                     }
@@ -134,23 +134,5 @@ class ReductionAlgorithmsTest {
 
     private static List<String> ids(List<Algorithm> algorithms) {
         return algorithms.stream().map(Algorithm::id).toList();
-    }
-
-    /** Every range a program moves or combines starts and ends between elements. */
-    private static void assertWholeElements(Algorithm a, Shape shape) {
-        int e = shape.elementBytes();
-        for (int r = 0; r < shape.size(); r++) {
-            for (Op op : a.program(shape, r).ops()) {
-                long[] ranges = switch (op) {
-                    case Op.Put put -> new long[] {put.srcOffset(), put.length()};
-                    case Op.Recv recv -> new long[] {recv.dstOffset(), recv.length()};
-                    case Op.Copy copy -> new long[] {copy.srcOffset(), copy.dstOffset(), copy.length()};
-                    case Op.Reduce reduce -> new long[] {reduce.srcOffset(), reduce.dstOffset(), reduce.length()};
-                };
-                for (long v : ranges) {
-                    assertEquals(0, v % e, () -> a.id() + " splits an element: " + op);
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,55 @@
+package io.railcoll.systemtest;
+
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reduce, reduce-scatter (equal blocks), scan, exscan and scatter on real processes over real loopback rails and
+ * shared memory: every algorithm (forced, then the automatic choice) x type x operator x count, roots in turn,
+ * against a sequential reference, a non-commutative user operator in rank order and refused by the rings; one job
+ * per placement checks all of its cases (counts above 1000 on three of the type and operator cases, so that a job of
+ * nine JVMs ends within the 5-minute job deadline on a loaded 2-core host). A disagreement on root, count, type or operator fails every rank with a
+ * mismatch.
+ */
+class ReductionSystemTest {
+    private static final Map<String, String> SHORT_DEADLINE = Map.of("RAILCOLL_TIMEOUT_MS", "60000");
+
+    @ParameterizedTest(name = "placement {0}, {1} rails, counts {2}")
+    @CsvSource(delimiter = ';', value = {
+            "3,4,2;  2; 0,1,7,30001",
+            "3,4,2;  1; 1,4099",
+            "1x5;    1; 0,1,7,50021",
+            "1x5;    2; 1,7",
+            "5x1;    2; 0,7,4099",
+    })
+    void everyAlgorithmTypeAndOperatorMatchesTheSequentialReference(String placement, int rails, String counts) {
+        Jobs.Outcome o = Jobs.run(Placement.parse(placement), rails, ReductionApps.Check.class,
+                List.of("counts=" + counts), Map.of()).assertSucceeded();
+        assertTrue(o.stdout().contains("REDUCTIONS-CHECKED "), o.stdout());
+        // The reduce-scatter ring refuses the non-commutative operator once per count.
+        assertTrue(o.stdout().contains(" cases, " + counts.split(",").length + " refused, "), o.stdout());
+    }
+
+    @ParameterizedTest(name = "{0} {1} mismatch")
+    @CsvSource({"reduce, root", "reduce, count", "reduce-scatter, count", "scan, type", "exscan, operator",
+            "reduce-scatter, user"})
+    void aDisagreementFailsEveryRankWithAMismatch(String collective, String kind) {
+        Placement p = Placement.parse("2,2");
+        Jobs.Outcome o = Jobs.run(p, 1, ReductionApps.Mismatch.class, List.of(collective, kind, "1"), SHORT_DEADLINE);
+        assertFalse(o.result().succeeded());
+        String err = o.stderr();
+        for (int r = 0; r < p.size(); r++) {
+            assertTrue(Pattern.compile("\\[r" + r + "] FAILED: io\\.railcoll\\.MismatchException: .*(?i:mismatch)")
+                    .matcher(err).find(), "rank " + r + ":\n" + err);
+        }
+        assertTrue(o.elapsedMs() < 50_000, "took " + o.elapsedMs() + " ms");
+    }
+}
