@@ -1026,13 +1026,15 @@ final class RailcollCommunicator implements Communicator {
         RailcollException failure = engine.failure();
         if (failure != null) {
             // Peers still waiting on this rank learn why it left (e.g. the rank it lost) instead of only that it
-            // closed: the first failure travels to every rank as an ABORT ahead of the goodbyes.
+            // closed: the first failure travels to every rank as an ABORT ahead of the goodbyes. A mismatch relayed
+            // this way stays a mismatch on the ranks that hear of it here first.
+            String reason = CollectiveEngine.abortReason(failure);
             for (Transport t : new Transport[] {shm, rails}) {
                 if (t == null) {
                     continue;
                 }
                 try {
-                    t.abortAll(failure.getMessage());
+                    t.abortAll(reason);
                 } catch (RuntimeException e) {
                     failure.addSuppressed(e);
                 }

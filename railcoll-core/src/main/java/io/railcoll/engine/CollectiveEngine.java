@@ -270,10 +270,17 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         sendAbort(e);
     }
 
+    /**
+     * The reason an ABORT carries for {@code e}: a mismatch's is marked, so that the peers fail with a mismatch too,
+     * whether they hear it from the rank that found it or from one that relays it (decision 0051).
+     */
+    public static String abortReason(RailcollException e) {
+        return (e instanceof MismatchException ? MISMATCH_MARK : "") + e.getMessage();
+    }
+
     /** An ABORT with {@code e}'s reason on every transport, best effort. */
     private void sendAbort(RailcollException e) {
-        // A mismatch's reason is marked, so that the peers fail with a mismatch too.
-        String reason = (e instanceof MismatchException ? MISMATCH_MARK : "") + e.getMessage();
+        String reason = abortReason(e);
         for (Transport t : transports) {
             try {
                 t.abortAll(reason);
