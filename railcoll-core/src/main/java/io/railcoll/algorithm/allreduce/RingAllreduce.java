@@ -32,11 +32,7 @@ public final class RingAllreduce extends AlgorithmBase {
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        if (!shape.commutative() && shape.size() > 1) {
-            return Optional.of("the ring combines part j starting at rank j+1, not in rank order, which a "
-                    + "non-commutative operator needs");
-        }
-        return Optional.empty();
+        return RingReduceScatter.ringOrderRestriction(shape, "part");
     }
 
     @Override

@@ -32,8 +32,16 @@ public final class RingReduceScatter extends AlgorithmBase {
 
     @Override
     protected Optional<String> restriction(Shape shape) {
+        return ringOrderRestriction(shape, "block");
+    }
+
+    /**
+     * Why a ring cannot combine {@code shape}: it combines {@code unit} j starting at rank j+1, so only a
+     * commutative operator (or a single rank) may use it. Shared with the ring all-reduce.
+     */
+    public static Optional<String> ringOrderRestriction(Shape shape, String unit) {
         if (!shape.commutative() && shape.size() > 1) {
-            return Optional.of("the ring combines block j starting at rank j+1, not in rank order, which a "
+            return Optional.of("the ring combines " + unit + " j starting at rank j+1, not in rank order, which a "
                     + "non-commutative operator needs");
         }
         return Optional.empty();
