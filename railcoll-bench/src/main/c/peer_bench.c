@@ -23,7 +23,9 @@
  * and gather move size bytes per rank (receive size*N); bcast moves size bytes from root 0;
  * alltoall sends size bytes to each peer (send and receive size*N); allreduce sums size/8
  * doubles (MPI_DOUBLE, MPI_SUM; size must be a multiple of 8), as `railcoll bench --collective
- * allreduce` does; barrier ignores sizes and is measured once, reported as size 0.
+ * allreduce` does, and so do reduce (to root 0), scan and exscan; reduce-scatter
+ * (MPI_Reduce_scatter_block) sums N blocks of size/8 doubles, each rank receiving its block; barrier
+ * ignores sizes and is measured once, reported as size 0.
  *
  * --check runs one untimed call per size before timing with a pattern that depends on source
  * rank and byte index, receive buffers poisoned first, and compares every received byte.
@@ -52,9 +54,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL, ALLREDUCE };
+enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL, ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN };
 
-static const char *const COLLECTIVE_NAMES[] = {"allgather", "gather", "bcast", "barrier", "alltoall", "allreduce"};
+static const char *const COLLECTIVE_NAMES[] = {"allgather", "gather", "bcast", "barrier", "alltoall", "allreduce",
+                                               "reduce", "reduce-scatter", "scan", "exscan"};
+
+/* The collectives that sum doubles rather than move bytes. */
+static int reduces(enum collective c) {
+    return c == ALLREDUCE || c == REDUCE || c == REDUCE_SCATTER || c == SCAN || c == EXSCAN;
+}
 
 #define MAX_SIZES 64
 #define MAX_RAILS 8
@@ -85,7 +93,8 @@ static int rank_count;
 static void usage_error(const char *message, const char *arg) {
     if (rank_id == 0) {
         fprintf(stderr, "peer_bench: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
-        fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall|allreduce "
+        fprintf(stderr, "usage: peer_bench --collective allgather|gather|bcast|barrier|alltoall|allreduce|reduce|"
+                        "reduce-scatter|scan|exscan "
                         "--sizes 1,2,4 [--warmup N] [--iterations N] [--large-warmup N] "
                         "[--large-iterations N] [--large-from BYTES] [--samples N] [--budget-us N] [--check] "
                         "[--rail-interfaces IF,IF] [--rail-label LABEL]\n");
@@ -193,10 +202,10 @@ static void parse_options(struct options *o, int argc, char **argv) {
     } else if (o->size_count == 0) {
         usage_error("--sizes is required", NULL);
     }
-    if (o->collective == ALLREDUCE) {
+    if (reduces(o->collective)) {
         for (int i = 0; i < o->size_count; i++) {
             if (o->sizes[i] % (long)sizeof(double) != 0) {
-                usage_error("allreduce sums doubles: every size must be a multiple of 8 bytes", NULL);
+                usage_error("the reductions sum doubles: every size must be a multiple of 8 bytes", NULL);
             }
         }
     }
@@ -230,6 +239,18 @@ static void run_once(enum collective c, unsigned char *send, unsigned char *recv
         case ALLREDUCE:
             MPI_Allreduce(send, recv, n / (int)sizeof(double), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
             break;
+        case REDUCE:
+            MPI_Reduce(send, recv, n / (int)sizeof(double), MPI_DOUBLE, MPI_SUM, ROOT, MPI_COMM_WORLD);
+            break;
+        case REDUCE_SCATTER:
+            MPI_Reduce_scatter_block(send, recv, n / (int)sizeof(double), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            break;
+        case SCAN:
+            MPI_Scan(send, recv, n / (int)sizeof(double), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            break;
+        case EXSCAN:
+            MPI_Exscan(send, recv, n / (int)sizeof(double), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            break;
     }
 }
 
@@ -240,26 +261,35 @@ static double reduce_term(int src, long index) {
     return (double)((src * 131 + index * 7 + 1) & 0x3FF);
 }
 
-/* Checks an all-reduce: returns the number of wrong elements on this rank. */
-static long check_allreduce(unsigned char *send, unsigned char *recv, long size) {
+/* Checks a reduction: returns the number of wrong elements on this rank. Element i of the result
+ * sums the terms at first + i of the ranks it covers: every rank (reduce-scatter: at this rank's
+ * block), ranks up to this one (scan) or before it (exscan; rank 0's result is undefined); only the
+ * root's result of a reduce is defined. */
+static long check_reduction(enum collective c, unsigned char *send, unsigned char *recv, long size) {
     long count = size / (long)sizeof(double);
+    long inputs = c == REDUCE_SCATTER ? count * rank_count : count;
     double *in = (double *)send;
     double *out = (double *)recv;
     memset(recv, POISON, (size_t)size);
-    for (long i = 0; i < count; i++) {
+    for (long i = 0; i < inputs; i++) {
         in[i] = reduce_term(rank_id, i);
     }
-    run_once(ALLREDUCE, send, recv, size);
+    run_once(c, send, recv, size);
+    if ((c == REDUCE && rank_id != ROOT) || (c == EXSCAN && rank_id == 0)) {
+        return 0;
+    }
+    long first = c == REDUCE_SCATTER ? rank_id * count : 0;
+    int ranks = c == SCAN ? rank_id + 1 : c == EXSCAN ? rank_id : rank_count;
     long wrong = 0;
     for (long i = 0; i < count; i++) {
         double expected = 0.0;
-        for (int r = 0; r < rank_count; r++) {
-            expected += reduce_term(r, i);
+        for (int r = 0; r < ranks; r++) {
+            expected += reduce_term(r, first + i);
         }
         if (out[i] != expected) {
             if (wrong == 0) {
-                fprintf(stderr, "peer_bench: rank %d, allreduce size %ld: element %ld is %g, expected %g\n",
-                        rank_id, size, i, out[i], expected);
+                fprintf(stderr, "peer_bench: rank %d, %s size %ld: element %ld is %g, expected %g\n",
+                        rank_id, COLLECTIVE_NAMES[c], size, i, out[i], expected);
             }
             wrong++;
         }
@@ -270,8 +300,8 @@ static long check_allreduce(unsigned char *send, unsigned char *recv, long size)
 /* Fills inputs with the pattern, poisons outputs, runs once, returns the number of wrong bytes
  * this rank holds (its own first mismatch goes to stderr for the person debugging). */
 static long check_once(enum collective c, unsigned char *send, unsigned char *recv, long size) {
-    if (c == ALLREDUCE) {
-        return check_allreduce(send, recv, size);
+    if (reduces(c)) {
+        return check_reduction(c, send, recv, size);
     }
     long total = size * rank_count;
     memset(recv, POISON, (size_t)total);

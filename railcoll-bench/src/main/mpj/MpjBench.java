@@ -48,6 +48,8 @@ public class MpjBench {
     /** All-reduce operands: MPJ reduces typed arrays, so the doubles live apart from the byte buffers. */
     private double[] sendDoubles = new double[0];
     private double[] recvDoubles = new double[0];
+    /** Reduce-scatter's per-rank counts (MPJ Express has no Reduce_scatter_block): every rank the same. */
+    private int[] recvCounts = new int[0];
 
     public static void main(String[] args) throws Exception {
         String[] rest = MPI.Init(args);
@@ -104,12 +106,13 @@ public class MpjBench {
         if (collective.equals("barrier")) {
             sizes = new long[] {0};
         }
-        if (!List.of("allgather", "gather", "bcast", "barrier", "alltoall", "allreduce").contains(collective)) {
+        if (!List.of("allgather", "gather", "bcast", "barrier", "alltoall", "allreduce", "reduce", "reduce-scatter", "scan")
+                .contains(collective)) {
             throw new IllegalArgumentException("unknown collective " + collective);
         }
         for (long s : sizes) {
-            if (collective.equals("allreduce") && s % Double.BYTES != 0) {
-                throw new IllegalArgumentException("allreduce sums doubles: every size must be a multiple of 8 bytes, not " + s);
+            if (reduces() && s % Double.BYTES != 0) {
+                throw new IllegalArgumentException(collective + " sums doubles: every size must be a multiple of 8 bytes, not " + s);
             }
         }
     }
@@ -124,9 +127,11 @@ public class MpjBench {
         }
         byte[] send = new byte[(int) (max * n)];
         byte[] recv = new byte[(int) (max * n)];
-        if (collective.equals("allreduce")) {
-            sendDoubles = new double[(int) (max / Double.BYTES)];
+        if (reduces()) {
+            // Reduce-scatter sends N blocks of the size; the others send one vector of it.
+            sendDoubles = new double[(int) (max / Double.BYTES) * (collective.equals("reduce-scatter") ? n : 1)];
             recvDoubles = new double[(int) (max / Double.BYTES)];
+            recvCounts = new int[n];
         }
         if (rank == 0) {
             System.out.println("info,library,\"MPJ Express (" + device + " device)\"");
@@ -222,6 +227,12 @@ public class MpjBench {
             case "barrier" -> world.Barrier();
             case "alltoall" -> world.Alltoall(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
             case "allreduce" -> world.Allreduce(sendDoubles, 0, recvDoubles, 0, size / Double.BYTES, MPI.DOUBLE, MPI.SUM);
+            case "reduce" -> world.Reduce(sendDoubles, 0, recvDoubles, 0, size / Double.BYTES, MPI.DOUBLE, MPI.SUM, ROOT);
+            case "reduce-scatter" -> {
+                java.util.Arrays.fill(recvCounts, size / Double.BYTES);
+                world.Reduce_scatter(sendDoubles, 0, recvDoubles, 0, recvCounts, MPI.DOUBLE, MPI.SUM);
+            }
+            case "scan" -> world.Scan(sendDoubles, 0, recvDoubles, 0, size / Double.BYTES, MPI.DOUBLE, MPI.SUM);
             default -> throw new IllegalStateException(collective);
         }
     }
@@ -283,19 +294,33 @@ public class MpjBench {
         return (double) ((src * 131 + index * 7 + 1) & 0x3FF);
     }
 
-    /** An untimed all-reduce of patterned doubles into a poisoned result; returns this rank's wrong elements. */
-    private long checkAllreduce(int size) {
+    private boolean reduces() {
+        return List.of("allreduce", "reduce", "reduce-scatter", "scan").contains(collective);
+    }
+
+    /**
+     * An untimed reduction of patterned doubles into a poisoned result; returns this rank's wrong elements. Element
+     * i of the result sums the terms at {@code first + i} of the ranks it covers: all of them (at rank * count for
+     * reduce-scatter's block), those up to this rank for scan, and nothing is checked off the reduce's root.
+     */
+    private long checkReduction(int size) {
         int count = size / Double.BYTES;
+        boolean scatter = collective.equals("reduce-scatter");
         java.util.Arrays.fill(recvDoubles, 0, count, Double.NaN);
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < count * (scatter ? n : 1); i++) {
             sendDoubles[i] = reduceTerm(rank, i);
         }
         call(null, null, size);
+        if (collective.equals("reduce") && rank != ROOT) {
+            return 0;
+        }
+        int first = scatter ? rank * count : 0;
+        int ranks = collective.equals("scan") ? rank + 1 : n;
         long wrong = 0;
         for (int i = 0; i < count; i++) {
             double expected = 0;
-            for (int r = 0; r < n; r++) {
-                expected += reduceTerm(r, i);
+            for (int r = 0; r < ranks; r++) {
+                expected += reduceTerm(r, first + i);
             }
             if (recvDoubles[i] != expected) {
                 wrong++;
@@ -306,8 +331,8 @@ public class MpjBench {
 
     /** One untimed call with patterned input and poisoned output; returns this rank's wrong bytes. */
     private long checkOnce(byte[] send, byte[] recv, int size) {
-        if (collective.equals("allreduce")) {
-            return checkAllreduce(size);
+        if (reduces()) {
+            return checkReduction(size);
         }
         int total = size * n;
         java.util.Arrays.fill(recv, 0, total, POISON);

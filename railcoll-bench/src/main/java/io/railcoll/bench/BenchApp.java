@@ -332,6 +332,10 @@ public final class BenchApp implements RankApp {
         }
     }
 
+    private static long elements(long bytes) {
+        return bytes / TimedReduction.TYPE.sizeBytes();
+    }
+
     static void call(Communicator comm, Collective c, MemorySegment s, MemorySegment r, int root) {
         switch (c) {
             case BARRIER -> comm.barrier();
@@ -339,13 +343,14 @@ public final class BenchApp implements RankApp {
             case GATHER -> comm.gather(s, comm.rank() == root ? r : null, root);
             case ALLGATHER -> comm.allgather(s, r);
             case ALLTOALL -> comm.alltoall(s, r);
-            case ALLREDUCE -> comm.allreduce(s, r, TimedReduction.TYPE, s.byteSize() / TimedReduction.TYPE.sizeBytes(),
-                    TimedReduction.OPERATOR);
+            case ALLREDUCE -> comm.allreduce(s, r, TimedReduction.TYPE, elements(s.byteSize()), TimedReduction.OPERATOR);
             case SCATTER -> comm.scatter(s, r, root);
-            // Refused by bench before any rank starts (TimedReduction.timed); here so that no call is ever timed as
-            // doing nothing.
-            case REDUCE, REDUCE_SCATTER, SCAN, EXSCAN ->
-                    throw new IllegalArgumentException("bench does not time " + c.id() + " yet");
+            case REDUCE -> comm.reduce(s, comm.rank() == root ? r : null, TimedReduction.TYPE, elements(s.byteSize()),
+                    TimedReduction.OPERATOR, root);
+            case REDUCE_SCATTER -> comm.reduceScatterBlock(s, r, TimedReduction.TYPE, elements(r.byteSize()),
+                    TimedReduction.OPERATOR);
+            case SCAN -> comm.scan(s, r, TimedReduction.TYPE, elements(s.byteSize()), TimedReduction.OPERATOR);
+            case EXSCAN -> comm.exscan(s, r, TimedReduction.TYPE, elements(s.byteSize()), TimedReduction.OPERATOR);
         }
     }
 

@@ -39,8 +39,9 @@ public final class Patterns {
                     }
                 }
             }
-            case ALLREDUCE -> {
-                for (long i = 0; i < b / Double.BYTES; i++) {
+            case ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN -> {
+                // The whole send vector: b bytes, or N blocks of b for reduce-scatter, element i its own term.
+                for (long i = 0; i < c.sendBytes(b, size) / Double.BYTES; i++) {
                     send.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, TimedReduction.term(seed, rank, i));
                 }
             }
@@ -81,20 +82,38 @@ public final class Patterns {
                 }
                 return null;
             case ALLREDUCE:
-                for (long i = 0; i < b / Double.BYTES; i++) {
-                    double expected = 0;
-                    for (int src = 0; src < size; src++) {
-                        expected += TimedReduction.term(seed, src, i);
-                    }
-                    double got = recv.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
-                    if (got != expected) {
-                        return "element " + i + " of the sum is " + got + ", expected " + expected;
-                    }
-                }
-                return null;
-            default:
-                throw new IllegalArgumentException(c.toString());
+                return compareSum(recv, b, seed, 0, size, 0);
+            case REDUCE:
+                return rank == root ? compareSum(recv, b, seed, 0, size, 0) : null;
+            case REDUCE_SCATTER:
+                // Block r of every rank's send vector, summed: elements r*b/8.. of the terms.
+                return compareSum(recv, b, seed, 0, size, rank * (b / Double.BYTES));
+            case SCAN:
+                return compareSum(recv, b, seed, 0, rank + 1, 0);
+            case EXSCAN:
+                // Rank 0's result is undefined in MPI and left unwritten by railcoll.
+                return rank == 0 ? null : compareSum(recv, b, seed, 0, rank, 0);
         }
+        throw new IllegalArgumentException(c.toString());
+    }
+
+    /**
+     * Checks that element i of {@code recv}'s {@code b} bytes is the sum, over sources {@code from..to-1}, of their
+     * term at {@code firstTerm + i}; the terms are small integers, so the sum is exact in any order.
+     */
+    private static String compareSum(MemorySegment recv, long b, int seed, int from, int to, long firstTerm) {
+        for (long i = 0; i < b / Double.BYTES; i++) {
+            double expected = 0;
+            for (int src = from; src < to; src++) {
+                expected += TimedReduction.term(seed, src, firstTerm + i);
+            }
+            double got = recv.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i);
+            if (got != expected) {
+                return "element " + i + " of the sum over ranks " + from + ".." + (to - 1) + " is " + got
+                        + ", expected " + expected;
+            }
+        }
+        return null;
     }
 
     private static String compare(MemorySegment seg, long offset, long b, int seed, int source, int dest, String what) {

@@ -10,8 +10,9 @@ import java.util.Set;
 
 /**
  * What {@code bench} times when a collective reduces: a sum of doubles, the case MPI benchmarks time too (OSU's
- * osu_allreduce), so railcoll, peer_bench.c and MpjBench all add the same elements. A size is the vector's bytes on
- * every rank, so it must be a whole number of doubles.
+ * osu_allreduce, osu_reduce_scatter, osu_scan), so railcoll, peer_bench.c and MpjBench all add the same elements. A
+ * size is the vector's bytes on every rank (for reduce-scatter, each rank's block of the result, as {@code
+ * Collective#REDUCE_SCATTER} defines it), so it must be a whole number of doubles. Reduce goes to the bench's root.
  */
 public final class TimedReduction {
     public static final ElementType TYPE = ElementType.DOUBLE;
@@ -20,16 +21,18 @@ public final class TimedReduction {
     private TimedReduction() {
     }
 
-    /** What bench times; the other collectives are checked by the test suite only. */
-    private static final Set<Collective> TIMED = EnumSet.of(Collective.BARRIER, Collective.BROADCAST, Collective.GATHER,
-            Collective.SCATTER, Collective.ALLGATHER, Collective.ALLTOALL, Collective.ALLREDUCE);
+    /** What bench times: every collective. */
+    private static final Set<Collective> TIMED = EnumSet.allOf(Collective.class);
 
     /** Whether bench times {@code c}. */
     public static boolean timed(Collective c) {
         return TIMED.contains(c);
     }
 
-    /** Whether peer_bench.c and MpjBench time {@code c} too: what bench times but scatter. */
+    /**
+     * Whether peer_bench.c times {@code c} too: what bench times but scatter. MPJ Express times fewer still
+     * ({@code MpjPeer#runs}).
+     */
     public static boolean peersRun(Collective c) {
         return timed(c) && c != Collective.SCATTER;
     }

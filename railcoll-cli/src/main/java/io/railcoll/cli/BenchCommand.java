@@ -65,7 +65,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Option(names = "--collective", description = "Collective to measure: allgather, gather, broadcast, alltoall, barrier; "
+    @Option(names = "--collective", description = "Collective to measure: allgather, gather, scatter, broadcast, alltoall, barrier; "
+            + "allreduce, reduce, reduce-scatter, scan, exscan (sums of doubles: sizes in whole doubles, the vector per rank, "
+            + "for reduce-scatter each rank's block); "
             + "or paper 004's point-to-point benchmarks between rank 0 and a rank on another node: bandwidth, bibandwidth, "
             + "latency (then --iterations is the window, default sizes 8 B..4 MiB, 2 nodes x 1 rank); "
             + "or local-reduce: the local reduction loops (sum on int, long, float, double) against a plain copy on this machine, "
@@ -164,7 +166,8 @@ final class BenchCommand implements Callable<Integer> {
         if (!TimedReduction.timed(c)) {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--collective: '" + collective
                     + "' is not timed by bench yet (it is checked by the test suite); accepted: allgather,"
-                    + " gather, scatter, broadcast, alltoall, allreduce, barrier, bandwidth, bibandwidth, latency, local-reduce");
+                    + " gather, scatter, broadcast, alltoall, allreduce, reduce, reduce-scatter, scan, exscan, barrier,"
+                    + " bandwidth, bibandwidth, latency, local-reduce");
         }
         List<String> variants = intraNodeVariants();
         cluster.environment(); // every setting checked before any JVM starts
@@ -176,6 +179,10 @@ final class BenchCommand implements Callable<Integer> {
         if (!peers.isEmpty() && !TimedReduction.peersRun(c)) {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--peer: the peers do not time "
                     + c.id() + " yet; bench times it for railcoll alone");
+        }
+        if (peers.contains(MpjPeer.NAME) && !MpjPeer.runs(c)) {
+            throw new picocli.CommandLine.ParameterException(command.commandLine(), "--peer mpj: MPJ Express 0.44 cannot"
+                    + " time " + c.id() + " (it has no Exscan, and its Reduce_scatter returns wrong sums); use --peer openmpi");
         }
         Files.createDirectories(out);
         accounting = new RailAccounting(c, placement, root, cluster.rails);

@@ -64,7 +64,10 @@ class BadInputTest {
             // tune started 16 ranks that each printed a stack trace
             "tune --collectives allgather,bogus | --collectives ; 'bogus' ; allreduce",
             "tune --collectives allreduce | --collectives ; allreduce ; not time",
-            "bench --collective reduce-scatter | --collective ; 'reduce-scatter' ; not timed",
+            "bench --collective reduce-scatter --sizes 8,20 | --sizes ; 20 ; multiple of 8",
+            // MPJ Express 0.44 has no Exscan and a Reduce_scatter that returns wrong sums
+            "bench --collective exscan --peer mpj | --peer mpj ; exscan ; --peer openmpi",
+            "bench --collective reduce-scatter --peer openmpi,mpj | --peer mpj ; reduce-scatter ; wrong sums",
             "bench --collective scatter --peer openmpi | --peer ; scatter ; railcoll alone",
             "run --timeout-ms 18446744073710 io.railcoll.bench.CheckApp | --timeout-ms ; 18446744073710 ; 1..31536000000",
             "run --stripe-threshold lots io.railcoll.bench.CheckApp | --stripe-threshold ; 'lots'",
