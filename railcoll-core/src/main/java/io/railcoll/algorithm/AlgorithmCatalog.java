@@ -14,6 +14,7 @@ import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
 import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.allreduce.RecursiveDoublingAllreduce;
 import io.railcoll.algorithm.allreduce.RingAllreduce;
+import io.railcoll.algorithm.allreduce.SmpAllreduce;
 import io.railcoll.algorithm.alltoall.BruckAlltoall;
 import io.railcoll.algorithm.alltoall.DirectAlltoall;
 import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
@@ -80,6 +81,8 @@ public final class AlgorithmCatalog {
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
             new RabenseifnerAllreduce(),
+            SmpAllreduce.oneLeader(),
+            SmpAllreduce.everyRankLeads(),
             new BinomialReduce(),
             new RingReduceScatter(),
             new RecursiveHalvingReduceScatter(),

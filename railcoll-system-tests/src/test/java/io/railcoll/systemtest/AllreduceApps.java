@@ -113,9 +113,10 @@ final class AllreduceApps {
                             String what = c.op().id() + " on " + c.type() + ", " + count + " elements, " + form + ", "
                                     + id;
                             Algorithm forced = id.equals("auto") ? null : AlgorithmCatalog.standard().byId(id);
-                            if (forced != null && !c.op().commutative() && comm.size() > 1
-                                    && id.equals("allreduce.ring")) {
-                                // The ring cannot combine in rank order: refused before anything is sent.
+                            if (forced != null && !c.op().commutative()
+                                    && RankOrder.refusesNonCommutative(id, Collective.ALLREDUCE, comm.placement())) {
+                                // The ring and the SMP-aware ones cannot combine in rank order: refused before
+                                // anything is sent.
                                 try {
                                     runCase(comm, arena, c, count, seed, form);
                                     throw new AssertionError("rank " + comm.rank() + ": " + what + " ran; expected a refusal");

@@ -70,7 +70,7 @@ final class ReductionApps {
                                 String form = FORMS.get(seed % FORMS.size());
                                 String what = c.id() + " " + id + ", " + k.op().id() + " on " + k.type() + ", " + count
                                         + " elements, root " + root + ", " + form;
-                                if (!k.op().commutative() && n > 1 && id.endsWith(".ring")) {
+                                if (!k.op().commutative() && RankOrder.refusesNonCommutative(id, c, comm.placement())) {
                                     try {
                                         runCase(comm, arena, c, k, count, root, seed, form);
                                         throw new AssertionError("rank " + comm.rank() + ": " + what + " ran; expected a refusal");

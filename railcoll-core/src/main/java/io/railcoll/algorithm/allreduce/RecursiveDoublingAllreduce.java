@@ -36,58 +36,81 @@ public final class RecursiveDoublingAllreduce extends AlgorithmBase {
     @Override
     public RankProgram program(Shape shape, int rank) {
         int n = shape.size();
-        long b = shape.blockBytes();
+        int[] everyone = new int[n];
+        for (int r = 0; r < n; r++) {
+            everyone[r] = r;
+        }
         ProgramBuilder p = new ProgramBuilder(rank);
+        appendAmong(p, everyone, rank, Buffer.SEND, 0, 0, shape.blockBytes(), 0);
+        return p.build();
+    }
+
+    /**
+     * Appends the recursive doubling all-reduce among {@code members} (ranks in the order their contributions
+     * combine) to {@code p}'s program, for the member at {@code index}: its {@code length}-byte operand at
+     * {@code src}/{@code srcOffset}, which it never writes, and the result at {@code resultOffset} of RECV. Uses tags
+     * {@code firstTag} (the fold) to {@code firstTag + floor(log2 M) + 1} (the unfold) for M members. Shared with
+     * the SMP-aware all-reduces, whose node leaders run it across nodes.
+     */
+    public static void appendAmong(ProgramBuilder p, int[] members, int index, Buffer src, long srcOffset,
+                                   long resultOffset, long length, int firstTag) {
+        int n = members.length;
+        long b = length;
         if (n == 1) {
-            p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b);
-            return p.build();
+            p.copy(src, srcOffset, Buffer.RECV, resultOffset, b);
+            return;
         }
         int pow = Integer.highestOneBit(n);
         int rem = n - pow;
         int steps = Integer.numberOfTrailingZeros(pow);
-        int unfoldTag = steps + 1;
-        if (rank < 2 * rem && rank % 2 == 0) {
+        int unfoldTag = firstTag + steps + 1;
+        if (index < 2 * rem && index % 2 == 0) {
             // Folded away: hand the vector to the odd neighbour, get the result back.
-            p.put(rank + 1, Buffer.SEND, 0, b, 0);
-            p.recv(rank + 1, unfoldTag, Buffer.RECV, 0, b);
-            return p.build();
+            p.put(members[index + 1], src, srcOffset, b, firstTag);
+            p.recv(members[index + 1], unfoldTag, Buffer.RECV, resultOffset, b);
+            return;
         }
-        Buffer curBuf = Buffer.SEND;
-        long curOff = 0;
-        if (rank < 2 * rem) {
-            // Odd rank of a folded pair: (rank-1) op mine, the left operand received.
+        Buffer curBuf = src;
+        long curOff = srcOffset;
+        if (index < 2 * rem) {
+            // Odd member of a folded pair: (index-1) op mine, the left operand received.
             long in = p.allocateTemp(b);
             long mine = p.allocateTemp(b);
-            p.recv(rank - 1, 0, Buffer.TEMP, in, b);
-            p.copy(Buffer.SEND, 0, Buffer.TEMP, mine, b);
+            p.recv(members[index - 1], firstTag, Buffer.TEMP, in, b);
+            p.copy(src, srcOffset, Buffer.TEMP, mine, b);
             p.reduce(Buffer.TEMP, in, Buffer.TEMP, mine, b);
             curBuf = Buffer.TEMP;
             curOff = mine;
         }
-        int newRank = rank < 2 * rem ? rank / 2 : rank - rem;
+        int newIndex = index < 2 * rem ? index / 2 : index - rem;
         for (int s = 0; s < steps; s++) {
-            int partnerNew = newRank ^ (1 << s);
-            int partner = oldRank(partnerNew, rem);
+            int partnerNew = newIndex ^ (1 << s);
+            int partner = members[oldRank(partnerNew, rem)];
+            int tag = firstTag + s + 1;
             boolean last = s == steps - 1;
             Buffer resBuf = last ? Buffer.RECV : Buffer.TEMP;
-            long resOff = last ? 0 : p.allocateTemp(b);
-            p.put(partner, curBuf, curOff, b, s + 1);
-            if (newRank < partnerNew) {
-                p.recv(partner, s + 1, resBuf, resOff, b);
+            long resOff = last ? resultOffset : p.allocateTemp(b);
+            p.put(partner, curBuf, curOff, b, tag);
+            if (newIndex < partnerNew) {
+                p.recv(partner, tag, resBuf, resOff, b);
                 p.reduce(curBuf, curOff, resBuf, resOff, b);
             } else {
                 long in = p.allocateTemp(b);
-                p.recv(partner, s + 1, Buffer.TEMP, in, b);
+                p.recv(partner, tag, Buffer.TEMP, in, b);
                 p.copy(curBuf, curOff, resBuf, resOff, b);
                 p.reduce(Buffer.TEMP, in, resBuf, resOff, b);
             }
             curBuf = resBuf;
             curOff = resOff;
         }
-        if (rank < 2 * rem) {
-            p.put(rank - 1, Buffer.RECV, 0, b, unfoldTag);
+        if (index < 2 * rem) {
+            p.put(members[index - 1], Buffer.RECV, resultOffset, b, unfoldTag);
         }
-        return p.build();
+    }
+
+    /** How many tags {@link #appendAmong} uses for {@code members} members, from its first tag. */
+    public static int tagsAmong(int members) {
+        return members == 1 ? 0 : Integer.numberOfTrailingZeros(Integer.highestOneBit(members)) + 2;
     }
 
     /** The rank that new rank {@code j} of the folded numbering is. */

@@ -30,7 +30,8 @@ class AllreduceAlgorithmsTest {
     @Test
     void everyAlgorithmCombinesEveryContributionOnceOnEveryRank() {
         List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
-        assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID),
+        assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
+                        SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {

@@ -95,7 +95,7 @@ class ReductionAlgorithmsTest {
     }
 
     @Test
-    void onlyTheRingsRefuseNonCommutativeOperators() {
+    void onlyTheRingsAndTheSmpAllreducesRefuseNonCommutativeOperators() {
         Placement p = Placement.ofCounts(3, 4, 2);
         List<String> refusing = new ArrayList<>();
         for (Collective c : COLLECTIVES) {
@@ -110,7 +110,8 @@ class ReductionAlgorithmsTest {
                 });
             }
         }
-        assertEquals(List.of("allreduce.ring", RingReduceScatter.ID), refusing);
+        assertEquals(List.of("allreduce.ring", "allreduce.smp", "allreduce.multi-leader", RingReduceScatter.ID),
+                refusing);
     }
 
     @Test
