@@ -62,15 +62,11 @@ public final class RingAllreduce extends AlgorithmBase {
 
     /** Byte offset of part {@code i}: parts hold {@code elements/N} elements, the first {@code elements%N} one more. */
     static long offset(Shape shape, int i) {
-        long q = shape.elements() / shape.size();
-        long r = shape.elements() % shape.size();
-        return (i * q + Math.min(i, r)) * shape.elementBytes();
+        return SmpAllreduce.sliceOffset(shape, shape.size(), i);
     }
 
     static long length(Shape shape, int i) {
-        long q = shape.elements() / shape.size();
-        long r = shape.elements() % shape.size();
-        return (q + (i < r ? 1 : 0)) * shape.elementBytes();
+        return SmpAllreduce.sliceLength(shape, shape.size(), i);
     }
 
     @Override

@@ -95,12 +95,12 @@ public final class SmpAllreduce extends AlgorithmBase {
         // Phase 1: slice i of my vector to leader i (my own slice stays for the combining below).
         for (int i = 0; i < g; i++) {
             if (i != local) {
-                p.put(nodeRanks[i], Buffer.SEND, offset(shape, g, i), length(shape, g, i), TAG_NODE_REDUCE);
+                p.put(nodeRanks[i], Buffer.SEND, sliceOffset(shape, g, i), sliceLength(shape, g, i), TAG_NODE_REDUCE);
             }
         }
         if (local < g) {
-            long len = length(shape, g, local);
-            long off = offset(shape, g, local);
+            long len = sliceLength(shape, g, local);
+            long off = sliceOffset(shape, g, local);
             long partial = combineNode(p, nodeRanks, local, off, len);
             // Phase 2: my slice across the nodes, with leader `local` of every node, into RECV.
             int[] peers = new int[nodes];
@@ -117,7 +117,7 @@ public final class SmpAllreduce extends AlgorithmBase {
         }
         for (int i = 0; i < g; i++) {
             if (i != local) {
-                p.recv(nodeRanks[i], tagGather, Buffer.RECV, offset(shape, g, i), length(shape, g, i));
+                p.recv(nodeRanks[i], tagGather, Buffer.RECV, sliceOffset(shape, g, i), sliceLength(shape, g, i));
             }
         }
         return p.build();
@@ -152,14 +152,18 @@ public final class SmpAllreduce extends AlgorithmBase {
         return acc;
     }
 
-    /** Byte offset of slice {@code i} of {@code g}: {@code elements/g} elements each, the first {@code elements%g} one more. */
-    private static long offset(Shape shape, int g, int i) {
+    /**
+     * Byte offset of slice {@code i} of {@code g} of a reduction's vector, cut between elements: {@code elements/g}
+     * elements each, the first {@code elements%g} one more. Shared with the ring all-reduce's N parts.
+     */
+    static long sliceOffset(Shape shape, int g, int i) {
         long q = shape.elements() / g;
         long r = shape.elements() % g;
         return (i * q + Math.min(i, r)) * shape.elementBytes();
     }
 
-    private static long length(Shape shape, int g, int i) {
+    /** Byte length of slice {@code i} of {@code g} (see {@link #sliceOffset}). */
+    static long sliceLength(Shape shape, int g, int i) {
         long q = shape.elements() / g;
         long r = shape.elements() % g;
         return (q + (i < r ? 1 : 0)) * shape.elementBytes();
