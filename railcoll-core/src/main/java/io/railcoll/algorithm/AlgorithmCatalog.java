@@ -24,6 +24,7 @@ import io.railcoll.algorithm.reduce.BinomialReduce;
 import io.railcoll.algorithm.reducescatter.RecursiveHalvingReduceScatter;
 import io.railcoll.algorithm.reducescatter.RingReduceScatter;
 import io.railcoll.algorithm.scan.RecursiveDoublingScan;
+import io.railcoll.algorithm.scan.SmpScan;
 import io.railcoll.algorithm.scatter.BinomialScatter;
 import io.railcoll.algorithm.scatter.DirectScatter;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
@@ -88,6 +89,7 @@ public final class AlgorithmCatalog {
             new RecursiveHalvingReduceScatter(),
             RecursiveDoublingScan.inclusive(),
             RecursiveDoublingScan.exclusive(),
+            new SmpScan(),
             new BinomialScatter(),
             new DirectScatter(),
             new DisseminationBarrier(),

@@ -45,30 +45,48 @@ public final class RecursiveDoublingScan extends AlgorithmBase {
     @Override
     public RankProgram program(Shape shape, int rank) {
         int n = shape.size();
-        long b = shape.blockBytes();
+        int[] everyone = new int[n];
+        for (int r = 0; r < n; r++) {
+            everyone[r] = r;
+        }
         ProgramBuilder p = new ProgramBuilder(rank);
-        Buffer partial = Buffer.SEND;
-        long partialOff = 0;
-        boolean resultInRecv = false;
+        appendAmong(p, everyone, rank, exclusive, Buffer.SEND, 0, Buffer.RECV, 0, shape.blockBytes(), 0);
+        return p.build();
+    }
+
+    /**
+     * Appends the recursive doubling scan among {@code members} (ranks in the order of the prefix) to {@code p}'s
+     * program, for the member at {@code index}: its {@code b}-byte operand at {@code src}/{@code srcOffset}, which it
+     * never writes, and its prefix (inclusive, or {@code exclusive}: not written on the first member) at
+     * {@code result}/{@code resultOffset}. Tags {@code firstTag} to {@code firstTag + ceil(log2 M) - 1}. Shared with
+     * the SMP-aware scan, which runs it inside each node and across nodes.
+     */
+    public static void appendAmong(ProgramBuilder p, int[] members, int index, boolean exclusive, Buffer src,
+                                   long srcOffset, Buffer result, long resultOffset, long b, int firstTag) {
+        int n = members.length;
+        Buffer partial = src;
+        long partialOff = srcOffset;
+        boolean resultWritten = false;
         for (int s = 0; (1 << s) < n; s++) {
-            int partner = rank ^ (1 << s);
-            if (partner >= n) {
+            int partnerIndex = index ^ (1 << s);
+            if (partnerIndex >= n) {
                 continue;
             }
-            p.put(partner, partial, partialOff, b, s);
+            int partner = members[partnerIndex];
+            p.put(partner, partial, partialOff, b, firstTag + s);
             long in = p.allocateTemp(b);
-            p.recv(partner, s, Buffer.TEMP, in, b);
-            boolean partialSentLater = sendsAfter(rank, n, s);
-            if (partner < rank) {
-                if (resultInRecv) {
-                    p.reduce(Buffer.TEMP, in, Buffer.RECV, 0, b);
+            p.recv(partner, firstTag + s, Buffer.TEMP, in, b);
+            boolean partialSentLater = sendsAfter(index, n, s);
+            if (partnerIndex < index) {
+                if (resultWritten) {
+                    p.reduce(Buffer.TEMP, in, result, resultOffset, b);
                 } else if (exclusive) {
-                    p.copy(Buffer.TEMP, in, Buffer.RECV, 0, b);
+                    p.copy(Buffer.TEMP, in, result, resultOffset, b);
                 } else {
-                    p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b);
-                    p.reduce(Buffer.TEMP, in, Buffer.RECV, 0, b);
+                    p.copy(src, srcOffset, result, resultOffset, b);
+                    p.reduce(Buffer.TEMP, in, result, resultOffset, b);
                 }
-                resultInRecv = true;
+                resultWritten = true;
                 if (partialSentLater) {
                     long next = p.allocateTemp(b);
                     p.copy(partial, partialOff, Buffer.TEMP, next, b);
@@ -82,10 +100,14 @@ public final class RecursiveDoublingScan extends AlgorithmBase {
                 partialOff = in;
             }
         }
-        if (!exclusive && !resultInRecv) {
-            p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b); // rank 0, or N = 1
+        if (!exclusive && !resultWritten) {
+            p.copy(src, srcOffset, result, resultOffset, b); // the first member, or M = 1
         }
-        return p.build();
+    }
+
+    /** How many tags {@link #appendAmong} uses among {@code members} members. */
+    public static int tagsAmong(int members) {
+        return 32 - Integer.numberOfLeadingZeros(Math.max(0, members - 1));
     }
 
     /** Whether {@code rank} exchanges partials in some step after {@code s}. */

@@ -56,7 +56,7 @@ class ReductionAlgorithmsTest {
         assertTrue(ids(catalog.forCollective(Collective.ALLREDUCE)).contains(RabenseifnerAllreduce.ID));
         assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID),
                 ids(catalog.forCollective(Collective.REDUCE_SCATTER)));
-        assertEquals(List.of("scan.recursive-doubling"), ids(catalog.forCollective(Collective.SCAN)));
+        assertEquals(List.of("scan.recursive-doubling", "scan.smp"), ids(catalog.forCollective(Collective.SCAN)));
         assertEquals(List.of("exscan.recursive-doubling"), ids(catalog.forCollective(Collective.EXSCAN)));
         assertEquals(List.of(BinomialScatter.ID, DirectScatter.ID), ids(catalog.forCollective(Collective.SCATTER)));
     }
