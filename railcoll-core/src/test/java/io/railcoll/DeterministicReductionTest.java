@@ -61,7 +61,8 @@ class DeterministicReductionTest {
         /** {@code in op inout}, on the elements' bits. */
         long combine(long in, long inout) {
             return switch (this) {
-                case FLOAT -> Float.floatToRawIntBits(Float.intBitsToFloat((int) in) + Float.intBitsToFloat((int) inout));
+                case FLOAT -> Float.floatToRawIntBits(Float.intBitsToFloat((int) in) + Float.intBitsToFloat((int) inout))
+                        & 0xffffffffL;
                 case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(in) + Double.longBitsToDouble(inout));
                 case AFFINE -> ReductionCollectivesTest.compose(in, inout);
             };
@@ -246,7 +247,7 @@ class DeterministicReductionTest {
     /** Selection picks the deterministic algorithms only in deterministic mode, and prices them with the model. */
     @Test
     void selectionPicksTheDeterministicAlgorithmsOnlyInDeterministicMode() {
-        var tuning = TuningFile.parse("railcoll.tuning.version = 1\n", "t");
+        var tuning = TuningFile.builtIn();
         AlgorithmSelector on = new AlgorithmSelector(Map.of(), tuning, true);
         AlgorithmSelector off = new AlgorithmSelector(Map.of(), tuning, false);
         for (Placement p : List.of(Placement.parse("3,4,2"), Placement.uniform(1, 5), Placement.uniform(4, 4))) {
