@@ -25,9 +25,11 @@ class AlgorithmCatalogTest {
                 "allgather.mc-1group", "allgather.mc-gather-based", "allgather.mc-2group", "allgather.mc-groups",
                 "allgather.shm", "allgather.smp-direct-shm", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm",
-                "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "reduce.binomial",
+                "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.smp",
+                "allreduce.multi-leader", "reduce.binomial",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
-                "exscan.recursive-doubling", "scatter.binomial", "scatter.direct", "barrier.dissemination", "barrier.shm"), catalog.ids());
+                "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",
+                "reduce-scatter.deterministic", "scan.deterministic", "exscan.deterministic", "scatter.binomial", "scatter.direct", "barrier.dissemination", "barrier.shm"), catalog.ids());
     }
 
     @Test

@@ -52,12 +52,14 @@ class ReductionAlgorithmsTest {
     @Test
     void theCatalogHoldsTheNewAlgorithms() {
         AlgorithmCatalog catalog = AlgorithmCatalog.standard();
-        assertEquals(List.of(BinomialReduce.ID), ids(catalog.forCollective(Collective.REDUCE)));
+        assertEquals(List.of(BinomialReduce.ID, "reduce.deterministic"), ids(catalog.forCollective(Collective.REDUCE)));
         assertTrue(ids(catalog.forCollective(Collective.ALLREDUCE)).contains(RabenseifnerAllreduce.ID));
-        assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID),
+        assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID, "reduce-scatter.deterministic"),
                 ids(catalog.forCollective(Collective.REDUCE_SCATTER)));
-        assertEquals(List.of("scan.recursive-doubling", "scan.smp"), ids(catalog.forCollective(Collective.SCAN)));
-        assertEquals(List.of("exscan.recursive-doubling"), ids(catalog.forCollective(Collective.EXSCAN)));
+        assertEquals(List.of("scan.recursive-doubling", "scan.smp", "scan.deterministic"),
+                ids(catalog.forCollective(Collective.SCAN)));
+        assertEquals(List.of("exscan.recursive-doubling", "exscan.deterministic"),
+                ids(catalog.forCollective(Collective.EXSCAN)));
         assertEquals(List.of(BinomialScatter.ID, DirectScatter.ID), ids(catalog.forCollective(Collective.SCATTER)));
     }
 
