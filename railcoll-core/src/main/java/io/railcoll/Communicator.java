@@ -339,6 +339,53 @@ public interface Communicator extends AutoCloseable {
     }
 
     /**
+     * Starts {@link #reduce(MemorySegment, MemorySegment, ElementType, long, Operator, int)}; the buffers belong to
+     * railcoll until the request finishes. Arrays other than {@code byte[]} (and the in-place form) go through memory
+     * of the call's own, the result copied into {@code recv} as the request finishes (decision 0090).
+     */
+    Request ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root);
+
+    default Request ireduce(MemorySegment buffer, ElementType type, long count, Operator op, int root) {
+        return ireduce(buffer, rank() == root ? buffer : null, type, count, op, root);
+    }
+
+    default Request ireduce(byte[] send, byte[] recv, ElementType type, Operator op, int root) {
+        requireArray("ireduce", send, "send");
+        return ireduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), type,
+                elementCount("ireduce", send.length, type), op, root);
+    }
+
+    default Request ireduce(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op, int root) {
+        requireArray("ireduce", send, "send");
+        return ireduce(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), type,
+                elementCount("ireduce", send.remaining(), type), op, root);
+    }
+
+    default Request ireduce(int[] send, int[] recv, Operator op, int root) {
+        requireArray("ireduce", send, "send");
+        return ireduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.INT,
+                send.length, op, root);
+    }
+
+    default Request ireduce(long[] send, long[] recv, Operator op, int root) {
+        requireArray("ireduce", send, "send");
+        return ireduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.LONG,
+                send.length, op, root);
+    }
+
+    default Request ireduce(float[] send, float[] recv, Operator op, int root) {
+        requireArray("ireduce", send, "send");
+        return ireduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.FLOAT,
+                send.length, op, root);
+    }
+
+    default Request ireduce(double[] send, double[] recv, Operator op, int root) {
+        requireArray("ireduce", send, "send");
+        return ireduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                ElementType.DOUBLE, send.length, op, root);
+    }
+
+    /**
      * Reduce-scatter with equal blocks (MPI_Reduce_scatter_block): {@code send} holds {@code size() * recvCount}
      * elements, block j (elements {@code [j*recvCount, (j+1)*recvCount)}) for rank j; rank r's {@code recv}
      * ({@code recvCount} elements) receives the combination of every rank's block r, in rank order for a
@@ -398,6 +445,47 @@ public interface Communicator extends AutoCloseable {
         reduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.DOUBLE, recv.length, op);
     }
 
+    /** Starts {@link #reduceScatterBlock(MemorySegment, MemorySegment, ElementType, long, Operator)}; staging as {@link #ireduce}. */
+    Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount, Operator op);
+
+    default Request ireduceScatterBlock(MemorySegment buffer, ElementType type, long recvCount, Operator op) {
+        return ireduceScatterBlock(buffer, buffer, type, recvCount, op);
+    }
+
+    default Request ireduceScatterBlock(byte[] send, byte[] recv, ElementType type, Operator op) {
+        requireArray("ireduceScatterBlock", send, "send");
+        requireArray("ireduceScatterBlock", recv, "recv");
+        return ireduceScatterBlock(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), type,
+                elementCount("ireduceScatterBlock", recv.length, type), op);
+    }
+
+    default Request ireduceScatterBlock(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        requireArray("ireduceScatterBlock", send, "send");
+        requireArray("ireduceScatterBlock", recv, "recv");
+        return ireduceScatterBlock(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("ireduceScatterBlock", recv.remaining(), type), op);
+    }
+
+    default Request ireduceScatterBlock(int[] send, int[] recv, Operator op) {
+        return ireduceScatterBlock(arraySegment("ireduceScatterBlock", send, "send"),
+                arraySegment("ireduceScatterBlock", recv, "recv"), ElementType.INT, recv.length, op);
+    }
+
+    default Request ireduceScatterBlock(long[] send, long[] recv, Operator op) {
+        return ireduceScatterBlock(arraySegment("ireduceScatterBlock", send, "send"),
+                arraySegment("ireduceScatterBlock", recv, "recv"), ElementType.LONG, recv.length, op);
+    }
+
+    default Request ireduceScatterBlock(float[] send, float[] recv, Operator op) {
+        return ireduceScatterBlock(arraySegment("ireduceScatterBlock", send, "send"),
+                arraySegment("ireduceScatterBlock", recv, "recv"), ElementType.FLOAT, recv.length, op);
+    }
+
+    default Request ireduceScatterBlock(double[] send, double[] recv, Operator op) {
+        return ireduceScatterBlock(arraySegment("ireduceScatterBlock", send, "send"),
+                arraySegment("ireduceScatterBlock", recv, "recv"), ElementType.DOUBLE, recv.length, op);
+    }
+
     /**
      * Inclusive prefix (MPI_Scan): rank r's {@code recv} receives {@code s0 op s1 op ... op sr} of the ranks'
      * {@code send} ({@code count} elements each), in rank order for a non-commutative operator. {@code send} and
@@ -441,6 +529,45 @@ public interface Communicator extends AutoCloseable {
     default void scan(double[] send, double[] recv, Operator op) {
         requireArray("scan", send, "send");
         scan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
+    }
+
+    /** Starts {@link #scan(MemorySegment, MemorySegment, ElementType, long, Operator)}; staging as {@link #ireduce}. */
+    Request iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    default Request iscan(MemorySegment buffer, ElementType type, long count, Operator op) {
+        return iscan(buffer, buffer, type, count, op);
+    }
+
+    default Request iscan(byte[] send, byte[] recv, ElementType type, Operator op) {
+        return iscan(arraySegment("iscan", send, "send"), arraySegment("iscan", recv, "recv"), type,
+                elementCount("iscan", send.length, type), op);
+    }
+
+    default Request iscan(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        requireArray("iscan", send, "send");
+        requireArray("iscan", recv, "recv");
+        return iscan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("iscan", send.remaining(), type), op);
+    }
+
+    default Request iscan(int[] send, int[] recv, Operator op) {
+        return iscan(arraySegment("iscan", send, "send"), arraySegment("iscan", recv, "recv"), ElementType.INT,
+                send.length, op);
+    }
+
+    default Request iscan(long[] send, long[] recv, Operator op) {
+        return iscan(arraySegment("iscan", send, "send"), arraySegment("iscan", recv, "recv"), ElementType.LONG,
+                send.length, op);
+    }
+
+    default Request iscan(float[] send, float[] recv, Operator op) {
+        return iscan(arraySegment("iscan", send, "send"), arraySegment("iscan", recv, "recv"), ElementType.FLOAT,
+                send.length, op);
+    }
+
+    default Request iscan(double[] send, double[] recv, Operator op) {
+        return iscan(arraySegment("iscan", send, "send"), arraySegment("iscan", recv, "recv"), ElementType.DOUBLE,
+                send.length, op);
     }
 
     /**
@@ -487,6 +614,45 @@ public interface Communicator extends AutoCloseable {
         exscan(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
     }
 
+    /** Starts {@link #exscan(MemorySegment, MemorySegment, ElementType, long, Operator)}; staging as {@link #ireduce}. */
+    Request iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    default Request iexscan(MemorySegment buffer, ElementType type, long count, Operator op) {
+        return iexscan(buffer, buffer, type, count, op);
+    }
+
+    default Request iexscan(byte[] send, byte[] recv, ElementType type, Operator op) {
+        return iexscan(arraySegment("iexscan", send, "send"), arraySegment("iexscan", recv, "recv"), type,
+                elementCount("iexscan", send.length, type), op);
+    }
+
+    default Request iexscan(ByteBuffer send, ByteBuffer recv, ElementType type, Operator op) {
+        requireArray("iexscan", send, "send");
+        requireArray("iexscan", recv, "recv");
+        return iexscan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type,
+                elementCount("iexscan", send.remaining(), type), op);
+    }
+
+    default Request iexscan(int[] send, int[] recv, Operator op) {
+        return iexscan(arraySegment("iexscan", send, "send"), arraySegment("iexscan", recv, "recv"), ElementType.INT,
+                send.length, op);
+    }
+
+    default Request iexscan(long[] send, long[] recv, Operator op) {
+        return iexscan(arraySegment("iexscan", send, "send"), arraySegment("iexscan", recv, "recv"), ElementType.LONG,
+                send.length, op);
+    }
+
+    default Request iexscan(float[] send, float[] recv, Operator op) {
+        return iexscan(arraySegment("iexscan", send, "send"), arraySegment("iexscan", recv, "recv"), ElementType.FLOAT,
+                send.length, op);
+    }
+
+    default Request iexscan(double[] send, double[] recv, Operator op) {
+        return iexscan(arraySegment("iexscan", send, "send"), arraySegment("iexscan", recv, "recv"), ElementType.DOUBLE,
+                send.length, op);
+    }
+
     // ---- scatter ----
 
     /**
@@ -505,6 +671,33 @@ public interface Communicator extends AutoCloseable {
         scatter(send == null ? null : MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), root);
     }
 
+    /** Starts {@link #scatter(MemorySegment, MemorySegment, int)}; the root's in-place form keeps its block in {@code send}. */
+    Request iscatter(MemorySegment send, MemorySegment recv, int root);
+
+    default Request iscatter(byte[] send, byte[] recv, int root) {
+        return iscatter(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                root);
+    }
+
+    default Request iscatter(ByteBuffer send, ByteBuffer recv, int root) {
+        return iscatter(send == null ? null : MemorySegment.ofBuffer(send),
+                recv == null ? null : MemorySegment.ofBuffer(recv), root);
+    }
+
+    /** A heap segment over {@code array} (a primitive array), or a refusal naming the call when it is null. */
+    private static MemorySegment arraySegment(String call, Object array, String what) {
+        requireArray(call, array, what);
+        return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException(call + ": " + what + " is a "
+                    + array.getClass().getSimpleName() + ", not a byte[], int[], long[], float[] or double[]");
+        };
+    }
+
     private static void requireArray(String call, Object array, String what) {
         if (array == null) {
             throw new IllegalArgumentException(call + ": " + what + " must not be null");
@@ -513,9 +706,9 @@ public interface Communicator extends AutoCloseable {
 
 
     /**
-     * Starts {@link #allreduce(MemorySegment, MemorySegment, ElementType, long, Operator)}. The arrays of other
-     * element types ({@code int[]}, {@code double[]}, ...) have no non-blocking form: they pass through staging
-     * memory the communicator shares between calls; view native memory as a {@link MemorySegment} instead.
+     * Starts {@link #allreduce(MemorySegment, MemorySegment, ElementType, long, Operator)}. Heap segments over arrays
+     * other than {@code byte[]} (and the in-place form) go through memory of the call's own, the result copied into
+     * {@code recv} as the request finishes (decision 0090).
      */
     Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
 
@@ -543,6 +736,27 @@ public interface Communicator extends AutoCloseable {
             throw new IllegalArgumentException("allreduce: buffer must not be null");
         }
         return iallreduce(MemorySegment.ofBuffer(buffer), type, elementCount("iallreduce", buffer.remaining(), type), op);
+    }
+
+    /** Starts {@link #allreduce(int[], int[], Operator)}: the arrays are staged in memory of the call's own (decision 0090). */
+    default Request iallreduce(int[] send, int[] recv, Operator op) {
+        return iallreduce(arraySegment("iallreduce", send, "send"), arraySegment("iallreduce", recv, "recv"),
+                ElementType.INT, send.length, op);
+    }
+
+    default Request iallreduce(long[] send, long[] recv, Operator op) {
+        return iallreduce(arraySegment("iallreduce", send, "send"), arraySegment("iallreduce", recv, "recv"),
+                ElementType.LONG, send.length, op);
+    }
+
+    default Request iallreduce(float[] send, float[] recv, Operator op) {
+        return iallreduce(arraySegment("iallreduce", send, "send"), arraySegment("iallreduce", recv, "recv"),
+                ElementType.FLOAT, send.length, op);
+    }
+
+    default Request iallreduce(double[] send, double[] recv, Operator op) {
+        return iallreduce(arraySegment("iallreduce", send, "send"), arraySegment("iallreduce", recv, "recv"),
+                ElementType.DOUBLE, send.length, op);
     }
 
     private static long elementCount(String call, long bytes, ElementType type) {

@@ -533,15 +533,17 @@ final class RailcollCommunicator implements Communicator {
     public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
         gate.enter("allreduce");
         try {
-            allreduce(send, recv, type, count, op, false);
+            allreduceEntered(send, recv, type, count, op);
         } finally {
             gate.exit();
         }
     }
 
+    /** Through {@link #combine}, which gives arrays other than byte[] memory of the call's own (decision 0090). */
     @Override
     public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        return start("iallreduce", () -> allreduce(send, recv, type, count, op, true));
+        return start("iallreduce", () -> combine("iallreduce", Collective.ALLREDUCE, send, recv, type, count, op, 0,
+                true));
     }
 
     @Override
@@ -549,8 +551,7 @@ final class RailcollCommunicator implements Communicator {
         return iallreduce(buffer, buffer, type, count, op);
     }
 
-    private long allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op,
-                           boolean nonBlocking) {
+    private void allreduceEntered(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
         open();
         requireNonNull(send, "send");
         requireNonNull(recv, "recv");
@@ -567,11 +568,10 @@ final class RailcollCommunicator implements Communicator {
                         + " pass the same range (or the in-place form) to reduce in place");
             }
             // In place: the call's own copy of the data is SEND (a schedule never reads what it writes).
-            return runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), r, r, reduction, true,
-                    nonBlocking);
+            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), r, r, reduction, true);
+            return;
         }
-        return runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false,
-                nonBlocking);
+        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false);
     }
 
     @Override
@@ -620,88 +620,126 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
-        combine("reduce", Collective.REDUCE, send, recv, type, count, op, root);
+        combineBlocking("reduce", Collective.REDUCE, send, recv, type, count, op, root);
+    }
+
+    @Override
+    public Request ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        return start("ireduce", () -> combine("ireduce", Collective.REDUCE, send, recv, type, count, op, root, true));
     }
 
     @Override
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount, Operator op) {
-        combine("reduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0);
+        combineBlocking("reduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0);
+    }
+
+    @Override
+    public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount,
+                                       Operator op) {
+        return start("ireduceScatterBlock", () -> combine("ireduceScatterBlock", Collective.REDUCE_SCATTER, send, recv,
+                type, recvCount, op, 0, true));
     }
 
     @Override
     public void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        combine("scan", Collective.SCAN, send, recv, type, count, op, 0);
+        combineBlocking("scan", Collective.SCAN, send, recv, type, count, op, 0);
+    }
+
+    @Override
+    public Request iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return start("iscan", () -> combine("iscan", Collective.SCAN, send, recv, type, count, op, 0, true));
     }
 
     @Override
     public void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        combine("exscan", Collective.EXSCAN, send, recv, type, count, op, 0);
+        combineBlocking("exscan", Collective.EXSCAN, send, recv, type, count, op, 0);
+    }
+
+    @Override
+    public Request iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return start("iexscan", () -> combine("iexscan", Collective.EXSCAN, send, recv, type, count, op, 0, true));
+    }
+
+    private void combineBlocking(String call, Collective collective, MemorySegment send, MemorySegment recv,
+                                 ElementType type, long count, Operator op, int root) {
+        gate.enter(call);
+        try {
+            combine(call, collective, send, recv, type, count, op, root, false);
+        } finally {
+            gate.exit();
+        }
     }
 
     /**
      * A reduction other than all-reduce: checks every argument before anything is sent, stages what the transports
      * cannot use (heap segments over arrays other than byte[]; a SEND that is also RECV, in place) through native
      * memory, and copies the result back. {@code count} is the elements of one block: the vector of reduce and the
-     * scans, the block each rank receives of a reduce-scatter.
+     * scans, the block each rank receives of a reduce-scatter, all-reduce's vector. A blocking call stages through
+     * the communicator's memory; a non-blocking one through its engine slot's (decision 0090). Called inside the
+     * thread contract; returns the call's sequence number.
      */
-    private void combine(String call, Collective collective, MemorySegment send, MemorySegment recv, ElementType type,
-                         long count, Operator op, int root) {
-        gate.enter(call);
-        try {
-            open();
-            Reduction reduction = reduction(type, op);
-            if (collective.hasRoot()) {
-                checkRoot(root);
-            }
-            long bytes = vectorBytes(call, type, count);
-            long sendBytes = collective.sendBytes(bytes, size(), rank, root);
-            long recvBytes = collective.recvBytes(bytes, size(), rank, root);
-            if (collective == Collective.REDUCE_SCATTER && bytes > 0 && sendBytes / size() != bytes) {
-                throw new IllegalArgumentException(call + ": " + size() + " blocks of " + count + " " + type
-                        + " elements overflow a long");
-            }
-            requireUsable(send, "send");
-            checkHolds(call, "send", send, sendBytes, type, sendBytes / type.sizeBytes());
-            MemorySegment s = send.asSlice(0, sendBytes);
-            MemorySegment r = NO_BUFFER;
-            if (recvBytes > 0) {
-                requireUsable(recv, rank == root && collective == Collective.REDUCE ? "recv (on the root)" : "recv");
-                checkHolds(call, "recv", recv, recvBytes, type, count);
-                if (recv.isReadOnly()) {
-                    throw new IllegalArgumentException(call + ": the receive buffer is read-only");
-                }
-                r = recv.asSlice(0, recvBytes);
-            }
-            boolean inPlace = false;
-            if (recvBytes > 0 && s.asOverlappingSlice(r).isPresent()) {
-                if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                    throw new IllegalArgumentException(call + ": send and recv overlap without starting at the same"
-                            + " place; pass the same buffer (the in-place form) to " + call + " in place");
-                }
-                inPlace = true;
-            }
-            boolean stageSend = inPlace || !transportsReach(s);
-            boolean stageRecv = !transportsReach(r);
-            MemorySegment runSend = s;
-            MemorySegment runRecv = r;
-            if (stageSend || stageRecv) {
-                MemorySegment staged = staging(sendBytes + recvBytes);
-                if (stageSend) {
-                    runSend = staged.asSlice(0, sendBytes);
-                    MemorySegment.copy(s, 0, runSend, 0, sendBytes);
-                }
-                if (stageRecv) {
-                    runRecv = staged.asSlice(sendBytes, recvBytes);
-                }
-            }
-            runReduction(reductionShape(collective, bytes, type, op, root), runSend, runRecv, reduction, false, false);
-            // Rank 0 of an exscan gets no result: its recv keeps what it held.
-            if (stageRecv && !(collective == Collective.EXSCAN && rank == 0)) {
-                MemorySegment.copy(runRecv, 0, r, 0, recvBytes);
-            }
-        } finally {
-            gate.exit();
+    private long combine(String call, Collective collective, MemorySegment send, MemorySegment recv, ElementType type,
+                         long count, Operator op, int root, boolean nonBlocking) {
+        open();
+        Reduction reduction = reduction(type, op);
+        if (collective.hasRoot()) {
+            checkRoot(root);
         }
+        long bytes = vectorBytes(call, type, count);
+        long sendBytes = collective.sendBytes(bytes, size(), rank, root);
+        long recvBytes = collective.recvBytes(bytes, size(), rank, root);
+        if (collective == Collective.REDUCE_SCATTER && bytes > 0 && sendBytes / size() != bytes) {
+            throw new IllegalArgumentException(call + ": " + size() + " blocks of " + count + " " + type
+                    + " elements overflow a long");
+        }
+        requireUsable(send, "send");
+        checkHolds(call, "send", send, sendBytes, type, sendBytes / type.sizeBytes());
+        MemorySegment s = send.asSlice(0, sendBytes);
+        MemorySegment r = NO_BUFFER;
+        if (recvBytes > 0) {
+            requireUsable(recv, rank == root && collective == Collective.REDUCE ? "recv (on the root)" : "recv");
+            checkHolds(call, "recv", recv, recvBytes, type, count);
+            if (recv.isReadOnly()) {
+                throw new IllegalArgumentException(call + ": the receive buffer is read-only");
+            }
+            r = recv.asSlice(0, recvBytes);
+        }
+        boolean inPlace = false;
+        if (recvBytes > 0 && s.asOverlappingSlice(r).isPresent()) {
+            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
+                throw new IllegalArgumentException(call + ": send and recv overlap without starting at the same"
+                        + " place; pass the same buffer (the in-place form) to " + call + " in place");
+            }
+            inPlace = true;
+        }
+        boolean stageSend = inPlace || !transportsReach(s);
+        boolean stageRecv = !transportsReach(r);
+        // Rank 0 of an exscan gets no result: its recv keeps what it held.
+        boolean result = !(collective == Collective.EXSCAN && rank == 0);
+        Shape shape = reductionShape(collective, bytes, type, op, root);
+        if (nonBlocking) {
+            if (stageRecv) {
+                return postStaged(shape, s, stageSend, recvBytes, result ? r : null, reduction);
+            }
+            return post(selectFor(shape, true), shape, s, r, reduction, stageSend, true);
+        }
+        MemorySegment runSend = s;
+        MemorySegment runRecv = r;
+        if (stageSend || stageRecv) {
+            MemorySegment staged = staging(sendBytes + recvBytes);
+            if (stageSend) {
+                runSend = staged.asSlice(0, sendBytes);
+                MemorySegment.copy(s, 0, runSend, 0, sendBytes);
+            }
+            if (stageRecv) {
+                runRecv = staged.asSlice(sendBytes, recvBytes);
+            }
+        }
+        long seq = runReduction(shape, runSend, runRecv, reduction, false);
+        if (stageRecv && result) {
+            MemorySegment.copy(runRecv, 0, r, 0, recvBytes);
+        }
+        return seq;
     }
 
     /** Whether the transports can read or write {@code m} directly: native memory or a byte[] (decision 0009). */
@@ -727,6 +765,18 @@ final class RailcollCommunicator implements Communicator {
     public void scatter(MemorySegment send, MemorySegment recv, int root) {
         gate.enter("scatter");
         try {
+            scatter(send, recv, root, false);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Request iscatter(MemorySegment send, MemorySegment recv, int root) {
+        return start("iscatter", () -> scatter(send, recv, root, true));
+    }
+
+    private long scatter(MemorySegment send, MemorySegment recv, int root, boolean nonBlocking) {
             open();
             checkRoot(root);
             int n = size();
@@ -734,39 +784,41 @@ final class RailcollCommunicator implements Communicator {
             MemorySegment r;
             long b;
             if (rank == root) {
-                requireNonNull(send, "send (on the root)");
-                if (recv == null) {
-                    if (send.byteSize() % n != 0) {
-                        throw new IllegalArgumentException("scatter: in place, the root's send buffer ("
-                                + send.byteSize() + " bytes) must hold one equal block per rank (" + n + " ranks)");
-                    }
-                    b = send.byteSize() / n;
-                    r = staging(b).asSlice(0, b); // the root's own block stays where it is
-                } else {
-                    requireNonNull(recv, "recv");
-                    b = recv.byteSize();
-                    checkFits("scatter", recv, 0);
-                    if (send.byteSize() < b * n) {
-                        throw new IllegalArgumentException("scatter: the root's send buffer holds " + send.byteSize()
-                                + " bytes but " + n + " ranks x " + b + " bytes need " + b * n);
-                    }
-                    if (send.asSlice(0, b * n).asOverlappingSlice(recv).isPresent()) {
-                        throw new IllegalArgumentException("scatter: send and recv overlap; pass a null recv on the"
-                                + " root to scatter in place");
-                    }
-                    r = recv;
+            requireNonNull(send, "send (on the root)");
+            if (recv == null) {
+                if (send.byteSize() % n != 0) {
+                    throw new IllegalArgumentException("scatter: in place, the root's send buffer ("
+                            + send.byteSize() + " bytes) must hold one equal block per rank (" + n + " ranks)");
                 }
-                s = send.asSlice(0, b * n);
+                b = send.byteSize() / n;
+                Shape shape = shape(Collective.SCATTER, b, root);
+                MemorySegment all = send.asSlice(0, b * n);
+                if (nonBlocking) {
+                    return postStaged(shape, all, false, b, null, null); // its own block stays where it is
+                }
+                return run(shape, all, staging(b).asSlice(0, b), false);
             } else {
                 requireNonNull(recv, "recv");
-                checkFits("scatter", recv, 0);
                 b = recv.byteSize();
+                checkFits("scatter", recv, 0);
+                if (send.byteSize() < b * n) {
+                    throw new IllegalArgumentException("scatter: the root's send buffer holds " + send.byteSize()
+                            + " bytes but " + n + " ranks x " + b + " bytes need " + b * n);
+                }
+                if (send.asSlice(0, b * n).asOverlappingSlice(recv).isPresent()) {
+                    throw new IllegalArgumentException("scatter: send and recv overlap; pass a null recv on the"
+                            + " root to scatter in place");
+                }
                 r = recv;
             }
-            run(shape(Collective.SCATTER, b, root), s, r, false);
-        } finally {
-            gate.exit();
+            s = send.asSlice(0, b * n);
+        } else {
+            requireNonNull(recv, "recv");
+            checkFits("scatter", recv, 0);
+            b = recv.byteSize();
+            r = recv;
         }
+        return run(shape(Collective.SCATTER, b, root), s, r, nonBlocking);
     }
 
     private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
@@ -779,18 +831,35 @@ final class RailcollCommunicator implements Communicator {
         MemorySegment s = staged.asSlice(0, bytes);
         MemorySegment r = staged.asSlice(bytes, bytes);
         MemorySegment.copy(send, 0, s, 0, bytes);
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false, false);
+        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false);
         MemorySegment.copy(r, 0, recv, 0, bytes);
     }
 
-    /** As {@link #run}, for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
+    /** As {@link #run} (blocking), for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
     private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
-                              boolean stageSend, boolean nonBlocking) {
+                              boolean stageSend) {
+        return post(selectFor(shape, false), shape, send, recv, reduction, stageSend, false);
+    }
+
+    /**
+     * The algorithm of a call that runs in the engine (a reduction, or a call of the i-forms), announced to the node's
+     * shared memory as one that goes by messages.
+     */
+    private Algorithm selectFor(Shape shape, boolean nonBlocking) {
         Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
         if (nodeShm != null) {
             nodeShm.announceByMessages(shape);
         }
-        return post(algorithm, shape, send, recv, reduction, stageSend, nonBlocking);
+        return algorithm;
+    }
+
+    /**
+     * Starts a non-blocking call whose RECV ({@code recvBytes}) is memory of its engine slot, copied into
+     * {@code resultTo} (null: dropped) when it finishes; {@code stageSend} copies SEND there too (decision 0090).
+     */
+    private long postStaged(Shape shape, MemorySegment send, boolean stageSend, long recvBytes, MemorySegment resultTo,
+                            Reduction reduction) {
+        return engine.postStaged(selectFor(shape, true), shape, send, stageSend, recvBytes, resultTo, reduction);
     }
 
     /** Posts a call to the engine; a blocking one is then awaited (one way to run a schedule); returns its number. */

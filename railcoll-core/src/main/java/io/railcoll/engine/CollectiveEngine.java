@@ -371,6 +371,25 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return post(algorithm, shape, send, recv, reduction, stageSend, null, null);
     }
 
+    /**
+     * As {@link #post(Algorithm, Shape, MemorySegment, MemorySegment, Reduction, boolean)}, with RECV ({@code
+     * recvBytes}) in memory of the call's own slot rather than the caller's: a non-blocking call whose buffers the
+     * transports cannot reach (decision 0090). When every op has run, RECV is copied into {@code resultTo} (unless it
+     * is null: a result the caller does not keep) before the call counts as finished; a call that fails copies
+     * nothing. The slot's memory is kept and grown by doubling, so a loop of like calls allocates none.
+     */
+    public long postStaged(Algorithm algorithm, Shape shape, MemorySegment send, boolean stageSend, long recvBytes,
+                           MemorySegment resultTo, Reduction reduction) {
+        Posting p = table[(int) ((postedSeq + 1) & (WINDOW - 1))];
+        if (p.activeSeq != Posting.NONE) {
+            // The slot's memory belongs to the call in it until that one finishes.
+            await(p.heldSeq, Long.MAX_VALUE);
+        }
+        long seq = post(algorithm, shape, send, p.stageRecv(recvBytes), reduction, stageSend, null, null);
+        p.resultTo = resultTo;
+        return seq;
+    }
+
     private long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                       boolean stageSend, int[] points, IntConsumer atPoint) {
         checkUsable();
@@ -770,6 +789,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private void finish(Posting p) {
+        if (p.resultTo != null) {
+            MemorySegment recv = p.buffers[Buffer.RECV.ordinal()];
+            MemorySegment.copy(recv, 0, p.resultTo, 0, recv.byteSize());
+        }
         p.done = true;
         p.activeSeq = Posting.NONE;
         retire(p);

@@ -62,11 +62,20 @@ final class Posting {
     int nextPoint;
     /** The completion view handed out for this call, or null when none was asked for. */
     CompletableFuture<Void> future;
+    /**
+     * Where RECV, held in this slot's memory, is copied once every op has run (a non-blocking call on buffers the
+     * transports cannot reach: arrays other than byte[]); null when RECV is the caller's own.
+     */
+    MemorySegment resultTo;
 
-    /** Memory of this slot: TEMP of its programs, and a copy of SEND for calls that reduce in place. */
+    /**
+     * Memory of this slot: TEMP of its programs, a copy of SEND for calls that reduce in place, and RECV of calls whose
+     * result is copied out when they finish. Kept and grown by doubling, so a slot allocates only for a larger call.
+     */
     private final Arena arena;
     private MemorySegment temp = MemorySegment.NULL;
     private MemorySegment staged = MemorySegment.NULL;
+    private MemorySegment stagedRecv = MemorySegment.NULL;
 
     Posting(Arena arena) {
         this.arena = arena;
@@ -103,6 +112,14 @@ final class Posting {
         return s;
     }
 
+    /** {@code bytes} of this slot's memory for RECV, whose contents {@link #resultTo} receives when the call finishes. */
+    MemorySegment stageRecv(long bytes) {
+        if (stagedRecv.byteSize() < bytes) {
+            stagedRecv = arena.allocate(Math.max(bytes, stagedRecv.byteSize() * 2), 64);
+        }
+        return stagedRecv.asSlice(0, bytes);
+    }
+
     boolean slotComplete(int s) {
         long len = program.slotLen[s];
         return (long) LONGS.getAcquire(slotBytes, s) == len && (len > 0 || (int) INTS.getAcquire(slotFrames, s) > 0);
@@ -135,5 +152,6 @@ final class Posting {
         points = null;
         atPoint = null;
         future = null;
+        resultTo = null;
     }
 }

@@ -274,6 +274,36 @@ final class InProcessGroup {
         }
 
         @Override
+        public io.railcoll.Request ireduce(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type,
+                                           long count, io.railcoll.reduce.Operator op, int root) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request ireduceScatterBlock(MemorySegment send, MemorySegment recv,
+                                                       io.railcoll.reduce.ElementType type, long recvCount,
+                                                       io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request iscan(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type,
+                                         long count, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request iexscan(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type,
+                                           long count, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request iscatter(MemorySegment send, MemorySegment recv, int root) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
         public void scatter(MemorySegment send, MemorySegment recv, int root) {
             throw new UnsupportedOperationException("the apps do not scatter");
         }
