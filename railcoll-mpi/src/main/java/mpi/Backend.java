@@ -67,6 +67,16 @@ interface Backend {
 
     Pending iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
 
+    Pending ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root);
+
+    Pending ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending iscatter(MemorySegment send, MemorySegment recv, int root);
+
     /** MPI_Comm_split over these ranks: empty for a negative color. Collective; the caller closes the result. */
     Optional<Backend> split(int color, int key);
 

@@ -378,8 +378,9 @@ final class Call {
     }
 
     /**
-     * {@code iReduceScatter}: the non-blocking all-reduce of the whole vector into staging, of which this rank's block
-     * goes to {@code out} when it finishes (the uneven case of {@link #reduceScatter}, used for any counts).
+     * {@code iReduceScatter}: equal counts are railcoll's non-blocking reduce-scatter; uneven ones the non-blocking
+     * all-reduce of the whole vector into staging, of which this rank's block goes to {@code out} when it finishes (as
+     * {@link #reduceScatter}).
      */
     Comm.Started ireduceScatter(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, UserBuffer out,
                                 int[] counts) {
@@ -390,6 +391,14 @@ final class Call {
             all += counts[i];
         }
         long mine = counts[rank];
+        boolean equal = true;
+        for (int i = 0; i < size; i++) {
+            equal &= counts[i] == counts[0];
+        }
+        if (equal) {
+            MemorySegment recv = t.recvArea(out, mine);
+            return ireduceScatterBlock(plan, op, t, send, recv, mine, () -> t.deliver(recv, out, 0, mine));
+        }
         long skip = t.bytes(before);
         MemorySegment whole = staging.take(t.bytes(all));
         return iallreduce(plan, op, t, send, whole, all,
@@ -410,6 +419,65 @@ final class Call {
             for (int i = 0; i < size; i++) {
                 r.deliver(all.asSlice(i * b, r.bytes(counts[i])), out, displs[i], counts[i]);
             }
+        });
+    }
+
+    /**
+     * Starts a reduce to {@code root}'s {@code recv} (null elsewhere), then {@code then}. The fold: a non-blocking
+     * gather, folded at the root when it finishes.
+     */
+    Comm.Started ireduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                         int root, Operation.Finish then) {
+        if (plan.elementType() != null) {
+            return new Comm.Started(backend.ireduce(send, recv, plan.elementType(), plan.elements(count),
+                    plan.operator(), root), then);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = rank == root ? staging.take(bytes * size) : null;
+        return new Comm.Started(backend.igather(send.asSlice(0, bytes), all, root), () -> {
+            if (rank == root) {
+                foldInRankOrder(op, t, all, size, recv, count);
+            }
+            then.run();
+        });
+    }
+
+    /** Starts a reduce-scatter of equal blocks, then {@code then}. The fold: a non-blocking all-to-all, then the fold. */
+    Comm.Started ireduceScatterBlock(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv,
+                                     long count, Operation.Finish then) {
+        if (plan.elementType() != null) {
+            return new Comm.Started(backend.ireduceScatterBlock(send, recv, plan.elementType(), plan.elements(count),
+                    plan.operator()), then);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment mine = staging.take(bytes * size);
+        return new Comm.Started(backend.ialltoall(send.asSlice(0, bytes * size), mine), () -> {
+            foldInRankOrder(op, t, mine, size, recv, count);
+            then.run();
+        });
+    }
+
+    /**
+     * Starts an inclusive or exclusive prefix, then {@code then} (not run on rank 0 of an exclusive one, whose
+     * {@code recv} is left as it is). The fold: a non-blocking all-gather, each rank folding the ranks below it.
+     */
+    Comm.Started iscan(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                       boolean exclusive, Operation.Finish then) {
+        Operation.Finish deliver = exclusive && rank == 0 ? Operation.Finish.NOTHING : then;
+        if (plan.elementType() != null) {
+            Pending p = exclusive
+                    ? backend.iexscan(send, recv, plan.elementType(), plan.elements(count), plan.operator())
+                    : backend.iscan(send, recv, plan.elementType(), plan.elements(count), plan.operator());
+            return new Comm.Started(p, deliver);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = staging.take(bytes * size);
+        int ranks = exclusive ? rank : rank + 1;
+        return new Comm.Started(backend.iallgather(send.asSlice(0, bytes), all), () -> {
+            if (ranks > 0) {
+                foldInRankOrder(op, t, all, ranks, recv, count);
+            }
+            deliver.run();
         });
     }
 }

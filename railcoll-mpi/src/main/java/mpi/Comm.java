@@ -909,31 +909,104 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
+    /** Starts {@link #reduce(Object, Object, int, Datatype, Op, int)}; {@code recvbuf} matters on the root only. */
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        return notYet("iReduce");
+        return nonBlocking("iReduce", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            if (c.rank != root) {
+                return c.ireduce(plan, op, t, send, null, count, root, Operation.Finish.NOTHING);
+            }
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            return c.ireduce(plan, op, t, send, recv, count, root, () -> t.deliver(recv, out, 0, count));
+        });
     }
 
+    /** Starts the in-place {@link #reduce(Object, int, Datatype, Op, int)}: {@code buf} is written on the root only. */
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return notYet("iReduce");
+        return nonBlocking("iReduce", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            if (c.rank != root) {
+                return c.ireduce(plan, op, t, data, null, count, root, Operation.Finish.NOTHING);
+            }
+            return c.ireduce(plan, op, t, data, data, count, root, () -> t.deliver(data, b, 0, count));
+        });
     }
 
+    /** Starts {@link #reduceScatterBlock(Object, Object, int, Datatype, Op)}. */
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        return notYet("iReduceScatterBlock");
+        return nonBlocking("iReduceScatterBlock", c -> {
+            c.count(recvcount, "recvcount");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = (long) recvcount * c.size;
+            MemorySegment send = t.send(t.buffer(sendbuf, all, "sendbuf"), 0, all);
+            UserBuffer out = t.buffer(recvbuf, recvcount, "recvbuf");
+            MemorySegment recv = t.recvArea(out, recvcount);
+            return c.ireduceScatterBlock(plan, op, t, send, recv, recvcount, () -> t.deliver(recv, out, 0, recvcount));
+        });
     }
 
+    /** Starts the in-place {@link #reduceScatterBlock(Object, int, Datatype, Op)}: the result in the first {@code count}. */
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return notYet("iReduceScatterBlock");
+        return nonBlocking("iReduceScatterBlock", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = (long) count * c.size;
+            UserBuffer b = t.buffer(buf, all, "buf");
+            MemorySegment data = t.send(b, 0, all);
+            MemorySegment recv = data.asSlice(0, t.bytes(count));
+            return c.ireduceScatterBlock(plan, op, t, data, recv, count, () -> t.deliver(recv, b, 0, count));
+        });
     }
 
+    /** Starts {@link #scatter(Object, int, Datatype, Object, int, Datatype, int)}; the send arguments matter on the root only. */
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                                   Datatype recvtype, int root) throws MPIException {
-        return notYet("iScatter");
+        return nonBlocking("iScatter", c -> {
+            c.count(recvcount, "recvcount");
+            c.root(root);
+            Transfer r = c.transfer(recvtype);
+            UserBuffer out = r.buffer(recvbuf, recvcount, "recvbuf");
+            MemorySegment send = null;
+            if (c.rank == root) {
+                c.count(sendcount, "sendcount");
+                Transfer s = c.transfer(sendtype);
+                c.sameBytes(s, sendcount, r, recvcount);
+                long all = (long) sendcount * c.size;
+                send = s.send(s.buffer(sendbuf, all, "sendbuf"), 0, all);
+            }
+            MemorySegment recv = r.recvArea(out, recvcount);
+            return new Started(c.backend.iscatter(send, recv, root), () -> r.deliver(recv, out, 0, recvcount));
+        });
     }
 
+    /** Starts the in-place {@link #scatter(Object, int, Datatype, int)}: the root's own block stays where it is. */
     public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return notYet("iScatter");
+        return nonBlocking("iScatter", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            if (c.rank == root) {
+                long all = (long) count * c.size;
+                return new Started(c.backend.iscatter(t.send(t.buffer(buf, all, "buf"), 0, all), null, root));
+            }
+            UserBuffer out = t.buffer(buf, count, "buf");
+            MemorySegment recv = t.recvArea(out, count);
+            return new Started(c.backend.iscatter(null, recv, root), () -> t.deliver(recv, out, 0, count));
+        });
     }
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
@@ -973,6 +1046,33 @@ public class Comm implements Freeable, Cloneable {
                                     Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
         return notYet("iAllToAllw");
+    }
+
+    /** Starts an inclusive or exclusive prefix ({@code iScan}, {@code iExScan}) from {@code sendbuf} into {@code recvbuf}. */
+    final Request iprefix(String name, Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op,
+                          boolean exclusive) throws MPIException {
+        return nonBlocking(name, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            return c.iscan(plan, op, t, send, recv, count, exclusive, () -> t.deliver(recv, out, 0, count));
+        });
+    }
+
+    /** In place: {@code buf} holds this rank's elements and receives the prefix (rank 0's left as it is, exclusive). */
+    final Request iprefix(String name, Buffer buf, int count, Datatype type, Op op, boolean exclusive)
+            throws MPIException {
+        return nonBlocking(name, c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            return c.iscan(plan, op, t, data, data, count, exclusive, () -> t.deliver(data, b, 0, count));
+        });
     }
 
     /**

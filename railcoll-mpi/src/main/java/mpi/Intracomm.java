@@ -136,19 +136,23 @@ public class Intracomm extends Comm {
         };
     }
 
+    /** Starts {@link #scan(Object, Object, int, Datatype, Op)}. */
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return notYet("iScan");
+        return iprefix("iScan", sendbuf, recvbuf, count, type, op, false);
     }
 
+    /** Starts the in-place {@link #scan(Object, int, Datatype, Op)}. */
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return notYet("iScan");
+        return iprefix("iScan", buf, count, type, op, false);
     }
 
+    /** Starts {@link #exScan(Object, Object, int, Datatype, Op)}: rank 0's {@code recvbuf} is left as it is. */
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return notYet("iExScan");
+        return iprefix("iExScan", sendbuf, recvbuf, count, type, op, true);
     }
 
+    /** Starts the in-place {@link #exScan(Object, int, Datatype, Op)}: rank 0's {@code buf} is left as it is. */
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return notYet("iExScan");
+        return iprefix("iExScan", buf, count, type, op, true);
     }
 }

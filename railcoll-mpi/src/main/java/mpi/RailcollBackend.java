@@ -114,6 +114,31 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Pending ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        return Pending.of(comm.ireduce(send, recv, type, count, op, root));
+    }
+
+    @Override
+    public Pending ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.ireduceScatterBlock(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.iscan(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.iexscan(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending iscatter(MemorySegment send, MemorySegment recv, int root) {
+        return Pending.of(comm.iscatter(send, recv, root));
+    }
+
+    @Override
     public Optional<Backend> split(int color, int key) {
         return comm.split(color, key).map(RailcollBackend::new);
     }

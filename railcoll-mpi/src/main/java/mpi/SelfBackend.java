@@ -113,6 +113,35 @@ final class SelfBackend implements Backend {
         return Pending.DONE;
     }
 
+    @Override
+    public Pending ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        reduce(send, recv, type, count, op, root);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        reduceScatterBlock(send, recv, type, count, op);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        scan(send, recv, type, count, op);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending iscatter(MemorySegment send, MemorySegment recv, int root) {
+        scatter(send, recv, root);
+        return Pending.DONE;
+    }
+
     private static void copy(MemorySegment send, MemorySegment recv) {
         if (send.address() != recv.address() || !send.heapBase().equals(recv.heapBase())) {
             MemorySegment.copy(send, 0, recv, 0, send.byteSize());
