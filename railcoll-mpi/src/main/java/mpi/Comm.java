@@ -29,6 +29,7 @@ public class Comm implements Freeable, Cloneable {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Staging staging = new Staging();
+    private final Attributes attributes = new Attributes();
     private volatile Backend backend;
     /** The world ranks of the members, in rank order: what {@link #compare} and {@link #getGroup} answer from. */
     private volatile int[] members;
@@ -121,7 +122,9 @@ public class Comm implements Freeable, Cloneable {
 
     /** A new communicator of the same ranks in the same order (MPI_Comm_dup); collective. */
     public Comm dup() throws MPIException {
-        return derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)));
+        Comm made = derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)));
+        attributes.copyTo(made.attributes);
+        return made;
     }
 
     /** {@link #dup()}, an {@code MPIException} rethrown as a {@code RuntimeException}, as in the bindings. */
@@ -465,6 +468,17 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
+    /**
+     * {@code sendCount[j]} elements of {@code sendTypes[j]} from byte {@code sDispls[j]} of {@code sendBuf} go to rank
+     * j, landing at byte {@code rDispls[i]} of its {@code recvBuf} as {@code recvCount[i]} elements of
+     * {@code recvTypes[i]}, i being the sender (displacements in bytes, as MPI has them). Padded as {@link #allToAllv}.
+     */
+    public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf,
+                                int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        collective("allToAllw", c -> AllToAllw.run(c, sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount,
+                rDispls, recvTypes));
+    }
+
     /** {@code recvbuf} on every rank gets the element-wise {@code op} of every rank's {@code count} elements. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         elementwise("allReduce", sendbuf, recvbuf, count, type, op, (c, plan, t, send, recv) -> {
@@ -710,6 +724,120 @@ public class Comm implements Freeable, Cloneable {
             Call.combine(plan, op, type, in, inOut, count);
             t.deliver(inOut, b, 0, count);
         });
+    }
+
+    // ---- attributes (values Java-serialised, as in the bindings) ----
+
+    /** A new keyval for {@link #setAttr}; local. */
+    public static int createKeyval() throws MPIException {
+        MPI.check();
+        return Attributes.createKeyval();
+    }
+
+    /** Frees a keyval of {@link #createKeyval}; an {@code MPI.ERR_KEYVAL} error for any other. */
+    public static void freeKeyval(int keyval) throws MPIException {
+        MPI.check();
+        if (!Attributes.freeKeyval(keyval)) {
+            throw MPI.COMM_WORLD.raise("freeKeyval", MPIException.of(MPI.ERR_KEYVAL, "invalid keyval: " + keyval
+                    + " is not a keyval of createKeyval, or was freed"));
+        }
+    }
+
+    /** Caches {@code value} (which must be {@link java.io.Serializable}) under {@code keyval} on this communicator. */
+    public final void setAttr(int keyval, Object value) throws MPIException {
+        live("setAttr");
+        if (!Attributes.live(keyval)) {
+            throw raise("setAttr", MPIException.of(MPI.ERR_KEYVAL, "invalid keyval: setAttr on " + name + " with "
+                    + keyval + (Attributes.predefined(keyval) ? ", a predefined keyval (read-only)"
+                    : ", not a keyval of createKeyval (or freed)")));
+        }
+        attributes.set(keyval, value);
+    }
+
+    /**
+     * A copy of the value cached under {@code keyval}, or null if none is; the predefined keyvals give an
+     * {@code Integer} ({@code MPI.TAG_UB}: {@code Integer.MAX_VALUE}, {@code MPI.UNIVERSE_SIZE}: the job's size, ...)
+     * or, for {@code MPI.WTIME_IS_GLOBAL}, {@code Boolean.FALSE}.
+     */
+    public final Object getAttr(int keyval) throws MPIException {
+        live("getAttr");
+        if (Attributes.predefined(keyval)) {
+            return Attributes.predefinedValue(keyval, MPI.COMM_WORLD.getSize());
+        }
+        return attributes.get(keyval);
+    }
+
+    /** Removes the value cached under {@code keyval} (nothing if none is). */
+    public final void deleteAttr(int keyval) throws MPIException {
+        live("deleteAttr");
+        if (Attributes.predefined(keyval)) {
+            throw raise("deleteAttr", MPIException.of(MPI.ERR_KEYVAL, "invalid keyval: deleteAttr on " + name
+                    + " of the predefined keyval " + keyval + " (read-only)"));
+        }
+        attributes.delete(keyval);
+    }
+
+    // ---- pack, unpack (positions and sizes in bytes; the packed form is railcoll-mpi's: native order, no gaps) ----
+
+    /**
+     * Packs {@code incount} elements of {@code type} from {@code inbuf} into {@code outbuf} from byte {@code position};
+     * returns the position after them. Elements that do not fit are an {@code MPI.ERR_TRUNCATE} error (the bindings
+     * pack nothing when {@code position == outbuf.length}, silently).
+     */
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
+        int[] end = {position};
+        collective("pack", c -> {
+            c.count(incount, "incount");
+            Transfer t = c.transfer(type);
+            java.util.Objects.requireNonNull(outbuf, "outbuf");
+            long bytes = t.bytes(incount);
+            if (position < 0 || position + bytes > outbuf.length) {
+                throw c.error(MPI.ERR_TRUNCATE, "message truncated: " + incount + " elements of " + type.describe()
+                        + " pack to " + bytes + " bytes, which do not fit at position " + position + " of "
+                        + outbuf.length);
+            }
+            if (incount > 0) {
+                t.packTo(t.buffer(inbuf, incount, "inbuf"), 0, incount,
+                        MemorySegment.ofArray(outbuf).asSlice(position, bytes));
+            }
+            end[0] = Math.toIntExact(position + bytes);
+        });
+        return end[0];
+    }
+
+    /**
+     * Unpacks {@code outcount} elements of {@code type} from {@code inbuf} at byte {@code position} into {@code outbuf};
+     * returns the position after them. Fewer bytes than they need is an {@code MPI.ERR_TRUNCATE} error.
+     */
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
+        int[] end = {position};
+        collective("unpack", c -> {
+            c.count(outcount, "outcount");
+            Transfer t = c.transfer(type);
+            java.util.Objects.requireNonNull(inbuf, "inbuf");
+            long bytes = t.bytes(outcount);
+            if (position < 0 || position + bytes > inbuf.length) {
+                throw c.error(MPI.ERR_TRUNCATE, "message truncated: " + outcount + " elements of " + type.describe()
+                        + " need " + bytes + " packed bytes from position " + position + " but inbuf has "
+                        + inbuf.length);
+            }
+            if (outcount > 0) {
+                t.deliver(MemorySegment.ofArray(inbuf).asSlice(position, bytes), t.buffer(outbuf, outcount, "outbuf"),
+                        0, outcount);
+            }
+            end[0] = Math.toIntExact(position + bytes);
+        });
+        return end[0];
+    }
+
+    /** The bytes {@link #pack} writes for {@code incount} elements of {@code type} (exact, not only a bound). */
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        int[] size = {0};
+        collective("packSize", c -> {
+            c.count(incount, "incount");
+            size[0] = Math.toIntExact(c.transfer(type).bytes(incount));
+        });
+        return size[0];
     }
 
     // ---- non-blocking collectives (docs/mpi.md "Non-blocking collectives") ----
