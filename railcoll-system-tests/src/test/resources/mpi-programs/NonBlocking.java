@@ -7,7 +7,8 @@ import mpi.*;
 /**
  * Non-blocking collectives as users of Open MPI's mpi.jar write them: the classic overlap of an iAllReduce on a direct
  * buffer with local work, testing it now and then; then every i-form on direct and on heap buffers (which the
- * bindings refuse), completed by waitAll, waitAny, waitSome and testAll loops. Each result is checked against the
+ * bindings refuse), completed by waitAll, waitAny, waitSome and testAll loops; one on a split communicator;
+ * allToAllw with a datatype per rank, pack and unpack, attributes. Each result is checked against the
  * value computed here sequentially, in rank order, on any number of ranks.
  */
 public class NonBlocking {
@@ -209,6 +210,70 @@ public class NonBlocking {
             p = new long[] {p[0] * (i + 1), p[0] * (i + 2) + p[1] * (i + 3), p[2] * (i + 3)};
         }
         check(rank, "user op", product, p);
+
+        // ---- on a derived communicator: ranks of one parity, numbered in reverse ----
+        Intracomm half = MPI.COMM_WORLD.split(rank % 2, -rank);
+        IntBuffer parity = MPI.newIntBuffer(1).put(0, rank);
+        Request hr = half.iAllReduce(parity, 1, MPI.INT, MPI.SUM);
+        hr.waitFor();
+        int paritySum = 0;
+        for (int i = rank % 2; i < size; i += 2) {
+            paritySum += i;
+        }
+        check(rank, "split iAllReduce", parity.get(0), paritySum);
+        half.free();
+
+        // ---- allToAllw: to even ranks one pair of ints, to odd ones two ints, all received as two ints ----
+        Datatype intPair = Datatype.createContiguous(2, MPI.INT);
+        intPair.commit();
+        int[] wsend = new int[2 * size];
+        int[] wcount = new int[size];
+        int[] wdispl = new int[size];
+        Datatype[] wtypes = new Datatype[size];
+        int[] rcount = new int[size];
+        int[] rdispl = new int[size];
+        Datatype[] rtypes = new Datatype[size];
+        int[] wwant = new int[2 * size];
+        for (int j = 0; j < size; j++) {
+            wsend[2 * j] = rank * 100 + 2 * j;
+            wsend[2 * j + 1] = rank * 100 + 2 * j + 1;
+            wcount[j] = j % 2 == 0 ? 1 : 2;
+            wtypes[j] = j % 2 == 0 ? intPair : MPI.INT;
+            wdispl[j] = 8 * j;   // bytes
+            rcount[j] = 2;
+            rtypes[j] = MPI.INT;
+            rdispl[j] = 8 * j;
+            wwant[2 * j] = j * 100 + 2 * rank;
+            wwant[2 * j + 1] = j * 100 + 2 * rank + 1;
+        }
+        int[] wrecv = new int[2 * size];
+        MPI.COMM_WORLD.allToAllw(wsend, wcount, wdispl, wtypes, wrecv, rcount, rdispl, rtypes);
+        check(rank, "allToAllw", wrecv, wwant);
+
+        // ---- pack on one rank, broadcast the bytes, unpack everywhere ----
+        int packBytes = MPI.COMM_WORLD.packSize(2, MPI.INT) + MPI.COMM_WORLD.packSize(1, MPI.DOUBLE);
+        byte[] packed = new byte[packBytes];
+        if (rank == root) {
+            int at = MPI.COMM_WORLD.pack(new int[] {41, 42}, 2, MPI.INT, packed, 0);
+            MPI.COMM_WORLD.pack(new double[] {2.5}, 1, MPI.DOUBLE, packed, at);
+        }
+        MPI.COMM_WORLD.bcast(packed, packBytes, MPI.PACKED, root);
+        int[] two = new int[2];
+        double[] one = new double[1];
+        int at = MPI.COMM_WORLD.unpack(packed, 0, two, 2, MPI.INT);
+        MPI.COMM_WORLD.unpack(packed, at, one, 1, MPI.DOUBLE);
+        check(rank, "pack", new Object[] {two, one}, new Object[] {new int[] {41, 42}, new double[] {2.5}});
+
+        // ---- attributes: a keyval, a value copied by dup, the predefined ones ----
+        int key = Comm.createKeyval();
+        MPI.COMM_WORLD.setAttr(key, "grid " + rank);
+        Intracomm copy = MPI.COMM_WORLD.dup();
+        check(rank, "attributes", new Object[] {copy.getAttr(key), MPI.COMM_WORLD.getAttr(MPI.UNIVERSE_SIZE),
+                MPI.COMM_WORLD.getAttr(MPI.TAG_UB) instanceof Integer tagUb && tagUb >= 32767},
+                new Object[] {"grid " + rank, size, true});
+        copy.free();
+        MPI.COMM_WORLD.deleteAttr(key);
+        Comm.freeKeyval(key);
 
         // ---- errors after ERRORS_RETURN: what is not provided, and a request misused ----
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);

@@ -236,7 +236,8 @@ class MpiProgramsSystemTest {
             case "NonBlocking" -> {
                 names.addAll(List.of("overlap", "iBcast", "iAllGather", "iAllGather in place", "iAllToAll",
                         "iReduce in place", "iReduceScatterBlock", "iScan", "iExScan", "iScatter", "waitAny",
-                        "waitAny after", "waitSome", "waitSome count", "testAll", "user op", "unsupported"));
+                        "waitAny after", "waitSome", "waitSome count", "testAll", "user op", "split iAllReduce", "allToAllw",
+                        "pack", "attributes", "unsupported"));
                 if (rank == 0) {
                     names.add("iGather");
                 }
