@@ -54,6 +54,11 @@ import java.util.Optional;
  *                             =on|off, default off: one thread at a time, concurrent use refused with an
  *                             {@link IllegalStateException}); on, calls are serialized by a fair lock in the order
  *                             their threads enter (what {@code MPI_THREAD_MULTIPLE} maps to; decision 0042)
+ * @param deterministic        whether reductions (all-reduce, reduce, reduce-scatter, scan, exscan) combine every
+ *                             element in rank order 0..N-1, so floating-point results have the same bits whatever
+ *                             the algorithm, placement, rails or ports ({@code RAILCOLL_DETERMINISTIC}=on|off,
+ *                             default off; decision 0091). Only the {@code *.deterministic} algorithms run them then,
+ *                             and forcing another is refused. Every rank must set it alike.
  */
 public record Config(
         long timeoutNs,
@@ -72,7 +77,8 @@ public record Config(
         Map<Collective, String> forcedAlgorithms,
         MulticastMode multicast,
         int multicastRail,
-        boolean threadSafe) {
+        boolean threadSafe,
+        boolean deterministic) {
 
     // The defaults live with the settings (io.railcoll.settings.RailcollSettings); these name them for code.
     public static final long DEFAULT_TIMEOUT_NS = RailcollSettings.TIMEOUT.defaultValue();
@@ -109,6 +115,16 @@ public record Config(
         this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
                 multicastRail, false);
+    }
+
+    /** The settings before the deterministic option, which is off. */
+    public Config(long timeoutNs, long connectTimeoutNs, long stripeThresholdBytes, EngineMode engine, int ports,
+                  int groups, boolean sharedMemory, int shmRingBytes, int connectionsPerRail, long railTimeoutNs,
+                  int eagerBytes, boolean cma, long cmaThresholdBytes, Map<Collective, String> forcedAlgorithms,
+                  MulticastMode multicast, int multicastRail, boolean threadSafe) {
+        this(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
+                multicastRail, threadSafe, false);
     }
 
     public Config {
@@ -175,13 +191,14 @@ public record Config(
                 forced,
                 MulticastMode.parse(RailcollSettings.MCAST.read(env)),
                 RailcollSettings.MCAST_RAIL.read(env),
-                RailcollSettings.THREAD_SAFE.read(env));
+                RailcollSettings.THREAD_SAFE.read(env),
+                RailcollSettings.DETERMINISTIC.read(env));
     }
 
     public Config withTimeoutNs(long ns) {
         return new Config(ns, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
-                multicastRail, threadSafe);
+                multicastRail, threadSafe, deterministic);
     }
 
     public Config withForcedAlgorithm(Collective collective, String id) {
@@ -190,20 +207,27 @@ public record Config(
         m.put(collective, id);
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, m, multicast, multicastRail,
-                threadSafe);
+                threadSafe, deterministic);
     }
 
     public Config withMulticast(MulticastMode mode, int rail) {
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, mode, rail,
-                threadSafe);
+                threadSafe, deterministic);
     }
 
     /** The same settings, with any thread allowed to call at any time ({@code threadSafe}) or one at a time. */
     public Config withThreadSafe(boolean on) {
         return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
                 connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
-                multicastRail, on);
+                multicastRail, on, deterministic);
+    }
+
+    /** The same settings, with reductions in rank order everywhere ({@code deterministic}) or not (decision 0091). */
+    public Config withDeterministic(boolean on) {
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, eagerBytes, cma, cmaThresholdBytes, forcedAlgorithms, multicast,
+                multicastRail, threadSafe, on);
     }
 
     public Optional<String> forcedAlgorithm(Collective collective) {

@@ -88,6 +88,6 @@ final class RankTransports {
 
     /** A new communicator's algorithm selection: the settings' forced algorithms and tuning, nothing enabled yet. */
     AlgorithmSelector selector() {
-        return AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv());
+        return AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv(), config.deterministic());
     }
 }

@@ -33,6 +33,11 @@ final class InProcessRanks implements AutoCloseable {
     }
 
     static InProcessRanks start(int size, Config config) throws Exception {
+        return start(size, r -> config);
+    }
+
+    /** As {@link #start(int, Config)}, each rank with a configuration of its own (to test disagreements). */
+    static InProcessRanks start(int size, java.util.function.IntFunction<Config> config) throws Exception {
         // The port is probed, closed and then bound by rank 0: another test's listener can take it in between.
         // Only that race is retried, with a fresh port; every other failure is the test's to report.
         for (int attempt = 1; ; attempt++) {
@@ -53,7 +58,7 @@ final class InProcessRanks implements AutoCloseable {
         return t;
     }
 
-    private static InProcessRanks startOnce(int size, Config config) throws Exception {
+    private static InProcessRanks startOnce(int size, java.util.function.IntFunction<Config> config) throws Exception {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
@@ -67,7 +72,8 @@ final class InProcessRanks implements AutoCloseable {
         for (int r = 0; r < size; r++) {
             JobIdentity id = new JobIdentity(r, size, jobId, secret, "node" + r, List.of(InetAddress.getLoopbackAddress()),
                     rendezvous, true);
-            starting.add(pool.submit(() -> Railcoll.init(id, config, quiet)));
+            Config own = config.apply(r);
+            starting.add(pool.submit(() -> Railcoll.init(id, own, quiet)));
         }
         List<Communicator> comms = new ArrayList<>();
         try {

@@ -22,6 +22,10 @@ public final class Candidates {
         if (a.unsupportedReason(probe).isPresent()) {
             return false;
         }
+        if (a.collective().reduces() && a.deterministic() != io.railcoll.settings.RailcollSettings.DETERMINISTIC.read(env)) {
+            // A deterministic communicator runs only these, and the others only when asked by name (decision 0091).
+            return false;
+        }
         if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT)) {
             String shm = env.getOrDefault("RAILCOLL_SHM", "on").strip().toLowerCase(Locale.ROOT);
             return !(shm.equals("off") || shm.equals("false") || shm.equals("0"));

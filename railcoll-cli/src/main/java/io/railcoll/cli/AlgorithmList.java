@@ -25,6 +25,11 @@ final class AlgorithmList {
      *                                  another collective, or one that cannot run this placement (with the reason)
      */
     static String resolve(String spec, Collective collective, Shape shape) {
+        return resolve(spec, collective, shape, false);
+    }
+
+    /** As {@link #resolve(String, Collective, Shape)}; {@code deterministic}: a reduction must be a deterministic one. */
+    static String resolve(String spec, Collective collective, Shape shape, boolean deterministic) {
         AlgorithmCatalog catalog = AlgorithmCatalog.standard();
         List<String> known = new ArrayList<>();
         for (Algorithm a : catalog.forCollective(collective)) {
@@ -46,6 +51,10 @@ final class AlgorithmList {
             if (unsupported.isPresent()) {
                 throw new IllegalArgumentException(id + " cannot run " + shape.placement().describe() + ": "
                         + unsupported.get());
+            }
+            if (deterministic && collective.reduces() && !catalog.byId(id).deterministic()) {
+                throw new IllegalArgumentException(id + " does not combine in a fixed rank order, and --deterministic"
+                        + " runs " + collective.id() + " only by " + collective.id() + ".deterministic (decision 0091)");
             }
             out.add(id);
         }

@@ -169,7 +169,8 @@ final class BenchCommand implements Callable<Integer> {
         List<String> variants = intraNodeVariants();
         cluster.environment(); // every setting checked before any JVM starts
         Placement placement = cluster.placement();
-        algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root));
+        algorithms = AlgorithmList.resolve(algorithms, c, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root),
+                io.railcoll.settings.RailcollSettings.DETERMINISTIC.read(cluster.environment()));
         // A barrier moves no bytes: one point, at size 0, which is where the peer reports its barrier too.
         List<Long> sizeList = c == Collective.BARRIER ? List.of(0L) : sizesFor(c);
         List<String> peers = peers();

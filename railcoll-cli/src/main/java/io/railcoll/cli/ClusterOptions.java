@@ -31,7 +31,7 @@ final class ClusterOptions {
     @Option(names = "--rails", description = "Rails (networks) per node (default ${DEFAULT-VALUE}).", defaultValue = "2")
     int rails;
 
-    // These three set RAILCOLL_ENGINE, RAILCOLL_TIMEOUT_MS and RAILCOLL_STRIPE_THRESHOLD: parsed by those settings'
+    // These four set RAILCOLL_ENGINE, RAILCOLL_TIMEOUT_MS, RAILCOLL_STRIPE_THRESHOLD and RAILCOLL_DETERMINISTIC: parsed by those settings'
     // definitions, with their defaults (SettingDefaults). Left at the default, an option does not override a --set of
     // the same setting; given explicitly and disagreeing with one, it is an error (environment()).
     @Option(names = "--engine", converter = OptionValues.Engine.class,
@@ -45,6 +45,10 @@ final class ClusterOptions {
     @Option(names = "--stripe-threshold", converter = OptionValues.StripeThreshold.class,
             description = "Puts longer than this many bytes are striped over all rails (default ${DEFAULT-VALUE}); RAILCOLL_STRIPE_THRESHOLD.")
     String stripeThreshold;
+
+    @Option(names = "--deterministic", converter = OptionValues.Deterministic.class, arity = "0..1", fallbackValue = "on",
+            description = "Reductions in rank order 0..N-1, the same floating-point bits whatever the algorithm and placement: on or off (default ${DEFAULT-VALUE}; alone: on); RAILCOLL_DETERMINISTIC.")
+    String deterministic;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -83,6 +87,7 @@ final class ClusterOptions {
         put(env, "--engine", RailcollSettings.ENGINE, engine);
         put(env, "--timeout-ms", RailcollSettings.TIMEOUT, timeoutMs);
         put(env, "--stripe-threshold", RailcollSettings.STRIPE_THRESHOLD, stripeThreshold);
+        put(env, "--deterministic", RailcollSettings.DETERMINISTIC, deterministic);
         try {
             RailcollSettings.checkAll(env);
             Config.fromEnvironment(env);

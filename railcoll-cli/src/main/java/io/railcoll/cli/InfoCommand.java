@@ -143,7 +143,7 @@ final class InfoCommand implements Callable<Integer> {
         Tuning t = tuning();
         // What a job started with this environment would do: its forced algorithms and its tuning.
         Config config = Config.fromEnvironment(System.getenv());
-        AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), t);
+        AlgorithmSelector selector = new AlgorithmSelector(config.forcedAlgorithms(), t, config.deterministic());
         if (config.multicast() != io.railcoll.MulticastMode.OFF) {
             selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT); // RAILCOLL_MCAST
         }

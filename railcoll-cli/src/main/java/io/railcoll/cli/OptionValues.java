@@ -48,6 +48,13 @@ final class OptionValues {
         }
     }
 
+    static final class Deterministic extends SettingText<Boolean> {
+        @Override
+        Setting<Boolean> setting() {
+            return RailcollSettings.DETERMINISTIC;
+        }
+    }
+
     static final class StripeThreshold extends SettingText<Long> {
         @Override
         Setting<Long> setting() {

@@ -16,7 +16,8 @@ public final class SettingDefaults implements IDefaultValueProvider {
     private static final Map<String, Setting<?>> BY_OPTION = Map.of(
             "--engine", RailcollSettings.ENGINE,
             "--timeout-ms", RailcollSettings.TIMEOUT,
-            "--stripe-threshold", RailcollSettings.STRIPE_THRESHOLD);
+            "--stripe-threshold", RailcollSettings.STRIPE_THRESHOLD,
+            "--deterministic", RailcollSettings.DETERMINISTIC);
 
     @Override
     public String defaultValue(ArgSpec argSpec) {

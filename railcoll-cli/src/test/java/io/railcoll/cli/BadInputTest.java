@@ -77,6 +77,10 @@ class BadInputTest {
             "run --set RAILCOLL_ENGINE=single --engine threaded io.railcoll.bench.CheckApp | --engine threaded ; RAILCOLL_ENGINE=single ; disagree",
             "bench --set RAILCOLL_SHM=off --intra-node shm | --intra-node shm ; RAILCOLL_SHM=off ; disagree",
             "bench --set RAILCOLL_SHM=perhaps | RAILCOLL_SHM=perhaps ; on, off",
+            // decision 0091: a deterministic run refuses a reduction algorithm that does not fold in rank order
+            "bench --collective allreduce --deterministic --algorithms ring | allreduce.ring ; fixed rank order ; --deterministic",
+            "bench --deterministic maybe | --deterministic ; 'maybe' ; on, off",
+            "run --set RAILCOLL_DETERMINISTIC=on --deterministic off io.railcoll.bench.CheckApp | --deterministic off ; RAILCOLL_DETERMINISTIC=on ; disagree",
             "bench --no-such-option | --no-such-option",
     })
     void badInputIsOneLineNamingTheOptionWithExitCode2(String args, String expected) {

@@ -19,6 +19,7 @@ import io.railcoll.algorithm.alltoall.DirectAlltoall;
 import io.railcoll.algorithm.alltoall.PairwiseAlltoall;
 import io.railcoll.algorithm.alltoall.StandardExchangeAlltoall;
 import io.railcoll.algorithm.barrier.DisseminationBarrier;
+import io.railcoll.algorithm.deterministic.RankOrderReduction;
 import io.railcoll.algorithm.reduce.BinomialReduce;
 import io.railcoll.algorithm.reducescatter.RecursiveHalvingReduceScatter;
 import io.railcoll.algorithm.reducescatter.RingReduceScatter;
@@ -85,6 +86,11 @@ public final class AlgorithmCatalog {
             new RecursiveHalvingReduceScatter(),
             RecursiveDoublingScan.inclusive(),
             RecursiveDoublingScan.exclusive(),
+            RankOrderReduction.allreduce(),
+            RankOrderReduction.reduce(),
+            RankOrderReduction.reduceScatter(),
+            RankOrderReduction.scan(),
+            RankOrderReduction.exscan(),
             new BinomialScatter(),
             new DirectScatter(),
             new DisseminationBarrier(),

@@ -947,7 +947,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         if (h.algorithm != posting.program.algorithmCode) {
             throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
-                    + " #" + h.seq + " than rank " + rank + " (" + posting.program.algorithmId + "): force the same algorithm on every rank");
+                    + " #" + h.seq + " than rank " + rank + " (" + posting.program.algorithmId + "): force the same algorithm, and set RAILCOLL_DETERMINISTIC alike, on every rank");
         }
     }
 

@@ -25,6 +25,15 @@ public interface Algorithm {
     /** The program of {@code rank} for {@code shape}; only called when {@link #unsupportedReason} is empty. */
     RankProgram program(Shape shape, int rank);
 
+    /**
+     * Whether a reduction by this algorithm combines every element in the fixed order of a sequential loop over the
+     * ranks, {@code ((s0 op s1) op s2) ... op s(N-1)}, so that its floating-point bits do not depend on the
+     * placement, the rails or k; the communicator's deterministic option runs only such reductions (decision 0091).
+     */
+    default boolean deterministic() {
+        return false;
+    }
+
     /** One line for {@code railcoll info}: restrictions, cost formula, paper and section. */
     String summary();
 

@@ -68,8 +68,22 @@ public final class AlgorithmSelector {
     private Placement choicesFor;
     private int fewestPerNode;
     private int mostPerNode;
+    /**
+     * Reductions run only {@link Algorithm#deterministic()} algorithms, which otherwise are run only when forced or
+     * named by a tuning rule (decision 0091).
+     */
+    private final boolean deterministic;
 
     public AlgorithmSelector(Map<Collective, String> forced, Tuning tuning) {
+        this(forced, tuning, false);
+    }
+
+    /**
+     * @param deterministic reductions combine in a fixed rank order (decision 0091): only deterministic algorithms
+     *                      are chosen, and forcing another is refused
+     */
+    public AlgorithmSelector(Map<Collective, String> forced, Tuning tuning, boolean deterministic) {
+        this.deterministic = deterministic;
         for (String id : forced.values()) {
             force(id);
         }
@@ -81,7 +95,28 @@ public final class AlgorithmSelector {
 
     /** Forced algorithms from the configuration, tuning from {@code RAILCOLL_TUNING} (see {@link SelectionSettings}). */
     public static AlgorithmSelector fromEnvironment(Map<Collective, String> forced, Map<String, String> env) {
-        return new AlgorithmSelector(forced, SelectionSettings.fromEnvironment(env).load());
+        return fromEnvironment(forced, env, false);
+    }
+
+    /** As {@link #fromEnvironment(Map, Map)}, deterministic or not (decision 0091). */
+    public static AlgorithmSelector fromEnvironment(Map<Collective, String> forced, Map<String, String> env,
+                                                    boolean deterministic) {
+        return new AlgorithmSelector(forced, SelectionSettings.fromEnvironment(env).load(), deterministic);
+    }
+
+    /** Whether reductions run only algorithms that combine in a fixed rank order (decision 0091). */
+    public boolean deterministic() {
+        return deterministic;
+    }
+
+    /** Why {@code a} may not run a reduction on a deterministic communicator, or empty when it may. */
+    private Optional<String> notDeterministic(Algorithm a) {
+        if (deterministic && a.collective().reduces() && !a.deterministic()) {
+            return Optional.of("the communicator is deterministic (RAILCOLL_DETERMINISTIC=on), and " + a.id()
+                    + " does not combine in a fixed rank order; " + a.collective().id() + " runs "
+                    + a.collective().id() + ".deterministic there (decision 0091)");
+        }
+        return Optional.empty();
     }
 
     public Tuning tuning() {
@@ -105,7 +140,7 @@ public final class AlgorithmSelector {
      * cannot run either (a non-blocking call runs only schedules the engine runs, decision 0061).
      */
     private Optional<String> unsupported(Algorithm a, Shape shape, boolean engineOnly) {
-        Optional<String> own = a.unsupportedReason(shape);
+        Optional<String> own = a.unsupportedReason(shape).or(() -> notDeterministic(a));
         if (own.isPresent()) {
             return own;
         }
@@ -132,6 +167,9 @@ public final class AlgorithmSelector {
     /** Forces {@code id} for its collective; unknown ids are rejected at once. */
     public void force(String id) {
         Algorithm a = catalog.byId(id);
+        notDeterministic(a).ifPresent(reason -> {
+            throw new IllegalArgumentException("cannot force " + id + ": " + reason);
+        });
         forced.put(a.collective(), a.id());
         java.util.Arrays.fill(lastShape, null);
     }
@@ -271,6 +309,18 @@ public final class AlgorithmSelector {
                 shape.elementBytes(), shape.commutative());
     }
 
+    /**
+     * A deterministic algorithm outside deterministic mode runs only when forced or named by a rule: the model never
+     * picks it, so that a rank with the option and one without always differ in algorithm, which the engine reports
+     * as a mismatch rather than combining in two orders (decision 0091).
+     */
+    private Optional<String> onlyByRequest(Algorithm a) {
+        if (!deterministic && a.deterministic()) {
+            return Optional.of("chosen only on a deterministic communicator (RAILCOLL_DETERMINISTIC=on) or when forced");
+        }
+        return Optional.empty();
+    }
+
     /** The model's choice (null when no algorithm can run the shape), why, and every candidate. */
     private record Ranking(String chosen, String why, List<Explanation.Candidate> candidates) {
     }
@@ -287,10 +337,16 @@ public final class AlgorithmSelector {
                 candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "cannot run: " + unsupported.get()));
                 continue;
             }
+            Explanation.Candidate c = ModelCost.predict(a, shape, tuning.model(), SELECTION_MAX_OPS);
+            Optional<String> notChosen = onlyByRequest(a);
+            if (notChosen.isPresent()) {
+                // Priced, for the explanation, but never the model's choice.
+                candidates.add(new Explanation.Candidate(a.id(), c.predictedNs(), c.detail() + "; " + notChosen.get()));
+                continue;
+            }
             if (firstSupported == null) {
                 firstSupported = a.id();
             }
-            Explanation.Candidate c = ModelCost.predict(a, shape, tuning.model(), SELECTION_MAX_OPS);
             candidates.add(c);
             if (c.predictedNs().isPresent() && c.predictedNs().getAsDouble() < bestNs) {
                 bestNs = c.predictedNs().getAsDouble();

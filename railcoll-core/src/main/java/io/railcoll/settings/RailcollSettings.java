@@ -51,6 +51,9 @@ public final class RailcollSettings {
     public static final Setting<Boolean> THREAD_SAFE = Setting.onOff("RAILCOLL_THREAD_SAFE", false,
             "whether any thread may call the communicator at any time (calls ordered as their threads arrive); off: one"
                     + " thread at a time, a second concurrent caller is refused");
+    public static final Setting<Boolean> DETERMINISTIC = Setting.onOff("RAILCOLL_DETERMINISTIC", false,
+            "whether reductions combine in rank order 0..N-1 whatever the algorithm and placement, so floating-point"
+                    + " results have the same bits everywhere (decision 0091); costs latency, not bandwidth");
     /** {@code RAILCOLL_ALGORITHM_<COLLECTIVE>}: an algorithm id, or {@code auto}; checked against the catalog by Config. */
     public static final String FORCED_ALGORITHM_PREFIX = "RAILCOLL_ALGORITHM_";
     public static final Setting<String> MCAST = Setting.choice("RAILCOLL_MCAST", "off",
@@ -135,7 +138,8 @@ public final class RailcollSettings {
 
     /** Every setting above, for documentation and for checking a {@code --set} before anything starts. */
     public static final List<Setting<?>> ALL = List.of(TIMEOUT, CONNECT_TIMEOUT, STRIPE_THRESHOLD, ENGINE, PORTS, GROUPS,
-            SHM, SHM_RING_BYTES, CONNECTIONS_PER_RAIL, RAIL_TIMEOUT, EAGER_BYTES, CMA, CMA_THRESHOLD, THREAD_SAFE, MCAST, MCAST_RAIL,
+            SHM, SHM_RING_BYTES, CONNECTIONS_PER_RAIL, RAIL_TIMEOUT, EAGER_BYTES, CMA, CMA_THRESHOLD, THREAD_SAFE, DETERMINISTIC, MCAST,
+            MCAST_RAIL,
             MCAST_CHANNELS, MCAST_PAYLOAD, MCAST_CHECKSUM, MCAST_RELIABLE, MCAST_BUFFERED_LIMIT, MCAST_NACK_DELAY,
             MCAST_SYNC_TIMEOUT, MCAST_MAX_RETRANSMISSIONS, MCAST_TREE_RADIX, MCAST_TREE_CHUNK, MCAST_RCVBUF,
             MCAST_FAULTS, TUNING, RANK, SIZE, RENDEZVOUS, RENDEZVOUS_SERVER, SECRET, JOB_ID, NODE, RAILS, BOOTSTRAP,

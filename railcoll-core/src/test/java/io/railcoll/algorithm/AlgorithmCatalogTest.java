@@ -27,7 +27,8 @@ class AlgorithmCatalogTest {
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "reduce.binomial",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
-                "exscan.recursive-doubling", "scatter.binomial", "scatter.direct", "barrier.dissemination", "barrier.shm"), catalog.ids());
+                "exscan.recursive-doubling", "allreduce.deterministic", "reduce.deterministic",
+                "reduce-scatter.deterministic", "scan.deterministic", "exscan.deterministic", "scatter.binomial", "scatter.direct", "barrier.dissemination", "barrier.shm"), catalog.ids());
     }
 
     @Test

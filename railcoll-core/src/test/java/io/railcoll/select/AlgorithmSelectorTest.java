@@ -108,6 +108,11 @@ class AlgorithmSelectorTest {
                     double ns = candidate.predictedNs().orElseThrow();
                     Algorithm a = AlgorithmCatalog.standard().byId(candidate.id());
                     assertEquals(Simulator.predict(a, shape, s.tuning().model()).timeNs(), ns, candidate.id());
+                    if (a.deterministic()) {
+                        // priced, but chosen only on a deterministic communicator (decision 0091)
+                        assertTrue(candidate.detail().contains("deterministic"), candidate.detail());
+                        continue;
+                    }
                     if (ns < best) {
                         best = ns;
                         fastest = candidate.id();
