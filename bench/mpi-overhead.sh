@@ -25,15 +25,21 @@ out = sys.argv[1]
 mpi = {}
 for line in open(os.path.join(out, "mpi.txt")):
     p = line.split()
+    if p and p[0].startswith("[r"):
+        p = p[1:]   # railcoll run's rank prefix
     if len(p) == 7 and p[0] == "mpi":
         mpi[(p[1], int(p[2]))] = float(p[3])
 for c in ("allreduce", "allgather"):
     rows = {}
     for r in csv.DictReader(open(os.path.join(out, c + ".csv"))):
         rows.setdefault(int(r["size_bytes"]), {})[r["algorithm"]] = float(r["latency_us_median"])
-    print(f"\n{c}\n| size | railcoll API (auto) | railcoll-mpi | Open MPI | mpi / API |\n|---:|---:|---:|---:|---:|")
+    print()
+    print(c)
+    print("| size | railcoll API (auto) | railcoll-mpi | Open MPI | mpi / API |")
+    print("|---:|---:|---:|---:|---:|")
     for size in sorted(rows):
-        api = next((v for k, v in rows[size].items() if "openmpi" not in k), None)
-        m = mpi.get((c, size))
-        print(f"| {size} | {api:.2f} | {m:.2f} | {next((v for k, v in rows[size].items() if "openmpi" in k), float("nan")):.2f} | {m / api:.2f}x |")
+        api = next(v for k, v in rows[size].items() if "openmpi" not in k)
+        peer = next((v for k, v in rows[size].items() if "openmpi" in k), float("nan"))
+        m = mpi[(c, size)]
+        print("| %d | %.2f | %.2f | %.2f | %.2fx |" % (size, api, m, peer, m / api))
 PY

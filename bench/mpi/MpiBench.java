@@ -8,7 +8,8 @@ import mpi.*;
  * `railcoll bench` times railcoll and its peers (docs/benchmarking.md): per size, warm-up calls, then samples of calls
  * each timed on its own with a barrier between calls; each rank averages its calls, a sample is the largest average
  * (a reduce MAX to rank 0), a point the median sample. A sample is as many calls as fit 100 ms, at most 1000,
- * estimated from the fastest of 3 warm calls on rank 0. Direct buffers from MPI.newDoubleBuffer/newByteBuffer.
+ * estimated from the fastest of 3 warm calls on rank 0, after about 10 s of JIT warm-up over every collective and
+ * size. Direct buffers from MPI.newDoubleBuffer/newByteBuffer.
  * Rank 0 prints "mpi <collective> <size> <median us> <min us> <max us> <calls>". Args: samples, then sizes.
  */
 public class MpiBench {
@@ -17,6 +18,22 @@ public class MpiBench {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         int samples = Integer.parseInt(args[0]);
+        // JIT warm-up, as railcoll bench's: every collective and size, round after round, for about 10 s
+        long until = System.nanoTime() + 10_000_000_000L;
+        int[] go = {1};
+        while (go[0] == 1) {
+            for (String collective : new String[] {"allreduce", "allgather"}) {
+                for (int a = 1; a < args.length; a++) {
+                    Runnable call = collective(collective, parse(args[a]), size);
+                    for (int i = 0; i < 20; i++) {
+                        MPI.COMM_WORLD.barrier();
+                        call.run();
+                    }
+                }
+            }
+            go[0] = System.nanoTime() < until ? 1 : 0;
+            MPI.COMM_WORLD.bcast(go, 1, MPI.INT, 0);   // rank 0's clock decides for all
+        }
         for (String collective : new String[] {"allreduce", "allgather"}) {
             for (int a = 1; a < args.length; a++) {
                 int bytes = parse(args[a]);
