@@ -18,6 +18,11 @@ final class RailcollBackend implements Backend {
         this.comm = comm;
     }
 
+    /** railcoll's communicator, for what starts its own requests (point-to-point, tests). */
+    Communicator communicator() {
+        return comm;
+    }
+
     @Override
     public int rank() {
         return comm.rank();

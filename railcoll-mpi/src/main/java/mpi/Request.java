@@ -14,9 +14,10 @@ import java.util.Objects;
  * start) fails with an {@code MPI.ERR_OTHER} error naming the ranks it waited for; errors go to the communicator's
  * error handler and, after {@code ERRORS_RETURN}, are thrown here. A request that failed is null afterwards.
  *
- * <p>Building one (point-to-point, for example): {@link #of(Operation)} over an {@link Operation}, which wraps a
- * {@link Pending} ({@code Pending.of(io.railcoll.Request)} or {@code Pending.of(CompletableFuture<Status>)}). Threads:
- * one at a time per request.
+ * <p>Building one (point-to-point, for example): {@code Request.of(comm, call, io.railcoll.Request)}, {@code
+ * Request.of(comm, call, CompletableFuture<Status>)}, or, where received data must be unpacked when it finishes or the
+ * operation has staging of its own, {@link #of(Operation)} over an {@link Operation}, which wraps a {@link Pending}.
+ * Threads: one at a time per request.
  */
 public class Request implements Freeable {
     /** The operation until the handle is set to null (after a wait or test that saw it finish, or {@link #free}). */
@@ -29,6 +30,22 @@ public class Request implements Freeable {
     /** A request for {@code operation}, started already: how a {@code Comm} method hands out a non-blocking operation. */
     static Request of(Operation operation) {
         return new Request(Objects.requireNonNull(operation, "operation"));
+    }
+
+    /**
+     * A request for railcoll-core's {@code request}, started by call {@code call} on {@code comm}, with nothing left to
+     * do when it finishes: the buffers it was given are the program's own.
+     */
+    static Request of(Comm comm, String call, io.railcoll.Request request) {
+        return of(new Operation(comm, call, Pending.of(request), Operation.Finish.NOTHING, null));
+    }
+
+    /**
+     * A request that finishes with {@code done} (completed by another thread, such as a transport's; exceptionally, with
+     * a {@link io.railcoll.RailcollException}, at its deadline), its status the future's value.
+     */
+    static Request of(Comm comm, String call, java.util.concurrent.CompletableFuture<Status> done) {
+        return of(new Operation(comm, call, Pending.of(done), Operation.Finish.NOTHING, null));
     }
 
     /** The operation a wait or test drives: null for a null (or an inactive persistent) request. */

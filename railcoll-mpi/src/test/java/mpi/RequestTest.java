@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Requests, persistent requests and statuses on a one-rank job, where railcoll's non-blocking collectives finish at
  * their first test; operations that finish later are point-to-point-like ones built from a
- * {@link CompletableFuture} the test completes. Many ranks: {@code MpiProgramsSystemTest}'s NonBlocking program.
+ * {@link CompletableFuture} the test completes. Many ranks: {@code InProcessRequestTest} and
+ * {@code MpiProgramsSystemTest}'s NonBlocking program.
  */
 class RequestTest {
 
@@ -31,7 +32,7 @@ class RequestTest {
 
     /** A request the test finishes by hand, as a transport thread would finish a point-to-point one. */
     private static Request later(CompletableFuture<Status> f) {
-        return Request.of(new Operation(MPI.COMM_WORLD, "test op", Pending.of(f), Operation.Finish.NOTHING, null));
+        return Request.of(MPI.COMM_WORLD, "test op", f);
     }
 
     @Test
