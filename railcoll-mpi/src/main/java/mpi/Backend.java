@@ -53,6 +53,30 @@ interface Backend {
      */
     void scatter(MemorySegment send, MemorySegment recv, int root);
 
+    // ---- non-blocking forms: the same arguments; the buffers belong to the operation until it has finished ----
+
+    Pending ibarrier();
+
+    Pending ibroadcast(MemorySegment buffer, int root);
+
+    Pending igather(MemorySegment send, MemorySegment recv, int root);
+
+    Pending iallgather(MemorySegment send, MemorySegment recv);
+
+    Pending ialltoall(MemorySegment send, MemorySegment recv);
+
+    Pending iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root);
+
+    Pending ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
+    Pending iscatter(MemorySegment send, MemorySegment recv, int root);
+
     /** MPI_Comm_split over these ranks: empty for a negative color. Collective; the caller closes the result. */
     Optional<Backend> split(int color, int key);
 

@@ -176,7 +176,7 @@ final class Call {
      * {@code count} packed elements, back to back): the rank order a non-commutative op needs, {@code in} always the
      * lower ranks' side.
      */
-    private static void foldInRankOrder(Op op, Transfer t, MemorySegment all, int n, MemorySegment into, long count) {
+    static void foldInRankOrder(Op op, Transfer t, MemorySegment all, int n, MemorySegment into, long count) {
         long bytes = t.bytes(count);
         MemorySegment.copy(all, (n - 1) * bytes, into, 0, bytes);
         for (int r = n - 2; r >= 0; r--) {
@@ -348,5 +348,136 @@ final class Call {
         for (int i = 0; i < size; i++) {
             r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
         }
+    }
+
+    // ---- non-blocking forms: what is started now, and what is left for when it finishes ----
+
+    /**
+     * Starts an all-reduce of {@code count} packed elements from {@code send} into {@code recv} ({@code send == recv}
+     * in place), then {@code then} once it has finished. The fold (decision 0076) is a non-blocking all-gather, folded
+     * in rank order when it finishes.
+     */
+    Comm.Started iallreduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                            Operation.Finish then) {
+        if (plan.elementType() != null) {
+            return new Comm.Started(backend.iallreduce(send, recv, plan.elementType(), plan.elements(count),
+                    plan.operator()), then);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = staging.take(bytes * size);
+        return new Comm.Started(backend.iallgather(send.asSlice(0, bytes), all), () -> {
+            foldInRankOrder(op, t, all, size, recv, count);
+            then.run();
+        });
+    }
+
+    /** {@link #iallreduce} delivering the result to {@code out}. */
+    Comm.Started iallreduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                            UserBuffer out) {
+        return iallreduce(plan, op, t, send, recv, count, () -> t.deliver(recv, out, 0, count));
+    }
+
+    /**
+     * {@code iReduceScatter}: equal counts are railcoll's non-blocking reduce-scatter; uneven ones the non-blocking
+     * all-reduce of the whole vector into staging, of which this rank's block goes to {@code out} when it finishes (as
+     * {@link #reduceScatter}).
+     */
+    Comm.Started ireduceScatter(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, UserBuffer out,
+                                int[] counts) {
+        long before = 0;
+        long all = 0;
+        for (int i = 0; i < size; i++) {
+            before += i < rank ? counts[i] : 0;
+            all += counts[i];
+        }
+        long mine = counts[rank];
+        boolean equal = true;
+        for (int i = 0; i < size; i++) {
+            equal &= counts[i] == counts[0];
+        }
+        if (equal) {
+            MemorySegment recv = t.recvArea(out, mine);
+            return ireduceScatterBlock(plan, op, t, send, recv, mine, () -> t.deliver(recv, out, 0, mine));
+        }
+        long skip = t.bytes(before);
+        MemorySegment whole = staging.take(t.bytes(all));
+        return iallreduce(plan, op, t, send, whole, all,
+                () -> t.deliver(whole.asSlice(skip, t.bytes(mine)), out, 0, mine));
+    }
+
+    /** {@code iAllGatherv}: the non-blocking all-gather of blocks padded to the largest, each put at its displacement. */
+    Comm.Started iallgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
+        long block = 0;
+        for (int i = 0; i < size; i++) {
+            block = Math.max(block, r.bytes(counts[i]));
+        }
+        MemorySegment padded = staging.take(block);
+        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
+        MemorySegment all = staging.take(block * size);
+        long b = block;
+        return new Comm.Started(backend.iallgather(padded, all), () -> {
+            for (int i = 0; i < size; i++) {
+                r.deliver(all.asSlice(i * b, r.bytes(counts[i])), out, displs[i], counts[i]);
+            }
+        });
+    }
+
+    /**
+     * Starts a reduce to {@code root}'s {@code recv} (null elsewhere), then {@code then}. The fold: a non-blocking
+     * gather, folded at the root when it finishes.
+     */
+    Comm.Started ireduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                         int root, Operation.Finish then) {
+        if (plan.elementType() != null) {
+            return new Comm.Started(backend.ireduce(send, recv, plan.elementType(), plan.elements(count),
+                    plan.operator(), root), then);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = rank == root ? staging.take(bytes * size) : null;
+        return new Comm.Started(backend.igather(send.asSlice(0, bytes), all, root), () -> {
+            if (rank == root) {
+                foldInRankOrder(op, t, all, size, recv, count);
+            }
+            then.run();
+        });
+    }
+
+    /** Starts a reduce-scatter of equal blocks, then {@code then}. The fold: a non-blocking all-to-all, then the fold. */
+    Comm.Started ireduceScatterBlock(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv,
+                                     long count, Operation.Finish then) {
+        if (plan.elementType() != null) {
+            return new Comm.Started(backend.ireduceScatterBlock(send, recv, plan.elementType(), plan.elements(count),
+                    plan.operator()), then);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment mine = staging.take(bytes * size);
+        return new Comm.Started(backend.ialltoall(send.asSlice(0, bytes * size), mine), () -> {
+            foldInRankOrder(op, t, mine, size, recv, count);
+            then.run();
+        });
+    }
+
+    /**
+     * Starts an inclusive or exclusive prefix, then {@code then} (not run on rank 0 of an exclusive one, whose
+     * {@code recv} is left as it is). The fold: a non-blocking all-gather, each rank folding the ranks below it.
+     */
+    Comm.Started iscan(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                       boolean exclusive, Operation.Finish then) {
+        Operation.Finish deliver = exclusive && rank == 0 ? Operation.Finish.NOTHING : then;
+        if (plan.elementType() != null) {
+            Pending p = exclusive
+                    ? backend.iexscan(send, recv, plan.elementType(), plan.elements(count), plan.operator())
+                    : backend.iscan(send, recv, plan.elementType(), plan.elements(count), plan.operator());
+            return new Comm.Started(p, deliver);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = staging.take(bytes * size);
+        int ranks = exclusive ? rank : rank + 1;
+        return new Comm.Started(backend.iallgather(send.asSlice(0, bytes), all), () -> {
+            if (ranks > 0) {
+                foldInRankOrder(op, t, all, ranks, recv, count);
+            }
+            deliver.run();
+        });
     }
 }

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.nio.Buffer;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
@@ -133,5 +134,25 @@ public class Intracomm extends Comm {
             c.scan(plan, op, t, send, recv, count, exclusive);
             return !exclusive || c.rank > 0;
         };
+    }
+
+    /** Starts {@link #scan(Object, Object, int, Datatype, Op)}. */
+    public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return iprefix("iScan", sendbuf, recvbuf, count, type, op, false);
+    }
+
+    /** Starts the in-place {@link #scan(Object, int, Datatype, Op)}. */
+    public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iprefix("iScan", buf, count, type, op, false);
+    }
+
+    /** Starts {@link #exScan(Object, Object, int, Datatype, Op)}: rank 0's {@code recvbuf} is left as it is. */
+    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return iprefix("iExScan", sendbuf, recvbuf, count, type, op, true);
+    }
+
+    /** Starts the in-place {@link #exScan(Object, int, Datatype, Op)}: rank 0's {@code buf} is left as it is. */
+    public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iprefix("iExScan", buf, count, type, op, true);
     }
 }

@@ -18,6 +18,11 @@ final class RailcollBackend implements Backend {
         this.comm = comm;
     }
 
+    /** railcoll's communicator, for what starts its own requests (point-to-point, tests). */
+    Communicator communicator() {
+        return comm;
+    }
+
     @Override
     public int rank() {
         return comm.rank();
@@ -81,6 +86,61 @@ final class RailcollBackend implements Backend {
     @Override
     public void scatter(MemorySegment send, MemorySegment recv, int root) {
         comm.scatter(send, recv, root);
+    }
+
+    @Override
+    public Pending ibarrier() {
+        return Pending.of(comm.ibarrier());
+    }
+
+    @Override
+    public Pending ibroadcast(MemorySegment buffer, int root) {
+        return Pending.of(comm.ibroadcast(buffer, root));
+    }
+
+    @Override
+    public Pending igather(MemorySegment send, MemorySegment recv, int root) {
+        return Pending.of(comm.igather(send, recv, root));
+    }
+
+    @Override
+    public Pending iallgather(MemorySegment send, MemorySegment recv) {
+        return Pending.of(comm.iallgather(send, recv));
+    }
+
+    @Override
+    public Pending ialltoall(MemorySegment send, MemorySegment recv) {
+        return Pending.of(comm.ialltoall(send, recv));
+    }
+
+    @Override
+    public Pending iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.iallreduce(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
+        return Pending.of(comm.ireduce(send, recv, type, count, op, root));
+    }
+
+    @Override
+    public Pending ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.ireduceScatterBlock(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.iscan(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.iexscan(send, recv, type, count, op));
+    }
+
+    @Override
+    public Pending iscatter(MemorySegment send, MemorySegment recv, int root) {
+        return Pending.of(comm.iscatter(send, recv, root));
     }
 
     @Override

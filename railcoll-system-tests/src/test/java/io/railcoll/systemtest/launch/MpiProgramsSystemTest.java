@@ -23,14 +23,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Programs written for Open MPI's Java bindings ({@code src/test/resources/mpi-programs}: the bindings' Hello, and
  * collectives, derived types and user ops as their users write them) are compiled by the JDK's own {@code javac}
  * against the railcoll-mpi jar alone, and run unmodified on 3 ranks by {@code railcoll run} (placement 2,1) and by
- * Debian's Open MPI {@code mpirun} (PMIx); every rank's output is checked.
+ * Debian's Open MPI {@code mpirun} (PMIx); every rank's output is checked. The non-blocking program (the iAllReduce
+ * overlap and every i-form) also runs on 1, 2, 3 and 5 ranks with uneven placements.
  */
 class MpiProgramsSystemTest {
     private static final String MPIRUN = Files.isExecutable(Path.of("/usr/bin/mpirun.openmpi"))
             ? "/usr/bin/mpirun.openmpi" : "mpirun";
     private static final int RANKS = 3;
-    private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps");
-    private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "Fatal");
+    private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking");
+    private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking", "Fatal");
 
     @TempDir
     static Path dir;
@@ -102,6 +103,20 @@ class MpiProgramsSystemTest {
         }
     }
 
+    /** NonBlocking checks itself on any number of ranks: here on 1, 2, 3 and 5, placed unevenly over the nodes. */
+    @Test
+    void nonBlockingRunsOnUnevenPlacements() throws Exception {
+        for (String placement : List.of("1", "2", "1,2", "3,1,1")) {
+            int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
+            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
+                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
+                    "NonBlocking");
+            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            assertEquals(0, r.exitCode(), "placement " + placement + ":\n" + r.output());
+            checkSelf("NonBlocking", r, ranks);
+        }
+    }
+
     /** The size each rank printed of its {@code splitType(Comm.TYPE_SHARED)} communicator. */
     private static void nodeSizes(Launch.Result r, int... sizes) {
         for (int rank = 0; rank < sizes.length; rank++) {
@@ -118,15 +133,7 @@ class MpiProgramsSystemTest {
         for (String line : expected) {
             assertEquals(1, r.count(line), program + ": expected once: '" + line + "'; output:\n" + r.output());
         }
-        // The checks the programs make against values they compute sequentially: one "ok" line each, no mismatch.
-        assertEquals(0, r.count("MISMATCH"), program + ":\n" + r.output());
-        for (int rank = 0; rank < RANKS; rank++) {
-            for (String name : selfChecks(program, rank)) {
-                String prefix = "rank " + rank + " " + name + " [";
-                assertEquals(1, r.output().lines().filter(l -> l.contains(prefix) && l.endsWith(" ok")).count(),
-                        program + ": expected one checked line '" + prefix + "... ok'; output:\n" + r.output());
-            }
-        }
+        checkSelf(program, r, RANKS);
         if (program.equals("Collectives")) {
             // the same bits everywhere, and pi to the rule's accuracy
             List<String> pi = r.output().lines().filter(l -> l.contains(" pi ")).map(l -> l.replaceAll(".* pi ", ""))
@@ -193,13 +200,28 @@ class MpiProgramsSystemTest {
                         "rank " + rank + " maxloc 2.0 at 2",
                         "rank " + rank + " error class 8 root true");
             }
+            case "NonBlocking" -> List.of("rank " + rank + " overlap work 64 chunks ok",
+                    "rank " + rank + " overlap request null true");
             default -> throw new IllegalArgumentException(program);
         };
     }
 
-    /** The names of the checks {@code program}'s rank {@code rank} makes and prints ("rank r name [values] ok"). */
-    private static List<String> selfChecks(String program, int rank) {
-        int last = RANKS - 1;
+    /** The checks {@code program} makes against values it computes sequentially: one "ok" line each, no mismatch. */
+    private static void checkSelf(String program, Launch.Result r, int ranks) {
+        assertEquals(0, r.count("MISMATCH"), program + ":\n" + r.output());
+        for (int rank = 0; rank < ranks; rank++) {
+            for (String name : selfChecks(program, rank, ranks)) {
+                String prefix = "rank " + rank + " " + name + " [";
+                assertEquals(1, r.output().lines().filter(l -> l.contains(prefix) && l.endsWith(" ok")).count(),
+                        program + " on " + ranks + " ranks: expected one checked line '" + prefix + "... ok'; output:\n"
+                                + r.output());
+            }
+        }
+    }
+
+    /** The names of the checks {@code program}'s rank {@code rank} of {@code ranks} makes and prints ("rank r name [values] ok"). */
+    private static List<String> selfChecks(String program, int rank, int ranks) {
+        int last = ranks - 1;
         List<String> names = new ArrayList<>();
         switch (program) {
             case "Collectives" -> {
@@ -209,6 +231,18 @@ class MpiProgramsSystemTest {
                         "splitType collectives", "create", "free"));
                 if (rank == last) {
                     names.add("reduce");
+                }
+            }
+            case "NonBlocking" -> {
+                names.addAll(List.of("overlap", "iBcast", "iAllGather", "iAllGather in place", "iAllToAll",
+                        "iReduce in place", "iReduceScatterBlock", "iScan", "iExScan", "iScatter", "waitAny",
+                        "waitAny after", "waitSome", "waitSome count", "testAll", "user op", "split iAllReduce", "allToAllw",
+                        "pack", "attributes", "unsupported"));
+                if (rank == 0) {
+                    names.add("iGather");
+                }
+                if (rank == last) {
+                    names.add("iReduce");
                 }
             }
             case "DerivedAndOps" -> {
