@@ -80,7 +80,7 @@ final class RankTransports {
      */
     PointToPoint pointToPoint(CollectiveEngine engine, long context, String name, int[] jobRanks, int rank) {
         long own = SplitPlan.pointToPointContext(context);
-        PointToPoint p2p = new PointToPoint(rank, engine, views(own, jobRanks, jobRanks[rank]).route());
+        PointToPoint p2p = new PointToPoint(rank, name, engine, views(own, jobRanks, jobRanks[rank]).route());
         router.register(own, name + " (point-to-point)", engine, p2p, jobRanks);
         return p2p;
     }

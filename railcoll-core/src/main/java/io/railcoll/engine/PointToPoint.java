@@ -177,6 +177,8 @@ public final class PointToPoint implements FrameSink {
     }
 
     private final int rank;
+    /** How messages name this rank and communicator: "rank 2 of world". */
+    private final String who;
     private final CollectiveEngine engine;
     private final Transport[] route;
     private final FrameHeader meta = new FrameHeader();
@@ -196,13 +198,15 @@ public final class PointToPoint implements FrameSink {
 
     /**
      * @param rank   this rank in the communicator
+     * @param name   the communicator's name, for messages
      * @param engine the communicator's engine: its progress loop, deadline, failure state and departed peers
      * @param route  per rank of the communicator, the transport view (of the point-to-point context) to it; null for
      *               this rank
      */
     @SuppressWarnings("unchecked")
-    public PointToPoint(int rank, CollectiveEngine engine, Transport[] route) {
+    public PointToPoint(int rank, String name, CollectiveEngine engine, Transport[] route) {
         this.rank = rank;
+        this.who = "rank " + rank + " of " + name;
         this.engine = engine;
         this.route = route.clone();
         this.sentTo = new long[route.length];
@@ -239,7 +243,7 @@ public final class PointToPoint implements FrameSink {
             return op;
         }
         if (engine.departed(dest)) {
-            throw new PeerLostException(dest, "rank " + rank + ": send of " + data.byteSize() + " bytes (tag " + tag
+            throw new PeerLostException(dest, who + ": send of " + data.byteSize() + " bytes (tag " + tag
                     + ") to rank " + dest + ", which has closed its communicator");
         }
         long seq = sentTo[dest]++;
@@ -337,11 +341,11 @@ public final class PointToPoint implements FrameSink {
             sendAnswers();
             found[0] = iprobe(source, tag);
             if (found[0] == null && source != ANY && source != rank && engine.departed(source)) {
-                throw new PeerLostException(source, "rank " + rank + ": probe for a message from rank " + source
+                throw new PeerLostException(source, who + ": probe for a message from rank " + source
                         + " (" + tagName(tag) + "), which has closed its communicator");
             }
             return found[0] != null;
-        }, () -> "rank " + rank + ": probe for a message from " + sourceName(source) + " (" + tagName(tag) + "); "
+        }, () -> who + ": probe for a message from " + sourceName(source) + " (" + tagName(tag) + "); "
                 + held(), start, Long.MAX_VALUE);
         return found[0];
     }
@@ -370,13 +374,13 @@ public final class PointToPoint implements FrameSink {
     /** For deadlines and failures: the operation, its peer, tag and communicator's rank, and what is held here. */
     public String describe(Op op) {
         if (op instanceof SendOp s) {
-            return "rank " + rank + ": " + (s.synchronous ? "synchronous " : "") + "send of " + s.bytes
+            return who + ": " + (s.synchronous ? "synchronous " : "") + "send of " + s.bytes
                     + " bytes to rank " + s.peer + " (tag " + s.tag + "), " + s.frames.pending()
                     + " frame(s) not yet delivered" + (s.synchronous && !s.matched ? ", not yet matched by a receive"
                     : "");
         }
         RecvOp r = (RecvOp) op;
-        return "rank " + rank + ": receive of up to " + r.into.byteSize() + " bytes from " + sourceName(r.peer) + " ("
+        return who + ": receive of up to " + r.into.byteSize() + " bytes from " + sourceName(r.peer) + " ("
                 + tagName(r.tag) + "); " + held();
     }
 
@@ -474,7 +478,7 @@ public final class PointToPoint implements FrameSink {
     private ByteBuffer land(Incoming m, long offset, int length) {
         if (m.stored == null && m.arrived == 0 && (m.op == null || m.length > m.op.into.byteSize())) {
             if (m.length > Integer.MAX_VALUE - 16) {
-                throw new MismatchException("rank " + rank + ": rank " + m.source + " sent a message of " + m.length
+                throw new MismatchException(who + ": rank " + m.source + " sent a message of " + m.length
                         + " bytes, more than a send may (2 GiB)");
             }
             m.stored = new byte[(int) m.length];
@@ -526,7 +530,7 @@ public final class PointToPoint implements FrameSink {
             return EMPTY; // handled when complete
         }
         if (h.tag < 0) {
-            throw new MismatchException("rank " + rank + ": rank " + source + " sent a point-to-point frame with tag "
+            throw new MismatchException(who + ": rank " + source + " sent a point-to-point frame with tag "
                     + h.tag + ", which no send makes");
         }
         synchronized (this) {
@@ -535,7 +539,7 @@ public final class PointToPoint implements FrameSink {
             if (m == null) {
                 if (h.seq < f.nextSeq || f.ahead.containsKey(h.seq)) {
                     // A frame of a message already complete: the transports deliver each frame once.
-                    throw new MismatchException("rank " + rank + ": rank " + source + " sent more of message #" + h.seq
+                    throw new MismatchException(who + ": rank " + source + " sent more of message #" + h.seq
                             + " (tag " + h.tag + ") after all " + h.putLength + " bytes of it had arrived");
                 }
                 m = new Incoming(h, source);
