@@ -53,6 +53,20 @@ interface Backend {
      */
     void scatter(MemorySegment send, MemorySegment recv, int root);
 
+    // ---- non-blocking forms: the same arguments; the buffers belong to the operation until it has finished ----
+
+    Pending ibarrier();
+
+    Pending ibroadcast(MemorySegment buffer, int root);
+
+    Pending igather(MemorySegment send, MemorySegment recv, int root);
+
+    Pending iallgather(MemorySegment send, MemorySegment recv);
+
+    Pending ialltoall(MemorySegment send, MemorySegment recv);
+
+    Pending iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op);
+
     /** MPI_Comm_split over these ranks: empty for a negative color. Collective; the caller closes the result. */
     Optional<Backend> split(int color, int key);
 

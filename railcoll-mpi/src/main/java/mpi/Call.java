@@ -176,7 +176,7 @@ final class Call {
      * {@code count} packed elements, back to back): the rank order a non-commutative op needs, {@code in} always the
      * lower ranks' side.
      */
-    private static void foldInRankOrder(Op op, Transfer t, MemorySegment all, int n, MemorySegment into, long count) {
+    static void foldInRankOrder(Op op, Transfer t, MemorySegment all, int n, MemorySegment into, long count) {
         long bytes = t.bytes(count);
         MemorySegment.copy(all, (n - 1) * bytes, into, 0, bytes);
         for (int r = n - 2; r >= 0; r--) {
@@ -348,5 +348,68 @@ final class Call {
         for (int i = 0; i < size; i++) {
             r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
         }
+    }
+
+    // ---- non-blocking forms: what is started now, and what is left for when it finishes ----
+
+    /**
+     * Starts an all-reduce of {@code count} packed elements from {@code send} into {@code recv} ({@code send == recv}
+     * in place), then {@code then} once it has finished. The fold (decision 0076) is a non-blocking all-gather, folded
+     * in rank order when it finishes.
+     */
+    Comm.Started iallreduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                            Operation.Finish then) {
+        if (plan.elementType() != null) {
+            return new Comm.Started(backend.iallreduce(send, recv, plan.elementType(), plan.elements(count),
+                    plan.operator()), then);
+        }
+        long bytes = t.bytes(count);
+        MemorySegment all = staging.take(bytes * size);
+        return new Comm.Started(backend.iallgather(send.asSlice(0, bytes), all), () -> {
+            foldInRankOrder(op, t, all, size, recv, count);
+            then.run();
+        });
+    }
+
+    /** {@link #iallreduce} delivering the result to {@code out}. */
+    Comm.Started iallreduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
+                            UserBuffer out) {
+        return iallreduce(plan, op, t, send, recv, count, () -> t.deliver(recv, out, 0, count));
+    }
+
+    /**
+     * {@code iReduceScatter}: the non-blocking all-reduce of the whole vector into staging, of which this rank's block
+     * goes to {@code out} when it finishes (the uneven case of {@link #reduceScatter}, used for any counts).
+     */
+    Comm.Started ireduceScatter(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, UserBuffer out,
+                                int[] counts) {
+        long before = 0;
+        long all = 0;
+        for (int i = 0; i < size; i++) {
+            before += i < rank ? counts[i] : 0;
+            all += counts[i];
+        }
+        long mine = counts[rank];
+        long skip = t.bytes(before);
+        MemorySegment whole = staging.take(t.bytes(all));
+        return iallreduce(plan, op, t, send, whole, all,
+                () -> t.deliver(whole.asSlice(skip, t.bytes(mine)), out, 0, mine));
+    }
+
+    /** {@code iAllGatherv}: the non-blocking all-gather of blocks padded to the largest, each put at its displacement. */
+    Comm.Started iallgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
+        long block = 0;
+        for (int i = 0; i < size; i++) {
+            block = Math.max(block, r.bytes(counts[i]));
+        }
+        MemorySegment padded = staging.take(block);
+        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
+        MemorySegment all = staging.take(block * size);
+        long b = block;
+        return new Comm.Started(backend.iallgather(padded, all), () -> {
+            for (int i = 0; i < size; i++) {
+                r.deliver(all.asSlice(i * b, r.bytes(counts[i])), out, displs[i], counts[i]);
+            }
+        });
     }
 }

@@ -7,6 +7,7 @@ import io.railcoll.RailcollException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.Buffer;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -35,6 +36,8 @@ public class Comm implements Freeable, Cloneable {
     private String name;
     private final boolean predefined;
     private volatile boolean freed;
+    /** This rank's rank here, kept for the messages of errors that come after the backend is gone. */
+    private volatile int rankHere = -1;
 
     Comm(String name, boolean predefined) {
         this.name = name;
@@ -45,6 +48,7 @@ public class Comm implements Freeable, Cloneable {
     /** Binds this communicator to its collectives and members (at {@code MPI.Init}, or when it is derived). */
     void bind(Backend backend, int[] members) {
         this.members = members;
+        this.rankHere = backend.rank();
         this.backend = backend;
     }
 
@@ -107,7 +111,7 @@ public class Comm implements Freeable, Cloneable {
             staging.close();
             b.close();
         } catch (RuntimeException e) {
-            throw raise("free", failed(MPI.ERR_OTHER, "free", b, e));
+            throw raise("free", failed(MPI.ERR_OTHER, "free", e));
         } finally {
             lock.unlock();
         }
@@ -708,6 +712,282 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
+    // ---- non-blocking collectives (docs/mpi.md "Non-blocking collectives") ----
+    //
+    // Each starts railcoll's non-blocking collective and returns its Request. Buffers may be direct, as the bindings
+    // demand, or heap buffers (over arrays, MPI.slice included): a contiguous type in a direct buffer or a heap
+    // ByteBuffer is used in place and belongs to the operation until it has finished; anything else is packed into
+    // staging memory of the request's own when the call starts (so the send data is taken then) and received elements
+    // are unpacked into the program's buffer by the wait or test that sees it finish.
+
+    /** Starts a barrier. */
+    public final Request iBarrier() throws MPIException {
+        return nonBlocking("iBarrier", c -> new Started(c.backend.ibarrier()));
+    }
+
+    /** Starts {@link #bcast}: {@code root}'s {@code count} elements of {@code buf} into every rank's {@code buf}. */
+    public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return nonBlocking("iBcast", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            if (c.rank == root) {
+                return new Started(c.backend.ibroadcast(t.send(b, 0, count), root));
+            }
+            MemorySegment recv = t.recvArea(b, count);
+            return new Started(c.backend.ibroadcast(recv, root), () -> t.deliver(recv, b, 0, count));
+        });
+    }
+
+    /** Starts {@link #gather(Object, int, Datatype, Object, int, Datatype, int)}; {@code recvbuf} matters on the root only. */
+    public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                 Datatype recvtype, int root) throws MPIException {
+        return nonBlocking("iGather", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            Transfer s = c.transfer(sendtype);
+            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            if (c.rank != root) {
+                return new Started(c.backend.igather(send, null, root));
+            }
+            c.count(recvcount, "recvcount");
+            Transfer r = c.transfer(recvtype);
+            c.sameBytes(s, sendcount, r, recvcount);
+            long all = (long) recvcount * c.size;
+            UserBuffer out = r.buffer(recvbuf, all, "recvbuf");
+            MemorySegment recv = r.recvArea(out, all);
+            return new Started(c.backend.igather(send, recv, root), () -> r.deliver(recv, out, 0, all));
+        });
+    }
+
+    /** Starts the in-place {@link #gather(Object, int, Datatype, int)}. */
+    public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return nonBlocking("iGather", c -> {
+            c.count(count, "count");
+            c.root(root);
+            Transfer t = c.transfer(type);
+            if (c.rank != root) {
+                return new Started(c.backend.igather(t.send(t.buffer(buf, count, "buf"), 0, count), null, root));
+            }
+            long all = (long) count * c.size;
+            UserBuffer b = t.buffer(buf, all, "buf");
+            MemorySegment own = t.sendCopy(b, (long) root * count, count);
+            MemorySegment recv = t.recvArea(b, all);
+            return new Started(c.backend.igather(own, recv, root), () -> t.deliver(recv, b, 0, all));
+        });
+    }
+
+    /** Starts {@link #allGather(Object, int, Datatype, Object, int, Datatype)}. */
+    public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                    Datatype recvtype) throws MPIException {
+        return nonBlocking("iAllGather", c -> {
+            c.count(sendcount, "sendcount");
+            c.count(recvcount, "recvcount");
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.sameBytes(s, sendcount, r, recvcount);
+            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            long all = (long) recvcount * c.size;
+            UserBuffer out = r.buffer(recvbuf, all, "recvbuf");
+            MemorySegment recv = r.recvArea(out, all);
+            return new Started(c.backend.iallgather(send, recv), () -> r.deliver(recv, out, 0, all));
+        });
+    }
+
+    /** Starts the in-place {@link #allGather(Object, int, Datatype)}: own block already at {@code rank * count}. */
+    public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
+        return nonBlocking("iAllGather", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            long all = (long) count * c.size;
+            UserBuffer b = t.buffer(buf, all, "buf");
+            MemorySegment own = t.sendCopy(b, (long) c.rank * count, count);
+            MemorySegment recv = t.recvArea(b, all);
+            return new Started(c.backend.iallgather(own, recv), () -> t.deliver(recv, b, 0, all));
+        });
+    }
+
+    /**
+     * Starts {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}: railcoll's non-blocking
+     * all-gather of blocks padded to the largest, each block put at its displacement when it finishes.
+     */
+    public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                                     int[] displs, Datatype recvtype) throws MPIException {
+        return nonBlocking("iAllGatherv", c -> {
+            c.count(sendcount, "sendcount");
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            c.sameBytes(s, sendcount, r, recvcount[c.rank]);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            return c.iallgatherv(r, own, out, recvcount.clone(), displs.clone());
+        });
+    }
+
+    /** Starts the in-place {@link #allGatherv(Object, int[], int[], Datatype)}: own block already at {@code displs[rank]}. */
+    public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
+        return nonBlocking("iAllGatherv", c -> {
+            Transfer r = c.transfer(type);
+            c.vector(count, displs);
+            UserBuffer out = r.buffer(buf, c.vectorSpan(count, displs), "buf");
+            MemorySegment own = r.sendCopy(out, displs[c.rank], count[c.rank]);
+            return c.iallgatherv(r, own, out, count.clone(), displs.clone());
+        });
+    }
+
+    /** Starts {@link #allToAll}. */
+    public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                   Datatype recvtype) throws MPIException {
+        return nonBlocking("iAllToAll", c -> {
+            c.count(sendcount, "sendcount");
+            c.count(recvcount, "recvcount");
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.sameBytes(s, sendcount, r, recvcount);
+            long sendAll = (long) sendcount * c.size;
+            long recvAll = (long) recvcount * c.size;
+            MemorySegment send = s.send(s.buffer(sendbuf, sendAll, "sendbuf"), 0, sendAll);
+            UserBuffer out = r.buffer(recvbuf, recvAll, "recvbuf");
+            MemorySegment recv = r.recvArea(out, recvAll);
+            return new Started(c.backend.ialltoall(send, recv), () -> r.deliver(recv, out, 0, recvAll));
+        });
+    }
+
+    /** Starts {@link #allReduce(Object, Object, int, Datatype, Op)}. */
+    public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return nonBlocking("iAllReduce", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
+            return c.iallreduce(plan, op, t, send, recv, count, out);
+        });
+    }
+
+    /** Starts the in-place {@link #allReduce(Object, int, Datatype, Op)}. */
+    public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return nonBlocking("iAllReduce", c -> {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            return c.iallreduce(plan, op, t, data, data, count, b);
+        });
+    }
+
+    /**
+     * Starts {@link #reduceScatter(Object, Object, int[], Datatype, Op)}: railcoll's non-blocking all-reduce of the whole
+     * vector, of which this rank keeps its block when it finishes (decision 0078's uneven case, for any counts).
+     */
+    public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        return nonBlocking("iReduceScatter", c -> {
+            c.counts(recvcounts, "recvcounts");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = sum(recvcounts, c.size);
+            MemorySegment send = t.send(t.buffer(sendbuf, all, "sendbuf"), 0, all);
+            UserBuffer out = t.buffer(recvbuf, recvcounts[c.rank], "recvbuf");
+            return c.ireduceScatter(plan, op, t, send, out, recvcounts.clone());
+        });
+    }
+
+    /** Starts the in-place {@link #reduceScatter(Object, int[], Datatype, Op)}. */
+    public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+        return nonBlocking("iReduceScatter", c -> {
+            c.counts(counts, "counts");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            long all = sum(counts, c.size);
+            UserBuffer b = t.buffer(buf, all, "buf");
+            return c.ireduceScatter(plan, op, t, t.send(b, 0, all), b, counts.clone());
+        });
+    }
+
+    public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        return notYet("iReduce");
+    }
+
+    public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
+        return notYet("iReduce");
+    }
+
+    public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        return notYet("iReduceScatterBlock");
+    }
+
+    public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return notYet("iReduceScatterBlock");
+    }
+
+    public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
+                                  Datatype recvtype, int root) throws MPIException {
+        return notYet("iScatter");
+    }
+
+    public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return notYet("iScatter");
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
+                                  int[] displs, Datatype recvtype, int root) throws MPIException {
+        return notYet("iGatherv");
+    }
+
+    public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        return notYet("iGatherv");
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        return notYet("iGatherv");
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
+                                   int recvcount, Datatype recvtype, int root) throws MPIException {
+        return notYet("iScatterv");
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        return notYet("iScatterv");
+    }
+
+    public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return notYet("iScatterv");
+    }
+
+    public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf,
+                                    int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        return notYet("iAllToAllv");
+    }
+
+    public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                    Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
+            throws MPIException {
+        return notYet("iAllToAllw");
+    }
+
+    /**
+     * An {@code MPI.ERR_UNSUPPORTED_OPERATION} error for a non-blocking collective railcoll-core has no non-blocking
+     * form of yet (docs/mpi.md lists them): refused rather than run blocking, which would deadlock a program that
+     * overlaps it with other calls.
+     */
+    final Request notYet(String name) throws MPIException {
+        return nonBlocking(name, c -> {
+            String blocking = Character.toLowerCase(name.charAt(1)) + name.substring(2);
+            throw c.error(MPI.ERR_UNSUPPORTED_OPERATION, "unsupported operation: railcoll has no non-blocking " + blocking
+                    + " yet (docs/mpi.md); use the blocking " + blocking);
+        });
+    }
+
     // ---- plumbing ----
 
     /** One element-wise reduction on packed data ({@code send == recv} in place); false if {@code recv} got no result. */
@@ -766,6 +1046,43 @@ public class Comm implements Freeable, Cloneable {
 
     /** As {@link #collective(String, Body)}, its errors handled by {@code reportTo}'s error handler. */
     final void collective(String name, Comm reportTo, Body body) throws MPIException {
+        collective(name, reportTo, null, body);
+    }
+
+    /**
+     * The start of non-blocking operation {@code name}: {@code body} runs as a call does, with staging memory of the
+     * operation's own (which it closes when it finishes or fails), and what it started becomes the request.
+     */
+    final Request nonBlocking(String name, Start body) throws MPIException {
+        Staging own = new Staging();
+        Request[] made = new Request[1];
+        try {
+            collective(name, this, own, c -> {
+                Started s = body.run(c);
+                made[0] = Request.of(new Operation(this, name, s.pending(), s.finish(), own));
+            });
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw e;
+        }
+        return made[0];
+    }
+
+    /** What a non-blocking call started, and the work left for when it finishes. */
+    record Started(Pending pending, Operation.Finish finish) {
+        Started(Pending pending) {
+            this(pending, Operation.Finish.NOTHING);
+        }
+    }
+
+    /** The start of a non-blocking call, run with the call's state. */
+    @FunctionalInterface
+    interface Start {
+        Started run(Call call) throws MPIException;
+    }
+
+    /** {@code staging} null: the communicator's own, reset for this call. */
+    private void collective(String name, Comm reportTo, Staging own, Body body) throws MPIException {
         Backend b = live(name);
         if (!lock.tryLock()) {
             if (!MPI.threadMultiple()) {
@@ -776,32 +1093,52 @@ public class Comm implements Freeable, Cloneable {
             lock.lock();
         }
         try {
-            if (lock.getHoldCount() == 1) {
+            if (own == null && lock.getHoldCount() == 1) {
                 staging.reset(); // not in a call this thread is already inside (a user op calling MPI)
             }
-            body.run(new Call(name, b, staging, this.name));
+            body.run(new Call(name, b, own == null ? staging : own, this.name));
         } catch (MPIException e) {
             throw reportTo.raise(name, e);
-        } catch (Op.UserFunctionFailure e) {
-            throw reportTo.raise(name, (MPIException) e.getCause());
-        } catch (OperatorFailedException e) {
-            if (e.getCause() instanceof Op.UserFunctionFailure f) {
-                throw reportTo.raise(name, (MPIException) f.getCause());
+        } catch (RuntimeException e) {
+            MPIException m = mpiError(name, e);
+            if (m == null) {
+                throw e;
             }
-            throw reportTo.raise(name, failed(MPI.ERR_OP, name, b, e));
-        } catch (PeerLostException | CollectiveAbortedException e) {
-            throw reportTo.raise(name, failed(MPI.ERR_PROC_ABORTED, name, b, e));
-        } catch (RailcollException | IllegalStateException e) {
-            throw reportTo.raise(name, failed(MPI.ERR_OTHER, name, b, e));
-        } catch (IllegalArgumentException e) {
-            throw reportTo.raise(name, failed(MPI.ERR_ARG, name, b, e));
+            throw reportTo.raise(name, m);
         } finally {
             lock.unlock();
         }
     }
 
-    private MPIException failed(int errorClass, String call, Backend b, RuntimeException e) {
-        return MPIException.of(errorClass, call + " on rank " + b.rank() + " of " + name + " failed: " + e.getMessage(), e);
+    /**
+     * The MPI error that {@code e}, thrown by railcoll (or a user op) during {@code call}, is (decision 0077); null for
+     * an exception that is no MPI error (a bad index, a null datatype), which the caller lets through.
+     */
+    final MPIException mpiError(String call, RuntimeException e) {
+        if (e instanceof Op.UserFunctionFailure f) {
+            return (MPIException) f.getCause();
+        }
+        if (e instanceof OperatorFailedException && e.getCause() instanceof Op.UserFunctionFailure f) {
+            return (MPIException) f.getCause();
+        }
+        int errorClass;
+        if (e instanceof OperatorFailedException) {
+            errorClass = MPI.ERR_OP;
+        } else if (e instanceof PeerLostException || e instanceof CollectiveAbortedException) {
+            errorClass = MPI.ERR_PROC_ABORTED;
+        } else if (e instanceof RailcollException || e instanceof IllegalStateException) {
+            errorClass = MPI.ERR_OTHER;
+        } else if (e instanceof IllegalArgumentException) {
+            errorClass = MPI.ERR_ARG;
+        } else {
+            return null;
+        }
+        return failed(errorClass, call, e);
+    }
+
+    private MPIException failed(int errorClass, String call, RuntimeException e) {
+        return MPIException.of(errorClass, call + " on rank " + rankHere + " of " + name + " failed: "
+                + e.getMessage(), e);
     }
 
     /** The backend after {@code MPI.check()}, or an {@code MPI.ERR_COMM} error on a freed communicator. */

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.nio.Buffer;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
@@ -133,5 +134,21 @@ public class Intracomm extends Comm {
             c.scan(plan, op, t, send, recv, count, exclusive);
             return !exclusive || c.rank > 0;
         };
+    }
+
+    public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return notYet("iScan");
+    }
+
+    public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return notYet("iScan");
+    }
+
+    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return notYet("iExScan");
+    }
+
+    public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return notYet("iExScan");
     }
 }

@@ -202,6 +202,8 @@ public final class MPI {
 
     // ---- groups and hints ----
     public static final Group GROUP_EMPTY = new Group(new int[0]);
+    /** The null request: {@code isNull()} is true, a wait or test on it returns at once with an empty status. */
+    public static final Request REQUEST_NULL = new Request(null);
     public static final Info INFO_NULL = new Info(true);
     public static final Info INFO_ENV = new Info(true);
 

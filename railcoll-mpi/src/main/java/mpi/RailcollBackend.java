@@ -84,6 +84,36 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Pending ibarrier() {
+        return Pending.of(comm.ibarrier());
+    }
+
+    @Override
+    public Pending ibroadcast(MemorySegment buffer, int root) {
+        return Pending.of(comm.ibroadcast(buffer, root));
+    }
+
+    @Override
+    public Pending igather(MemorySegment send, MemorySegment recv, int root) {
+        return Pending.of(comm.igather(send, recv, root));
+    }
+
+    @Override
+    public Pending iallgather(MemorySegment send, MemorySegment recv) {
+        return Pending.of(comm.iallgather(send, recv));
+    }
+
+    @Override
+    public Pending ialltoall(MemorySegment send, MemorySegment recv) {
+        return Pending.of(comm.ialltoall(send, recv));
+    }
+
+    @Override
+    public Pending iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        return Pending.of(comm.iallreduce(send, recv, type, count, op));
+    }
+
+    @Override
     public Optional<Backend> split(int color, int key) {
         return comm.split(color, key).map(RailcollBackend::new);
     }

@@ -77,6 +77,42 @@ final class SelfBackend implements Backend {
         }
     }
 
+    // The non-blocking forms on one rank: the collective is the local copy, done when it starts.
+
+    @Override
+    public Pending ibarrier() {
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending ibroadcast(MemorySegment buffer, int root) {
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending igather(MemorySegment send, MemorySegment recv, int root) {
+        gather(send, recv, root);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending iallgather(MemorySegment send, MemorySegment recv) {
+        allgather(send, recv);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending ialltoall(MemorySegment send, MemorySegment recv) {
+        alltoall(send, recv);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
+        allreduce(send, recv, type, count, op);
+        return Pending.DONE;
+    }
+
     private static void copy(MemorySegment send, MemorySegment recv) {
         if (send.address() != recv.address() || !send.heapBase().equals(recv.heapBase())) {
             MemorySegment.copy(send, 0, recv, 0, send.byteSize());

@@ -30,6 +30,31 @@ final class TypeMap {
     /** The largest alignment of any primitive, what a struct's extent is rounded to. */
     final int alignment;
 
+    /**
+     * How many predefined elements {@code bytes} packed bytes of this type hold (whole elements of the type, then the
+     * leaves of a partial one in order), or -1 if they end inside a leaf: MPI_Get_elements.
+     */
+    long basicElements(long bytes) {
+        if (packedBytes == 0) {
+            return 0;
+        }
+        long perElement = 0;
+        for (long c : counts) {
+            perElement += c;
+        }
+        long n = bytes / packedBytes * perElement;
+        long rest = bytes % packedBytes;
+        for (int i = 0; i < primitives.length && rest > 0; i++) {
+            long leaves = Math.min(counts[i], rest / primitives[i].movedBytes);
+            n += leaves;
+            rest -= leaves * primitives[i].movedBytes;
+            if (leaves < counts[i]) {
+                break;
+            }
+        }
+        return rest == 0 ? n : -1;
+    }
+
     private TypeMap(Builder b, long lb, long ub) {
         this.offsets = Arrays.copyOf(b.offsets, b.n);
         this.counts = Arrays.copyOf(b.counts, b.n);

@@ -1,0 +1,122 @@
+package mpi;
+
+/**
+ * One non-blocking operation on a communicator, what a {@link Request} completes: a started backend operation
+ * ({@link Pending}), the work left for when it finishes (unpacking received elements from staging into the program's
+ * buffer, folding a user op's contributions), and the staging memory of its own that holds its packed data until then
+ * (a communicator's staging is reset by its next call, so a request cannot share it). The finishing work runs once,
+ * in the wait or test that sees the operation finish; the staging is closed then, or when it fails.
+ *
+ * <p>Failures go to the communicator's error handler, as the call's would: a railcoll failure becomes the
+ * {@link MPIException} of its class (decision 0077), named after the call ({@code iAllReduce on rank 1 of
+ * MPI_COMM_WORLD failed: ...}). Used by one thread at a time (a wait holds it).
+ */
+final class Operation {
+    /** Work left for when the backend operation finishes, such as delivering received elements. */
+    @FunctionalInterface
+    interface Finish {
+        void run() throws MPIException;
+
+        Finish NOTHING = () -> {
+        };
+    }
+
+    private final Comm comm;
+    private final String call;
+    private final Pending pending;
+    private final Finish finish;
+    private final Staging staging;
+    private boolean done;
+    private Status status;
+
+    /**
+     * @param staging closed when the operation has finished or failed; null if it has none
+     */
+    Operation(Comm comm, String call, Pending pending, Finish finish, Staging staging) {
+        this.comm = comm;
+        this.call = call;
+        this.pending = pending;
+        this.finish = finish;
+        this.staging = staging;
+    }
+
+    /** One round of progress; true once finished (its finishing work done). */
+    synchronized boolean test() throws MPIException {
+        if (done) {
+            return true;
+        }
+        boolean finished;
+        try {
+            finished = pending.test();
+        } catch (RuntimeException e) {
+            throw failed(e);
+        }
+        if (finished) {
+            complete();
+        }
+        return finished;
+    }
+
+    /** Waits until finished. */
+    synchronized void await() throws MPIException {
+        if (done) {
+            return;
+        }
+        try {
+            pending.await();
+        } catch (RuntimeException e) {
+            throw failed(e);
+        }
+        complete();
+    }
+
+    /** MPI_Cancel: an {@code MPI.ERR_REQUEST} error where the operation cannot be cancelled (every collective). */
+    void cancel() throws MPIException {
+        if (!pending.cancel()) {
+            throw error(MPI.ERR_REQUEST, "invalid request: " + call + " cannot be cancelled (MPI cancels no collective)");
+        }
+    }
+
+    /** The status it finished with; null before. */
+    synchronized Status status() {
+        return status;
+    }
+
+    /** The communicator's handler's answer to an error of this request (a misuse of it, for example). */
+    MPIException error(int errorClass, String detail) {
+        return comm.raise(call, MPIException.of(errorClass, call + " on " + comm.describe() + ": " + detail));
+    }
+
+    String call() {
+        return call;
+    }
+
+    private void complete() throws MPIException {
+        try {
+            finish.run();
+        } catch (MPIException e) {
+            release();
+            throw comm.raise(call, e);
+        } catch (RuntimeException e) {
+            throw failed(e);
+        }
+        status = pending.status();
+        release();
+    }
+
+    private MPIException failed(RuntimeException e) {
+        release();
+        MPIException m = comm.mpiError(call, e);
+        if (m == null) {
+            throw e;
+        }
+        return comm.raise(call, m);
+    }
+
+    private void release() {
+        done = true;
+        if (staging != null) {
+            staging.close();
+        }
+    }
+}

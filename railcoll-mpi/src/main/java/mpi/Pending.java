@@ -1,0 +1,98 @@
+package mpi;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * An operation a backend has started and not necessarily finished: railcoll-core's {@link io.railcoll.Request} (a
+ * non-blocking collective), a {@link CompletableFuture} (what point-to-point may complete), or nothing left to do
+ * ({@link #DONE}: {@code COMM_SELF}'s local copies). Failures are railcoll's unchecked exceptions; {@link Operation}
+ * turns them into MPI errors. Under the thread contract of whatever it wraps.
+ */
+interface Pending {
+    /** One round of progress without waiting; true when finished. */
+    boolean test();
+
+    /** Waits until finished (every wrapped operation has a deadline of its own, which fails it). */
+    void await();
+
+    /** What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. */
+    default Status status() {
+        return Status.empty();
+    }
+
+    /**
+     * Tries to cancel it (MPI_Cancel); false where it cannot be: railcoll's non-blocking collectives cannot, as MPI
+     * says of collectives. A cancelled operation still finishes, with a status saying so.
+     */
+    default boolean cancel() {
+        return false;
+    }
+
+    /** Already finished: an operation whose work was done when it started (a one-rank communicator). */
+    Pending DONE = new Pending() {
+        @Override
+        public boolean test() {
+            return true;
+        }
+
+        @Override
+        public void await() {
+        }
+    };
+
+    /** A non-blocking collective of railcoll-core: progress is made by its {@code test} and {@code await}. */
+    static Pending of(io.railcoll.Request request) {
+        return new Pending() {
+            @Override
+            public boolean test() {
+                return request.test();
+            }
+
+            @Override
+            public void await() {
+                request.await();
+            }
+        };
+    }
+
+    /**
+     * An operation another party completes (a transport thread, for point-to-point): finished when {@code future} is;
+     * its status is the future's value (an empty one for null). Whoever completes it owns its deadline: it must complete
+     * it, exceptionally with a {@link io.railcoll.RailcollException} naming what was awaited, once that passes.
+     */
+    static Pending of(CompletableFuture<Status> future) {
+        return new Pending() {
+            @Override
+            public boolean test() {
+                if (!future.isDone()) {
+                    return false;
+                }
+                await();
+                return true;
+            }
+
+            @Override
+            public void await() {
+                try {
+                    future.get();
+                } catch (ExecutionException | CompletionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    throw new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for a request", e);
+                }
+            }
+
+            @Override
+            public Status status() {
+                Status s = future.getNow(null);
+                return s == null ? Status.empty() : s;
+            }
+        };
+    }
+}
