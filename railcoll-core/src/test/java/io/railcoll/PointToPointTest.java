@@ -232,6 +232,45 @@ class PointToPointTest {
         }
     }
 
+    /**
+     * The exchange the earlier attempt's test hung in now and then (decision 0080): right after start-up every rank
+     * sends to every rank, itself included, messages of 0 B to 1 MiB before it receives any, then passes one on in a
+     * ring; four jobs in a row.
+     */
+    @Test
+    void everyRankSendsToEveryRankBeforeReceiving() throws Exception {
+        for (int run = 0; run < 4; run++) {
+            try (InProcessRanks ranks = InProcessRanks.start(3, Config.defaults())) {
+                ranks.onEveryRank(world -> {
+                    int me = world.rank();
+                    int n = world.size();
+                    int[] sizes = {0, 1, 4099, 1 << 20};
+                    for (int round = 0; round < sizes.length; round++) {
+                        int size = sizes[round];
+                        // A tag per round: with one tag for every round (as the earlier test had), a receive from any
+                        // rank may rightly take a faster rank's message of the next round; that test then failed on
+                        // one rank (a message too long for its buffer) and the others waited for it until their
+                        // deadline, which looked like a hang.
+                        int tag = 9 + round;
+                        for (int to = 0; to < n; to++) {
+                            world.send(content(me, to, size, size), to, tag);
+                        }
+                        boolean[] seen = new boolean[n];
+                        byte[] into = new byte[size];
+                        for (int k = 0; k < n; k++) {
+                            Status s = world.recv(into, Communicator.ANY_SOURCE, tag);
+                            assertFalse(seen[s.source()], "twice from " + s.source());
+                            seen[s.source()] = true;
+                            assertArrayEquals(content(s.source(), me, size, size), into);
+                        }
+                        Status s = world.sendRecv(content(me, 3, size, size), (me + 1) % n, 3, into, (me + n - 1) % n, 3);
+                        assertEquals(new Status((me + n - 1) % n, 3, size), s);
+                    }
+                });
+            }
+        }
+    }
+
     /** A ring and all pairs with sendRecv, and p2p interleaved with collectives, blocking and not, on every size. */
     @Test
     void ringsPairsAndCollectivesInterleaved() throws Exception {

@@ -403,6 +403,14 @@ public final class PointToPoint implements FrameSink {
             sb.append(sb.isEmpty() ? "" : ", ").append("rank ").append(m.source).append(" tag ").append(m.tag)
                     .append(" (").append(m.length).append(" bytes)");
         }
+        for (int src = 0; src < from.length; src++) {
+            FromSource f = from[src];
+            if (!f.ahead.isEmpty()) {
+                // Frames of later messages came, the first frame of message #nextSeq did not: it is still on its way.
+                sb.append(sb.isEmpty() ? "" : "; ").append(f.ahead.size()).append(" from rank ").append(src)
+                        .append(" wait for its message #").append(f.nextSeq).append(" to arrive first");
+            }
+        }
         return unexpected.size() + " unreceived message(s) here" + (sb.isEmpty() ? "" : ": " + sb) + ", "
                 + storedBytes + " bytes held";
     }
