@@ -438,11 +438,7 @@ final class RailcollCommunicator implements Communicator {
             open();
             checkSource("iprobe", source, tag);
             shared.router.usePointToPoint();
-            PointToPoint.Probed p = p2p.iprobe(source, tag);
-            if (p == null) {
-                engine.serviceOnce(); // one round of progress, then look again
-                p = p2p.iprobe(source, tag);
-            }
+            PointToPoint.Probed p = p2p.iprobeAfterProgress(source, tag);
             return p == null ? Optional.empty() : Optional.of(new Status(p.source(), p.tag(), p.count()));
         } finally {
             gate.exit();

@@ -218,6 +218,9 @@ class PointToPointTest {
         for (MessageRequest s : sends) {
             assertFalse(s.isReceive());
         }
+        // No rank sends the next plan's messages before every rank has received this one's: a receive of any source
+        // and any tag would rightly take them.
+        comm.barrier();
     }
 
     @Test

@@ -292,6 +292,17 @@ public final class PointToPoint implements FrameSink {
         return null;
     }
 
+    /** {@link #iprobe} after one round of progress on every transport (shared memory included) and collective. */
+    public Probed iprobeAfterProgress(int source, int tag) {
+        Probed[] found = new Probed[1];
+        long now = System.nanoTime();
+        engine.awaitOutside(() -> {
+            sendAnswers();
+            return (found[0] = iprobe(source, tag)) != null;
+        }, () -> who + ": iprobe", now, now);
+        return found[0];
+    }
+
     /** What a probe found: the message a receive would take. */
     public record Probed(int source, int tag, long count) {
     }

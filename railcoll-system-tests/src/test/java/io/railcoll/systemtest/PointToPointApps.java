@@ -155,6 +155,9 @@ final class PointToPointApps {
         }
         Request.awaitAll(sends.toArray(new Request[0]));
         return mine.size();
+        // No rank sends the next plan's messages before every rank has received this one's: a receive of any source
+        // and any tag would rightly take them.
+        c.barrier();
     }
 
     /** Rings both ways and all pairs with sendRecv, at sizes 0, 1, odd and 3 MiB + 1; returns the cases checked. */
