@@ -77,6 +77,20 @@ interface Backend {
 
     Pending iscatter(MemorySegment send, MemorySegment recv, int root);
 
+    // ---- point-to-point (decision 0083): ranks, ANY_SOURCE and ANY_TAG (-1) as railcoll's; PROC_NULL never comes here
+
+    /** Starts sending {@code data} (railcoll's until finished); synchronous: finished once a receive matched it. */
+    Pending isend(MemorySegment data, int dest, int tag, boolean synchronous);
+
+    /** Posts a receive into {@code into}; its status is the message's source, tag and bytes. */
+    Pending irecv(MemorySegment into, int source, int tag);
+
+    /** What a receive would get now, or null when no message matches yet. */
+    Status iprobe(int source, int tag);
+
+    /** Waits for a message that matches, and says what a receive would get. */
+    Status probe(int source, int tag);
+
     /** MPI_Comm_split over these ranks: empty for a negative color. Collective; the caller closes the result. */
     Optional<Backend> split(int color, int key);
 

@@ -1258,6 +1258,192 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
+    // ---- point-to-point (decision 0083): MPI.PROC_NULL is answered here, the rest goes to the backend ----
+
+    /** Sends {@code count} elements of {@code buf} to {@code dest}; returns when {@code buf} may be reused. */
+    public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("send", buf, count, type, dest, tag, false);
+    }
+
+    /** {@link #send} that returns only once the receiver has matched the message (MPI_Ssend). */
+    public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("sSend", buf, count, type, dest, tag, true);
+    }
+
+    /**
+     * Ready send (MPI_Rsend): the program promises the receive is posted. railcoll sends every message at once and
+     * its receiver always takes it, so this is {@link #send}; a program that breaks the promise still works.
+     */
+    public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("rSend", buf, count, type, dest, tag, false);
+    }
+
+    /**
+     * Buffered send (MPI_Bsend): the elements are copied into the buffer attached with {@link MPI#attachBuffer}
+     * (each message takes its packed bytes plus {@link MPI#BSEND_OVERHEAD}) and sent from there; returns at once.
+     * {@code MPI.ERR_BUFFER} when the attached buffer has no room left.
+     */
+    public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        collective("bSend", c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest == MPI.PROC_NULL) {
+                return;
+            }
+            Transfer t = c.transfer(type);
+            MemorySegment data = t.send(t.buffer(buf, count, "buf"), 0, count);
+            BufferedSends.send(c, data, dest, tag);
+        });
+    }
+
+    private void blockingSend(String name, Object buf, int count, Datatype type, int dest, int tag, boolean sync)
+            throws MPIException {
+        collective(name, c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest == MPI.PROC_NULL) {
+                return;
+            }
+            Transfer t = c.transfer(type);
+            c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync).await();
+        });
+    }
+
+    /**
+     * Receives up to {@code count} elements into {@code buf} from {@code source} ({@code MPI.ANY_SOURCE}) with
+     * {@code tag} ({@code MPI.ANY_TAG}); the status has the real source, tag and count. A longer message is
+     * {@code MPI.ERR_TRUNCATE} (the whole elements that fit were received). From {@code MPI.PROC_NULL}: nothing, at once.
+     */
+    public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        Status[] got = new Status[1];
+        collective("recv", c -> {
+            Messages.checkRecv(c, count, source, tag);
+            if (source == MPI.PROC_NULL) {
+                got[0] = Messages.fromProcNull();
+                return;
+            }
+            Transfer t = c.transfer(type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment area = t.recvArea(b, count);
+            got[0] = Messages.received(c, t, c.backend.irecv(area, source, tag), area, b);
+        });
+        return got[0];
+    }
+
+    /** Sends and receives at once (the send does not wait for the receive), as {@link #send} and {@link #recv}. */
+    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
+        Status[] got = new Status[1];
+        collective("sendRecv", c -> {
+            Messages.checkSend(c, sendcount, dest, sendtag);
+            Messages.checkRecv(c, recvcount, source, recvtag);
+            Transfer r = c.transfer(recvtype);
+            UserBuffer out = r.buffer(recvbuf, recvcount, "recvbuf");
+            MemorySegment area = r.recvArea(out, recvcount);
+            Pending recv = source == MPI.PROC_NULL ? null : c.backend.irecv(area, source, recvtag);
+            if (dest != MPI.PROC_NULL) {
+                Transfer s = c.transfer(sendtype);
+                c.backend.isend(s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount), dest, sendtag, false)
+                        .await();
+            }
+            got[0] = recv == null ? Messages.fromProcNull() : Messages.received(c, r, recv, area, out);
+        });
+        return got[0];
+    }
+
+    /** {@link #sendRecv} with one buffer: its elements are sent, then replaced by those received. */
+    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
+                                       int recvtag) throws MPIException {
+        Status[] got = new Status[1];
+        collective("sendRecvReplace", c -> {
+            Messages.checkSend(c, count, dest, sendtag);
+            Messages.checkRecv(c, count, source, recvtag);
+            Transfer t = c.transfer(type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.sendCopy(b, 0, count); // a copy: the receive lands in the same elements
+            MemorySegment area = t.recvArea(b, count);
+            Pending recv = source == MPI.PROC_NULL ? null : c.backend.irecv(area, source, recvtag);
+            if (dest != MPI.PROC_NULL) {
+                c.backend.isend(data, dest, sendtag, false).await();
+            }
+            got[0] = recv == null ? Messages.fromProcNull() : Messages.received(c, t, recv, area, b);
+        });
+        return got[0];
+    }
+
+    /** Starts {@link #send}: {@code buf} is railcoll's until the request has finished. */
+    public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("iSend", buf, count, type, dest, tag, false);
+    }
+
+    /** Starts {@link #sSend}: the request finishes once the receiver matched the message. */
+    public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("isSend", buf, count, type, dest, tag, true);
+    }
+
+    /** Starts {@link #rSend} (as {@link #iSend}). */
+    public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlockingSend("irSend", buf, count, type, dest, tag, false);
+    }
+
+    /** {@link #bSend}: copied into the attached buffer and sent from there; the request is finished at once. */
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonBlocking("ibSend", c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest != MPI.PROC_NULL) {
+                Transfer t = c.transfer(type);
+                BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
+            }
+            return new Started(Pending.DONE);
+        });
+    }
+
+    private Request nonBlockingSend(String name, Buffer buf, int count, Datatype type, int dest, int tag,
+                                    boolean sync) throws MPIException {
+        return nonBlocking(name, c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest == MPI.PROC_NULL) {
+                return new Started(Pending.DONE);
+            }
+            Transfer t = c.transfer(type);
+            return new Started(c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync));
+        });
+    }
+
+    /** Starts {@link #recv}: {@code buf} is railcoll's until the request has finished; its status says what came. */
+    public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        return nonBlocking("iRecv", c -> {
+            Messages.checkRecv(c, count, source, tag);
+            if (source == MPI.PROC_NULL) {
+                return new Started(Messages.procNullPending());
+            }
+            Transfer t = c.transfer(type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment area = t.recvArea(b, count);
+            Pending p = c.backend.irecv(area, source, tag);
+            return new Started(p, () -> Messages.deliver(t, p.status(), area, b));
+        });
+    }
+
+    /** Waits for a message from {@code source} with {@code tag} (wildcards allowed) and says what it is. */
+    public final Status probe(int source, int tag) throws MPIException {
+        Status[] got = new Status[1];
+        collective("probe", c -> {
+            Messages.checkRecv(c, 0, source, tag);
+            got[0] = source == MPI.PROC_NULL ? Messages.fromProcNull() : c.backend.probe(source, tag);
+        });
+        return got[0];
+    }
+
+    /** As {@link #probe}, without waiting: null when no such message has arrived. */
+    public final Status iProbe(int source, int tag) throws MPIException {
+        Status[] got = new Status[1];
+        collective("iProbe", c -> {
+            Messages.checkRecv(c, 0, source, tag);
+            got[0] = source == MPI.PROC_NULL ? Messages.fromProcNull() : c.backend.iprobe(source, tag);
+        });
+        return got[0];
+    }
+
     /** The body of a collective, run with the call's state. */
     @FunctionalInterface
     interface Body {
@@ -1350,7 +1536,9 @@ public class Comm implements Freeable, Cloneable {
             return (MPIException) f.getCause();
         }
         int errorClass;
-        if (e instanceof OperatorFailedException) {
+        if (e instanceof io.railcoll.TruncatedMessageException) {
+            errorClass = MPI.ERR_TRUNCATE;
+        } else if (e instanceof OperatorFailedException) {
             errorClass = MPI.ERR_OP;
         } else if (e instanceof PeerLostException || e instanceof CollectiveAbortedException) {
             errorClass = MPI.ERR_PROC_ABORTED;

@@ -271,6 +271,7 @@ public final class MPI {
     public static void Finalize() throws MPIException {
         synchronized (LIFECYCLE) {
             check();
+            BufferedSends.drain(); // buffered messages are delivered before the rank leaves
             Backend world = COMM_WORLD.backendForFinalize();
             state = State.FINALIZED;
             COMM_WORLD.unbind();
@@ -281,6 +282,21 @@ public final class MPI {
                 throw MPIException.of(ERR_OTHER, "MPI.Finalize on rank " + worldRank + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * Attaches {@code buffer} for buffered sends ({@code Comm.bSend}, {@code ibSend}): each message takes its bytes plus
+     * {@link #BSEND_OVERHEAD} of it while in flight. One per process; {@code ERR_BUFFER} when one is attached already.
+     */
+    public static void attachBuffer(byte[] buffer) throws MPIException {
+        check();
+        BufferedSends.attach(buffer);
+    }
+
+    /** Waits until every buffered send has finished and detaches the buffer: the same array, or null if none. */
+    public static byte[] detachBuffer() throws MPIException {
+        check();
+        return BufferedSends.detach();
     }
 
     public static boolean isInitialized() {

@@ -89,6 +89,26 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Pending isend(MemorySegment data, int dest, int tag, boolean synchronous) {
+        return new MessagePending(synchronous ? comm.issend(data, dest, tag) : comm.isend(data, dest, tag));
+    }
+
+    @Override
+    public Pending irecv(MemorySegment into, int source, int tag) {
+        return new MessagePending(comm.irecv(into, source, tag));
+    }
+
+    @Override
+    public Status iprobe(int source, int tag) {
+        return comm.iprobe(source, tag).map(MessagePending::status).orElse(null);
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        return MessagePending.status(comm.probe(source, tag));
+    }
+
+    @Override
     public Pending ibarrier() {
         return Pending.of(comm.ibarrier());
     }

@@ -11,6 +11,33 @@ import java.util.Optional;
  * contribution). Arguments were checked by {@link Comm} (sizes, root 0).
  */
 final class SelfBackend implements Backend {
+    /** Messages to itself. */
+    private final SelfMessages messages = new SelfMessages();
+
+    @Override
+    public Pending isend(MemorySegment data, int dest, int tag, boolean synchronous) {
+        return messages.send(data, tag, synchronous);
+    }
+
+    @Override
+    public Pending irecv(MemorySegment into, int source, int tag) {
+        return messages.recv(into, tag);
+    }
+
+    @Override
+    public Status iprobe(int source, int tag) {
+        return messages.probe(tag);
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        Status s = messages.probe(tag);
+        if (s == null) {
+            throw new IllegalStateException("probe for tag " + tag + " on a one-rank communicator where no such message"
+                    + " was sent: it would wait forever");
+        }
+        return s;
+    }
 
     @Override
     public int rank() {

@@ -46,6 +46,16 @@ public final class Status {
         return s;
     }
 
+    /** The bytes received (packed). */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Marks this snapshot as the status of a cancelled receive. */
+    void markCancelled() {
+        cancelled = true;
+    }
+
     public int getSource() {
         return source;
     }

@@ -71,6 +71,12 @@ public interface Communicator extends AutoCloseable {
     /** The color that gives a rank no communicator in {@link #split} (any negative color does the same). */
     int UNDEFINED = -1;
 
+    /** A receive's or probe's source that matches a message from any rank. */
+    int ANY_SOURCE = -1;
+
+    /** A receive's or probe's tag that matches a message with any tag. */
+    int ANY_TAG = -1;
+
     int rank();
 
     int size();
@@ -809,6 +815,127 @@ public interface Communicator extends AutoCloseable {
      */
     default java.util.Optional<Communicator> create(int[] ranks) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
+    }
+
+    // ---- point-to-point messages (decision 0080, docs/architecture.md#point-to-point-messages) ----
+
+    /**
+     * Sends all of {@code data} to rank {@code dest} of this communicator with {@code tag} (>= 0); returns when
+     * {@code data} may be reused. Never waits for the matching receive: the receiver takes every message at once,
+     * into a posted receive's buffer or into memory of its own until one is posted, so ranks may send to each other
+     * before receiving. Two messages from one rank to another that match the same receive are received in the order
+     * they were sent (MPI's non-overtaking rule). Waits at most {@code RAILCOLL_TIMEOUT_MS}; a message names the peer,
+     * tag and communicator.
+     *
+     * @throws IllegalArgumentException before anything is sent: a rank out of range, a negative tag, a message of
+     *                                  2 GiB or more, a null or closed buffer
+     * @throws PeerLostException        {@code dest} closed its communicator or was lost
+     */
+    default void send(MemorySegment data, int dest, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default void send(byte[] data, int dest, int tag) {
+        send(MemorySegment.ofArray(requireArray(data, "send: data")), dest, tag);
+    }
+
+    /**
+     * As {@link #send}, and returns only once the receiver has matched the message with a receive that completed
+     * (MPI's synchronous send).
+     */
+    default void ssend(MemorySegment data, int dest, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default void ssend(byte[] data, int dest, int tag) {
+        ssend(MemorySegment.ofArray(requireArray(data, "ssend: data")), dest, tag);
+    }
+
+    /**
+     * Receives the earliest message from {@code source} ({@link #ANY_SOURCE}: any rank) with {@code tag}
+     * ({@link #ANY_TAG}: any) into the start of {@code into}, waiting for it up to {@code RAILCOLL_TIMEOUT_MS}.
+     * Receives are matched in the order they are posted ({@link #irecv} included).
+     *
+     * @return who sent it, its tag and its length in bytes
+     * @throws IllegalArgumentException   before waiting: a source out of range, a negative tag other than
+     *                                    {@link #ANY_TAG}, a null, closed or read-only buffer
+     * @throws TruncatedMessageException  the message was longer than {@code into} (its first bytes were received,
+     *                                    the rest dropped; the communicator stays usable)
+     * @throws PeerLostException          {@code source} closed its communicator or was lost with nothing for it
+     */
+    default Status recv(MemorySegment into, int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default Status recv(byte[] into, int source, int tag) {
+        return recv(MemorySegment.ofArray(requireArray(into, "recv: the buffer")), source, tag);
+    }
+
+    /**
+     * Sends {@code data} to {@code dest} and receives a message from {@code source} into {@code into}, both at once
+     * (ranks may exchange with each other this way, in a ring or pairwise); returns once both are done.
+     */
+    default Status sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment into, int source, int recvTag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default Status sendRecv(byte[] data, int dest, int sendTag, byte[] into, int source, int recvTag) {
+        return sendRecv(MemorySegment.ofArray(requireArray(data, "sendRecv: data")), dest, sendTag,
+                MemorySegment.ofArray(requireArray(into, "sendRecv: the buffer")), source, recvTag);
+    }
+
+    /**
+     * Starts a {@link #send}: {@code data} is railcoll's until the request has finished. Progress is made in any
+     * wait, test or later call on this communicator.
+     */
+    default MessageRequest isend(MemorySegment data, int dest, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default MessageRequest isend(byte[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(requireArray(data, "isend: data")), dest, tag);
+    }
+
+    /** Starts an {@link #ssend}: the request finishes once the receiver matched the message. */
+    default MessageRequest issend(MemorySegment data, int dest, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default MessageRequest issend(byte[] data, int dest, int tag) {
+        return issend(MemorySegment.ofArray(requireArray(data, "issend: data")), dest, tag);
+    }
+
+    /**
+     * Posts a {@link #recv}: {@code into} is railcoll's until the request has finished; its
+     * {@link MessageRequest#status()} then says what arrived.
+     */
+    default MessageRequest irecv(MemorySegment into, int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    default MessageRequest irecv(byte[] into, int source, int tag) {
+        return irecv(MemorySegment.ofArray(requireArray(into, "irecv: the buffer")), source, tag);
+    }
+
+    /**
+     * Waits until a message from {@code source} ({@link #ANY_SOURCE}) with {@code tag} ({@link #ANY_TAG}) that no
+     * receive has taken has arrived, and says what a receive with the same source and tag would get; the message
+     * stays to be received.
+     */
+    default Status probe(int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    /** As {@link #probe}, without waiting (one round of progress): empty when no such message has arrived. */
+    default Optional<Status> iprobe(int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    private static byte[] requireArray(byte[] a, String what) {
+        if (a == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+        return a;
     }
 
     /** The failure that broke this communicator, if any. */

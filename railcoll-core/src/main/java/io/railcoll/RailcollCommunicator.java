@@ -2,6 +2,7 @@ package io.railcoll;
 
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.engine.CollectiveEngine;
+import io.railcoll.engine.PointToPoint;
 import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.Operator;
 import io.railcoll.reduce.Reduction;
@@ -61,6 +62,8 @@ final class RailcollCommunicator implements Communicator {
     private long creations;
     private final Placement placement;
     private final CollectiveEngine engine;
+    /** Its point-to-point messages, under a context of their own (decision 0080). */
+    private final PointToPoint p2p;
     private final Transport rails;
     private final Transport shm;
     private final AutoCloseable region;
@@ -102,6 +105,7 @@ final class RailcollCommunicator implements Communicator {
         this.ports = shared.ports;
         this.groups = shared.config.groups();
         this.bootstrap = bootstrap;
+        this.p2p = shared.pointToPoint(engine, context, name, jobRanks, rank);
     }
 
     /** A sub-communicator: its own engine, placement and selection over the rank's shared transports. */
@@ -123,6 +127,7 @@ final class RailcollCommunicator implements Communicator {
         this.ports = shared.ports;
         this.groups = shared.config.groups();
         this.bootstrap = null;
+        this.p2p = shared.pointToPoint(engine, context, name, jobRanks, rank);
     }
 
     /** Enables broadcast.multicast through {@code multicast}; opens it now when {@code openNow}. Start-up only. */
@@ -337,6 +342,171 @@ final class RailcollCommunicator implements Communicator {
             return Optional.of(child);
         } finally {
             gate.exit();
+        }
+    }
+
+    // ---- point-to-point messages (decision 0080) ----
+
+    /** The longest message: the receiver may have to hold it in one Java array. */
+    private static final long MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 16;
+
+    @Override
+    public void send(MemorySegment data, int dest, int tag) {
+        blockingSend("send", data, dest, tag, false);
+    }
+
+    @Override
+    public void ssend(MemorySegment data, int dest, int tag) {
+        blockingSend("ssend", data, dest, tag, true);
+    }
+
+    private void blockingSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
+        gate.enter(call);
+        try {
+            PointToPoint.SendOp op = startSend(call, data, dest, tag, synchronous);
+            p2p.await(op, Long.MAX_VALUE);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Status recv(MemorySegment into, int source, int tag) {
+        gate.enter("recv");
+        try {
+            PointToPoint.RecvOp op = startRecv("recv", into, source, tag);
+            p2p.await(op, Long.MAX_VALUE);
+            return received(op, "recv");
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Status sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment into, int source, int recvTag) {
+        gate.enter("sendRecv");
+        try {
+            checkSend("sendRecv", data, dest, sendTag);
+            checkRecv("sendRecv", into, source, recvTag);
+            if (into.asOverlappingSlice(data).isPresent()) {
+                throw new IllegalArgumentException("sendRecv: the receive buffer overlaps the data sent");
+            }
+            // The receive is posted first, so a message from this rank to itself lands in it directly.
+            PointToPoint.RecvOp r = startRecv("sendRecv", into, source, recvTag);
+            PointToPoint.SendOp s = startSend("sendRecv", data, dest, sendTag, false);
+            p2p.await(r, Long.MAX_VALUE);
+            p2p.await(s, Long.MAX_VALUE);
+            return received(r, "sendRecv");
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public MessageRequest isend(MemorySegment data, int dest, int tag) {
+        return startRequest("isend", () -> startSend("isend", data, dest, tag, false));
+    }
+
+    @Override
+    public MessageRequest issend(MemorySegment data, int dest, int tag) {
+        return startRequest("issend", () -> startSend("issend", data, dest, tag, true));
+    }
+
+    @Override
+    public MessageRequest irecv(MemorySegment into, int source, int tag) {
+        return startRequest("irecv", () -> startRecv("irecv", into, source, tag));
+    }
+
+    @Override
+    public Status probe(int source, int tag) {
+        gate.enter("probe");
+        try {
+            open();
+            checkSource("probe", source, tag);
+            shared.router.usePointToPoint();
+            PointToPoint.Probed p = p2p.probe(source, tag);
+            return new Status(p.source(), p.tag(), p.count());
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Optional<Status> iprobe(int source, int tag) {
+        gate.enter("iprobe");
+        try {
+            open();
+            checkSource("iprobe", source, tag);
+            shared.router.usePointToPoint();
+            PointToPoint.Probed p = p2p.iprobeAfterProgress(source, tag);
+            return p == null ? Optional.empty() : Optional.of(new Status(p.source(), p.tag(), p.count()));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private MessageRequest startRequest(String call, java.util.function.Supplier<PointToPoint.Op> start) {
+        gate.enter(call);
+        try {
+            return new MessageRequest(p2p, start.get(), gate, call);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private PointToPoint.SendOp startSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
+        open();
+        checkSend(call, data, dest, tag);
+        shared.router.usePointToPoint();
+        return p2p.isend(data, dest, tag, synchronous);
+    }
+
+    private PointToPoint.RecvOp startRecv(String call, MemorySegment into, int source, int tag) {
+        open();
+        checkRecv(call, into, source, tag);
+        shared.router.usePointToPoint();
+        return p2p.irecv(into, source, tag);
+    }
+
+    /** A finished receive's status, or its truncation thrown. */
+    private static Status received(PointToPoint.RecvOp op, String call) {
+        TruncatedMessageException t = MessageRequest.truncation(op, call);
+        if (t != null) {
+            throw t;
+        }
+        return MessageRequest.statusOf(op);
+    }
+
+    private void checkSend(String call, MemorySegment data, int dest, int tag) {
+        requireNonNull(data, call + ": data");
+        if (dest < 0 || dest >= size()) {
+            throw new IllegalArgumentException(call + ": rank " + dest + " is out of range: " + name + " has " + size()
+                    + " ranks");
+        }
+        if (tag < 0) {
+            throw new IllegalArgumentException(call + ": the tag must be >= 0, got " + tag);
+        }
+        if (data.byteSize() > MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException(call + ": a message holds at most " + MAX_MESSAGE_BYTES + " bytes, got "
+                    + data.byteSize());
+        }
+    }
+
+    private void checkRecv(String call, MemorySegment into, int source, int tag) {
+        requireNonNull(into, call + ": the buffer");
+        checkSource(call, source, tag);
+        if (into.isReadOnly()) {
+            throw new IllegalArgumentException(call + ": the buffer is read-only");
+        }
+    }
+
+    private void checkSource(String call, int source, int tag) {
+        if (source != ANY_SOURCE && (source < 0 || source >= size())) {
+            throw new IllegalArgumentException(call + ": rank " + source + " is out of range: " + name + " has "
+                    + size() + " ranks (ANY_SOURCE is " + ANY_SOURCE + ")");
+        }
+        if (tag < 0 && tag != ANY_TAG) {
+            throw new IllegalArgumentException(call + ": the tag must be >= 0 or ANY_TAG (" + ANY_TAG + "), got " + tag);
         }
     }
 
@@ -1066,6 +1236,7 @@ final class RailcollCommunicator implements Communicator {
         closed = true;
         shared.open.remove(this);
         shared.router.unregister(context);
+        shared.router.unregister(SplitPlan.pointToPointContext(context));
         shared.driver.leave();
         engine.close();
         if (stagingArena != null) {

@@ -3,6 +3,7 @@ package io.railcoll;
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.engine.ContextRouter;
+import io.railcoll.engine.PointToPoint;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.Blocker;
@@ -48,12 +49,15 @@ final class RankTransports {
         this.ports = config.ports() == 0 ? table.rails() : config.ports();
     }
 
+    /** One communicator's views of the transports for one of its contexts: per rank, and every distinct one. */
+    private record Views(Transport[] route, Transport[] all) {
+    }
+
     /**
-     * Attaches {@code engine}, the engine of the communicator of context {@code context} whose rank i is job rank
-     * {@code jobRanks[i]}, to views of the rank's transports: node-mates through shared memory, the others through
-     * the rails.
+     * Views of the rank's transports for frames of {@code context} of the communicator whose rank i is job rank
+     * {@code jobRanks[i]}: node-mates through shared memory, the others through the rails.
      */
-    void attach(CollectiveEngine engine, long context, int[] jobRanks, int jobRank) {
+    private Views views(long context, int[] jobRanks, int jobRank) {
         Runnable replay = () -> router.replay(context);
         Transport railView = new ContextTransport(rails, context, jobRanks, driver, replay);
         Transport shmView = shm == null ? null : new ContextTransport(shm, context, jobRanks, driver, replay);
@@ -61,8 +65,24 @@ final class RankTransports {
         for (int p = 0; p < jobRanks.length; p++) {
             route[p] = jobRanks[p] == jobRank ? null : shm != null && shm.reaches(jobRanks[p]) ? shmView : railView;
         }
-        Transport[] all = shm == null ? new Transport[] {railView} : new Transport[] {shmView, railView};
-        engine.attach(route, all, shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
+        return new Views(route, shm == null ? new Transport[] {railView} : new Transport[] {shmView, railView});
+    }
+
+    /** Attaches {@code engine}, the engine of the communicator of {@code context}, to views of the transports. */
+    void attach(CollectiveEngine engine, long context, int[] jobRanks, int jobRank) {
+        Views v = views(context, jobRanks, jobRank);
+        engine.attach(v.route(), v.all(), shm == null ? Blocker.parkOwner() : new DoorbellBlocker(shm.doorbell()));
+    }
+
+    /**
+     * The point-to-point messages of the communicator of {@code context} (decision 0080), under a context of their
+     * own, registered: messages reach it from now on. Unregistered with {@link SplitPlan#pointToPointContext}.
+     */
+    PointToPoint pointToPoint(CollectiveEngine engine, long context, String name, int[] jobRanks, int rank) {
+        long own = SplitPlan.pointToPointContext(context);
+        PointToPoint p2p = new PointToPoint(rank, name, engine, views(own, jobRanks, jobRanks[rank]).route());
+        router.register(own, name + " (point-to-point)", engine, p2p, jobRanks);
+        return p2p;
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * the communicator, its requests included; with {@code RAILCOLL_THREAD_SAFE=on} any thread may start, test or await
  * any request at any time (a waiting thread lets others in between rounds of its wait).
  */
-public final class Request {
+public sealed class Request permits MessageRequest {
     /** How long a thread-safe wait holds the communicator before it lets another thread in. */
     private static final long TURN_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -42,7 +42,15 @@ public final class Request {
         this.call = call;
     }
 
-    /** The collective's sequence number on its communicator (the same on every rank): error messages name it. */
+    /** A point-to-point request ({@link MessageRequest}): no collective, no sequence number. */
+    Request(CallGate gate, String call) {
+        this(null, gate, -1, call);
+    }
+
+    /**
+     * The collective's sequence number on its communicator (the same on every rank): error messages name it; -1 for
+     * a point-to-point request.
+     */
     public long sequenceNumber() {
         return seq;
     }
@@ -125,7 +133,7 @@ public final class Request {
         boolean oneCommunicator = true;
         long[] seqs = new long[requests.length];
         for (int i = 0; i < requests.length; i++) {
-            oneCommunicator &= requests[i].engine == first.engine;
+            oneCommunicator &= requests[i].engine == first.engine && first.engine != null;
             seqs[i] = requests[i].seq;
         }
         if (oneCommunicator) {
@@ -152,7 +160,8 @@ public final class Request {
         }
     }
 
-    private boolean awaitUntil(long untilNs) {
+    /** Waits until the request has finished (true) or {@code untilNs} has passed (false). */
+    boolean awaitUntil(long untilNs) {
         if (!gate.threadSafe()) {
             gate.enter(call + ".await");
             try {

@@ -72,6 +72,14 @@ record SplitPlan(int[] parentRanks, int rank, Placement placement, long context)
         return h == 0 ? 1 : h;
     }
 
+    /**
+     * The context of the point-to-point messages of the communicator of {@code context}: derived as a creation
+     * numbered -1, which no split uses, so it differs from every communicator's (decision 0080).
+     */
+    static long pointToPointContext(long context) {
+        return context(context, -1, -1);
+    }
+
     /** SplitMix64's finaliser: every input bit moves every output bit. */
     private static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

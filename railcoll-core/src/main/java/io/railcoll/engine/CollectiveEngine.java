@@ -231,6 +231,58 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     /**
+     * Runs the progress loop until {@code done} holds or {@code untilNs} has passed (false): the wait of a
+     * point-to-point operation ({@link PointToPoint}). Unlike {@link #awaitHook} it also runs every collective in
+     * flight, since a peer may need this rank's part of one before it sends what is awaited here. Fails, and with it
+     * the communicator, {@code RAILCOLL_TIMEOUT_MS} after {@code startNs} with a {@link CollectiveTimeoutException}
+     * naming {@code what}. {@code done} runs on this thread and may put. Owner thread.
+     */
+    public boolean awaitOutside(java.util.function.BooleanSupplier done, java.util.function.Supplier<String> what,
+                                long startNs, long untilNs) {
+        try {
+            checkFailure();
+            long deadline = startNs + timeoutNs;
+            int idle = 0;
+            awaitedExternal = done;
+            while (!done.getAsBoolean()) {
+                checkFailure();
+                int work = inFlight > 0 ? advanceAll() : 0;
+                if (work > 0) {
+                    idle = 0;
+                    continue;
+                }
+                if (idle > 0) {
+                    checkLiveness();
+                    long now = System.nanoTime();
+                    if (now - deadline > 0) {
+                        throw new CollectiveTimeoutException(who + ": " + what.get() + ": not done after "
+                                + seconds(now - startNs) + silentPeers());
+                    }
+                    if (untilNs != Long.MAX_VALUE && now - untilNs > 0) {
+                        return false;
+                    }
+                }
+                idle = progress(idle, null, false);
+            }
+            return true;
+        } catch (RailcollException e) {
+            throw failed(e);
+        } finally {
+            awaitedExternal = null;
+            completeFutures();
+        }
+    }
+
+    /**
+     * Whether {@code peer} has closed its communicator: every connection that carries its traffic to this rank said
+     * goodbye, so nothing more will come from it. Any thread.
+     */
+    public boolean departed(int peer) {
+        Transport t = route == null ? null : route[peer];
+        return t != null && goodbyes.get(peer) >= t.connectionsTo(peer);
+    }
+
+    /**
      * Refuses to start a collective after an earlier failure. {@link #run} checks this itself; a collective carried
      * out outside the engine (by the node's shared memory) calls it first, and {@link #recordFailure} if it fails.
      */

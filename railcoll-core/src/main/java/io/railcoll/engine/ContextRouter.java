@@ -38,8 +38,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * Lifetime: one per rank, built before the transports and owned by the world communicator.
  */
 public final class ContextRouter implements FrameSink {
-    /** One registered communicator: its engine and the rank each job rank has in it (-1: not a member). */
-    private record Member(long context, String name, CollectiveEngine engine, int[] rankOfJobRank) {
+    /**
+     * One registered context: where its frames go ({@code sink}: the communicator's engine, or its point-to-point
+     * messages), the communicator's engine, and the rank each job rank has in it (-1: not a member).
+     */
+    private record Member(long context, String name, CollectiveEngine engine, FrameSink sink, int[] rankOfJobRank) {
+        /** Whether this is the communicator's own entry (its engine hears of aborts, goodbyes and lost peers). */
+        boolean primary() {
+            return sink == engine;
+        }
     }
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
@@ -48,6 +55,13 @@ public final class ContextRouter implements FrameSink {
     private final SharedDriver driver;
     private final Object registration = new Object();
     private volatile Member[] members = new Member[0];
+    /** How many communicators are registered (their point-to-point contexts not counted). */
+    private volatile int communicators;
+    /**
+     * Whether this rank has made a point-to-point call: from then on a frame ahead of its call is always held, never
+     * left to pause its connection, since a message behind it may be what this rank waits for (decision 0080).
+     */
+    private volatile boolean pointToPoint;
     /** Contexts closed on this rank: their late probes are dropped, their data refused. */
     private final Set<Long> closed = ConcurrentHashMap.newKeySet();
     /** The rank's transports, resumed when a context is registered; set once after they are built. */
@@ -73,6 +87,14 @@ public final class ContextRouter implements FrameSink {
      *                               collided; see decision 0070)
      */
     public void register(long context, String name, CollectiveEngine engine, int[] jobRanks) {
+        register(context, name, engine, engine, jobRanks);
+    }
+
+    /**
+     * As {@link #register(long, String, CollectiveEngine, int[])}, for a second context of the same communicator
+     * whose frames go to {@code sink} (its point-to-point messages); failures still go to {@code engine}.
+     */
+    public void register(long context, String name, CollectiveEngine engine, FrameSink sink, int[] jobRanks) {
         int[] rankOf = new int[jobSize];
         Arrays.fill(rankOf, -1);
         for (int i = 0; i < jobRanks.length; i++) {
@@ -86,8 +108,9 @@ public final class ContextRouter implements FrameSink {
                 }
             }
             Member[] next = Arrays.copyOf(members, members.length + 1);
-            next[members.length] = new Member(context, name, engine, rankOf);
+            next[members.length] = new Member(context, name, engine, sink, rankOf);
             members = next;
+            communicators = (int) Arrays.stream(next).filter(Member::primary).count();
             closed.remove(context);
         }
         resumeAll();
@@ -99,6 +122,18 @@ public final class ContextRouter implements FrameSink {
         synchronized (registration) {
             closed.add(context);
             members = Arrays.stream(members).filter(m -> m.context != context).toArray(Member[]::new);
+            communicators = (int) Arrays.stream(members).filter(Member::primary).count();
+        }
+    }
+
+    /**
+     * This rank makes point-to-point calls: frames ahead of their call are held from now on, and those paused until
+     * now are offered again (decision 0080). Any thread; cheap after the first.
+     */
+    public void usePointToPoint() {
+        if (!pointToPoint) {
+            pointToPoint = true;
+            resumeAll();
         }
     }
 
@@ -149,9 +184,12 @@ public final class ContextRouter implements FrameSink {
         return target != null ? target : holdEarly(h);
     }
 
-    /** Where an early frame goes: memory of the router's while several communicators are open, else nowhere (pause). */
+    /**
+     * Where an early frame goes: memory of the router's while several communicators are open or this rank uses
+     * point-to-point messages, else nowhere (pause).
+     */
     private ByteBuffer holdEarly(FrameHeader h) {
-        return members.length > 1 ? early.hold(h) : null;
+        return communicators > 1 || pointToPoint ? early.hold(h) : null;
     }
 
     private ByteBuffer deliverHeader(Member m, int rail, FrameHeader h) {
@@ -163,7 +201,7 @@ public final class ContextRouter implements FrameSink {
         }
         h.sourceRank = from;
         try {
-            return m.engine.onDataHeader(rail, h);
+            return m.sink.onDataHeader(rail, h);
         } catch (RailcollException e) {
             throw failAll(m, e);
         } finally {
@@ -188,7 +226,7 @@ public final class ContextRouter implements FrameSink {
         int job = h.sourceRank;
         h.sourceRank = m.rankOfJobRank[job];
         try {
-            m.engine.onDataComplete(rail, h);
+            m.sink.onDataComplete(rail, h);
         } catch (RailcollException e) {
             throw failAll(m, e);
         } finally {
@@ -207,7 +245,7 @@ public final class ContextRouter implements FrameSink {
     public void onGoodbye(int peer, int rail) {
         for (Member m : members) {
             int p = m.rankOfJobRank[peer];
-            if (p >= 0) {
+            if (p >= 0 && m.primary()) {
                 m.engine.onGoodbye(p, rail);
             }
         }
@@ -216,7 +254,9 @@ public final class ContextRouter implements FrameSink {
     @Override
     public void progressed() {
         for (Member m : members) {
-            m.engine.progressed();
+            if (m.primary()) {
+                m.engine.progressed();
+            }
         }
     }
 
@@ -236,7 +276,7 @@ public final class ContextRouter implements FrameSink {
         RailcollException first = null;
         for (Member m : members) {
             int p = m.rankOfJobRank[peer];
-            if (p < 0) {
+            if (p < 0 || !m.primary()) {
                 continue;
             }
             try {
@@ -251,7 +291,7 @@ public final class ContextRouter implements FrameSink {
     /** Fails every registered engine but {@code concerned} (which failed itself) with {@code e}; returns it. */
     private RailcollException failAll(Member concerned, RailcollException e) {
         for (Member m : members) {
-            if (m != concerned) {
+            if (m != concerned && m.primary()) {
                 m.engine.failWith(e);
             }
         }

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Programs written for Open MPI's Java bindings ({@code src/test/resources/mpi-programs}: the bindings' Hello, and
- * collectives, derived types and user ops as their users write them) are compiled by the JDK's own {@code javac}
+ * collectives, derived types and user ops as their users write them, the examples' Ring and every point-to-point
+ * method) are compiled by the JDK's own {@code javac}
  * against the railcoll-mpi jar alone, and run unmodified on 3 ranks by {@code railcoll run} (placement 2,1) and by
  * Debian's Open MPI {@code mpirun} (PMIx); every rank's output is checked. The non-blocking program (the iAllReduce
  * overlap and every i-form) also runs on 1, 2, 3 and 5 ranks with uneven placements.
@@ -30,8 +31,14 @@ class MpiProgramsSystemTest {
     private static final String MPIRUN = Files.isExecutable(Path.of("/usr/bin/mpirun.openmpi"))
             ? "/usr/bin/mpirun.openmpi" : "mpirun";
     private static final int RANKS = 3;
-    private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking");
-    private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking", "Fatal");
+    private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking", "Ring",
+            "PointToPoint");
+    private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking", "Fatal",
+            "Ring", "PointToPoint");
+    /** The checks of the PointToPoint program, each printed once per rank. */
+    private static final List<String> P2P_CHECKS = List.of("sendRecv", "sendRecvReplace", "any source", "iSend iRecv",
+            "sSend", "rSend", "bSend", "isSend irSend", "probe", "iProbe", "PROC_NULL", "strided", "non-overtaking",
+            "truncate");
 
     @TempDir
     static Path dir;
@@ -64,6 +71,27 @@ class MpiProgramsSystemTest {
             check(program, r);
             if (program.equals("Collectives")) {
                 nodeSizes(r, 2, 2, 1); // placement 2,1: ranks 0 and 1 share a node, rank 2 is alone
+            }
+        }
+    }
+
+    /** The point-to-point program on one rank (messages to itself) and on five over two nodes, besides three above. */
+    @Test
+    void pointToPointOnOneAndFiveRanks() throws Exception {
+        for (String placement : List.of("1", "3,2")) {
+            int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
+            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
+                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
+                    "PointToPoint");
+            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            assertEquals(0, r.exitCode(), placement + ":\n" + r.output());
+            assertEquals(0, r.count("MISMATCH"), r.output());
+            for (int rank = 0; rank < ranks; rank++) {
+                for (String name : P2P_CHECKS) {
+                    String prefix = "rank " + rank + " " + name + " [";
+                    assertEquals(1, r.output().lines().filter(l -> l.contains(prefix) && l.endsWith(" ok")).count(),
+                            placement + ": expected '" + prefix + "... ok'; output:\n" + r.output());
+                }
             }
         }
     }
@@ -147,6 +175,17 @@ class MpiProgramsSystemTest {
     private static List<String> expectedLines(String program, int rank) {
         return switch (program) {
             case "Hello" -> List.of("Hello world from rank " + rank + " of " + RANKS);
+            case "Ring" -> {
+                List<String> lines = new ArrayList<>(List.of("Process " + rank + " exiting"));
+                if (rank == 0) {
+                    lines.add("Process 0 sending 10 to rank 1 (" + RANKS + " processes in ring)");
+                    for (int v = 9; v >= 0; v--) {
+                        lines.add("Process 0 decremented value: " + v);
+                    }
+                }
+                yield lines;
+            }
+            case "PointToPoint" -> List.of();
             case "Collectives" -> {
                 List<String> lines = new ArrayList<>(List.of(
                         "rank " + rank + " bcast " + (rank == 1 ? "[7, 8, 9, 10, 11]" : "[7, 8, 9, 0, 0]"),
@@ -255,6 +294,7 @@ class MpiProgramsSystemTest {
                     names.add("reduce triangular");
                 }
             }
+            case "PointToPoint" -> names.addAll(P2P_CHECKS);
             default -> {
             }
         }

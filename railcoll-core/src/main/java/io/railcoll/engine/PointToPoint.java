@@ -1,0 +1,613 @@
+package io.railcoll.engine;
+
+import io.railcoll.MismatchException;
+import io.railcoll.PeerLostException;
+import io.railcoll.transport.FrameHeader;
+import io.railcoll.transport.FrameSink;
+import io.railcoll.transport.SendCompletion;
+import io.railcoll.transport.Transport;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The point-to-point messages of one communicator, with MPI's matching (decision 0080): a receive takes the earliest
+ * message from its source (or any source) with its tag (or any tag); receives are matched in the order they were
+ * posted; two messages from one sender that both match one receive are received in the order they were sent.
+ *
+ * <p><b>Wire.</b> Messages travel under a context of the communicator's own, so they never meet a collective's frames
+ * (the router hands them here). A message is one put: its frames carry the sender's message number to this receiver
+ * in {@code seq}, the user's tag in {@code tag}, the length in {@code putLength}, and 1 in {@code root} for a
+ * synchronous send, whose receiver answers with a frame of tag {@link #MATCHED_TAG} and the same number once the
+ * receive completed. The transports split and stripe it as any put, so frames of several messages may arrive out of
+ * order over several rails; the receiver matches a message only when every earlier-numbered message from its sender
+ * has been matched or stored, which is what keeps MPI's non-overtaking order.
+ *
+ * <p><b>Eager, never refused.</b> Every message is sent at once, whatever its size, and the receiver always takes
+ * it: straight into the buffer of a posted receive that matches it, else into memory of its own (the unexpected
+ * store) until a receive takes it. A connection is never paused for a message, so a rank blocked in a send keeps
+ * reading every peer's frames (and their acknowledgements), and ranks that send to each other before receiving
+ * never wait for each other. The store is not bounded: a program that sends far more than it receives holds it in
+ * memory, as MPI's eager protocols do.
+ *
+ * <p>Threading: {@link #isend}, {@link #irecv}, {@link #iprobe}, {@link #cancel} and the waits on the communicator's
+ * calling thread; frame callbacks on whichever thread reads a connection. The matching state is guarded by this
+ * object; an operation's completion is published through its volatile {@code done}. Lifetime: the communicator's.
+ */
+public final class PointToPoint implements FrameSink {
+    /** A source or tag that matches any. */
+    public static final int ANY = -1;
+    /** The tag of a synchronous send's answer: no message has a negative tag. */
+    static final int MATCHED_TAG = -2;
+    private static final MemorySegment NO_BYTES = MemorySegment.ofArray(new byte[0]);
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    /** One send or receive in progress; done once its buffer is railcoll's no more. */
+    public abstract static sealed class Op permits SendOp, RecvOp {
+        final long startNs = System.nanoTime();
+        final int peer;
+        final int tag;
+        volatile boolean done;
+
+        Op(int peer, int tag) {
+            this.peer = peer;
+            this.tag = tag;
+        }
+
+        public boolean isDone() {
+            return done;
+        }
+
+        /** The tag it was started with ({@link #ANY} for a receive of any tag). */
+        public int startTag() {
+            return tag;
+        }
+    }
+
+    /** A send: done when its frames no longer need its buffer and, synchronous, once the receiver matched it. */
+    public static final class SendOp extends Op {
+        final SendCompletion frames = new SendCompletion();
+        final long bytes;
+        final boolean synchronous;
+        volatile boolean matched;
+
+        SendOp(int dest, int tag, long bytes, boolean synchronous) {
+            super(dest, tag);
+            this.bytes = bytes;
+            this.synchronous = synchronous;
+        }
+
+        public int dest() {
+            return peer;
+        }
+
+        public long bytes() {
+            return bytes;
+        }
+
+        @Override
+        public String toString() {
+            return (synchronous ? "ssend" : "send") + " of " + bytes + " bytes to rank " + peer + " (tag " + tag + ")";
+        }
+    }
+
+    /** A receive: done with the sender, tag and length of the message it got, or {@code truncatedBytes} > 0. */
+    public static final class RecvOp extends Op {
+        final MemorySegment into;
+        volatile int source = ANY;
+        volatile int gotTag = ANY;
+        volatile long count;
+        /** The length of a message longer than the buffer (its first bytes were received), else 0. */
+        volatile long truncatedBytes;
+        /** Cancelled before any message matched it. */
+        volatile boolean cancelled;
+
+        RecvOp(MemorySegment into, int source, int tag) {
+            super(source, tag);
+            this.into = into;
+        }
+
+        public int source() {
+            return source;
+        }
+
+        public int tag() {
+            return gotTag;
+        }
+
+        public long count() {
+            return count;
+        }
+
+        public long truncatedBytes() {
+            return truncatedBytes;
+        }
+
+        public boolean cancelled() {
+            return cancelled;
+        }
+
+        @Override
+        public String toString() {
+            return "receive from " + sourceName(peer) + " (" + tagName(tag) + ")";
+        }
+    }
+
+    /** A message whose first frame arrived: where its bytes land and which receive, if any, took it. */
+    private static final class Incoming {
+        final int source;
+        final long seq;
+        final int tag;
+        final long length;
+        final boolean synchronous;
+        /** Its bytes while no receive took it at its first frame (or the receive's buffer is too small). */
+        byte[] stored;
+        RecvOp op;
+        long arrived;
+        boolean complete;
+
+        Incoming(FrameHeader h, int source) {
+            this.source = source;
+            this.seq = h.seq;
+            this.tag = h.tag;
+            this.length = h.putLength;
+            this.synchronous = h.root == 1;
+        }
+
+        /** Landing straight in the receive's buffer (taken at the first frame, and it fits). */
+        boolean direct() {
+            return stored == null;
+        }
+    }
+
+    /** Per sender: the messages whose frames are arriving, by number; and which number is matched next. */
+    private static final class FromSource {
+        final Map<Long, Incoming> arriving = new HashMap<>();
+        /** Messages whose first frame came before an earlier-numbered one's: matched once the gap closes. */
+        final TreeMap<Long, Incoming> ahead = new TreeMap<>();
+        long nextSeq;
+    }
+
+    private final int rank;
+    /** How messages name this rank and communicator: "rank 2 of world". */
+    private final String who;
+    private final CollectiveEngine engine;
+    private final Transport[] route;
+    private final FrameHeader meta = new FrameHeader();
+    private final SendCompletion controls = new SendCompletion();
+    /** Per destination, the number of the next message sent to it. Owner thread. */
+    private final long[] sentTo;
+    private final FromSource[] from;
+    /** Receives posted and not matched yet, in the order posted. */
+    private final List<RecvOp> posted = new ArrayList<>();
+    /** Messages matched by no receive yet, in arrival order (so in sending order per sender). */
+    private final List<Incoming> unexpected = new ArrayList<>();
+    /** Synchronous sends awaiting their receiver's answer, per destination by message number. */
+    private final Map<Long, SendOp>[] awaitingMatch;
+    /** Answers owed to synchronous senders: {source, seq} pairs, sent by the owner thread. */
+    private final ArrayDeque<long[]> answers = new ArrayDeque<>();
+    private long storedBytes;
+
+    /**
+     * @param rank   this rank in the communicator
+     * @param name   the communicator's name, for messages
+     * @param engine the communicator's engine: its progress loop, deadline, failure state and departed peers
+     * @param route  per rank of the communicator, the transport view (of the point-to-point context) to it; null for
+     *               this rank
+     */
+    @SuppressWarnings("unchecked")
+    public PointToPoint(int rank, String name, CollectiveEngine engine, Transport[] route) {
+        this.rank = rank;
+        this.who = "rank " + rank + " of " + name;
+        this.engine = engine;
+        this.route = route.clone();
+        this.sentTo = new long[route.length];
+        this.from = new FromSource[route.length];
+        this.awaitingMatch = new Map[route.length];
+        for (int i = 0; i < from.length; i++) {
+            from[i] = new FromSource();
+            awaitingMatch[i] = new HashMap<>();
+        }
+    }
+
+    // ---- operations (owner thread) ----
+
+    /** Starts sending {@code data} to {@code dest} with {@code tag}; synchronous: done once the receiver matched it. */
+    public SendOp isend(MemorySegment data, int dest, int tag, boolean synchronous) {
+        engine.checkUsable();
+        SendOp op = new SendOp(dest, tag, data.byteSize(), synchronous);
+        if (dest == rank) {
+            // To itself: as if it had arrived, copied now (the caller may reuse data at once).
+            FrameHeader h = new FrameHeader();
+            h.seq = sentTo[rank]++;
+            h.tag = tag;
+            h.putLength = data.byteSize();
+            byte[] copy = data.toArray(ValueLayout.JAVA_BYTE);
+            synchronized (this) {
+                Incoming m = new Incoming(h, rank);
+                sequence(m, from[rank]);
+                land(m, 0, copy.length).put(copy);
+                m.arrived = copy.length;
+                completed(m);
+            }
+            op.matched = true;
+            op.done = true;
+            return op;
+        }
+        if (engine.departed(dest)) {
+            throw new PeerLostException(dest, who + ": send of " + data.byteSize() + " bytes (tag " + tag
+                    + ") to rank " + dest + ", which has closed its communicator");
+        }
+        long seq = sentTo[dest]++;
+        if (synchronous) {
+            synchronized (this) {
+                awaitingMatch[dest].put(seq, op);
+            }
+        }
+        meta.type = FrameHeader.DATA;
+        meta.seq = seq;
+        meta.tag = tag;
+        meta.root = synchronous ? 1 : 0;
+        meta.collective = 0;
+        meta.algorithm = 0;
+        meta.blockBytes = data.byteSize();
+        route[dest].put(dest, meta, data, 0, data.byteSize(), op.frames);
+        updateDone(op);
+        return op;
+    }
+
+    /** Posts a receive into {@code into} from {@code source} ({@link #ANY}) with {@code tag} ({@link #ANY}). */
+    public RecvOp irecv(MemorySegment into, int source, int tag) {
+        engine.checkUsable();
+        RecvOp op = new RecvOp(into, source, tag);
+        synchronized (this) {
+            for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
+                Incoming m = it.next();
+                if (matches(op, m)) {
+                    it.remove();
+                    take(op, m);
+                    return op;
+                }
+            }
+            posted.add(op);
+        }
+        return op;
+    }
+
+    /** The earliest unmatched message a receive from {@code source} with {@code tag} would take, or null. */
+    public synchronized Probed iprobe(int source, int tag) {
+        for (Incoming m : unexpected) {
+            if ((source == ANY || source == m.source) && (tag == ANY || tag == m.tag)) {
+                return new Probed(m.source, m.tag, m.length);
+            }
+        }
+        return null;
+    }
+
+    /** {@link #iprobe} after one round of progress on every transport (shared memory included) and collective. */
+    public Probed iprobeAfterProgress(int source, int tag) {
+        Probed[] found = new Probed[1];
+        long now = System.nanoTime();
+        engine.awaitOutside(() -> {
+            sendAnswers();
+            return (found[0] = iprobe(source, tag)) != null;
+        }, () -> who + ": iprobe", now, now);
+        return found[0];
+    }
+
+    /** What a probe found: the message a receive would take. */
+    public record Probed(int source, int tag, long count) {
+    }
+
+    /**
+     * Cancels a receive that no message has matched yet (true); false when one has, and it completes as usual.
+     */
+    public synchronized boolean cancel(RecvOp op) {
+        if (posted.remove(op)) {
+            op.cancelled = true;
+            op.done = true;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code op} is done, after sending any answers owed to synchronous senders; throws the failure of the
+     * communicator or of the peer the operation depends on. No waiting. Owner thread.
+     */
+    public boolean poll(Op op) {
+        sendAnswers();
+        if (op instanceof SendOp s) {
+            updateDone(s);
+        }
+        if (op.done) {
+            return true;
+        }
+        checkPeer(op);
+        return false;
+    }
+
+    /**
+     * Waits until {@code op} is done or {@code untilNs} passed (false), making progress on every transport and every
+     * collective in flight meanwhile; fails at the communicator's deadline counted from when the operation started,
+     * with a message naming it.
+     */
+    public boolean await(Op op, long untilNs) {
+        return engine.awaitOutside(() -> poll(op), () -> describe(op), op.startNs, untilNs);
+    }
+
+    /** Waits until a message that {@code source} and {@code tag} match has arrived (its first frame). */
+    public Probed probe(int source, int tag) {
+        Probed[] found = new Probed[1];
+        long start = System.nanoTime();
+        engine.awaitOutside(() -> {
+            sendAnswers();
+            found[0] = iprobe(source, tag);
+            if (found[0] == null && source != ANY && source != rank && engine.departed(source)) {
+                throw new PeerLostException(source, who + ": probe for a message from rank " + source
+                        + " (" + tagName(tag) + "), which has closed its communicator");
+            }
+            return found[0] != null;
+        }, () -> who + ": probe for a message from " + sourceName(source) + " (" + tagName(tag) + "); "
+                + held(), start, Long.MAX_VALUE);
+        return found[0];
+    }
+
+    private void updateDone(SendOp op) {
+        if (!op.done && op.frames.pending() == 0 && (!op.synchronous || op.matched)) {
+            op.done = true;
+        }
+    }
+
+    /** Fails a receive from a specific peer that has departed with nothing for it; a send to one likewise. */
+    private void checkPeer(Op op) {
+        if (op.peer == ANY || op.peer == rank || !engine.departed(op.peer)) {
+            return;
+        }
+        if (op instanceof RecvOp r) {
+            synchronized (this) {
+                if (r.done || !posted.contains(r)) {
+                    return; // a message matched it: its frames all came before the goodbyes
+                }
+            }
+        }
+        throw new PeerLostException(op.peer, describe(op) + ": rank " + op.peer + " closed its communicator first");
+    }
+
+    /** For deadlines and failures: the operation, its peer, tag and communicator's rank, and what is held here. */
+    public String describe(Op op) {
+        if (op instanceof SendOp s) {
+            return who + ": " + (s.synchronous ? "synchronous " : "") + "send of " + s.bytes
+                    + " bytes to rank " + s.peer + " (tag " + s.tag + "), " + s.frames.pending()
+                    + " frame(s) not yet delivered" + (s.synchronous && !s.matched ? ", not yet matched by a receive"
+                    : "");
+        }
+        RecvOp r = (RecvOp) op;
+        return who + ": receive of up to " + r.into.byteSize() + " bytes from " + sourceName(r.peer) + " ("
+                + tagName(r.tag) + "); " + held();
+    }
+
+    private static String sourceName(int source) {
+        return source == ANY ? "any rank" : "rank " + source;
+    }
+
+    private static String tagName(int tag) {
+        return tag == ANY ? "any tag" : "tag " + tag;
+    }
+
+    private synchronized String held() {
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (Incoming m : unexpected) {
+            if (shown++ == 4) {
+                sb.append(", ...");
+                break;
+            }
+            sb.append(sb.isEmpty() ? "" : ", ").append("rank ").append(m.source).append(" tag ").append(m.tag)
+                    .append(" (").append(m.length).append(" bytes)");
+        }
+        for (int src = 0; src < from.length; src++) {
+            FromSource f = from[src];
+            if (!f.ahead.isEmpty()) {
+                // Frames of later messages came, the first frame of message #nextSeq did not: it is still on its way.
+                sb.append(sb.isEmpty() ? "" : "; ").append(f.ahead.size()).append(" from rank ").append(src)
+                        .append(" wait for its message #").append(f.nextSeq).append(" to arrive first");
+            }
+        }
+        return unexpected.size() + " unreceived message(s) here" + (sb.isEmpty() ? "" : ": " + sb) + ", "
+                + storedBytes + " bytes held";
+    }
+
+    /** Answers the synchronous senders whose messages a receive completed. Owner thread. */
+    private void sendAnswers() {
+        while (true) {
+            long[] a;
+            synchronized (this) {
+                a = answers.poll();
+            }
+            if (a == null) {
+                return;
+            }
+            int to = (int) a[0];
+            meta.type = FrameHeader.DATA;
+            meta.seq = a[1];
+            meta.tag = MATCHED_TAG;
+            meta.root = 0;
+            meta.collective = 0;
+            meta.algorithm = 0;
+            meta.blockBytes = 0;
+            route[to].put(to, meta, NO_BYTES, 0, 0, controls);
+        }
+    }
+
+    // ---- matching (under this object's lock) ----
+
+    private static boolean matches(RecvOp op, Incoming m) {
+        return (op.peer == ANY || op.peer == m.source) && (op.tag == ANY || op.tag == m.tag);
+    }
+
+    /**
+     * A message's first frame arrived: matched now if every earlier message from its sender was, else held until
+     * they are.
+     */
+    private void sequence(Incoming m, FromSource f) {
+        if (m.seq != f.nextSeq) {
+            f.ahead.put(m.seq, m);
+            return;
+        }
+        match(m);
+        f.nextSeq++;
+        for (Incoming next; (next = f.ahead.remove(f.nextSeq)) != null; f.nextSeq++) {
+            match(next);
+        }
+    }
+
+    /** Gives {@code m} to the earliest posted receive that matches it, or keeps it unexpected. */
+    private void match(Incoming m) {
+        for (Iterator<RecvOp> it = posted.iterator(); it.hasNext(); ) {
+            RecvOp op = it.next();
+            if (matches(op, m)) {
+                it.remove();
+                take(op, m);
+                return;
+            }
+        }
+        unexpected.add(m);
+    }
+
+    /** {@code op} takes {@code m}: its bytes land in op's buffer from now on, or are copied there once complete. */
+    private void take(RecvOp op, Incoming m) {
+        m.op = op;
+        op.source = m.source;
+        op.gotTag = m.tag;
+        if (m.complete) {
+            finish(m);
+        }
+    }
+
+    /** Where bytes {@code [offset, offset+length)} of {@code m} land. */
+    private ByteBuffer land(Incoming m, long offset, int length) {
+        if (m.stored == null && m.arrived == 0 && (m.op == null || m.length > m.op.into.byteSize())) {
+            if (m.length > Integer.MAX_VALUE - 16) {
+                throw new MismatchException(who + ": rank " + m.source + " sent a message of " + m.length
+                        + " bytes, more than a send may (2 GiB)");
+            }
+            m.stored = new byte[(int) m.length];
+            storedBytes += m.length;
+        }
+        if (length == 0) {
+            return EMPTY;
+        }
+        if (m.direct()) {
+            return m.op.into.asSlice(offset, length).asByteBuffer();
+        }
+        return ByteBuffer.wrap(m.stored, (int) offset, length).slice();
+    }
+
+    /** Every byte of {@code m} arrived. */
+    private void completed(Incoming m) {
+        m.complete = true;
+        from[m.source].arriving.remove(m.seq);
+        if (m.op != null) {
+            finish(m);
+        }
+    }
+
+    /** Completes the receive that took complete message {@code m}. */
+    private void finish(Incoming m) {
+        RecvOp op = m.op;
+        long room = op.into.byteSize();
+        if (!m.direct()) {
+            MemorySegment.copy(MemorySegment.ofArray(m.stored), 0, op.into, 0, Math.min(room, m.length));
+            storedBytes -= m.length;
+            m.stored = null;
+        }
+        op.count = Math.min(room, m.length);
+        if (m.length > room) {
+            op.truncatedBytes = m.length;
+        }
+        if (m.synchronous) {
+            answers.add(new long[] {m.source, m.seq});
+        }
+        op.done = true;
+    }
+
+    // ---- FrameSink: the point-to-point context's frames, the sender numbered in this communicator ----
+
+    @Override
+    public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+        int source = h.sourceRank;
+        if (h.tag == MATCHED_TAG) {
+            return EMPTY; // handled when complete
+        }
+        if (h.tag < 0) {
+            throw new MismatchException(who + ": rank " + source + " sent a point-to-point frame with tag "
+                    + h.tag + ", which no send makes");
+        }
+        synchronized (this) {
+            FromSource f = from[source];
+            Incoming m = f.arriving.get(h.seq);
+            if (m == null) {
+                if (h.seq < f.nextSeq || f.ahead.containsKey(h.seq)) {
+                    // A frame of a message already complete: the transports deliver each frame once.
+                    throw new MismatchException(who + ": rank " + source + " sent more of message #" + h.seq
+                            + " (tag " + h.tag + ") after all " + h.putLength + " bytes of it had arrived");
+                }
+                m = new Incoming(h, source);
+                f.arriving.put(h.seq, m);
+                sequence(m, f);
+            }
+            return land(m, h.fragOffset, h.fragLength);
+        }
+    }
+
+    @Override
+    public void onDataComplete(int rail, FrameHeader h) {
+        if (h.tag == MATCHED_TAG) {
+            SendOp op;
+            synchronized (this) {
+                op = awaitingMatch[h.sourceRank].remove(h.seq);
+            }
+            if (op != null) {
+                op.matched = true;
+                updateDone(op);
+            }
+            engine.progressed();
+            return;
+        }
+        synchronized (this) {
+            Incoming m = from[h.sourceRank].arriving.get(h.seq);
+            if (m == null) {
+                return;
+            }
+            m.arrived += h.fragLength;
+            if (m.arrived == m.length) {
+                completed(m);
+            }
+        }
+        engine.progressed();
+    }
+
+    @Override
+    public void onAbort(int peer, String reason) {
+        engine.onAbort(peer, reason);
+    }
+
+    @Override
+    public void onGoodbye(int peer, int rail) {
+        // The communicator's engine hears of it (the router tells it).
+    }
+
+    @Override
+    public void onPeerLost(int peer, int rail, String cause) {
+        engine.onPeerLost(peer, rail, cause);
+    }
+}

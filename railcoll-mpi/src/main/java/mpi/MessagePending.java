@@ -1,0 +1,49 @@
+package mpi;
+
+import io.railcoll.MessageRequest;
+
+/**
+ * A point-to-point send or receive of railcoll-core ({@link MessageRequest}) as a {@link Request}'s operation:
+ * progress by its test and wait, a receive's status from the message it got, cancel for a receive no message has
+ * matched yet. A send's status is empty, as Open MPI's is.
+ */
+final class MessagePending implements Pending {
+    private final MessageRequest request;
+
+    MessagePending(MessageRequest request) {
+        this.request = request;
+    }
+
+    @Override
+    public boolean test() {
+        return request.test();
+    }
+
+    @Override
+    public void await() {
+        request.await();
+    }
+
+    @Override
+    public Status status() {
+        if (!request.isReceive()) {
+            return Status.empty();
+        }
+        if (request.isCancelled()) {
+            Status s = Status.empty();
+            s.markCancelled();
+            return s;
+        }
+        return status(request.status());
+    }
+
+    @Override
+    public boolean cancel() {
+        return request.cancel();
+    }
+
+    /** The bindings' status of what railcoll received or probed. */
+    static Status status(io.railcoll.Status s) {
+        return Status.of(s.source(), s.tag(), MPI.SUCCESS, s.count());
+    }
+}

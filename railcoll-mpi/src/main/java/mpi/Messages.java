@@ -1,0 +1,88 @@
+package mpi;
+
+import io.railcoll.TruncatedMessageException;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The checks and answers every point-to-point method of {@link Comm} shares: ranks, tags and counts (each refusal an
+ * {@link MPIException} of the class MPI gives it, naming the call, rank and communicator), {@code MPI.PROC_NULL}'s
+ * empty status, and the delivery of a receive's elements into the program's buffer, a truncation included.
+ */
+final class Messages {
+    private Messages() {
+    }
+
+    static void checkSend(Call c, int count, int dest, int tag) throws MPIException {
+        c.count(count, "count");
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= c.size)) {
+            throw c.error(MPI.ERR_RANK, "invalid rank: dest is " + dest + " (the communicator has " + c.size
+                    + " ranks; MPI.PROC_NULL is " + MPI.PROC_NULL + ")");
+        }
+        if (tag < 0) {
+            throw c.error(MPI.ERR_TAG, "invalid tag: " + tag + " (a message's tag is 0 or more)");
+        }
+    }
+
+    static void checkRecv(Call c, int count, int source, int tag) throws MPIException {
+        c.count(count, "count");
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= c.size)) {
+            throw c.error(MPI.ERR_RANK, "invalid rank: source is " + source + " (the communicator has " + c.size
+                    + " ranks; MPI.ANY_SOURCE is " + MPI.ANY_SOURCE + ", MPI.PROC_NULL " + MPI.PROC_NULL + ")");
+        }
+        if (tag < 0 && tag != MPI.ANY_TAG) {
+            throw c.error(MPI.ERR_TAG, "invalid tag: " + tag + " (0 or more, or MPI.ANY_TAG = " + MPI.ANY_TAG + ")");
+        }
+    }
+
+    /** A receive from {@code MPI.PROC_NULL}: source PROC_NULL, tag ANY_TAG, nothing received. */
+    static Status fromProcNull() {
+        return Status.of(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0);
+    }
+
+    /** A receive from {@code MPI.PROC_NULL}, as a request: finished at once. */
+    static Pending procNullPending() {
+        return new Pending() {
+            @Override
+            public boolean test() {
+                return true;
+            }
+
+            @Override
+            public void await() {
+            }
+
+            @Override
+            public Status status() {
+                return fromProcNull();
+            }
+        };
+    }
+
+    /**
+     * Waits for receive {@code p} into {@code area} and delivers its elements to {@code b}; a message longer than the
+     * buffer is {@code MPI.ERR_TRUNCATE}, after the whole elements that fit were delivered.
+     */
+    static Status received(Call c, Transfer t, Pending p, MemorySegment area, UserBuffer b) throws MPIException {
+        try {
+            p.await();
+        } catch (TruncatedMessageException e) {
+            deliver(t, e.status().count(), area, b);
+            throw c.error(MPI.ERR_TRUNCATE, "message truncated: " + e.getMessage());
+        }
+        Status s = p.status();
+        deliver(t, s, area, b);
+        return s;
+    }
+
+    /** Delivers the whole elements of a received message of {@code s}'s bytes from {@code area} to {@code b}. */
+    static void deliver(Transfer t, Status s, MemorySegment area, UserBuffer b) {
+        deliver(t, s.bytes(), area, b);
+    }
+
+    private static void deliver(Transfer t, long bytes, MemorySegment area, UserBuffer b) {
+        long packed = t.type.map.packedBytes;
+        long elements = packed == 0 ? 0 : bytes / packed;
+        t.deliver(area, b, 0, elements);
+    }
+}
