@@ -163,8 +163,12 @@ class InProcessRequestTest {
     @Test
     void aFailedPeerFailsTheRequestThroughTheHandler() throws Exception {
         List<Object> results = onRanks((comm, rank) -> {
+            // Every rank past start-up first. Without this barrier the class failed about one run in two: ranks 0 and
+            // 1 got their deadline (ERR_OTHER) instead of the closed peer. Cause not found yet (noted in issue 23); a
+            // peer that closes while the others are still starting is the suspect, not what this test is about.
+            comm.barrier();
             if (rank == 2) {
-                return 0; // leaves at once: its communicator closes, the others' requests fail
+                return 0; // leaves: its communicator closes, the others' requests fail
             }
             Request r = comm.iAllReduce(IntBuffer.wrap(new int[] {1}), 1, MPI.INT, MPI.SUM);
             try {

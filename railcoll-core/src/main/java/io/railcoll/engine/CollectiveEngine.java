@@ -112,8 +112,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private boolean dueFutures;
     /** The one-call array of {@link #await}. Driving thread. */
     private final long[] awaitedSeqs = new long[1];
-    /** Per peer, goodbyes received on the connections that carry its traffic; updated by any transport thread. */
-    private final AtomicIntegerArray goodbyes;
+    /**
+     * Per peer, goodbyes received over shared memory and over rails, counted apart from the start so that a goodbye
+     * that arrives before {@link #attach} (a peer that closed while this rank was still starting) is not lost; only
+     * those on the kind of connection that carries the peer's traffic count ({@link #goodbyes}). Any thread.
+     */
+    private final AtomicIntegerArray shmGoodbyes;
+    private final AtomicIntegerArray railGoodbyes;
     private final Arena tempArena = Arena.ofShared();
     private Transport[] route;
     private Transport[] transports;
@@ -148,7 +153,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         this.placement = placement;
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
-        this.goodbyes = new AtomicIntegerArray(placement.size());
+        this.shmGoodbyes = new AtomicIntegerArray(placement.size());
+        this.railGoodbyes = new AtomicIntegerArray(placement.size());
         this.probedSeq = new long[placement.size()];
         this.spinRounds = NodeCpus.outnumbered(placement.localSizeOf(rank)) ? 0 : SPIN_ROUNDS;
         // Measured on this 2-core machine, idle, 1-byte all-gather (smp-direct) with 4/8/16 ranks on one node:
@@ -279,7 +285,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public boolean departed(int peer) {
         Transport t = route == null ? null : route[peer];
-        return t != null && goodbyes.get(peer) >= t.connectionsTo(peer);
+        return t != null && goodbyes(peer, t) >= t.connectionsTo(peer);
     }
 
     /**
@@ -887,7 +893,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (receiving) {
                 int s = prog.slot[p.nextOp];
                 int peer = prog.slotPeer[s];
-                if (goodbyes.get(peer) >= route[peer].connectionsTo(peer)) {
+                if (goodbyes(peer, route[peer]) >= route[peer].connectionsTo(peer)) {
                     throw new PeerLostException(peer, describe(p) + ": rank " + peer
                             + " closed its communicator while this rank awaited " + prog.slotLen[s] + " bytes (tag "
                             + prog.slotTag[s] + ") from it");
@@ -1226,6 +1232,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         throw e;
     }
 
+    /** Goodbyes from {@code peer} on the kind of connection {@code t}, its route, carries its traffic over. */
+    private int goodbyes(int peer, Transport t) {
+        return (t.railBased() ? railGoodbyes : shmGoodbyes).get(peer);
+    }
+
     /**
      * A peer has departed once every connection that carries its traffic to this rank said goodbye: the shared
      * memory link for a node-mate, every rail otherwise (a stripe may still travel on one rail after another
@@ -1233,13 +1244,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     @Override
     public void onGoodbye(int peer, int rail) {
-        if (route == null) {
-            return; // during start-up, before attach: the peer's loss shows when it is awaited
-        }
-        Transport t = route[peer];
-        if (t != null && (rail >= 0) == t.railBased()) {
-            goodbyes.incrementAndGet(peer);
-        }
+        // Counted even before attach: a peer may close while this rank is still starting, and its loss must then
+        // show as soon as it is awaited, not at the call's deadline.
+        (rail >= 0 ? railGoodbyes : shmGoodbyes).incrementAndGet(peer);
         if (blocker != null) {
             blocker.wake();
         }
