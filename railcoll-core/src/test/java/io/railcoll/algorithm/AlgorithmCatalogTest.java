@@ -27,7 +27,10 @@ class AlgorithmCatalogTest {
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "reduce.binomial",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
-                "exscan.recursive-doubling", "scatter.binomial", "scatter.direct", "barrier.dissemination", "barrier.shm"), catalog.ids());
+                "exscan.recursive-doubling", "scatter.binomial", "scatter.direct", "gatherv.direct", "gatherv.binomial",
+                "scatterv.direct", "scatterv.binomial", "allgatherv.ring", "allgatherv.direct", "alltoallv.direct",
+                "alltoallv.pairwise", "reduce-scatterv.ring", "reduce-scatterv.direct", "barrier.dissemination",
+                "barrier.shm"), catalog.ids());
     }
 
     @Test
