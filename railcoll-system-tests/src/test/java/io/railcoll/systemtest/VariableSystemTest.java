@@ -42,6 +42,8 @@ class VariableSystemTest {
                     .matcher(err).find(), "rank " + r + ":\n" + err);
         }
         assertTrue(err.contains("count mismatch"), err);
-        assertTrue(o.elapsedMs() < 50_000, "took " + o.elapsedMs() + " ms");
+        // Found by the data and probes, not the 60 s deadline (a time-out would not be a MismatchException); the
+        // bound is loose because nine JVMs start slowly on a loaded 2-core host.
+        assertFalse(err.contains("CollectiveTimeoutException"), err);
     }
 }
