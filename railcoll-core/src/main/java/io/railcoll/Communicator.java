@@ -21,7 +21,7 @@ import java.util.Optional;
  * (a peer lost, a time-out, ranks that disagree on a collective or its sizes) throw a {@link RailcollException}
  * subclass naming what was awaited, from whom, on which rail, for how long; the communicator is unusable after one.
  *
- * <p>Ranks that disagree on a call (its collective, block size, root or algorithm) fail with a
+ * <p>Ranks that disagree on a call (its collective, block size, per-rank counts, root or algorithm) fail with a
  * {@link MismatchException}, or a {@link CollectiveAbortedException} relaying the mismatch another rank found, within
  * about a second of the call, not at the deadline. A rank whose call had already returned when the mismatch was
  * found (a broadcast root whose data left) gets the error no later than its next call.
