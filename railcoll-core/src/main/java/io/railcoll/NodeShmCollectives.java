@@ -69,9 +69,6 @@ final class NodeShmCollectives {
      * @param collectives the node region's collectives, or null when this rank is alone on its node
      * @param timeoutNs   longest wait without progress inside one node step (the engine's time-out)
      */
-    /** Rounds of the engine's transports served, after a lost node-mate, for an ABORT it sent before leaving. */
-    private static final int ABORT_DRAIN_ROUNDS = 64;
-
     NodeShmCollectives(int rank, Placement placement, NodeCollectives collectives, CollectiveEngine engine,
                        long timeoutNs) {
         if (collectives == null && placement.localSizeOf(rank) > 1) {
@@ -114,18 +111,6 @@ final class NodeShmCollectives {
             }
         } catch (ShmException e) {
             RailcollException failure = translate(e, algorithm, shape);
-            if (failure instanceof PeerLostException) {
-                // A node-mate that failed (a mismatch it found in a call this rank had already left) sends an ABORT
-                // before it leaves: when that is already here, its reason is this rank's failure, not the lost peer.
-                for (int i = 0; i < ABORT_DRAIN_ROUNDS && engine.failure() == null; i++) {
-                    engine.serviceOnce();
-                }
-                RailcollException why = engine.failure();
-                if (why != null) {
-                    why.addSuppressed(failure);
-                    engine.checkUsable(); // throws it, marked as reported
-                }
-            }
             if (failure instanceof MismatchException) {
                 // Node-mates that run this call by messages wait in the engine, where only an ABORT reaches them.
                 engine.abortPeers(failure);

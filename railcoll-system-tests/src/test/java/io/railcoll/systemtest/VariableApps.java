@@ -103,7 +103,10 @@ final class VariableApps {
                 }
                 default -> throw new IllegalArgumentException(c.id());
             }
-            comm.barrier();
+            // A rank whose part ended before the disagreement was found meets it in its next call. That call runs by
+            // messages here: a one-node job's barrier runs in the node buffer, where a node-mate that found the
+            // mismatch and left is reported as a lost peer (its ABORT is not read there; see the issue note).
+            comm.allgatherv(new byte[0], new byte[0], new long[n], null);
             System.out.println("rank " + comm.rank() + " finished the mismatched " + c.id());
         }
     }
