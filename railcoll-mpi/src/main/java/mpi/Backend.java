@@ -91,6 +91,25 @@ interface Backend {
     /** Waits for a message that matches, and says what a receive would get. */
     Status probe(int source, int tag);
 
+    /**
+     * The v-variants of railcoll-core (decision 0085), on packed buffers: block i of {@code counts[i]} bytes right
+     * after block i-1. Every rank passes the same counts; ranks that pass different ones fail with a mismatch.
+     * {@code recv} is null off the root of a gatherv, {@code send} off the root of a scatterv.
+     */
+    void gatherv(MemorySegment send, MemorySegment recv, long[] counts, int root);
+
+    /** Packed scatterv: the root's block i ({@code counts[i]} bytes) into rank i's {@code recv}. */
+    void scatterv(MemorySegment send, long[] counts, MemorySegment recv, int root);
+
+    /** Packed all-gatherv: every rank's {@code counts[rank]} bytes into every {@code recv}, in rank order. */
+    void allgatherv(MemorySegment send, MemorySegment recv, long[] counts);
+
+    /** Packed all-to-allv: {@code sendCounts[j]} bytes to rank j, {@code recvCounts[i]} bytes from rank i. */
+    void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts);
+
+    /** Reduce-scatter with per-rank counts (elements): this rank's block of every rank's vector, combined. */
+    void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] counts, Operator op);
+
     /** MPI_Comm_split over these ranks: empty for a negative color. Collective; the caller closes the result. */
     Optional<Backend> split(int color, int key);
 

@@ -121,7 +121,8 @@ final class Call {
 
     /**
      * {@code reduceScatter}: {@code send} holds the packed blocks of {@code counts} back to back; this rank's block
-     * goes to {@code out} (which may be the buffer {@code send} was taken from: in place). Equal counts are railcoll's
+     * goes to {@code out} (which may be the buffer {@code send} was taken from: in place). Uneven counts are
+     * railcoll-core's reduce-scatter with per-rank counts (decision 0085), except for the fold below. Equal counts are railcoll's
      * reduce-scatter. Uneven ones have no railcoll collective: the whole vector is all-reduced into staging and each
      * rank keeps its block, correct for any counts and op (in rank order where railcoll's all-reduce is), at the cost
      * of an all-reduce of the whole vector (decision 0078).
@@ -142,6 +143,18 @@ final class Call {
             t.deliver(recv, out, 0, mine);
             return;
         }
+        if (plan.elementType() != null) {
+            // railcoll-core's reduce-scatter with per-rank counts (decision 0085).
+            long[] elements = new long[size];
+            for (int i = 0; i < size; i++) {
+                elements[i] = plan.elements(counts[i]);
+            }
+            MemorySegment recv = t.recvArea(out, mine);
+            backend.reduceScatter(send.asSlice(0, t.bytes(all)), recv, plan.elementType(), elements, plan.operator());
+            t.deliver(recv, out, 0, mine);
+            return;
+        }
+        // The fold (no railcoll element type for the op's datatype): the whole vector all-reduced, this rank's block kept.
         MemorySegment whole = staging.take(t.bytes(all));
         allreduce(plan, op, t, send, whole, all);
         t.deliver(whole.asSlice(t.bytes(before), t.bytes(mine)), out, 0, mine);
@@ -234,119 +247,143 @@ final class Call {
     }
 
     /**
-     * {@code gatherv}: the root tells every rank the largest block (a broadcast), every rank's block, padded to it, goes
-     * through railcoll's gather, and the root puts block i at element {@code displs[i]} of {@code out}. On the other
-     * ranks {@code r}, {@code out}, {@code counts} and {@code displs} are null.
+     * {@code gatherv}: every rank's block size in bytes is all-gathered (one long each: railcoll-core's gatherv takes
+     * every count on every rank, decision 0085), railcoll gathers the blocks packed to the root, and the root puts
+     * block i at element {@code displs[i]} of {@code out}. A block larger than the root's receive count is
+     * {@code MPI_ERR_TRUNCATE} on the root, raised after the gather so that every rank has left the collective. On the
+     * other ranks {@code r}, {@code out}, {@code counts} and {@code displs} are null.
      */
     void gatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs, int root) throws MPIException {
-        MemorySegment largest = staging.take(8);
-        if (rank == root) {
-            long block = 0;
-            for (int i = 0; i < size; i++) {
-                block = Math.max(block, r.bytes(counts[i]));
-            }
-            largest.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, block);
+        long[] sizes = blockSizes(own.byteSize());
+        long total = 0;
+        for (long b : sizes) {
+            total += b;
         }
-        backend.broadcast(largest, root);
-        long block = largest.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        if (own.byteSize() > block) {
-            // Raised after the broadcast, so that every rank is at the same call when this one leaves it.
-            throw error(MPI.ERR_TRUNCATE, "message truncated: this rank sends " + own.byteSize()
-                    + " bytes but the root receives at most " + block + " from any rank");
+        MemorySegment all = rank == root ? staging.take(total) : null;
+        backend.gatherv(own, all, sizes, root);
+        if (rank != root) {
+            return;
         }
-        MemorySegment padded = staging.take(block);
-        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
-        MemorySegment all = rank == root ? staging.take(block * size) : null;
-        backend.gather(padded, all, root);
-        if (rank == root) {
-            for (int i = 0; i < size; i++) {
-                r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
+        long at = 0;
+        for (int i = 0; i < size; i++) {
+            if (sizes[i] > r.bytes(counts[i])) {
+                throw error(MPI.ERR_TRUNCATE, "message truncated: rank " + i + " sends " + sizes[i] + " bytes but the"
+                        + " root receives " + counts[i] + " elements of " + r.type.describe() + " from it");
             }
+            long unit = r.bytes(1);
+            r.deliver(all.asSlice(at, sizes[i]), out, displs[i], unit == 0 ? counts[i] : sizes[i] / unit);
+            at += sizes[i];
         }
     }
 
+    /** Every rank's {@code mine}, all-gathered: one long per rank. */
+    private long[] blockSizes(long mine) {
+        MemorySegment one = staging.take(8L * (size + 1));
+        one.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 8L * size, mine);
+        backend.allgather(one.asSlice(8L * size, 8), one.asSlice(0, 8L * size));
+        long[] sizes = new long[size];
+        for (int i = 0; i < size; i++) {
+            sizes[i] = one.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i);
+        }
+        return sizes;
+    }
+
     /**
-     * {@code scatterv}: the root tells every rank every block's size in bytes (a broadcast of {@code size} longs), packs
-     * block i (elements {@code displs[i]} on of {@code in}) padded to the largest into staging, and railcoll scatters
-     * the padded blocks; each rank then delivers its block's {@code recvCount} elements to {@code out}. On the other
-     * ranks {@code s}, {@code in}, {@code counts} and {@code displs} are null; on the root {@code out} is null in place
-     * (its own block stays in {@code in}). A block whose bytes differ from what its rank receives is
-     * {@code MPI_ERR_TRUNCATE} on that rank, raised after the scatter so that every rank has left the collective.
+     * {@code scatterv}: the root tells every rank every block's size in bytes (a broadcast of {@code size} longs:
+     * railcoll-core's scatterv takes every count on every rank, decision 0085), packs block i (elements
+     * {@code displs[i]} on of {@code in}) into staging, and railcoll scatters the packed blocks; each rank then
+     * delivers its block's {@code recvCount} elements to {@code out}. On the other ranks {@code s}, {@code in},
+     * {@code counts} and {@code displs} are null; on the root {@code out} is null in place (its own block stays in
+     * {@code in}). A block whose bytes differ from what its rank receives is {@code MPI_ERR_TRUNCATE} on that rank,
+     * raised after the scatter so that every rank has left the collective.
      */
     void scatterv(Transfer s, UserBuffer in, int[] counts, int[] displs, Transfer r, UserBuffer out, long recvCount,
                   int root) throws MPIException {
-        MemorySegment sizes = staging.take(8L * size);
+        MemorySegment sizeList = staging.take(8L * size);
         if (rank == root) {
             for (int i = 0; i < size; i++) {
-                sizes.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i, s.bytes(counts[i]));
+                sizeList.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i, s.bytes(counts[i]));
             }
         }
-        backend.broadcast(sizes, root);
-        long block = 0;
+        backend.broadcast(sizeList, root);
+        long[] sizes = new long[size];
+        long total = 0;
         for (int i = 0; i < size; i++) {
-            block = Math.max(block, sizes.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i));
+            sizes[i] = sizeList.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i);
+            total += sizes[i];
         }
-        MemorySegment padded = null;
+        MemorySegment packed = null;
+        MemorySegment mine = out == null ? null : staging.take(sizes[rank]);
         if (rank == root) {
-            padded = staging.take(block * size);
+            packed = staging.take(total);
+            long at = 0;
             for (int i = 0; i < size; i++) {
-                s.packTo(in, displs[i], counts[i], padded.asSlice(i * block, block));
+                s.packTo(in, displs[i], counts[i], packed.asSlice(at, sizes[i]));
+                at += sizes[i];
             }
         }
-        MemorySegment mine = out == null ? null : staging.take(block);
-        backend.scatter(padded, mine, root);
+        backend.scatterv(packed, sizes, mine, root);
         if (out == null) {
             return;
         }
-        long sent = sizes.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, rank);
-        if (sent != r.bytes(recvCount)) {
-            throw error(MPI.ERR_TRUNCATE, "message truncated: the root sends this rank " + sent + " bytes but "
+        if (sizes[rank] != r.bytes(recvCount)) {
+            throw error(MPI.ERR_TRUNCATE, "message truncated: the root sends this rank " + sizes[rank] + " bytes but "
                     + recvCount + " elements of " + r.type.describe() + " are " + r.bytes(recvCount));
         }
-        r.deliver(mine.asSlice(0, sent), out, 0, recvCount);
+        r.deliver(mine, out, 0, recvCount);
     }
 
     /**
-     * {@code allToAllv}: the largest block any rank sends or receives (an all-reduce of each rank's largest), then
-     * railcoll's all-to-all of blocks padded to it; block i lands at element {@code rdispls[i]} of {@code out}.
+     * {@code allToAllv}: this rank's blocks packed into staging, railcoll-core's all-to-allv with per-pair counts
+     * (which all-gathers every rank's send counts and fails every rank on a disagreement, decision 0085), and block i
+     * delivered to element {@code rdispls[i]} of {@code out}.
      */
     void alltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
                    int[] recvCounts, int[] rdispls) {
-        MemorySegment largest = staging.take(8);
-        long mine = 0;
+        long[] sendBytes = new long[size];
+        long[] recvBytes = new long[size];
+        long sendAll = 0;
+        long recvAll = 0;
         for (int i = 0; i < size; i++) {
-            mine = Math.max(mine, Math.max(s.bytes(sendCounts[i]), r.bytes(recvCounts[i])));
+            sendBytes[i] = s.bytes(sendCounts[i]);
+            recvBytes[i] = r.bytes(recvCounts[i]);
+            sendAll += sendBytes[i];
+            recvAll += recvBytes[i];
         }
-        largest.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, mine);
-        backend.allreduce(largest, largest, io.railcoll.reduce.ElementType.LONG, 1,
-                io.railcoll.reduce.PredefinedOperator.MAX);
-        long block = largest.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        MemorySegment send = staging.take(block * size);
+        MemorySegment area = staging.take(sendAll + recvAll);
+        MemorySegment send = area.asSlice(0, sendAll);
+        MemorySegment recv = area.asSlice(sendAll, recvAll);
+        long at = 0;
         for (int j = 0; j < size; j++) {
-            s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(j * block, block));
+            s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(at, sendBytes[j]));
+            at += sendBytes[j];
         }
-        MemorySegment recv = staging.take(block * size);
-        backend.alltoall(send, recv);
+        backend.alltoallv(send, sendBytes, recv, recvBytes);
+        at = 0;
         for (int i = 0; i < size; i++) {
-            r.deliver(recv.asSlice(i * block, r.bytes(recvCounts[i])), out, rdispls[i], recvCounts[i]);
+            r.deliver(recv.asSlice(at, recvBytes[i]), out, rdispls[i], recvCounts[i]);
+            at += recvBytes[i];
         }
     }
 
     /**
-     * {@code allGatherv}: every rank's block, padded to the largest, through railcoll's all-gather; block i then goes
-     * to element {@code displs[i]} of {@code out}.
+     * {@code allGatherv}: railcoll-core's all-gatherv of the packed blocks (every rank passes every count, as MPI
+     * has it; a disagreement fails every rank, decision 0085); block i then goes to element {@code displs[i]} of
+     * {@code out}.
      */
     void allgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
-        long block = 0;
+        long[] sizes = new long[size];
+        long total = 0;
         for (int i = 0; i < size; i++) {
-            block = Math.max(block, r.bytes(counts[i]));
+            sizes[i] = r.bytes(counts[i]);
+            total += sizes[i];
         }
-        MemorySegment padded = staging.take(block);
-        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
-        MemorySegment all = staging.take(block * size);
-        backend.allgather(padded, all);
+        MemorySegment all = staging.take(total);
+        backend.allgatherv(own, all, sizes);
+        long at = 0;
         for (int i = 0; i < size; i++) {
-            r.deliver(all.asSlice(i * block, r.bytes(counts[i])), out, displs[i], counts[i]);
+            r.deliver(all.asSlice(at, sizes[i]), out, displs[i], counts[i]);
+            at += sizes[i];
         }
     }
 

@@ -317,7 +317,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Rank i's {@code sendcount} elements land at element {@code displs[i]} of the root's {@code recvbuf},
      * {@code recvcount[i]} elements of {@code recvtype}; the receive arguments matter on the root only. Carried out as
-     * a broadcast of the largest block and railcoll's gather of blocks padded to it.
+     * an all-gather of every rank's block size and railcoll's gatherv (decision 0085).
      */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                               int[] displs, Datatype recvtype, int root) throws MPIException {
@@ -403,7 +403,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Rank i's {@code sendcount} elements land in block i of every rank's {@code recvbuf}, block i holding
      * {@code recvcount[i]} elements from element {@code displs[i]} (in extents of {@code recvtype}). Carried out as
-     * railcoll's all-gather of blocks padded to the largest.
+     * railcoll's all-gatherv (decision 0085).
      */
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                  int[] displs, Datatype recvtype) throws MPIException {
@@ -451,8 +451,8 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * {@code sendcount[j]} elements from element {@code sdispls[j]} of {@code sendbuf} go to rank j, landing at element
-     * {@code rdispls[i]} of its {@code recvbuf} ({@code recvcount[i]} elements), i being the sender. Carried out as an
-     * all-reduce of the largest block and railcoll's all-to-all of blocks padded to it.
+     * {@code rdispls[i]} of its {@code recvbuf} ({@code recvcount[i]} elements), i being the sender. Carried out as
+     * railcoll's all-to-allv (decision 0085).
      */
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
                                 int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
@@ -576,8 +576,9 @@ public class Comm implements Freeable, Cloneable {
     /**
      * {@code sendbuf} holds the sum of {@code recvcounts} elements, rank j's block after the blocks of ranks
      * {@code 0..j-1}; this rank's {@code recvbuf} gets the {@code op} of every rank's block {@code rank}
-     * ({@code recvcounts[rank]} elements). Equal counts run railcoll's reduce-scatter; uneven ones an all-reduce of the
-     * whole vector, of which each rank keeps its block (docs/mpi.md).
+     * ({@code recvcounts[rank]} elements). Equal counts run railcoll's reduce-scatter, uneven ones railcoll's
+     * reduce-scatter with per-rank counts (decision 0085; the fold of an op without a railcoll type all-reduces the
+     * whole vector, docs/mpi.md).
      */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
@@ -661,7 +662,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Block i ({@code sendcount[i]} elements from element {@code displs[i]}) of the root's {@code sendbuf} lands in
      * rank i's {@code recvbuf} ({@code recvcount} elements of {@code recvtype}); the send arguments matter on the root
-     * only. Carried out as a broadcast of the blocks' sizes and railcoll's scatter of blocks padded to the largest.
+     * only. Carried out as a broadcast of the blocks' sizes and railcoll's scatterv (decision 0085).
      */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
                                int recvcount, Datatype recvtype, int root) throws MPIException {

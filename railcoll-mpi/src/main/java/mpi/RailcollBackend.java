@@ -164,6 +164,31 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, int root) {
+        comm.gatherv(send, recv, counts, null, root);
+    }
+
+    @Override
+    public void scatterv(MemorySegment send, long[] counts, MemorySegment recv, int root) {
+        comm.scatterv(send, counts, null, recv, root);
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts) {
+        comm.allgatherv(send, recv, counts, null);
+    }
+
+    @Override
+    public void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
+        comm.alltoallv(send, sendCounts, null, recv, recvCounts, null);
+    }
+
+    @Override
+    public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] counts, Operator op) {
+        comm.reduceScatter(send, recv, type, counts, op);
+    }
+
+    @Override
     public Optional<Backend> split(int color, int key) {
         return comm.split(color, key).map(RailcollBackend::new);
     }

@@ -169,6 +169,33 @@ final class SelfBackend implements Backend {
         return Pending.DONE;
     }
 
+    @Override
+    public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, int root) {
+        MemorySegment.copy(send, 0, recv, 0, counts[0]);
+    }
+
+    @Override
+    public void scatterv(MemorySegment send, long[] counts, MemorySegment recv, int root) {
+        if (recv != null) {
+            MemorySegment.copy(send, 0, recv, 0, counts[0]);
+        }
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts) {
+        MemorySegment.copy(send, 0, recv, 0, counts[0]);
+    }
+
+    @Override
+    public void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
+        MemorySegment.copy(send, 0, recv, 0, sendCounts[0]);
+    }
+
+    @Override
+    public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] counts, Operator op) {
+        MemorySegment.copy(send, 0, recv, 0, type.bytes(counts[0]));
+    }
+
     private static void copy(MemorySegment send, MemorySegment recv) {
         if (send.address() != recv.address() || !send.heapBase().equals(recv.heapBase())) {
             MemorySegment.copy(send, 0, recv, 0, send.byteSize());

@@ -21,7 +21,7 @@ import java.util.Optional;
  * (a peer lost, a time-out, ranks that disagree on a collective or its sizes) throw a {@link RailcollException}
  * subclass naming what was awaited, from whom, on which rail, for how long; the communicator is unusable after one.
  *
- * <p>Ranks that disagree on a call (its collective, block size, root or algorithm) fail with a
+ * <p>Ranks that disagree on a call (its collective, block size, per-rank counts, root or algorithm) fail with a
  * {@link MismatchException}, or a {@link CollectiveAbortedException} relaying the mismatch another rank found, within
  * about a second of the call, not at the deadline. A rank whose call had already returned when the mismatch was
  * found (a broadcast root whose data left) gets the error no later than its next call.
@@ -702,6 +702,144 @@ public interface Communicator extends AutoCloseable {
             default -> throw new IllegalArgumentException(call + ": " + what + " is a "
                     + array.getClass().getSimpleName() + ", not a byte[], int[], long[], float[] or double[]");
         };
+    }
+
+    // ---- the v-variants: per-rank counts (decision 0085) ----
+
+    /**
+     * Gather with per-rank counts (MPI_Gatherv): the first {@code counts[i]} bytes of rank i's {@code send} land at
+     * {@code recv[displs[i], displs[i] + counts[i])} on {@code root}. {@code displs} (bytes) is read on the root only;
+     * null packs the blocks in rank order ({@code displs[i] = counts[0] + ... + counts[i-1]}). {@code recv} is only
+     * used on the root and may be null elsewhere; a rank whose count is 0 may pass a null {@code send}.
+     *
+     * <p>Unlike MPI, where only the root knows every count, <em>every rank passes the same {@code counts}</em>: they
+     * choose the algorithm (a tree needs its subtrees' sizes) and their digest travels with the call's data, so ranks
+     * that pass different counts fail with a {@link MismatchException} on every rank, never with wrong data or a hang.
+     *
+     * <p>In place (MPI_IN_PLACE): the root passes a null {@code send}; its own block already lies at
+     * {@code recv[displs[root]..]} and stays there. Receive blocks must not overlap.
+     */
+    void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root);
+
+    default void gatherv(byte[] send, byte[] recv, long[] counts, long[] displs, int root) {
+        gatherv(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                counts, displs, root);
+    }
+
+    default void gatherv(ByteBuffer send, ByteBuffer recv, long[] counts, long[] displs, int root) {
+        gatherv(send == null ? null : MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv),
+                counts, displs, root);
+    }
+
+    /**
+     * Scatter with per-rank counts (MPI_Scatterv): {@code root}'s {@code send[displs[i], displs[i] + counts[i])}
+     * lands in the first {@code counts[i]} bytes of rank i's {@code recv}. {@code send} and {@code displs} are read on
+     * the root only (null displacements: packed in rank order); every rank passes the same {@code counts}, checked as
+     * for {@link #gatherv}. In place: the root passes a null {@code recv} (its block stays in {@code send}); a rank
+     * whose count is 0 may pass a null {@code recv}.
+     */
+    void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root);
+
+    default void scatterv(byte[] send, long[] counts, long[] displs, byte[] recv, int root) {
+        scatterv(send == null ? null : MemorySegment.ofArray(send), counts, displs,
+                recv == null ? null : MemorySegment.ofArray(recv), root);
+    }
+
+    default void scatterv(ByteBuffer send, long[] counts, long[] displs, ByteBuffer recv, int root) {
+        scatterv(send == null ? null : MemorySegment.ofBuffer(send), counts, displs,
+                recv == null ? null : MemorySegment.ofBuffer(recv), root);
+    }
+
+    /**
+     * All-gather with per-rank counts (MPI_Allgatherv): the first {@code counts[i]} bytes of rank i's {@code send}
+     * land at {@code recv[displs[i], displs[i] + counts[i])} on every rank (null displacements: packed). Every rank
+     * passes the same counts (MPI requires it too); a disagreement is a {@link MismatchException} on every rank.
+     * In place: a null {@code send}, this rank's block already at {@code recv[displs[rank]..]}.
+     */
+    void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
+
+    default void allgatherv(byte[] send, byte[] recv, long[] counts, long[] displs) {
+        allgatherv(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                counts, displs);
+    }
+
+    default void allgatherv(ByteBuffer send, ByteBuffer recv, long[] counts, long[] displs) {
+        allgatherv(send == null ? null : MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv),
+                counts, displs);
+    }
+
+    /**
+     * All-to-all with a count per pair (MPI_Alltoallv), as MPI has it: this rank's
+     * {@code send[sendDispls[j], sendDispls[j] + sendCounts[j])} lands in rank j's
+     * {@code recv[recvDispls[i], recvDispls[i] + recvCounts[i])}, i being this rank (null displacements: packed).
+     * Rank j's {@code recvCounts[i]} must equal rank i's {@code sendCounts[j]}: the ranks first all-gather their send
+     * counts (N longs each) and a rank that expects other counts than are sent fails the call on every rank with a
+     * {@link MismatchException}. In place: a null {@code send} (and send counts); {@code recv}'s blocks are sent with
+     * {@code recvCounts} and replaced by what arrives.
+     */
+    void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv, long[] recvCounts,
+                   long[] recvDispls);
+
+    default void alltoallv(byte[] send, long[] sendCounts, long[] sendDispls, byte[] recv, long[] recvCounts,
+                           long[] recvDispls) {
+        alltoallv(send == null ? null : MemorySegment.ofArray(send), sendCounts, sendDispls,
+                recv == null ? null : MemorySegment.ofArray(recv), recvCounts, recvDispls);
+    }
+
+    default void alltoallv(ByteBuffer send, long[] sendCounts, long[] sendDispls, ByteBuffer recv, long[] recvCounts,
+                           long[] recvDispls) {
+        alltoallv(send == null ? null : MemorySegment.ofBuffer(send), sendCounts, sendDispls,
+                recv == null ? null : MemorySegment.ofBuffer(recv), recvCounts, recvDispls);
+    }
+
+    /**
+     * Reduce-scatter with per-rank counts (MPI_Reduce_scatter): {@code send} holds {@code recvCounts[0] + ... +
+     * recvCounts[N-1]} elements on every rank; rank r's {@code recv} receives the element-wise combination of every
+     * rank's block r (the {@code recvCounts[r]} elements after those of ranks 0..r-1), in rank order when the operator
+     * is not commutative. Every rank passes the same counts (MPI requires it too); a disagreement is a
+     * {@link MismatchException} on every rank. In place: {@code recv} is {@code send} (result in its first
+     * {@code recvCounts[rank]} elements). A rank whose count is 0 may pass a null {@code recv}.
+     */
+    void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts, Operator op);
+
+    /** In place: {@code buffer} holds the whole vector and receives this rank's block in its first elements. */
+    default void reduceScatter(MemorySegment buffer, ElementType type, long[] recvCounts, Operator op) {
+        reduceScatter(buffer, buffer, type, recvCounts, op);
+    }
+
+    default void reduceScatter(byte[] send, byte[] recv, ElementType type, long[] recvCounts, Operator op) {
+        requireArray("reduceScatter", send, "send");
+        reduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), type, recvCounts, op);
+    }
+
+    default void reduceScatter(ByteBuffer send, ByteBuffer recv, ElementType type, long[] recvCounts, Operator op) {
+        requireArray("reduceScatter", send, "send");
+        reduceScatter(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), type,
+                recvCounts, op);
+    }
+
+    default void reduceScatter(int[] send, int[] recv, long[] recvCounts, Operator op) {
+        requireArray("reduceScatter", send, "send");
+        reduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.INT,
+                recvCounts, op);
+    }
+
+    default void reduceScatter(long[] send, long[] recv, long[] recvCounts, Operator op) {
+        requireArray("reduceScatter", send, "send");
+        reduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.LONG,
+                recvCounts, op);
+    }
+
+    default void reduceScatter(float[] send, float[] recv, long[] recvCounts, Operator op) {
+        requireArray("reduceScatter", send, "send");
+        reduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.FLOAT,
+                recvCounts, op);
+    }
+
+    default void reduceScatter(double[] send, double[] recv, long[] recvCounts, Operator op) {
+        requireArray("reduceScatter", send, "send");
+        reduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), ElementType.DOUBLE,
+                recvCounts, op);
     }
 
     private static void requireArray(String call, Object array, String what) {

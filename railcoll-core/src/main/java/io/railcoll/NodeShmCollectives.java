@@ -141,7 +141,7 @@ final class NodeShmCollectives {
      */
     void announceByMessages(Shape shape) {
         if (collectives != null) {
-            collectives.announceByMessages(shape.collective().id(), shape.root(), shape.blockBytes());
+            collectives.announceByMessages(shape.collective().id(), shape.root(), shape.wireBlockBytes());
         }
     }
 

@@ -991,6 +991,254 @@ final class RailcollCommunicator implements Communicator {
         return run(shape(Collective.SCATTER, b, root), s, r, nonBlocking);
     }
 
+    // ---- the v-variants: per-rank counts (decision 0085) ----
+
+    @Override
+    public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
+        gate.enter("gatherv");
+        try {
+            open();
+            checkRoot(root);
+            checkCounts("gatherv", counts);
+            VariableLayout out = null;
+            VariableLayout in = null;
+            if (rank == root) {
+                requireNonNull(recv, "recv (on the root)");
+                checkWritable("gatherv", recv);
+                in = new VariableLayout("gatherv", "recv", counts, displs, recv.byteSize(), true);
+                if (send == null) {
+                    // In place: the root's block already lies in recv, where it stays.
+                    send = recv;
+                    out = new VariableLayout("gatherv", "recv (the root's own block, in place)",
+                            new long[] {counts[root]}, new long[] {in.displacement(root)}, recv.byteSize(), false);
+                }
+            } else {
+                recv = null;
+                if (send == null && counts[rank] == 0) {
+                    send = NO_BUFFER; // a rank with nothing to send may pass no buffer
+                }
+            }
+            if (out == null) {
+                requireNonNull(send, "send");
+                out = new VariableLayout("gatherv", "send", new long[] {counts[rank]}, null, send.byteSize(), false);
+            }
+            runVariable(variableShape(Collective.GATHERV, root, counts, 1, true), null, send, out, recv, in);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
+        gate.enter("scatterv");
+        try {
+            open();
+            checkRoot(root);
+            checkCounts("scatterv", counts);
+            VariableLayout out = null;
+            VariableLayout in = null;
+            if (rank == root) {
+                requireNonNull(send, "send (on the root)");
+                out = new VariableLayout("scatterv", "send", counts, displs, send.byteSize(), false);
+            } else {
+                send = null;
+            }
+            if (recv == null && rank != root && counts[rank] == 0) {
+                recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
+            }
+            if (recv != null || rank != root) {
+                requireNonNull(recv, "recv");
+                checkWritable("scatterv", recv);
+                in = new VariableLayout("scatterv", "recv", new long[] {counts[rank]}, null, recv.byteSize(), true);
+            } // else in place: the root's own block stays in send; the schedule's copy of it lands in staging
+            runVariable(variableShape(Collective.SCATTERV, root, counts, 1, true), null, send, out, recv, in);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        gate.enter("allgatherv");
+        try {
+            open();
+            checkCounts("allgatherv", counts);
+            requireNonNull(recv, "recv");
+            checkWritable("allgatherv", recv);
+            VariableLayout in = new VariableLayout("allgatherv", "recv", counts, displs, recv.byteSize(), true);
+            VariableLayout out;
+            if (send == null) {
+                send = recv; // in place: this rank's block already lies in recv
+                out = new VariableLayout("allgatherv", "recv (this rank's own block, in place)",
+                        new long[] {counts[rank]}, new long[] {in.displacement(rank)}, recv.byteSize(), false);
+            } else {
+                requireNonNull(send, "send");
+                out = new VariableLayout("allgatherv", "send", new long[] {counts[rank]}, null, send.byteSize(), false);
+            }
+            runVariable(variableShape(Collective.ALLGATHERV, 0, counts, 1, true), null, send, out, recv, in);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
+                          long[] recvCounts, long[] recvDispls) {
+        gate.enter("alltoallv");
+        try {
+            open();
+            requireNonNull(recv, "recv");
+            checkWritable("alltoallv", recv);
+            checkCounts("alltoallv (recvCounts)", recvCounts);
+            if (send == null) {
+                // In place (MPI_IN_PLACE): recv's blocks are sent, with recv's counts, and replaced.
+                send = recv;
+                sendCounts = recvCounts;
+                sendDispls = recvDispls;
+            } else {
+                requireNonNull(send, "send");
+                checkCounts("alltoallv (sendCounts)", sendCounts);
+            }
+            VariableLayout out = new VariableLayout("alltoallv", "send", sendCounts, sendDispls, send.byteSize(), false);
+            VariableLayout in = new VariableLayout("alltoallv", "recv", recvCounts, recvDispls, recv.byteSize(), true);
+            long[] matrix = exchangeRows(sendCounts, recvCounts);
+            runVariable(variableShape(Collective.ALLTOALLV, 0, matrix, 1, true), null, send, out, recv, in);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * The all-to-allv's count matrix: every rank's send counts (its row) all-gathered, with this rank's own column
+     * replaced by the counts it expects to receive. Consistent arguments give every rank the same matrix; a rank
+     * that expects other counts than its peers send has another one, whose digest fails the call on every rank as a
+     * count mismatch (decision 0085).
+     */
+    private long[] exchangeRows(long[] sendCounts, long[] recvCounts) {
+        int n = size();
+        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(Long.BYTES * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long c : sendCounts) {
+            mine.putLong(c);
+        }
+        byte[] all = new byte[Long.BYTES * n * n];
+        run(shape(Collective.ALLGATHER, Long.BYTES * n, 0), MemorySegment.ofArray(mine.array()),
+                MemorySegment.ofArray(all), false);
+        java.nio.ByteBuffer rows = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long[] matrix = new long[n * n];
+        for (int i = 0; i < n * n; i++) {
+            matrix[i] = rows.getLong();
+        }
+        for (int i = 0; i < n; i++) {
+            matrix[i * n + rank] = recvCounts[i];
+        }
+        return matrix;
+    }
+
+    @Override
+    public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts, Operator op) {
+        gate.enter("reduceScatter");
+        try {
+            open();
+            Reduction reduction = reduction(type, op);
+            checkCounts("reduceScatter", recvCounts);
+            long[] bytes = new long[recvCounts.length];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = vectorBytes("reduceScatter", type, recvCounts[i]);
+            }
+            if (recv == null && bytes[rank] == 0) {
+                recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
+            }
+            requireUsable(send, "send");
+            requireUsable(recv, "recv");
+            checkWritable("reduceScatter", recv);
+            VariableLayout out = new VariableLayout("reduceScatter", "send", bytes, null, send.byteSize(), false);
+            VariableLayout in = new VariableLayout("reduceScatter", "recv", new long[] {bytes[rank]}, null,
+                    recv.byteSize(), true);
+            runVariable(variableShape(Collective.REDUCE_SCATTERV, 0, bytes, type.sizeBytes(), op.commutative()),
+                    reduction, send, out, recv, in);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * Runs a v-variant on packed buffers: a side whose blocks do not lie packed at offset 0, or that the transports
+     * cannot reach (a heap array other than byte[]), or a send that overlaps recv (in place), goes through staging
+     * memory, packed before the call and unpacked after. {@code recv} null with receive bytes: the schedule's result
+     * is not wanted (a scatterv root in place).
+     */
+    private void runVariable(Shape shape, Reduction reduction, MemorySegment send, VariableLayout out,
+                             MemorySegment recv, VariableLayout in) {
+        long sendBytes = shape.sendBytes(rank);
+        long recvBytes = shape.recvBytes(rank);
+        boolean overlap = sendBytes > 0 && recv != null && recvBytes > 0
+                && send.asOverlappingSlice(recv).isPresent();
+        boolean stageSend = sendBytes > 0 && (!out.packed() || !transportsReach(send) || overlap);
+        boolean stageRecv = recvBytes > 0 && (recv == null || !in.packed() || !transportsReach(recv));
+        MemorySegment s = sendBytes == 0 ? NO_BUFFER : stageSend ? null : send.asSlice(0, sendBytes);
+        MemorySegment r = recvBytes == 0 ? NO_BUFFER : stageRecv ? null : recv.asSlice(0, recvBytes);
+        if (stageSend || stageRecv) {
+            MemorySegment staged = staging((stageSend ? sendBytes : 0) + (stageRecv ? recvBytes : 0));
+            if (stageSend) {
+                s = staged.asSlice(0, sendBytes);
+                out.pack(send, s);
+            }
+            if (stageRecv) {
+                r = staged.asSlice(stageSend ? sendBytes : 0, recvBytes);
+            }
+        }
+        if (reduction != null) {
+            runReduction(shape, s, r, reduction, false);
+        } else {
+            run(shape, s, r, false);
+        }
+        if (stageRecv && recv != null) {
+            in.unpack(r, recv);
+        }
+    }
+
+    /** A v-variant's shape; the last one per collective is kept, so a loop of like calls builds none. */
+    private Shape variableShape(Collective collective, int root, long[] countBytes, int elementBytes,
+                                boolean commutative) {
+        Shape last = lastShapes[collective.ordinal()];
+        if (last != null && last.root() == root && last.elementBytes() == elementBytes
+                && last.commutative() == commutative && last.counts().sameAs(countBytes)) {
+            return last;
+        }
+        io.railcoll.schedule.BlockCounts counts;
+        try {
+            counts = collective == Collective.ALLTOALLV ? io.railcoll.schedule.BlockCounts.matrix(size(), countBytes)
+                    : io.railcoll.schedule.BlockCounts.perRank(countBytes);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(collective.id() + ": " + e.getMessage(), e);
+        }
+        Shape s = Shape.variable(collective, placement, ports, root, counts, elementBytes, commutative);
+        lastShapes[collective.ordinal()] = s;
+        return s;
+    }
+
+    /** One non-negative count per rank. */
+    private void checkCounts(String call, long[] counts) {
+        if (counts == null) {
+            throw new IllegalArgumentException(call + ": the counts must not be null");
+        }
+        if (counts.length != size()) {
+            throw new IllegalArgumentException(call + ": " + counts.length + " counts, expected " + size()
+                    + " (one per rank)");
+        }
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] < 0) {
+                throw new IllegalArgumentException(call + ": the count of rank " + i + " is negative: " + counts[i]);
+            }
+        }
+    }
+
+    private static void checkWritable(String call, MemorySegment recv) {
+        if (recv.isReadOnly()) {
+            throw new IllegalArgumentException(call + ": the receive buffer is read-only");
+        }
+    }
+
     private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
                                         Operator op) {
         open();
@@ -1151,7 +1399,7 @@ final class RailcollCommunicator implements Communicator {
             multicast.broadcast(all, t.transportRoot(shape));
             return 0;
         }
-        long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
+        long recvBytes = shape.recvBytes(rank);
         return post(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes), null,
                 false, nonBlocking);
     }

@@ -28,6 +28,16 @@ import io.railcoll.algorithm.scan.RecursiveDoublingScan;
 import io.railcoll.algorithm.scan.SmpScan;
 import io.railcoll.algorithm.scatter.BinomialScatter;
 import io.railcoll.algorithm.scatter.DirectScatter;
+import io.railcoll.algorithm.allgatherv.DirectAllgatherv;
+import io.railcoll.algorithm.allgatherv.RingAllgatherv;
+import io.railcoll.algorithm.alltoallv.DirectAlltoallv;
+import io.railcoll.algorithm.alltoallv.PairwiseAlltoallv;
+import io.railcoll.algorithm.gatherv.BinomialGatherv;
+import io.railcoll.algorithm.gatherv.DirectGatherv;
+import io.railcoll.algorithm.reducescatterv.DirectReduceScatterv;
+import io.railcoll.algorithm.reducescatterv.RingReduceScatterv;
+import io.railcoll.algorithm.scatterv.BinomialScatterv;
+import io.railcoll.algorithm.scatterv.DirectScatterv;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
 import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
@@ -98,6 +108,16 @@ public final class AlgorithmCatalog {
             RankOrderReduction.exscan(),
             new BinomialScatter(),
             new DirectScatter(),
+            new DirectGatherv(),
+            new BinomialGatherv(),
+            new DirectScatterv(),
+            new BinomialScatterv(),
+            new RingAllgatherv(),
+            new DirectAllgatherv(),
+            new DirectAlltoallv(),
+            new PairwiseAlltoallv(),
+            new RingReduceScatterv(),
+            new DirectReduceScatterv(),
             new DisseminationBarrier(),
             new NodeShmBarrier()));
 

@@ -489,9 +489,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.collective = shape.collective().wireCode() | p.operands << 8;
         meta.root = shape.root();
         meta.algorithm = program.algorithmCode;
-        meta.blockBytes = shape.blockBytes();
+        // A v-variant's per-rank counts travel as their digest (decision 0085).
+        meta.blockBytes = shape.wireBlockBytes();
         p.startNs = System.nanoTime();
-        history.record(seq, shape.collective(), p.operands, shape.root(), shape.blockBytes(), program.algorithmCode,
+        history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,
                 program.algorithmId);
         p.activeSeq = seq; // publishes the call to the transports' threads
         postedSeq = seq;
@@ -943,7 +944,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         probeMeta.collective = posting.collective.wireCode() | posting.operands << 8;
         probeMeta.root = posting.shape.root();
         probeMeta.algorithm = posting.program.algorithmCode;
-        probeMeta.blockBytes = posting.shape.blockBytes();
+        probeMeta.blockBytes = posting.shape.wireBlockBytes();
         probeMeta.tag = PROBE_TAG;
         route[peer].put(peer, probeMeta, NO_BYTES, 0, 0, probes);
     }
@@ -972,15 +973,20 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (r != null) {
             if (h.collective != r.wireCollective() || h.root != r.root() || h.blockBytes != r.blockBytes()
                     || h.algorithm != r.algorithm()) {
-                throw mismatch(posting, "rank " + h.sourceRank + " is in " + safeName(h.collective & 0xff) + " #" + h.seq
-                        + " (root " + h.root + ", " + h.blockBytes + "-byte blocks) where rank " + rank + " called "
-                        + r.collective().id() + " (" + r.algorithmId() + ", root " + r.root() + ", " + r.blockBytes()
-                        + "-byte blocks)" + (h.collective >>> 8 != r.operands() && (h.collective & 0xff) == r.collective().wireCode()
+                boolean counts = r.collective().variable() && (h.collective & 0xff) == r.collective().wireCode();
+                throw mismatch(posting, (counts && h.blockBytes != r.blockBytes() ? "count mismatch: " : "") + "rank "
+                        + h.sourceRank + " is in " + safeName(h.collective & 0xff) + " #" + h.seq + " (root " + h.root + ", "
+                        + sizes(counts, h.blockBytes) + ") where rank " + rank + " called " + r.collective().id() + " ("
+                        + r.algorithmId() + ", root " + r.root() + ", " + sizes(counts, r.blockBytes()) + ")" + (h.collective >>> 8 != r.operands() && (h.collective & 0xff) == r.collective().wireCode()
                         ? " with another type or operator" : "")
                         + (h.algorithm != r.algorithm() && h.collective == r.wireCollective() ? " with another algorithm" : ""));
             }
         }
         return EMPTY;
+    }
+
+    private static String sizes(boolean counts, long wireBlockBytes) {
+        return counts ? "counts digest " + Long.toHexString(wireBlockBytes) : wireBlockBytes + "-byte blocks";
     }
 
     /** Checks a frame's call against {@code posting}, the call of the same number on this rank. */
@@ -999,7 +1005,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
                     + h.root + ", rank " + rank + " with root " + shape.root());
         }
-        if (h.blockBytes != shape.blockBytes()) {
+        if (shape.counts() != null && h.blockBytes != shape.wireBlockBytes()) {
+            throw mismatch(posting, "count mismatch in " + posting.collective.id() + " #" + h.seq + ": rank "
+                    + h.sourceRank + " passed other per-rank counts than rank " + rank + " (digest "
+                    + Long.toHexString(h.blockBytes) + " against " + Long.toHexString(shape.wireBlockBytes())
+                    + "; rank " + rank + "'s: " + shape.counts() + "): every rank must pass the same counts");
+        }
+        if (shape.counts() == null && h.blockBytes != shape.blockBytes()) {
             throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
                     + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
         }

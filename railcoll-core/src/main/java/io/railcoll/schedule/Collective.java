@@ -24,6 +24,19 @@ package io.railcoll.schedule;
  *   <li>{@link #SCATTER}: SEND is {@code N*b} bytes on the root alone (block i for rank i); RECV is {@code b} bytes
  *       on every rank, the root's SEND block for that rank.</li>
  * </ul>
+ * The v-variants ({@link #variable()}) have a {@link BlockCounts} in their shape ({@link Shape#counts()}) instead of
+ * one block size; their buffers are packed, block i where block i-1 ends ({@link BlockCounts#offset}):
+ * <ul>
+ *   <li>{@link #GATHERV}: SEND is {@code c[rank]} bytes; the root's RECV holds every block, block i from rank i.</li>
+ *   <li>{@link #SCATTERV}: the root's SEND holds every block; RECV is {@code c[rank]} bytes, the root's block rank.</li>
+ *   <li>{@link #ALLGATHERV}: SEND is {@code c[rank]} bytes; every RECV holds every block, block i from rank i.</li>
+ *   <li>{@link #ALLTOALLV}: a matrix {@code m[i][j]}: SEND is row {@code rank} (block j for rank j), RECV column
+ *       {@code rank} (block i from rank i).</li>
+ *   <li>{@link #REDUCE_SCATTERV} ({@code MPI_Reduce_scatter}): SEND holds every block on every rank; RECV is
+ *       {@code c[rank]} bytes, the combination of every rank's SEND block rank.</li>
+ * </ul>
+ * Their uniform-size methods below ({@link #sendBytes(long, int, int, int)}, ...) describe every count equal to
+ * {@code b}; {@link Shape#sendBytes(int)} and {@link Shape#recvBytes(int)} give a shape's real sizes.
  * The wire code is what frame headers carry so that ranks calling different collectives fail loudly.
  */
 public enum Collective {
@@ -37,7 +50,12 @@ public enum Collective {
     REDUCE_SCATTER(8),
     SCAN(9),
     EXSCAN(10),
-    SCATTER(11);
+    SCATTER(11),
+    GATHERV(12),
+    SCATTERV(13),
+    ALLGATHERV(14),
+    ALLTOALLV(15),
+    REDUCE_SCATTERV(16);
 
     private final int wireCode;
 
@@ -79,38 +97,61 @@ public enum Collective {
     /** Whether this collective combines data with an operator (its programs have Reduce steps). */
     public boolean reduces() {
         return switch (this) {
-            case ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN -> true;
-            case BARRIER, BROADCAST, GATHER, ALLGATHER, ALLTOALL, SCATTER -> false;
+            case ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN, REDUCE_SCATTERV -> true;
+            case BARRIER, BROADCAST, GATHER, ALLGATHER, ALLTOALL, SCATTER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV -> false;
+        };
+    }
+
+    /** Whether this is a v-variant: per-rank counts ({@link BlockCounts}) instead of one block size. */
+    public boolean variable() {
+        return switch (this) {
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV -> true;
+            default -> false;
+        };
+    }
+
+    /** The collective with one block size that this v-variant generalises (itself for the others). */
+    public Collective uniform() {
+        return switch (this) {
+            case GATHERV -> GATHER;
+            case SCATTERV -> SCATTER;
+            case ALLGATHERV -> ALLGATHER;
+            case ALLTOALLV -> ALLTOALL;
+            case REDUCE_SCATTERV -> REDUCE_SCATTER;
+            default -> this;
         };
     }
 
     /** Whether a call names a root rank (broadcast, gather, reduce, scatter); the others run with root 0. */
     public boolean hasRoot() {
-        return this == BROADCAST || this == GATHER || this == REDUCE || this == SCATTER;
+        return this == BROADCAST || this == GATHER || this == REDUCE || this == SCATTER || this == GATHERV
+                || this == SCATTERV;
     }
 
     /** Bytes of the SEND buffer the rank that passes the most does, for block size {@code b} and {@code n} ranks. */
     public long sendBytes(long b, int n) {
-        return switch (this) {
+        return switch (uniform()) {
             case BARRIER, BROADCAST -> 0;
             case GATHER, ALLGATHER, ALLREDUCE, REDUCE, SCAN, EXSCAN -> b;
             case ALLTOALL, REDUCE_SCATTER, SCATTER -> b * n;
+            default -> throw new AssertionError(this);
         };
     }
 
     /** Bytes of the SEND buffer {@code rank} must provide (a scatter's non-roots send nothing). */
     public long sendBytes(long b, int n, int rank, int root) {
-        return this == SCATTER && rank != root ? 0 : sendBytes(b, n);
+        return uniform() == SCATTER && rank != root ? 0 : sendBytes(b, n);
     }
 
     /** Bytes of the RECV buffer {@code rank} must provide. */
     public long recvBytes(long b, int n, int rank, int root) {
-        return switch (this) {
+        return switch (uniform()) {
             case BARRIER -> 0;
             case BROADCAST, ALLREDUCE, REDUCE_SCATTER, SCAN, EXSCAN, SCATTER -> b;
             case REDUCE -> rank == root ? b : 0;
             case GATHER -> rank == root ? b * n : 0;
             case ALLGATHER, ALLTOALL -> b * n;
+            default -> throw new AssertionError(this);
         };
     }
 }

@@ -8,9 +8,12 @@ package io.railcoll.schedule;
  * free: operators are associative. {@link ScheduleChecker#check} derives it from a reduction collective's shape
  * ({@link #of}); hand-built programs pass it to {@link ScheduleChecker#checkReduction}.
  *
- * @param root the one rank holding the result (reduce), or -1: every rank the span gives one
+ * @param root   the one rank holding the result (reduce), or -1: every rank the span gives one
+ * @param counts per-rank block sizes of a {@link Span#SCATTERED} result with per-rank counts (reduce-scatterv): rank
+ *               r's result is {@code counts.of(r)} bytes combining every SEND's block r at {@code counts.offset(r)};
+ *               null otherwise, when {@code lengthBytes} is every rank's
  */
-public record ReductionResult(long lengthBytes, boolean rankOrder, int root, Span span) {
+public record ReductionResult(long lengthBytes, boolean rankOrder, int root, Span span, BlockCounts counts) {
 
     /** Whose contributions rank r's result combines, and where they sit in SEND. */
     public enum Span {
@@ -34,6 +37,18 @@ public record ReductionResult(long lengthBytes, boolean rankOrder, int root, Spa
         if (span == null) {
             throw new IllegalArgumentException("span must not be null");
         }
+        if (counts != null && (span != Span.SCATTERED || counts.isMatrix())) {
+            throw new IllegalArgumentException("per-rank counts belong to a scattered result only");
+        }
+    }
+
+    public ReductionResult(long lengthBytes, boolean rankOrder, int root, Span span) {
+        this(lengthBytes, rankOrder, root, span, null);
+    }
+
+    /** Reduce-scatter with per-rank counts: rank r's result is SEND block r of every rank, {@code counts.of(r)} bytes. */
+    public static ReductionResult scattered(BlockCounts counts, boolean rankOrder) {
+        return new ReductionResult(counts.largest(), rankOrder, -1, Span.SCATTERED, counts);
     }
 
     public ReductionResult(long lengthBytes, boolean rankOrder, int root) {
@@ -60,8 +75,14 @@ public record ReductionResult(long lengthBytes, boolean rankOrder, int root, Spa
             case REDUCE_SCATTER -> new ReductionResult(b, order, -1, Span.SCATTERED);
             case SCAN -> new ReductionResult(b, order, -1, Span.PREFIX);
             case EXSCAN -> new ReductionResult(b, order, -1, Span.EXCLUSIVE_PREFIX);
-            case BARRIER, BROADCAST, GATHER, ALLGATHER, ALLTOALL, SCATTER -> null;
+            case REDUCE_SCATTERV -> scattered(shape.counts(), order);
+            case BARRIER, BROADCAST, GATHER, ALLGATHER, ALLTOALL, SCATTER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV -> null;
         };
+    }
+
+    /** Bytes of {@code rank}'s result. */
+    long lengthBytes(int rank) {
+        return counts == null ? lengthBytes : counts.of(rank);
     }
 
     boolean holdsResult(int rank) {
@@ -79,6 +100,9 @@ public record ReductionResult(long lengthBytes, boolean rankOrder, int root, Spa
 
     /** Where in SEND the contributions to {@code rank}'s result start. */
     long sendOffset(int rank) {
+        if (counts != null) {
+            return counts.offset(rank);
+        }
         return span == Span.SCATTERED ? rank * lengthBytes : 0;
     }
 }

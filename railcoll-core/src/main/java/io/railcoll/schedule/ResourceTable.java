@@ -360,8 +360,8 @@ public final class ResourceTable {
                 fromNetwork[r] = new boolean[Buffer.values().length][];
                 for (Buffer buffer : Buffer.values()) {
                     int size = Math.toIntExact(switch (buffer) {
-                        case SEND -> shape.collective().sendBytes(1, n, r, shape.root());
-                        case RECV -> shape.collective().recvBytes(1, n, r, shape.root());
+                        case SEND -> shape.sendBytes(r);
+                        case RECV -> shape.recvBytes(r);
                         case TEMP -> program.tempBytes();
                     });
                     data[r][buffer.ordinal()] = new long[size];

@@ -99,7 +99,8 @@ public final class ScheduleChecker {
         /** E.g. {@code allgather N=9 placement=3,4,2 k=2 b=1000 root=0}. */
         public static String describe(Shape shape) {
             return shape.collective().id() + " N=" + shape.size() + " placement=" + shape.placement().describe() + " k="
-                    + shape.ports() + " b=" + shape.blockBytes() + " root=" + shape.root();
+                    + shape.ports() + " b=" + shape.blockBytes() + " root=" + shape.root()
+                    + (shape.counts() == null ? "" : " counts=" + shape.counts());
         }
     }
 
@@ -199,11 +200,9 @@ public final class ScheduleChecker {
     }
 
     private static long bufferBytes(Shape shape, RankProgram program, int rank, Buffer buffer) {
-        long b = shape.blockBytes();
-        int n = shape.size();
         return switch (buffer) {
-            case SEND -> shape.collective().sendBytes(b, n, rank, shape.root());
-            case RECV -> shape.collective().recvBytes(b, n, rank, shape.root());
+            case SEND -> shape.sendBytes(rank);
+            case RECV -> shape.recvBytes(rank);
             case TEMP -> program.tempBytes();
         };
     }
@@ -329,11 +328,9 @@ public final class ScheduleChecker {
     }
 
     private static void checkResult(Shape shape, SymbolicExecution execution, Collector c) {
-        Collective collective = shape.collective();
-        long b = shape.blockBytes();
         int n = shape.size();
         for (int r = 0; r < n; r++) {
-            long size = collective.recvBytes(b, n, r, shape.root());
+            long size = shape.recvBytes(r);
             if (size == 0) {
                 continue;
             }
@@ -384,6 +381,27 @@ public final class ScheduleChecker {
                     expectedOffset = rank * b + at;
                     span = piece.length() - done;
                 }
+                case GATHERV, ALLGATHERV -> {
+                    BlockCounts counts = shape.counts();
+                    expectedRank = blockAt(counts, at);
+                    expectedBuffer = Buffer.SEND;
+                    expectedOffset = at - counts.offset(expectedRank);
+                    span = Math.min(piece.length() - done, counts.of(expectedRank) - expectedOffset);
+                }
+                case SCATTERV -> {
+                    expectedRank = shape.root();
+                    expectedBuffer = Buffer.SEND;
+                    expectedOffset = shape.counts().offset(rank) + at;
+                    span = piece.length() - done;
+                }
+                case ALLTOALLV -> {
+                    BlockCounts counts = shape.counts();
+                    expectedRank = columnBlockAt(counts, rank, at);
+                    expectedBuffer = Buffer.SEND;
+                    long within = at - counts.recvOffset(expectedRank, rank);
+                    expectedOffset = counts.sendOffset(expectedRank, rank) + within;
+                    span = Math.min(piece.length() - done, counts.of(expectedRank, rank) - within);
+                }
                 default -> throw new IllegalStateException("no RECV contents for " + shape.collective());
             }
             SymbolicBuffer.Piece actual = piece.suffix(done).prefix(span);
@@ -397,6 +415,34 @@ public final class ScheduleChecker {
         return null;
     }
 
+    /** The rank whose block holds byte {@code at} of the packed blocks (a non-empty one). */
+    private static int blockAt(BlockCounts counts, long at) {
+        int lo = 0;
+        int hi = counts.ranks() - 1;
+        while (lo < hi) { // the last rank whose block starts at or before {@code at}, skipping empty blocks
+            int mid = (lo + hi + 1) >>> 1;
+            if (counts.offset(mid) <= at) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        while (counts.of(lo) == 0 || counts.offset(lo) > at) {
+            lo--;
+        }
+        return lo;
+    }
+
+    /** The rank whose block holds byte {@code at} of {@code rank}'s RECV in an all-to-allv. */
+    private static int columnBlockAt(BlockCounts counts, int rank, long at) {
+        for (int i = counts.ranks() - 1; i >= 0; i--) {
+            if (counts.of(i, rank) > 0 && counts.recvOffset(i, rank) <= at) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no block holds byte " + at);
+    }
+
     private static void checkReductionResult(Shape shape, ReductionResult expected, SymbolicExecution execution,
                                              Collector c) {
         int n = shape.size();
@@ -405,7 +451,7 @@ public final class ScheduleChecker {
                 continue;
             }
             long pos = 0;
-            for (SymbolicBuffer.Piece piece : execution.buffer(r, Buffer.RECV).read(0, expected.lengthBytes())) {
+            for (SymbolicBuffer.Piece piece : execution.buffer(r, Buffer.RECV).read(0, expected.lengthBytes(r))) {
                 String wrong = wrongCombination(expected.contributorsEnd(r, n), expected.rankOrder(),
                         expected.sendOffset(r) + pos, piece);
                 if (wrong != null) {

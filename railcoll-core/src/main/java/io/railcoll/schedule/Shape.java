@@ -14,9 +14,13 @@ import io.railcoll.topology.Placement;
  * non-commutative user operator: only the algorithms that combine in rank order run such a shape). Elsewhere they
  * are 1 and true. The element type and operator themselves are the call's, not the shape's: one program serves
  * every type of the same size.
+ *
+ * <p>A v-variant ({@link Collective#variable()}) has {@code counts}, every rank's block in bytes (all-to-allv: the
+ * matrix), and {@code blockBytes} is the largest of them; built without counts, every count is {@code blockBytes}
+ * (what catalog-wide tests and tools that know one size get). Other collectives have null counts.
  */
 public record Shape(Collective collective, Placement placement, int ports, long blockBytes, int root, int groups,
-                    int elementBytes, boolean commutative) {
+                    int elementBytes, boolean commutative, BlockCounts counts) {
 
     public Shape {
         if (ports < 1) {
@@ -35,6 +39,84 @@ public record Shape(Collective collective, Placement placement, int ports, long 
             throw new IllegalArgumentException("block size " + blockBytes + " is not a whole number of "
                     + elementBytes + "-byte elements");
         }
+        if (!collective.variable()) {
+            if (counts != null) {
+                throw new IllegalArgumentException(collective.id() + " has one block size, not per-rank counts");
+            }
+        } else {
+            if (counts == null) {
+                counts = BlockCounts.uniform(placement.size(), blockBytes, collective == Collective.ALLTOALLV);
+            }
+            if (counts.ranks() != placement.size() || counts.isMatrix() != (collective == Collective.ALLTOALLV)) {
+                throw new IllegalArgumentException(collective.id() + " on " + placement.size() + " ranks needs "
+                        + (collective == Collective.ALLTOALLV ? "a " + placement.size() + "x" + placement.size()
+                        + " count matrix" : placement.size() + " counts") + ", got " + counts.ranks()
+                        + (counts.isMatrix() ? " ranks' matrix" : " counts"));
+            }
+            if (counts.largest() != blockBytes) {
+                throw new IllegalArgumentException("the block size of a " + collective.id() + " shape is its largest"
+                        + " count, " + counts.largest() + ", not " + blockBytes);
+            }
+            if (elementBytes > 1) {
+                long[] all = counts.toArray();
+                for (int i = 0; i < all.length; i++) {
+                    if (all[i] % elementBytes != 0) {
+                        throw new IllegalArgumentException("count " + all[i] + " of rank " + i + " is not a whole"
+                                + " number of " + elementBytes + "-byte elements");
+                    }
+                }
+            }
+        }
+    }
+
+    public Shape(Collective collective, Placement placement, int ports, long blockBytes, int root, int groups,
+                 int elementBytes, boolean commutative) {
+        this(collective, placement, ports, blockBytes, root, groups, elementBytes, commutative, null);
+    }
+
+    /** A v-variant's shape: per-rank {@code counts} in bytes, elements of {@code elementBytes} (1 for bytes). */
+    public static Shape variable(Collective collective, Placement placement, int ports, int root, BlockCounts counts,
+                                 int elementBytes, boolean commutative) {
+        return new Shape(collective, placement, ports, counts.largest(), root, 1, elementBytes, commutative, counts);
+    }
+
+    /**
+     * Bytes of {@code rank}'s SEND buffer: {@link Collective#sendBytes(long, int, int, int)}, or from the counts of
+     * a v-variant.
+     */
+    public long sendBytes(int rank) {
+        if (counts == null) {
+            return collective.sendBytes(blockBytes, size(), rank, root);
+        }
+        return switch (collective) {
+            case GATHERV, ALLGATHERV -> counts.of(rank);
+            case SCATTERV -> rank == root ? counts.total() : 0;
+            case ALLTOALLV -> counts.rowTotal(rank);
+            case REDUCE_SCATTERV -> counts.total();
+            default -> throw new AssertionError(collective);
+        };
+    }
+
+    /** Bytes of {@code rank}'s RECV buffer, as {@link #sendBytes}. */
+    public long recvBytes(int rank) {
+        if (counts == null) {
+            return collective.recvBytes(blockBytes, size(), rank, root);
+        }
+        return switch (collective) {
+            case GATHERV -> rank == root ? counts.total() : 0;
+            case ALLGATHERV -> counts.total();
+            case SCATTERV, REDUCE_SCATTERV -> counts.of(rank);
+            case ALLTOALLV -> counts.columnTotal(rank);
+            default -> throw new AssertionError(collective);
+        };
+    }
+
+    /**
+     * What frame headers carry for ranks to compare (decision 0085): the block size, or a v-variant's
+     * {@link BlockCounts#digest}.
+     */
+    public long wireBlockBytes() {
+        return counts == null ? blockBytes : counts.digest();
     }
 
     public Shape(Collective collective, Placement placement, int ports, long blockBytes, int root, int groups) {
@@ -65,7 +147,8 @@ public record Shape(Collective collective, Placement placement, int ports, long 
     public String toString() {
         String s = "Shape[collective=" + collective + ", placement=" + placement + ", ports=" + ports + ", blockBytes="
                 + blockBytes + ", root=" + root + ", groups=" + groups;
-        return elementBytes == 1 && commutative ? s + "]"
-                : s + ", elementBytes=" + elementBytes + ", commutative=" + commutative + "]";
+        String c = counts == null ? "" : ", counts=" + counts;
+        return elementBytes == 1 && commutative ? s + c + "]"
+                : s + ", elementBytes=" + elementBytes + ", commutative=" + commutative + c + "]";
     }
 }

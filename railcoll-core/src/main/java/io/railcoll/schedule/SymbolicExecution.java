@@ -48,7 +48,7 @@ final class SymbolicExecution {
             for (Buffer buffer : Buffer.values()) {
                 buffers[r][buffer.ordinal()] = new SymbolicBuffer();
             }
-            buffers[r][Buffer.SEND.ordinal()].fillWithOrigin(shape.collective().sendBytes(b, n, r, shape.root()), r, Buffer.SEND);
+            buffers[r][Buffer.SEND.ordinal()].fillWithOrigin(shape.sendBytes(r), r, Buffer.SEND);
             if (shape.collective() == Collective.BROADCAST && r == shape.root()) {
                 buffers[r][Buffer.RECV.ordinal()].fillWithOrigin(b, r, Buffer.RECV);
             }

@@ -43,7 +43,7 @@ public final class AlgorithmSelector {
 
     /** {@code inOrder}: a reduction whose operator needs rank order, which fewer algorithms run. */
     private record ModelKey(Collective collective, int bucket, int root, int ports, int groups, boolean inOrder,
-                            boolean engineOnly) {
+                            boolean engineOnly, int totalBucket) {
     }
 
     private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
@@ -231,8 +231,9 @@ public final class AlgorithmSelector {
                 }
             }
         }
+        // A v-variant's choice is remembered by the buckets of its largest count and of its total.
         ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
-                shape.groups(), !shape.commutative(), engineOnly);
+                shape.groups(), !shape.commutative(), engineOnly, shape.counts() == null ? 0 : bucket(totalBytes(shape)));
         Algorithm a = modelChoices.get(key);
         if (a == null) {
             Ranking ranking = rank(costed(shape), engineOnly);
@@ -294,6 +295,14 @@ public final class AlgorithmSelector {
                 + " rails, " + tuning.measured().getOrDefault("network", "?") + ")";
     }
 
+    private static long totalBytes(Shape shape) {
+        long total = 0;
+        for (long c : shape.counts().toArray()) {
+            total += c;
+        }
+        return total;
+    }
+
     /** Power-of-two bucket of a block size: 0 for 0 bytes, i+1 for [2^i, 2^(i+1)). */
     static int bucket(long blockBytes) {
         return blockBytes == 0 ? 0 : 64 - Long.numberOfLeadingZeros(blockBytes);
@@ -301,6 +310,9 @@ public final class AlgorithmSelector {
 
     /** The shape with its block size moved to its bucket's lower edge, where the model is evaluated. */
     private static Shape costed(Shape shape) {
+        if (shape.counts() != null) {
+            return shape; // per-rank counts are costed as they are (the choice is remembered by their buckets)
+        }
         long b = shape.blockBytes() == 0 ? 0 : Long.highestOneBit(shape.blockBytes());
         // Whole elements, and the reduction's commutativity kept: it decides which algorithms may run at all.
         b = b == 0 ? 0 : Math.max(shape.elementBytes(), b - b % shape.elementBytes());

@@ -29,7 +29,11 @@ class AlgorithmCatalogTest {
                 "allreduce.multi-leader", "reduce.binomial",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
                 "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",
-                "reduce-scatter.deterministic", "scan.deterministic", "exscan.deterministic", "scatter.binomial", "scatter.direct", "barrier.dissemination", "barrier.shm"), catalog.ids());
+                "reduce-scatter.deterministic", "scan.deterministic", "exscan.deterministic", "scatter.binomial",
+                "scatter.direct", "gatherv.direct", "gatherv.binomial",
+                "scatterv.direct", "scatterv.binomial", "allgatherv.ring", "allgatherv.direct", "alltoallv.direct",
+                "alltoallv.pairwise", "reduce-scatterv.ring", "reduce-scatterv.direct", "barrier.dissemination",
+                "barrier.shm"), catalog.ids());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.railcoll.algorithm;
 
+import io.railcoll.schedule.BlockCounts;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
@@ -76,6 +77,31 @@ final class Shapes {
     }
 
     static Shape shape(Collective collective, Placement placement, int ports, long blockBytes, int root) {
+        if (collective.variable()) {
+            return Shape.variable(collective, placement, ports, hasRoot(collective) ? root : 0,
+                    unevenCounts(collective, placement.size(), blockBytes), 1, true);
+        }
         return new Shape(collective, placement, ports, blockBytes, hasRoot(collective) ? root : 0);
+    }
+
+    /**
+     * Counts for a v-variant around block size {@code b}: from 0 to {@code 4b/3} bytes, zeros and odd sizes among
+     * them, different for neighbouring ranks (and for each pair of an all-to-allv); all zero for {@code b = 0}.
+     */
+    static BlockCounts unevenCounts(Collective collective, int n, long b) {
+        if (collective == Collective.ALLTOALLV) {
+            long[] m = new long[n * n];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    m[i * n + j] = b * ((i * 7 + j * 3 + 1) % 5) / 3;
+                }
+            }
+            return BlockCounts.matrix(n, m);
+        }
+        long[] c = new long[n];
+        for (int i = 0; i < n; i++) {
+            c[i] = b * ((i * 7 + 3) % 5) / 3;
+        }
+        return BlockCounts.perRank(c);
     }
 }

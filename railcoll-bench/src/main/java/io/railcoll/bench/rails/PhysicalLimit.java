@@ -40,6 +40,9 @@ public record PhysicalLimit(long intoBusiestNodeBytes, int rails, long rateBitsP
     /** Payload bytes one call must bring into its busiest node over the rails. */
     public static long intoBusiestNode(Collective collective, Placement placement, long b, int root) {
         int n = placement.size();
+        if (collective.variable()) {
+            return intoBusiestNode(collective.uniform(), placement, b, root); // every count b
+        }
         if (placement.nodeCount() < 2) {
             return 0;
         }
@@ -60,6 +63,7 @@ public record PhysicalLimit(long intoBusiestNodeBytes, int rails, long rateBitsP
                 case REDUCE -> k == placement.nodeOf(root) ? b : 0;
                 case REDUCE_SCATTER -> local * b;
                 case SCAN, EXSCAN -> k == placement.nodeOf(0) ? 0 : b;
+                case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV -> throw new AssertionError(collective);
             };
             most = Math.max(most, into);
         }

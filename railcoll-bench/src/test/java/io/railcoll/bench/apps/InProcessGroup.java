@@ -183,6 +183,33 @@ final class InProcessGroup {
         }
 
         @Override
+        public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
+                              long[] recvCounts, long[] recvDispls) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public void reduceScatter(MemorySegment send, MemorySegment recv, io.railcoll.reduce.ElementType type,
+                                  long[] recvCounts, io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
         public io.railcoll.Request ibarrier() {
             throw new UnsupportedOperationException("the apps run only blocking collectives");
         }

@@ -130,8 +130,13 @@ public final class NodeCollectives {
 
         static Kind of(String collective) {
             if (collective.equals("reduce") || collective.equals("reduce-scatter") || collective.equals("scan")
-                    || collective.equals("exscan")) {
+                    || collective.equals("exscan") || collective.equals("reduce-scatterv")) {
                 return PARTIAL_REDUCTION;
+            }
+            if (collective.endsWith("v") && !collective.equals("reduce-scatterv")) {
+                // The v-variants run by messages only; they share their uniform kind (the engine's frames tell
+                // them apart, and carry their counts' digest).
+                return of(collective.substring(0, collective.length() - 1));
             }
             for (Kind k : values()) {
                 if (k.label.equals(collective)) {
@@ -779,7 +784,8 @@ public final class NodeCollectives {
      *
      * @param collective the collective's id ({@code barrier}, {@code gather}, {@code broadcast}, {@code allgather},
      *                   {@code alltoall}, {@code allreduce}, {@code reduce}, {@code reduce-scatter}, {@code scan},
-     *                   {@code exscan}, {@code scatter})
+     *                   {@code exscan}, {@code scatter}, and the v-variants {@code gatherv}, {@code scatterv},
+     *                   {@code allgatherv}, {@code alltoallv}, {@code reduce-scatterv})
      */
     public void announceByMessages(String collective, int root, long bytes) {
         if (broken) {
