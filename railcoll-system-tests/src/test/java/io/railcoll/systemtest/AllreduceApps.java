@@ -387,8 +387,8 @@ final class AllreduceApps {
 
     /**
      * The hashes of one algorithm's results, in case order, compared across ranks in one all-gather at the end rather
-     * than one per case (on 16 ranks over 2 cores a small all-gather costs as much as the case it checks). Every rank
-     * records the same cases in the same order, so case i of one rank meets case i of every other.
+     * than one per case (among 9 or 16 processes on 2 cores a collective costs its latency, whatever its size: decision
+     * 0100). Every rank records the same cases in the same order, so case i of one rank meets case i of every other.
      */
     static final class ResultHashes {
         private final List<Long> hashes = new ArrayList<>();
