@@ -44,9 +44,8 @@ final class Jobs {
 
     /**
      * The rank JVM options of a job that ends within seconds, after a call or two, as a failure test's does: only the
-     * client compiler (C1). On this 2-core host a rank's JVM spends about as much processor time compiling as running
-     * such a job, and most of it in C2 compiler threads whose code the job ends before using; C1 alone takes a third
-     * less processor time per rank (decision 0100). Not for jobs that check results of many cases: their hot loops
+     * client compiler (C1). Such a job ends before C2's code pays for compiling it: on this 2-core host C1 alone takes
+     * a third less processor time per rank (decision 0100). Not for jobs that check results of many cases: their hot loops
      * run long enough for C2, and C2's code is what users run.
      */
     static final List<String> SHORT_JOB = List.of("-Xmx192m", "-XX:TieredStopAtLevel=1");
