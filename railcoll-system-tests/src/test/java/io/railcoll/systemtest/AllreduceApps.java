@@ -108,6 +108,7 @@ final class AllreduceApps {
                     } else {
                         comm.forceAlgorithm(id);
                     }
+                    ResultHashes hashes = new ResultHashes();
                     for (Case c : CASES) {
                         for (long count : counts) {
                             seed++;
@@ -120,7 +121,7 @@ final class AllreduceApps {
                                 // The ring and the SMP-aware ones cannot combine in rank order: refused before
                                 // anything is sent.
                                 try {
-                                    runCase(comm, arena, c, count, seed, form);
+                                    runCase(comm, arena, c, count, seed, form, hashes, what);
                                     throw new AssertionError("rank " + comm.rank() + ": " + what + " ran; expected a refusal");
                                 } catch (IllegalArgumentException expected) {
                                     if (!expected.getMessage().contains("rank order")) {
@@ -130,12 +131,16 @@ final class AllreduceApps {
                                 refused++;
                                 continue;
                             }
-                            String bad = runCase(comm, arena, c, count, seed, form);
+                            String bad = runCase(comm, arena, c, count, seed, form, hashes, what);
                             if (bad != null) {
                                 throw new AssertionError("rank " + comm.rank() + ": " + what + ": " + bad);
                             }
                             cases++;
                         }
+                    }
+                    String differs = hashes.sameOnEveryRank(comm);
+                    if (differs != null) {
+                        throw new AssertionError("rank " + comm.rank() + ": " + differs);
                     }
                 }
             }
@@ -181,8 +186,12 @@ final class AllreduceApps {
         throw new AssertionError("not refused; expected an IllegalArgumentException naming '" + named + "'");
     }
 
-    /** Runs one all-reduce; null when the result is the reference's and bit-identical on every rank. */
-    static String runCase(Communicator comm, Arena arena, Case c, long count, int seed, String form) {
+    /**
+     * Runs one all-reduce; null when this rank's result is the reference's. The result's hash goes to {@code hashes},
+     * which compares it with every other rank's later (bit-identical on every rank), as case {@code what}.
+     */
+    static String runCase(Communicator comm, Arena arena, Case c, long count, int seed, String form,
+                          ResultHashes hashes, String what) {
         int n = comm.size();
         long bytes = c.type().bytes(count);
         MemorySegment mine = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
@@ -205,7 +214,8 @@ final class AllreduceApps {
         if (wrong != null) {
             return wrong;
         }
-        return sameBitsEverywhere(comm, out);
+        hashes.add(out, what);
+        return null;
     }
 
     private static void call(Communicator comm, Case c, long count, String form, MemorySegment mine, MemorySegment out,
@@ -378,23 +388,44 @@ final class AllreduceApps {
         return null;
     }
 
-    /** Every rank's result hashes the same: the bits are identical everywhere. */
-    private static String sameBitsEverywhere(Communicator comm, MemorySegment out) {
-        long h = 0x1234;
-        for (long i = 0; i < out.byteSize(); i++) {
-            h = mix(h + out.get(ValueLayout.JAVA_BYTE, i));
-        }
-        byte[] mine = new byte[8];
-        MemorySegment.ofArray(mine).set(ValueLayout.JAVA_LONG_UNALIGNED, 0, h);
-        byte[] all = new byte[8 * comm.size()];
-        comm.allgather(mine, all);
-        MemorySegment a = MemorySegment.ofArray(all);
-        for (int r = 0; r < comm.size(); r++) {
-            if (a.get(ValueLayout.JAVA_LONG_UNALIGNED, 8L * r) != h) {
-                return "rank " + r + "'s result differs in its bits from this rank's";
+    /**
+     * The hashes of one algorithm's results, in case order, compared across ranks in one all-gather at the end rather
+     * than one per case (among 9 or 16 processes on 2 cores a collective costs its latency, whatever its size: decision
+     * 0100). Every rank records the same cases in the same order, so case i of one rank meets case i of every other.
+     */
+    static final class ResultHashes {
+        private final List<Long> hashes = new ArrayList<>();
+        private final List<String> cases = new ArrayList<>();
+
+        void add(MemorySegment out, String what) {
+            long h = 0x1234;
+            for (long i = 0; i < out.byteSize(); i++) {
+                h = mix(h + out.get(ValueLayout.JAVA_BYTE, i));
             }
+            hashes.add(h);
+            cases.add(what);
         }
-        return null;
+
+        /** Null when every rank's result of every case recorded has the same bits as this rank's; else the first that differs. */
+        String sameOnEveryRank(Communicator comm) {
+            int k = hashes.size();
+            byte[] mine = new byte[8 * k];
+            MemorySegment m = MemorySegment.ofArray(mine);
+            for (int i = 0; i < k; i++) {
+                m.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * i, hashes.get(i));
+            }
+            byte[] all = new byte[8 * k * comm.size()];
+            comm.allgather(mine, all);
+            MemorySegment a = MemorySegment.ofArray(all);
+            for (int i = 0; i < k; i++) {
+                for (int r = 0; r < comm.size(); r++) {
+                    if (a.get(ValueLayout.JAVA_LONG_UNALIGNED, 8L * (r * k + i)) != hashes.get(i)) {
+                        return cases.get(i) + ": rank " + r + "'s result differs in its bits from this rank's";
+                    }
+                }
+            }
+            return null;
+        }
     }
 
     /**

@@ -41,7 +41,7 @@ class AllreduceSystemTest {
     @ValueSource(strings = {"type", "operator", "count", "user"})
     void aDisagreementFailsEveryRankWithAMismatch(String kind) {
         Placement p = Placement.parse("2,1");
-        Jobs.Outcome o = Jobs.run(p, 1, AllreduceApps.Mismatch.class, List.of(kind, "1"), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(p, 1, AllreduceApps.Mismatch.class, List.of(kind, "1"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         for (int r = 0; r < p.size(); r++) {
@@ -62,7 +62,7 @@ class AllreduceSystemTest {
     @ValueSource(strings = {"allreduce.recursive-doubling", "allreduce.ring"})
     void anOperatorThatThrowsAbortsThePeersAtOnce(String algorithm) {
         Placement p = Placement.parse("2,1");
-        Jobs.Outcome o = Jobs.run(p, 1, AllreduceApps.ThrowingOperator.class, List.of(algorithm), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(p, 1, AllreduceApps.ThrowingOperator.class, List.of(algorithm), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         assertTrue(err.contains("[r1] FAILED: io.railcoll.OperatorFailedException") && err.contains("fragile operator refuses"),

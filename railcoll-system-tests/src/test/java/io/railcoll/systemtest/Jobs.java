@@ -42,11 +42,33 @@ final class Jobs {
         }
     }
 
+    /**
+     * The rank JVM options of a job that ends within seconds, after a call or two, as a failure test's does: only the
+     * client compiler (C1). Such a job ends before C2's code pays for compiling it: on this 2-core host C1 alone takes
+     * a third less processor time per rank (decision 0100). Not for jobs that check results of many cases: their hot loops
+     * run long enough for C2, and C2's code is what users run.
+     */
+    static final List<String> SHORT_JOB = List.of("-Xmx192m", "-XX:TieredStopAtLevel=1");
+
+    /** The rank JVM options of every other job. */
+    static final List<String> DEFAULT_JVM = List.of("-Xmx192m");
+    /** A job's deadline; a job that runs several jobs' checks in turn gets one such deadline per part. */
+    static final Duration JOB_TIMEOUT = Duration.ofMinutes(5);
+
     static Outcome run(Placement placement, int rails, Class<?> app, List<String> args, Map<String, String> env) {
+        return run(placement, rails, app, args, env, DEFAULT_JVM, JOB_TIMEOUT);
+    }
+
+    static Outcome run(Placement placement, int rails, Class<?> app, List<String> args, Map<String, String> env,
+                       List<String> jvmOptions) {
+        return run(placement, rails, app, args, env, jvmOptions, JOB_TIMEOUT);
+    }
+
+    static Outcome run(Placement placement, int rails, Class<?> app, List<String> args, Map<String, String> env,
+                       List<String> jvmOptions, Duration jobTimeout) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        JobSpec spec = new JobSpec(placement, rails, app.getName(), args, env, List.of("-Xmx192m"),
-                Duration.ofMinutes(5));
+        JobSpec spec = new JobSpec(placement, rails, app.getName(), args, env, jvmOptions, jobTimeout);
         long t0 = System.nanoTime();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);

@@ -56,7 +56,7 @@ class MismatchSystemTest {
                 List.of(mode.name(), Integer.toString(odd), "64"),
                 // Unbound: the host's other jobs bind their ranks from processor 0 up, which starved ours there.
                 Map.of("RAILCOLL_TIMEOUT_MS", "30000", "RAILCOLL_BIND", "none",
-                        "RAILCOLL_ENGINE", engine));
+                        "RAILCOLL_ENGINE", engine), Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded(), o.all());
         Pattern mismatch = Pattern.compile("io\\.railcoll\\.(MismatchException|CollectiveAbortedException): .*(?i:mismatch)");
         StringBuilder row = new StringBuilder("MATRIX " + placementSpec + " " + mode + " " + engine);

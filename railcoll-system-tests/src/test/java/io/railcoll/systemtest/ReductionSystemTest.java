@@ -43,7 +43,7 @@ class ReductionSystemTest {
             "reduce-scatter, user"})
     void aDisagreementFailsEveryRankWithAMismatch(String collective, String kind) {
         Placement p = Placement.parse("2,2");
-        Jobs.Outcome o = Jobs.run(p, 1, ReductionApps.Mismatch.class, List.of(collective, kind, "1"), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(p, 1, ReductionApps.Mismatch.class, List.of(collective, kind, "1"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         for (int r = 0; r < p.size(); r++) {
