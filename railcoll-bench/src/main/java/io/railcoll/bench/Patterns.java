@@ -45,6 +45,8 @@ public final class Patterns {
                     send.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, TimedReduction.term(seed, rank, i));
                 }
             }
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV ->
+                    throw new IllegalArgumentException("no pattern for " + c.id() + " yet");
         }
     }
 

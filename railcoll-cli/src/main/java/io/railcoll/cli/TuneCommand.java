@@ -144,9 +144,9 @@ final class TuneCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--collectives: " + e.getMessage());
             }
-            if (c.reduces()) {
+            if (c.reduces() || c.variable()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--collectives: tune does not time "
-                        + c.id() + " yet (bench does); accepted: " + ALL_COLLECTIVES);
+                        + c.id() + " yet; accepted: " + ALL_COLLECTIVES);
             }
         }
     }

@@ -190,6 +190,8 @@ public final class SweepApp implements RankApp {
             case SCATTER -> comm.scatter(s, r, 0);
             case ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN ->
                     throw new IllegalArgumentException("tune does not time reductions yet: " + c.id());
+            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV ->
+                    throw new IllegalArgumentException("tune does not time the v-variants yet: " + c.id());
         }
     }
 }
