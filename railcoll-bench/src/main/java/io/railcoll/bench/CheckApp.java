@@ -137,7 +137,9 @@ public final class CheckApp implements RankApp {
                            List<String> buffers) {
         static Options parse(List<String> args) {
             // The reductions need typed data and operators: the system tests check them (AllreduceApps).
-            List<Collective> collectives = Arrays.stream(Collective.values()).filter(c -> !c.reduces()).toList();
+            // The v-variants need count vectors this check does not generate; VariableSystemTest checks them.
+            List<Collective> collectives = Arrays.stream(Collective.values())
+                    .filter(c -> !c.reduces() && !c.variable()).toList();
             List<String> algorithms = List.of("all");
             long[] sizes = {0, 1, 7, 1023, 1025, 65537};
             List<String> roots = List.of("0", "last");
@@ -156,6 +158,10 @@ public final class CheckApp implements RankApp {
                             if (c.reduces()) {
                                 throw new IllegalArgumentException(c.id() + " combines typed data, which this check"
                                         + " does not generate; the system tests check it");
+                            }
+                            if (c.variable()) {
+                                throw new IllegalArgumentException(c.id() + " takes per-rank counts, which this check"
+                                        + " does not generate; VariableSystemTest checks it");
                             }
                         }
                     }
