@@ -3,7 +3,6 @@ package io.railcoll;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.algorithm.deterministic.RankOrderReduction;
 import io.railcoll.reduce.ElementType;
-import io.railcoll.reduce.Operator;
 import io.railcoll.reduce.PredefinedOperator;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -18,7 +17,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,63 +42,6 @@ class DeterministicReductionTest {
     private static final List<Collective> REDUCTIONS = List.of(Collective.ALLREDUCE, Collective.REDUCE,
             Collective.REDUCE_SCATTER, Collective.SCAN, Collective.EXSCAN);
 
-    /** What is combined: the element type and operator, and the same combination in Java for the reference. */
-    enum Kind {
-        FLOAT(ElementType.FLOAT, PredefinedOperator.SUM),
-        DOUBLE(ElementType.DOUBLE, PredefinedOperator.SUM),
-        AFFINE(ElementType.LONG, ReductionCollectivesTest.AFFINE);
-
-        final ElementType type;
-        final Operator op;
-
-        Kind(ElementType type, Operator op) {
-            this.type = type;
-            this.op = op;
-        }
-
-        /** {@code in op inout}, on the elements' bits. */
-        long combine(long in, long inout) {
-            return switch (this) {
-                case FLOAT -> Float.floatToRawIntBits(Float.intBitsToFloat((int) in) + Float.intBitsToFloat((int) inout))
-                        & 0xffffffffL;
-                case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(in) + Double.longBitsToDouble(inout));
-                case AFFINE -> ReductionCollectivesTest.compose(in, inout);
-            };
-        }
-
-        /** Rank r's element i: sums of these depend on their order. */
-        long value(long seed, int r, long i) {
-            SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + r * 7919L + i);
-            double x = (rnd.nextDouble() * 2 - 1) * Math.scalb(1.0, rnd.nextInt(-20, 21));
-            return switch (this) {
-                case FLOAT -> Float.floatToRawIntBits((float) x) & 0xffffffffL;
-                case DOUBLE -> Double.doubleToRawLongBits(x);
-                case AFFINE -> rnd.nextLong() | 1L << 32;
-            };
-        }
-
-        void set(MemorySegment m, long i, long bits) {
-            if (this == FLOAT) {
-                m.setAtIndex(ValueLayout.JAVA_INT, i, (int) bits);
-            } else {
-                m.setAtIndex(ValueLayout.JAVA_LONG, i, bits);
-            }
-        }
-
-        long get(MemorySegment m, long i) {
-            return this == FLOAT ? m.getAtIndex(ValueLayout.JAVA_INT, i) & 0xffffffffL : m.getAtIndex(ValueLayout.JAVA_LONG, i);
-        }
-    }
-
-    /** The sequential reference: element i of the fold {@code ((s_from op s_from+1) ...) op s_to} (inclusive). */
-    static long fold(Kind k, long seed, int from, int to, long i) {
-        long acc = k.value(seed, from, i);
-        for (int r = from + 1; r <= to; r++) {
-            acc = k.combine(acc, k.value(seed, r, i));
-        }
-        return acc;
-    }
-
     @Test
     void everyReductionGivesTheSequentialRankOrderBitsOnEveryRank() throws Exception {
         AtomicInteger checked = new AtomicInteger();
@@ -110,7 +51,7 @@ class DeterministicReductionTest {
                     int seed = 0;
                     for (Collective col : REDUCTIONS) {
                         assertEquals(RankOrderReduction.idFor(col), c.selectedAlgorithm(col, 64, 0));
-                        for (Kind k : Kind.values()) {
+                        for (DeterministicKind k : DeterministicKind.values()) {
                             for (long count : COUNTS) {
                                 checkAgainstReference(c, col, k, count, seed % n, seed, seed % 2 == 1);
                                 seed++;
@@ -125,7 +66,7 @@ class DeterministicReductionTest {
     }
 
     /** Runs one reduction (non-blocking when asked) on {@code c} and compares every element's bits. */
-    private static void checkAgainstReference(Communicator c, Collective col, Kind k, long count, int root, long seed,
+    private static void checkAgainstReference(Communicator c, Collective col, DeterministicKind k, long count, int root, long seed,
                                               boolean nonBlocking) {
         int n = c.size();
         int me = c.rank();
@@ -157,10 +98,10 @@ class DeterministicReductionTest {
             }
             for (long i = 0; i < count; i++) {
                 long expected = switch (col) {
-                    case ALLREDUCE, REDUCE -> fold(k, seed, 0, n - 1, i);
-                    case REDUCE_SCATTER -> fold(k, seed, 0, n - 1, me * count + i);
-                    case SCAN -> fold(k, seed, 0, me, i);
-                    case EXSCAN -> fold(k, seed, 0, me - 1, i);
+                    case ALLREDUCE, REDUCE -> k.fold(seed, 0, n - 1, i);
+                    case REDUCE_SCATTER -> k.fold(seed, 0, n - 1, me * count + i);
+                    case SCAN -> k.fold(seed, 0, me, i);
+                    case EXSCAN -> k.fold(seed, 0, me - 1, i);
                     default -> throw new IllegalArgumentException(col.id());
                 };
                 long got = k.get(recv, i);
@@ -195,7 +136,7 @@ class DeterministicReductionTest {
                     MemorySegment send = arena.allocate(8 * count, 8);
                     MemorySegment recv = arena.allocate(8 * count, 8);
                     for (long i = 0; i < count; i++) {
-                        Kind.DOUBLE.set(send, i, Kind.DOUBLE.value(7, c.rank(), i));
+                        DeterministicKind.DOUBLE.set(send, i, DeterministicKind.DOUBLE.value(7, c.rank(), i));
                     }
                     for (int a = 0; a < algorithms.size(); a++) {
                         c.forceAlgorithm(algorithms.get(a).id());
@@ -206,7 +147,7 @@ class DeterministicReductionTest {
             });
             long[] reference = new long[(int) count];
             for (int i = 0; i < count; i++) {
-                reference[i] = fold(Kind.DOUBLE, 7, 0, n - 1, i);
+                reference[i] = DeterministicKind.DOUBLE.fold(7, 0, n - 1, i);
             }
             int differing = 0;
             for (int a = 0; a < algorithms.size(); a++) {

@@ -1,11 +1,12 @@
 package io.railcoll.systemtest;
 
+import io.railcoll.DeterministicKind;
+
 import io.railcoll.Communicator;
 import io.railcoll.Request;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.Operator;
-import io.railcoll.reduce.PredefinedOperator;
 import io.railcoll.schedule.Collective;
 
 import java.lang.foreign.Arena;
@@ -15,7 +16,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * Rank programs for {@code DeterministicSystemTest}: with {@code RAILCOLL_DETERMINISTIC=on}, every reduction on
@@ -29,61 +29,6 @@ final class DeterministicApps {
     private static final long[] COUNTS = {1, 7, 1001, 65537};
 
     private DeterministicApps() {
-    }
-
-    enum Kind {
-        FLOAT(ElementType.FLOAT, PredefinedOperator.SUM),
-        DOUBLE(ElementType.DOUBLE, PredefinedOperator.SUM),
-        AFFINE(ElementType.LONG, AllreduceApps.AFFINE);
-
-        final ElementType type;
-        final Operator op;
-
-        Kind(ElementType type, Operator op) {
-            this.type = type;
-            this.op = op;
-        }
-
-        /** {@code in op inout} on the elements' bits, as the operator combines them. */
-        long combine(long in, long inout) {
-            return switch (this) {
-                case FLOAT -> Float.floatToRawIntBits(Float.intBitsToFloat((int) in) + Float.intBitsToFloat((int) inout))
-                        & 0xffffffffL;
-                case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(in) + Double.longBitsToDouble(inout));
-                case AFFINE -> AllreduceApps.compose(in, inout);
-            };
-        }
-
-        long value(long seed, int r, long i) {
-            SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + r * 7919L + i);
-            double x = (rnd.nextDouble() * 2 - 1) * Math.scalb(1.0, rnd.nextInt(-20, 21));
-            return switch (this) {
-                case FLOAT -> Float.floatToRawIntBits((float) x) & 0xffffffffL;
-                case DOUBLE -> Double.doubleToRawLongBits(x);
-                case AFFINE -> rnd.nextLong() | 1L << 32;
-            };
-        }
-
-        void set(MemorySegment m, long i, long bits) {
-            if (this == FLOAT) {
-                m.setAtIndex(ValueLayout.JAVA_INT, i, (int) bits);
-            } else {
-                m.setAtIndex(ValueLayout.JAVA_LONG, i, bits);
-            }
-        }
-
-        long get(MemorySegment m, long i) {
-            return this == FLOAT ? m.getAtIndex(ValueLayout.JAVA_INT, i) & 0xffffffffL : m.getAtIndex(ValueLayout.JAVA_LONG, i);
-        }
-
-        /** The sequential reference: element i of {@code s0 op s1 op ... op s(to)}, left to right. */
-        long fold(long seed, int to, long i) {
-            long acc = value(seed, 0, i);
-            for (int r = 1; r <= to; r++) {
-                acc = combine(acc, value(seed, r, i));
-            }
-            return acc;
-        }
     }
 
     /**
@@ -122,9 +67,9 @@ final class DeterministicApps {
         long seed = 0;
         try (Arena arena = Arena.ofShared()) {
             for (Collective c : REDUCTIONS) {
-                for (Kind k : Kind.values()) {
+                for (DeterministicKind k : DeterministicKind.values()) {
                     for (long count : COUNTS) {
-                        if (count > 1001 && k != Kind.DOUBLE) {
+                        if (count > 1001 && k != DeterministicKind.DOUBLE) {
                             continue; // the large vector once, so that a job of 9 JVMs fits its deadline
                         }
                         int root = (int) (seed % comm.size());
@@ -146,7 +91,7 @@ final class DeterministicApps {
     }
 
     /** One case: runs it, checks this rank's result against the fold, and returns the result's bits (empty where none). */
-    private static byte[] runCase(Communicator comm, Arena arena, Collective c, Kind k, long count, int root,
+    private static byte[] runCase(Communicator comm, Arena arena, Collective c, DeterministicKind k, long count, int root,
                                   long seed, boolean nonBlocking, String name) {
         int n = comm.size();
         int me = comm.rank();
@@ -183,10 +128,10 @@ final class DeterministicApps {
         }
         for (long i = 0; i < count; i++) {
             long expected = switch (c) {
-                case ALLREDUCE, REDUCE -> k.fold(seed, n - 1, i);
-                case REDUCE_SCATTER -> k.fold(seed, n - 1, me * count + i);
-                case SCAN -> k.fold(seed, me, i);
-                case EXSCAN -> k.fold(seed, me - 1, i);
+                case ALLREDUCE, REDUCE -> k.fold(seed, 0, n - 1, i);
+                case REDUCE_SCATTER -> k.fold(seed, 0, n - 1, me * count + i);
+                case SCAN -> k.fold(seed, 0, me, i);
+                case EXSCAN -> k.fold(seed, 0, me - 1, i);
                 default -> throw new IllegalArgumentException(c.id());
             };
             if (k.get(recv, i) != expected) {
