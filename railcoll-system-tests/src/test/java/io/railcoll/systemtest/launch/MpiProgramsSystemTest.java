@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * method) are compiled by the JDK's own {@code javac}
  * against the railcoll-mpi jar alone, and run unmodified on 3 ranks by {@code railcoll run} (placement 2,1) and by
  * Debian's Open MPI {@code mpirun} (PMIx); every rank's output is checked. The non-blocking program (the iAllReduce
- * overlap and every i-form) also runs on 1, 2, 3 and 5 ranks with uneven placements.
+ * overlap and every i-form) also runs on 1, 2, 3 and 5 ranks with uneven placements. Slurm's {@code srun} starts
+ * them too.
  */
 class MpiProgramsSystemTest {
     private static final String MPIRUN = Files.isExecutable(Path.of("/usr/bin/mpirun.openmpi"))
@@ -128,6 +129,34 @@ class MpiProgramsSystemTest {
             if (program.equals("Collectives")) {
                 nodeSizes(r, RANKS, RANKS, RANKS); // one host: splitType(TYPE_SHARED) holds every rank
             }
+        }
+    }
+
+    /**
+     * Slurm's {@code srun --mpi=pmix} (Debian's Slurm, {@link LocalSlurm} on this machine) starts the same compiled
+     * programs on 3 ranks with the same class path as under mpirun and no railcoll setting; {@code MPI.Init} finds
+     * its place through PMIx as it does there.
+     */
+    @Test
+    void slurmsSrunRunsThemUnmodified() throws Exception {
+        LocalSlurm slurm = LocalSlurm.start();
+        assumeTrue(slurm != null, () -> "skipped: cannot run Slurm on this machine: " + LocalSlurm.whyNot);
+        try {
+            assumeTrue(slurm.mpiPlugins().contains("pmix"),
+                    "skipped: this Slurm offers no pmix plugin (srun --mpi=list): " + slurm.mpiPlugins());
+            String cp = String.join(File.pathSeparator, classes.toString(), entry("railcoll-mpi"), entry("railcoll-core"));
+            for (String program : PROGRAMS) {
+                List<String> cmd = List.of("srun", "-n", Integer.toString(RANKS), "--mpi=pmix", "--time=5",
+                        "--kill-on-bad-exit=1", java(), "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                        "-XX:TieredStopAtLevel=1", "-cp", cp, program);
+                Launch.Result r = Launch.run(cmd, slurm.environment(), 300);
+                check(program, r);
+                if (program.equals("Collectives")) {
+                    nodeSizes(r, RANKS, RANKS, RANKS); // one Slurm node: splitType(TYPE_SHARED) holds every rank
+                }
+            }
+        } finally {
+            slurm.close();
         }
     }
 
