@@ -100,10 +100,24 @@ public final class OpenMpiPeer {
                 "peer: " + version + " (" + mpirun.get() + ")");
     }
 
-    /** The first executable named {@code name} in the search path, as a shell would find it. */
+    /**
+     * The first executable named {@code name} in the search path, as a shell would find it, in its directory's real
+     * path. Open MPI takes its installation prefix from the directory mpirun was started from, and refuses one of
+     * slashes only: on a merged-/usr system a PATH listing {@code /bin} first would hand it {@code /bin/mpirun}
+     * ("A prefix was supplied to mpirun that only contained slashes"), where {@code /usr/bin/mpirun} works.
+     */
     private static Optional<Path> find(List<Path> searchPath, String name) {
         return searchPath.stream().map(dir -> dir.resolve(name))
-                .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst();
+                .filter(p -> Files.isRegularFile(p) && Files.isExecutable(p)).findFirst()
+                .map(OpenMpiPeer::inRealDirectory);
+    }
+
+    private static Path inRealDirectory(Path program) {
+        try {
+            return program.getParent().toRealPath().resolve(program.getFileName());
+        } catch (IOException e) {
+            return program; // it was there a moment ago; let running it say what is wrong
+        }
     }
 
     /**

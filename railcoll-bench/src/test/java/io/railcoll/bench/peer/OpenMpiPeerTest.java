@@ -48,6 +48,15 @@ class OpenMpiPeerTest {
                 lookup.message());
     }
 
+    /** A linked directory on the PATH (merged /usr's /bin) gives mpirun in the directory it links to. */
+    @Test
+    void mpirunIsTakenFromItsDirectorysRealPath(@TempDir Path dir) throws IOException {
+        Path bin = fakeToolchain(dir, "exit 0");
+        Path link = Files.createSymbolicLink(dir.resolve("linked-bin"), bin);
+        OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(link)).peer().orElseThrow();
+        assertEquals(bin.toRealPath().resolve("mpirun"), peer.mpirun());
+    }
+
     @Test
     void aHungRunIsKilledAtItsDeadline(@TempDir Path dir) throws IOException {
         Path bin = fakeToolchain(dir, "sleep 60");
