@@ -1,81 +1,153 @@
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
+import java.util.Arrays;
 
+import io.railcoll.Communicator;
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.PredefinedOperator;
 import mpi.*;
 
 /**
- * All-reduce (a sum of size/8 doubles) and all-gather (size bytes per rank) timed through the mpi package as
- * `railcoll bench` times railcoll and its peers (docs/benchmarking.md): per size, warm-up calls, then samples of calls
- * each timed on its own with a barrier between calls; each rank averages its calls, a sample is the largest average
- * (a reduce MAX to rank 0), a point the median sample. A sample is as many calls as fit 100 ms, at most 1000,
- * estimated from the fastest of 3 warm calls on rank 0, after about 10 s of JIT warm-up over every collective and
- * size. Direct buffers from MPI.newDoubleBuffer/newByteBuffer.
- * Rank 0 prints "mpi <collective> <size> <median us> <min us> <max us> <calls>". Args: samples, then sizes.
+ * railcoll-mpi against railcoll's own API in one run (issue 23: the mpi layer's overhead at most 1.1x): all-reduce (a
+ * sum of size/8 doubles) and all-gather (size bytes per rank) on the same direct buffers, through {@code
+ * MPI.COMM_WORLD} and through the railcoll communicator under it ({@link RailcollInterop}).
+ *
+ * <p>Timed as {@code railcoll bench} times (docs/benchmarking.md): each call on its own with a barrier between calls,
+ * each rank averages its calls, a sample is the largest average over the ranks (a MAX reduce to rank 0). The samples
+ * of the two paths alternate (API, mpi, then mpi, API, ...), so both see the same load on a shared machine; a point's
+ * ratio is the median over sample pairs of mpi / API. A sample is as many calls as fit 100 ms at the API's fastest of 3
+ * warm calls, at most 1000, after about 10 s of JIT warm-up of both paths over every collective and size.
+ *
+ * <p>Allocation: the bytes each rank's calling thread allocates per call (ThreadMXBean), over 1000 calls of each path
+ * after the timing, the largest over the ranks.
+ *
+ * <p>Rank 0 prints, per collective and size, {@code api|mpi <collective> <size> <median us> <min us> <max us> <calls>}
+ * and {@code ratio <collective> <size> <median mpi/api> <min> <max> <api B/call> <mpi B/call>}. Args: samples, sizes.
  */
 public class MpiBench {
+    private static final String[] COLLECTIVES = {"allreduce", "allgather"};
+
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
+        Communicator api = RailcollInterop.communicator(MPI.COMM_WORLD);
         int samples = Integer.parseInt(args[0]);
-        // JIT warm-up, as railcoll bench's: every collective and size, round after round, for about 10 s
+        // JIT warm-up, as railcoll bench's: every collective and size on both paths, round after round, for about 10 s
         long until = System.nanoTime() + 10_000_000_000L;
         int[] go = {1};
         while (go[0] == 1) {
-            for (String collective : new String[] {"allreduce", "allgather"}) {
+            for (String collective : COLLECTIVES) {
                 for (int a = 1; a < args.length; a++) {
-                    Runnable call = collective(collective, parse(args[a]), size);
+                    Paths p = paths(collective, parse(args[a]), size, api);
                     for (int i = 0; i < 20; i++) {
                         MPI.COMM_WORLD.barrier();
-                        call.run();
+                        p.api.run();
+                        MPI.COMM_WORLD.barrier();
+                        p.mpi.run();
                     }
                 }
             }
             go[0] = System.nanoTime() < until ? 1 : 0;
             MPI.COMM_WORLD.bcast(go, 1, MPI.INT, 0);   // rank 0's clock decides for all
         }
-        for (String collective : new String[] {"allreduce", "allgather"}) {
+        for (String collective : COLLECTIVES) {
             for (int a = 1; a < args.length; a++) {
                 int bytes = parse(args[a]);
-                Runnable call = collective(collective, bytes, size);
-                int calls = callsPerSample(call);
+                Paths p = paths(collective, bytes, size, api);
+                int calls = callsPerSample(p.api);
                 for (int i = 0; i < Math.min(200, calls); i++) {
-                    call.run();
+                    p.api.run();
+                    p.mpi.run();
                 }
-                double[] us = new double[samples];
+                double[] apiUs = new double[samples];
+                double[] mpiUs = new double[samples];
+                double[] ratio = new double[samples];
                 for (int s = 0; s < samples; s++) {
-                    long total = 0;
-                    for (int i = 0; i < calls; i++) {
-                        MPI.COMM_WORLD.barrier();
-                        long t0 = System.nanoTime();
-                        call.run();
-                        total += System.nanoTime() - t0;
+                    if (s % 2 == 0) {
+                        apiUs[s] = sample(p.api, calls);
+                        mpiUs[s] = sample(p.mpi, calls);
+                    } else {
+                        mpiUs[s] = sample(p.mpi, calls);
+                        apiUs[s] = sample(p.api, calls);
                     }
-                    double[] mean = {total / 1e3 / calls};
-                    double[] max = new double[1];
-                    MPI.COMM_WORLD.reduce(mean, max, 1, MPI.DOUBLE, MPI.MAX, 0);
-                    us[s] = max[0];
+                    ratio[s] = mpiUs[s] / apiUs[s];
                 }
-                java.util.Arrays.sort(us);
+                double apiBytes = allocatedPerCall(p.api);
+                double mpiBytes = allocatedPerCall(p.mpi);
                 if (rank == 0) {
-                    System.out.printf("mpi %s %d %.2f %.2f %.2f %d%n", collective, bytes, us[(samples - 1) / 2], us[0],
-                            us[samples - 1], calls);
+                    print("api", collective, bytes, apiUs, calls);
+                    print("mpi", collective, bytes, mpiUs, calls);
+                    Arrays.sort(ratio);
+                    System.out.printf("ratio %s %d %.3f %.3f %.3f %.0f %.0f%n", collective, bytes,
+                            ratio[(samples - 1) / 2], ratio[0], ratio[samples - 1], apiBytes, mpiBytes);
                 }
             }
         }
         MPI.Finalize();
     }
 
-    private static Runnable collective(String name, int bytes, int size) {
+    /** The same call through railcoll's API and through the mpi package, on the same buffers. */
+    private record Paths(Runnable api, Runnable mpi) {
+    }
+
+    private static Paths paths(String name, int bytes, int size, Communicator api) {
         if (name.equals("allreduce")) {
             int n = Math.max(1, bytes / 8);
             DoubleBuffer in = MPI.newDoubleBuffer(n);
             DoubleBuffer out = MPI.newDoubleBuffer(n);
-            return () -> run(() -> MPI.COMM_WORLD.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM));
+            MemorySegment inSeg = MemorySegment.ofBuffer(in);
+            MemorySegment outSeg = MemorySegment.ofBuffer(out);
+            return new Paths(() -> api.allreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM),
+                    () -> run(() -> MPI.COMM_WORLD.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM)));
         }
         ByteBuffer in = MPI.newByteBuffer(bytes);
         ByteBuffer out = MPI.newByteBuffer(bytes * size);
-        return () -> run(() -> MPI.COMM_WORLD.allGather(in, bytes, MPI.BYTE, out, bytes, MPI.BYTE));
+        MemorySegment inSeg = MemorySegment.ofBuffer(in);
+        MemorySegment outSeg = MemorySegment.ofBuffer(out);
+        return new Paths(() -> api.allgather(inSeg, outSeg),
+                () -> run(() -> MPI.COMM_WORLD.allGather(in, bytes, MPI.BYTE, out, bytes, MPI.BYTE)));
+    }
+
+    /** One sample: every rank times {@code calls} calls, a barrier before each; the largest rank average, on rank 0. */
+    private static double sample(Runnable call, int calls) throws MPIException {
+        long total = 0;
+        for (int i = 0; i < calls; i++) {
+            MPI.COMM_WORLD.barrier();
+            long t0 = System.nanoTime();
+            call.run();
+            total += System.nanoTime() - t0;
+        }
+        return maxOverRanks(total / 1e3 / calls);
+    }
+
+    /** Bytes this thread allocates per call over 1000 back-to-back calls, the largest over the ranks, on rank 0. */
+    private static double allocatedPerCall(Runnable call) throws MPIException {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().threadId();
+        MPI.COMM_WORLD.barrier();
+        long before = threads.getThreadAllocatedBytes(id);
+        for (int i = 0; i < 1000; i++) {
+            call.run();
+        }
+        long after = threads.getThreadAllocatedBytes(id);
+        return maxOverRanks((after - before) / 1000.0);
+    }
+
+    private static double maxOverRanks(double value) throws MPIException {
+        double[] mine = {value};
+        double[] max = new double[1];
+        MPI.COMM_WORLD.reduce(mine, max, 1, MPI.DOUBLE, MPI.MAX, 0);
+        return max[0];
+    }
+
+    private static void print(String path, String collective, int bytes, double[] us, int calls) {
+        double[] sorted = us.clone();
+        Arrays.sort(sorted);
+        System.out.printf("%s %s %d %.2f %.2f %.2f %d%n", path, collective, bytes, sorted[(sorted.length - 1) / 2],
+                sorted[0], sorted[sorted.length - 1], calls);
     }
 
     /** As many calls as fit 100 ms at the fastest of 3 warm ones on rank 0, at most 1000; every rank gets rank 0's. */

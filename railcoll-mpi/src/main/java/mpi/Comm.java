@@ -53,6 +53,11 @@ public class Comm implements Freeable, Cloneable {
         this.backend = backend;
     }
 
+    /** The backend of this live communicator for {@code call}, or the error a freed one gives (see {@link RailcollInterop}). */
+    final Backend liveBackend(String call) throws MPIException {
+        return live(call);
+    }
+
     /** The backend, for {@code MPI.Finalize} to close. */
     Backend backendForFinalize() {
         return backend;
