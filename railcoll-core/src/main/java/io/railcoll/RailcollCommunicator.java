@@ -721,6 +721,14 @@ final class RailcollCommunicator implements Communicator {
         return iallreduce(buffer, buffer, type, count, op);
     }
 
+    /**
+     * The first {@code bytes} of {@code m}: {@code m} itself when that is all of it, so that the common call (a buffer
+     * of exactly the call's size) allocates no slice.
+     */
+    private static MemorySegment leading(MemorySegment m, long bytes) {
+        return m.byteSize() == bytes ? m : m.asSlice(0, bytes);
+    }
+
     private void allreduceEntered(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
         open();
         requireNonNull(send, "send");
@@ -730,8 +738,8 @@ final class RailcollCommunicator implements Communicator {
         checkHolds("allreduce", "send", send, bytes, type, count);
         checkHolds("allreduce", "recv", recv, bytes, type, count);
         checkFits("allreduce", recv, bytes);
-        MemorySegment s = send.asSlice(0, bytes);
-        MemorySegment r = recv.asSlice(0, bytes);
+        MemorySegment s = leading(send, bytes);
+        MemorySegment r = leading(recv, bytes);
         if (s.asOverlappingSlice(r).isPresent()) {
             if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
                 throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
@@ -864,7 +872,7 @@ final class RailcollCommunicator implements Communicator {
         }
         requireUsable(send, "send");
         checkHolds(call, "send", send, sendBytes, type, sendBytes / type.sizeBytes());
-        MemorySegment s = send.asSlice(0, sendBytes);
+        MemorySegment s = leading(send, sendBytes);
         MemorySegment r = NO_BUFFER;
         if (recvBytes > 0) {
             requireUsable(recv, rank == root && collective == Collective.REDUCE ? "recv (on the root)" : "recv");
@@ -872,7 +880,7 @@ final class RailcollCommunicator implements Communicator {
             if (recv.isReadOnly()) {
                 throw new IllegalArgumentException(call + ": the receive buffer is read-only");
             }
-            r = recv.asSlice(0, recvBytes);
+            r = leading(recv, recvBytes);
         }
         boolean inPlace = false;
         if (recvBytes > 0 && s.asOverlappingSlice(r).isPresent()) {

@@ -72,8 +72,12 @@ public enum Collective {
      * environment's {@code RAILCOLL_ALGORITHM_<NAME>} uses {@link #name()} ({@code REDUCE_SCATTER}).
      */
     public String id() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return IDS[ordinal()];
     }
+
+    /** {@link #id()} of every constant, made once: ids are asked for on every call. */
+    private static final String[] IDS = java.util.Arrays.stream(values())
+            .map(c -> c.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).toArray(String[]::new);
 
     public static Collective fromWireCode(int code) {
         for (Collective c : values()) {

@@ -128,6 +128,9 @@ public final class NodeCollectives {
             this.label = label;
         }
 
+        /** {@link #values()} once: a call's kind is looked up on every call. */
+        private static final Kind[] ALL = values();
+
         static Kind of(String collective) {
             if (collective.equals("reduce") || collective.equals("reduce-scatter") || collective.equals("scan")
                     || collective.equals("exscan") || collective.equals("reduce-scatterv")) {
@@ -138,7 +141,7 @@ public final class NodeCollectives {
                 // them apart, and carry their counts' digest).
                 return of(collective.substring(0, collective.length() - 1));
             }
-            for (Kind k : values()) {
+            for (Kind k : ALL) {
                 if (k.label.equals(collective)) {
                     return k;
                 }
