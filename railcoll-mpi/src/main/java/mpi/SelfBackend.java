@@ -30,6 +30,21 @@ final class SelfBackend implements Backend {
     }
 
     @Override
+    public Matched improbe(int source, int tag) {
+        return messages.improbe(tag);
+    }
+
+    @Override
+    public Matched mprobe(int source, int tag) {
+        Matched m = messages.improbe(tag);
+        if (m == null) {
+            throw new IllegalStateException("mProbe for tag " + tag + " on a one-rank communicator where no such"
+                    + " message was sent: it would wait forever");
+        }
+        return m;
+    }
+
+    @Override
     public Status probe(int source, int tag) {
         Status s = messages.probe(tag);
         if (s == null) {
