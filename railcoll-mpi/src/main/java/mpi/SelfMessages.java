@@ -132,6 +132,9 @@ final class SelfMessages {
             @Override
             public void await() {
                 if (!done.set) {
+                    if (r != null) {
+                        posted.remove(r); // the receive failed: a later message must not land in it
+                    }
                     throw new IllegalStateException("waiting for " + never + ": it would wait forever");
                 }
                 check();

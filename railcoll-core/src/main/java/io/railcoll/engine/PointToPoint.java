@@ -294,13 +294,19 @@ public final class PointToPoint implements FrameSink {
 
     /** {@link #iprobe} after one round of progress on every transport (shared memory included) and collective. */
     public Probed iprobeAfterProgress(int source, int tag) {
-        Probed[] found = new Probed[1];
+        return afterProgress("iprobe", () -> iprobe(source, tag));
+    }
+
+    /** What {@code look} finds after one round of progress; {@code what} names the round. */
+    private <T> T afterProgress(String what, java.util.function.Supplier<T> look) {
+        List<T> found = new ArrayList<>(1);
         long now = System.nanoTime();
         engine.awaitOutside(() -> {
             sendAnswers();
-            return (found[0] = iprobe(source, tag)) != null;
-        }, () -> who + ": iprobe", now, now);
-        return found[0];
+            T t = look.get();
+            return t != null && found.add(t);
+        }, () -> who + ": " + what, now, now);
+        return found.isEmpty() ? null : found.getFirst();
     }
 
     /** What a probe found: the message a receive would take. */
@@ -358,13 +364,7 @@ public final class PointToPoint implements FrameSink {
 
     /** {@link #improbe} after one round of progress on every transport and collective. */
     public Matched improbeAfterProgress(int source, int tag) {
-        Matched[] found = new Matched[1];
-        long now = System.nanoTime();
-        engine.awaitOutside(() -> {
-            sendAnswers();
-            return (found[0] = improbe(source, tag)) != null;
-        }, () -> who + ": improbe", now, now);
-        return found[0];
+        return afterProgress("improbe", () -> improbe(source, tag));
     }
 
     /** Waits until {@link #improbe} takes a message, as {@link #probe} waits; fails at the deadline, naming it. */
