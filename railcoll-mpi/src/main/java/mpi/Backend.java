@@ -92,6 +92,24 @@ interface Backend {
     Status probe(int source, int tag);
 
     /**
+     * A message a matched probe took out of matching (MPI_Mprobe): no other receive or probe sees it; only
+     * {@link #irecv} receives it, once.
+     */
+    interface Matched {
+        /** Its source, tag and bytes. */
+        Status status();
+
+        /** Receives it into {@code into}; its status as a receive's (truncation as a receive's). */
+        Pending irecv(MemorySegment into);
+    }
+
+    /** Takes the earliest message that matches out of matching, or null when none has arrived (nothing taken). */
+    Matched improbe(int source, int tag);
+
+    /** Waits for a message that matches and takes it out of matching. */
+    Matched mprobe(int source, int tag);
+
+    /**
      * The v-variants of railcoll-core (decision 0085), on packed buffers: block i of {@code counts[i]} bytes right
      * after block i-1. Every rank passes the same counts; ranks that pass different ones fail with a mismatch.
      * {@code recv} is null off the root of a gatherv, {@code send} off the root of a scatterv.

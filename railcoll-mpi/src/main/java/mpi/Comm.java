@@ -1405,19 +1405,28 @@ public class Comm implements Freeable, Cloneable {
 
     private Request nonBlockingSend(String name, Buffer buf, int count, Datatype type, int dest, int tag,
                                     boolean sync) throws MPIException {
-        return nonBlocking(name, c -> {
+        return nonBlocking(name, sendStart(buf, count, type, dest, tag, sync));
+    }
+
+    /** Starts a standard or synchronous send of {@code buf}'s elements as they are now. */
+    private static Start sendStart(Buffer buf, int count, Datatype type, int dest, int tag, boolean sync) {
+        return c -> {
             Messages.checkSend(c, count, dest, tag);
             if (dest == MPI.PROC_NULL) {
                 return new Started(Pending.DONE);
             }
             Transfer t = c.transfer(type);
             return new Started(c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync));
-        });
+        };
     }
 
     /** Starts {@link #recv}: {@code buf} is railcoll's until the request has finished; its status says what came. */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        return nonBlocking("iRecv", c -> {
+        return nonBlocking("iRecv", recvStart(buf, count, type, source, tag));
+    }
+
+    private static Start recvStart(Buffer buf, int count, Datatype type, int source, int tag) {
+        return c -> {
             Messages.checkRecv(c, count, source, tag);
             if (source == MPI.PROC_NULL) {
                 return new Started(Messages.procNullPending());
@@ -1427,7 +1436,65 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment area = t.recvArea(b, count);
             Pending p = c.backend.irecv(area, source, tag);
             return new Started(p, () -> Messages.deliver(t, p.status(), area, b));
+        };
+    }
+
+    // ---- persistent point-to-point: set up once, each Prequest.start() a new operation on the buffer's contents then
+
+    /** A persistent {@link #iSend}: each {@link Prequest#start()} sends the elements {@code buf} holds then. */
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend("sendInit", buf, count, type, dest, tag, sendStart(buf, count, type, dest, tag, false));
+    }
+
+    /** A persistent {@link #ibSend}: each start copies the elements into the attached buffer and sends them. */
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend("bSendInit", buf, count, type, dest, tag, c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest != MPI.PROC_NULL) {
+                Transfer t = c.transfer(type);
+                BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
+            }
+            return new Started(Pending.DONE);
         });
+    }
+
+    /** A persistent {@link #isSend}: each start's request finishes once the receiver matched that message. */
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend("sSendInit", buf, count, type, dest, tag, sendStart(buf, count, type, dest, tag, true));
+    }
+
+    /** A persistent {@link #irSend} (a standard send here, as {@link #rSend}). */
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return persistentSend("rSendInit", buf, count, type, dest, tag, sendStart(buf, count, type, dest, tag, false));
+    }
+
+    /** A persistent {@link #iRecv}: each start posts a receive into {@code buf}. */
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        Start start = recvStart(buf, count, type, source, tag);
+        collective("recvInit", c -> {
+            Messages.checkRecv(c, count, source, tag);
+            if (source != MPI.PROC_NULL) {
+                c.transfer(type).buffer(buf, count, "buf");
+            }
+        });
+        return new Prequest("recvInit from " + peer(source) + " (tag " + tag + ") on " + name,
+                () -> start("recvInit", start));
+    }
+
+    /** Checks a persistent send's arguments now (MPI does at set-up), and makes the request that runs {@code start}. */
+    private Prequest persistentSend(String call, Buffer buf, int count, Datatype type, int dest, int tag, Start start)
+            throws MPIException {
+        collective(call, c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest != MPI.PROC_NULL) {
+                c.transfer(type).buffer(buf, count, "buf");
+            }
+        });
+        return new Prequest(call + " to " + peer(dest) + " (tag " + tag + ") on " + name, () -> start(call, start));
+    }
+
+    private static String peer(int rank) {
+        return rank == MPI.PROC_NULL ? "MPI.PROC_NULL" : rank == MPI.ANY_SOURCE ? "any rank" : "rank " + rank;
     }
 
     /** Waits for a message from {@code source} with {@code tag} (wildcards allowed) and says what it is. */
@@ -1474,12 +1541,17 @@ public class Comm implements Freeable, Cloneable {
      * operation's own (which it closes when it finishes or fails), and what it started becomes the request.
      */
     final Request nonBlocking(String name, Start body) throws MPIException {
+        return Request.of(start(name, body));
+    }
+
+    /** The operation {@link #nonBlocking} makes a request of: what a persistent request runs at each start. */
+    final Operation start(String name, Start body) throws MPIException {
         Staging own = new Staging();
-        Request[] made = new Request[1];
+        Operation[] made = new Operation[1];
         try {
             collective(name, this, own, c -> {
                 Started s = body.run(c);
-                made[0] = Request.of(new Operation(this, name, s.pending(), s.finish(), own));
+                made[0] = new Operation(this, name, s.pending(), s.finish(), own);
             });
         } catch (MPIException | RuntimeException e) {
             own.close();

@@ -109,6 +109,30 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Matched improbe(int source, int tag) {
+        return comm.improbe(source, tag).map(RailcollBackend::matched).orElse(null);
+    }
+
+    @Override
+    public Matched mprobe(int source, int tag) {
+        return matched(comm.mprobe(source, tag));
+    }
+
+    private static Matched matched(io.railcoll.MatchedMessage m) {
+        return new Matched() {
+            @Override
+            public Status status() {
+                return MessagePending.status(m.status());
+            }
+
+            @Override
+            public Pending irecv(MemorySegment into) {
+                return new MessagePending(m.irecv(into));
+            }
+        };
+    }
+
+    @Override
     public Pending ibarrier() {
         return Pending.of(comm.ibarrier());
     }

@@ -30,13 +30,27 @@ final class SelfBackend implements Backend {
     }
 
     @Override
+    public Matched improbe(int source, int tag) {
+        return messages.improbe(tag);
+    }
+
+    @Override
+    public Matched mprobe(int source, int tag) {
+        return found(messages.improbe(tag), "mProbe", tag);
+    }
+
+    @Override
     public Status probe(int source, int tag) {
-        Status s = messages.probe(tag);
-        if (s == null) {
-            throw new IllegalStateException("probe for tag " + tag + " on a one-rank communicator where no such message"
-                    + " was sent: it would wait forever");
+        return found(messages.probe(tag), "probe", tag);
+    }
+
+    /** What a blocking probe found: on one rank, nothing found now is nothing ever. */
+    private static <T> T found(T t, String call, int tag) {
+        if (t == null) {
+            throw new IllegalStateException(call + " for tag " + tag + " on a one-rank communicator where no such"
+                    + " message was sent: it would wait forever");
         }
-        return s;
+        return t;
     }
 
     @Override

@@ -80,6 +80,30 @@ final class SelfMessages {
         return null;
     }
 
+    /** Takes the earliest message with {@code tag} out of matching (a matched probe), or null when there is none. */
+    Backend.Matched improbe(int tag) {
+        for (Iterator<Sent> it = unexpected.iterator(); it.hasNext(); ) {
+            Sent m = it.next();
+            if (matches(tag, m.tag)) {
+                it.remove();
+                return new Backend.Matched() {
+                    @Override
+                    public Status status() {
+                        return Status.of(0, m.tag, MPI.SUCCESS, m.bytes.length);
+                    }
+
+                    @Override
+                    public Pending irecv(MemorySegment into) {
+                        Posted r = new Posted(into, m.tag);
+                        deliver(m, r);
+                        return waitFor(r.done, r, "");
+                    }
+                };
+            }
+        }
+        return null;
+    }
+
     private static boolean matches(int wanted, int tag) {
         return wanted == MPI.ANY_TAG || wanted == tag;
     }
@@ -108,6 +132,9 @@ final class SelfMessages {
             @Override
             public void await() {
                 if (!done.set) {
+                    if (r != null) {
+                        posted.remove(r); // the receive failed: a later message must not land in it
+                    }
                     throw new IllegalStateException("waiting for " + never + ": it would wait forever");
                 }
                 check();

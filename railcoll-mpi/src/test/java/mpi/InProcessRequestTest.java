@@ -1,34 +1,19 @@
 package mpi;
 
-import io.railcoll.Communicator;
-import io.railcoll.Config;
-import io.railcoll.Railcoll;
-import io.railcoll.bootstrap.JobIdentity;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.IntBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Requests over railcoll's own non-blocking collectives on 3 real ranks in this JVM (one thread each, railcoll's
- * loopback bootstrap, shared memory between them): the module's {@link Intracomm} bound to each rank's railcoll
- * communicator, as {@code MPI.Init} binds {@code COMM_WORLD}. Processes and launchers: {@code MpiProgramsSystemTest}.
+ * Requests over railcoll's own non-blocking collectives on 3 real ranks in this JVM ({@link InProcessComms}).
+ * Processes and launchers: {@code MpiProgramsSystemTest}.
  */
 class InProcessRequestTest {
     private static final int RANKS = 3;
@@ -38,45 +23,8 @@ class InProcessRequestTest {
         Singleton.init(); // MPI.check() passes; the communicators below are this test's own
     }
 
-    @FunctionalInterface
-    interface RankBody {
-        Object run(Intracomm comm, int rank) throws Exception;
-    }
-
-    /** Runs {@code body} on every rank, each with its own railcoll communicator, and returns what each returned. */
-    private static List<Object> onRanks(RankBody body) throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
-        InetSocketAddress rendezvous = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
-        byte[] secret = ("secret-" + System.nanoTime()).getBytes(StandardCharsets.UTF_8);
-        String job = "mpi" + Long.toHexString(System.nanoTime());
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        ExecutorService pool = Executors.newFixedThreadPool(RANKS);
-        try {
-            List<Future<Object>> ranks = new ArrayList<>();
-            for (int r = 0; r < RANKS; r++) {
-                JobIdentity id = new JobIdentity(r, RANKS, job, secret, "node0", List.of(InetAddress.getLoopbackAddress()),
-                        rendezvous, true);
-                int rank = r;
-                ranks.add(pool.submit(() -> {
-                    try (Communicator railcoll = Railcoll.init(id, Config.defaults(), quiet)) {
-                        Intracomm comm = new Intracomm("inproc", false);
-                        comm.bind(new RailcollBackend(railcoll), new int[] {0, 1, 2});
-                        comm.setErrhandler(MPI.ERRORS_RETURN);
-                        return body.run(comm, rank);
-                    }
-                }));
-            }
-            List<Object> out = new ArrayList<>();
-            for (Future<Object> f : ranks) {
-                out.add(f.get(120, TimeUnit.SECONDS));
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+    private static List<Object> onRanks(InProcessComms.RankBody body) throws Exception {
+        return InProcessComms.onRanks(RANKS, body);
     }
 
     @Test

@@ -152,5 +152,9 @@ class PointToPointSelfTest {
         // Alone, a receive nothing can match ends at once instead of waiting forever.
         MPIException never = assertThrows(MPIException.class, () -> w.recv(two, 1, MPI.INT, 0, 21));
         assertTrue(never.getMessage().contains("wait forever"), never.getMessage());
+        // That receive failed: it is no longer posted, so a later message of its tag reaches the next receive.
+        w.send(new int[] {7}, 1, MPI.INT, 0, 21);
+        assertEquals(1, w.recv(two, 1, MPI.INT, 0, 21).getCount(MPI.INT));
+        assertEquals(7, two[0]);
     }
 }

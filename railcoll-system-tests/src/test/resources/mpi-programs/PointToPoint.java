@@ -4,8 +4,8 @@ import java.util.Arrays;
 import mpi.*;
 
 /**
- * Every point-to-point method of the bindings on any number of ranks, as their users write them; each check prints
- * "rank r name [values] ok" (or MISMATCH).
+ * Every point-to-point method of the bindings, matched probes and persistent requests included, on any number of
+ * ranks, as their users write them; each check prints "rank r name [values] ok" (or MISMATCH).
  */
 public class PointToPoint {
     static int rank;
@@ -124,6 +124,67 @@ public class PointToPoint {
             ordered &= v[0] == k;
         }
         check("non-overtaking", "5", ordered);
+
+        // Matched probe: the size from the probe, that very message received; a receive posted after the probe
+        // cannot take it, and gets the next message.
+        int[] sized = new int[rank + 1];
+        Arrays.fill(sized, rank);
+        w.send(sized, sized.length, MPI.INT, next, 14);
+        w.send(new int[] {-rank - 1}, 1, MPI.INT, next, 14);
+        Message m = new Message();
+        Status ms = m.mProbe(prev, 14, w);
+        int[] first = new int[ms.getCount(MPI.INT)];
+        Request later = w.iRecv(in, 1, MPI.INT, prev, 14);
+        later.waitFor();
+        m.mRecv(first, first.length, MPI.INT);
+        check("mProbe", first.length + " " + in.get(0), first.length == prev + 1 && first[prev] == prev
+                && in.get(0) == -prev - 1 && m.isNull());
+        w.send(new int[] {150 + rank}, 1, MPI.INT, next, 15);
+        while ((ms = m.imProbe(MPI.ANY_SOURCE, 15, w)) == null) {
+            Thread.onSpinWait();
+        }
+        m.imRecv(in, 1, MPI.INT).waitFor();
+        Message none = new Message();
+        none.mProbe(MPI.PROC_NULL, 15, w);
+        boolean noProc = none.isNoProc();
+        Status ns = none.mRecv(v, 1, MPI.INT);
+        check("imProbe imRecv", ms.getSource() + " " + in.get(0), ms.getSource() == prev && in.get(0) == 150 + prev
+                && noProc && ns.getSource() == MPI.PROC_NULL && none.isNull());
+
+        // Persistent requests: a ring restarted with new contents each round, then every send mode, each twice.
+        IntBuffer pOut = MPI.newIntBuffer(1);
+        IntBuffer pIn = MPI.newIntBuffer(1);
+        Prequest[] ring = {w.recvInit(pIn, 1, MPI.INT, prev, 16), w.sendInit(pOut, 1, MPI.INT, next, 16)};
+        Prequest syncRecv = w.recvInit(pIn, 1, MPI.INT, prev, 17);
+        Prequest[] modes = {w.sSendInit(pOut, 1, MPI.INT, next, 17), w.rSendInit(pOut, 1, MPI.INT, next, 18),
+                w.bSendInit(pOut, 1, MPI.INT, next, 19)};
+        MPI.attachBuffer(attached);
+        boolean pOk = true;
+        for (int k = 0; k < 4; k++) {
+            pOut.put(0, 100 * k + rank);
+            Prequest.startAll(ring);
+            Request.waitAll(ring);
+            pOk &= pIn.get(0) == 100 * k + prev;
+        }
+        for (int k = 0; k < 2; k++) {
+            pOut.put(0, 1000 * k + rank);
+            syncRecv.start();
+            modes[0].start();
+            Request.waitAll(new Request[] {syncRecv, modes[0]});
+            pOk &= pIn.get(0) == 1000 * k + prev;
+            for (int j = 1; j < modes.length; j++) {
+                modes[j].start();
+                w.recv(v, 1, MPI.INT, prev, 17 + j);
+                modes[j].waitFor();
+                pOk &= v[0] == 1000 * k + prev;
+            }
+        }
+        MPI.detachBuffer();
+        for (Prequest p2 : new Prequest[] {ring[0], ring[1], syncRecv, modes[0], modes[1], modes[2]}) {
+            p2.free();
+            pOk &= p2.isNull();
+        }
+        check("persistent", Integer.toString(pIn.get(0)), pOk);
 
         // Too long for the buffer: ERR_TRUNCATE under ERRORS_RETURN, and the communicator still works.
         w.setErrhandler(MPI.ERRORS_RETURN);

@@ -1069,6 +1069,24 @@ public interface Communicator extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
     }
 
+    /**
+     * Waits as {@link #probe} does, and takes the message out of matching (MPI's matched probe): no receive or probe,
+     * of this thread or another, can take it any more; receive it with {@link MatchedMessage#recv}. Probing, then
+     * receiving with the probe's source and tag, can receive another message when several threads receive at once;
+     * this cannot.
+     *
+     * @throws IllegalArgumentException a source out of range, a negative tag other than {@link #ANY_TAG}
+     * @throws PeerLostException        {@code source} closed its communicator or was lost with nothing for it
+     */
+    default MatchedMessage mprobe(int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    /** As {@link #mprobe}, without waiting (one round of progress): empty, and nothing taken, when none has arrived. */
+    default Optional<MatchedMessage> improbe(int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
     private static byte[] requireArray(byte[] a, String what) {
         if (a == null) {
             throw new IllegalArgumentException(what + " must not be null");

@@ -445,6 +445,59 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
+    @Override
+    public MatchedMessage mprobe(int source, int tag) {
+        gate.enter("mprobe");
+        try {
+            open();
+            checkSource("mprobe", source, tag);
+            shared.router.usePointToPoint();
+            return new MatchedMessage(this, p2p.mprobe(source, tag));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Optional<MatchedMessage> improbe(int source, int tag) {
+        gate.enter("improbe");
+        try {
+            open();
+            checkSource("improbe", source, tag);
+            shared.router.usePointToPoint();
+            PointToPoint.Matched m = p2p.improbeAfterProgress(source, tag);
+            return m == null ? Optional.empty() : Optional.of(new MatchedMessage(this, m));
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /** {@link MatchedMessage#recv}: receives matched message {@code m} into {@code into}. */
+    Status mrecv(PointToPoint.Matched m, MemorySegment into) {
+        gate.enter("mrecv");
+        try {
+            PointToPoint.RecvOp op = startMatchedRecv("mrecv", m, into);
+            p2p.await(op, Long.MAX_VALUE);
+            return received(op, "mrecv");
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /** {@link MatchedMessage#irecv}. */
+    MessageRequest imrecv(PointToPoint.Matched m, MemorySegment into) {
+        return startRequest("imrecv", () -> startMatchedRecv("imrecv", m, into));
+    }
+
+    private PointToPoint.RecvOp startMatchedRecv(String call, PointToPoint.Matched m, MemorySegment into) {
+        open();
+        requireNonNull(into, call + ": the buffer");
+        if (into.isReadOnly()) {
+            throw new IllegalArgumentException(call + ": the buffer is read-only");
+        }
+        return p2p.mrecv(m, into);
+    }
+
     private MessageRequest startRequest(String call, java.util.function.Supplier<PointToPoint.Op> start) {
         gate.enter(call);
         try {

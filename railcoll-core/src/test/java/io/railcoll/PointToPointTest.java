@@ -391,6 +391,115 @@ class PointToPointTest {
     }
 
     @Test
+    void aMatchedProbeTakesTheMessageOutOfMatching() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults())) {
+            ranks.onEveryRank(world -> {
+                int me = world.rank();
+                if (me == 0) {
+                    world.send(content(0, 1, 0, 12), 1, 3);
+                    world.send(content(0, 1, 1, 7), 1, 3);
+                    world.send(content(0, 1, 2, 2_000_001), 1, 4); // several frames: may still be arriving when taken
+                    world.send(content(0, 1, 3, 9), 1, 5);
+                } else {
+                    MatchedMessage first = world.mprobe(0, 3);
+                    assertEquals(new Status(0, 3, 12), first.status());
+                    // Taken: a probe and a receive of the same source and tag now see the second message.
+                    assertEquals(new Status(0, 3, 7), world.probe(0, 3));
+                    byte[] second = new byte[7];
+                    assertEquals(new Status(0, 3, 7), world.recv(second, 0, 3));
+                    assertArrayEquals(content(0, 1, 1, 7), second);
+                    byte[] into = new byte[12];
+                    assertEquals(new Status(0, 3, 12), first.recv(into));
+                    assertArrayEquals(content(0, 1, 0, 12), into);
+                    assertThrows(IllegalStateException.class, () -> first.recv(new byte[12]));
+
+                    MatchedMessage big = world.mprobe(Communicator.ANY_SOURCE, 4);
+                    assertEquals(Optional.empty(), world.iprobe(0, 4));
+                    byte[] large = new byte[2_000_001];
+                    MessageRequest r = big.irecv(large);
+                    r.await();
+                    assertEquals(new Status(0, 4, 2_000_001), r.status());
+                    assertArrayEquals(content(0, 1, 2, 2_000_001), large);
+
+                    Optional<MatchedMessage> none = world.improbe(0, 99);
+                    assertTrue(none.isEmpty());
+                    Optional<MatchedMessage> last;
+                    while ((last = world.improbe(0, Communicator.ANY_TAG)).isEmpty()) {
+                        Thread.onSpinWait();
+                    }
+                    byte[] small = new byte[4];
+                    MatchedMessage m = last.get();
+                    TruncatedMessageException e = assertThrows(TruncatedMessageException.class, () -> m.recv(small));
+                    assertEquals(new Status(0, 5, 4), e.status());
+                    assertArrayEquals(Arrays.copyOf(content(0, 1, 3, 9), 4), small);
+                    // To itself, and refusals.
+                    world.send(content(1, 1, 0, 3), 1, 8);
+                    assertArrayEquals(content(1, 1, 0, 3), recvAll(world.mprobe(1, 8)));
+                    assertThrows(IllegalArgumentException.class, () -> world.mprobe(2, 0));
+                    assertThrows(IllegalArgumentException.class, () -> world.improbe(0, -5));
+                }
+                world.barrier();
+            });
+        }
+    }
+
+    private static byte[] recvAll(MatchedMessage m) {
+        byte[] b = new byte[(int) m.status().count()];
+        m.recv(b);
+        return b;
+    }
+
+    /**
+     * Two threads of rank 1 each take messages by matched probe and receive them, at once: every message is received
+     * exactly once, by the thread that probed it, at the size it probed (with probe then recv, a thread could receive
+     * another thread's message, of another size).
+     */
+    @Test
+    void threadsThatProbeAtOnceNeverShareAMessage() throws Exception {
+        int perThread = 200;
+        try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults().withThreadSafe(true))) {
+            ranks.onEveryRank(world -> {
+                if (world.rank() == 0) {
+                    for (int i = 0; i < 2 * perThread; i++) {
+                        world.send(content(0, 1, i, 4 + i % 13), 1, 7);
+                    }
+                } else {
+                    java.util.concurrent.ConcurrentHashMap<Integer, Boolean> seen = new java.util.concurrent.ConcurrentHashMap<>();
+                    Runnable taker = () -> {
+                        for (int k = 0; k < perThread; k++) {
+                            byte[] got = recvAll(world.mprobe(0, 7));
+                            int i = indexOf(got);
+                            assertTrue(i >= 0, "a message of " + got.length + " bytes matches no message sent");
+                            assertTrue(seen.putIfAbsent(i, true) == null, "message " + i + " received twice");
+                        }
+                    };
+                    java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+                    try {
+                        var a = two.submit(taker);
+                        var b = two.submit(taker);
+                        a.get(120, TimeUnit.SECONDS);
+                        b.get(120, TimeUnit.SECONDS);
+                    } finally {
+                        two.shutdownNow();
+                    }
+                    assertEquals(2 * perThread, seen.size());
+                }
+                world.barrier();
+            });
+        }
+    }
+
+    /** Which message {@code content(0, 1, i, ...)} this is, or -1. */
+    private static int indexOf(byte[] got) {
+        for (int i = 0; i < 400; i++) {
+            if (4 + i % 13 == got.length && Arrays.equals(content(0, 1, i, got.length), got)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
     void truncationRefusalsAndMessagesToOneself() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults())) {
             ranks.onEveryRank(world -> {

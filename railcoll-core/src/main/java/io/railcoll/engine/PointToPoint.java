@@ -38,9 +38,9 @@ import java.util.TreeMap;
  * never wait for each other. The store is not bounded: a program that sends far more than it receives holds it in
  * memory, as MPI's eager protocols do.
  *
- * <p>Threading: {@link #isend}, {@link #irecv}, {@link #iprobe}, {@link #cancel} and the waits on the communicator's
- * calling thread; frame callbacks on whichever thread reads a connection. The matching state is guarded by this
- * object; an operation's completion is published through its volatile {@code done}. Lifetime: the communicator's.
+ * <p>Threading: {@link #isend}, {@link #irecv}, {@link #iprobe}, {@link #improbe}, {@link #mrecv}, {@link #cancel} and
+ * the waits on the communicator's calling thread; frame callbacks on whichever thread reads a connection. The
+ * matching state is guarded by this object; an operation's completion is published through its volatile {@code done}. Lifetime: the communicator's.
  */
 public final class PointToPoint implements FrameSink {
     /** A source or tag that matches any. */
@@ -294,17 +294,101 @@ public final class PointToPoint implements FrameSink {
 
     /** {@link #iprobe} after one round of progress on every transport (shared memory included) and collective. */
     public Probed iprobeAfterProgress(int source, int tag) {
-        Probed[] found = new Probed[1];
+        return afterProgress("iprobe", () -> iprobe(source, tag));
+    }
+
+    /** What {@code look} finds after one round of progress; {@code what} names the round. */
+    private <T> T afterProgress(String what, java.util.function.Supplier<T> look) {
+        List<T> found = new ArrayList<>(1);
         long now = System.nanoTime();
         engine.awaitOutside(() -> {
             sendAnswers();
-            return (found[0] = iprobe(source, tag)) != null;
-        }, () -> who + ": iprobe", now, now);
-        return found[0];
+            T t = look.get();
+            return t != null && found.add(t);
+        }, () -> who + ": " + what, now, now);
+        return found.isEmpty() ? null : found.getFirst();
     }
 
     /** What a probe found: the message a receive would take. */
     public record Probed(int source, int tag, long count) {
+    }
+
+    /**
+     * A message a matched probe took out of matching (MPI_Mprobe): no receive or probe sees it any more; only
+     * {@link #mrecv} with this handle receives it, once.
+     */
+    public static final class Matched {
+        private final Incoming message;
+        /** Set by the one {@link #mrecv} that receives it. Guarded by the {@code PointToPoint}. */
+        private boolean received;
+
+        private Matched(Incoming message) {
+            this.message = message;
+        }
+
+        public int source() {
+            return message.source;
+        }
+
+        public int tag() {
+            return message.tag;
+        }
+
+        /** Its length in bytes. */
+        public long count() {
+            return message.length;
+        }
+
+        @Override
+        public String toString() {
+            return "message of " + message.length + " bytes from rank " + message.source + " (tag " + message.tag + ")";
+        }
+    }
+
+    /**
+     * Takes the earliest unmatched message a receive from {@code source} ({@link #ANY}) with {@code tag} ({@link #ANY})
+     * would take out of matching, and returns it; null when there is none. Finding and taking are one step under this
+     * object's lock, so two threads probing at once never get the same message (what a probe then a receive cannot
+     * promise).
+     */
+    public synchronized Matched improbe(int source, int tag) {
+        for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
+            Incoming m = it.next();
+            if ((source == ANY || source == m.source) && (tag == ANY || tag == m.tag)) {
+                it.remove();
+                return new Matched(m);
+            }
+        }
+        return null;
+    }
+
+    /** {@link #improbe} after one round of progress on every transport and collective. */
+    public Matched improbeAfterProgress(int source, int tag) {
+        return afterProgress("improbe", () -> improbe(source, tag));
+    }
+
+    /** Waits until {@link #improbe} takes a message, as {@link #probe} waits; fails at the deadline, naming it. */
+    public Matched mprobe(int source, int tag) {
+        return awaitMessage("matched probe", source, tag, () -> improbe(source, tag));
+    }
+
+    /**
+     * Receives matched message {@code h} into {@code into}: the receive is done at once if all its bytes are here,
+     * else when they are. A message longer than {@code into} truncates, as {@link #irecv}.
+     *
+     * @throws IllegalStateException {@code h} was received already
+     */
+    public RecvOp mrecv(Matched h, MemorySegment into) {
+        engine.checkUsable();
+        RecvOp op = new RecvOp(into, h.message.source, h.message.tag);
+        synchronized (this) {
+            if (h.received) {
+                throw new IllegalStateException(who + ": the matched " + h + " was received already");
+            }
+            h.received = true;
+            take(op, h.message);
+        }
+        return op;
     }
 
     /**
@@ -346,19 +430,28 @@ public final class PointToPoint implements FrameSink {
 
     /** Waits until a message that {@code source} and {@code tag} match has arrived (its first frame). */
     public Probed probe(int source, int tag) {
-        Probed[] found = new Probed[1];
+        return awaitMessage("probe", source, tag, () -> iprobe(source, tag));
+    }
+
+    /** Waits until {@code look} finds a message from {@code source} with {@code tag}; {@code what} names the wait. */
+    private <T> T awaitMessage(String what, int source, int tag, java.util.function.Supplier<T> look) {
+        List<T> found = new ArrayList<>(1);
         long start = System.nanoTime();
         engine.awaitOutside(() -> {
             sendAnswers();
-            found[0] = iprobe(source, tag);
-            if (found[0] == null && source != ANY && source != rank && engine.departed(source)) {
-                throw new PeerLostException(source, who + ": probe for a message from rank " + source
+            T t = look.get();
+            if (t != null) {
+                found.add(t);
+                return true;
+            }
+            if (source != ANY && source != rank && engine.departed(source)) {
+                throw new PeerLostException(source, who + ": " + what + " for a message from rank " + source
                         + " (" + tagName(tag) + "), which has closed its communicator");
             }
-            return found[0] != null;
-        }, () -> who + ": probe for a message from " + sourceName(source) + " (" + tagName(tag) + "); "
+            return false;
+        }, () -> who + ": " + what + " for a message from " + sourceName(source) + " (" + tagName(tag) + "); "
                 + held(), start, Long.MAX_VALUE);
-        return found[0];
+        return found.getFirst();
     }
 
     private void updateDone(SendOp op) {

@@ -39,7 +39,7 @@ class MpiProgramsSystemTest {
     /** The checks of the PointToPoint program, each printed once per rank. */
     private static final List<String> P2P_CHECKS = List.of("sendRecv", "sendRecvReplace", "any source", "iSend iRecv",
             "sSend", "rSend", "bSend", "isSend irSend", "probe", "iProbe", "PROC_NULL", "strided", "non-overtaking",
-            "truncate");
+            "mProbe", "imProbe imRecv", "persistent", "truncate");
 
     @TempDir
     static Path dir;
