@@ -71,6 +71,16 @@ public final class CgApp implements RankApp {
         AppReporting.report(comm, result, c.result(), c.summary());
     }
 
+    /**
+     * Parses the ranks' {@code key=value} options as a rank would, so a launcher can refuse bad ones before starting
+     * anything.
+     *
+     * @throws IllegalArgumentException naming the option that is wrong
+     */
+    public static void checkOptions(List<String> args, boolean deterministic) {
+        CgConfig.parse(args, deterministic);
+    }
+
     private static Outcome solve(Communicator comm, CgConfig c, BlockSplit split, double[] b, String role,
                                  AlgorithmChoice choice, boolean corrupt) {
         choice.apply(comm);
@@ -95,7 +105,8 @@ public final class CgApp implements RankApp {
         for (int r = 0; r < comm.size(); r++) {
             counts[r] = (long) Double.BYTES * split.count(r);
         }
-        try (Arena arena = Arena.ofConfined()) {
+        // Shared: the communicator's progress threads touch the buffers too.
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment send = mine.length == 0 ? null : arena.allocate((long) Double.BYTES * mine.length, 8);
             if (send != null) {
                 MemorySegment.copy(mine, 0, send, ValueLayout.JAVA_DOUBLE, 0, mine.length);
