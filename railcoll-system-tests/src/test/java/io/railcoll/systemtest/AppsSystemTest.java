@@ -147,17 +147,18 @@ class AppsSystemTest {
                 && failure.contains("differs from the single-process reference"), failure);
     }
 
-    private Jobs.Outcome runCg(Path result, boolean deterministic, String... args) {
+    /** A CG job on 2,1,2; {@code jvm}: the ranks' JVM options (a job that fails within seconds runs on C1, decision 0100). */
+    private Jobs.Outcome runCg(Path result, boolean deterministic, List<String> jvm, String... args) {
         List<String> a = new ArrayList<>(List.of(args));
         a.addAll(List.of("algorithm=auto", "warmup=0", "result=" + result));
         return Jobs.run(PLACEMENT, RAILS, CgApp.class, a, Map.of("RAILCOLL_TIMEOUT_MS", "15000",
-                "RAILCOLL_DETERMINISTIC", deterministic ? "on" : "off"));
+                "RAILCOLL_DETERMINISTIC", deterministic ? "on" : "off"), jvm);
     }
 
     @Test
     void cgEqualsTheRankOrderReferenceBitForBitWhenDeterministic() throws IOException {
         Path file = dir.resolve("cg.properties");
-        runCg(file, true, "grid=16").assertSucceeded();
+        runCg(file, true, Jobs.DEFAULT_JVM, "grid=16").assertSucceeded();
         AppResult r = AppResult.read(file);
         assertTrue(r.checkPassed(), r.checks());
         assertTrue(r.checks().contains("5 ranks stopped alike")
@@ -177,14 +178,14 @@ class AppsSystemTest {
         // 16 unknowns over 5 ranks: blocks of 3 or 4 rows, shorter than the stencil's reach of 4, so a rank's halo
         // comes from two ranks on each side. Any all-reduce order: judged by CG's bounds against the sequential run.
         Path file = dir.resolve("cg-small.properties");
-        runCg(file, false, "grid=4", "baseline=allreduce.ring").assertSucceeded();
+        runCg(file, false, Jobs.DEFAULT_JVM, "grid=4", "baseline=allreduce.ring").assertSucceeded();
         AppResult r = AppResult.read(file);
         assertTrue(r.checkPassed() && r.checks().contains("within the CG bounds of the sequential reference"), r.checks());
     }
 
     @Test
     void aCorruptedHaloFailsTheCgCheck() {
-        Jobs.Outcome o = runCg(dir.resolve("cg-corrupt.properties"), true, "grid=16", "corrupt-product=2");
+        Jobs.Outcome o = runCg(dir.resolve("cg-corrupt.properties"), true, Jobs.SHORT_JOB, "grid=16", "corrupt-product=2");
         assertFalse(o.result().succeeded(), o.all());
         String failure = o.result().failure();
         assertTrue(failure.contains("cg check failed") && failure.contains("not bit-identical to the rank-order reference")
