@@ -1,6 +1,6 @@
 /**
  * Application benchmarks after paper 000's Table 1: {@link io.railcoll.bench.apps.NbodyApp} (a time-stepped gravity
- * simulation that all-gathers positions every step) and {@link io.railcoll.bench.apps.RadixApp} (a parallel radix
+ * simulation that all-gathers positions every step), {@link io.railcoll.bench.apps.RadixApp} (a parallel radix
  * sort that all-gathers digit histograms every pass), {@link io.railcoll.bench.apps.KmeansApp} (all-reduce of
  * per-cluster sums) and {@link io.railcoll.bench.apps.CgApp} (conjugate gradient: all-reduced dot products and a
  * point-to-point halo exchange). Each runs its timed section once with a baseline algorithm
