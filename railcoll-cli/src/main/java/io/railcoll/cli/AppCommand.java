@@ -2,6 +2,7 @@ package io.railcoll.cli;
 
 import io.railcoll.bench.apps.AlgorithmChoice;
 import io.railcoll.bench.apps.AppResult;
+import io.railcoll.bench.apps.CgApp;
 import io.railcoll.bench.apps.KmeansApp;
 import io.railcoll.bench.apps.NbodyApp;
 import io.railcoll.bench.apps.RadixApp;
@@ -10,6 +11,7 @@ import io.railcoll.launcher.JobLauncher;
 import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NodeNetwork;
+import io.railcoll.settings.RailcollSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,9 +29,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code railcoll app nbody|radix|kmeans}: paper 000's Table 1 on the emulated cluster, and a data-parallel k-means.
- * Launches the app on every rank, which runs its timed section with the baseline and the compared collective (an
- * all-gather; k-means: an all-reduce) and checks its output; then reads rank 0's result file and prints one table
+ * {@code railcoll app nbody|radix|kmeans|cg}: paper 000's Table 1 on the emulated cluster, a data-parallel k-means
+ * and a conjugate-gradient solver. Launches the app on every rank, which runs its timed section with the baseline and
+ * the compared collective (an all-gather; k-means and CG: an all-reduce) and checks its output; then reads rank 0's result file and prints one table
  * row: times, communication times, speedups, and whether the check passed.
  */
 @Command(name = "app", mixinStandardHelpOptions = true, defaultValueProvider = SettingDefaults.class, sortOptions = false,
@@ -37,7 +39,9 @@ import java.util.concurrent.Callable;
                 + "print total and communication time, the speedup, and whether the output checked.",
                 "  nbody: N-body simulation that all-gathers positions every step (paper 000, Table 1).",
                 "  radix: radix sort that all-gathers digit counts every pass (paper 000, Table 1).",
-                "  kmeans: data-parallel k-means that all-reduces per-cluster sums and counts every iteration."})
+                "  kmeans: data-parallel k-means that all-reduces per-cluster sums and counts every iteration.",
+                "  cg: conjugate gradient on the 2-D Poisson stencil, rows block-distributed; two all-reduced dot products "
+                        + "and one point-to-point halo exchange per iteration."})
 final class AppCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -45,7 +49,7 @@ final class AppCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
-    @Parameters(index = "0", paramLabel = "APP", description = "Application to run: nbody, radix or kmeans.")
+    @Parameters(index = "0", paramLabel = "APP", description = "Application to run: nbody, radix, kmeans or cg.")
     String app;
 
     @Option(names = "--bodies", description = "nbody: number of bodies (default 2048).")
@@ -78,13 +82,22 @@ final class AppCommand implements Callable<Integer> {
     @Option(names = "--iterations", description = "kmeans: Lloyd iterations, one all-reduce each (default 20).")
     Integer iterations;
 
-    @Option(names = "--baseline", description = "Algorithm id of the app's main collective to compare against (default allgather.ring; kmeans: allreduce.ring).")
+    @Option(names = "--grid", description = "cg: side n of the n x n grid, n^2 unknowns (default 128).")
+    Integer grid;
+
+    @Option(names = "--tolerance", description = "cg: stop when ||r|| <= tolerance ||b||, in (0, 1) (default 1e-8).")
+    Double tolerance;
+
+    @Option(names = "--max-iterations", description = "cg: stop after this many iterations at the latest (default 10000).")
+    Integer maxIterations;
+
+    @Option(names = "--baseline", description = "Algorithm id of the app's main collective to compare against (default allgather.ring; kmeans and cg: allreduce.ring, or allreduce.deterministic with --deterministic).")
     String baseline;
 
     @Option(names = "--algorithm", description = "Algorithm id of the app's main collective to measure, or auto for the library's selection (default ${DEFAULT-VALUE}).", defaultValue = "auto")
     String algorithm;
 
-    @Option(names = "--seed", description = "Seed of the initial bodies or keys (default ${DEFAULT-VALUE}).", defaultValue = "42")
+    @Option(names = "--seed", description = "Seed of the initial bodies, keys, points or right-hand side (default ${DEFAULT-VALUE}).", defaultValue = "42")
     long seed;
 
     @Option(names = "--warmup", description = "Untimed runs with each algorithm before measuring (default ${DEFAULT-VALUE}).", defaultValue = "1")
@@ -105,7 +118,8 @@ final class AppCommand implements Callable<Integer> {
             case "nbody" -> NbodyApp.class;
             case "radix" -> RadixApp.class;
             case "kmeans" -> KmeansApp.class;
-            default -> throw new CommandLine.ParameterException(spec.commandLine(), "unknown app '" + app + "': use nbody, radix or kmeans");
+            case "cg" -> CgApp.class;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(), "unknown app '" + app + "': use nbody, radix, kmeans or cg");
         };
         List<String> args = appArguments();
         Path file = result != null ? result.toAbsolutePath() : Files.createTempFile("railcoll-app-", ".properties");
@@ -138,9 +152,11 @@ final class AppCommand implements Callable<Integer> {
 
     /** The app's key=value arguments; options of the other apps are refused rather than silently ignored. */
     private List<String> appArguments() {
-        Collective compared = app.equals("kmeans") ? Collective.ALLREDUCE : Collective.ALLGATHER;
+        Collective compared = app.equals("kmeans") || app.equals("cg") ? Collective.ALLREDUCE : Collective.ALLGATHER;
+        boolean deterministic = RailcollSettings.DETERMINISTIC.read(cluster.environment());
         if (baseline == null) {
-            baseline = compared == Collective.ALLREDUCE ? "allreduce.ring" : "allgather.ring";
+            baseline = compared == Collective.ALLGATHER ? "allgather.ring"
+                    : deterministic && app.equals("cg") ? "allreduce.deterministic" : "allreduce.ring";
         }
         for (String id : List.of(baseline, algorithm)) {
             try {
@@ -170,6 +186,18 @@ final class AppCommand implements Callable<Integer> {
         add(a, kmeans, "dims", dims);
         add(a, kmeans, "clusters", clusters);
         add(a, kmeans, "iterations", iterations);
+        boolean cg = app.equals("cg");
+        add(a, cg, "grid", grid);
+        add(a, cg, "tolerance", tolerance);
+        add(a, cg, "max-iterations", maxIterations);
+        if (cg) {
+            // Every option the ranks will parse, refused here rather than on every rank after the launch.
+            try {
+                CgApp.checkOptions(a, deterministic);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
         return a;
     }
 
@@ -202,6 +230,7 @@ final class AppCommand implements Callable<Integer> {
         out.println("problem: " + r.problem() + "; compared " + r.mainCollective() + ": " + r.blockBytes() + " B blocks, "
                 + seconds(r.baseline().mainSeconds()) + " s with the baseline, " + seconds(r.compared().mainSeconds())
                 + " s compared");
+        r.perStep().forEach(line -> out.println(line.strip()));
         out.println((r.checkPassed() ? "checks: " : "check FAILED: ") + r.checks());
     }
 

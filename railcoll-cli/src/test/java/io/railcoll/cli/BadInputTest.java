@@ -85,6 +85,14 @@ class BadInputTest {
             "bench --deterministic maybe | --deterministic ; 'maybe' ; on, off",
             "run --set RAILCOLL_DETERMINISTIC=on --deterministic off io.railcoll.bench.CheckApp | --deterministic off ; RAILCOLL_DETERMINISTIC=on ; disagree",
             "bench --no-such-option | --no-such-option",
+            // the CG app (decision 0114): its options are parsed as the ranks would, before anything starts
+            "app cg --tolerance 2 | tolerance ; below 1 ; 2.0",
+            "app cg --grid 0 | grid ; at least 1",
+            "app cg --grid 50000 | grid side ; 1..46340",
+            "app cg --points 5 | --points ; does not apply to cg",
+            "app cg --deterministic --baseline allreduce.ring | allreduce.ring ; rank order ; 0091",
+            "app cg --algorithm allgather.ring | allgather.ring ; allreduce algorithms",
+            "app sort | unknown app 'sort' ; cg",
     })
     void badInputIsOneLineNamingTheOptionWithExitCode2(String args, String expected) {
         List<String> parts = java.util.Arrays.stream(expected.split(";")).map(String::strip).toList();

@@ -2,6 +2,7 @@ package io.railcoll.systemtest;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.bench.apps.AppResult;
+import io.railcoll.bench.apps.CgApp;
 import io.railcoll.bench.apps.KmeansApp;
 import io.railcoll.bench.apps.NbodyApp;
 import io.railcoll.bench.apps.RadixApp;
@@ -144,6 +145,51 @@ class AppsSystemTest {
         String failure = o.result().failure();
         assertTrue(failure.contains("kmeans check failed") && failure.contains("iteration 2 counted 1002 points, not 1001")
                 && failure.contains("differs from the single-process reference"), failure);
+    }
+
+    /** A CG job on 2,1,2; {@code jvm}: the ranks' JVM options (a job that fails within seconds runs on C1, decision 0100). */
+    private Jobs.Outcome runCg(Path result, boolean deterministic, List<String> jvm, String... args) {
+        List<String> a = new ArrayList<>(List.of(args));
+        a.addAll(List.of("algorithm=auto", "warmup=0", "result=" + result));
+        return Jobs.run(PLACEMENT, RAILS, CgApp.class, a, Map.of("RAILCOLL_TIMEOUT_MS", "15000",
+                "RAILCOLL_DETERMINISTIC", deterministic ? "on" : "off"), jvm);
+    }
+
+    @Test
+    void cgEqualsTheRankOrderReferenceBitForBitWhenDeterministic() throws IOException {
+        Path file = dir.resolve("cg.properties");
+        runCg(file, true, Jobs.DEFAULT_JVM, "grid=16").assertSucceeded();
+        AppResult r = AppResult.read(file);
+        assertTrue(r.checkPassed(), r.checks());
+        assertTrue(r.checks().contains("5 ranks stopped alike")
+                && r.checks().contains("bit-identical to the rank-order reference"), r.checks());
+        assertEquals("allreduce.deterministic", r.baseline().label());
+        assertEquals("auto:allreduce.deterministic", r.compared().label());
+        long iterations = r.compared().steps();
+        assertTrue(iterations > 10, "the 16x16 problem takes tens of iterations: " + iterations);
+        // Per iteration two all-reduces (p.Ap, r.r) and one halo exchange, plus the first r.r.
+        assertEquals(3 * iterations + 1, r.compared().calls());
+        assertEquals("halo point-to-point", r.otherCommunication());
+        assertTrue(r.compared().otherNs() > 0 && r.compared().mainNs() > 0, r.toString());
+    }
+
+    @Test
+    void cgChecksPassWhenAHaloSpansSeveralRanks() throws IOException {
+        // 16 unknowns over 5 ranks: blocks of 3 or 4 rows, shorter than the stencil's reach of 4, so a rank's halo
+        // comes from two ranks on each side. Any all-reduce order: judged by CG's bounds against the sequential run.
+        Path file = dir.resolve("cg-small.properties");
+        runCg(file, false, Jobs.DEFAULT_JVM, "grid=4", "baseline=allreduce.ring").assertSucceeded();
+        AppResult r = AppResult.read(file);
+        assertTrue(r.checkPassed() && r.checks().contains("within the CG bounds of the sequential reference"), r.checks());
+    }
+
+    @Test
+    void aCorruptedHaloFailsTheCgCheck() {
+        Jobs.Outcome o = runCg(dir.resolve("cg-corrupt.properties"), true, Jobs.SHORT_JOB, "grid=16", "corrupt-product=2");
+        assertFalse(o.result().succeeded(), o.all());
+        String failure = o.result().failure();
+        assertTrue(failure.contains("cg check failed") && failure.contains("not bit-identical to the rank-order reference")
+                && failure.contains("true residual"), failure);
     }
 
     @Test

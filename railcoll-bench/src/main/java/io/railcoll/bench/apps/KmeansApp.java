@@ -96,6 +96,7 @@ public final class KmeansApp implements RankApp {
                         countProblem[0] = "iteration " + it + " counted " + (long) counted + " points, not " + c.points();
                     }
                     KmeansStep.update(totals, c.dims(), c.clusters(), centroids);
+                    timed.countSteps(1);
                 }
             });
         }

@@ -14,9 +14,17 @@ import java.util.function.Consumer;
  * @param totalNs  wall time of the timed section, max over ranks
  * @param commNs   time inside collectives during it, max over ranks
  * @param mainNs   time inside the compared all-gather (positions, digit counts), max over ranks
- * @param calls    collectives called by each rank during it
+ * @param otherNs  time inside the other communication (the CG app's halo exchange), max over ranks
+ * @param calls    collectives called by each rank during it (a halo exchange counts as one)
+ * @param steps    iterations of the app's loop that rank 0 counted ({@link TimedCollectives#countSteps}); 0 when the app
+ *                 does not count them, and then no per-step times are reported
  */
-public record RunTiming(String label, long totalNs, long commNs, long mainNs, long calls) {
+public record RunTiming(String label, long totalNs, long commNs, long mainNs, long otherNs, long calls, long steps) {
+
+    /** A timing without a count of steps; the other communication is what the compared collective leaves. */
+    public RunTiming(String label, long totalNs, long commNs, long mainNs, long calls) {
+        this(label, totalNs, commNs, mainNs, Math.max(0, commNs - mainNs), calls, 0);
+    }
 
     /**
      * Runs {@code section} on every rank after a synchronising all-gather, then agrees on the maxima with one small
@@ -31,18 +39,16 @@ public record RunTiming(String label, long totalNs, long commNs, long mainNs, lo
         long t0 = System.nanoTime();
         section.accept(timed);
         long total = System.nanoTime() - t0;
-        long[] mine = {total, timed.commNs(), timed.mainNs()};
-        long[] all = new long[3 * comm.size()];
+        long[] mine = {total, timed.commNs(), timed.mainNs(), timed.commNs() - timed.mainNs()};
+        long[] all = new long[mine.length * comm.size()];
         Staging.allgather(comm, MemorySegment.ofArray(mine), MemorySegment.ofArray(all));
-        long maxTotal = 0;
-        long maxComm = 0;
-        long maxMain = 0;
+        long[] max = new long[mine.length];
         for (int r = 0; r < comm.size(); r++) {
-            maxTotal = Math.max(maxTotal, all[3 * r]);
-            maxComm = Math.max(maxComm, all[3 * r + 1]);
-            maxMain = Math.max(maxMain, all[3 * r + 2]);
+            for (int k = 0; k < mine.length; k++) {
+                max[k] = Math.max(max[k], all[mine.length * r + k]);
+            }
         }
-        return new RunTiming(label, maxTotal, maxComm, maxMain, timed.calls());
+        return new RunTiming(label, max[0], max[1], max[2], max[3], timed.calls(), timed.steps());
     }
 
     public double totalSeconds() {
@@ -55,6 +61,10 @@ public record RunTiming(String label, long totalNs, long commNs, long mainNs, lo
 
     public double mainSeconds() {
         return mainNs / 1e9;
+    }
+
+    public double otherSeconds() {
+        return otherNs / 1e9;
     }
 
     /** The better of two repeats of the same configuration: the one with the shorter total time. */

@@ -1,11 +1,14 @@
 package io.railcoll.bench.apps;
 
 import io.railcoll.Communicator;
+import io.railcoll.MessageRequest;
 import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.PredefinedOperator;
 import io.railcoll.schedule.Collective;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The collectives an application's timed section calls, each timed, so the app can report its communication time
@@ -23,10 +26,13 @@ final class TimedCollectives {
     private final Communicator comm;
     private final AlgorithmChoice main;
     private final Staging staging = new Staging();
+    /** The tag of {@link #exchange}'s messages. */
+    static final int EXCHANGE_TAG = 22;
     private AlgorithmChoice applied;
     private long mainNs;
     private long otherNs;
     private long calls;
+    private long steps;
 
     TimedCollectives(Communicator comm, AlgorithmChoice main) {
         this.comm = comm;
@@ -55,6 +61,31 @@ final class TimedCollectives {
     void otherAllgather(MemorySegment send, MemorySegment recv) {
         use(AlgorithmChoice.automatic(Collective.ALLGATHER));
         otherNs += allgatherNs(send, recv);
+    }
+
+    /**
+     * Point-to-point messages outside the comparison (the CG app's halo exchange): receives from every
+     * {@code peers[k]} into {@code recvs[k]} and sends it {@code sends[k]}, all posted at once (receives first, so
+     * every message finds its buffer), then waits for all. Empty buffers are skipped. Native segments only; one call.
+     */
+    void exchange(int[] peers, MemorySegment[] sends, MemorySegment[] recvs) {
+        List<MessageRequest> requests = new ArrayList<>(2 * peers.length);
+        long t0 = System.nanoTime();
+        for (int k = 0; k < peers.length; k++) {
+            if (recvs[k].byteSize() > 0) {
+                requests.add(comm.irecv(recvs[k], peers[k], EXCHANGE_TAG));
+            }
+        }
+        for (int k = 0; k < peers.length; k++) {
+            if (sends[k].byteSize() > 0) {
+                requests.add(comm.isend(sends[k], peers[k], EXCHANGE_TAG));
+            }
+        }
+        for (MessageRequest r : requests) {
+            r.await();
+        }
+        otherNs += System.nanoTime() - t0;
+        calls++;
     }
 
     void alltoall(MemorySegment send, MemorySegment recv) {
@@ -97,5 +128,14 @@ final class TimedCollectives {
 
     long calls() {
         return calls;
+    }
+
+    /** Counts {@code n} steps of the app's loop (iterations, time steps), for the per-step times of the report. */
+    void countSteps(long n) {
+        steps += n;
+    }
+
+    long steps() {
+        return steps;
     }
 }

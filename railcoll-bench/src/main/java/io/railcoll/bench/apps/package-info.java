@@ -1,8 +1,10 @@
 /**
  * Application benchmarks after paper 000's Table 1: {@link io.railcoll.bench.apps.NbodyApp} (a time-stepped gravity
- * simulation that all-gathers positions every step) and {@link io.railcoll.bench.apps.RadixApp} (a parallel radix
- * sort that all-gathers digit histograms every pass). Each runs its timed section once with a baseline all-gather
- * algorithm and once with a compared one (or automatic selection), reports total and communication time and the
+ * simulation that all-gathers positions every step), {@link io.railcoll.bench.apps.RadixApp} (a parallel radix
+ * sort that all-gathers digit histograms every pass), {@link io.railcoll.bench.apps.KmeansApp} (all-reduce of
+ * per-cluster sums) and {@link io.railcoll.bench.apps.CgApp} (conjugate gradient: all-reduced dot products and a
+ * point-to-point halo exchange). Each runs its timed section once with a baseline algorithm
+ * of its main collective and once with a compared one (or automatic selection), reports total and communication time and the
  * speedup, and verifies its output so that a fast wrong answer fails the job.
  *
  * <p>The numerical and sorting pieces ({@link io.railcoll.bench.apps.GravityKernel},
