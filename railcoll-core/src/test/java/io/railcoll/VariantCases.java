@@ -129,9 +129,27 @@ public final class VariantCases {
     /** Runs one case on {@code comm}'s rank and checks its buffers. */
     public static void runCase(Communicator comm, Collective c, long[] counts, int root, boolean spread, boolean inPlace,
                         int seed, String label) {
+        startCase(comm, c, counts, root, spread, inPlace, seed, label, false).check().run();
+    }
+
+    /**
+     * A case started: its request (null when it ran blocking) and the check of its buffers, to run once the request
+     * has finished.
+     */
+    public record Started(Request request, Runnable check) {
+    }
+
+    /**
+     * Starts one case on {@code comm}'s rank: through the non-blocking form when {@code nonBlocking} (decision 0108),
+     * the blocking one otherwise. A long[] send buffer (reduce-scatter's) is overwritten as soon as the non-blocking
+     * call returns: it was copied when the call started, and a call that read it late would be caught.
+     */
+    public static Started startCase(Communicator comm, Collective c, long[] counts, int root, boolean spread,
+                                    boolean inPlace, int seed, String label, boolean nonBlocking) {
         int n = comm.size();
         int me = comm.rank();
-        switch (c) {
+        Request[] request = new Request[1];
+        return switch (c) {
             case GATHERV -> {
                 long[] displs = displacements(counts, spread);
                 byte[] send = block(seed, me, 0, counts[me]);
@@ -140,10 +158,16 @@ public final class VariantCases {
                 if (here) {
                     System.arraycopy(send, 0, recv, (int) place(counts, displs, me), send.length);
                 }
-                comm.gatherv(here ? null : send, recv, counts, displs, root);
-                if (me == root) {
-                    check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label);
+                if (nonBlocking) {
+                    request[0] = comm.igatherv(here ? null : send, recv, counts, displs, root);
+                } else {
+                    comm.gatherv(here ? null : send, recv, counts, displs, root);
                 }
+                yield new Started(request[0], () -> {
+                    if (me == root) {
+                        check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label);
+                    }
+                });
             }
             case SCATTERV -> {
                 long[] displs = displacements(counts, spread);
@@ -158,16 +182,24 @@ public final class VariantCases {
                 byte[] before = send == null ? null : send.clone();
                 boolean here = inPlace && me == root;
                 byte[] recv = here ? null : untouched(counts[me] + 4);
-                comm.scatterv(send == null ? null : ByteBuffer.wrap(send), counts, displs,
-                        recv == null ? null : ByteBuffer.wrap(recv), root);
-                if (recv != null) {
-                    byte[] expected = untouched(counts[me] + 4);
-                    System.arraycopy(block(seed, me, 0, counts[me]), 0, expected, 0, (int) counts[me]);
-                    check(expected, recv, label);
+                if (nonBlocking) {
+                    request[0] = comm.iscatterv(send == null ? null : ByteBuffer.wrap(send), counts, displs,
+                            recv == null ? null : ByteBuffer.wrap(recv), root);
+                } else {
+                    comm.scatterv(send == null ? null : ByteBuffer.wrap(send), counts, displs,
+                            recv == null ? null : ByteBuffer.wrap(recv), root);
                 }
-                if (send != null) {
-                    check(before, send, label + ": the root's send buffer changed");
-                }
+                byte[] sent = send;
+                yield new Started(request[0], () -> {
+                    if (recv != null) {
+                        byte[] expected = untouched(counts[me] + 4);
+                        System.arraycopy(block(seed, me, 0, counts[me]), 0, expected, 0, (int) counts[me]);
+                        check(expected, recv, label);
+                    }
+                    if (sent != null) {
+                        check(before, sent, label + ": the root's send buffer changed");
+                    }
+                });
             }
             case ALLGATHERV -> {
                 long[] displs = displacements(counts, spread);
@@ -177,8 +209,13 @@ public final class VariantCases {
                     System.arraycopy(send, 0, recv, (int) place(counts, displs, me), send.length);
                 }
                 MemorySegment r = MemorySegment.ofArray(recv);
-                comm.allgatherv(inPlace ? null : MemorySegment.ofArray(send), r, counts, displs);
-                check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label);
+                if (nonBlocking) {
+                    request[0] = comm.iallgatherv(inPlace ? null : MemorySegment.ofArray(send), r, counts, displs);
+                } else {
+                    comm.allgatherv(inPlace ? null : MemorySegment.ofArray(send), r, counts, displs);
+                }
+                yield new Started(request[0],
+                        () -> check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label));
             }
             case ALLTOALLV -> {
                 long[][] m = matrix(counts);
@@ -209,17 +246,26 @@ public final class VariantCases {
                         System.arraycopy(block(seed, me, j, recvCounts[j]), 0, recv, (int) place(recvCounts, rd, j),
                                 (int) recvCounts[j]);
                     }
-                    comm.alltoallv((byte[]) null, null, null, recv, recvCounts, rd);
+                    if (nonBlocking) {
+                        request[0] = comm.ialltoallv((byte[]) null, null, null, recv, recvCounts, rd);
+                    } else {
+                        comm.alltoallv((byte[]) null, null, null, recv, recvCounts, rd);
+                    }
                 } else {
                     recv = untouched(extent(recvCounts, rd));
-                    comm.alltoallv(send, sendCounts, sd, recv, recvCounts, rd);
+                    if (nonBlocking) {
+                        request[0] = comm.ialltoallv(send, sendCounts, sd, recv, recvCounts, rd);
+                    } else {
+                        comm.alltoallv(send, sendCounts, sd, recv, recvCounts, rd);
+                    }
                 }
                 byte[] expected = untouched(recv.length);
                 for (int i = 0; i < n; i++) {
                     System.arraycopy(block(seed, i, me, recvCounts[i]), 0, expected, (int) place(recvCounts, rd, i),
                             (int) recvCounts[i]);
                 }
-                check(expected, recv, label);
+                byte[] got = recv;
+                yield new Started(request[0], () -> check(expected, got, label));
             }
             case REDUCE_SCATTERV -> {
                 long[] elements = new long[n];
@@ -250,20 +296,28 @@ public final class VariantCases {
                     expected[k] = acc;
                 }
                 if (inPlace) {
-                    comm.reduceScatter(MemorySegment.ofArray(send), ElementType.LONG, elements, op);
-                    check(expected, Arrays.copyOf(send, (int) mine), label);
-                } else {
-                    long[] recv = new long[(int) mine + 2];
-                    Arrays.fill(recv, 0x5A5A5A5A5A5A5A5AL);
-                    comm.reduceScatter(send, recv, elements, op);
-                    long[] want = Arrays.copyOf(expected, (int) mine + 2);
-                    want[(int) mine] = 0x5A5A5A5A5A5A5A5AL;
-                    want[(int) mine + 1] = 0x5A5A5A5A5A5A5A5AL;
-                    check(want, recv, label);
+                    if (nonBlocking) {
+                        request[0] = comm.ireduceScatter(MemorySegment.ofArray(send), ElementType.LONG, elements, op);
+                    } else {
+                        comm.reduceScatter(MemorySegment.ofArray(send), ElementType.LONG, elements, op);
+                    }
+                    yield new Started(request[0], () -> check(expected, Arrays.copyOf(send, (int) mine), label));
                 }
+                long[] recv = new long[(int) mine + 2];
+                Arrays.fill(recv, 0x5A5A5A5A5A5A5A5AL);
+                if (nonBlocking) {
+                    request[0] = comm.ireduceScatter(send, recv, elements, op);
+                    Arrays.fill(send, -1); // a long[] is staged when the call starts
+                } else {
+                    comm.reduceScatter(send, recv, elements, op);
+                }
+                long[] want = Arrays.copyOf(expected, (int) mine + 2);
+                want[(int) mine] = 0x5A5A5A5A5A5A5A5AL;
+                want[(int) mine + 1] = 0x5A5A5A5A5A5A5A5AL;
+                yield new Started(request[0], () -> check(want, recv, label));
             }
             default -> throw new AssertionError(c);
-        }
+        };
     }
 
     private static long value(int seed, int rank, long k, boolean sum) {
