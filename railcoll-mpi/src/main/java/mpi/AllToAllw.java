@@ -20,13 +20,11 @@ final class AllToAllw {
 
     static void run(Call c, Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes, Object recvBuf,
                     int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        c.vector(sendCount, sDispls);
-        c.vector(recvCount, rDispls);
-        Transfer[] s = transfers(c, sendTypes, "sendTypes");
-        Transfer[] r = transfers(c, recvTypes, "recvTypes");
-        c.sameBytes(s[c.rank], sendCount[c.rank], r[c.rank], recvCount[c.rank]);
-        UserBuffer in = view(c, sendBuf, sendCount, sDispls, sendTypes, "sendBuf");
-        UserBuffer out = view(c, recvBuf, recvCount, rDispls, recvTypes, "recvBuf");
+        Checked a = check(c, sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes);
+        Transfer[] s = a.s();
+        Transfer[] r = a.r();
+        UserBuffer in = a.in();
+        UserBuffer out = a.out();
         long mine = 0;
         for (int i = 0; i < c.size; i++) {
             mine = Math.max(mine, Math.max(s[i].bytes(sendCount[i]), r[i].bytes(recvCount[i])));
@@ -55,13 +53,11 @@ final class AllToAllw {
     static Comm.Started start(Call c, Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                               Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
-        c.vector(sendCount, sDispls);
-        c.vector(recvCount, rDispls);
-        Transfer[] s = transfers(c, sendTypes, "sendTypes");
-        Transfer[] r = transfers(c, recvTypes, "recvTypes");
-        c.sameBytes(s[c.rank], sendCount[c.rank], r[c.rank], recvCount[c.rank]);
-        UserBuffer in = view(c, sendBuf, sendCount, sDispls, sendTypes, "sendBuf");
-        UserBuffer out = view(c, recvBuf, recvCount, rDispls, recvTypes, "recvBuf");
+        Checked a = check(c, sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes);
+        Transfer[] s = a.s();
+        Transfer[] r = a.r();
+        UserBuffer in = a.in();
+        UserBuffer out = a.out();
         long[] sendBytes = new long[c.size];
         long[] recvBytes = new long[c.size];
         long sendAll = 0;
@@ -90,6 +86,22 @@ final class AllToAllw {
             }
             out.commit();
         });
+    }
+
+    /** The arguments of both forms, checked: every block's type and place, and this rank's block to itself. */
+    private record Checked(Transfer[] s, Transfer[] r, UserBuffer in, UserBuffer out) {
+    }
+
+    private static Checked check(Call c, Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                 Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
+            throws MPIException {
+        c.vector(sendCount, sDispls);
+        c.vector(recvCount, rDispls);
+        Transfer[] s = transfers(c, sendTypes, "sendTypes");
+        Transfer[] r = transfers(c, recvTypes, "recvTypes");
+        c.sameBytes(s[c.rank], sendCount[c.rank], r[c.rank], recvCount[c.rank]);
+        return new Checked(s, r, view(c, sendBuf, sendCount, sDispls, sendTypes, "sendBuf"),
+                view(c, recvBuf, recvCount, rDispls, recvTypes, "recvBuf"));
     }
 
     private static Transfer[] transfers(Call c, Datatype[] types, String what) throws MPIException {

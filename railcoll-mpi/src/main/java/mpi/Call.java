@@ -340,6 +340,18 @@ final class Call {
      */
     void alltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
                    int[] recvCounts, int[] rdispls) {
+        PackedBlocks p = packBlocks(s, in, sendCounts, sdispls, r, recvCounts);
+        backend.alltoallv(p.send(), p.sendBytes(), p.recv(), p.recvBytes());
+        deliverBlocks(r, p.recv(), p.recvBytes(), out, recvCounts, rdispls);
+    }
+
+    /** An all-to-allv's blocks packed in staging, its byte counts, and where its received blocks land packed. */
+    private record PackedBlocks(MemorySegment send, long[] sendBytes, MemorySegment recv, long[] recvBytes) {
+    }
+
+    /** Packs block j ({@code sendCounts[j]} elements from element {@code sdispls[j]} of {@code in}) for rank j. */
+    private PackedBlocks packBlocks(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r,
+                                    int[] recvCounts) {
         long[] sendBytes = new long[size];
         long[] recvBytes = new long[size];
         long sendAll = 0;
@@ -350,20 +362,13 @@ final class Call {
             sendAll += sendBytes[i];
             recvAll += recvBytes[i];
         }
-        MemorySegment area = staging.take(sendAll + recvAll);
-        MemorySegment send = area.asSlice(0, sendAll);
-        MemorySegment recv = area.asSlice(sendAll, recvAll);
+        MemorySegment send = sendAll == 0 ? NOTHING : staging.take(sendAll);
         long at = 0;
         for (int j = 0; j < size; j++) {
             s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(at, sendBytes[j]));
             at += sendBytes[j];
         }
-        backend.alltoallv(send, sendBytes, recv, recvBytes);
-        at = 0;
-        for (int i = 0; i < size; i++) {
-            r.deliver(recv.asSlice(at, recvBytes[i]), out, rdispls[i], recvCounts[i]);
-            at += recvBytes[i];
-        }
+        return new PackedBlocks(send, sendBytes, recvAll == 0 ? NOTHING : staging.take(recvAll), recvBytes);
     }
 
     /**
@@ -452,27 +457,11 @@ final class Call {
      */
     Comm.Started ialltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
                             int[] recvCounts, int[] rdispls) {
-        long[] sendBytes = new long[size];
-        long[] recvBytes = new long[size];
-        long sendAll = 0;
-        long recvAll = 0;
-        for (int i = 0; i < size; i++) {
-            sendBytes[i] = s.bytes(sendCounts[i]);
-            recvBytes[i] = r.bytes(recvCounts[i]);
-            sendAll += sendBytes[i];
-            recvAll += recvBytes[i];
-        }
-        MemorySegment send = sendAll == 0 ? NOTHING : staging.take(sendAll);
-        long at = 0;
-        for (int j = 0; j < size; j++) {
-            s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(at, sendBytes[j]));
-            at += sendBytes[j];
-        }
-        MemorySegment recv = recvAll == 0 ? NOTHING : staging.take(recvAll);
+        PackedBlocks p = packBlocks(s, in, sendCounts, sdispls, r, recvCounts);
         int[] counts = recvCounts.clone();
         int[] displs = rdispls.clone();
-        return new Comm.Started(backend.ialltoallv(send, sendBytes, recv, recvBytes),
-                () -> deliverBlocks(r, recv, recvBytes, out, counts, displs));
+        return new Comm.Started(backend.ialltoallv(p.send(), p.sendBytes(), p.recv(), p.recvBytes()),
+                () -> deliverBlocks(r, p.recv(), p.recvBytes(), out, counts, displs));
     }
 
     /**

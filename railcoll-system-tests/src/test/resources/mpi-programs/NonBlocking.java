@@ -345,13 +345,13 @@ public class NonBlocking {
             vs[i].waitFor();
         }
         if (rank == gvRoot) {
-            int[] want = new int[gvAll];
+            int[] gvWant = new int[gvAll];
             for (int i = 0; i < size; i++) {
                 for (int k = 0; k < gvCounts[i]; k++) {
-                    want[gvDispls[i] + k] = 1000 * i + k;
+                    gvWant[gvDispls[i] + k] = 1000 * i + k;
                 }
             }
-            check(rank, "iGatherv", gvGathered, want);
+            check(rank, "iGatherv", gvGathered, gvWant);
         }
         if (rank == 0) {
             int[] unchanged = new int[gvAll];
@@ -362,11 +362,11 @@ public class NonBlocking {
             }
             check(rank, "iScatterv", svData, unchanged);   // in place at the root: its blocks stay
         } else {
-            int[] want = new int[gvCounts[rank]];
-            for (int k = 0; k < want.length; k++) {
-                want[k] = 2000 + 10 * rank + k;
+            int[] svWant = new int[gvCounts[rank]];
+            for (int k = 0; k < svWant.length; k++) {
+                svWant[k] = 2000 + 10 * rank + k;
             }
-            check(rank, "iScatterv", svPiece, want);
+            check(rank, "iScatterv", svPiece, svWant);
         }
         int[] avWant = new int[avIn];
         for (int i = 0; i < size; i++) {
