@@ -320,6 +320,36 @@ public final class VariantCases {
         };
     }
 
+    /**
+     * Starts a call of {@code c} on 3 ranks in which rank 2 disagrees about rank 0's count only (its own block is
+     * empty, as is rank 0's for the others): the ranks that never exchange a non-empty block must still find out. The
+     * non-blocking form returns its request; the blocking one runs and returns null.
+     */
+    static Request disagree(Communicator comm, Collective c, boolean nonBlocking) {
+        long[] counts = comm.rank() == 2 ? new long[] {8, 16, 0} : new long[] {0, 16, 0};
+        long[] recvCounts = comm.rank() == 2 ? new long[] {8, 0, 0} : new long[3];
+        long[] elements = {counts[0] / 8, 2, 0};
+        if (nonBlocking) {
+            return switch (c) {
+                case GATHERV -> comm.igatherv(new byte[16], new byte[32], counts, null, 1);
+                case SCATTERV -> comm.iscatterv(new byte[32], counts, null, new byte[16], 1);
+                case ALLGATHERV -> comm.iallgatherv(new byte[16], new byte[32], counts, null);
+                case ALLTOALLV -> comm.ialltoallv(new byte[32], new long[3], null, new byte[32], recvCounts, null);
+                case REDUCE_SCATTERV -> comm.ireduceScatter(new long[4], new long[4], elements, PredefinedOperator.SUM);
+                default -> throw new AssertionError(c);
+            };
+        }
+        switch (c) {
+            case GATHERV -> comm.gatherv(new byte[16], new byte[32], counts, null, 1);
+            case SCATTERV -> comm.scatterv(new byte[32], counts, null, new byte[16], 1);
+            case ALLGATHERV -> comm.allgatherv(new byte[16], new byte[32], counts, null);
+            case ALLTOALLV -> comm.alltoallv(new byte[32], new long[3], null, new byte[32], recvCounts, null);
+            case REDUCE_SCATTERV -> comm.reduceScatter(new long[4], new long[4], elements, PredefinedOperator.SUM);
+            default -> throw new AssertionError(c);
+        }
+        return null;
+    }
+
     private static long value(int seed, int rank, long k, boolean sum) {
         long x = pattern(seed, rank, 0, k) * 1_000_003L + rank * 7 + k;
         // The affine operator composes (a, b) pairs packed in a long; keep the multiplier odd so nothing collapses.
