@@ -203,27 +203,7 @@ class NonBlockingVariantsTest {
 
     @Test
     void ranksThatPassDifferentCountsFailEveryRankWithAMismatch() throws Exception {
-        for (Collective c : List.of(Collective.GATHERV, Collective.SCATTERV, Collective.ALLGATHERV,
-                Collective.ALLTOALLV, Collective.REDUCE_SCATTERV)) {
-            try (InProcessRanks ranks = InProcessRanks.start(3, Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(20)))) {
-                ConcurrentHashMap<Integer, Throwable> failures = new ConcurrentHashMap<>();
-                ranks.onEveryRank(comm -> {
-                    try {
-                        Request r = VariantCases.disagree(comm, c, true);
-                        r.await();
-                        comm.barrier();
-                    } catch (RailcollException e) {
-                        failures.put(comm.rank(), e);
-                    }
-                });
-                for (int r = 0; r < 3; r++) {
-                    assertInstanceOf(MismatchException.class, failures.get(r), "i" + c.id() + " rank " + r + ": "
-                            + failures.get(r));
-                }
-                assertTrue(failures.values().stream().anyMatch(e -> e.getMessage().contains("count mismatch")),
-                        c.id() + ": " + failures.values());
-            }
-        }
+        VariableCollectivesTest.assertEveryRankFailsWithACountMismatch(true);
     }
 
     @Test

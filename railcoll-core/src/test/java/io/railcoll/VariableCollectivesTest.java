@@ -108,24 +108,33 @@ class VariableCollectivesTest {
 
     @Test
     void ranksThatPassDifferentCountsFailEveryRankWithAMismatch() throws Exception {
+        assertEveryRankFailsWithACountMismatch(false);
+    }
+
+    /** Every v-variant on 3 ranks with disagreeing counts ({@link VariantCases#disagree}), blocking or not. */
+    static void assertEveryRankFailsWithACountMismatch(boolean nonBlocking) throws Exception {
         for (Collective c : List.of(Collective.GATHERV, Collective.SCATTERV, Collective.ALLGATHERV,
                 Collective.ALLTOALLV, Collective.REDUCE_SCATTERV)) {
             try (InProcessRanks ranks = InProcessRanks.start(3, Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(20)))) {
                 ConcurrentHashMap<Integer, Throwable> failures = new ConcurrentHashMap<>();
                 ranks.onEveryRank(comm -> {
                     try {
-                        VariantCases.disagree(comm, c, false);
+                        Request r = VariantCases.disagree(comm, c, nonBlocking);
+                        if (r != null) {
+                            r.await();
+                        }
                         comm.barrier(); // a rank whose part ended before the disagreement was found meets it here
                     } catch (RailcollException e) {
                         failures.put(comm.rank(), e);
                     }
                 });
+                String call = (nonBlocking ? "i" : "") + c.id();
                 for (int r = 0; r < 3; r++) {
-                    assertInstanceOf(MismatchException.class, failures.get(r), c.id() + " rank " + r + ": "
+                    assertInstanceOf(MismatchException.class, failures.get(r), call + " rank " + r + ": "
                             + failures.get(r));
                 }
                 assertTrue(failures.values().stream().anyMatch(e -> e.getMessage().contains("count mismatch")),
-                        c.id() + ": " + failures.values());
+                        call + ": " + failures.values());
             }
         }
     }
