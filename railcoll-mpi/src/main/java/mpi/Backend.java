@@ -125,6 +125,14 @@ interface Backend {
     /** Packed all-to-allv: {@code sendCounts[j]} bytes to rank j, {@code recvCounts[i]} bytes from rank i. */
     void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts);
 
+    /**
+     * Starts the packed all-to-allv (decision 0108: the count exchange and the data chained in railcoll's engine, so
+     * nothing waits here). The non-blocking gatherv and scatterv are all-to-allvs too: their ranks know only their
+     * own counts, and the count exchange tells each rank the others' (decision 0109). {@code send} and {@code recv}
+     * are never null (empty for nothing).
+     */
+    Pending ialltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts);
+
     /** Reduce-scatter with per-rank counts (elements): this rank's block of every rank's vector, combined. */
     void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] counts, Operator op);
 

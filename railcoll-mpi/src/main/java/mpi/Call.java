@@ -340,6 +340,18 @@ final class Call {
      */
     void alltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
                    int[] recvCounts, int[] rdispls) {
+        PackedBlocks p = packBlocks(s, in, sendCounts, sdispls, r, recvCounts);
+        backend.alltoallv(p.send(), p.sendBytes(), p.recv(), p.recvBytes());
+        deliverBlocks(r, p.recv(), p.recvBytes(), out, recvCounts, rdispls);
+    }
+
+    /** An all-to-allv's blocks packed in staging, its byte counts, and where its received blocks land packed. */
+    private record PackedBlocks(MemorySegment send, long[] sendBytes, MemorySegment recv, long[] recvBytes) {
+    }
+
+    /** Packs block j ({@code sendCounts[j]} elements from element {@code sdispls[j]} of {@code in}) for rank j. */
+    private PackedBlocks packBlocks(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r,
+                                    int[] recvCounts) {
         long[] sendBytes = new long[size];
         long[] recvBytes = new long[size];
         long sendAll = 0;
@@ -350,20 +362,13 @@ final class Call {
             sendAll += sendBytes[i];
             recvAll += recvBytes[i];
         }
-        MemorySegment area = staging.take(sendAll + recvAll);
-        MemorySegment send = area.asSlice(0, sendAll);
-        MemorySegment recv = area.asSlice(sendAll, recvAll);
+        MemorySegment send = sendAll == 0 ? NOTHING : staging.take(sendAll);
         long at = 0;
         for (int j = 0; j < size; j++) {
             s.packTo(in, sdispls[j], sendCounts[j], send.asSlice(at, sendBytes[j]));
             at += sendBytes[j];
         }
-        backend.alltoallv(send, sendBytes, recv, recvBytes);
-        at = 0;
-        for (int i = 0; i < size; i++) {
-            r.deliver(recv.asSlice(at, recvBytes[i]), out, rdispls[i], recvCounts[i]);
-            at += recvBytes[i];
-        }
+        return new PackedBlocks(send, sendBytes, recvAll == 0 ? NOTHING : staging.take(recvAll), recvBytes);
     }
 
     /**
@@ -440,6 +445,91 @@ final class Call {
         MemorySegment whole = staging.take(t.bytes(all));
         return iallreduce(plan, op, t, send, whole, all,
                 () -> t.deliver(whole.asSlice(skip, t.bytes(mine)), out, 0, mine));
+    }
+
+    /** An empty buffer, for a side of an all-to-allv that has nothing to move (null would mean in place). */
+    private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
+
+    /**
+     * {@code iAllToAllv}: this rank's blocks packed into the request's staging now, railcoll's non-blocking
+     * all-to-allv (its count exchange and data chained in the engine, decision 0108), and block i delivered to element
+     * {@code rdispls[i]} of {@code out} when it finishes.
+     */
+    Comm.Started ialltoallv(Transfer s, UserBuffer in, int[] sendCounts, int[] sdispls, Transfer r, UserBuffer out,
+                            int[] recvCounts, int[] rdispls) {
+        PackedBlocks p = packBlocks(s, in, sendCounts, sdispls, r, recvCounts);
+        int[] counts = recvCounts.clone();
+        int[] displs = rdispls.clone();
+        return new Comm.Started(backend.ialltoallv(p.send(), p.sendBytes(), p.recv(), p.recvBytes()),
+                () -> deliverBlocks(r, p.recv(), p.recvBytes(), out, counts, displs));
+    }
+
+    /**
+     * {@code iGatherv}: an all-to-allv in which every rank sends its block to the root alone (decision 0109): its
+     * count exchange tells the root what each rank sends, and a block whose size differs from the root's count for it
+     * fails every rank as a count mismatch, without a blocking exchange of sizes first. On the other ranks {@code r},
+     * {@code out}, {@code counts} and {@code displs} are null.
+     */
+    Comm.Started igatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs, int root) {
+        long[] sendBytes = new long[size];
+        long[] recvBytes = new long[size];
+        sendBytes[root] = own.byteSize();
+        if (rank != root) {
+            return new Comm.Started(backend.ialltoallv(own, sendBytes, NOTHING, recvBytes));
+        }
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            recvBytes[i] = r.bytes(counts[i]);
+            total += recvBytes[i];
+        }
+        MemorySegment all = total == 0 ? NOTHING : staging.take(total);
+        int[] c = counts.clone();
+        int[] d = displs.clone();
+        return new Comm.Started(backend.ialltoallv(own, sendBytes, all, recvBytes),
+                () -> deliverBlocks(r, all, recvBytes, out, c, d));
+    }
+
+    /**
+     * {@code iScatterv}: an all-to-allv in which the root alone sends, block i to rank i (decision 0109); every rank
+     * receives its {@code recvCount} elements from the root, a block of another size failing every rank as a count
+     * mismatch. On the other ranks {@code s}, {@code in}, {@code counts} and {@code displs} are null; on the root
+     * {@code out} is null in place (its own block stays in {@code in} and is not sent).
+     */
+    Comm.Started iscatterv(Transfer s, UserBuffer in, int[] counts, int[] displs, Transfer r, UserBuffer out,
+                           long recvCount, int root) {
+        long[] sendBytes = new long[size];
+        long[] recvBytes = new long[size];
+        MemorySegment send = NOTHING;
+        if (rank == root) {
+            long total = 0;
+            for (int i = 0; i < size; i++) {
+                sendBytes[i] = out == null && i == root ? 0 : s.bytes(counts[i]);
+                total += sendBytes[i];
+            }
+            send = total == 0 ? NOTHING : staging.take(total);
+            long at = 0;
+            for (int i = 0; i < size; i++) {
+                s.packTo(in, displs[i], sendBytes[i] == 0 ? 0 : counts[i], send.asSlice(at, sendBytes[i]));
+                at += sendBytes[i];
+            }
+        }
+        if (out == null) {
+            return new Comm.Started(backend.ialltoallv(send, sendBytes, NOTHING, recvBytes));
+        }
+        recvBytes[root] = r.bytes(recvCount);
+        MemorySegment mine = recvBytes[root] == 0 ? NOTHING : staging.take(recvBytes[root]);
+        return new Comm.Started(backend.ialltoallv(send, sendBytes, mine, recvBytes),
+                () -> r.deliver(mine, out, 0, recvCount));
+    }
+
+    /** Block i of the packed {@code all} ({@code sizes[i]} bytes) to element {@code displs[i]} of {@code out}. */
+    private static void deliverBlocks(Transfer r, MemorySegment all, long[] sizes, UserBuffer out, int[] counts,
+                                      int[] displs) {
+        long at = 0;
+        for (int i = 0; i < sizes.length; i++) {
+            r.deliver(all.asSlice(at, sizes[i]), out, displs[i], counts[i]);
+            at += sizes[i];
+        }
     }
 
     /** {@code iAllGatherv}: the non-blocking all-gather of blocks padded to the largest, each put at its displacement. */

@@ -1143,43 +1143,144 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
+    /**
+     * Starts {@link #gatherv(Object, int, Datatype, Object, int[], int[], Datatype, int)}; the receive arguments
+     * matter on the root only. Carried out as railcoll's non-blocking all-to-allv in which every rank sends to the
+     * root alone (decision 0109): nothing waits here, and a block whose size differs from the root's count for it
+     * fails every rank with a count mismatch ({@code MPI.ERR_OTHER}), where the blocking call reports
+     * {@code MPI.ERR_TRUNCATE} for a larger one.
+     */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
                                   int[] displs, Datatype recvtype, int root) throws MPIException {
-        return notYet("iGatherv");
+        return nonBlocking("iGatherv", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            Transfer s = c.transfer(sendtype);
+            MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            if (c.rank != root) {
+                return c.igatherv(null, own, null, null, null, root);
+            }
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            c.sameBytes(s, sendcount, r, recvcount[root]);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            return c.igatherv(r, own, out, recvcount, displs, root);
+        });
     }
 
+    /** Starts the root's in-place {@link #gatherv(Object, int[], int[], Datatype, int)}. */
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        return notYet("iGatherv");
+        return nonBlocking("iGatherv", c -> {
+            c.root(root);
+            if (c.rank != root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: the in-place iGatherv(recvbuf, recvcount, displs, recvtype, "
+                        + root + ") is the root's form; the other ranks call iGatherv(sendbuf, sendcount, sendtype, root)");
+            }
+            Transfer r = c.transfer(recvtype);
+            c.vector(recvcount, displs);
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
+            return c.igatherv(r, r.sendCopy(out, displs[root], recvcount[root]), out, recvcount, displs, root);
+        });
     }
 
+    /** Starts the other ranks' {@link #gatherv(Object, int, Datatype, int)}: no receive arguments. */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        return notYet("iGatherv");
+        return nonBlocking("iGatherv", c -> {
+            c.count(sendcount, "sendcount");
+            c.root(root);
+            if (c.rank == root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: iGatherv(sendbuf, sendcount, sendtype, " + root
+                        + ") is the other ranks' form; the root calls iGatherv(recvbuf, recvcount, displs, recvtype, root)");
+            }
+            Transfer s = c.transfer(sendtype);
+            return c.igatherv(null, s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount), null, null, null,
+                    root);
+        });
     }
 
+    /**
+     * Starts {@link #scatterv(Object, int[], int[], Datatype, Object, int, Datatype, int)}; the send arguments matter
+     * on the root only. Carried out as railcoll's non-blocking all-to-allv in which the root alone sends (decision
+     * 0109): a block whose size differs from its rank's receive count fails every rank with a count mismatch
+     * ({@code MPI.ERR_OTHER}) rather than {@code MPI.ERR_TRUNCATE} on that rank.
+     */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
                                    int recvcount, Datatype recvtype, int root) throws MPIException {
-        return notYet("iScatterv");
+        return nonBlocking("iScatterv", c -> {
+            c.count(recvcount, "recvcount");
+            c.root(root);
+            Transfer r = c.transfer(recvtype);
+            UserBuffer out = r.buffer(recvbuf, recvcount, "recvbuf");
+            if (c.rank != root) {
+                return c.iscatterv(null, null, null, null, r, out, recvcount, root);
+            }
+            Transfer s = c.transfer(sendtype);
+            c.vector(sendcount, displs);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, displs), "sendbuf");
+            return c.iscatterv(s, in, sendcount, displs, r, out, recvcount, root);
+        });
     }
 
+    /** Starts the root's in-place {@link #scatterv(Object, int[], int[], Datatype, int)}: its own block stays. */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        return notYet("iScatterv");
+        return nonBlocking("iScatterv", c -> {
+            c.root(root);
+            if (c.rank != root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: the in-place iScatterv(sendbuf, sendcount, displs, sendtype, "
+                        + root + ") is the root's form; the other ranks call iScatterv(recvbuf, recvcount, recvtype, root)");
+            }
+            Transfer s = c.transfer(sendtype);
+            c.vector(sendcount, displs);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, displs), "sendbuf");
+            return c.iscatterv(s, in, sendcount, displs, null, null, 0, root);
+        });
     }
 
+    /** Starts the other ranks' {@link #scatterv(Object, int, Datatype, int)}: no send arguments. */
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return notYet("iScatterv");
+        return nonBlocking("iScatterv", c -> {
+            c.count(recvcount, "recvcount");
+            c.root(root);
+            if (c.rank == root) {
+                throw c.error(MPI.ERR_ROOT, "invalid root: iScatterv(recvbuf, recvcount, recvtype, " + root
+                        + ") is the other ranks' form; the root calls iScatterv(sendbuf, sendcount, displs, sendtype, root)");
+            }
+            Transfer r = c.transfer(recvtype);
+            return c.iscatterv(null, null, null, null, r, r.buffer(recvbuf, recvcount, "recvbuf"), recvcount, root);
+        });
     }
 
+    /**
+     * Starts {@link #allToAllv}: the blocks are packed into the request's own memory now (the program may reuse
+     * {@code sendbuf} at once), railcoll's non-blocking all-to-allv chains its count exchange and the data without
+     * waiting (decision 0108), and each block lands at its displacement when the request finishes.
+     */
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Buffer recvbuf,
                                     int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        return notYet("iAllToAllv");
+        return nonBlocking("iAllToAllv", c -> {
+            Transfer s = c.transfer(sendtype);
+            Transfer r = c.transfer(recvtype);
+            c.vector(sendcount, sdispls);
+            c.vector(recvcount, rdispls);
+            c.sameBytes(s, sendcount[c.rank], r, recvcount[c.rank]);
+            UserBuffer in = s.buffer(sendbuf, c.vectorSpan(sendcount, sdispls), "sendbuf");
+            UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, rdispls), "recvbuf");
+            return c.ialltoallv(s, in, sendcount, sdispls, r, out, recvcount, rdispls);
+        });
     }
 
+    /**
+     * Starts {@link #allToAllw}: each block packed by its own type into the request's memory now, railcoll's
+     * non-blocking all-to-allv of the exact block sizes (no padding, unlike the blocking call), and each block
+     * unpacked by its receive type when the request finishes (decision 0109).
+     */
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                     Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
-        return notYet("iAllToAllw");
+        return nonBlocking("iAllToAllw", c -> AllToAllw.start(c, sendBuf, sendCount, sDispls, sendTypes, recvBuf,
+                recvCount, rDispls, recvTypes));
     }
 
     /** Starts an inclusive or exclusive prefix ({@code iScan}, {@code iExScan}) from {@code sendbuf} into {@code recvbuf}. */
@@ -1206,19 +1307,6 @@ public class Comm implements Freeable, Cloneable {
             UserBuffer b = t.buffer(buf, count, "buf");
             MemorySegment data = t.send(b, 0, count);
             return c.iscan(plan, op, t, data, data, count, exclusive, () -> t.deliver(data, b, 0, count));
-        });
-    }
-
-    /**
-     * An {@code MPI.ERR_UNSUPPORTED_OPERATION} error for a non-blocking collective railcoll-core has no non-blocking
-     * form of yet (docs/mpi.md lists them): refused rather than run blocking, which would deadlock a program that
-     * overlaps it with other calls.
-     */
-    final Request notYet(String name) throws MPIException {
-        return nonBlocking(name, c -> {
-            String blocking = Character.toLowerCase(name.charAt(1)) + name.substring(2);
-            throw c.error(MPI.ERR_UNSUPPORTED_OPERATION, "unsupported operation: railcoll has no non-blocking " + blocking
-                    + " yet (docs/mpi.md); use the blocking " + blocking);
         });
     }
 

@@ -208,6 +208,11 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Pending ialltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
+        return Pending.of(comm.ialltoallv(send, sendCounts, null, recv, recvCounts, null));
+    }
+
+    @Override
     public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] counts, Operator op) {
         comm.reduceScatter(send, recv, type, counts, op);
     }

@@ -206,6 +206,17 @@ final class SelfBackend implements Backend {
     }
 
     @Override
+    public Pending ialltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
+        if (sendCounts[0] != recvCounts[0]) {
+            // What railcoll's count exchange finds on more ranks (decision 0085).
+            throw new io.railcoll.MismatchException("count mismatch in alltoallv: rank 0 sends itself " + sendCounts[0]
+                    + " bytes but expects " + recvCounts[0]);
+        }
+        alltoallv(send, sendCounts, recv, recvCounts);
+        return Pending.DONE;
+    }
+
+    @Override
     public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] counts, Operator op) {
         MemorySegment.copy(send, 0, recv, 0, type.bytes(counts[0]));
     }

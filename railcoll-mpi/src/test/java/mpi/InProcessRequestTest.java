@@ -108,6 +108,146 @@ class InProcessRequestTest {
         }
     }
 
+    /**
+     * iGatherv, iScatterv, iAllToAllv and iAllToAllw (decision 0109) all in flight at once, completed in reverse order,
+     * at the root and elsewhere: rounds 0 and 1 swap the root's in-place and ordinary forms. Heap arrays, uneven counts
+     * (a zero among them), displacements out of rank order; the send arrays are overwritten as soon as the calls
+     * return (they were copied when the calls started).
+     */
+    @Test
+    void theVFormsAtTheRootAndElsewhereInFlightTogether() throws Exception {
+        for (int round = 0; round < 2; round++) {
+            boolean inPlace = round == 1;
+            List<Object> results = onRanks((comm, rank) -> {
+                int groot = 1;
+                int sroot = 2;
+                int[] gcounts = {1, 0, 3};
+                int[] gdispls = {4, 0, 1};
+                int[] mine = new int[gcounts[rank]];
+                for (int k = 0; k < mine.length; k++) {
+                    mine[k] = 10 * rank + k;
+                }
+                int[] gathered = new int[6];
+                Request g;
+                if (rank != groot) {
+                    g = comm.iGatherv(IntBuffer.wrap(mine), mine.length, MPI.INT, groot);
+                } else if (inPlace) {
+                    g = comm.iGatherv(IntBuffer.wrap(gathered), gcounts, gdispls, MPI.INT, groot); // own block: none
+                } else {
+                    g = comm.iGatherv(IntBuffer.wrap(mine), mine.length, MPI.INT, IntBuffer.wrap(gathered), gcounts,
+                            gdispls, MPI.INT, groot);
+                }
+                int[] scounts = {3, 1, 2};
+                int[] sdispls = {3, 0, 1};
+                int[] all = {100, 101, 102, 103, 104, 105};
+                int[] piece = new int[scounts[rank]];
+                Request s;
+                if (rank != sroot) {
+                    s = comm.iScatterv(IntBuffer.wrap(piece), piece.length, MPI.INT, sroot);
+                } else if (inPlace) {
+                    s = comm.iScatterv(IntBuffer.wrap(all), scounts, sdispls, MPI.INT, sroot);
+                } else {
+                    s = comm.iScatterv(IntBuffer.wrap(all), scounts, sdispls, MPI.INT, IntBuffer.wrap(piece),
+                            piece.length, MPI.INT, sroot);
+                }
+                // Rank i sends (i + j) % 3 ints to rank j, packed; receives in reverse rank order.
+                int[] vsc = new int[RANKS];
+                int[] vsd = new int[RANKS];
+                int[] vrc = new int[RANKS];
+                int[] vrd = new int[RANKS];
+                int sendAll = 0;
+                for (int j = 0; j < RANKS; j++) {
+                    vsc[j] = (rank + j) % RANKS;
+                    vsd[j] = sendAll;
+                    sendAll += vsc[j];
+                    vrc[j] = (j + rank) % RANKS;
+                }
+                for (int j = RANKS - 1, at = 0; j >= 0; at += vrc[j], j--) {
+                    vrd[j] = at;
+                }
+                int[] vsend = new int[sendAll];
+                for (int j = 0; j < RANKS; j++) {
+                    for (int k = 0; k < vsc[j]; k++) {
+                        vsend[vsd[j] + k] = 100 * rank + 10 * j + k;
+                    }
+                }
+                int[] vrecv = new int[sendAll + 1];
+                Request a = comm.iAllToAllv(IntBuffer.wrap(vsend), vsc, vsd, MPI.INT, IntBuffer.wrap(vrecv), vrc, vrd,
+                        MPI.INT);
+                // iAllToAllw: the same exchange in bytes of INT, displacements in bytes.
+                int[] wsd = new int[RANKS];
+                int[] wrd = new int[RANKS];
+                for (int j = 0; j < RANKS; j++) {
+                    wsd[j] = 4 * vsd[j];
+                    wrd[j] = 4 * vrd[j];
+                }
+                Datatype[] ints = {MPI.INT, MPI.INT, MPI.INT};
+                int[] wrecv = new int[sendAll + 1];
+                Request w = comm.iAllToAllw(IntBuffer.wrap(vsend.clone()), vsc, wsd, ints, IntBuffer.wrap(wrecv), vrc,
+                        wrd, ints);
+                java.util.Arrays.fill(mine, -1);
+                java.util.Arrays.fill(vsend, -1);
+                if (rank != sroot || !inPlace) {
+                    java.util.Arrays.fill(all, -1);
+                }
+                Request[] rs = {g, s, a, w};
+                for (int i = rs.length - 1; i >= 0; i--) {
+                    rs[i].waitFor();
+                    assertTrue(rs[i].isNull());
+                }
+                return new int[][] {gathered, piece, vrecv, wrecv, all};
+            });
+            for (int rank = 0; rank < RANKS; rank++) {
+                int[][] got = (int[][]) results.get(rank);
+                String where = "rank " + rank + (inPlace ? " (roots in place)" : "");
+                assertArrayEquals(rank == 1 ? new int[] {0, 20, 21, 22, 0, 0} : new int[6], got[0], where + ": gatherv");
+                int[] piece = switch (rank) {
+                    case 0 -> new int[] {103, 104, 105};
+                    case 1 -> new int[] {100};
+                    default -> inPlace ? new int[2] : new int[] {101, 102};
+                };
+                assertArrayEquals(piece, got[1], where + ": scatterv");
+                if (rank == 2 && inPlace) {
+                    assertArrayEquals(new int[] {100, 101, 102, 103, 104, 105}, got[4], where + ": the root's data");
+                }
+                int[] expected = new int[got[2].length];
+                for (int i = RANKS - 1, at = 0; i >= 0; i--) {
+                    int c = (i + rank) % RANKS;
+                    for (int k = 0; k < c; k++) {
+                        expected[at + k] = 100 * i + 10 * rank + k;
+                    }
+                    at += c;
+                }
+                assertArrayEquals(expected, got[2], where + ": allToAllv");
+                assertArrayEquals(expected, got[3], where + ": allToAllw");
+            }
+        }
+    }
+
+    /** A rank that sends another count than the root expects fails every rank's iGatherv, not only the root's. */
+    @Test
+    void aCountDisagreementInIGathervFailsEveryRank() throws Exception {
+        List<Object> results = onRanks((comm, rank) -> {
+            int[] counts = {1, 1, 1};
+            int send = rank == 2 ? 2 : 1; // rank 2 sends one element too many
+            Request r = rank == 0
+                    ? comm.iGatherv(IntBuffer.wrap(new int[2]), send, MPI.INT, IntBuffer.wrap(new int[3]), counts,
+                    new int[] {0, 1, 2}, MPI.INT, 0)
+                    : comm.iGatherv(IntBuffer.wrap(new int[2]), send, MPI.INT, 0);
+            try {
+                r.waitFor();
+                return -1;
+            } catch (MPIException e) {
+                assertTrue(e.getMessage().contains("count mismatch") || e.getMessage().contains("mismatch"),
+                        e.getMessage());
+                return e.getErrorClass();
+            }
+        });
+        for (int rank = 0; rank < RANKS; rank++) {
+            assertEquals(MPI.ERR_OTHER, results.get(rank), "rank " + rank);
+        }
+    }
+
     @Test
     void aFailedPeerFailsTheRequestThroughTheHandler() throws Exception {
         List<Object> results = onRanks((comm, rank) -> {

@@ -8,7 +8,8 @@ import mpi.*;
  * Non-blocking collectives as users of Open MPI's mpi.jar write them: the classic overlap of an iAllReduce on a direct
  * buffer with local work, testing it now and then; then every i-form on direct and on heap buffers (which the
  * bindings refuse), completed by waitAll, waitAny, waitSome and testAll loops; one on a split communicator;
- * allToAllw with a datatype per rank, pack and unpack, attributes. Each result is checked against the
+ * allToAllw with a datatype per rank, pack and unpack, attributes; the v-forms (iGatherv, iScatterv in place,
+ * iAllToAllv, iAllToAllw) in flight together, completed last-started first. Each result is checked against the
  * value computed here sequentially, in rank order, on any number of ranks.
  */
 public class NonBlocking {
@@ -275,14 +276,116 @@ public class NonBlocking {
         MPI.COMM_WORLD.deleteAttr(key);
         Comm.freeKeyval(key);
 
-        // ---- errors after ERRORS_RETURN: what is not provided, and a request misused ----
+        // ---- the v-forms, all in flight together: the non-root forms, the root's in place, uneven counts ----
+        int gvRoot = size - 1;
+        int[] gvCounts = new int[size];
+        int[] gvDispls = new int[size];
+        int gvAll = 0;
+        for (int i = size - 1; i >= 0; i--) {   // blocks land in reverse rank order
+            gvCounts[i] = i % 3;
+            gvDispls[i] = gvAll;
+            gvAll += gvCounts[i];
+        }
+        int[] gvMine = new int[gvCounts[rank]];
+        for (int k = 0; k < gvMine.length; k++) {
+            gvMine[k] = 1000 * rank + k;
+        }
+        int[] gvGathered = new int[gvAll];
+        int[] svData = new int[gvAll];   // the scatterv root's blocks, at the same places
+        for (int i = 0; i < size; i++) {
+            for (int k = 0; k < gvCounts[i]; k++) {
+                svData[gvDispls[i] + k] = 2000 + 10 * i + k;
+            }
+        }
+        int[] svPiece = new int[gvCounts[rank]];
+        int[] avSendCounts = new int[size];
+        int[] avSendDispls = new int[size];
+        int[] avRecvCounts = new int[size];
+        int[] avRecvDispls = new int[size];
+        int avOut = 0;
+        int avIn = 0;
+        for (int j = 0; j < size; j++) {
+            avSendCounts[j] = (rank + j) % 3;
+            avSendDispls[j] = avOut;
+            avOut += avSendCounts[j];
+            avRecvCounts[j] = (j + rank) % 3;
+            avRecvDispls[j] = avIn;
+            avIn += avRecvCounts[j];
+        }
+        int[] avSend = new int[avOut];
+        for (int j = 0; j < size; j++) {
+            for (int k = 0; k < avSendCounts[j]; k++) {
+                avSend[avSendDispls[j] + k] = 100 * rank + 10 * j + k;
+            }
+        }
+        IntBuffer avRecv = MPI.newIntBuffer(avIn);   // direct, used in place
+        int[] awRecv = new int[avIn];
+        int[] awSendBytes = new int[size];
+        int[] awRecvBytes = new int[size];
+        Datatype[] ints = new Datatype[size];
+        for (int j = 0; j < size; j++) {
+            awSendBytes[j] = 4 * avSendDispls[j];
+            awRecvBytes[j] = 4 * avRecvDispls[j];
+            ints[j] = MPI.INT;
+        }
+        Request[] vs = {
+                rank == gvRoot
+                        ? MPI.COMM_WORLD.iGatherv(IntBuffer.wrap(gvMine), gvMine.length, MPI.INT, IntBuffer.wrap(gvGathered),
+                        gvCounts, gvDispls, MPI.INT, gvRoot)
+                        : MPI.COMM_WORLD.iGatherv(IntBuffer.wrap(gvMine), gvMine.length, MPI.INT, gvRoot),
+                rank == 0
+                        ? MPI.COMM_WORLD.iScatterv(IntBuffer.wrap(svData), gvCounts, gvDispls, MPI.INT, 0)
+                        : MPI.COMM_WORLD.iScatterv(IntBuffer.wrap(svPiece), svPiece.length, MPI.INT, 0),
+                MPI.COMM_WORLD.iAllToAllv(IntBuffer.wrap(avSend), avSendCounts, avSendDispls, MPI.INT, avRecv, avRecvCounts,
+                        avRecvDispls, MPI.INT),
+                MPI.COMM_WORLD.iAllToAllw(IntBuffer.wrap(avSend.clone()), avSendCounts, awSendBytes, ints,
+                        IntBuffer.wrap(awRecv), avRecvCounts, awRecvBytes, ints)};
+        Arrays.fill(avSend, -1);   // copied when the calls started
+        for (int i = vs.length - 1; i >= 0; i--) {   // completed last-started first
+            vs[i].waitFor();
+        }
+        if (rank == gvRoot) {
+            int[] gvWant = new int[gvAll];
+            for (int i = 0; i < size; i++) {
+                for (int k = 0; k < gvCounts[i]; k++) {
+                    gvWant[gvDispls[i] + k] = 1000 * i + k;
+                }
+            }
+            check(rank, "iGatherv", gvGathered, gvWant);
+        }
+        if (rank == 0) {
+            int[] unchanged = new int[gvAll];
+            for (int i = 0; i < size; i++) {
+                for (int k = 0; k < gvCounts[i]; k++) {
+                    unchanged[gvDispls[i] + k] = 2000 + 10 * i + k;
+                }
+            }
+            check(rank, "iScatterv", svData, unchanged);   // in place at the root: its blocks stay
+        } else {
+            int[] svWant = new int[gvCounts[rank]];
+            for (int k = 0; k < svWant.length; k++) {
+                svWant[k] = 2000 + 10 * rank + k;
+            }
+            check(rank, "iScatterv", svPiece, svWant);
+        }
+        int[] avWant = new int[avIn];
+        for (int i = 0; i < size; i++) {
+            for (int k = 0; k < avRecvCounts[i]; k++) {
+                avWant[avRecvDispls[i] + k] = 100 * i + 10 * rank + k;
+            }
+        }
+        int[] avGot = new int[avIn];
+        avRecv.get(0, avGot);
+        check(rank, "iAllToAllv", avGot, avWant);
+        check(rank, "iAllToAllw", awRecv, avWant);
+
+        // ---- errors after ERRORS_RETURN: a non-root form called at its own root ----
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         try {
-            MPI.COMM_WORLD.iAllToAllv(IntBuffer.wrap(toAll), new int[size], new int[size], MPI.INT,
-                    IntBuffer.wrap(fromAll), new int[size], new int[size], MPI.INT);
-            System.out.println("rank " + rank + " iAllToAllv MISMATCH: no error");
+            MPI.COMM_WORLD.iGatherv(IntBuffer.wrap(new int[1]), 1, MPI.INT, rank);
+            System.out.println("rank " + rank + " wrong root form MISMATCH: no error");
         } catch (MPIException e) {
-            check(rank, "unsupported", e.getErrorClass(), MPI.ERR_UNSUPPORTED_OPERATION);
+            check(rank, "wrong root form", e.getErrorClass(), MPI.ERR_ROOT);
         }
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
 

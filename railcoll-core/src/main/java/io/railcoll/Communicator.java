@@ -842,6 +842,120 @@ public interface Communicator extends AutoCloseable {
                 recvCounts, op);
     }
 
+    // ---- the v-variants, non-blocking (decision 0108) ----
+    //
+    // Each starts the blocking call's collective and returns at once; the arguments are checked as the blocking
+    // call's are, and the count and displacement arrays copied, so they may be reused at once. A receive buffer
+    // belongs to railcoll until the request finishes; a send buffer too, unless its blocks had to be packed (they
+    // are then copied when the call starts). Blocks that do not lie packed, and arrays other than byte[], go through
+    // memory of the call's own engine slot: packed when it starts, unpacked into the caller's buffer when its last op
+    // has run and before the request counts as finished; a request that fails writes nothing there.
+
+    /** Starts {@link #gatherv(MemorySegment, MemorySegment, long[], long[], int)}, with its in-place form. */
+    Request igatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root);
+
+    default Request igatherv(byte[] send, byte[] recv, long[] counts, long[] displs, int root) {
+        return igatherv(send == null ? null : MemorySegment.ofArray(send),
+                recv == null ? null : MemorySegment.ofArray(recv), counts, displs, root);
+    }
+
+    default Request igatherv(ByteBuffer send, ByteBuffer recv, long[] counts, long[] displs, int root) {
+        return igatherv(send == null ? null : MemorySegment.ofBuffer(send),
+                recv == null ? null : MemorySegment.ofBuffer(recv), counts, displs, root);
+    }
+
+    /** Starts {@link #scatterv(MemorySegment, long[], long[], MemorySegment, int)}, with its in-place form. */
+    Request iscatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root);
+
+    default Request iscatterv(byte[] send, long[] counts, long[] displs, byte[] recv, int root) {
+        return iscatterv(send == null ? null : MemorySegment.ofArray(send), counts, displs,
+                recv == null ? null : MemorySegment.ofArray(recv), root);
+    }
+
+    default Request iscatterv(ByteBuffer send, long[] counts, long[] displs, ByteBuffer recv, int root) {
+        return iscatterv(send == null ? null : MemorySegment.ofBuffer(send), counts, displs,
+                recv == null ? null : MemorySegment.ofBuffer(recv), root);
+    }
+
+    /** Starts {@link #allgatherv(MemorySegment, MemorySegment, long[], long[])}, with its in-place form. */
+    Request iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
+
+    default Request iallgatherv(byte[] send, byte[] recv, long[] counts, long[] displs) {
+        return iallgatherv(send == null ? null : MemorySegment.ofArray(send),
+                recv == null ? null : MemorySegment.ofArray(recv), counts, displs);
+    }
+
+    default Request iallgatherv(ByteBuffer send, ByteBuffer recv, long[] counts, long[] displs) {
+        return iallgatherv(send == null ? null : MemorySegment.ofBuffer(send),
+                recv == null ? null : MemorySegment.ofBuffer(recv), counts, displs);
+    }
+
+    /**
+     * Starts {@link #alltoallv(MemorySegment, long[], long[], MemorySegment, long[], long[])}, with its in-place form,
+     * without waiting for anything: the request holds two collectives in a row, the all-gather of the send counts and
+     * then the data, whose shape is built when the counts have arrived (decision 0108). Its
+     * {@link Request#sequenceNumber()} is the data's; the count exchange has the number before it.
+     */
+    Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
+                       long[] recvCounts, long[] recvDispls);
+
+    default Request ialltoallv(byte[] send, long[] sendCounts, long[] sendDispls, byte[] recv, long[] recvCounts,
+                               long[] recvDispls) {
+        return ialltoallv(send == null ? null : MemorySegment.ofArray(send), sendCounts, sendDispls,
+                recv == null ? null : MemorySegment.ofArray(recv), recvCounts, recvDispls);
+    }
+
+    default Request ialltoallv(ByteBuffer send, long[] sendCounts, long[] sendDispls, ByteBuffer recv,
+                               long[] recvCounts, long[] recvDispls) {
+        return ialltoallv(send == null ? null : MemorySegment.ofBuffer(send), sendCounts, sendDispls,
+                recv == null ? null : MemorySegment.ofBuffer(recv), recvCounts, recvDispls);
+    }
+
+    /** Starts {@link #reduceScatter(MemorySegment, MemorySegment, ElementType, long[], Operator)}, in place too. */
+    Request ireduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts, Operator op);
+
+    /** Starts the in-place reduce-scatter with per-rank counts. */
+    default Request ireduceScatter(MemorySegment buffer, ElementType type, long[] recvCounts, Operator op) {
+        return ireduceScatter(buffer, buffer, type, recvCounts, op);
+    }
+
+    default Request ireduceScatter(byte[] send, byte[] recv, ElementType type, long[] recvCounts, Operator op) {
+        requireArray("ireduceScatter", send, "send");
+        return ireduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), type,
+                recvCounts, op);
+    }
+
+    default Request ireduceScatter(ByteBuffer send, ByteBuffer recv, ElementType type, long[] recvCounts,
+                                   Operator op) {
+        requireArray("ireduceScatter", send, "send");
+        return ireduceScatter(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), type,
+                recvCounts, op);
+    }
+
+    default Request ireduceScatter(int[] send, int[] recv, long[] recvCounts, Operator op) {
+        requireArray("ireduceScatter", send, "send");
+        return ireduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                ElementType.INT, recvCounts, op);
+    }
+
+    default Request ireduceScatter(long[] send, long[] recv, long[] recvCounts, Operator op) {
+        requireArray("ireduceScatter", send, "send");
+        return ireduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                ElementType.LONG, recvCounts, op);
+    }
+
+    default Request ireduceScatter(float[] send, float[] recv, long[] recvCounts, Operator op) {
+        requireArray("ireduceScatter", send, "send");
+        return ireduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                ElementType.FLOAT, recvCounts, op);
+    }
+
+    default Request ireduceScatter(double[] send, double[] recv, long[] recvCounts, Operator op) {
+        requireArray("ireduceScatter", send, "send");
+        return ireduceScatter(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv),
+                ElementType.DOUBLE, recvCounts, op);
+    }
+
     private static void requireArray(String call, Object array, String what) {
         if (array == null) {
             throw new IllegalArgumentException(call + ": " + what + " must not be null");

@@ -139,6 +139,13 @@ final class NodeShmCollectives {
      * Counts a collective the engine runs by messages in the node's call numbering, so that a node-mate that runs
      * the same call in the node buffer (the ranks disagree on the algorithm or the collective) fails naming both.
      */
+    /** As {@link #announceByMessages(Shape)} for a call whose counts are not known yet (an i-all-to-allv's data). */
+    void announceByMessages(io.railcoll.schedule.Collective collective) {
+        if (collectives != null) {
+            collectives.announceByMessages(collective.id(), 0, 0);
+        }
+    }
+
     void announceByMessages(Shape shape) {
         if (collectives != null) {
             collectives.announceByMessages(shape.collective().id(), shape.root(), shape.wireBlockBytes());

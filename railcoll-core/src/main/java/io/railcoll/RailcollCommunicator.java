@@ -1058,88 +1058,128 @@ final class RailcollCommunicator implements Communicator {
     public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
         gate.enter("gatherv");
         try {
-            open();
-            checkRoot(root);
-            checkCounts("gatherv", counts);
-            VariableLayout out = null;
-            VariableLayout in = null;
-            if (rank == root) {
-                requireNonNull(recv, "recv (on the root)");
-                checkWritable("gatherv", recv);
-                in = new VariableLayout("gatherv", "recv", counts, displs, recv.byteSize(), true);
-                if (send == null) {
-                    // In place: the root's block already lies in recv, where it stays.
-                    send = recv;
-                    out = new VariableLayout("gatherv", "recv (the root's own block, in place)",
-                            new long[] {counts[root]}, new long[] {in.displacement(root)}, recv.byteSize(), false);
-                }
-            } else {
-                recv = null;
-                if (send == null && counts[rank] == 0) {
-                    send = NO_BUFFER; // a rank with nothing to send may pass no buffer
-                }
-            }
-            if (out == null) {
-                requireNonNull(send, "send");
-                out = new VariableLayout("gatherv", "send", new long[] {counts[rank]}, null, send.byteSize(), false);
-            }
-            runVariable(variableShape(Collective.GATHERV, root, counts, 1, true), null, send, out, recv, in);
+            gatherv("gatherv", send, recv, counts, displs, root, false);
         } finally {
             gate.exit();
         }
+    }
+
+    /** The counts and displacements are copied: the caller may reuse its arrays at once (decision 0108). */
+    @Override
+    public Request igatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
+        long[] c = copy(counts);
+        long[] d = copy(displs);
+        return start("igatherv", () -> gatherv("igatherv", send, recv, c, d, root, true));
+    }
+
+    private long gatherv(String call, MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root,
+                         boolean nonBlocking) {
+        open();
+        checkRoot(root);
+        checkCounts(call, counts);
+        VariableLayout out = null;
+        VariableLayout in = null;
+        if (rank == root) {
+            requireNonNull(recv, "recv (on the root)");
+            checkWritable(call, recv);
+            in = new VariableLayout(call, "recv", counts, displs, recv.byteSize(), true);
+            if (send == null) {
+                // In place: the root's block already lies in recv, where it stays.
+                send = recv;
+                out = new VariableLayout(call, "recv (the root's own block, in place)",
+                        new long[] {counts[root]}, new long[] {in.displacement(root)}, recv.byteSize(), false);
+            }
+        } else {
+            recv = null;
+            if (send == null && counts[rank] == 0) {
+                send = NO_BUFFER; // a rank with nothing to send may pass no buffer
+            }
+        }
+        if (out == null) {
+            requireNonNull(send, "send");
+            out = new VariableLayout(call, "send", new long[] {counts[rank]}, null, send.byteSize(), false);
+        }
+        return runVariable(variableShape(Collective.GATHERV, root, counts, 1, true), null, send, out, recv, in,
+                nonBlocking);
     }
 
     @Override
     public void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
         gate.enter("scatterv");
         try {
-            open();
-            checkRoot(root);
-            checkCounts("scatterv", counts);
-            VariableLayout out = null;
-            VariableLayout in = null;
-            if (rank == root) {
-                requireNonNull(send, "send (on the root)");
-                out = new VariableLayout("scatterv", "send", counts, displs, send.byteSize(), false);
-            } else {
-                send = null;
-            }
-            if (recv == null && rank != root && counts[rank] == 0) {
-                recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
-            }
-            if (recv != null || rank != root) {
-                requireNonNull(recv, "recv");
-                checkWritable("scatterv", recv);
-                in = new VariableLayout("scatterv", "recv", new long[] {counts[rank]}, null, recv.byteSize(), true);
-            } // else in place: the root's own block stays in send; the schedule's copy of it lands in staging
-            runVariable(variableShape(Collective.SCATTERV, root, counts, 1, true), null, send, out, recv, in);
+            scatterv("scatterv", send, counts, displs, recv, root, false);
         } finally {
             gate.exit();
         }
     }
 
     @Override
+    public Request iscatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
+        long[] c = copy(counts);
+        long[] d = copy(displs);
+        return start("iscatterv", () -> scatterv("iscatterv", send, c, d, recv, root, true));
+    }
+
+    private long scatterv(String call, MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root,
+                          boolean nonBlocking) {
+        open();
+        checkRoot(root);
+        checkCounts(call, counts);
+        VariableLayout out = null;
+        VariableLayout in = null;
+        if (rank == root) {
+            requireNonNull(send, "send (on the root)");
+            out = new VariableLayout(call, "send", counts, displs, send.byteSize(), false);
+        } else {
+            send = null;
+        }
+        if (recv == null && rank != root && counts[rank] == 0) {
+            recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
+        }
+        if (recv != null || rank != root) {
+            requireNonNull(recv, "recv");
+            checkWritable(call, recv);
+            in = new VariableLayout(call, "recv", new long[] {counts[rank]}, null, recv.byteSize(), true);
+        } // else in place: the root's own block stays in send; the schedule's copy of it lands in staging
+        return runVariable(variableShape(Collective.SCATTERV, root, counts, 1, true), null, send, out, recv, in,
+                nonBlocking);
+    }
+
+    @Override
     public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
         gate.enter("allgatherv");
         try {
-            open();
-            checkCounts("allgatherv", counts);
-            requireNonNull(recv, "recv");
-            checkWritable("allgatherv", recv);
-            VariableLayout in = new VariableLayout("allgatherv", "recv", counts, displs, recv.byteSize(), true);
-            VariableLayout out;
-            if (send == null) {
-                send = recv; // in place: this rank's block already lies in recv
-                out = new VariableLayout("allgatherv", "recv (this rank's own block, in place)",
-                        new long[] {counts[rank]}, new long[] {in.displacement(rank)}, recv.byteSize(), false);
-            } else {
-                requireNonNull(send, "send");
-                out = new VariableLayout("allgatherv", "send", new long[] {counts[rank]}, null, send.byteSize(), false);
-            }
-            runVariable(variableShape(Collective.ALLGATHERV, 0, counts, 1, true), null, send, out, recv, in);
+            allgatherv("allgatherv", send, recv, counts, displs, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        long[] c = copy(counts);
+        long[] d = copy(displs);
+        return start("iallgatherv", () -> allgatherv("iallgatherv", send, recv, c, d, true));
+    }
+
+    private long allgatherv(String call, MemorySegment send, MemorySegment recv, long[] counts, long[] displs,
+                            boolean nonBlocking) {
+        open();
+        checkCounts(call, counts);
+        requireNonNull(recv, "recv");
+        checkWritable(call, recv);
+        VariableLayout in = new VariableLayout(call, "recv", counts, displs, recv.byteSize(), true);
+        VariableLayout out;
+        if (send == null) {
+            send = recv; // in place: this rank's block already lies in recv
+            out = new VariableLayout(call, "recv (this rank's own block, in place)",
+                    new long[] {counts[rank]}, new long[] {in.displacement(rank)}, recv.byteSize(), false);
+        } else {
+            requireNonNull(send, "send");
+            out = new VariableLayout(call, "send", new long[] {counts[rank]}, null, send.byteSize(), false);
+        }
+        return runVariable(variableShape(Collective.ALLGATHERV, 0, counts, 1, true), null, send, out, recv, in,
+                nonBlocking);
     }
 
     @Override
@@ -1147,26 +1187,62 @@ final class RailcollCommunicator implements Communicator {
                           long[] recvCounts, long[] recvDispls) {
         gate.enter("alltoallv");
         try {
-            open();
-            requireNonNull(recv, "recv");
-            checkWritable("alltoallv", recv);
-            checkCounts("alltoallv (recvCounts)", recvCounts);
-            if (send == null) {
-                // In place (MPI_IN_PLACE): recv's blocks are sent, with recv's counts, and replaced.
-                send = recv;
-                sendCounts = recvCounts;
-                sendDispls = recvDispls;
-            } else {
-                requireNonNull(send, "send");
-                checkCounts("alltoallv (sendCounts)", sendCounts);
-            }
-            VariableLayout out = new VariableLayout("alltoallv", "send", sendCounts, sendDispls, send.byteSize(), false);
-            VariableLayout in = new VariableLayout("alltoallv", "recv", recvCounts, recvDispls, recv.byteSize(), true);
-            long[] matrix = exchangeRows(sendCounts, recvCounts);
-            runVariable(variableShape(Collective.ALLTOALLV, 0, matrix, 1, true), null, send, out, recv, in);
+            alltoallv("alltoallv", send, sendCounts, sendDispls, recv, recvCounts, recvDispls, false);
         } finally {
             gate.exit();
         }
+    }
+
+    /**
+     * Two calls in the engine under one request: the all-gather of the send counts, and the data, whose number is
+     * reserved now and whose shape is built when the counts have arrived (decision 0108). Nothing waits here.
+     */
+    @Override
+    public Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
+                              long[] recvCounts, long[] recvDispls) {
+        long[] sc = copy(sendCounts);
+        long[] sd = copy(sendDispls);
+        long[] rc = copy(recvCounts);
+        long[] rd = copy(recvDispls);
+        return start("ialltoallv", () -> alltoallv("ialltoallv", send, sc, sd, recv, rc, rd, true));
+    }
+
+    private long alltoallv(String call, MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
+                           long[] recvCounts, long[] recvDispls, boolean nonBlocking) {
+        open();
+        requireNonNull(recv, "recv");
+        checkWritable(call, recv);
+        checkCounts(call + " (recvCounts)", recvCounts);
+        if (send == null) {
+            // In place (MPI_IN_PLACE): recv's blocks are sent, with recv's counts, and replaced.
+            send = recv;
+            sendCounts = recvCounts;
+            sendDispls = recvDispls;
+        } else {
+            requireNonNull(send, "send");
+            checkCounts(call + " (sendCounts)", sendCounts);
+        }
+        VariableLayout out = new VariableLayout(call, "send", sendCounts, sendDispls, send.byteSize(), false);
+        VariableLayout in = new VariableLayout(call, "recv", recvCounts, recvDispls, recv.byteSize(), true);
+        if (!nonBlocking) {
+            long[] matrix = exchangeRows(sendCounts, recvCounts);
+            return runVariable(variableShape(Collective.ALLTOALLV, 0, matrix, 1, true), null, send, out, recv, in,
+                    false);
+        }
+        int n = size();
+        Shape rows = shape(Collective.ALLGATHER, (long) Long.BYTES * n, 0);
+        CollectiveEngine.PackedCall exchange = new CollectiveEngine.PackedCall(selectFor(rows, true), rows,
+                MemorySegment.ofArray(rowBytes(sendCounts)), (long) Long.BYTES * n, null, null,
+                (long) Long.BYTES * n * n, null, null);
+        if (nodeShm != null) {
+            // The data call counts in the node's numbering now, in program order, though it is bound later.
+            nodeShm.announceByMessages(Collective.ALLTOALLV);
+        }
+        MemorySegment s = send;
+        return engine.postChained(exchange, all -> {
+            Shape shape = variableShape(Collective.ALLTOALLV, 0, matrixOf(all, recvCounts), 1, true);
+            return packedCall(selector.selectScheduled(shape), shape, null, s, out, recv, in);
+        }, call);
     }
 
     /**
@@ -1177,17 +1253,29 @@ final class RailcollCommunicator implements Communicator {
      */
     private long[] exchangeRows(long[] sendCounts, long[] recvCounts) {
         int n = size();
-        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(Long.BYTES * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        byte[] all = new byte[Long.BYTES * n * n];
+        run(shape(Collective.ALLGATHER, Long.BYTES * n, 0), MemorySegment.ofArray(rowBytes(sendCounts)),
+                MemorySegment.ofArray(all), false);
+        return matrixOf(MemorySegment.ofArray(all), recvCounts);
+    }
+
+    /** This rank's send counts as the little-endian longs its all-to-allv's count exchange sends. */
+    private static byte[] rowBytes(long[] sendCounts) {
+        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(Long.BYTES * sendCounts.length)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
         for (long c : sendCounts) {
             mine.putLong(c);
         }
-        byte[] all = new byte[Long.BYTES * n * n];
-        run(shape(Collective.ALLGATHER, Long.BYTES * n, 0), MemorySegment.ofArray(mine.array()),
-                MemorySegment.ofArray(all), false);
-        java.nio.ByteBuffer rows = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return mine.array();
+    }
+
+    /** The gathered rows as the count matrix, with this rank's column replaced by {@code recvCounts}. */
+    private long[] matrixOf(MemorySegment rows, long[] recvCounts) {
+        int n = size();
         long[] matrix = new long[n * n];
         for (int i = 0; i < n * n; i++) {
-            matrix[i] = rows.getLong();
+            matrix[i] = rows.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
+                    (long) i * Long.BYTES);
         }
         for (int i = 0; i < n; i++) {
             matrix[i * n + rank] = recvCounts[i];
@@ -1199,43 +1287,60 @@ final class RailcollCommunicator implements Communicator {
     public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts, Operator op) {
         gate.enter("reduceScatter");
         try {
-            open();
-            Reduction reduction = reduction(type, op);
-            checkCounts("reduceScatter", recvCounts);
-            long[] bytes = new long[recvCounts.length];
-            for (int i = 0; i < bytes.length; i++) {
-                bytes[i] = vectorBytes("reduceScatter", type, recvCounts[i]);
-            }
-            if (recv == null && bytes[rank] == 0) {
-                recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
-            }
-            requireUsable(send, "send");
-            requireUsable(recv, "recv");
-            checkWritable("reduceScatter", recv);
-            VariableLayout out = new VariableLayout("reduceScatter", "send", bytes, null, send.byteSize(), false);
-            VariableLayout in = new VariableLayout("reduceScatter", "recv", new long[] {bytes[rank]}, null,
-                    recv.byteSize(), true);
-            runVariable(variableShape(Collective.REDUCE_SCATTERV, 0, bytes, type.sizeBytes(), op.commutative()),
-                    reduction, send, out, recv, in);
+            reduceScatter("reduceScatter", send, recv, type, recvCounts, op, false);
         } finally {
             gate.exit();
         }
+    }
+
+    @Override
+    public Request ireduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts,
+                                  Operator op) {
+        long[] c = copy(recvCounts);
+        return start("ireduceScatter", () -> reduceScatter("ireduceScatter", send, recv, type, c, op, true));
+    }
+
+    private long reduceScatter(String call, MemorySegment send, MemorySegment recv, ElementType type,
+                               long[] recvCounts, Operator op, boolean nonBlocking) {
+        open();
+        Reduction reduction = reduction(type, op);
+        checkCounts(call, recvCounts);
+        long[] bytes = new long[recvCounts.length];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = vectorBytes(call, type, recvCounts[i]);
+        }
+        if (recv == null && bytes[rank] == 0) {
+            recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
+        }
+        requireUsable(send, "send");
+        requireUsable(recv, "recv");
+        checkWritable(call, recv);
+        VariableLayout out = new VariableLayout(call, "send", bytes, null, send.byteSize(), false);
+        VariableLayout in = new VariableLayout(call, "recv", new long[] {bytes[rank]}, null, recv.byteSize(), true);
+        return runVariable(variableShape(Collective.REDUCE_SCATTERV, 0, bytes, type.sizeBytes(), op.commutative()),
+                reduction, send, out, recv, in, nonBlocking);
+    }
+
+    private static long[] copy(long[] a) {
+        return a == null ? null : a.clone();
     }
 
     /**
      * Runs a v-variant on packed buffers: a side whose blocks do not lie packed at offset 0, or that the transports
      * cannot reach (a heap array other than byte[]), or a send that overlaps recv (in place), goes through staging
      * memory, packed before the call and unpacked after. {@code recv} null with receive bytes: the schedule's result
-     * is not wanted (a scatterv root in place).
+     * is not wanted (a scatterv root in place). A blocking call stages in the communicator's memory; a non-blocking
+     * one in its engine slot's, packed when it starts and unpacked when its last op has run (decision 0108).
      */
-    private void runVariable(Shape shape, Reduction reduction, MemorySegment send, VariableLayout out,
-                             MemorySegment recv, VariableLayout in) {
+    private long runVariable(Shape shape, Reduction reduction, MemorySegment send, VariableLayout out,
+                             MemorySegment recv, VariableLayout in, boolean nonBlocking) {
+        if (nonBlocking) {
+            return engine.postPacked(packedCall(selectFor(shape, true), shape, reduction, send, out, recv, in));
+        }
         long sendBytes = shape.sendBytes(rank);
         long recvBytes = shape.recvBytes(rank);
-        boolean overlap = sendBytes > 0 && recv != null && recvBytes > 0
-                && send.asOverlappingSlice(recv).isPresent();
-        boolean stageSend = sendBytes > 0 && (!out.packed() || !transportsReach(send) || overlap);
-        boolean stageRecv = recvBytes > 0 && (recv == null || !in.packed() || !transportsReach(recv));
+        boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
+        boolean stageRecv = stagesRecv(recvBytes, recv, in);
         MemorySegment s = sendBytes == 0 ? NO_BUFFER : stageSend ? null : send.asSlice(0, sendBytes);
         MemorySegment r = recvBytes == 0 ? NO_BUFFER : stageRecv ? null : recv.asSlice(0, recvBytes);
         if (stageSend || stageRecv) {
@@ -1248,14 +1353,36 @@ final class RailcollCommunicator implements Communicator {
                 r = staged.asSlice(stageSend ? sendBytes : 0, recvBytes);
             }
         }
-        if (reduction != null) {
-            runReduction(shape, s, r, reduction, false);
-        } else {
-            run(shape, s, r, false);
-        }
+        long seq = reduction != null ? runReduction(shape, s, r, reduction, false) : run(shape, s, r, false);
         if (stageRecv && recv != null) {
             in.unpack(r, recv);
         }
+        return seq;
+    }
+
+    /** A non-blocking v-variant for the engine: what {@link #runVariable} stages goes to the call's slot instead. */
+    private CollectiveEngine.PackedCall packedCall(Algorithm algorithm, Shape shape, Reduction reduction,
+                                                   MemorySegment send, VariableLayout out, MemorySegment recv,
+                                                   VariableLayout in) {
+        long sendBytes = shape.sendBytes(rank);
+        long recvBytes = shape.recvBytes(rank);
+        boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
+        boolean stageRecv = stagesRecv(recvBytes, recv, in);
+        return new CollectiveEngine.PackedCall(algorithm, shape,
+                sendBytes == 0 ? NO_BUFFER : stageSend ? null : send.asSlice(0, sendBytes), sendBytes,
+                stageSend ? staged -> out.pack(send, staged) : null,
+                recvBytes == 0 ? NO_BUFFER : stageRecv ? null : recv.asSlice(0, recvBytes), recvBytes,
+                stageRecv && recv != null ? staged -> in.unpack(staged, recv) : null, reduction);
+    }
+
+    private static boolean stagesSend(long sendBytes, MemorySegment send, VariableLayout out, MemorySegment recv,
+                                      long recvBytes) {
+        boolean overlap = sendBytes > 0 && recv != null && recvBytes > 0 && send.asOverlappingSlice(recv).isPresent();
+        return sendBytes > 0 && (!out.packed() || !transportsReach(send) || overlap);
+    }
+
+    private static boolean stagesRecv(long recvBytes, MemorySegment recv, VariableLayout in) {
+        return recvBytes > 0 && (recv == null || !in.packed() || !transportsReach(recv));
     }
 
     /** A v-variant's shape; the last one per collective is kept, so a loop of like calls builds none. */

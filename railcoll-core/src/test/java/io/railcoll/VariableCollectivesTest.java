@@ -108,38 +108,33 @@ class VariableCollectivesTest {
 
     @Test
     void ranksThatPassDifferentCountsFailEveryRankWithAMismatch() throws Exception {
+        assertEveryRankFailsWithACountMismatch(false);
+    }
+
+    /** Every v-variant on 3 ranks with disagreeing counts ({@link VariantCases#disagree}), blocking or not. */
+    static void assertEveryRankFailsWithACountMismatch(boolean nonBlocking) throws Exception {
         for (Collective c : List.of(Collective.GATHERV, Collective.SCATTERV, Collective.ALLGATHERV,
                 Collective.ALLTOALLV, Collective.REDUCE_SCATTERV)) {
             try (InProcessRanks ranks = InProcessRanks.start(3, Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(20)))) {
                 ConcurrentHashMap<Integer, Throwable> failures = new ConcurrentHashMap<>();
                 ranks.onEveryRank(comm -> {
-                    // Rank 2 disagrees about rank 0's count only (its own block is empty, as is rank 0's for the
-                    // others): the ranks that never exchange a non-empty block must still find out.
-                    long[] counts = comm.rank() == 2 ? new long[] {8, 16, 0} : new long[] {0, 16, 0};
                     try {
-                        switch (c) {
-                            case GATHERV -> comm.gatherv(new byte[16], new byte[32], counts, null, 1);
-                            case SCATTERV -> comm.scatterv(new byte[32], counts, null, new byte[16], 1);
-                            case ALLGATHERV -> comm.allgatherv(new byte[16], new byte[32], counts, null);
-                            case ALLTOALLV -> {
-                                long[] recvCounts = comm.rank() == 2 ? new long[] {8, 0, 0} : new long[3];
-                                comm.alltoallv(new byte[32], new long[3], null, new byte[32], recvCounts, null);
-                            }
-                            case REDUCE_SCATTERV -> comm.reduceScatter(new long[4], new long[4],
-                                    new long[] {counts[0] / 8, 2, 0}, PredefinedOperator.SUM);
-                            default -> throw new AssertionError(c);
+                        Request r = VariantCases.disagree(comm, c, nonBlocking);
+                        if (r != null) {
+                            r.await();
                         }
                         comm.barrier(); // a rank whose part ended before the disagreement was found meets it here
                     } catch (RailcollException e) {
                         failures.put(comm.rank(), e);
                     }
                 });
+                String call = (nonBlocking ? "i" : "") + c.id();
                 for (int r = 0; r < 3; r++) {
-                    assertInstanceOf(MismatchException.class, failures.get(r), c.id() + " rank " + r + ": "
+                    assertInstanceOf(MismatchException.class, failures.get(r), call + " rank " + r + ": "
                             + failures.get(r));
                 }
                 assertTrue(failures.values().stream().anyMatch(e -> e.getMessage().contains("count mismatch")),
-                        c.id() + ": " + failures.values());
+                        call + ": " + failures.values());
             }
         }
     }

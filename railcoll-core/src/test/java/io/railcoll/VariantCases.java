@@ -129,9 +129,27 @@ public final class VariantCases {
     /** Runs one case on {@code comm}'s rank and checks its buffers. */
     public static void runCase(Communicator comm, Collective c, long[] counts, int root, boolean spread, boolean inPlace,
                         int seed, String label) {
+        startCase(comm, c, counts, root, spread, inPlace, seed, label, false).check().run();
+    }
+
+    /**
+     * A case started: its request (null when it ran blocking) and the check of its buffers, to run once the request
+     * has finished.
+     */
+    public record Started(Request request, Runnable check) {
+    }
+
+    /**
+     * Starts one case on {@code comm}'s rank: through the non-blocking form when {@code nonBlocking} (decision 0108),
+     * the blocking one otherwise. A long[] send buffer (reduce-scatter's) is overwritten as soon as the non-blocking
+     * call returns: it was copied when the call started, and a call that read it late would be caught.
+     */
+    public static Started startCase(Communicator comm, Collective c, long[] counts, int root, boolean spread,
+                                    boolean inPlace, int seed, String label, boolean nonBlocking) {
         int n = comm.size();
         int me = comm.rank();
-        switch (c) {
+        Request[] request = new Request[1];
+        return switch (c) {
             case GATHERV -> {
                 long[] displs = displacements(counts, spread);
                 byte[] send = block(seed, me, 0, counts[me]);
@@ -140,10 +158,16 @@ public final class VariantCases {
                 if (here) {
                     System.arraycopy(send, 0, recv, (int) place(counts, displs, me), send.length);
                 }
-                comm.gatherv(here ? null : send, recv, counts, displs, root);
-                if (me == root) {
-                    check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label);
+                if (nonBlocking) {
+                    request[0] = comm.igatherv(here ? null : send, recv, counts, displs, root);
+                } else {
+                    comm.gatherv(here ? null : send, recv, counts, displs, root);
                 }
+                yield new Started(request[0], () -> {
+                    if (me == root) {
+                        check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label);
+                    }
+                });
             }
             case SCATTERV -> {
                 long[] displs = displacements(counts, spread);
@@ -158,16 +182,24 @@ public final class VariantCases {
                 byte[] before = send == null ? null : send.clone();
                 boolean here = inPlace && me == root;
                 byte[] recv = here ? null : untouched(counts[me] + 4);
-                comm.scatterv(send == null ? null : ByteBuffer.wrap(send), counts, displs,
-                        recv == null ? null : ByteBuffer.wrap(recv), root);
-                if (recv != null) {
-                    byte[] expected = untouched(counts[me] + 4);
-                    System.arraycopy(block(seed, me, 0, counts[me]), 0, expected, 0, (int) counts[me]);
-                    check(expected, recv, label);
+                if (nonBlocking) {
+                    request[0] = comm.iscatterv(send == null ? null : ByteBuffer.wrap(send), counts, displs,
+                            recv == null ? null : ByteBuffer.wrap(recv), root);
+                } else {
+                    comm.scatterv(send == null ? null : ByteBuffer.wrap(send), counts, displs,
+                            recv == null ? null : ByteBuffer.wrap(recv), root);
                 }
-                if (send != null) {
-                    check(before, send, label + ": the root's send buffer changed");
-                }
+                byte[] sent = send;
+                yield new Started(request[0], () -> {
+                    if (recv != null) {
+                        byte[] expected = untouched(counts[me] + 4);
+                        System.arraycopy(block(seed, me, 0, counts[me]), 0, expected, 0, (int) counts[me]);
+                        check(expected, recv, label);
+                    }
+                    if (sent != null) {
+                        check(before, sent, label + ": the root's send buffer changed");
+                    }
+                });
             }
             case ALLGATHERV -> {
                 long[] displs = displacements(counts, spread);
@@ -177,8 +209,13 @@ public final class VariantCases {
                     System.arraycopy(send, 0, recv, (int) place(counts, displs, me), send.length);
                 }
                 MemorySegment r = MemorySegment.ofArray(recv);
-                comm.allgatherv(inPlace ? null : MemorySegment.ofArray(send), r, counts, displs);
-                check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label);
+                if (nonBlocking) {
+                    request[0] = comm.iallgatherv(inPlace ? null : MemorySegment.ofArray(send), r, counts, displs);
+                } else {
+                    comm.allgatherv(inPlace ? null : MemorySegment.ofArray(send), r, counts, displs);
+                }
+                yield new Started(request[0],
+                        () -> check(expectedBlocks(seed, counts, displs, recv.length, -1), recv, label));
             }
             case ALLTOALLV -> {
                 long[][] m = matrix(counts);
@@ -209,17 +246,26 @@ public final class VariantCases {
                         System.arraycopy(block(seed, me, j, recvCounts[j]), 0, recv, (int) place(recvCounts, rd, j),
                                 (int) recvCounts[j]);
                     }
-                    comm.alltoallv((byte[]) null, null, null, recv, recvCounts, rd);
+                    if (nonBlocking) {
+                        request[0] = comm.ialltoallv((byte[]) null, null, null, recv, recvCounts, rd);
+                    } else {
+                        comm.alltoallv((byte[]) null, null, null, recv, recvCounts, rd);
+                    }
                 } else {
                     recv = untouched(extent(recvCounts, rd));
-                    comm.alltoallv(send, sendCounts, sd, recv, recvCounts, rd);
+                    if (nonBlocking) {
+                        request[0] = comm.ialltoallv(send, sendCounts, sd, recv, recvCounts, rd);
+                    } else {
+                        comm.alltoallv(send, sendCounts, sd, recv, recvCounts, rd);
+                    }
                 }
                 byte[] expected = untouched(recv.length);
                 for (int i = 0; i < n; i++) {
                     System.arraycopy(block(seed, i, me, recvCounts[i]), 0, expected, (int) place(recvCounts, rd, i),
                             (int) recvCounts[i]);
                 }
-                check(expected, recv, label);
+                byte[] got = recv;
+                yield new Started(request[0], () -> check(expected, got, label));
             }
             case REDUCE_SCATTERV -> {
                 long[] elements = new long[n];
@@ -250,20 +296,58 @@ public final class VariantCases {
                     expected[k] = acc;
                 }
                 if (inPlace) {
-                    comm.reduceScatter(MemorySegment.ofArray(send), ElementType.LONG, elements, op);
-                    check(expected, Arrays.copyOf(send, (int) mine), label);
-                } else {
-                    long[] recv = new long[(int) mine + 2];
-                    Arrays.fill(recv, 0x5A5A5A5A5A5A5A5AL);
-                    comm.reduceScatter(send, recv, elements, op);
-                    long[] want = Arrays.copyOf(expected, (int) mine + 2);
-                    want[(int) mine] = 0x5A5A5A5A5A5A5A5AL;
-                    want[(int) mine + 1] = 0x5A5A5A5A5A5A5A5AL;
-                    check(want, recv, label);
+                    if (nonBlocking) {
+                        request[0] = comm.ireduceScatter(MemorySegment.ofArray(send), ElementType.LONG, elements, op);
+                    } else {
+                        comm.reduceScatter(MemorySegment.ofArray(send), ElementType.LONG, elements, op);
+                    }
+                    yield new Started(request[0], () -> check(expected, Arrays.copyOf(send, (int) mine), label));
                 }
+                long[] recv = new long[(int) mine + 2];
+                Arrays.fill(recv, 0x5A5A5A5A5A5A5A5AL);
+                if (nonBlocking) {
+                    request[0] = comm.ireduceScatter(send, recv, elements, op);
+                    Arrays.fill(send, -1); // a long[] is staged when the call starts
+                } else {
+                    comm.reduceScatter(send, recv, elements, op);
+                }
+                long[] want = Arrays.copyOf(expected, (int) mine + 2);
+                want[(int) mine] = 0x5A5A5A5A5A5A5A5AL;
+                want[(int) mine + 1] = 0x5A5A5A5A5A5A5A5AL;
+                yield new Started(request[0], () -> check(want, recv, label));
             }
             default -> throw new AssertionError(c);
+        };
+    }
+
+    /**
+     * Starts a call of {@code c} on 3 ranks in which rank 2 disagrees about rank 0's count only (its own block is
+     * empty, as is rank 0's for the others): the ranks that never exchange a non-empty block must still find out. The
+     * non-blocking form returns its request; the blocking one runs and returns null.
+     */
+    static Request disagree(Communicator comm, Collective c, boolean nonBlocking) {
+        long[] counts = comm.rank() == 2 ? new long[] {8, 16, 0} : new long[] {0, 16, 0};
+        long[] recvCounts = comm.rank() == 2 ? new long[] {8, 0, 0} : new long[3];
+        long[] elements = {counts[0] / 8, 2, 0};
+        if (nonBlocking) {
+            return switch (c) {
+                case GATHERV -> comm.igatherv(new byte[16], new byte[32], counts, null, 1);
+                case SCATTERV -> comm.iscatterv(new byte[32], counts, null, new byte[16], 1);
+                case ALLGATHERV -> comm.iallgatherv(new byte[16], new byte[32], counts, null);
+                case ALLTOALLV -> comm.ialltoallv(new byte[32], new long[3], null, new byte[32], recvCounts, null);
+                case REDUCE_SCATTERV -> comm.ireduceScatter(new long[4], new long[4], elements, PredefinedOperator.SUM);
+                default -> throw new AssertionError(c);
+            };
         }
+        switch (c) {
+            case GATHERV -> comm.gatherv(new byte[16], new byte[32], counts, null, 1);
+            case SCATTERV -> comm.scatterv(new byte[32], counts, null, new byte[16], 1);
+            case ALLGATHERV -> comm.allgatherv(new byte[16], new byte[32], counts, null);
+            case ALLTOALLV -> comm.alltoallv(new byte[32], new long[3], null, new byte[32], recvCounts, null);
+            case REDUCE_SCATTERV -> comm.reduceScatter(new long[4], new long[4], elements, PredefinedOperator.SUM);
+            default -> throw new AssertionError(c);
+        }
+        return null;
     }
 
     private static long value(int seed, int rank, long k, boolean sum) {

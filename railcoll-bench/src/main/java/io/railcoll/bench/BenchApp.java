@@ -351,10 +351,25 @@ public final class BenchApp implements RankApp {
                     TimedReduction.OPERATOR);
             case SCAN -> comm.scan(s, r, TimedReduction.TYPE, elements(s.byteSize()), TimedReduction.OPERATOR);
             case EXSCAN -> comm.exscan(s, r, TimedReduction.TYPE, elements(s.byteSize()), TimedReduction.OPERATOR);
-            // Refused before any rank starts (TimedReduction.timed); here so that no call is timed as doing nothing.
-            case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV ->
-                    throw new IllegalArgumentException("bench does not time " + c.id() + " yet");
+            // The v-variants with every count the block size: the buffers of their uniform collective, and one
+            // count array allocated per call (N longs), as a program that builds its counts each time would.
+            case GATHERV -> comm.gatherv(s, comm.rank() == root ? r : null, same(comm, s.byteSize()), null, root);
+            case SCATTERV -> comm.scatterv(comm.rank() == root ? s : null, same(comm, r.byteSize()), null, r, root);
+            case ALLGATHERV -> comm.allgatherv(s, r, same(comm, s.byteSize()), null);
+            case ALLTOALLV -> {
+                long[] counts = same(comm, s.byteSize() / comm.size());
+                comm.alltoallv(s, counts, null, r, counts, null);
+            }
+            case REDUCE_SCATTERV -> comm.reduceScatter(s, r, TimedReduction.TYPE, same(comm, elements(r.byteSize())),
+                    TimedReduction.OPERATOR);
         }
+    }
+
+    /** One count per rank, all {@code count}. */
+    private static long[] same(Communicator comm, long count) {
+        long[] counts = new long[comm.size()];
+        java.util.Arrays.fill(counts, count);
+        return counts;
     }
 
     private static List<String> algorithms(Communicator comm, Options o) {

@@ -45,8 +45,9 @@ public final class Patterns {
                     send.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, TimedReduction.term(seed, rank, i));
                 }
             }
+            // bench runs the v-variants with every count b: their buffers are those of the uniform collective.
             case GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV ->
-                    throw new IllegalArgumentException("no pattern for " + c.id() + " yet");
+                    fillSend(c.uniform(), seed, rank, size, b, send);
         }
     }
 
@@ -55,6 +56,9 @@ public final class Patterns {
      * For broadcast, {@code recv} is the broadcast buffer and the root's pattern is expected.
      */
     public static String verify(Collective c, int seed, int rank, int size, long b, int root, MemorySegment recv) {
+        if (c.variable()) {
+            return verify(c.uniform(), seed, rank, size, b, root, recv); // every count b, as fillSend
+        }
         switch (c) {
             case BARRIER:
                 return null;

@@ -21,9 +21,8 @@ public final class TimedReduction {
     private TimedReduction() {
     }
 
-    /** What bench times: every collective with one block size (the v-variants' counts have no size to sweep yet). */
-    private static final Set<Collective> TIMED = EnumSet.copyOf(
-            java.util.Arrays.stream(Collective.values()).filter(c -> !c.variable()).toList());
+    /** What bench times: every collective; the v-variants with every rank's count the size swept. */
+    private static final Set<Collective> TIMED = EnumSet.allOf(Collective.class);
 
     /** Whether bench times {@code c}. */
     public static boolean timed(Collective c) {
@@ -31,11 +30,11 @@ public final class TimedReduction {
     }
 
     /**
-     * Whether peer_bench.c times {@code c} too: what bench times but scatter. MPJ Express times fewer still
-     * ({@code MpjPeer#runs}).
+     * Whether peer_bench.c times {@code c} too: what bench times but scatter and the v-variants. MPJ Express times
+     * fewer still ({@code MpjPeer#runs}).
      */
     public static boolean peersRun(Collective c) {
-        return timed(c) && c != Collective.SCATTER;
+        return timed(c) && c != Collective.SCATTER && !c.variable();
     }
 
     /** Null when every size suits {@code c}; otherwise what is wrong, naming the first size that does not. */

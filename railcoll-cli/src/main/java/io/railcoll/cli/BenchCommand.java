@@ -67,7 +67,8 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--collective", description = "Collective to measure: allgather, gather, scatter, broadcast, alltoall, barrier; "
             + "allreduce, reduce, reduce-scatter, scan, exscan (sums of doubles: sizes in whole doubles, the vector per rank, "
-            + "for reduce-scatter each rank's block); "
+            + "for reduce-scatter each rank's block); gatherv, scatterv, allgatherv, alltoallv, reduce-scatterv (every rank's "
+            + "count the size, buffers as their uniform collective's; no peer times them); "
             + "or paper 004's point-to-point benchmarks between rank 0 and a rank on another node: bandwidth, bibandwidth, "
             + "latency (then --iterations is the window, default sizes 8 B..4 MiB, 2 nodes x 1 rank); "
             + "or local-reduce: the local reduction loops (sum on int, long, float, double) against a plain copy on this machine, "
@@ -167,6 +168,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--collective: '" + collective
                     + "' is not timed by bench yet (it is checked by the test suite); accepted: allgather,"
                     + " gather, scatter, broadcast, alltoall, allreduce, reduce, reduce-scatter, scan, exscan, barrier,"
+                    + " gatherv, scatterv, allgatherv, alltoallv, reduce-scatterv (every count the size),"
                     + " bandwidth, bibandwidth, latency, local-reduce");
         }
         List<String> variants = intraNodeVariants();

@@ -438,11 +438,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public long postStaged(Algorithm algorithm, Shape shape, MemorySegment send, boolean stageSend, long recvBytes,
                            MemorySegment resultTo, Reduction reduction) {
-        Posting p = table[(int) ((postedSeq + 1) & (WINDOW - 1))];
-        if (p.activeSeq != Posting.NONE) {
-            // The slot's memory belongs to the call in it until that one finishes.
-            await(p.heldSeq, Long.MAX_VALUE);
-        }
+        // The slot's memory belongs to the call in it until that one finishes.
+        Posting p = freeSlot(postedSeq + 1);
         long seq = post(algorithm, shape, send, p.stageRecv(recvBytes), reduction, stageSend, null, null);
         p.resultTo = resultTo;
         return seq;
@@ -451,6 +448,123 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                       boolean stageSend, int[] points, IntConsumer atPoint) {
         checkUsable();
+        CompiledProgram program = compile(algorithm, shape, reduction);
+        long seq = postedSeq + 1;
+        Posting p = freeSlot(seq);
+        activate(p, seq, shape, program, send, recv, reduction, stageSend, points, atPoint);
+        postedSeq = seq;
+        if (inFlight++ == 0) {
+            oldestSeq = seq;
+        }
+        for (Transport t : transports) {
+            t.resume();
+        }
+        return seq;
+    }
+
+    /** The slot of call {@code seq}, its previous call driven to completion first when it still holds it. */
+    private Posting freeSlot(long seq) {
+        Posting p = table[(int) (seq & (WINDOW - 1))];
+        if (p.busy()) {
+            // The window is full: the slot's call (the oldest in flight) finishes first, under its own deadline.
+            await(p.heldSeq, Long.MAX_VALUE);
+        }
+        return p;
+    }
+
+    /**
+     * A non-blocking v-variant (decision 0108): SEND is {@code call.send()} as it is, or, when {@code call.pack()} is
+     * not null, {@code call.sendBytes()} of the slot's memory that {@code pack} fills now; RECV is {@code call.recv()},
+     * or when that is null {@code call.recvBytes()} of the slot's memory, handed to {@code call.unpack()} (when not
+     * null) once every op has run and before the call counts as finished. The caller's send may be reused as soon as
+     * this returns only when it was packed.
+     */
+    public long postPacked(PackedCall call) {
+        checkUsable();
+        Posting p = freeSlot(postedSeq + 1);
+        MemorySegment recv = call.recv() != null ? call.recv() : p.stageRecv(call.recvBytes());
+        long seq = post(call.algorithm(), call.shape(), packedSend(p, call), recv, call.reduction(), false, null, null);
+        p.onResult = call.recv() == null ? call.unpack() : null;
+        return seq;
+    }
+
+    /**
+     * Starts {@code first} (a call of known shape, typically a count exchange) and reserves the next sequence number
+     * for a second call whose shape {@code then} builds from the first one's RECV when it finishes; returns the second
+     * call's number, which finishes last (decision 0108). Nothing blocks on a peer here: frames for the second call
+     * are held until it is bound, and later calls put to no peer before it. Both numbers are taken now, so every rank
+     * numbers its later calls alike however its first call progresses. A {@code then} that throws fails the
+     * communicator and aborts the peers.
+     *
+     * @param first its {@code recv} null: RECV is the slot's memory, given to {@code then}
+     */
+    public long postChained(PackedCall first, java.util.function.Function<MemorySegment, PackedCall> then,
+                            String purpose) {
+        checkUsable();
+        long firstSeq = postedSeq + 1;
+        long secondSeq = firstSeq + 1;
+        Posting p1 = freeSlot(firstSeq);
+        Posting p2 = freeSlot(secondSeq); // its wait only finishes calls: the first slot stays free
+        long seq = postPacked(new PackedCall(first.algorithm(), first.shape(), first.send(), first.sendBytes(),
+                first.pack(), null, first.recvBytes(), r -> bindReserved(secondSeq, then, r), first.reduction()));
+        p1.purpose = purpose + " #" + secondSeq + "'s first part";
+        p2.heldSeq = secondSeq;
+        p2.done = false;
+        p2.future = null;
+        p2.reservedSeq = secondSeq; // before postedSeq: a transport thread that sees the number sees the reservation
+        postedSeq = secondSeq;
+        inFlight++;
+        return seq + 1;
+    }
+
+    /** Binds the reserved call {@code seq} to what {@code then} makes of its first call's result, and starts it. */
+    private void bindReserved(long seq, java.util.function.Function<MemorySegment, PackedCall> then,
+                              MemorySegment firstResult) {
+        Posting p = table[(int) (seq & (WINDOW - 1))];
+        PackedCall call;
+        CompiledProgram program;
+        try {
+            call = then.apply(firstResult);
+            program = compile(call.algorithm(), call.shape(), call.reduction());
+        } catch (RuntimeException e) {
+            RailcollException failed = new RailcollException(who + ": collective #" + seq + " could not start after its"
+                    + " first part: " + e.getMessage(), e);
+            fail(failed); // the progress loop's catch fails the calls in flight
+            sendAbort(failed);
+            throw failed;
+        }
+        MemorySegment recv = call.recv() != null ? call.recv() : p.stageRecv(call.recvBytes());
+        activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false, null, null);
+        p.onResult = call.recv() == null ? call.unpack() : null;
+        p.reservedSeq = Posting.NONE; // after activeSeq: see Posting#reservedSeq
+        for (Transport t : transports) {
+            t.resume();
+        }
+    }
+
+    private static MemorySegment packedSend(Posting p, PackedCall call) {
+        if (call.pack() == null) {
+            return call.send();
+        }
+        MemorySegment s = p.stageSend(call.sendBytes());
+        call.pack().accept(s);
+        return s;
+    }
+
+    /**
+     * A call for {@link #postPacked} and {@link #postChained}.
+     *
+     * @param send   SEND as it is (ignored when {@code pack} is set)
+     * @param pack   fills the slot's SEND memory ({@code sendBytes}) when the call starts; null: {@code send} is used
+     * @param recv   RECV as it is, or null for {@code recvBytes} of the slot's memory
+     * @param unpack given the slot's RECV when every op has run (only when {@code recv} is null); null: dropped
+     */
+    public record PackedCall(Algorithm algorithm, Shape shape, MemorySegment send, long sendBytes,
+                             java.util.function.Consumer<MemorySegment> pack, MemorySegment recv, long recvBytes,
+                             java.util.function.Consumer<MemorySegment> unpack, Reduction reduction) {
+    }
+
+    private CompiledProgram compile(Algorithm algorithm, Shape shape, Reduction reduction) {
         CompiledProgram program = cache.get(algorithm, shape);
         if (program.combines && reduction == null) {
             throw new IllegalArgumentException(algorithm.id() + " combines data but the call passed no element type "
@@ -460,12 +574,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalArgumentException(algorithm.id() + " for " + shape + " combines ranges that are not whole "
                     + reduction.type() + " elements (" + reduction.type().sizeBytes() + " bytes each)");
         }
-        long seq = postedSeq + 1;
-        Posting p = table[(int) (seq & (WINDOW - 1))];
-        if (p.activeSeq != Posting.NONE) {
-            // The window is full: the slot's call (the oldest in flight) finishes first, under its own deadline.
-            await(p.heldSeq, Long.MAX_VALUE);
-        }
+        return program;
+    }
+
+    /** Fills slot {@code p} with call {@code seq} and publishes it to the transports' threads. */
+    private void activate(Posting p, long seq, Shape shape, CompiledProgram program, MemorySegment send,
+                          MemorySegment recv, Reduction reduction, boolean stageSend, int[] points,
+                          IntConsumer atPoint) {
         p.heldSeq = seq;
         p.done = false;
         p.collective = shape.collective();
@@ -495,14 +610,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,
                 program.algorithmId);
         p.activeSeq = seq; // publishes the call to the transports' threads
-        postedSeq = seq;
-        if (inFlight++ == 0) {
-            oldestSeq = seq;
-        }
-        for (Transport t : transports) {
-            t.resume();
-        }
-        return seq;
     }
 
     /** Calls started and not yet finished. */
@@ -585,7 +692,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public CompletableFuture<Void> future(long seq) {
         Posting p = table[(int) (seq & (WINDOW - 1))];
-        if (p.heldSeq == seq && p.activeSeq == seq) {
+        if (p.heldSeq == seq && p.holds(seq)) {
             if (p.future == null) {
                 p.future = new CompletableFuture<>();
             }
@@ -713,8 +820,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         fail(e);
         failureThrown = true;
         for (Posting p : table) {
-            if (p.activeSeq != Posting.NONE) {
+            if (p.busy()) {
                 p.activeSeq = Posting.NONE;
+                p.reservedSeq = Posting.NONE;
                 retire(p);
             }
         }
@@ -733,7 +841,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             p.future = f;
             dueFutures = true;
         }
-        while (oldestSeq <= postedSeq && table[(int) (oldestSeq & (WINDOW - 1))].activeSeq != oldestSeq) {
+        while (oldestSeq <= postedSeq && !table[(int) (oldestSeq & (WINDOW - 1))].holds(oldestSeq)) {
             oldestSeq++;
         }
     }
@@ -746,7 +854,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         dueFutures = false;
         for (Posting p : table) {
             CompletableFuture<Void> f = p.future;
-            if (f != null && p.activeSeq == Posting.NONE) {
+            if (f != null && !p.busy()) {
                 p.future = null;
                 if (p.done) {
                     f.complete(null);
@@ -840,7 +948,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private boolean earlierPutsTo(Posting p, int peer) {
         for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
             Posting q = table[(int) (seq & (WINDOW - 1))];
-            if (q.activeSeq == seq && q.putsLeftTo(peer)) {
+            // A reserved call puts to peers not known yet: nothing later overtakes it (decision 0108).
+            if (q.activeSeq == seq && q.putsLeftTo(peer) || q.reservedSeq == seq) {
                 return true;
             }
         }
@@ -851,6 +960,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (p.resultTo != null) {
             MemorySegment recv = p.buffers[Buffer.RECV.ordinal()];
             MemorySegment.copy(recv, 0, p.resultTo, 0, recv.byteSize());
+        }
+        if (p.onResult != null) {
+            p.onResult.accept(p.buffers[Buffer.RECV.ordinal()]);
         }
         p.done = true;
         p.activeSeq = Posting.NONE;
@@ -965,7 +1077,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             checkCall(posting, h);
             return EMPTY;
         }
-        if (h.seq > postedSeq) {
+        if (h.seq > postedSeq || posting.reservedSeq == h.seq) {
             return null;
         }
         CallHistory.Call r = history.find(h.seq);
@@ -1187,9 +1299,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         Posting posting = table[(int) (h.seq & (WINDOW - 1))];
         if (posting.activeSeq != h.seq) {
-            if (h.seq > postedSeq) {
-                return null; // a call not posted yet: hold the connection until it is
+            if (h.seq > postedSeq || posting.reservedSeq == h.seq) {
+                return null; // a call not posted (or not bound) yet: hold the connection until it is
             }
+        }
+        if (posting.activeSeq != h.seq) { // read again: a reserved call is active before its reservation is cleared
             throw mismatch(oldestPosting(), "rank " + h.sourceRank + " sent data for " + safeName(h.collective & 0xff)
                     + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
         }
@@ -1321,7 +1435,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         Collective c = posting.collective;
         return who + ": " + c.id() + " #" + posting.heldSeq + " (" + posting.program.algorithmId + ", "
                 + posting.shape.blockBytes() + "-byte blocks"
-                + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + posting.shape.root() : "") + ")";
+                + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + posting.shape.root() : "")
+                + (posting.purpose != null ? ", " + posting.purpose : "") + ")";
     }
 
     private static String safeName(int code) {

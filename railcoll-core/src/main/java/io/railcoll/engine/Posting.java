@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -34,6 +35,14 @@ final class Posting {
 
     /** The call's sequence number while it is in flight; {@link #NONE} otherwise. Frames check it first. */
     volatile long activeSeq;
+    /**
+     * The sequence number reserved for a call whose shape is not known yet (the data of a non-blocking all-to-allv,
+     * bound when its count exchange finishes; decision 0108), or {@link #NONE}. Frames for it are held until then.
+     * Cleared only after {@link #activeSeq} is set to it, so a transport thread that finds neither knows the call is over.
+     */
+    volatile long reservedSeq;
+    /** A label for failure messages (what the call is part of), or null. */
+    String purpose;
     /** The sequence number of the call that last held this slot (done, failed or in flight). Driver thread. */
     long heldSeq;
     /** Whether the call of {@link #heldSeq} finished with every op run and every send delivered. Driver thread. */
@@ -67,6 +76,11 @@ final class Posting {
      * transports cannot reach: arrays other than byte[]); null when RECV is the caller's own.
      */
     MemorySegment resultTo;
+    /**
+     * Given RECV, held in this slot's memory, once every op has run (a non-blocking v-variant unpacking its blocks to
+     * the caller's displacements, or a count exchange binding the call it serves; decision 0108); null for none.
+     */
+    Consumer<MemorySegment> onResult;
 
     /**
      * Memory of this slot: TEMP of its programs, a copy of SEND for calls that reduce in place, and RECV of calls whose
@@ -104,12 +118,27 @@ final class Posting {
 
     /** A copy of {@code src}'s first {@code bytes} in this slot's memory: SEND of a call that reduces in place. */
     MemorySegment stage(MemorySegment src, long bytes) {
+        MemorySegment s = stageSend(bytes);
+        MemorySegment.copy(src, 0, s, 0, bytes);
+        return s;
+    }
+
+    /** {@code bytes} of this slot's memory for SEND, for the caller to fill (a v-variant packing its blocks). */
+    MemorySegment stageSend(long bytes) {
         if (staged.byteSize() < bytes) {
             staged = arena.allocate(Math.max(bytes, staged.byteSize() * 2), 64);
         }
-        MemorySegment s = staged.asSlice(0, bytes);
-        MemorySegment.copy(src, 0, s, 0, bytes);
-        return s;
+        return staged.asSlice(0, bytes);
+    }
+
+    /** Whether a call holds this slot: in flight, or reserved for a call bound later. */
+    boolean busy() {
+        return activeSeq != NONE || reservedSeq != NONE;
+    }
+
+    /** Whether call {@code seq} holds this slot, in flight or reserved. */
+    boolean holds(long seq) {
+        return activeSeq == seq || reservedSeq == seq;
     }
 
     /** {@code bytes} of this slot's memory for RECV, whose contents {@link #resultTo} receives when the call finishes. */
@@ -153,5 +182,7 @@ final class Posting {
         atPoint = null;
         future = null;
         resultTo = null;
+        onResult = null;
+        purpose = null;
     }
 }

@@ -210,6 +210,36 @@ final class InProcessGroup {
         }
 
         @Override
+        public io.railcoll.Request igatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs,
+                                            int root) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public io.railcoll.Request iscatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv,
+                                             int root) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public io.railcoll.Request iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public io.railcoll.Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls,
+                                              MemorySegment recv, long[] recvCounts, long[] recvDispls) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
+        public io.railcoll.Request ireduceScatter(MemorySegment send, MemorySegment recv,
+                                                  io.railcoll.reduce.ElementType type, long[] recvCounts,
+                                                  io.railcoll.reduce.Operator op) {
+            throw new UnsupportedOperationException("the apps do not call the v-variants");
+        }
+
+        @Override
         public io.railcoll.Request ibarrier() {
             throw new UnsupportedOperationException("the apps run only blocking collectives");
         }

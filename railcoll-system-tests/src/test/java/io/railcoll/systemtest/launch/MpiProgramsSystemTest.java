@@ -305,12 +305,12 @@ class MpiProgramsSystemTest {
                 names.addAll(List.of("overlap", "iBcast", "iAllGather", "iAllGather in place", "iAllToAll",
                         "iReduce in place", "iReduceScatterBlock", "iScan", "iExScan", "iScatter", "waitAny",
                         "waitAny after", "waitSome", "waitSome count", "testAll", "user op", "split iAllReduce", "allToAllw",
-                        "pack", "attributes", "unsupported"));
+                        "pack", "attributes", "iScatterv", "iAllToAllv", "iAllToAllw", "wrong root form"));
                 if (rank == 0) {
                     names.add("iGather");
                 }
                 if (rank == last) {
-                    names.add("iReduce");
+                    names.addAll(List.of("iReduce", "iGatherv"));
                 }
             }
             case "DerivedAndOps" -> {
