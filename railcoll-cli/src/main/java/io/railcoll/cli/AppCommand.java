@@ -156,7 +156,7 @@ final class AppCommand implements Callable<Integer> {
         boolean deterministic = RailcollSettings.DETERMINISTIC.read(cluster.environment());
         if (baseline == null) {
             baseline = compared == Collective.ALLGATHER ? "allgather.ring"
-                    : deterministic && app.equals("cg") ? "allreduce.deterministic" : "allreduce.ring";
+                    : AlgorithmChoice.allreduceBaseline(deterministic);
         }
         for (String id : List.of(baseline, algorithm)) {
             try {
@@ -190,10 +190,14 @@ final class AppCommand implements Callable<Integer> {
         add(a, cg, "grid", grid);
         add(a, cg, "tolerance", tolerance);
         add(a, cg, "max-iterations", maxIterations);
-        if (cg) {
+        if (cg || kmeans) {
             // Every option the ranks will parse, refused here rather than on every rank after the launch.
             try {
-                CgApp.checkOptions(a, deterministic);
+                if (cg) {
+                    CgApp.checkOptions(a, deterministic);
+                } else {
+                    KmeansApp.checkOptions(a, deterministic);
+                }
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

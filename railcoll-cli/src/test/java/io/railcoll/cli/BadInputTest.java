@@ -92,6 +92,7 @@ class BadInputTest {
             "app cg --points 5 | --points ; does not apply to cg",
             "app cg --deterministic --baseline allreduce.ring | allreduce.ring ; rank order ; 0091",
             "app cg --algorithm allgather.ring | allgather.ring ; allreduce algorithms",
+            "app kmeans --deterministic --algorithm allreduce.ring | allreduce.ring ; rank order ; 0091",
             "app sort | unknown app 'sort' ; cg",
     })
     void badInputIsOneLineNamingTheOptionWithExitCode2(String args, String expected) {

@@ -57,6 +57,27 @@ public record AlgorithmChoice(Collective collective, String id) {
                 .collect(Collectors.joining(", "));
     }
 
+    /** The all-reduce apps' default baseline: the ring, or in a deterministic job the one that adds in rank order. */
+    public static String allreduceBaseline(boolean deterministic) {
+        return deterministic ? "allreduce.deterministic" : "allreduce.ring";
+    }
+
+    /**
+     * Refuses, in a deterministic job (RAILCOLL_DETERMINISTIC=on, decision 0091), a forced algorithm that does not add
+     * in rank order: every rank would refuse it at its first call, after the launch.
+     */
+    static void requireDeterministic(String app, boolean deterministic, AlgorithmChoice... choices) {
+        if (!deterministic) {
+            return;
+        }
+        for (AlgorithmChoice c : choices) {
+            if (c.id() != null && !AlgorithmCatalog.standard().byId(c.id()).deterministic()) {
+                throw new IllegalArgumentException(app + ": " + c.id() + " does not add in rank order, and this job is "
+                        + "deterministic (RAILCOLL_DETERMINISTIC=on, decision 0091): use allreduce.deterministic or auto");
+            }
+        }
+    }
+
     boolean auto() {
         return id == null;
     }

@@ -1,6 +1,5 @@
 package io.railcoll.bench.apps;
 
-import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Collective;
 
 import java.nio.file.Path;
@@ -38,21 +37,14 @@ record CgConfig(PoissonGrid grid, double tolerance, int maxIterations, long seed
         if (!(tolerance < 1)) {
             throw new IllegalArgumentException("cg: tolerance must be below 1 (a relative residual), got " + tolerance);
         }
-        if (deterministic) {
-            for (AlgorithmChoice c : List.of(baseline, compared)) {
-                if (c.id() != null && !AlgorithmCatalog.standard().byId(c.id()).deterministic()) {
-                    throw new IllegalArgumentException("cg: " + c.id() + " does not add in rank order, and this job is "
-                            + "deterministic (RAILCOLL_DETERMINISTIC=on, decision 0091): use allreduce.deterministic or auto");
-                }
-            }
-        }
+        AlgorithmChoice.requireDeterministic("cg", deterministic, baseline, compared);
     }
 
     /** @param deterministic RAILCOLL_DETERMINISTIC of this job */
     static CgConfig parse(List<String> args, boolean deterministic) {
         AppArgs a = AppArgs.parse("cg", args, KEYS);
         String result = a.string("result", null);
-        String baseline = a.string("baseline", deterministic ? "allreduce.deterministic" : "allreduce.ring");
+        String baseline = a.string("baseline", AlgorithmChoice.allreduceBaseline(deterministic));
         return new CgConfig(new PoissonGrid(a.intValue("grid", 128, 1)), a.doubleValue("tolerance", 1e-8),
                 a.intValue("max-iterations", 10_000, 1), a.longValue("seed", 42, Long.MIN_VALUE),
                 AlgorithmChoice.parse(Collective.ALLREDUCE, baseline),

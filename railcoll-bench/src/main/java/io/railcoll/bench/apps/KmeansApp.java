@@ -2,6 +2,7 @@ package io.railcoll.bench.apps;
 
 import io.railcoll.Communicator;
 import io.railcoll.launcher.RankApp;
+import io.railcoll.settings.RailcollSettings;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,9 +29,19 @@ public final class KmeansApp implements RankApp {
     private record Outcome(String name, RunTiming timing, double[] centroids, long hash, String countProblem) {
     }
 
+    /**
+     * Parses the ranks' {@code key=value} options as a rank would, so a launcher can refuse bad ones (a baseline that
+     * does not add in rank order in a deterministic job, among others) before starting anything.
+     *
+     * @throws IllegalArgumentException naming the option that is wrong
+     */
+    public static void checkOptions(List<String> args, boolean deterministic) {
+        KmeansConfig.parse(args, deterministic);
+    }
+
     @Override
     public void run(Communicator comm, List<String> args) throws Exception {
-        KmeansConfig c = KmeansConfig.parse(args);
+        KmeansConfig c = KmeansConfig.parse(args, RailcollSettings.DETERMINISTIC.read(System.getenv()));
         BlockSplit split = new BlockSplit(c.points(), comm.size());
         double[] mine = KmeansPoints.range(c.seed(), split.start(comm.rank()), split.count(comm.rank()), c.dims(),
                 c.clusters());

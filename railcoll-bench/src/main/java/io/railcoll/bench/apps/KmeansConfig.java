@@ -11,7 +11,7 @@ import java.util.Set;
  * <ul>
  *   <li>{@code points} [200000] (at most {@link KmeansPoints#MAX_POINTS}), {@code dims} [8], {@code clusters} [16],
  *       {@code iterations} [20], {@code seed} [42];</li>
- *   <li>{@code baseline} [allreduce.ring] and {@code algorithm} [auto]: the two all-reduce choices compared;</li>
+ *   <li>{@code baseline} [allreduce.ring; with RAILCOLL_DETERMINISTIC=on allreduce.deterministic] and {@code algorithm} [auto]: the two all-reduce choices compared;</li>
  *   <li>{@code warmup} [1] and {@code repeats} [1], as the other apps;</li>
  *   <li>{@code reference-max-points} [200000]: up to this many points rank 0 also runs the single-process
  *       reference;</li>
@@ -22,12 +22,13 @@ import java.util.Set;
  */
 record KmeansConfig(int points, int dims, int clusters, int iterations, long seed, AlgorithmChoice baseline,
                     AlgorithmChoice compared, int warmup, int repeats, int referenceMaxPoints, Path result,
-                    boolean summary, int corruptIteration) {
+                    boolean summary, int corruptIteration, boolean deterministic) {
 
     static final Set<String> KEYS = Set.of("points", "dims", "clusters", "iterations", "seed", "baseline", "algorithm",
             "warmup", "repeats", "reference-max-points", "result", "summary", "corrupt-iteration");
 
     KmeansConfig {
+        AlgorithmChoice.requireDeterministic("kmeans", deterministic, baseline, compared);
         if (points > KmeansPoints.MAX_POINTS) {
             throw new IllegalArgumentException("kmeans: points must be at most " + KmeansPoints.MAX_POINTS
                     + " (beyond that the sums are no longer exact in doubles), got " + points);
@@ -38,15 +39,16 @@ record KmeansConfig(int points, int dims, int clusters, int iterations, long see
         }
     }
 
-    static KmeansConfig parse(List<String> args) {
+    /** @param deterministic RAILCOLL_DETERMINISTIC of this job */
+    static KmeansConfig parse(List<String> args, boolean deterministic) {
         AppArgs a = AppArgs.parse("kmeans", args, KEYS);
         String result = a.string("result", null);
         return new KmeansConfig(a.intValue("points", 200_000, 1), a.intValue("dims", 8, 1), a.intValue("clusters", 16, 1),
                 a.intValue("iterations", 20, 1), a.longValue("seed", 42, Long.MIN_VALUE),
-                AlgorithmChoice.parse(Collective.ALLREDUCE, a.string("baseline", "allreduce.ring")),
+                AlgorithmChoice.parse(Collective.ALLREDUCE, a.string("baseline", AlgorithmChoice.allreduceBaseline(deterministic))),
                 AlgorithmChoice.parse(Collective.ALLREDUCE, a.string("algorithm", AlgorithmChoice.AUTO)),
                 a.intValue("warmup", 1, 0), a.intValue("repeats", 1, 1), a.intValue("reference-max-points", 200_000, 0),
-                result == null ? null : Path.of(result), a.bool("summary", true), a.intValue("corrupt-iteration", 0, 0));
+                result == null ? null : Path.of(result), a.bool("summary", true), a.intValue("corrupt-iteration", 0, 0), deterministic);
     }
 
     /** Doubles in one all-reduce: each cluster's coordinate sums, then each cluster's count. */

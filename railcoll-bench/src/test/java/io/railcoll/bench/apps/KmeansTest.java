@@ -61,11 +61,11 @@ class KmeansTest {
 
     @Test
     void lloydIterationsConvergeOnTheBlobs() {
-        KmeansConfig c = KmeansConfig.parse(List.of("points=4000", "dims=2", "clusters=4", "iterations=30", "seed=7"));
+        KmeansConfig c = KmeansConfig.parse(List.of("points=4000", "dims=2", "clusters=4", "iterations=30", "seed=7"), false);
         double[] after30 = KmeansStep.reference(c);
-        KmeansConfig more = KmeansConfig.parse(List.of("points=4000", "dims=2", "clusters=4", "iterations=31", "seed=7"));
+        KmeansConfig more = KmeansConfig.parse(List.of("points=4000", "dims=2", "clusters=4", "iterations=31", "seed=7"), false);
         assertArrayEquals(after30, KmeansStep.reference(more), "a converged assignment no longer moves the centroids");
-        KmeansConfig one = KmeansConfig.parse(List.of("points=4000", "dims=2", "clusters=4", "iterations=1", "seed=7"));
+        KmeansConfig one = KmeansConfig.parse(List.of("points=4000", "dims=2", "clusters=4", "iterations=1", "seed=7"), false);
         assertNotEquals(Arrays.toString(after30), Arrays.toString(KmeansStep.reference(one)), "iterations do move them");
     }
 
@@ -80,10 +80,22 @@ class KmeansTest {
 
     @Test
     void optionsBeyondExactSumsOrWithMoreClustersThanPointsAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> KmeansConfig.parse(List.of("points=5000000")));
-        assertThrows(IllegalArgumentException.class, () -> KmeansConfig.parse(List.of("points=3", "clusters=4")));
+        assertThrows(IllegalArgumentException.class, () -> KmeansConfig.parse(List.of("points=5000000"), false));
+        assertThrows(IllegalArgumentException.class, () -> KmeansConfig.parse(List.of("points=3", "clusters=4"), false));
         IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
-                () -> KmeansConfig.parse(List.of("baseline=allgather.ring")));
+                () -> KmeansConfig.parse(List.of("baseline=allgather.ring"), false));
         assertTrue(kind.getMessage().contains("compares allreduce algorithms"), kind.getMessage());
+    }
+
+    /** A deterministic job compares the rank-order all-reduce by default and refuses one that does not add in order. */
+    @Test
+    void aDeterministicJobTakesTheRankOrderBaselineAndRefusesAnother() {
+        assertEquals("allreduce.deterministic", KmeansConfig.parse(List.of(), true).baseline().id());
+        assertEquals("allreduce.ring", KmeansConfig.parse(List.of(), false).baseline().id());
+        for (String option : List.of("baseline=allreduce.ring", "algorithm=allreduce.recursive-doubling")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> KmeansConfig.parse(List.of(option), true));
+            assertTrue(e.getMessage().contains("does not add in rank order"), e.getMessage());
+        }
     }
 }
