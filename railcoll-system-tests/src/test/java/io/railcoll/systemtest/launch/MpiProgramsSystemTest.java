@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * method) are compiled by the JDK's own {@code javac}
  * against the railcoll-mpi jar alone, and run unmodified on 3 ranks by {@code railcoll run} (placement 2,1) and by
  * Debian's Open MPI {@code mpirun} (PMIx); every rank's output is checked. The non-blocking program (the iAllReduce
- * overlap and every i-form) also runs on 1, 2, 3 and 5 ranks with uneven placements. Slurm's {@code srun} starts
+ * overlap and every i-form) also runs on 1, 2, 3, 5 and 8 ranks with uneven placements. Slurm's {@code srun} starts
  * them too.
  */
 class MpiProgramsSystemTest {
@@ -76,10 +76,10 @@ class MpiProgramsSystemTest {
         }
     }
 
-    /** The point-to-point program on one rank (messages to itself) and on five over two nodes, besides three above. */
+    /** The point-to-point program on one rank (messages to itself), on five over two nodes and on eight over three, besides three above. */
     @Test
-    void pointToPointOnOneAndFiveRanks() throws Exception {
-        for (String placement : List.of("1", "3,2")) {
+    void pointToPointOnOneFiveAndEightRanks() throws Exception {
+        for (String placement : List.of("1", "3,2", "4,1,3")) {
             int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
             List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
                     "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
@@ -160,10 +160,10 @@ class MpiProgramsSystemTest {
         }
     }
 
-    /** NonBlocking checks itself on any number of ranks: here on 1, 2, 3 and 5, placed unevenly over the nodes. */
+    /** NonBlocking checks itself on any number of ranks: here on 1, 2, 3, 5 and 8, placed unevenly over the nodes. */
     @Test
     void nonBlockingRunsOnUnevenPlacements() throws Exception {
-        for (String placement : List.of("1", "2", "1,2", "3,1,1")) {
+        for (String placement : List.of("1", "2", "1,2", "3,1,1", "3,1,4")) {
             int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
             List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
                     "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
