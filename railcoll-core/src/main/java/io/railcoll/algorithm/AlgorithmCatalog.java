@@ -98,6 +98,7 @@ public final class AlgorithmCatalog {
             new KportAllreduce(),
             SmpAllreduce.oneLeader(),
             SmpAllreduce.everyRankLeads(),
+            SmpAllreduce.everyRankLeadsRabenseifner(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
             new RingReduceScatter(),

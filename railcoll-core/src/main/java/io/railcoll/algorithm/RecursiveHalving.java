@@ -56,51 +56,67 @@ public final class RecursiveHalving {
 
     /**
      * Appends the fold (for an even rank of a pair) and the halving to the program of {@code rank}, which must not
-     * sit out. The last step's result, window {@code steps} of the rank, lands at {@code out[outBase + lo * e]}:
-     * where it lies in a whole vector at {@code outBase}. With {@code folded.steps() == 0} (N = 1) nothing is appended.
-     *
-     * @return the rank's windows
+     * sit out: {@link #appendAmong} over every rank, the operand the whole of SEND.
      */
     public static Windows append(ProgramBuilder p, Shape shape, FoldedRanks folded, int rank, Buffer out,
                                  long outBase) {
-        long b = shape.blockBytes();
-        long e = shape.elementBytes();
+        return appendAmong(p, everyRank(shape.size()), folded, rank, Buffer.SEND, 0, shape.elements(),
+                shape.elementBytes(), out, outBase, FOLD_TAG);
+    }
+
+    /**
+     * Appends the fold (for an even member of a pair) and the halving among {@code members} (ranks in the order
+     * their contributions combine; {@code folded} over their count) to the program of the member at {@code index},
+     * which must not sit out. Its operand is {@code elements} elements of {@code e} bytes at
+     * {@code src[srcOffset..]}, which it never writes. The last step's result, window {@code steps} of the member,
+     * lands at {@code out[outBase + lo * e]}: where it lies in a whole vector at {@code outBase}. Tags
+     * {@code firstTag} (the fold) to {@code firstTag + steps}. With {@code folded.steps() == 0} nothing is appended.
+     *
+     * @return the member's windows
+     */
+    public static Windows appendAmong(ProgramBuilder p, int[] members, FoldedRanks folded, int index, Buffer src,
+                                      long srcOffset, long elements, long e, Buffer out, long outBase, int firstTag) {
+        long b = elements * e;
         int steps = folded.steps();
         // cur holds the current window; curBase is where its first element lies.
-        Buffer cur = Buffer.SEND;
-        long curBase = 0;
-        if (folded.takesPartner(rank)) {
+        Buffer cur = src;
+        long curBase = srcOffset;
+        boolean inOperand = true; // cur is still the operand, which is never written
+        if (folded.takesPartner(index)) {
             long in = p.allocateTemp(b);
-            p.recv(rank + 1, FOLD_TAG, Buffer.TEMP, in, b);
-            p.reduce(Buffer.SEND, 0, Buffer.TEMP, in, b); // mine op the odd neighbour's
+            p.recv(members[index + 1], firstTag, Buffer.TEMP, in, b);
+            p.reduce(src, srcOffset, Buffer.TEMP, in, b); // mine op the odd neighbour's
             cur = Buffer.TEMP;
             curBase = in;
+            inOperand = false;
         }
-        int me = folded.newRank(rank);
-        Windows w = Windows.of(shape.elements(), me, steps);
+        int me = folded.newRank(index);
+        Windows w = Windows.of(elements, me, steps);
         for (int s = 0; s < steps; s++) {
-            int partner = folded.oldRank(me ^ 1 << s);
+            int partner = members[folded.oldRank(me ^ 1 << s)];
+            int tag = firstTag + 1 + s;
             long lo = w.lo[s];
             long keepLo = w.lo[s + 1];
             long keepBytes = (w.hi[s + 1] - keepLo) * e;
             boolean last = s == steps - 1;
-            p.put(partner, cur, curBase + (w.giveLo(s) - lo) * e, (w.giveHi(s) - w.giveLo(s)) * e, 1 + s);
+            p.put(partner, cur, curBase + (w.giveLo(s) - lo) * e, (w.giveHi(s) - w.giveLo(s)) * e, tag);
             long mineAt = curBase + (keepLo - lo) * e;
             if ((me & 1 << s) == 0) {
                 // mine op theirs: into the range theirs arrives in.
                 Buffer dst = last ? out : Buffer.TEMP;
                 long dstOff = last ? outBase + keepLo * e : p.allocateTemp(keepBytes);
-                p.recv(partner, 1 + s, dst, dstOff, keepBytes);
+                p.recv(partner, tag, dst, dstOff, keepBytes);
                 p.reduce(cur, mineAt, dst, dstOff, keepBytes);
                 cur = dst;
                 curBase = dstOff;
+                inOperand = false;
             } else {
-                // theirs op mine: into my own range, copied out of SEND first (or into the output in the last step).
+                // theirs op mine: into my own range, copied out of the operand first (or into the output last).
                 long in = p.allocateTemp(keepBytes);
-                p.recv(partner, 1 + s, Buffer.TEMP, in, keepBytes);
+                p.recv(partner, tag, Buffer.TEMP, in, keepBytes);
                 Buffer dst = cur;
                 long dstOff = mineAt;
-                if (last || cur == Buffer.SEND) {
+                if (last || inOperand) {
                     dst = last ? out : Buffer.TEMP;
                     dstOff = last ? outBase + keepLo * e : p.allocateTemp(keepBytes);
                     p.copy(cur, mineAt, dst, dstOff, keepBytes);
@@ -108,9 +124,19 @@ public final class RecursiveHalving {
                 p.reduce(Buffer.TEMP, in, dst, dstOff, keepBytes);
                 cur = dst;
                 curBase = dstOff;
+                inOperand = false;
             }
         }
         return w;
+    }
+
+    /** Ranks 0..n-1: the members when every rank takes part. */
+    private static int[] everyRank(int n) {
+        int[] all = new int[n];
+        for (int r = 0; r < n; r++) {
+            all[r] = r;
+        }
+        return all;
     }
 
     /** Adds the fold's receive (for an even rank of a pair) and the halving's messages of {@code rank} to {@code t}. */

@@ -26,7 +26,7 @@ class AlgorithmCatalogTest {
                 "allgather.shm", "allgather.smp-direct-shm", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
-                "allreduce.smp", "allreduce.multi-leader", "reduce.binomial", "reduce.rabenseifner",
+                "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner", "reduce.binomial", "reduce.rabenseifner",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
                 "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",
                 "reduce-scatter.deterministic", "scan.deterministic", "exscan.deterministic", "scatter.binomial",

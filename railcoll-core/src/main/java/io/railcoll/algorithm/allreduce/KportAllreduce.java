@@ -30,8 +30,9 @@ import io.railcoll.schedule.Traffic;
  * <p>For N a power of k+1, {@code 2 log_{k+1} N} steps, each rank putting {@code k} parts of {@code b/(k+1)^(l+1)}
  * at once in level l: {@code T = 2 log_{k+1} N ts + 2 (N-1)/(N k) b tau + (N-1)/N b gamma}, the k-port lower bound
  * on the bytes a rank must move through its k ports (paper 000's equation (3) for the all-gather, doubled). Other N:
- * two more steps of {@code b} for the extras. With one port it is {@code allreduce.rabenseifner}'s schedule (the
- * same windows, the same fold). TEMP at most {@code 2b}. Any N, k, operator.
+ * two more steps of {@code b} for the extras. With one port it sends the messages of
+ * {@code allreduce.rabenseifner} (the same windows, the same fold) and costs the same; it stands after it in the
+ * catalog so that selection keeps Rabenseifner there. TEMP at most {@code 2b}. Any N, k, operator.
  */
 public final class KportAllreduce extends AlgorithmBase {
     public static final String ID = "allreduce.kport";
@@ -59,17 +60,20 @@ public final class KportAllreduce extends AlgorithmBase {
             return w;
         }
 
-        /** First element of part j of window l: {@code len/r} elements each, the first {@code len%r} one more. */
+        /**
+         * First element of part j of window l: {@code len/r} elements each, the last {@code len%r} one more (so that
+         * radix 2 cuts where Rabenseifner's halving does, the lower half the smaller).
+         */
         long partLo(int l, int j) {
             long len = hi[l] - lo[l];
             int r = layout.radix(l);
-            return lo[l] + j * (len / r) + Math.min(j, len % r);
+            return lo[l] + j * (len / r) + Math.max(0, j - (r - len % r));
         }
 
         long partLength(int l, int j) {
             long len = hi[l] - lo[l];
             int r = layout.radix(l);
-            return len / r + (j < len % r ? 1 : 0);
+            return len / r + (j >= r - len % r ? 1 : 0);
         }
 
         long length(int l) {

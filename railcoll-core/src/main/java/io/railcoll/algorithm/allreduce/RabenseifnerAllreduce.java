@@ -41,34 +41,56 @@ public final class RabenseifnerAllreduce extends AlgorithmBase {
     @Override
     public RankProgram program(Shape shape, int rank) {
         int n = shape.size();
-        long b = shape.blockBytes();
-        long e = shape.elementBytes();
+        int[] everyone = new int[n];
+        for (int r = 0; r < n; r++) {
+            everyone[r] = r;
+        }
         ProgramBuilder p = new ProgramBuilder(rank);
+        appendAmong(p, everyone, rank, Buffer.SEND, 0, 0, shape.elements(), shape.elementBytes(), FOLD_TAG);
+        return p.build();
+    }
+
+    /**
+     * Appends Rabenseifner's all-reduce among {@code members} (ranks in the order their contributions combine) to
+     * {@code p}'s program, for the member at {@code index}: its operand of {@code elements} elements of {@code e}
+     * bytes at {@code src[srcOffset..]}, which it never writes, and the result at {@code resultOffset} of RECV. Uses
+     * tags {@code firstTag} to {@code firstTag + tagsAmong(M) - 1} for M members. Shared with the SMP-aware
+     * all-reduce whose node leaders run it across nodes.
+     */
+    public static void appendAmong(ProgramBuilder p, int[] members, int index, Buffer src, long srcOffset,
+                                   long resultOffset, long elements, long e, int firstTag) {
+        int n = members.length;
+        long b = elements * e;
         if (n == 1) {
-            p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b);
-            return p.build();
+            p.copy(src, srcOffset, Buffer.RECV, resultOffset, b);
+            return;
         }
         FoldedRanks folded = new FoldedRanks(n);
         int steps = folded.steps();
-        int unfoldTag = 2 * steps + 1;
-        if (folded.sitsOut(rank)) {
-            p.put(rank - 1, Buffer.SEND, 0, b, FOLD_TAG);
-            p.recv(rank - 1, unfoldTag, Buffer.RECV, 0, b);
-            return p.build();
+        int unfoldTag = firstTag + 2 * steps + 1;
+        if (folded.sitsOut(index)) {
+            p.put(members[index - 1], src, srcOffset, b, firstTag);
+            p.recv(members[index - 1], unfoldTag, Buffer.RECV, resultOffset, b);
+            return;
         }
-        int me = folded.newRank(rank);
-        Windows w = RecursiveHalving.append(p, shape, folded, rank, Buffer.RECV, 0);
+        int me = folded.newRank(index);
+        Windows w = RecursiveHalving.appendAmong(p, members, folded, index, src, srcOffset, elements, e, Buffer.RECV,
+                resultOffset, firstTag);
         // Recursive doubling all-gather: retrace the windows, swapping all each side has in RECV.
         for (int s = steps - 1; s >= 0; s--) {
-            int partner = folded.oldRank(me ^ 1 << s);
-            int tag = 2 * steps - s;
-            p.put(partner, Buffer.RECV, w.lo()[s + 1] * e, w.length(s + 1) * e, tag);
-            p.recv(partner, tag, Buffer.RECV, w.giveLo(s) * e, (w.giveHi(s) - w.giveLo(s)) * e);
+            int partner = members[folded.oldRank(me ^ 1 << s)];
+            int tag = firstTag + 2 * steps - s;
+            p.put(partner, Buffer.RECV, resultOffset + w.lo()[s + 1] * e, w.length(s + 1) * e, tag);
+            p.recv(partner, tag, Buffer.RECV, resultOffset + w.giveLo(s) * e, (w.giveHi(s) - w.giveLo(s)) * e);
         }
-        if (folded.takesPartner(rank)) {
-            p.put(rank + 1, Buffer.RECV, 0, b, unfoldTag);
+        if (folded.takesPartner(index)) {
+            p.put(members[index + 1], Buffer.RECV, resultOffset, b, unfoldTag);
         }
-        return p.build();
+    }
+
+    /** How many tags {@link #appendAmong} uses for {@code members} members, from its first tag. */
+    public static int tagsAmong(int members) {
+        return members == 1 ? 0 : 2 * Integer.numberOfTrailingZeros(Integer.highestOneBit(members)) + 2;
     }
 
     /** The design as {@link Traffic}: fold, halving, doubling, unfold. */

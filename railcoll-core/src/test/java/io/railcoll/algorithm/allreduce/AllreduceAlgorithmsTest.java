@@ -31,7 +31,8 @@ class AllreduceAlgorithmsTest {
     void everyAlgorithmCombinesEveryContributionOnceOnEveryRank() {
         List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
         assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
-                        KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID, "allreduce.deterministic"),
+                        KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
+                        SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {

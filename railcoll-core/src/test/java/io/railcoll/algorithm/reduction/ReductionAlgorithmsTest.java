@@ -113,7 +113,8 @@ class ReductionAlgorithmsTest {
                 });
             }
         }
-        assertEquals(List.of("allreduce.ring", "allreduce.smp", "allreduce.multi-leader", RingReduceScatter.ID),
+        assertEquals(List.of("allreduce.ring", "allreduce.smp", "allreduce.multi-leader",
+                        "allreduce.multi-leader-rabenseifner", RingReduceScatter.ID),
                 refusing);
     }
 
