@@ -13,10 +13,10 @@ import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 
 /**
- * Rabenseifner's reduce for large vectors (Rabenseifner 2004; Thakur, Rabenseifner and Gropp 2005 sec. 4.5, MPICH's
- * {@code reduce_scatter_gather}): the reduce-scatter of {@code allreduce.rabenseifner} (pairs folded when N is not a
- * power of two, then recursive halving, {@link RecursiveHalving}), then a binomial gather of the pieces to the
- * root instead of the all-gather.
+ * Rabenseifner's reduce for large vectors (Rabenseifner 2004; Thakur, Rabenseifner and Gropp 2005, their
+ * long-message reduce; MPICH's {@code reduce_scatter_gather}): the reduce-scatter of {@code allreduce.rabenseifner}
+ * (pairs folded when N is not a power of two, then recursive halving, {@link RecursiveHalving}), then a binomial
+ * gather of the pieces to the root instead of the all-gather.
  *
  * <p>The gather collects at the <i>collector</i>: the root's new rank, or, when the root is the odd rank of a folded
  * pair (it sits out), its even neighbour's, which puts the whole vector to the root in one more step (as MPICH

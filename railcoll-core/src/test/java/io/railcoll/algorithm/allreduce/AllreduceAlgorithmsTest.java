@@ -88,4 +88,14 @@ class AllreduceAlgorithmsTest {
         assertEquals(2 * 7 * 1024, cost.interNodeSentBytes());
         assertEquals(14, cost.steps());
     }
+
+    @Test
+    void rabenseifnerAmongTheLeadersCarriesTheBoundOverTheRails() {
+        // 4 nodes of 4 ranks, 4 leaders per node, each leading a quarter of 4096 doubles (8 KiB): recursive doubling
+        // moves log2 4 = 2 slices per leader over the rails, Rabenseifner 2 (4-1)/4 = 1.5.
+        Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.uniform(4, 4), 1, 4096 * 8, 0, 8, true);
+        assertEquals(2 * 8192, SmpAllreduce.everyRankLeads().cost(shape).interNodeSentBytes());
+        assertEquals(3 * 8192 / 2, SmpAllreduce.everyRankLeadsRabenseifner().cost(shape).interNodeSentBytes());
+        assertEquals(3 * 8192 / 2, SmpAllreduce.everyRankLeadsRabenseifner().cost(shape).interNodeReceivedBytes());
+    }
 }
