@@ -11,6 +11,7 @@ import io.railcoll.algorithm.allgather.SmpDirectAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherBroadcastAllgather;
 import io.railcoll.algorithm.allgather.SmpGatherMulticastAllgather;
 import io.railcoll.algorithm.allgather.StandardExchangeAllgather;
+import io.railcoll.algorithm.allreduce.KportAllreduce;
 import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.allreduce.RecursiveDoublingAllreduce;
 import io.railcoll.algorithm.allreduce.RingAllreduce;
@@ -22,6 +23,7 @@ import io.railcoll.algorithm.alltoall.StandardExchangeAlltoall;
 import io.railcoll.algorithm.barrier.DisseminationBarrier;
 import io.railcoll.algorithm.deterministic.RankOrderReduction;
 import io.railcoll.algorithm.reduce.BinomialReduce;
+import io.railcoll.algorithm.reduce.RabenseifnerReduce;
 import io.railcoll.algorithm.reducescatter.RecursiveHalvingReduceScatter;
 import io.railcoll.algorithm.reducescatter.RingReduceScatter;
 import io.railcoll.algorithm.scan.RecursiveDoublingScan;
@@ -93,9 +95,12 @@ public final class AlgorithmCatalog {
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
             new RabenseifnerAllreduce(),
+            new KportAllreduce(),
             SmpAllreduce.oneLeader(),
             SmpAllreduce.everyRankLeads(),
+            SmpAllreduce.everyRankLeadsRabenseifner(),
             new BinomialReduce(),
+            new RabenseifnerReduce(),
             new RingReduceScatter(),
             new RecursiveHalvingReduceScatter(),
             RecursiveDoublingScan.inclusive(),

@@ -1,8 +1,11 @@
 package io.railcoll.select;
 
+import io.railcoll.algorithm.allreduce.KportAllreduce;
 import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.allreduce.RecursiveDoublingAllreduce;
 import io.railcoll.algorithm.allreduce.RingAllreduce;
+import io.railcoll.algorithm.reduce.BinomialReduce;
+import io.railcoll.algorithm.reduce.RabenseifnerReduce;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
 import io.railcoll.sim.CostModel;
@@ -18,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The model picks a bandwidth-optimal algorithm (Rabenseifner's, which moves the ring's bytes in log2 N steps) for a
  * large all-reduce and recursive doubling for a small one, and never the ring for a non-commutative operator: not
  * on the first call, and not from a remembered choice for the same size (the model's representative shape and its
- * remembered choices keep the commutativity).
+ * remembered choices keep the commutativity). Likewise the k-port form where the rank count suits k+1 and more
+ * than one rail, and Rabenseifner's reduce for a large reduce.
  */
 class AllreduceSelectionTest {
     private static final Tuning BYTES_BOUND = TuningFile.parse("""
@@ -60,5 +64,27 @@ class AllreduceSelectionTest {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> selector.select(Shape.reduction(Collective.REDUCE_SCATTER, p, 1, 64, 0, 8, false)));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("rank order"), e.getMessage());
+    }
+
+    @Test
+    void largeVectorsOnNineRanksAndTwoRailsTakeTheKportForm() {
+        // 9 = (k+1)^2 for k = 2: two levels each way, no fold; Rabenseifner folds one pair and halves three times.
+        Placement p = Placement.uniform(9, 1);
+        AlgorithmSelector selector = new AlgorithmSelector(Map.of(), BYTES_BOUND);
+        long b = 8L * 375_001;
+        assertEquals(KportAllreduce.ID, selector.select(Shape.reduction(Collective.ALLREDUCE, p, 2, b, 0, 8, false)).id());
+        // With one rail the k-port form costs what Rabenseifner's schedule costs, and the catalog's first of equals
+        // is kept (a non-commutative operator, so that the ring, cheaper on 9 ranks, is out).
+        assertEquals(RabenseifnerAllreduce.ID,
+                selector.select(Shape.reduction(Collective.ALLREDUCE, p, 1, b, 0, 8, false)).id());
+    }
+
+    @Test
+    void largeReducesTakeRabenseifnerSmallOnesTheTree() {
+        Placement p = Placement.uniform(8, 1);
+        AlgorithmSelector selector = new AlgorithmSelector(Map.of(), BYTES_BOUND);
+        assertEquals(RabenseifnerReduce.ID,
+                selector.select(Shape.reduction(Collective.REDUCE, p, 1, 8L * 375_001, 3, 8, false)).id());
+        assertEquals(BinomialReduce.ID, selector.select(Shape.reduction(Collective.REDUCE, p, 1, 8, 3, 8, false)).id());
     }
 }

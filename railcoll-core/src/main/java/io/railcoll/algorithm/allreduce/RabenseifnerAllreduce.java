@@ -3,6 +3,8 @@ package io.railcoll.algorithm.allreduce;
 import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.FoldedRanks;
 import io.railcoll.algorithm.ProgramBuilder;
+import io.railcoll.algorithm.RecursiveHalving;
+import io.railcoll.algorithm.RecursiveHalving.Windows;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
@@ -16,9 +18,9 @@ import io.railcoll.schedule.Traffic;
  * first 2r ranks fold in pairs ({@link FoldedRanks}: the odd rank hands its vector to the even one, which combines
  * them) and get the result back at the end.
  *
- * <p>Halving: in step s (distance {@code 2^s}, growing) the p remaining ranks split their current window of the
- * vector in two at an element boundary; the lower partner keeps the lower half, puts the upper half to its partner,
- * and both combine the half they keep. Because the distance grows, each partial covers a contiguous, aligned run of
+ * <p>Halving ({@link RecursiveHalving}, shared with {@code reduce.rabenseifner}): in step s (distance {@code 2^s},
+ * growing) the p remaining ranks split their current window of the vector in two at an element boundary; the lower
+ * partner keeps the lower half, puts the upper half to its partner, and both combine the half they keep. Because the distance grows, each partial covers a contiguous, aligned run of
  * new ranks, and both partners compute {@code lower op higher}: the result is in rank order, so non-commutative
  * operators run it too. Each part of the vector is combined once, by one rank, then only copied: every rank gets the
  * same bits. Doubling retraces the windows in reverse, each rank putting all it has into its partner's RECV.
@@ -30,110 +32,65 @@ import io.railcoll.schedule.Traffic;
  */
 public final class RabenseifnerAllreduce extends AlgorithmBase {
     public static final String ID = "allreduce.rabenseifner";
-    private static final int FOLD_TAG = 0;
+    private static final int FOLD_TAG = RecursiveHalving.FOLD_TAG;
 
     public RabenseifnerAllreduce() {
         super(ID, Collective.ALLREDUCE);
     }
 
-    /** The window (in elements) a new rank keeps in each halving step: {@code [lo[s+1], hi[s+1])} after step s. */
-    private record Windows(long[] lo, long[] hi) {
-        static Windows of(long elements, int newRank, int steps) {
-            long[] lo = new long[steps + 1];
-            long[] hi = new long[steps + 1];
-            hi[0] = elements;
-            for (int s = 0; s < steps; s++) {
-                long mid = lo[s] + (hi[s] - lo[s]) / 2;
-                boolean lower = (newRank & 1 << s) == 0;
-                lo[s + 1] = lower ? lo[s] : mid;
-                hi[s + 1] = lower ? mid : hi[s];
-            }
-            return new Windows(lo, hi);
-        }
-
-        /** The half given away in step s: the part of window s outside window s+1. */
-        long giveLo(int s) {
-            return lo[s + 1] == lo[s] ? hi[s + 1] : lo[s];
-        }
-
-        long giveHi(int s) {
-            return lo[s + 1] == lo[s] ? hi[s] : lo[s + 1];
-        }
-    }
-
     @Override
     public RankProgram program(Shape shape, int rank) {
         int n = shape.size();
-        long b = shape.blockBytes();
-        long e = shape.elementBytes();
+        int[] everyone = new int[n];
+        for (int r = 0; r < n; r++) {
+            everyone[r] = r;
+        }
         ProgramBuilder p = new ProgramBuilder(rank);
+        appendAmong(p, everyone, rank, Buffer.SEND, 0, 0, shape.elements(), shape.elementBytes(), FOLD_TAG);
+        return p.build();
+    }
+
+    /**
+     * Appends Rabenseifner's all-reduce among {@code members} (ranks in the order their contributions combine) to
+     * {@code p}'s program, for the member at {@code index}: its operand of {@code elements} elements of {@code e}
+     * bytes at {@code src[srcOffset..]}, which it never writes, and the result at {@code resultOffset} of RECV. Uses
+     * tags {@code firstTag} to {@code firstTag + tagsAmong(M) - 1} for M members. Shared with the SMP-aware
+     * all-reduce whose node leaders run it across nodes.
+     */
+    public static void appendAmong(ProgramBuilder p, int[] members, int index, Buffer src, long srcOffset,
+                                   long resultOffset, long elements, long e, int firstTag) {
+        int n = members.length;
+        long b = elements * e;
         if (n == 1) {
-            p.copy(Buffer.SEND, 0, Buffer.RECV, 0, b);
-            return p.build();
+            p.copy(src, srcOffset, Buffer.RECV, resultOffset, b);
+            return;
         }
         FoldedRanks folded = new FoldedRanks(n);
         int steps = folded.steps();
-        int unfoldTag = 2 * steps + 1;
-        if (folded.sitsOut(rank)) {
-            p.put(rank - 1, Buffer.SEND, 0, b, FOLD_TAG);
-            p.recv(rank - 1, unfoldTag, Buffer.RECV, 0, b);
-            return p.build();
+        int unfoldTag = firstTag + 2 * steps + 1;
+        if (folded.sitsOut(index)) {
+            p.put(members[index - 1], src, srcOffset, b, firstTag);
+            p.recv(members[index - 1], unfoldTag, Buffer.RECV, resultOffset, b);
+            return;
         }
-        // cur holds the current window; curBase is where its first element lies.
-        Buffer cur = Buffer.SEND;
-        long curBase = 0;
-        if (folded.takesPartner(rank)) {
-            long in = p.allocateTemp(b);
-            p.recv(rank + 1, FOLD_TAG, Buffer.TEMP, in, b);
-            p.reduce(Buffer.SEND, 0, Buffer.TEMP, in, b); // mine op the odd neighbour's
-            cur = Buffer.TEMP;
-            curBase = in;
-        }
-        int me = folded.newRank(rank);
-        Windows w = Windows.of(shape.elements(), me, steps);
-        for (int s = 0; s < steps; s++) {
-            int partner = folded.oldRank(me ^ 1 << s);
-            long lo = w.lo[s];
-            long keepLo = w.lo[s + 1];
-            long keepBytes = (w.hi[s + 1] - keepLo) * e;
-            boolean last = s == steps - 1;
-            p.put(partner, cur, curBase + (w.giveLo(s) - lo) * e, (w.giveHi(s) - w.giveLo(s)) * e, 1 + s);
-            long mineAt = curBase + (keepLo - lo) * e;
-            if ((me & 1 << s) == 0) {
-                // mine op theirs: into the range theirs arrives in.
-                Buffer dst = last ? Buffer.RECV : Buffer.TEMP;
-                long dstOff = last ? keepLo * e : p.allocateTemp(keepBytes);
-                p.recv(partner, 1 + s, dst, dstOff, keepBytes);
-                p.reduce(cur, mineAt, dst, dstOff, keepBytes);
-                cur = dst;
-                curBase = dstOff;
-            } else {
-                // theirs op mine: into my own range, copied out of SEND first (or into RECV in the last step).
-                long in = p.allocateTemp(keepBytes);
-                p.recv(partner, 1 + s, Buffer.TEMP, in, keepBytes);
-                Buffer dst = cur;
-                long dstOff = mineAt;
-                if (last || cur == Buffer.SEND) {
-                    dst = last ? Buffer.RECV : Buffer.TEMP;
-                    dstOff = last ? keepLo * e : p.allocateTemp(keepBytes);
-                    p.copy(cur, mineAt, dst, dstOff, keepBytes);
-                }
-                p.reduce(Buffer.TEMP, in, dst, dstOff, keepBytes);
-                cur = dst;
-                curBase = dstOff;
-            }
-        }
+        int me = folded.newRank(index);
+        Windows w = RecursiveHalving.appendAmong(p, members, folded, index, src, srcOffset, elements, e, Buffer.RECV,
+                resultOffset, firstTag);
         // Recursive doubling all-gather: retrace the windows, swapping all each side has in RECV.
         for (int s = steps - 1; s >= 0; s--) {
-            int partner = folded.oldRank(me ^ 1 << s);
-            int tag = 2 * steps - s;
-            p.put(partner, Buffer.RECV, w.lo[s + 1] * e, (w.hi[s + 1] - w.lo[s + 1]) * e, tag);
-            p.recv(partner, tag, Buffer.RECV, w.giveLo(s) * e, (w.giveHi(s) - w.giveLo(s)) * e);
+            int partner = members[folded.oldRank(me ^ 1 << s)];
+            int tag = firstTag + 2 * steps - s;
+            p.put(partner, Buffer.RECV, resultOffset + w.lo()[s + 1] * e, w.length(s + 1) * e, tag);
+            p.recv(partner, tag, Buffer.RECV, resultOffset + w.giveLo(s) * e, (w.giveHi(s) - w.giveLo(s)) * e);
         }
-        if (folded.takesPartner(rank)) {
-            p.put(rank + 1, Buffer.RECV, 0, b, unfoldTag);
+        if (folded.takesPartner(index)) {
+            p.put(members[index + 1], Buffer.RECV, resultOffset, b, unfoldTag);
         }
-        return p.build();
+    }
+
+    /** How many tags {@link #appendAmong} uses for {@code members} members, from its first tag. */
+    public static int tagsAmong(int members) {
+        return members == 1 ? 0 : 2 * Integer.numberOfTrailingZeros(Integer.highestOneBit(members)) + 2;
     }
 
     /** The design as {@link Traffic}: fold, halving, doubling, unfold. */
@@ -152,18 +109,11 @@ public final class RabenseifnerAllreduce extends AlgorithmBase {
                     t.send(r, r - 1, FOLD_TAG, b).receive(r, r - 1, unfoldTag);
                     continue;
                 }
-                if (folded.takesPartner(r)) {
-                    t.receive(r, r + 1, FOLD_TAG);
-                }
                 int me = folded.newRank(r);
-                Windows w = Windows.of(shape.elements(), me, steps);
-                for (int s = 0; s < steps; s++) {
-                    int partner = folded.oldRank(me ^ 1 << s);
-                    t.send(r, partner, 1 + s, (w.giveHi(s) - w.giveLo(s)) * e).receive(r, partner, 1 + s);
-                }
+                Windows w = RecursiveHalving.traffic(t, shape, folded, r);
                 for (int s = steps - 1; s >= 0; s--) {
                     int partner = folded.oldRank(me ^ 1 << s);
-                    t.send(r, partner, 2 * steps - s, (w.hi[s + 1] - w.lo[s + 1]) * e).receive(r, partner, 2 * steps - s);
+                    t.send(r, partner, 2 * steps - s, w.length(s + 1) * e).receive(r, partner, 2 * steps - s);
                 }
                 if (folded.takesPartner(r)) {
                     t.send(r, r + 1, unfoldTag, b);

@@ -29,7 +29,10 @@ import java.util.Optional;
  * With one leader ({@code allreduce.smp}) this is the classic hierarchical all-reduce: node reduce, all-reduce among
  * node masters, node broadcast. {@code allreduce.multi-leader} makes every rank a leader (g = the fewest ranks on
  * any node, so every node has the same leaders), the hierarchical reduce-scatter of NCCL's and Horovod's
- * hierarchical all-reduce.
+ * hierarchical all-reduce. {@code allreduce.multi-leader-rabenseifner} has the same leaders run Rabenseifner's
+ * all-reduce ({@link RabenseifnerAllreduce#appendAmong}) instead of recursive doubling in phase 2: {@code 2 log2 M}
+ * start-ups instead of {@code log2 M}, but each node's rails carry {@code 2 (M-1)/M b} rather than
+ * {@code log2 M b} (decision 0113), the large-vector form.
  *
  * <p>Identical bits: each slice is combined inside a node by one leader, then across nodes by recursive doubling,
  * in which both partners compute {@code lower op higher}, and is afterwards only copied; every rank ends with the
@@ -43,25 +46,37 @@ import java.util.Optional;
 public final class SmpAllreduce extends AlgorithmBase {
     public static final String ONE_LEADER_ID = "allreduce.smp";
     public static final String MULTI_LEADER_ID = "allreduce.multi-leader";
+    public static final String MULTI_LEADER_RABENSEIFNER_ID = "allreduce.multi-leader-rabenseifner";
     private static final int TAG_NODE_REDUCE = 0;
     private static final int TAG_NETWORK = 1;
 
     /** Leaders per node: a fixed count, or 0 for as many as the smallest node has ranks. */
     private final int fixedLeaders;
+    /** Whether the leaders run Rabenseifner's all-reduce across nodes rather than recursive doubling. */
+    private final boolean rabenseifner;
 
-    private SmpAllreduce(String id, int fixedLeaders) {
+    private SmpAllreduce(String id, int fixedLeaders, boolean rabenseifner) {
         super(id, Collective.ALLREDUCE);
         this.fixedLeaders = fixedLeaders;
+        this.rabenseifner = rabenseifner;
     }
 
     /** One leader per node: node reduce, recursive doubling among node masters, node broadcast. */
     public static SmpAllreduce oneLeader() {
-        return new SmpAllreduce(ONE_LEADER_ID, 1);
+        return new SmpAllreduce(ONE_LEADER_ID, 1, false);
     }
 
     /** Every rank a leader of one slice (g = the fewest ranks on any node). */
     public static SmpAllreduce everyRankLeads() {
-        return new SmpAllreduce(MULTI_LEADER_ID, 0);
+        return new SmpAllreduce(MULTI_LEADER_ID, 0, false);
+    }
+
+    /**
+     * Every rank a leader of one slice, the leaders of a slice running Rabenseifner's all-reduce across nodes
+     * (decision 0113): each node's rails carry {@code 2 (M-1)/M b} instead of {@code log2 M b}, for large vectors.
+     */
+    public static SmpAllreduce everyRankLeadsRabenseifner() {
+        return new SmpAllreduce(MULTI_LEADER_RABENSEIFNER_ID, 0, true);
     }
 
     /** Leaders per node for {@code placement}: never more than the smallest node has ranks. */
@@ -90,7 +105,8 @@ public final class SmpAllreduce extends AlgorithmBase {
         int local = placement.localRankOf(rank);
         int[] nodeRanks = placement.ranksOf(node);
         int nodes = placement.nodeCount();
-        int tagGather = TAG_NETWORK + RecursiveDoublingAllreduce.tagsAmong(nodes);
+        int tagGather = TAG_NETWORK + (rabenseifner ? RabenseifnerAllreduce.tagsAmong(nodes)
+                : RecursiveDoublingAllreduce.tagsAmong(nodes));
         ProgramBuilder p = new ProgramBuilder(rank);
         // Phase 1: slice i of my vector to leader i (my own slice stays for the combining below).
         for (int i = 0; i < g; i++) {
@@ -107,7 +123,12 @@ public final class SmpAllreduce extends AlgorithmBase {
             for (int m = 0; m < nodes; m++) {
                 peers[m] = placement.rankAt(m, local);
             }
-            RecursiveDoublingAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off, len, TAG_NETWORK);
+            if (rabenseifner) {
+                RabenseifnerAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off,
+                        len / shape.elementBytes(), shape.elementBytes(), TAG_NETWORK);
+            } else {
+                RecursiveDoublingAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off, len, TAG_NETWORK);
+            }
             // Phase 3: the finished slice to every other rank of the node.
             for (int j = 0; j < nodeRanks.length; j++) {
                 if (j != local) {
@@ -176,14 +197,16 @@ public final class SmpAllreduce extends AlgorithmBase {
         for (int r = 0; r < shape.size(); r++) {
             programs.add(program(shape, r));
         }
-        return Traffic.of(programs).cost(shape.placement(), shape.ports(),
-                "2 (L-1) (ts + b/g tau) + log2 M (ts + b/g tau) + (L-1 + log2 M) b/g gamma, one port");
+        return Traffic.of(programs).cost(shape.placement(), shape.ports(), rabenseifner
+                ? "2 (L-1) (ts + b/g tau) + 2 log2 M ts + 2 (M-1)/M b/g tau + (L-1 + (M-1)/M) b/g gamma, one port"
+                : "2 (L-1) (ts + b/g tau) + log2 M (ts + b/g tau) + (L-1 + log2 M) b/g gamma, one port");
     }
 
     @Override
     public String summary() {
         return (fixedLeaders == 1 ? "node reduce (shm), recursive doubling among node masters, node broadcast"
-                : "every rank leads 1/L of the vector: node reduce-scatter (shm), recursive doubling among "
+                : "every rank leads 1/L of the vector: node reduce-scatter (shm), "
+                + (rabenseifner ? "Rabenseifner's all-reduce" : "recursive doubling") + " among "
                 + "same-index leaders across nodes, node all-gather")
                 + "; commutative operators; any placement; paper 002's multi-connection idea for reduction";
     }

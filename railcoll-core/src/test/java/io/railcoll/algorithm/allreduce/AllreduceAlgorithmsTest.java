@@ -31,7 +31,8 @@ class AllreduceAlgorithmsTest {
     void everyAlgorithmCombinesEveryContributionOnceOnEveryRank() {
         List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
         assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
-                        SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID, "allreduce.deterministic"),
+                        KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
+                        SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {
@@ -86,5 +87,15 @@ class AllreduceAlgorithmsTest {
         var cost = new RingAllreduce().cost(shape);
         assertEquals(2 * 7 * 1024, cost.interNodeSentBytes());
         assertEquals(14, cost.steps());
+    }
+
+    @Test
+    void rabenseifnerAmongTheLeadersCarriesTheBoundOverTheRails() {
+        // 4 nodes of 4 ranks, 4 leaders per node, each leading a quarter of 4096 doubles (8 KiB): recursive doubling
+        // moves log2 4 = 2 slices per leader over the rails, Rabenseifner 2 (4-1)/4 = 1.5.
+        Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.uniform(4, 4), 1, 4096 * 8, 0, 8, true);
+        assertEquals(2 * 8192, SmpAllreduce.everyRankLeads().cost(shape).interNodeSentBytes());
+        assertEquals(3 * 8192 / 2, SmpAllreduce.everyRankLeadsRabenseifner().cost(shape).interNodeSentBytes());
+        assertEquals(3 * 8192 / 2, SmpAllreduce.everyRankLeadsRabenseifner().cost(shape).interNodeReceivedBytes());
     }
 }

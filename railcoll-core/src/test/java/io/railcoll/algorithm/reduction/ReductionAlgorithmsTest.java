@@ -4,6 +4,7 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.algorithm.ElementBoundaries;
 import io.railcoll.algorithm.allreduce.RabenseifnerAllreduce;
 import io.railcoll.algorithm.reduce.BinomialReduce;
+import io.railcoll.algorithm.reduce.RabenseifnerReduce;
 import io.railcoll.algorithm.reducescatter.RecursiveHalvingReduceScatter;
 import io.railcoll.algorithm.reducescatter.RingReduceScatter;
 import io.railcoll.algorithm.scatter.BinomialScatter;
@@ -52,7 +53,7 @@ class ReductionAlgorithmsTest {
     @Test
     void theCatalogHoldsTheNewAlgorithms() {
         AlgorithmCatalog catalog = AlgorithmCatalog.standard();
-        assertEquals(List.of(BinomialReduce.ID, "reduce.deterministic"), ids(catalog.forCollective(Collective.REDUCE)));
+        assertEquals(List.of(BinomialReduce.ID, RabenseifnerReduce.ID, "reduce.deterministic"), ids(catalog.forCollective(Collective.REDUCE)));
         assertTrue(ids(catalog.forCollective(Collective.ALLREDUCE)).contains(RabenseifnerAllreduce.ID));
         assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID, "reduce-scatter.deterministic"),
                 ids(catalog.forCollective(Collective.REDUCE_SCATTER)));
@@ -112,7 +113,8 @@ class ReductionAlgorithmsTest {
                 });
             }
         }
-        assertEquals(List.of("allreduce.ring", "allreduce.smp", "allreduce.multi-leader", RingReduceScatter.ID),
+        assertEquals(List.of("allreduce.ring", "allreduce.smp", "allreduce.multi-leader",
+                        "allreduce.multi-leader-rabenseifner", RingReduceScatter.ID),
                 refusing);
     }
 
