@@ -84,6 +84,19 @@ public final class Info implements Freeable, Cloneable {
         }
     }
 
+    /** Sets every key of {@code from} here (a communicator's hints taking new ones). */
+    void putAll(Info from) {
+        entries.putAll(from.entries);
+    }
+
+    /** Holds exactly {@code from}'s keys (a communicator's hints copied from its parent or a dupWithInfo). */
+    void replaceWith(Info from) {
+        if (from != this) {
+            entries.clear();
+            entries.putAll(from.entries);
+        }
+    }
+
     public boolean isNull() {
         return freed;
     }
