@@ -114,7 +114,7 @@ public class Comm implements Freeable, Cloneable {
      * it together) and its staging memory; {@link #isNull()} is true after. Freeing {@code COMM_WORLD} or
      * {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
      */
-    public void free() throws MPIException {
+    public final void free() throws MPIException {
         Backend b = live("free");
         if (predefined) {
             throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));

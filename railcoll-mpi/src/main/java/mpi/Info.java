@@ -14,8 +14,10 @@ public final class Info implements Freeable, Cloneable {
     private final boolean predefined;
     private boolean freed;
 
-    public Info() {
+    /** An empty Info; needs {@code MPI.Init}, as in the bindings. */
+    public Info() throws MPIException {
         this(false);
+        MPI.check();
     }
 
     Info(boolean predefined) {
@@ -60,7 +62,7 @@ public final class Info implements Freeable, Cloneable {
     }
 
     public Info dup() throws MPIException {
-        Info copy = new Info();
+        Info copy = new Info(false);
         copy.entries.putAll(live("dup"));
         return copy;
     }
