@@ -103,9 +103,14 @@ public class Comm implements Freeable, Cloneable {
         return false;
     }
 
-    /** {@code MPI.UNDEFINED}: no communicator here has a topology. */
+    /** {@code MPI.CART} for a {@link CartComm}, else {@code MPI.UNDEFINED} (no graph topologies here). */
     public final int getTopology() throws MPIException {
         live("getTopology");
+        return topology();
+    }
+
+    /** The topology kind, for {@link #getTopology()}: none unless a subclass has one. */
+    int topology() {
         return MPI.UNDEFINED;
     }
 
@@ -136,9 +141,14 @@ public class Comm implements Freeable, Cloneable {
 
     /** A new communicator of the same ranks in the same order (MPI_Comm_dup); collective. */
     public Comm dup() throws MPIException {
-        Comm made = derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)));
-        attributes.copyTo(made.attributes);
-        made.hints.replaceWith(hints);
+        return dupAs(n -> new Intracomm(n, false));
+    }
+
+    /** {@link #dup()}, the new communicator made by {@code kind} (a {@code CartComm} keeps its topology). */
+    final <C extends Intracomm> C dupAs(java.util.function.Function<String, C> kind) throws MPIException {
+        C made = derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)), kind);
+        attributes.copyTo(((Comm) made).attributes);
+        ((Comm) made).hints.replaceWith(hints);
         return made;
     }
 
@@ -251,10 +261,16 @@ public class Comm implements Freeable, Cloneable {
      * none.
      */
     final Intracomm derive(String call, String suffix, Derivation how) throws MPIException {
-        Intracomm[] made = new Intracomm[1];
+        return derive(call, suffix, how, n -> new Intracomm(n, false));
+    }
+
+    /** {@link #derive(String, String, Derivation)}, the new communicator made by {@code kind} from its name. */
+    final <C extends Intracomm> C derive(String call, String suffix, Derivation how,
+            java.util.function.Function<String, C> kind) throws MPIException {
+        java.util.List<C> made = new java.util.ArrayList<>(1);
         collective(call, c -> {
             Optional<Derived> d = how.make(c);
-            Intracomm comm = new Intracomm(d.isPresent() ? name + suffix : "MPI_COMM_NULL", false);
+            C comm = kind.apply(d.isPresent() ? name + suffix : "MPI_COMM_NULL");
             Comm base = comm;
             base.errhandler = errhandler;
             if (d.isPresent()) {
@@ -262,9 +278,9 @@ public class Comm implements Freeable, Cloneable {
             } else {
                 base.freed = true;
             }
-            made[0] = comm;
+            made.add(comm);
         });
-        return made[0];
+        return made.get(0);
     }
 
     /**
@@ -1301,64 +1317,67 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- neighbourhood collectives, inter-communicators ----
 
-    /** Needs a process topology (MPI_Neighbor_allgather); none can be made here, so {@code MPI.ERR_TOPOLOGY}. */
+    /** MPI_Neighbor_allgather: not provided; {@code MPI.ERR_TOPOLOGY} without a topology, else unsupported. */
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
         throw noTopology("neighborAllGather");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllGather");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         throw noTopology("neighborAllGatherv");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllGatherv");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
         throw noTopology("neighborAllToAll");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllToAll");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         throw noTopology("neighborAllToAllv");
     }
 
-    /** Needs a process topology; {@code MPI.ERR_TOPOLOGY} (see {@link #neighborAllGather}). */
+    /** Not provided (see {@link #neighborAllGather}). */
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllToAllv");
     }
 
     /**
-     * The error of a neighbourhood collective here: MPI defines them only on communicators with a topology, which
-     * railcoll-mpi does not make (the constructors are {@code MPI.ERR_UNSUPPORTED_OPERATION}, decision 0117), so every
-     * communicator here has none ({@link #getTopology()} is {@code MPI.UNDEFINED}): {@code MPI.ERR_TOPOLOGY}, as MPI
-     * has it for a communicator without one.
+     * The error of a neighbourhood collective here: on a communicator without a topology {@code MPI.ERR_TOPOLOGY}, as
+     * MPI has it; on a {@link CartComm} (the one topology made here) {@code MPI.ERR_UNSUPPORTED_OPERATION}, as the
+     * neighbourhood collectives are not provided yet (decision 0117).
      */
     private MPIException noTopology(String call) throws MPIException {
         live(call);
+        if (topology() != MPI.UNDEFINED) {
+            return Unsupported.on(this, "Comm." + call, "is not supported yet on a Cartesian communicator: use"
+                    + " CartComm.shift and sendRecv to exchange with the neighbours");
+        }
         return raise(call, MPIException.of(MPI.ERR_TOPOLOGY, "invalid topology: " + call + " on " + name
-                + ", which has no process topology (railcoll-mpi makes none: docs/mpi.md)"));
+                + ", which has no process topology (only Intracomm.createCart makes one here: docs/mpi.md)"));
     }
 
     /** An inter-communicator (MPI_Intercomm_create): {@code MPI.ERR_UNSUPPORTED_OPERATION} (decision 0117). */

@@ -52,6 +52,6 @@ public final class GraphComm extends Intracomm {
 
     private MPIException unsupported(String method) throws MPIException {
         MPI.check();
-        return Unsupported.on(this, "GraphComm." + method, Unsupported.TOPOLOGY);
+        return Unsupported.on(this, "GraphComm." + method, Unsupported.GRAPH);
     }
 }

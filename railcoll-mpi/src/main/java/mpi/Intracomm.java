@@ -9,8 +9,9 @@ import java.util.stream.IntStream;
 /**
  * An intra-communicator: {@code MPI.COMM_WORLD}, {@code MPI.COMM_SELF} and those derived from them by {@code dup},
  * {@code split}, {@code splitType} and {@code create}, each over a railcoll sub-communicator of its own. Adds the
- * prefix reductions {@code scan} and {@code exScan}; topologies, {@code createGroup} and dynamic processes are
- * {@code MPI.ERR_UNSUPPORTED_OPERATION} errors (decision 0117, docs/mpi.md).
+ * prefix reductions {@code scan} and {@code exScan} and Cartesian topologies ({@link #createCart}); graph topologies,
+ * {@code createGroup} and dynamic processes are {@code MPI.ERR_UNSUPPORTED_OPERATION} errors (decision 0117,
+ * docs/mpi.md).
  */
 public class Intracomm extends Comm {
     Intracomm(String name, boolean predefined) {
@@ -50,31 +51,37 @@ public class Intracomm extends Comm {
                 + " as a collective of every rank of its parent; call create(group) on every rank instead");
     }
 
-    // ---- process topologies and dynamic processes: not provided (decision 0117) ----
+    // ---- process topologies (Cartesian only) and dynamic processes (none), decision 0117 ----
 
-    /** MPI_Cart_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no process topologies here). */
+    /**
+     * A communicator of the first {@code dims[0] * ... * dims[n-1]} ranks laid out on that grid, row-major, periodic
+     * where {@code periods} says (MPI_Cart_create); collective. Ranks beyond the grid get a {@code CartComm} whose
+     * {@code isNull()} is true. {@code reorder} is accepted and ignored: ranks keep their order, which MPI allows.
+     * A grid larger than this communicator, or a dimension below 1, is an {@code MPI.ERR_DIMS} error.
+     */
     public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
-        throw topology("createCart");
+        liveBackend("createCart");
+        return CartComm.create(this, dims.clone(), periods.clone());
     }
 
-    /** MPI_Graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no process topologies here). */
+    /** MPI_Graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
         throw topology("createGraph");
     }
 
-    /** MPI_Dist_graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no process topologies here). */
+    /** MPI_Dist_graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
             boolean reorder) throws MPIException {
         throw topology("createDistGraph");
     }
 
-    /** MPI_Dist_graph_create, unweighted: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no process topologies here). */
+    /** MPI_Dist_graph_create, unweighted: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
             throws MPIException {
         throw topology("createDistGraph");
     }
 
-    /** MPI_Dist_graph_create_adjacent: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no process topologies here). */
+    /** MPI_Dist_graph_create_adjacent: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
             int[] destWeights, Info info, boolean reorder) throws MPIException {
         throw topology("createDistGraphAdjacent");
@@ -88,7 +95,7 @@ public class Intracomm extends Comm {
 
     private MPIException topology(String method) throws MPIException {
         liveBackend(method);
-        return Unsupported.on(this, "Intracomm." + method, Unsupported.TOPOLOGY);
+        return Unsupported.on(this, "Intracomm." + method, Unsupported.GRAPH);
     }
 
     /** MPI_Open_port: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
