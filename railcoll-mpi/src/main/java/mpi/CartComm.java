@@ -8,11 +8,14 @@ import java.util.Optional;
  * ranks laid out row-major on a grid of {@code dims} (the last dimension varies fastest), periodic where
  * {@code periods} says. The queries ({@link #getTopo}, {@link #getRank(int[])}, {@link #getCoords}, {@link #shift},
  * {@link #map}, {@link #createDims}) are local arithmetic; {@link #sub} is a split. Every collective of an
- * {@link Intracomm} runs on it; the neighbourhood collectives are not provided yet ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+ * {@link Intracomm} runs on it, and the blocking neighbourhood collectives ({@link CartNeighbours}); their i-forms are
+ * {@code MPI.ERR_UNSUPPORTED_OPERATION} errors.
  */
 public final class CartComm extends Intracomm {
     private final int[] dims;
     private final boolean[] periods;
+    /** The communicator the neighbourhood collectives exchange on: a dup made by the first of them, freed with this. */
+    private Intracomm halo;
 
     CartComm(String name, int[] dims, boolean[] periods) {
         super(name, false);
@@ -180,6 +183,74 @@ public final class CartComm extends Intracomm {
         if (problem != null) {
             throw MPI.COMM_WORLD.raise("createDims", MPIException.of(MPI.ERR_DIMS, "invalid dimension argument: "
                     + "CartComm.createDims(" + nnodes + ", " + Arrays.toString(dims) + "): " + problem));
+        }
+    }
+
+    // ---- neighbourhood collectives (blocking; their i-forms are not provided), see CartNeighbours ----
+
+    void neighbourAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype) throws MPIException {
+        String call = "neighborAllGather";
+        CartNeighbours.exchange(this, halo(call), dims.length,
+                i -> new CartNeighbours.Part(sendbuf, sendcount, sendtype),
+                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, i * recvcount),
+                        recvcount, recvtype));
+    }
+
+    void neighbourAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
+            int[] displs, Datatype recvtype) throws MPIException {
+        String call = "neighborAllGatherv";
+        CartNeighbours.perNeighbour(this, call, "recvcount", recvcount, 2 * dims.length);
+        CartNeighbours.perNeighbour(this, call, "displs", displs, 2 * dims.length);
+        CartNeighbours.exchange(this, halo(call), dims.length,
+                i -> new CartNeighbours.Part(sendbuf, sendcount, sendtype),
+                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, displs[i]),
+                        recvcount[i], recvtype));
+    }
+
+    void neighbourAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype) throws MPIException {
+        String call = "neighborAllToAll";
+        CartNeighbours.exchange(this, halo(call), dims.length,
+                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, sendbuf, sendtype, i * sendcount),
+                        sendcount, sendtype),
+                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, i * recvcount),
+                        recvcount, recvtype));
+    }
+
+    void neighbourAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
+            int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        String call = "neighborAllToAllv";
+        int n = 2 * dims.length;
+        CartNeighbours.perNeighbour(this, call, "sendcount", sendcount, n);
+        CartNeighbours.perNeighbour(this, call, "sdispls", sdispls, n);
+        CartNeighbours.perNeighbour(this, call, "recvcount", recvcount, n);
+        CartNeighbours.perNeighbour(this, call, "rdispls", rdispls, n);
+        CartNeighbours.exchange(this, halo(call), dims.length,
+                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, sendbuf, sendtype, sdispls[i]),
+                        sendcount[i], sendtype),
+                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, rdispls[i]),
+                        recvcount[i], recvtype));
+    }
+
+    /**
+     * The neighbourhood collectives' own communicator, made (a collective dup) by the first of them, which every rank
+     * of this one calls in the same order as its other collectives, so every rank makes it at the same point.
+     */
+    private synchronized Intracomm halo(String call) throws MPIException {
+        liveBackend(call);
+        if (halo == null) {
+            halo = dupAs(n -> new Intracomm(n, false));
+            halo.setName(describe() + ".neighbours");
+        }
+        return halo;
+    }
+
+    @Override
+    void releasing() throws MPIException {
+        if (halo != null) {
+            halo.free();
+            halo = null;
         }
     }
 

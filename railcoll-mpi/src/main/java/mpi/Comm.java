@@ -109,6 +109,10 @@ public class Comm implements Freeable, Cloneable {
         return topology();
     }
 
+    /** Frees what a subclass made for itself (a {@code CartComm}'s neighbourhood communicator), as this is freed. */
+    void releasing() throws MPIException {
+    }
+
     /** The topology kind, for {@link #getTopology()}: none unless a subclass has one. */
     int topology() {
         return MPI.UNDEFINED;
@@ -124,6 +128,7 @@ public class Comm implements Freeable, Cloneable {
         if (predefined) {
             throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));
         }
+        releasing();
         lock.lock();
         try {
             freed = true;
@@ -1317,49 +1322,69 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- neighbourhood collectives, inter-communicators ----
 
-    /** MPI_Neighbor_allgather: not provided; {@code MPI.ERR_TOPOLOGY} without a topology, else unsupported. */
+    /**
+     * MPI_Neighbor_allgather: on a {@link CartComm}, {@code sendbuf} to each of its {@code 2n} neighbours and block
+     * {@code i} of {@code recvbuf} from neighbour {@code i} (see {@link CartNeighbours}); collective. Without a
+     * topology {@code MPI.ERR_TOPOLOGY}.
+     */
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            return;
+        }
         throw noTopology("neighborAllGather");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllGather");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
+            return;
+        }
         throw noTopology("neighborAllGatherv");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllGatherv");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            return;
+        }
         throw noTopology("neighborAllToAll");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllToAll");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+            return;
+        }
         throw noTopology("neighborAllToAllv");
     }
 
-    /** Not provided (see {@link #neighborAllGather}). */
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         throw noTopology("iNeighborAllToAllv");
@@ -1367,14 +1392,14 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * The error of a neighbourhood collective here: on a communicator without a topology {@code MPI.ERR_TOPOLOGY}, as
-     * MPI has it; on a {@link CartComm} (the one topology made here) {@code MPI.ERR_UNSUPPORTED_OPERATION}, as the
-     * neighbourhood collectives are not provided yet (decision 0117).
+     * MPI has it; on a {@link CartComm} (the one topology made here) {@code MPI.ERR_UNSUPPORTED_OPERATION} for the
+     * i-forms, which are not provided (decision 0117).
      */
     private MPIException noTopology(String call) throws MPIException {
         live(call);
         if (topology() != MPI.UNDEFINED) {
-            return Unsupported.on(this, "Comm." + call, "is not supported yet on a Cartesian communicator: use"
-                    + " CartComm.shift and sendRecv to exchange with the neighbours");
+            return Unsupported.on(this, "Comm." + call, "is not supported: railcoll-mpi has the blocking"
+                    + " neighbourhood collectives only; use the blocking form");
         }
         return raise(call, MPIException.of(MPI.ERR_TOPOLOGY, "invalid topology: " + call + " on " + name
                 + ", which has no process topology (only Intracomm.createCart makes one here: docs/mpi.md)"));

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Cartesian topologies: {@code createDims}' factorisations and errors, {@code createCart} and its queries on one rank,
  * and on six ranks in this JVM a 2x3 grid (periodic in its second dimension) whose {@code shift} neighbours are
  * checked by exchanging ranks with them, whose rows ({@code sub}) reduce on their own, and a 2x2 grid that leaves two
- * ranks out.
+ * ranks out; the blocking neighbourhood collectives on that grid, on a periodic pair and on a ring of one.
  */
 class CartCommTest {
 
@@ -122,6 +122,85 @@ class CartCommTest {
                 "10 0>-2:0 5>4:5 row3=12 rowPeriodic=true in3",
                 "11 1>-2:1 3>5:3 row3=12 rowPeriodic=true out",
                 "12 2>-2:2 4>3:4 row3=12 rowPeriodic=true out"), results);
+    }
+
+    @Test
+    void neighbourhoodCollectivesOnATwoByThreeGrid() throws Exception {
+        List<Object> results = InProcessComms.onRanks(6, (comm, rank) -> {
+            CartComm grid = comm.createCart(new int[] {2, 3}, new boolean[] {false, true}, false);
+            int me = grid.getRank();
+            int[] gathered = {-1, -1, -1, -1};
+            grid.neighborAllGather(new int[] {me}, 1, MPI.INT, gathered, 1, MPI.INT);
+            int[] send = new int[4];
+            java.util.Arrays.setAll(send, i -> me * 10 + i);
+            int[] exchanged = {-1, -1, -1, -1};
+            grid.neighborAllToAll(send, 1, MPI.INT, exchanged, 1, MPI.INT);
+            // v-forms: blocks placed in reverse order, two elements each, with a gap; direct buffers.
+            java.nio.IntBuffer gv = MPI.newIntBuffer(12);
+            for (int i = 0; i < 12; i++) {
+                gv.put(i, -1);
+            }
+            grid.neighborAllGatherv(new int[] {me, -me}, 2, MPI.INT, gv, new int[] {2, 2, 2, 2},
+                    new int[] {9, 6, 3, 0}, MPI.INT);
+            long[] av = new long[4];
+            java.util.Arrays.fill(av, -1);
+            grid.neighborAllToAllv(new long[] {me * 10L, me * 10L + 1, me * 10L + 2, me * 10L + 3},
+                    new int[] {1, 1, 1, 1}, new int[] {0, 1, 2, 3}, MPI.LONG, av, new int[] {1, 1, 1, 1},
+                    new int[] {3, 2, 1, 0}, MPI.LONG);
+            int[] gvOut = new int[12];
+            gv.get(0, gvOut);
+            grid.free();
+            return java.util.Arrays.toString(gathered) + java.util.Arrays.toString(exchanged)
+                    + java.util.Arrays.toString(gvOut) + java.util.Arrays.toString(av);
+        });
+        for (int r = 0; r < 6; r++) {
+            int row = r / 3;
+            int col = r % 3;
+            int below0 = row == 0 ? -1 : r - 3; // dimension 0 is not periodic: PROC_NULL leaves the block
+            int above0 = row == 1 ? -1 : r + 3;
+            int below1 = row * 3 + (col + 2) % 3;
+            int above1 = row * 3 + (col + 1) % 3;
+            int[] n = {below0, above0, below1, above1};
+            int[] gathered = n.clone();
+            // Block 2d comes from the lower neighbour's block 2d+1, block 2d+1 from the upper one's block 2d.
+            int[] exchanged = new int[4];
+            int[] gv = new int[12];
+            java.util.Arrays.fill(gv, -1);
+            long[] av = new long[4];
+            for (int i = 0; i < 4; i++) {
+                int from = n[i];
+                int theirBlock = i % 2 == 0 ? i + 1 : i - 1;
+                exchanged[i] = from < 0 ? -1 : from * 10 + theirBlock;
+                if (from >= 0) {
+                    gv[9 - 3 * i] = from;
+                    gv[10 - 3 * i] = -from;
+                }
+                av[3 - i] = from < 0 ? -1 : from * 10L + theirBlock;
+            }
+            assertEquals(java.util.Arrays.toString(gathered) + java.util.Arrays.toString(exchanged)
+                    + java.util.Arrays.toString(gv) + java.util.Arrays.toString(av), results.get(r), "rank " + r);
+        }
+    }
+
+    @Test
+    void aPeriodicDimensionOfTwoGetsEachSideFromTheRightBlock() throws Exception {
+        // Both neighbours are the same process: the tags keep "from below" and "from above" apart, as MPI defines.
+        List<Object> results = InProcessComms.onRanks(2, (comm, rank) -> {
+            CartComm pair = comm.createCart(new int[] {2}, new boolean[] {true}, false);
+            int[] got = {-1, -1};
+            pair.neighborAllToAll(new int[] {rank * 10, rank * 10 + 1}, 1, MPI.INT, got, 1, MPI.INT);
+            pair.free();
+            return java.util.Arrays.toString(got);
+        });
+        assertEquals(List.of("[11, 10]", "[1, 0]"), results);
+        CartComm self = MPI.COMM_WORLD.createCart(new int[] {1}, new boolean[] {true}, false);
+        int[] got = {-1, -1};
+        self.neighborAllToAll(new int[] {5, 6}, 1, MPI.INT, got, 1, MPI.INT);
+        assertArrayEquals(new int[] {6, 5}, got, "a ring of one: its upper block arrives below and the other way");
+        MPIException e = assertThrows(MPIException.class, () -> self.neighborAllGatherv(new int[1], 1, MPI.INT,
+                new int[2], new int[] {1}, new int[] {0, 1}, MPI.INT));
+        assertEquals(MPI.ERR_ARG, e.getErrorClass());
+        self.free();
     }
 
     @Test
