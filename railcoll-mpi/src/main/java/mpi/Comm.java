@@ -39,11 +39,20 @@ public class Comm implements Freeable, Cloneable {
     private volatile boolean freed;
     /** This rank's rank here, kept for the messages of errors that come after the backend is gone. */
     private volatile int rankHere = -1;
+    /** The hints of {@link #setInfo} and {@link #dupWithInfo}, returned by {@link #getInfo}; railcoll reads none. */
+    private final Info hints = new Info(false);
+    /** The request of the {@code iDup} that made this communicator; null for every other. */
+    private volatile Request dupRequest;
 
     Comm(String name, boolean predefined) {
         this.name = name;
         this.predefined = predefined;
         this.errhandler = MPI.ERRORS_ARE_FATAL;
+    }
+
+    /** Makes this a null communicator ({@code MPI_COMM_NULL}: {@link #isNull()} true, every call an error). */
+    final void markNull() {
+        freed = true;
     }
 
     /** Binds this communicator to its collectives and members (at {@code MPI.Init}, or when it is derived). */
@@ -94,9 +103,18 @@ public class Comm implements Freeable, Cloneable {
         return false;
     }
 
-    /** {@code MPI.UNDEFINED}: no communicator here has a topology. */
+    /** {@code MPI.CART} for a {@link CartComm}, else {@code MPI.UNDEFINED} (no graph topologies here). */
     public final int getTopology() throws MPIException {
         live("getTopology");
+        return topology();
+    }
+
+    /** Frees what a subclass made for itself (a {@code CartComm}'s neighbourhood communicator), as this is freed. */
+    void releasing() throws MPIException {
+    }
+
+    /** The topology kind, for {@link #getTopology()}: none unless a subclass has one. */
+    int topology() {
         return MPI.UNDEFINED;
     }
 
@@ -105,11 +123,12 @@ public class Comm implements Freeable, Cloneable {
      * it together) and its staging memory; {@link #isNull()} is true after. Freeing {@code COMM_WORLD} or
      * {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
      */
-    public void free() throws MPIException {
+    public final void free() throws MPIException {
         Backend b = live("free");
         if (predefined) {
             throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));
         }
+        releasing();
         lock.lock();
         try {
             freed = true;
@@ -127,9 +146,82 @@ public class Comm implements Freeable, Cloneable {
 
     /** A new communicator of the same ranks in the same order (MPI_Comm_dup); collective. */
     public Comm dup() throws MPIException {
-        Comm made = derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)));
-        attributes.copyTo(made.attributes);
+        return dupAs(n -> new Intracomm(n, false));
+    }
+
+    /** {@link #dup()}, the new communicator made by {@code kind} (a {@code CartComm} keeps its topology). */
+    final <C extends Intracomm> C dupAs(java.util.function.Function<String, C> kind) throws MPIException {
+        C made = derive("dup", ".dup", c -> Optional.of(new Derived(c.backend.dup(), members)), kind);
+        attributes.copyTo(((Comm) made).attributes);
+        ((Comm) made).hints.replaceWith(hints);
         return made;
+    }
+
+    /**
+     * {@link #dup()} started as a non-blocking operation (MPI_Comm_idup): the new communicator, whose request
+     * ({@link #getRequest()}) completes when it may be used. railcoll's dup is one all-gather on this communicator,
+     * which this call carries out before it returns (decision 0117), so the request is complete already; like
+     * {@code dup}, every rank of this communicator must call it.
+     */
+    public Comm iDup() throws MPIException {
+        return withDupRequest(dup(), "iDup");
+    }
+
+    /** Marks {@code made} as the result of {@code call}, an {@code iDup}: its request is the finished duplication. */
+    final <C extends Comm> C withDupRequest(C made, String call) {
+        ((Comm) made).dupRequest = Request.of(new Operation(made, call, Pending.DONE, Operation.Finish.NOTHING, null));
+        return made;
+    }
+
+    /**
+     * {@link #dup()}, with {@code info}'s hints instead of this communicator's (MPI_Comm_dup_with_info): the new
+     * communicator's {@link #getInfo()} returns a copy of them. Collective. {@code info} may be {@code MPI.INFO_NULL}.
+     */
+    public Comm dupWithInfo(Info info) throws MPIException {
+        return withHints(dup(), info, "dupWithInfo");
+    }
+
+    /** Replaces {@code made}'s hints (copied from its parent by {@code dup}) with {@code info}'s. */
+    final <C extends Comm> C withHints(C made, Info info, String call) throws MPIException {
+        Info given = requireInfo(info, call);
+        ((Comm) made).hints.replaceWith(given);
+        return made;
+    }
+
+    /**
+     * The request of the {@code iDup} that made this communicator (MPI_Comm_idup's request), which completes when the
+     * communicator may be used; null for a communicator made any other way. Usable before {@code MPI.Init}.
+     */
+    public final Request getRequest() {
+        return dupRequest;
+    }
+
+    /**
+     * Sets hints (MPI_Comm_set_info): each key of {@code info} replaces that key's value; keys not in it keep theirs.
+     * railcoll acts on no hint, so every key is kept and {@link #getInfo()} returns it (as Open MPI 5 does with hints
+     * it does not know). Local here (MPI makes it collective, with the same hints on every rank).
+     */
+    public final void setInfo(Info info) throws MPIException {
+        live("setInfo");
+        hints.putAll(requireInfo(info, "setInfo"));
+    }
+
+    /**
+     * A new {@link Info} (which the caller frees) holding this communicator's hints: those set by {@link #setInfo},
+     * {@link #dupWithInfo} or inherited from the communicator it was duplicated from.
+     */
+    public final Info getInfo() throws MPIException {
+        live("getInfo");
+        return hints.dup();
+    }
+
+    /** {@code info} if it is live, {@code MPI.INFO_NULL} as an empty one; null or freed is an {@code MPI.ERR_INFO} error. */
+    private Info requireInfo(Info info, String call) throws MPIException {
+        if (info == null || (info.isNull() && info != MPI.INFO_NULL)) {
+            throw raise(call, MPIException.of(MPI.ERR_INFO, call + ": " + (info == null ? "info is null; pass MPI.INFO_NULL"
+                    : "info was freed")));
+        }
+        return info == MPI.INFO_NULL ? new Info(false) : info;
     }
 
     /** {@link #dup()}, an {@code MPIException} rethrown as a {@code RuntimeException}, as in the bindings. */
@@ -174,10 +266,16 @@ public class Comm implements Freeable, Cloneable {
      * none.
      */
     final Intracomm derive(String call, String suffix, Derivation how) throws MPIException {
-        Intracomm[] made = new Intracomm[1];
+        return derive(call, suffix, how, n -> new Intracomm(n, false));
+    }
+
+    /** {@link #derive(String, String, Derivation)}, the new communicator made by {@code kind} from its name. */
+    final <C extends Intracomm> C derive(String call, String suffix, Derivation how,
+            java.util.function.Function<String, C> kind) throws MPIException {
+        java.util.List<C> made = new java.util.ArrayList<>(1);
         collective(call, c -> {
             Optional<Derived> d = how.make(c);
-            Intracomm comm = new Intracomm(d.isPresent() ? name + suffix : "MPI_COMM_NULL", false);
+            C comm = kind.apply(d.isPresent() ? name + suffix : "MPI_COMM_NULL");
             Comm base = comm;
             base.errhandler = errhandler;
             if (d.isPresent()) {
@@ -185,9 +283,9 @@ public class Comm implements Freeable, Cloneable {
             } else {
                 base.freed = true;
             }
-            made[0] = comm;
+            made.add(comm);
         });
-        return made[0];
+        return made.get(0);
     }
 
     /**
@@ -1308,6 +1406,114 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment data = t.send(b, 0, count);
             return c.iscan(plan, op, t, data, data, count, exclusive, () -> t.deliver(data, b, 0, count));
         });
+    }
+
+    // ---- neighbourhood collectives, inter-communicators ----
+
+    /**
+     * MPI_Neighbor_allgather: on a {@link CartComm}, {@code sendbuf} to each of its {@code 2n} neighbours and block
+     * {@code i} of {@code recvbuf} from neighbour {@code i} (see {@link CartNeighbours}); collective. Without a
+     * topology {@code MPI.ERR_TOPOLOGY}.
+     */
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            return;
+        }
+        throw noTopology("neighborAllGather");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+            int recvcount, Datatype recvtype) throws MPIException {
+        throw noTopology("iNeighborAllGather");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
+            return;
+        }
+        throw noTopology("neighborAllGatherv");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+            int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        throw noTopology("iNeighborAllGatherv");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            return;
+        }
+        throw noTopology("neighborAllToAll");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+            int recvcount, Datatype recvtype) throws MPIException {
+        throw noTopology("iNeighborAllToAll");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        if (this instanceof CartComm cart) {
+            cart.neighbourAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+            return;
+        }
+        throw noTopology("neighborAllToAllv");
+    }
+
+    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
+    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+            Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        throw noTopology("iNeighborAllToAllv");
+    }
+
+    /**
+     * The error of a neighbourhood collective here: on a communicator without a topology {@code MPI.ERR_TOPOLOGY}, as
+     * MPI has it; on a {@link CartComm} (the one topology made here) {@code MPI.ERR_UNSUPPORTED_OPERATION} for the
+     * i-forms, which are not provided (decision 0117).
+     */
+    private MPIException noTopology(String call) throws MPIException {
+        live(call);
+        if (topology() != MPI.UNDEFINED) {
+            return Unsupported.on(this, "Comm." + call, "is not supported: railcoll-mpi has the blocking"
+                    + " neighbourhood collectives only; use the blocking form");
+        }
+        return raise(call, MPIException.of(MPI.ERR_TOPOLOGY, "invalid topology: " + call + " on " + name
+                + ", which has no process topology (only Intracomm.createCart makes one here: docs/mpi.md)"));
+    }
+
+    /** An inter-communicator (MPI_Intercomm_create): {@code MPI.ERR_UNSUPPORTED_OPERATION} (decision 0117). */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        live("createIntercomm");
+        throw Unsupported.on(this, "Comm.createIntercomm", Unsupported.INTERCOMM);
+    }
+
+    /**
+     * MPI_Comm_disconnect on this (intra-)communicator: waits until every rank has called it (a barrier, by which
+     * every rank's earlier calls on it have finished here), then frees it as {@link #free()} does. Requests still
+     * pending on it must be waited for first. {@code COMM_WORLD} and {@code COMM_SELF} cannot be disconnected
+     * ({@code MPI.ERR_COMM}, checked before the barrier). Collective.
+     */
+    public final void disconnect() throws MPIException {
+        live("disconnect");
+        if (predefined) {
+            throw raise("disconnect", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name
+                    + " cannot be disconnected"));
+        }
+        barrier();
+        free();
     }
 
     // ---- plumbing ----

@@ -20,6 +20,7 @@ public final class Datatype implements Freeable, Cloneable {
     private String name;
     private boolean committed;
     private boolean freed;
+    private final Attributes attributes = new Attributes();
 
     private Datatype(BaseType baseType, TypeMap map, Primitive predefined, String name, boolean committed) {
         this.baseType = baseType;
@@ -101,6 +102,7 @@ public final class Datatype implements Freeable, Cloneable {
     public Datatype dup() throws MPIException {
         Datatype d = derived(baseType, valid("dup").map);
         d.committed = committed;
+        attributes.copyTo(d.attributes);
         return d;
     }
 
@@ -121,6 +123,47 @@ public final class Datatype implements Freeable, Cloneable {
     public String getName() throws MPIException {
         MPI.check();
         return name;
+    }
+
+    // ---- attributes (values Java-serialised, as on a communicator; one keyval space with Comm's) ----
+
+    /** A new keyval for {@link #setAttr}: {@link Comm#createKeyval()}, whose keyvals serve both. */
+    public static int createKeyval() throws MPIException {
+        return Comm.createKeyval();
+    }
+
+    /** Frees a keyval of {@link #createKeyval}: {@link Comm#freeKeyval(int)}. */
+    public static void freeKeyval(int keyval) throws MPIException {
+        Comm.freeKeyval(keyval);
+    }
+
+    /** Caches {@code value} (which must be {@link java.io.Serializable}) under {@code keyval} on this datatype. */
+    public void setAttr(int keyval, Object value) throws MPIException {
+        attributes.set(userKeyval("setAttr", keyval), value);
+    }
+
+    /** A copy of the value cached under {@code keyval}, or null if none is; copied by {@link #dup()}. */
+    public Object getAttr(int keyval) throws MPIException {
+        return attributes.get(userKeyval("getAttr", keyval));
+    }
+
+    /** Removes the value cached under {@code keyval} (nothing if none is). */
+    public void deleteAttr(int keyval) throws MPIException {
+        attributes.delete(userKeyval("deleteAttr", keyval));
+    }
+
+    /**
+     * {@code keyval}, if it is one of {@link #createKeyval}'s still live; the predefined keyvals are a communicator's
+     * (MPI defines none for datatypes), so they, like freed or unknown ones, are an {@code MPI.ERR_KEYVAL} error.
+     */
+    private int userKeyval(String call, int keyval) throws MPIException {
+        valid(call);
+        if (!Attributes.live(keyval)) {
+            throw MPI.COMM_WORLD.raise("Datatype." + call, MPIException.of(MPI.ERR_KEYVAL, "invalid keyval: " + call
+                    + " on " + describe() + " with " + keyval + (Attributes.predefined(keyval)
+                    ? ", a communicator's predefined keyval" : ", not a keyval of createKeyval (or freed)")));
+        }
+        return keyval;
     }
 
     // ---- constructors ----

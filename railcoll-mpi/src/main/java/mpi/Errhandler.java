@@ -26,7 +26,7 @@ public final class Errhandler {
         if (kind == Kind.RETURN) {
             return error;
         }
-        String who = MPI.isInitialized() && !MPI.isFinalized() ? "rank " + MPI.worldRank() : "a process";
+        String who = MPI.running() ? "rank " + MPI.worldRank() : "a process";
         System.err.println("railcoll-mpi: " + who + ": " + error.getMessage() + " (in " + call + " on "
                 + comm.describe() + "; the handler is MPI.ERRORS_" + (kind == Kind.FATAL ? "ARE_FATAL" : "ABORT")
                 + ", set MPI.ERRORS_RETURN to get an MPIException instead)");

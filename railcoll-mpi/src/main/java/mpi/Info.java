@@ -14,8 +14,10 @@ public final class Info implements Freeable, Cloneable {
     private final boolean predefined;
     private boolean freed;
 
-    public Info() {
+    /** An empty Info; needs {@code MPI.Init}, as in the bindings. */
+    public Info() throws MPIException {
         this(false);
+        MPI.check();
     }
 
     Info(boolean predefined) {
@@ -60,7 +62,7 @@ public final class Info implements Freeable, Cloneable {
     }
 
     public Info dup() throws MPIException {
-        Info copy = new Info();
+        Info copy = new Info(false);
         copy.entries.putAll(live("dup"));
         return copy;
     }
@@ -81,6 +83,19 @@ public final class Info implements Freeable, Cloneable {
         if (!predefined) {
             freed = true;
             entries.clear();
+        }
+    }
+
+    /** Sets every key of {@code from} here (a communicator's hints taking new ones). */
+    void putAll(Info from) {
+        entries.putAll(from.entries);
+    }
+
+    /** Holds exactly {@code from}'s keys (a communicator's hints copied from its parent or a dupWithInfo). */
+    void replaceWith(Info from) {
+        if (from != this) {
+            entries.clear();
+            entries.putAll(from.entries);
         }
     }
 

@@ -9,7 +9,9 @@ import java.util.stream.IntStream;
 /**
  * An intra-communicator: {@code MPI.COMM_WORLD}, {@code MPI.COMM_SELF} and those derived from them by {@code dup},
  * {@code split}, {@code splitType} and {@code create}, each over a railcoll sub-communicator of its own. Adds the
- * prefix reductions {@code scan} and {@code exScan}; topologies and dynamic processes are not provided (docs/mpi.md).
+ * prefix reductions {@code scan} and {@code exScan} and Cartesian topologies ({@link #createCart}); graph topologies,
+ * {@code createGroup} and dynamic processes are {@code MPI.ERR_UNSUPPORTED_OPERATION} errors (decision 0117,
+ * docs/mpi.md).
  */
 public class Intracomm extends Comm {
     Intracomm(String name, boolean predefined) {
@@ -24,6 +26,158 @@ public class Intracomm extends Comm {
     @Override
     public Intracomm clone() {
         return (Intracomm) super.clone();
+    }
+
+    /** {@link Comm#iDup()}: the new communicator is an {@code Intracomm}, its request complete already. */
+    @Override
+    public Intracomm iDup() throws MPIException {
+        return withDupRequest(dup(), "iDup");
+    }
+
+    @Override
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        return withHints(dup(), info, "dupWithInfo");
+    }
+
+    /**
+     * MPI_Comm_create_group, collective over the group's members only: {@code MPI.ERR_UNSUPPORTED_OPERATION}.
+     * railcoll-core makes a sub-communicator only as a collective of every rank of its parent, and the ranks outside
+     * the group do not call this; {@link #create(Group)} (every rank calls it) makes the same communicator (decision
+     * 0117).
+     */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        liveBackend("createGroup");
+        throw Unsupported.on(this, "Intracomm.createGroup", "is not supported: railcoll makes a sub-communicator only"
+                + " as a collective of every rank of its parent; call create(group) on every rank instead");
+    }
+
+    // ---- process topologies (Cartesian only) and dynamic processes (none), decision 0117 ----
+
+    /**
+     * A communicator of the first {@code dims[0] * ... * dims[n-1]} ranks laid out on that grid, row-major, periodic
+     * where {@code periods} says (MPI_Cart_create); collective. Ranks beyond the grid get a {@code CartComm} whose
+     * {@code isNull()} is true. {@code reorder} is accepted and ignored: ranks keep their order, which MPI allows.
+     * A grid larger than this communicator, or a dimension below 1, is an {@code MPI.ERR_DIMS} error.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        liveBackend("createCart");
+        return CartComm.create(this, dims.clone(), periods.clone());
+    }
+
+    /** MPI_Graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        throw topology("createGraph");
+    }
+
+    /** MPI_Dist_graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+            boolean reorder) throws MPIException {
+        throw topology("createDistGraph");
+    }
+
+    /** MPI_Dist_graph_create, unweighted: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        throw topology("createDistGraph");
+    }
+
+    /** MPI_Dist_graph_create_adjacent: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+            int[] destWeights, Info info, boolean reorder) throws MPIException {
+        throw topology("createDistGraphAdjacent");
+    }
+
+    /** MPI_Dist_graph_create_adjacent, unweighted: {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        throw topology("createDistGraphAdjacent");
+    }
+
+    private MPIException topology(String method) throws MPIException {
+        liveBackend(method);
+        return Unsupported.on(this, "Intracomm." + method, Unsupported.GRAPH);
+    }
+
+    /** MPI_Open_port: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static String openPort() throws MPIException {
+        throw Unsupported.of("Intracomm.openPort", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Open_port: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static String openPort(Info info) throws MPIException {
+        throw Unsupported.of("Intracomm.openPort", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Close_port: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static void closePort(String name) throws MPIException {
+        throw Unsupported.of("Intracomm.closePort", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Comm_accept: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public final Intercomm accept(String port, int root) throws MPIException {
+        throw dynamic("accept");
+    }
+
+    /** MPI_Comm_accept: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public final Intercomm accept(String port, Info info, int root) throws MPIException {
+        throw dynamic("accept");
+    }
+
+    /** MPI_Comm_connect: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public final Intercomm connect(String port, int root) throws MPIException {
+        throw dynamic("connect");
+    }
+
+    /** MPI_Comm_connect: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public final Intercomm connect(String port, Info info, int root) throws MPIException {
+        throw dynamic("connect");
+    }
+
+    /** MPI_Publish_name: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static void publishName(String service, String port) throws MPIException {
+        throw Unsupported.of("Intracomm.publishName", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Publish_name: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        throw Unsupported.of("Intracomm.publishName", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Unpublish_name: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static void unpublishName(String service, String port) throws MPIException {
+        throw Unsupported.of("Intracomm.unpublishName", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Unpublish_name: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        throw Unsupported.of("Intracomm.unpublishName", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Lookup_name: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static String lookupName(String service) throws MPIException {
+        throw Unsupported.of("Intracomm.lookupName", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Lookup_name: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public static String lookupName(String service, Info info) throws MPIException {
+        throw Unsupported.of("Intracomm.lookupName", Unsupported.DYNAMIC);
+    }
+
+    /** MPI_Comm_spawn: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
+            throws MPIException {
+        throw dynamic("spawn");
+    }
+
+    /** MPI_Comm_spawn_multiple: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+            int[] errcodes) throws MPIException {
+        throw dynamic("spawnMultiple");
+    }
+
+    private MPIException dynamic(String method) throws MPIException {
+        liveBackend(method);
+        return Unsupported.on(this, "Intracomm." + method, Unsupported.DYNAMIC);
     }
 
     /**

@@ -299,11 +299,18 @@ public final class MPI {
         return BufferedSends.detach();
     }
 
-    public static boolean isInitialized() {
+    /** Between {@code Init} and {@code Finalize}: what {@code isInitialized() && !isFinalized()} says, unchecked. */
+    static boolean running() {
+        return state == State.INITIALIZED;
+    }
+
+    /** Usable at any time; declares {@code MPIException} as the bindings do, but never throws it. */
+    public static boolean isInitialized() throws MPIException {
         return state != State.NOT_INITIALIZED;
     }
 
-    public static boolean isFinalized() {
+    /** Usable at any time; declares {@code MPIException} as the bindings do, but never throws it. */
+    public static boolean isFinalized() throws MPIException {
         return state == State.FINALIZED;
     }
 
