@@ -43,6 +43,7 @@ import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
@@ -89,7 +90,7 @@ public final class AlgorithmCatalog {
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
-            NodeShmCollective.broadcast(),
+            new NodeBroadcast(),
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
             new RabenseifnerAllreduce(),

@@ -100,8 +100,10 @@ class AlgorithmSelectorTest {
                 double best = Double.POSITIVE_INFINITY;
                 String fastest = null;
                 for (Explanation.Candidate candidate : e.candidates()) {
-                    if (AlgorithmCatalog.standard().byId(candidate.id()) instanceof io.railcoll.schedule.TransportProvided) {
-                        // transport-provided and off here: listed, not costed (MulticastSelectionTest)
+                    Algorithm listed = AlgorithmCatalog.standard().byId(candidate.id());
+                    if (listed instanceof io.railcoll.schedule.TransportProvided
+                            || listed instanceof io.railcoll.schedule.NodeRegionUser) {
+                        // its transport or the node region is off here: listed, not costed (MulticastSelectionTest)
                         assertTrue(candidate.detail().startsWith("cannot run"), candidate.detail());
                         continue;
                     }
@@ -166,17 +168,17 @@ class AlgorithmSelectorTest {
         assertTrue(notes.getFirst().contains("rule.alltoall.10") && notes.getFirst().contains("cannot run"), notes.toString());
     }
 
-    /** Decision 0061: a non-blocking call never selects what a transport carries out, and refuses it forced. */
+    /**
+     * Decision 0061: a non-blocking call never selects what a transport carries out, and refuses it forced; an
+     * algorithm in node steps (decision 0101) is a schedule, so it runs non-blocking too.
+     */
     @Test
     void scheduledSelectionLeavesOutTheTransportsAlgorithms() {
         AlgorithmSelector s = selector("rule.barrier.10 = barrier.shm if nodes=1\n");
         s.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT);
         Shape barrier = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
         assertEquals("barrier.shm", s.select(barrier).id());
-        String scheduled = s.selectScheduled(barrier).id();
-        assertTrue(!(AlgorithmCatalog.standard().byId(scheduled) instanceof io.railcoll.schedule.TransportProvided),
-                scheduled);
-        assertEquals("barrier.shm", s.select(barrier).id(), "the blocking choice is remembered apart");
+        assertEquals("barrier.shm", s.selectScheduled(barrier).id(), "node steps are a schedule the engine runs");
         for (Collective c : List.of(Collective.ALLGATHER, Collective.BROADCAST, Collective.GATHER)) {
             for (long b : new long[] {1, 4096, 1 << 20}) {
                 Shape shape = new Shape(c, Placement.parse("1x4"), 2, b, 0);
@@ -184,9 +186,21 @@ class AlgorithmSelectorTest {
                 assertTrue(!(a instanceof io.railcoll.schedule.TransportProvided), c + " " + b + ": " + a.id());
             }
         }
-        s.force("barrier.shm");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.selectScheduled(barrier));
+        Shape allgather = new Shape(Collective.ALLGATHER, Placement.parse("1x4"), 2, 8, 0);
+        s.force("allgather.shm");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.selectScheduled(allgather));
         assertTrue(e.getMessage().contains("decision 0061"), e.getMessage());
-        assertEquals("barrier.shm", s.select(barrier).id());
+        assertEquals("allgather.shm", s.select(allgather).id());
+    }
+
+    /** Node steps need the node region: without it the selector says so, forced or not (decision 0101). */
+    @Test
+    void nodeStepsNeedTheNodeRegion() {
+        AlgorithmSelector s = selector("rule.barrier.10 = barrier.shm if nodes=1\n");
+        Shape barrier = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
+        assertTrue(!s.select(barrier).id().equals("barrier.shm"), s.select(barrier).id());
+        s.force("barrier.shm");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.select(barrier));
+        assertTrue(e.getMessage().contains("no node region"), e.getMessage());
     }
 }
