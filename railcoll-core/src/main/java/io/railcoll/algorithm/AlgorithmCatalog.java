@@ -44,6 +44,7 @@ import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.algorithm.shm.NodeBroadcast;
+import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
@@ -90,6 +91,7 @@ public final class AlgorithmCatalog {
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
+            NodeShmCollective.broadcast(),
             new NodeBroadcast(),
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
@@ -120,7 +122,8 @@ public final class AlgorithmCatalog {
             new RingReduceScatterv(),
             new DirectReduceScatterv(),
             new DisseminationBarrier(),
-            new NodeShmBarrier()));
+            new NodeShmBarrier(),
+            new NodeFlagBarrier()));
 
     private final Map<String, Algorithm> byId;
 

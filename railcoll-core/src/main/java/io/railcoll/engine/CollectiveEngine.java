@@ -139,6 +139,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private long lastBufferSeq;
     /** What {@link #sleep} waits for when the awaited call's next op is a node step: local rank, word, value. */
     private int nodeWaitRank = -1;
+    /** When node-mates' liveness was last looked at (see {@link #checkNodeMates}). */
+    private long lastNodeLivenessNs;
+    private static final long NODE_LIVENESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(5);
     private int nodeWaitWord;
     private long nodeWaitValue;
 
@@ -940,6 +943,26 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
     }
 
+    /** A node step waits: the node-mate it waits for (every one, at the node-buffer gate) must be alive. */
+    private void checkNodeMates(Posting p) {
+        long now = System.nanoTime();
+        if (now - lastNodeLivenessNs < NODE_LIVENESS_EVERY_NS) {
+            return; // a look reads /proc per node-mate
+        }
+        lastNodeLivenessNs = now;
+        CompiledProgram prog = p.program;
+        boolean gate = prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE;
+        int local = placement.localSizeOf(rank);
+        for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? local : prog.peer[p.nextOp] + 1); r++) {
+            if (!nodeArea.alive(r)) {
+                int peer = nodeMate(r);
+                throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
+                        + ") over shared memory during " + describe(p) + " while this rank "
+                        + (gate ? "waited to write the node buffer" : "awaited its node flag " + prog.tag[p.nextOp]));
+            }
+        }
+    }
+
     /** The rank of local rank {@code localRank} of this rank's node. */
     private int nodeMate(int localRank) {
         return placement.ranksOf(placement.nodeOf(rank))[localRank];
@@ -1028,10 +1051,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     probe(p, peer);
                 }
             }
-            if (!p.opsDone() && prog.kind[p.nextOp] == CompiledProgram.AWAIT && !nodeArea.alive(prog.peer[p.nextOp])) {
-                int peer = nodeMate(prog.peer[p.nextOp]);
-                throw new PeerLostException(peer, describe(p) + ": rank " + peer + " left the node while this rank"
-                        + " awaited its node flag " + prog.tag[p.nextOp]);
+            if (!p.opsDone() && (prog.kind[p.nextOp] == CompiledProgram.AWAIT
+                    || prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE && !p.nodeGateOpen)) {
+                checkNodeMates(p);
             }
             if (now - (p.startNs + timeoutNs) > 0) {
                 throw timedOut(p, now);
