@@ -100,26 +100,33 @@ final class HazardFinder {
                     }
                 }
             }
-            accesses.sort(Comparator.comparingLong(Access::start));
-            List<Access> active = new ArrayList<>();
-            for (Access current : accesses) {
-                active.removeIf(a -> a.end() <= current.start());
-                for (Access earlier : active) {
-                    if (!earlier.write() && !current.write()) {
-                        continue;
-                    }
-                    if (!endsBefore(execution, earlier, current) && !endsBefore(execution, current, earlier)) {
-                        Access reader = current.write() && !earlier.write() ? earlier : current;
-                        Access other = reader == current ? earlier : current;
-                        String why = reader.write() ? "two writes that nothing orders"
-                                : "no Publish/AwaitFlag chain orders the read after the write, or the write after the read"
-                                + " (read before publish, or the bytes reused while a node-mate may still read them)";
-                        sink.add(ScheduleChecker.Rule.NODE_RACE, reader.fromRank(), reader.opIndex(),
-                                reader.what() + " and " + other.what() + " overlap on node " + node + ": " + why);
-                    }
+            int n = node;
+            forConflicts(accesses, (earlier, current) -> {
+                if (!endsBefore(execution, earlier, current) && !endsBefore(execution, current, earlier)) {
+                    Access reader = current.write() && !earlier.write() ? earlier : current;
+                    Access other = reader == current ? earlier : current;
+                    String why = reader.write() ? "two writes that nothing orders"
+                            : "no Publish/AwaitFlag chain orders the read after the write, or the write after the read"
+                            + " (read before publish, or the bytes reused while a node-mate may still read them)";
+                    sink.add(ScheduleChecker.Rule.NODE_RACE, reader.fromRank(), reader.opIndex(),
+                            reader.what() + " and " + other.what() + " overlap on node " + n + ": " + why);
                 }
-                active.add(current);
+            });
+        }
+    }
+
+    /** Calls {@code conflict} for every two accesses that overlap in bytes, one of them a write (earlier first). */
+    private static void forConflicts(List<Access> accesses, java.util.function.BiConsumer<Access, Access> conflict) {
+        accesses.sort(Comparator.comparingLong(Access::start));
+        List<Access> active = new ArrayList<>();
+        for (Access current : accesses) {
+            active.removeIf(a -> a.end() <= current.start());
+            for (Access earlier : active) {
+                if (earlier.write() || current.write()) {
+                    conflict.accept(earlier, current);
+                }
             }
+            active.add(current);
         }
     }
 
@@ -138,34 +145,25 @@ final class HazardFinder {
 
     private static void scan(int rank, Buffer buffer, List<Access> accesses, SymbolicExecution execution,
                              SymbolicExecution.ViolationSink sink) {
-        accesses.sort(Comparator.comparingLong(Access::start));
-        List<Access> active = new ArrayList<>();
-        for (Access current : accesses) {
-            active.removeIf(a -> a.end() <= current.start());
-            for (Access earlier : active) {
-                if (!earlier.write() && !current.write()) {
-                    continue;
-                }
-                if (earlier.opIndex() == current.opIndex()) {
-                    sink.add(ScheduleChecker.Rule.HAZARD, rank, current.opIndex(),
-                            current.what() + " reads and writes overlapping bytes of " + buffer);
-                    continue;
-                }
-                // Ask the question program order can answer first; the other needs a causal-past search.
-                boolean ordered = earlier.toRank() == current.fromRank()
-                        ? endsBefore(execution, earlier, current) || endsBefore(execution, current, earlier)
-                        : endsBefore(execution, current, earlier) || endsBefore(execution, earlier, current);
-                if (!ordered) {
-                    Access first = earlier.opIndex() < current.opIndex() ? earlier : current;
-                    Access second = first == earlier ? current : earlier;
-                    long from = Math.max(earlier.start(), current.start());
-                    long to = Math.min(earlier.end(), current.end());
-                    sink.add(ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
-                            second.what() + " and " + first.what() + " both touch " + buffer + "[" + from + "," + to
-                                    + ") and nothing orders one after the other");
-                }
+        forConflicts(accesses, (earlier, current) -> {
+            if (earlier.opIndex() == current.opIndex()) {
+                sink.add(ScheduleChecker.Rule.HAZARD, rank, current.opIndex(),
+                        current.what() + " reads and writes overlapping bytes of " + buffer);
+                return;
             }
-            active.add(current);
-        }
+            // Ask the question program order can answer first; the other needs a causal-past search.
+            boolean ordered = earlier.toRank() == current.fromRank()
+                    ? endsBefore(execution, earlier, current) || endsBefore(execution, current, earlier)
+                    : endsBefore(execution, current, earlier) || endsBefore(execution, earlier, current);
+            if (!ordered) {
+                Access first = earlier.opIndex() < current.opIndex() ? earlier : current;
+                Access second = first == earlier ? current : earlier;
+                long from = Math.max(earlier.start(), current.start());
+                long to = Math.min(earlier.end(), current.end());
+                sink.add(ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
+                        second.what() + " and " + first.what() + " both touch " + buffer + "[" + from + "," + to
+                                + ") and nothing orders one after the other");
+            }
+        });
     }
 }

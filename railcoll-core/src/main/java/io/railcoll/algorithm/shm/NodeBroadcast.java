@@ -53,14 +53,7 @@ public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        if (shape.placement().nodeCount() != 1) {
-            return Optional.of("the ranks span " + shape.placement().nodeCount() + " nodes: this one carries a"
-                    + " collective only when every rank is on one node");
-        }
-        if (shape.size() < 2) {
-            return Optional.of("a single rank has no node-mates to share memory with");
-        }
-        return Optional.empty();
+        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
     }
 
     @Override
