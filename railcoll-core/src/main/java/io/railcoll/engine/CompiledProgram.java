@@ -65,11 +65,7 @@ final class CompiledProgram {
     private final int[] tableSlots;
     private final int tableMask;
 
-    CompiledProgram(String algorithmId, RankProgram program) {
-        this(algorithmId, program, null);
-    }
-
-    /** As above; {@code localRankOf} maps an AwaitFlag's peer (a rank) to its local rank (null: no node steps). */
+    /** {@code localRankOf} maps an AwaitFlag's peer (a rank) to its local rank (null where no node steps run). */
     CompiledProgram(String algorithmId, RankProgram program, java.util.function.IntUnaryOperator localRankOf) {
         this.algorithmId = algorithmId;
         this.algorithmCode = algorithmId.hashCode();
