@@ -124,6 +124,9 @@ public final class Railcoll {
             driver.join();
             router.register(0, "world", engine, everyone);
             AlgorithmSelector selector = shared.selector();
+            if (region != null) {
+                engine.attachNodeArea(region.stepArea());
+            }
             RailcollCommunicator comm = new RailcollCommunicator(id.rank(), shared, engine, region, selector, source);
             if (config.sharedMemory()) {
                 // On every rank alike (selection must agree), also those alone on their node (no region).

@@ -36,6 +36,19 @@ final class InProcessRanks implements AutoCloseable {
         return start(size, r -> config);
     }
 
+    /** As {@link #start(int, Config)}, but every rank on one node: they share a node region in /dev/shm. */
+    static InProcessRanks startOnOneNode(int size, Config config) throws Exception {
+        oneNode = true;
+        try {
+            return start(size, r -> config);
+        } finally {
+            oneNode = false;
+        }
+    }
+
+    /** Read by {@link #startOnce}: whether the ranks started now share a node. Test threads start one job at a time. */
+    private static volatile boolean oneNode;
+
     /** As {@link #start(int, Config)}, each rank with a configuration of its own (to test disagreements). */
     static InProcessRanks start(int size, java.util.function.IntFunction<Config> config) throws Exception {
         // The port is probed, closed and then bound by rank 0: another test's listener can take it in between.
@@ -70,7 +83,7 @@ final class InProcessRanks implements AutoCloseable {
         List<Future<Communicator>> starting = new ArrayList<>();
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         for (int r = 0; r < size; r++) {
-            JobIdentity id = new JobIdentity(r, size, jobId, secret, "node" + r, List.of(InetAddress.getLoopbackAddress()),
+            JobIdentity id = new JobIdentity(r, size, jobId, secret, oneNode ? "node" : "node" + r, List.of(InetAddress.getLoopbackAddress()),
                     rendezvous, true);
             Config own = config.apply(r);
             starting.add(pool.submit(() -> Railcoll.init(id, own, quiet)));

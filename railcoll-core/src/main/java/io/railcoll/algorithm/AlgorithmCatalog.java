@@ -45,6 +45,8 @@ import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.algorithm.shm.NodeBroadcast;
+import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
@@ -92,6 +94,7 @@ public final class AlgorithmCatalog {
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
             NodeShmCollective.broadcast(),
+            new NodeBroadcast(),
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
             new RabenseifnerAllreduce(),
@@ -124,7 +127,8 @@ public final class AlgorithmCatalog {
             new RingReduceScatterv(),
             new DirectReduceScatterv(),
             new DisseminationBarrier(),
-            new NodeShmBarrier()));
+            new NodeShmBarrier(),
+            new NodeFlagBarrier()));
 
     private final Map<String, Algorithm> byId;
 

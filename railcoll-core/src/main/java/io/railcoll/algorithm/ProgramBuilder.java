@@ -68,6 +68,39 @@ public final class ProgramBuilder {
         return this;
     }
 
+    /** Copies {@code src[srcOffset..]} into the node buffer at {@code nodeOffset} (a node step, decision 0101). */
+    public ProgramBuilder nodeWrite(Buffer src, long srcOffset, long nodeOffset, long length) {
+        ops.add(new Op.NodeWrite(src, srcOffset, nodeOffset, length));
+        return this;
+    }
+
+    /** Copies the node buffer at {@code nodeOffset} into {@code dst[dstOffset..]}. */
+    public ProgramBuilder nodeRead(long nodeOffset, Buffer dst, long dstOffset, long length) {
+        ops.add(new Op.NodeRead(nodeOffset, dst, dstOffset, length));
+        return this;
+    }
+
+    /** Raises this rank's node flag {@code flag} once more. */
+    public ProgramBuilder publish(int flag) {
+        ops.add(new Op.Publish(flag));
+        return this;
+    }
+
+    /** Waits until node-mate {@code peer} raised its flag {@code flag} {@code count} times in this call. */
+    public ProgramBuilder awaitFlag(int peer, int flag, int count) {
+        ops.add(new Op.AwaitFlag(peer, flag, count));
+        return this;
+    }
+
+    /** Appends {@code program}'s ops (a part built for the same rank) as they are. */
+    public ProgramBuilder append(RankProgram program) {
+        if (program.tempBytes() > 0) {
+            throw new IllegalArgumentException("cannot append a program that uses TEMP");
+        }
+        ops.addAll(program.ops());
+        return this;
+    }
+
     /** Reserves {@code bytes} of TEMP no other region overlaps; returns its offset. */
     public long allocateTemp(long bytes) {
         long offset = tempBytes;

@@ -11,12 +11,14 @@ import io.railcoll.reduce.Reduction;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.Blocker;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
 import io.railcoll.transport.SendCompletion;
+import io.railcoll.transport.NodeArea;
 import io.railcoll.transport.Transport;
 
 import java.lang.foreign.Arena;
@@ -131,6 +133,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** What {@link #awaitHook} waits for, or null; read by the blocker's re-check. */
     private volatile java.util.function.BooleanSupplier awaitedExternal;
 
+    /** The node region's offer for node steps (decision 0101), or null where programs may hold none. */
+    private NodeArea nodeArea;
+    /** The last call posted whose program uses the node buffer (0: none yet). Driving thread. */
+    private long lastBufferSeq;
+    /** What {@link #sleep} waits for when the awaited call's next op is a node step: local rank, word, value. */
+    private int nodeWaitRank = -1;
+    /** When node-mates' liveness was last looked at (see {@link #checkNodeMates}). */
+    private long lastNodeLivenessNs;
+    private static final long NODE_LIVENESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    private int nodeWaitWord;
+    private long nodeWaitValue;
+
     private volatile RailcollException failure;
     /**
      * Whether {@link #failure} has reached the owner as an exception. One that arrived between calls (an ABORT read by
@@ -186,6 +200,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 carriesTraffic[i] |= r == transports[i];
             }
         }
+    }
+
+    /**
+     * Lets programs with node steps run over {@code area}, the node region of this communicator's node (the world's
+     * only: node steps address ranks by their local rank in this engine's placement). Before the first collective.
+     */
+    public void attachNodeArea(NodeArea area) {
+        this.nodeArea = area;
+        cache.useLocalRanks(placement);
     }
 
     public RailcollException failure() {
@@ -574,6 +597,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalArgumentException(algorithm.id() + " for " + shape + " combines ranges that are not whole "
                     + reduction.type() + " elements (" + reduction.type().sizeBytes() + " bytes each)");
         }
+        if (program.nodeSteps && nodeArea == null) {
+            throw new IllegalStateException(algorithm.id() + " has node steps, but " + who + " has no node region"
+                    + " (shared memory off, alone on its node, or a sub-communicator)");
+        }
         return program;
     }
 
@@ -593,6 +620,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         p.buffers[Buffer.TEMP.ordinal()] = p.temp(program.tempBytes);
         p.sends.reset();
         p.nextOp = 0;
+        p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq : 0;
+        p.nodeGateOpen = p.nodeGateSeq == 0;
+        if (program.nodeBuffer) {
+            lastBufferSeq = seq;
+        }
         p.points = points;
         p.atPoint = atPoint;
         p.nextPoint = 0;
@@ -756,6 +788,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 if (idle > 0) {
                     checkLiveness();
                 }
+                noteNodeWait(awaited);
                 idle = progress(idle, awaitedTransport(awaited), false);
                 if (idle > 0 && untilNs != Long.MAX_VALUE && System.nanoTime() - untilNs > 0) {
                     return -1;
@@ -910,6 +943,26 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 case CompiledProgram.COPY -> MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i],
                         bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
                 case CompiledProgram.REDUCE -> combine(p, i);
+                case CompiledProgram.NODE_WRITE -> {
+                    if (earlierNodeSteps(p) || !nodeGatePassed(p)) {
+                        break ops;
+                    }
+                    MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], nodeArea.buffer(), prog.dstOff[i],
+                            prog.length[i]);
+                }
+                case CompiledProgram.NODE_READ -> MemorySegment.copy(nodeArea.buffer(), prog.srcOff[i],
+                        bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
+                case CompiledProgram.PUBLISH -> {
+                    if (earlierNodeSteps(p)) {
+                        break ops;
+                    }
+                    nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]));
+                }
+                case CompiledProgram.AWAIT -> {
+                    if (nodeArea.flag(prog.peer[i], prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
+                        break ops;
+                    }
+                }
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
             p.nextOp = ++i;
@@ -917,6 +970,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         if (i < n) {
             return i - start;
+        }
+        if (prog.nodeBuffer && start < n) {
+            // Done with the node buffer: a node-mate's next call that writes it may (see nodeGatePassed).
+            nodeArea.raise(NodeBuffer.FLAGS, flagValue(p.heldSeq, 0));
         }
         if (p.points != null && p.nextPoint < p.points.length) {
             runPoints(p, Integer.MAX_VALUE);
@@ -926,6 +983,97 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         finish(p);
         return i - start + 1;
+    }
+
+    /** What a node word reads once call {@code seq} raised it {@code count} times (see {@link NodeArea}). */
+    private static long flagValue(long seq, long count) {
+        return seq << 20 | count;
+    }
+
+    /**
+     * Whether a call in flight before {@code p} still has node steps to run. Node steps of calls run in call order on
+     * every rank: a flag raised by a later call would otherwise count for an earlier one's wait.
+     */
+    private boolean earlierNodeSteps(Posting p) {
+        for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
+            Posting q = table[(int) (seq & (WINDOW - 1))];
+            if (q.activeSeq == seq && q.program.nodeSteps && !q.opsDone()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code p} may write the node buffer: every node-mate has run every op of the last earlier call that
+     * used it, so none still reads what this write overwrites (the node buffer carries nothing between calls).
+     */
+    private boolean nodeGatePassed(Posting p) {
+        if (p.nodeGateOpen) {
+            return true;
+        }
+        long need = flagValue(p.nodeGateSeq, 0);
+        int local = placement.localSizeOf(rank);
+        for (int r = 0; r < local; r++) {
+            if (nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
+                return false;
+            }
+        }
+        p.nodeGateOpen = true;
+        return true;
+    }
+
+    /**
+     * Notes in {@link #nodeWaitRank} what {@code p} waits for when its next op is a node step that cannot run, so
+     * that {@link #sleep} sleeps until that word changes; -1 otherwise.
+     */
+    private void noteNodeWait(Posting p) {
+        nodeWaitRank = -1;
+        if (p == null || p.opsDone() || nodeArea == null) {
+            return;
+        }
+        CompiledProgram prog = p.program;
+        int i = p.nextOp;
+        if (prog.kind[i] == CompiledProgram.AWAIT) {
+            nodeWaitRank = prog.peer[i];
+            nodeWaitWord = prog.tag[i];
+            nodeWaitValue = flagValue(p.heldSeq, prog.length[i]);
+        } else if (prog.kind[i] == CompiledProgram.NODE_WRITE && !p.nodeGateOpen && !earlierNodeSteps(p)) {
+            long need = flagValue(p.nodeGateSeq, 0);
+            for (int r = 0, local = placement.localSizeOf(rank); r < local; r++) {
+                if (nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
+                    nodeWaitRank = r;
+                    nodeWaitWord = NodeBuffer.FLAGS;
+                    nodeWaitValue = need;
+                    return;
+                }
+            }
+        }
+    }
+
+    /** A node step waits: the node-mate it waits for (every one, at the node-buffer gate) must be alive. */
+    private void checkNodeMates(Posting p) {
+        long now = System.nanoTime();
+        if (now - lastNodeLivenessNs < NODE_LIVENESS_EVERY_NS) {
+            return; // a look reads /proc per node-mate
+        }
+        lastNodeLivenessNs = now;
+        CompiledProgram prog = p.program;
+        boolean gate = prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE;
+        int local = placement.localSizeOf(rank);
+        for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? local : prog.peer[p.nextOp] + 1); r++) {
+            if (!nodeArea.alive(r)) {
+                int peer = nodeMate(r);
+                throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
+                        + ") over shared memory during " + describe(p) + " while this rank "
+                        + (gate ? "waited to write the node buffer" : "awaited its node flag " + prog.tag[p.nextOp]));
+            }
+        }
+    }
+
+    /** The rank of local rank {@code localRank} of this rank's node. */
+    private int nodeMate(int localRank) {
+        return placement.ranksOf(placement.nodeOf(rank))[localRank];
     }
 
     /** Calls {@code p}'s callbacks for every point at or before op {@code op}. */
@@ -1015,6 +1163,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     probe(p, peer);
                 }
             }
+            if (!p.opsDone() && (prog.kind[p.nextOp] == CompiledProgram.AWAIT
+                    || prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE && !p.nodeGateOpen)) {
+                checkNodeMates(p);
+            }
             if (now - (p.startNs + timeoutNs) > 0) {
                 throw timedOut(p, now);
             }
@@ -1042,6 +1194,19 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             waiting = "waiting for " + prog.slotLen[s] + " bytes (tag " + prog.slotTag[s] + ") from rank " + peer
                     + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; " + p.slotArrived(s)
                     + " bytes of it had arrived";
+        } else if (prog.kind[p.nextOp] == CompiledProgram.AWAIT) {
+            int local = prog.peer[p.nextOp];
+            long shows = nodeArea.flag(local, prog.tag[p.nextOp]);
+            waiting = "waiting for rank " + nodeMate(local) + " to raise its node flag " + prog.tag[p.nextOp] + " for the "
+                    + prog.length[p.nextOp] + "th time in this call (it shows call " + (shows >>> 20) + ", count "
+                    + (shows & 0xfffff) + ")";
+            missing.setLength(0);
+            missing.append(nodeMate(local));
+        } else if (prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE) {
+            waiting = "waiting to write the node buffer until every node-mate finished call #" + p.nodeGateSeq
+                    + ", or behind an earlier collective's node steps";
+        } else if (prog.kind[p.nextOp] == CompiledProgram.PUBLISH) {
+            waiting = "waiting to raise a node flag behind an earlier collective's node steps";
         } else {
             waiting = "waiting to put to rank " + prog.peer[p.nextOp] + " behind an earlier collective still in flight";
         }
@@ -1195,6 +1360,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private void sleep(Transport awaited, boolean awaitingHook) {
+        if (nodeWaitRank >= 0) {
+            // A node-mate's raise rings this rank's doorbell, as do shared-memory senders and rail threads; a
+            // transport this thread drives gets a short slice.
+            int local = nodeWaitRank;
+            nodeWaitRank = -1;
+            nodeArea.await(local, nodeWaitWord, nodeWaitValue,
+                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            return;
+        }
         if (awaitingHook && !othersNeedDriving(null)) {
             // What is awaited comes through the hook's own socket, which wakes this sleep; 1 ms bounds its timers.
             hook.awaitInput(SHARED_SLICE_NS);

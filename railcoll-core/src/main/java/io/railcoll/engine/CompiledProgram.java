@@ -18,6 +18,11 @@ final class CompiledProgram {
     static final byte COPY = 2;
     /** A local combine with the call's reduction: dst = src op dst (see {@link Op.Reduce}). */
     static final byte REDUCE = 3;
+    /** Node steps (decision 0101): peer is the node-mate's local rank for AWAIT, tag the flag, length the count. */
+    static final byte NODE_WRITE = 4;
+    static final byte NODE_READ = 5;
+    static final byte PUBLISH = 6;
+    static final byte AWAIT = 7;
 
     final String algorithmId;
     final int algorithmCode;
@@ -33,6 +38,13 @@ final class CompiledProgram {
     final long[] length;
     /** For RECV ops, the slot they wait on. */
     final int[] slot;
+
+    /** True when some op is a node step: the call needs the node region. */
+    final boolean nodeSteps;
+    /** True when some op writes or reads the node buffer: see {@code CollectiveEngine}'s node-buffer rule. */
+    final boolean nodeBuffer;
+    /** Index of the first NODE_WRITE, or -1. */
+    final int firstNodeWrite;
 
     /** True when some op is a REDUCE: the call must bring a reduction. */
     final boolean combines;
@@ -53,7 +65,8 @@ final class CompiledProgram {
     private final int[] tableSlots;
     private final int tableMask;
 
-    CompiledProgram(String algorithmId, RankProgram program) {
+    /** {@code localRankOf} maps an AwaitFlag's peer (a rank) to its local rank (null where no node steps run). */
+    CompiledProgram(String algorithmId, RankProgram program, java.util.function.IntUnaryOperator localRankOf) {
         this.algorithmId = algorithmId;
         this.algorithmCode = algorithmId.hashCode();
         this.tempBytes = program.tempBytes();
@@ -87,6 +100,10 @@ final class CompiledProgram {
         Arrays.fill(tableSlots, -1);
         int s = 0;
         int reduces = 0;
+        int nodeOps = 0;
+        int bufferOps = 0;
+        int firstWrite = -1;
+        int[] raised = new int[io.railcoll.schedule.NodeBuffer.FLAGS];
         long reduceGranule = 0;
         for (int i = 0; i < n; i++) {
             switch (ops.get(i)) {
@@ -124,6 +141,38 @@ final class CompiledProgram {
                     reduceGranule = gcd(reduceGranule, x.length());
                     reduces++;
                 }
+                case Op.NodeWrite w -> {
+                    kind[i] = NODE_WRITE;
+                    srcBuf[i] = (byte) w.src().ordinal();
+                    srcOff[i] = w.srcOffset();
+                    dstOff[i] = w.nodeOffset();
+                    length[i] = w.length();
+                    firstWrite = firstWrite < 0 ? i : firstWrite;
+                    nodeOps++;
+                    bufferOps++;
+                }
+                case Op.NodeRead r -> {
+                    kind[i] = NODE_READ;
+                    srcOff[i] = r.nodeOffset();
+                    dstBuf[i] = (byte) r.dst().ordinal();
+                    dstOff[i] = r.dstOffset();
+                    length[i] = r.length();
+                    nodeOps++;
+                    bufferOps++;
+                }
+                case Op.Publish f -> {
+                    kind[i] = PUBLISH;
+                    tag[i] = f.flag();
+                    length[i] = ++raised[f.flag()];
+                    nodeOps++;
+                }
+                case Op.AwaitFlag a -> {
+                    kind[i] = AWAIT;
+                    peer[i] = localRankOf == null ? a.peer() : localRankOf.applyAsInt(a.peer());
+                    tag[i] = a.flag();
+                    length[i] = a.count();
+                    nodeOps++;
+                }
                 case Op.Copy c -> {
                     kind[i] = COPY;
                     srcBuf[i] = (byte) c.src().ordinal();
@@ -148,6 +197,9 @@ final class CompiledProgram {
             }
         }
         combines = reduces > 0;
+        nodeSteps = nodeOps > 0;
+        nodeBuffer = bufferOps > 0;
+        firstNodeWrite = firstWrite;
         this.reduceGranule = reduceGranule;
     }
 

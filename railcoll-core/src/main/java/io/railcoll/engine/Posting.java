@@ -65,6 +65,10 @@ final class Posting {
     final SendCompletion sends = new SendCompletion();
     /** The next op of the program to run. */
     int nextOp;
+    /** A call with node-buffer steps: the earlier such call every node-mate must have finished first (0: none). */
+    long nodeGateSeq;
+    /** Whether the node-buffer gate was passed (or is not needed). */
+    boolean nodeGateOpen;
     /** Callbacks at op indices (a node master's node steps), or null; see {@code CollectiveEngine#run}. */
     int[] points;
     IntConsumer atPoint;

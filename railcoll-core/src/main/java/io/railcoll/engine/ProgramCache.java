@@ -17,6 +17,8 @@ final class ProgramCache {
     }
 
     private final int rank;
+    /** Maps an AwaitFlag's peer to its local rank; null where no node steps can run. */
+    private java.util.function.IntUnaryOperator localRankOf;
     private final Map<Key, CompiledProgram> programs = new HashMap<>();
     /** The last program per collective, found again by identity without a key allocated: a loop of like calls. */
     private final Algorithm[] lastAlgorithm = new Algorithm[io.railcoll.schedule.Collective.values().length];
@@ -25,6 +27,13 @@ final class ProgramCache {
 
     ProgramCache(int rank) {
         this.rank = rank;
+    }
+
+    /** Node steps' peers are local ranks of {@code placement} from now on. */
+    void useLocalRanks(io.railcoll.topology.Placement placement) {
+        localRankOf = placement::localRankOf;
+        programs.clear();
+        java.util.Arrays.fill(lastAlgorithm, null);
     }
 
     CompiledProgram get(Algorithm algorithm, Shape shape) {
@@ -46,7 +55,7 @@ final class ProgramCache {
             if (programs.size() >= CAPACITY) {
                 programs.clear();
             }
-            p = new CompiledProgram(algorithm.id(), algorithm.program(shape, rank));
+            p = new CompiledProgram(algorithm.id(), algorithm.program(shape, rank), localRankOf);
             programs.put(key, p);
         }
         return p;

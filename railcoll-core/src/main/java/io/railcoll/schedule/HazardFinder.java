@@ -14,7 +14,11 @@ import java.util.List;
  * </ul>
  * Two accesses that overlap in bytes, of which at least one writes, race unless one window's end happens before
  * the other's start. SEND is never written (Op's constructors and the checker's structure pass ensure it), so it is
- * not scanned. Package-private helper of {@link ScheduleChecker}.
+ * not scanned. A NodeWrite reads its source, and a NodeRead writes its destination, at its own op.
+ *
+ * <p>The node buffer of each node is scanned the same way over the node's ranks ({@link #findNodeRaces}): every
+ * NodeWrite and NodeRead touches it at its own op, so two of them on overlapping bytes, one a write, must be ordered
+ * by happens-before (a Publish seen by an AwaitFlag, or messages). Package-private helper of {@link ScheduleChecker}.
  */
 final class HazardFinder {
 
@@ -52,6 +56,16 @@ final class HazardFinder {
                                 + " reaches its Recv, op " + matching.peerOp(r, i) + ")";
                         add(recv, temp, p.src(), p.srcOffset(), p.length(), false, i, r, i, p.peer(), matching.peerOp(r, i), what);
                     }
+                    case Op.NodeWrite w -> add(recv, temp, w.src(), w.srcOffset(), w.length(), false, i, r, i, r, i,
+                            "op " + i + " (NodeWrite " + w.src() + "[" + w.srcOffset() + "," + (w.srcOffset() + w.length())
+                                    + ") into the node buffer)");
+                    case Op.NodeRead w -> add(recv, temp, w.dst(), w.dstOffset(), w.length(), true, i, r, i, r, i,
+                            "op " + i + " (NodeRead of the node buffer into " + w.dst() + "[" + w.dstOffset() + ","
+                                    + (w.dstOffset() + w.length()) + "))");
+                    case Op.Publish f -> {
+                    }
+                    case Op.AwaitFlag a -> {
+                    }
                     case Op.Recv v -> {
                         int sender = matching.peerRank(r, i);
                         int putOp = matching.peerOp(r, i);
@@ -64,6 +78,55 @@ final class HazardFinder {
             }
             scan(r, Buffer.RECV, recv, execution, sink);
             scan(r, Buffer.TEMP, temp, execution, sink);
+        }
+    }
+
+    /** Races on each node's buffer among the node's ranks (see the class comment). */
+    static void findNodeRaces(Shape shape, List<RankProgram> programs, SymbolicExecution execution,
+                              SymbolicExecution.ViolationSink sink) {
+        for (int node = 0; node < shape.placement().nodeCount(); node++) {
+            List<Access> accesses = new ArrayList<>();
+            for (int r : shape.placement().ranksOf(node)) {
+                List<Op> ops = programs.get(r).ops();
+                for (int i = 0; i < ops.size(); i++) {
+                    if (ops.get(i) instanceof Op.NodeWrite w && w.length() > 0) {
+                        accesses.add(new Access(w.nodeOffset(), w.nodeOffset() + w.length(), true, i, r, i, r, i,
+                                "rank " + r + " op " + i + " (NodeWrite of node buffer [" + w.nodeOffset() + ","
+                                        + (w.nodeOffset() + w.length()) + "))"));
+                    } else if (ops.get(i) instanceof Op.NodeRead v && v.length() > 0) {
+                        accesses.add(new Access(v.nodeOffset(), v.nodeOffset() + v.length(), false, i, r, i, r, i,
+                                "rank " + r + " op " + i + " (NodeRead of node buffer [" + v.nodeOffset() + ","
+                                        + (v.nodeOffset() + v.length()) + "))"));
+                    }
+                }
+            }
+            int n = node;
+            forConflicts(accesses, (earlier, current) -> {
+                if (!endsBefore(execution, earlier, current) && !endsBefore(execution, current, earlier)) {
+                    Access reader = current.write() && !earlier.write() ? earlier : current;
+                    Access other = reader == current ? earlier : current;
+                    String why = reader.write() ? "two writes that nothing orders"
+                            : "no Publish/AwaitFlag chain orders the read after the write, or the write after the read"
+                            + " (read before publish, or the bytes reused while a node-mate may still read them)";
+                    sink.add(ScheduleChecker.Rule.NODE_RACE, reader.fromRank(), reader.opIndex(),
+                            reader.what() + " and " + other.what() + " overlap on node " + n + ": " + why);
+                }
+            });
+        }
+    }
+
+    /** Calls {@code conflict} for every two accesses that overlap in bytes, one of them a write (earlier first). */
+    private static void forConflicts(List<Access> accesses, java.util.function.BiConsumer<Access, Access> conflict) {
+        accesses.sort(Comparator.comparingLong(Access::start));
+        List<Access> active = new ArrayList<>();
+        for (Access current : accesses) {
+            active.removeIf(a -> a.end() <= current.start());
+            for (Access earlier : active) {
+                if (earlier.write() || current.write()) {
+                    conflict.accept(earlier, current);
+                }
+            }
+            active.add(current);
         }
     }
 
@@ -82,34 +145,25 @@ final class HazardFinder {
 
     private static void scan(int rank, Buffer buffer, List<Access> accesses, SymbolicExecution execution,
                              SymbolicExecution.ViolationSink sink) {
-        accesses.sort(Comparator.comparingLong(Access::start));
-        List<Access> active = new ArrayList<>();
-        for (Access current : accesses) {
-            active.removeIf(a -> a.end() <= current.start());
-            for (Access earlier : active) {
-                if (!earlier.write() && !current.write()) {
-                    continue;
-                }
-                if (earlier.opIndex() == current.opIndex()) {
-                    sink.add(ScheduleChecker.Rule.HAZARD, rank, current.opIndex(),
-                            current.what() + " reads and writes overlapping bytes of " + buffer);
-                    continue;
-                }
-                // Ask the question program order can answer first; the other needs a causal-past search.
-                boolean ordered = earlier.toRank() == current.fromRank()
-                        ? endsBefore(execution, earlier, current) || endsBefore(execution, current, earlier)
-                        : endsBefore(execution, current, earlier) || endsBefore(execution, earlier, current);
-                if (!ordered) {
-                    Access first = earlier.opIndex() < current.opIndex() ? earlier : current;
-                    Access second = first == earlier ? current : earlier;
-                    long from = Math.max(earlier.start(), current.start());
-                    long to = Math.min(earlier.end(), current.end());
-                    sink.add(ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
-                            second.what() + " and " + first.what() + " both touch " + buffer + "[" + from + "," + to
-                                    + ") and nothing orders one after the other");
-                }
+        forConflicts(accesses, (earlier, current) -> {
+            if (earlier.opIndex() == current.opIndex()) {
+                sink.add(ScheduleChecker.Rule.HAZARD, rank, current.opIndex(),
+                        current.what() + " reads and writes overlapping bytes of " + buffer);
+                return;
             }
-            active.add(current);
-        }
+            // Ask the question program order can answer first; the other needs a causal-past search.
+            boolean ordered = earlier.toRank() == current.fromRank()
+                    ? endsBefore(execution, earlier, current) || endsBefore(execution, current, earlier)
+                    : endsBefore(execution, current, earlier) || endsBefore(execution, earlier, current);
+            if (!ordered) {
+                Access first = earlier.opIndex() < current.opIndex() ? earlier : current;
+                Access second = first == earlier ? current : earlier;
+                long from = Math.max(earlier.start(), current.start());
+                long to = Math.min(earlier.end(), current.end());
+                sink.add(ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
+                        second.what() + " and " + first.what() + " both touch " + buffer + "[" + from + "," + to
+                                + ") and nothing orders one after the other");
+            }
+        });
     }
 }

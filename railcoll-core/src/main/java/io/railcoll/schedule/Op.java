@@ -10,6 +10,17 @@ package io.railcoll.schedule;
  *   <li>{@link Copy}: a local copy, done when reached.</li>
  *   <li>{@link Reduce}: a local combine with the call's operator, {@code dst = src op dst}, done when reached.</li>
  * </ul>
+ * Node steps work in the node buffer, memory every rank of a node maps ({@link NodeBuffer}; decision 0101):
+ * <ul>
+ *   <li>{@link NodeWrite}: copies a range of a local buffer into the node buffer, done when reached.</li>
+ *   <li>{@link NodeRead}: copies a range of the node buffer into a local buffer, done when reached.</li>
+ *   <li>{@link Publish}: raises one of this rank's node flags by one (release), waking node-mates that sleep.</li>
+ *   <li>{@link AwaitFlag}: blocks until a node-mate's flag has been raised {@code count} times in this call.</li>
+ * </ul>
+ * The node buffer carries no data between calls, and a rank writes it only once every node-mate finished the last
+ * call that used it (the engine sees to that). Within a call, a read of the node buffer must come after the write of
+ * what it reads (an AwaitFlag of the writer's Publish), and a write after every read of what it overwrites: the
+ * checker rejects any two accesses of overlapping bytes, one a write, that no Publish/AwaitFlag chain orders.
  * A program ends only when its own puts have left its buffers. Puts and Recvs match by (sender, receiver, tag):
  * each such triple occurs at most once and both sides state the same length. Because a Recv can land as soon as
  * its sender issues the put, a schedule must not put from, or copy from or into, a range that a Recv not yet
@@ -61,6 +72,46 @@ public sealed interface Op {
             checkRange(dstOffset, 0);
             if (dst == Buffer.SEND) {
                 throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+    }
+
+    /** Copies {@code length} bytes of {@code src[srcOffset..]} into the node buffer at {@code nodeOffset}. */
+    record NodeWrite(Buffer src, long srcOffset, long nodeOffset, long length) implements Op {
+        public NodeWrite {
+            checkRange(srcOffset, length);
+            NodeBuffer.checkRange(nodeOffset, length);
+        }
+    }
+
+    /** Copies {@code length} bytes of the node buffer at {@code nodeOffset} into {@code dst[dstOffset..]}. */
+    record NodeRead(long nodeOffset, Buffer dst, long dstOffset, long length) implements Op {
+        public NodeRead {
+            checkRange(dstOffset, length);
+            NodeBuffer.checkRange(nodeOffset, length);
+            if (dst == Buffer.SEND) {
+                throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+    }
+
+    /**
+     * Raises this rank's node flag {@code flag} by one: everything this rank did before (its node-buffer writes and
+     * reads) is visible to a node-mate whose {@link AwaitFlag} sees the raise.
+     */
+    record Publish(int flag) implements Op {
+        public Publish {
+            NodeBuffer.checkFlag(flag);
+        }
+    }
+
+    /** Waits until node-mate {@code peer} has raised its flag {@code flag} {@code count} times in this call. */
+    record AwaitFlag(int peer, int flag, int count) implements Op {
+        public AwaitFlag {
+            NodeBuffer.checkFlag(flag);
+            if (peer < 0 || count < 1) {
+                throw new IllegalArgumentException("an AwaitFlag needs a rank >= 0 and a count >= 1: " + peer + ", "
+                        + count);
             }
         }
     }

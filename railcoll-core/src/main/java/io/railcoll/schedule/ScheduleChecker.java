@@ -26,6 +26,10 @@ import java.util.function.IntFunction;
  *       for a barrier, no rank can finish before every rank has started; for programs that combine
  *       ({@link #checkReduction}), the {@link ReductionResult}: every rank's contribution exactly once, in rank order
  *       where the operator needs it;</li>
+ *   <li>node steps (decision 0101): an AwaitFlag names a node-mate and a raise its Publishes make; the node
+ *       buffer is one per node, shared by its ranks; no two accesses to the same bytes of it, one a write, that no
+ *       Publish/AwaitFlag (or message) chain orders ({@link Rule#NODE_RACE}: a read before the write it needs is
+ *       published, or a write over bytes a node-mate may still be reading);</li>
  *   <li>cost: the {@link CostTerms} measured on the programs' {@link Traffic} equal the algorithm's claim.</li>
  * </ol>
  * Stateless and thread-safe; used by tests, the CLI and the simulator.
@@ -43,6 +47,8 @@ public final class ScheduleChecker {
         DEADLOCK,
         UNINITIALIZED_READ,
         HAZARD,
+        /** Two accesses to the same bytes of a node buffer, one a write, that nothing orders. */
+        NODE_RACE,
         RESULT,
         BARRIER,
         COST
@@ -171,6 +177,7 @@ public final class ScheduleChecker {
                 SymbolicExecution execution = new SymbolicExecution(shape, programs, matching, collector);
                 if (execution.run()) {
                     HazardFinder.find(shape, programs, matching, execution, collector);
+                    HazardFinder.findNodeRaces(shape, programs, execution, collector);
                     if (reduction == null) {
                         checkResult(shape, execution, collector);
                     } else {
@@ -246,6 +253,20 @@ public final class ScheduleChecker {
                             c.add(Rule.STRUCTURE, r, i, "Reduce source and destination overlap in " + x.src());
                         }
                     }
+                    case Op.NodeWrite w -> checkRange(shape, program, r, i, "NodeWrite source", w.src(), w.srcOffset(),
+                            w.length(), c);
+                    case Op.NodeRead w -> {
+                        checkWritable(r, i, w.dst(), c);
+                        checkRange(shape, program, r, i, "NodeRead destination", w.dst(), w.dstOffset(), w.length(), c);
+                    }
+                    case Op.Publish f -> {
+                    }
+                    case Op.AwaitFlag a -> {
+                        if (a.peer() >= n || a.peer() == r || !shape.placement().sameNode(r, a.peer())) {
+                            c.add(Rule.STRUCTURE, r, i, "awaits a node flag of rank " + a.peer()
+                                    + ", which is not another rank of its node");
+                        }
+                    }
                     case null -> c.add(Rule.STRUCTURE, r, i, "null op");
                 }
             }
@@ -302,6 +323,7 @@ public final class ScheduleChecker {
             }
         }
         SymbolicExecution.Matching matching = new SymbolicExecution.Matching(programs);
+        matchAwaits(programs, matching, c);
         for (Map.Entry<Key, int[]> e : puts.entrySet()) {
             Key key = e.getKey();
             int[] put = e.getValue();
@@ -325,6 +347,38 @@ public final class ScheduleChecker {
                     + e.getKey().tag() + " has no matching Put");
         }
         return c.count == before ? matching : null;
+    }
+
+    /** Links every AwaitFlag to the Publish it waits for: its peer's count-th raise of that flag. */
+    private static void matchAwaits(List<RankProgram> programs, SymbolicExecution.Matching matching, Collector c) {
+        Map<Long, Integer> raises = new HashMap<>();
+        for (int r = 0; r < programs.size(); r++) {
+            int[] raised = new int[NodeBuffer.FLAGS];
+            List<Op> ops = programs.get(r).ops();
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.get(i) instanceof Op.Publish f) {
+                    raises.put(raiseKey(r, f.flag(), ++raised[f.flag()]), i);
+                }
+            }
+        }
+        for (int r = 0; r < programs.size(); r++) {
+            List<Op> ops = programs.get(r).ops();
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.get(i) instanceof Op.AwaitFlag a) {
+                    Integer publish = raises.get(raiseKey(a.peer(), a.flag(), a.count()));
+                    if (publish == null) {
+                        c.add(Rule.MATCHING, r, i, "awaits raise " + a.count() + " of rank " + a.peer() + "'s node flag "
+                                + a.flag() + ", which that rank never makes");
+                    } else {
+                        matching.linkAwait(r, i, a.peer(), publish);
+                    }
+                }
+            }
+        }
+    }
+
+    private static long raiseKey(int rank, int flag, int count) {
+        return ((long) rank << 40) | ((long) flag << 32) | count;
     }
 
     private static void checkResult(Shape shape, SymbolicExecution execution, Collector c) {

@@ -23,6 +23,8 @@ final class SymbolicExecution {
     private final Matching matching;
     private final ViolationSink sink;
     private final SymbolicBuffer[][] buffers;
+    /** Per node, its node buffer. */
+    private final SymbolicBuffer[] nodeBuffers;
     private final int[] next;
     /** Per rank: op indices of its Recvs, ascending. */
     private final int[][] receiveIndex;
@@ -43,6 +45,10 @@ final class SymbolicExecution {
         receiveIndex = new int[n][];
         issued = new boolean[n][];
         putData = new ArrayList<>(n);
+        nodeBuffers = new SymbolicBuffer[shape.placement().nodeCount()];
+        for (int node = 0; node < nodeBuffers.length; node++) {
+            nodeBuffers[node] = new SymbolicBuffer();
+        }
         long b = shape.blockBytes();
         for (int r = 0; r < n; r++) {
             for (Buffer buffer : Buffer.values()) {
@@ -53,7 +59,9 @@ final class SymbolicExecution {
                 buffers[r][Buffer.RECV.ordinal()].fillWithOrigin(b, r, Buffer.RECV);
             }
             List<Op> ops = programs.get(r).ops();
-            receiveIndex[r] = IntStream.range(0, ops.size()).filter(i -> ops.get(i) instanceof Op.Recv).toArray();
+            // Every op that waits for another rank's op: the causal edges.
+            receiveIndex[r] = IntStream.range(0, ops.size())
+                    .filter(i -> ops.get(i) instanceof Op.Recv || ops.get(i) instanceof Op.AwaitFlag).toArray();
             issued[r] = new boolean[ops.size()];
             putData.add(new ArrayList<>(Collections.nCopies(ops.size(), null)));
         }
@@ -83,6 +91,20 @@ final class SymbolicExecution {
                     } else if (op instanceof Op.Copy c) {
                         List<SymbolicBuffer.Piece> data = readDefined(r, i, c.src(), c.srcOffset(), c.length());
                         buffer(r, c.dst()).write(c.dstOffset(), data);
+                    } else if (op instanceof Op.AwaitFlag) {
+                        if (next[matching.peerRank(r, i)] <= matching.peerOp(r, i)) {
+                            break;
+                        }
+                    } else if (op instanceof Op.NodeWrite w) {
+                        List<SymbolicBuffer.Piece> data = readDefined(r, i, w.src(), w.srcOffset(), w.length());
+                        nodeBuffer(r).write(w.nodeOffset(), data);
+                    } else if (op instanceof Op.NodeRead w) {
+                        List<SymbolicBuffer.Piece> data = nodeBuffer(r).read(w.nodeOffset(), w.length());
+                        if (data.stream().anyMatch(piece -> !piece.defined())) {
+                            sink.add(ScheduleChecker.Rule.UNINITIALIZED_READ, r, i, "reads node buffer ["
+                                    + w.nodeOffset() + "," + (w.nodeOffset() + w.length()) + ") which no earlier op wrote");
+                        }
+                        buffer(r, w.dst()).write(w.dstOffset(), data);
                     } else if (op instanceof Op.Reduce x) {
                         List<SymbolicBuffer.Piece> left = readDefined(r, i, x.src(), x.srcOffset(), x.length());
                         List<SymbolicBuffer.Piece> right = readDefined(r, i, x.dst(), x.dstOffset(), x.length());
@@ -115,6 +137,10 @@ final class SymbolicExecution {
             pos += piece.length();
         }
         return pieces;
+    }
+
+    private SymbolicBuffer nodeBuffer(int rank) {
+        return nodeBuffers[shape.placement().nodeOf(rank)];
     }
 
     SymbolicBuffer buffer(int rank, Buffer buffer) {
@@ -186,12 +212,18 @@ final class SymbolicExecution {
                 waits.append("; ...");
                 break;
             }
-            Op.Recv v = (Op.Recv) ops.get(next[r]);
             int sender = matching.peerRank(r, next[r]);
             int putIndex = matching.peerOp(r, next[r]);
             if (waits.length() > 0) {
                 waits.append("; ");
             }
+            if (ops.get(next[r]) instanceof Op.AwaitFlag a) {
+                waits.append("rank ").append(r).append(" op ").append(next[r]).append(" awaits rank ").append(a.peer())
+                        .append("'s node flag ").append(a.flag()).append(" (its op ").append(putIndex)
+                        .append("), but rank ").append(sender).append(" is stuck at op ").append(next[sender]);
+                continue;
+            }
+            Op.Recv v = (Op.Recv) ops.get(next[r]);
             waits.append("rank ").append(r).append(" op ").append(next[r]).append(" waits for rank ").append(sender)
                     .append("'s put tag ").append(v.tag()).append(" (its op ").append(putIndex).append("), but rank ")
                     .append(sender).append(" is stuck at op ").append(next[sender]);
@@ -217,6 +249,12 @@ final class SymbolicExecution {
                 peerOp[r] = new int[ops];
                 Arrays.fill(peerRank[r], -1);
             }
+        }
+
+        /** An AwaitFlag's Publish: one-sided, as many ranks may await one raise. */
+        void linkAwait(int awaitRank, int awaitOp, int publishRank, int publishOp) {
+            peerRank[awaitRank][awaitOp] = publishRank;
+            peerOp[awaitRank][awaitOp] = publishOp;
         }
 
         void link(int putRank, int putOp, int recvRank, int recvOp) {

@@ -53,6 +53,15 @@ public final class Traffic {
                     }
                     case Op.Reduce x -> {
                     }
+                    // Node steps move no message: their copies and flags are priced by the simulator.
+                    case Op.NodeWrite w -> {
+                    }
+                    case Op.NodeRead w -> {
+                    }
+                    case Op.Publish f -> {
+                    }
+                    case Op.AwaitFlag a -> {
+                    }
                 }
             }
         }

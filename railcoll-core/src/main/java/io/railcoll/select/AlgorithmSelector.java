@@ -4,6 +4,7 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
+import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.TransportProvided;
 import io.railcoll.sim.Simulator;
 import io.railcoll.topology.Placement;
@@ -150,6 +151,10 @@ public final class AlgorithmSelector {
         }
         if (a instanceof TransportProvided t && !transports.contains(t.transport())) {
             return Optional.of(t.transportOff());
+        }
+        if (a instanceof io.railcoll.schedule.NodeRegionUser && !transports.contains(NodePhased.TRANSPORT)) {
+            return Optional.of("no node region here: shared memory between the ranks of a node is off"
+                    + " (RAILCOLL_SHM=off) or this is a sub-communicator (decision 0101)");
         }
         return Optional.empty();
     }

@@ -105,6 +105,20 @@ public final class AnalyticEstimate {
                     total += ns;
                     cpu += ns;
                 }
+                case Op.NodeWrite x -> {
+                    double ns = x.length() * model.copyNsPerByte();
+                    total += ns;
+                    cpu += ns;
+                }
+                case Op.NodeRead x -> {
+                    double ns = x.length() * model.copyNsPerByte();
+                    total += ns;
+                    cpu += ns;
+                }
+                case Op.Publish x -> {
+                }
+                // A node flag crosses the node as a cache line: one shared-memory startup.
+                case Op.AwaitFlag x -> total += shm.messageNs(0);
                 case Op.Reduce x -> {
                     // Priced as the simulator prices it: a copy plus the combining cost (gamma) per byte.
                     double ns = x.length() * (model.copyNsPerByte() + model.reduceNsPerByte());

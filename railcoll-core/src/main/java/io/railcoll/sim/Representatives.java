@@ -113,6 +113,12 @@ final class Representatives {
                 // Copy lengths may differ: a rank whose blocks wrap around copies more (Bruck's final shift).
                 case Op.Copy x -> b.get(i) instanceof Op.Copy;
                 case Op.Reduce x -> b.get(i) instanceof Op.Reduce y && y.length() == x.length();
+                // Node steps stay within a node: the same op with the same local peer.
+                case Op.NodeWrite x -> b.get(i) instanceof Op.NodeWrite y && y.length() == x.length();
+                case Op.NodeRead x -> b.get(i) instanceof Op.NodeRead y && y.length() == x.length();
+                case Op.Publish x -> b.get(i).equals(x);
+                case Op.AwaitFlag x -> b.get(i) instanceof Op.AwaitFlag y && y.flag() == x.flag()
+                        && y.count() == x.count() && y.peer() == (x.peer() + shift) % size;
             };
             if (!same) {
                 return Optional.of("charged op " + i + " is " + b.get(i) + ", expected the image of " + a.get(i));

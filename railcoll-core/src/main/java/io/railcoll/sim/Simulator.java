@@ -28,6 +28,9 @@ import java.util.Arrays;
  *       completes then;</li>
  *   <li><b>Copy</b>: the rank's thread spends {@code m * copyNsPerByte} on a core;</li>
  *   <li><b>Reduce</b>: the same, plus {@code m * reduceNsPerByte} for combining (the model's gamma).</li>
+ *   <li><b>NodeWrite, NodeRead</b>: a copy of m bytes into or out of the node buffer, priced as a Copy;</li>
+ *   <li><b>Publish</b>: free; <b>AwaitFlag</b>: done one shared-memory startup ({@code alpha} of the
+ *       shared-memory class, a cache line crossing the node) after the matching Publish ran.</li>
  * </ol>
  * Every shared resource (ports, rails, streams, threads, cores) serves requests first come, first served, in
  * simulated time. With f = 0, no copy cost, no stream limit and one rank per node this is exactly the k-port
@@ -99,6 +102,10 @@ public final class Simulator {
         private static final byte RECV = 1;
         private static final byte COPY = 2;
         private static final byte REDUCE = 3;
+        private static final byte PUBLISH = 4;
+        private static final byte AWAIT = 5;
+        /** An AWAIT whose flag was found raised and whose crossing time is scheduled. */
+        private static final byte AWAIT_SEEN = 6;
         private static final long STEP = 0;
         private static final long WIRE = 1;
         private static final long LANDING = 2;
@@ -132,6 +139,8 @@ public final class Simulator {
         private final double[] sendPortFree;
         private final double[] recvPortFree;
         private final double[] finished;
+        /** Per op, when a PUBLISH ran (NaN before); an AWAIT's arg is its PUBLISH's op index. */
+        private double[] published;
 
         // Per node whose resources are simulated (node 0 only when node-symmetric).
         private final double[] railOutFree;
@@ -163,6 +172,8 @@ public final class Simulator {
             recvPortFree = new double[count * ports];
             finished = new double[count];
             Arrays.fill(finished, Double.NaN);
+            published = new double[opCount];
+            Arrays.fill(published, Double.NaN);
             msgPort = new int[messages];
             landed = new double[messages];
             Arrays.fill(landed, Double.NaN);
@@ -196,6 +207,8 @@ public final class Simulator {
             int[] recvPeer = new int[1024];
             int[] recvTag = new int[1024];
             int receives = 0;
+            java.util.Map<Long, Integer> publishes = new java.util.HashMap<>();
+            java.util.List<long[]> awaits = new java.util.ArrayList<>();
             long total = 0;
             int count = reps.count();
             if (count > 2) {
@@ -214,6 +227,7 @@ public final class Simulator {
                     throw tooLarge(algorithm, maxOps, "more than " + maxOps);
                 }
                 opStart[rep] = opCount;
+                int[] raised = new int[io.railcoll.schedule.NodeBuffer.FLAGS];
                 for (Op op : program.ops()) {
                     switch (op) {
                         case Op.Put p -> {
@@ -242,10 +256,29 @@ public final class Simulator {
                         }
                         case Op.Copy c -> addOp(COPY, c.length());
                         case Op.Reduce x -> addOp(REDUCE, x.length());
+                        case Op.NodeWrite w -> addOp(COPY, w.length());
+                        case Op.NodeRead w -> addOp(COPY, w.length());
+                        case Op.Publish f -> {
+                            publishes.put(flagKey(rep, f.flag(), ++raised[f.flag()]), opCount);
+                            addOp(PUBLISH, 0);
+                        }
+                        case Op.AwaitFlag a -> {
+                            awaits.add(new long[] {opCount, rep, a.peer(), a.flag(), a.count()});
+                            addOp(AWAIT, -1);
+                        }
                     }
                 }
             }
             opStart[reps.count()] = opCount;
+            for (long[] a : awaits) {
+                int peer = reps.representative((int) a[2]);
+                Integer pub = publishes.get(flagKey(peer, (int) a[3], (int) a[4]));
+                if (pub == null) {
+                    throw new IllegalStateException("rank " + a[1] + " awaits raise " + a[4] + " of rank " + a[2]
+                            + "'s node flag " + a[3] + ", which is never made");
+                }
+                opArg[(int) a[0]] = pub;
+            }
             // Each receive waits for the put whose image lands on this representative (see Representatives).
             int[] matched = new int[messages];
             for (int rep = 0; rep < reps.count(); rep++) {
@@ -271,6 +304,10 @@ public final class Simulator {
                             + matched[m] + " times");
                 }
             }
+        }
+
+        private static long flagKey(int rep, int flag, int count) {
+            return ((long) rep << 40) | ((long) flag << 32) | count;
         }
 
         private SimulationTooLargeException tooLarge(Algorithm algorithm, long maxOps, String ops) {
@@ -340,6 +377,33 @@ public final class Simulator {
                             return;
                         }
                     }
+                    case PUBLISH -> {
+                        published[i] = t;
+                        pc[rep]++;
+                        double seen = t + model.link(LinkClass.SHARED_MEMORY).messageNs(0);
+                        for (int other = 0; other < reps.count(); other++) {
+                            if (blockedOn[other] == -2 - i) {
+                                blockedOn[other] = -1;
+                                queue.add(seen, event(STEP, other));
+                            }
+                        }
+                    }
+                    case AWAIT -> {
+                        int pub = (int) opArg[i];
+                        if (Double.isNaN(published[pub])) {
+                            blockedOn[rep] = -2 - pub;
+                            return;
+                        }
+                        double seen = published[pub] + model.link(LinkClass.SHARED_MEMORY).messageNs(0);
+                        if (seen > t) {
+                            queue.add(seen, event(STEP, rep));
+                            // Once: the flag is seen then, not looked for again.
+                            opKind[i] = AWAIT_SEEN;
+                            return;
+                        }
+                        pc[rep]++;
+                    }
+                    case AWAIT_SEEN -> pc[rep]++;
                     case PUT -> {
                         int port = freestPort(sendPortFree, rep);
                         double free = sendPortFree[rep * ports + port];

@@ -24,7 +24,7 @@ class AlgorithmCatalogTest {
                 "allgather.smp-gather-bcast", "allgather.smp-gather-mcast", "allgather.smp-direct", "allgather.smp-bruck",
                 "allgather.mc-1group", "allgather.mc-gather-based", "allgather.mc-2group", "allgather.mc-groups",
                 "allgather.shm", "allgather.smp-direct-shm", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
-                "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm",
+                "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm", "broadcast.shm-pipeline",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
                 "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner", "reduce.binomial", "reduce.rabenseifner",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
@@ -33,7 +33,7 @@ class AlgorithmCatalogTest {
                 "scatter.direct", "gatherv.direct", "gatherv.binomial",
                 "scatterv.direct", "scatterv.binomial", "allgatherv.ring", "allgatherv.direct", "alltoallv.direct",
                 "alltoallv.pairwise", "reduce-scatterv.ring", "reduce-scatterv.direct", "barrier.dissemination",
-                "barrier.shm"), catalog.ids());
+                "barrier.shm", "barrier.shm-flags"), catalog.ids());
     }
 
     @Test

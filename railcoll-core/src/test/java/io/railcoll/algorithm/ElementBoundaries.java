@@ -21,6 +21,10 @@ public final class ElementBoundaries {
                     case Op.Recv recv -> new long[] {recv.dstOffset(), recv.length()};
                     case Op.Copy copy -> new long[] {copy.srcOffset(), copy.dstOffset(), copy.length()};
                     case Op.Reduce reduce -> new long[] {reduce.srcOffset(), reduce.dstOffset(), reduce.length()};
+                    case Op.NodeWrite w -> new long[] {w.srcOffset(), w.nodeOffset(), w.length()};
+                    case Op.NodeRead w -> new long[] {w.nodeOffset(), w.dstOffset(), w.length()};
+                    case Op.Publish f -> new long[0];
+                    case Op.AwaitFlag f -> new long[0];
                 };
                 for (long v : ranges) {
                     assertEquals(0, v % e, () -> a.id() + " splits an element: " + op);

@@ -100,8 +100,10 @@ class AlgorithmSelectorTest {
                 double best = Double.POSITIVE_INFINITY;
                 String fastest = null;
                 for (Explanation.Candidate candidate : e.candidates()) {
-                    if (AlgorithmCatalog.standard().byId(candidate.id()) instanceof io.railcoll.schedule.TransportProvided) {
-                        // transport-provided and off here: listed, not costed (MulticastSelectionTest)
+                    Algorithm listed = AlgorithmCatalog.standard().byId(candidate.id());
+                    if (listed instanceof io.railcoll.schedule.TransportProvided
+                            || listed instanceof io.railcoll.schedule.NodeRegionUser) {
+                        // its transport or the node region is off here: listed, not costed (MulticastSelectionTest)
                         assertTrue(candidate.detail().startsWith("cannot run"), candidate.detail());
                         continue;
                     }
@@ -188,5 +190,20 @@ class AlgorithmSelectorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.selectScheduled(barrier));
         assertTrue(e.getMessage().contains("decision 0061"), e.getMessage());
         assertEquals("barrier.shm", s.select(barrier).id());
+    }
+
+    /** Node steps need the node region: without it the selector says so, forced or not (decision 0101). */
+    @Test
+    void nodeStepsNeedTheNodeRegion() {
+        AlgorithmSelector s = selector("rule.barrier.10 = barrier.shm-flags if nodes=1\n");
+        Shape barrier = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
+        assertTrue(!s.select(barrier).id().equals("barrier.shm-flags"), s.select(barrier).id());
+        s.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT);
+        assertEquals("barrier.shm-flags", s.select(barrier).id());
+        assertEquals("barrier.shm-flags", s.selectScheduled(barrier).id(), "node steps are a schedule the engine runs");
+        AlgorithmSelector off = selector("");
+        off.force("barrier.shm-flags");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> off.select(barrier));
+        assertTrue(e.getMessage().contains("no node region"), e.getMessage());
     }
 }

@@ -86,6 +86,11 @@ public final class NodeShmCollective extends AlgorithmBase implements NodePhased
 
     @Override
     protected Optional<String> restriction(Shape shape) {
+        return oneNodeOfSeveralRanks(shape);
+    }
+
+    /** Why {@code shape} is not one node of at least two ranks (what a one-node shared-memory collective needs). */
+    static Optional<String> oneNodeOfSeveralRanks(Shape shape) {
         if (shape.placement().nodeCount() != 1) {
             return Optional.of("the ranks span " + shape.placement().nodeCount() + " nodes: this one carries a"
                     + " collective only when every rank is on one node");

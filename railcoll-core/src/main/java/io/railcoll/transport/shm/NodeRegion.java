@@ -63,6 +63,7 @@ public final class NodeRegion implements AutoCloseable {
     private final ShmChannel[] outbound;
     private final ShmChannel[] inbound;
     private final NodeCollectives collectives;
+    private final NodeStepArea stepArea;
     private boolean unlinked;
     private boolean startedUp;
     private boolean closed;
@@ -153,6 +154,7 @@ public final class NodeRegion implements AutoCloseable {
                 }
             }
             this.collectives = new NodeCollectives(segment, layout, localRank, peers, waitStrategy, who);
+            this.stepArea = new NodeStepArea(segment, layout, localRank, doorbells, peers);
             startedUp = true;
         } catch (RuntimeException | Error e) {
             release(e);
@@ -286,6 +288,11 @@ public final class NodeRegion implements AutoCloseable {
     /** The channel this rank reads to hear from local rank {@code from}. */
     public ShmChannel channelFrom(int from) {
         return requireChannel(inbound, from);
+    }
+
+    /** The node-step buffer and flags the engine runs schedules' node steps in (decision 0101). */
+    public io.railcoll.transport.NodeArea stepArea() {
+        return stepArea;
     }
 
     public NodeCollectives collectives() {

@@ -34,6 +34,10 @@ import io.railcoll.memory.Doorbell;
  *                                              +128 head (reader's line); P = L (L - 1)
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
  * nodeBufferOffset     2 x halfBytes         node buffer: half 0, half 1 (page aligned)
+ * stepFlagsOffset      L x 5 x 64            node-step flags of local rank r: flag f at stepFlagsOffset +
+ *                                              64 (5 r + f), f = 0..3, then its done word (f = 4); see
+ *                                              {@link NodeStepArea}
+ * stepBufferOffset     STEP_BUFFER_BYTES     node-step buffer (page aligned), see {@link NodeStepArea}
  * totalBytes
  * </pre>
  *
@@ -79,6 +83,11 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     static final int SYNC_SLOTS = 10;
     /** Bytes of one mailbox: a header word and the data of a small all-gather block, four cache lines. */
     public static final long MAILBOX_BYTES = 4 * CacheLines.LINE_BYTES;
+
+    /** Bytes of the node-step buffer: what schedules with node steps may address (decision 0101). */
+    public static final long STEP_BUFFER_BYTES = 1L << 21;
+    /** Words per rank in the node-step flags area: four flags and the done word, one cache line each. */
+    public static final int STEP_WORDS = 5;
 
     public RegionLayout {
         if (localSize < 1 || localSize > MAX_LOCAL_SIZE) {
@@ -160,8 +169,25 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
         return CacheLines.alignDown(nodeBufferBytes / 2, CacheLines.LINE_BYTES);
     }
 
+    public long stepFlagsOffset() {
+        return nodeBufferOffset() + 2 * halfBytes();
+    }
+
+    /** Offset of word {@code word} (a flag 0..3, or 4: the done word) of local rank {@code localRank}. */
+    public long stepWord(int localRank, int word) {
+        if (word < 0 || word >= STEP_WORDS) {
+            throw new IllegalArgumentException("node-step word " + word + " outside [0, " + STEP_WORDS + ")");
+        }
+        return stepFlagsOffset() + ((long) checkRank(localRank) * STEP_WORDS + word) * CacheLines.LINE_BYTES;
+    }
+
+    public long stepBufferOffset() {
+        return CacheLines.alignUp(stepFlagsOffset() + (long) localSize * STEP_WORDS * CacheLines.LINE_BYTES,
+                CacheLines.PAGE_BYTES);
+    }
+
     public long totalBytes() {
-        return CacheLines.alignUp(nodeBufferOffset() + 2 * halfBytes(), CacheLines.PAGE_BYTES);
+        return CacheLines.alignUp(stepBufferOffset() + STEP_BUFFER_BYTES, CacheLines.PAGE_BYTES);
     }
 
     /** Index of the ring from local rank {@code from} to local rank {@code to}. */

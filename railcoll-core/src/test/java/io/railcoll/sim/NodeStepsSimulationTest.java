@@ -1,0 +1,79 @@
+package io.railcoll.sim;
+
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Op;
+import io.railcoll.schedule.RankProgram;
+import io.railcoll.schedule.Shape;
+import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** How the simulator prices node steps (decision 0101): copies as copies, a flag as one shared-memory startup. */
+class NodeStepsSimulationTest {
+    private static final double ALPHA_SHM = 100;
+    private static final double COPY_NS_PER_BYTE = 0.1;
+    private static final CostModel MODEL = CostModel.hockney(new LinkCost(ALPHA_SHM, 0, 0), new LinkCost(5_000, 1, 0))
+            .withCopyNsPerByte(COPY_NS_PER_BYTE);
+    private static final AlgorithmCatalog CATALOG = AlgorithmCatalog.standard();
+
+    @Test
+    void aBarrierOfFlagsOnOneNodeCostsOneFlagCrossing() {
+        Shape shape = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
+        assertEquals(ALPHA_SHM, Simulator.predict(CATALOG.byId("barrier.shm-flags"), shape, MODEL).timeNs(), 1e-9);
+    }
+
+    @Test
+    void aBarrierOfFlagsAcrossNodesAddsTheMastersRoundsAndTwoCrossings() {
+        Shape shape = new Shape(Collective.BARRIER, Placement.parse("4x2"), 1, 0, 0);
+        // flags to the master, two dissemination rounds of one rail startup, the release flag
+        assertEquals(2 * ALPHA_SHM + 2 * 5_000, Simulator.predict(CATALOG.byId("barrier.shm-flags"), shape, MODEL).timeNs(),
+                1e-9);
+    }
+
+    /** Readers copy chunk j while the root writes chunk j+1: less than a write of the message plus a read of it. */
+    @Test
+    void aPipelinedBroadcastOverlapsTheRootsWritesWithTheReadersReads() {
+        long b = 1 << 20;
+        Shape shape = new Shape(Collective.BROADCAST, Placement.parse("1x4"), 2, b, 1);
+        Algorithm pipeline = CATALOG.byId("broadcast.shm-pipeline");
+        double ns = Simulator.predict(pipeline, shape, MODEL).timeNs();
+        double writeThenRead = 2 * b * COPY_NS_PER_BYTE;
+        assertTrue(ns < 0.7 * writeThenRead, ns + " ns, write then read " + writeThenRead);
+        assertTrue(ns > b * COPY_NS_PER_BYTE, ns + " ns: at least the root's write");
+    }
+
+    @Test
+    void anAwaitOfARaiseNeverMadeIsRefused() {
+        Shape shape = new Shape(Collective.BARRIER, Placement.parse("1x2"), 1, 0, 0);
+        Algorithm broken = new Algorithm() {
+            @Override
+            public String id() {
+                return "barrier.broken";
+            }
+
+            @Override
+            public Collective collective() {
+                return Collective.BARRIER;
+            }
+
+            @Override
+            public RankProgram program(Shape s, int rank) {
+                return new RankProgram(rank, List.of(new Op.Publish(0), new Op.AwaitFlag(1 - rank, 0, 2)), 0);
+            }
+
+            @Override
+            public String summary() {
+                return "awaits a second raise nobody makes";
+            }
+        };
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> Simulator.predict(broken, shape, MODEL));
+        assertTrue(e.getMessage().contains("never made"), e.getMessage());
+    }
+}
