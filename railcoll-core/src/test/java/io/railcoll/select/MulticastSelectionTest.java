@@ -106,7 +106,7 @@ class MulticastSelectionTest {
             double mc = MulticastCost.predictNs(shape, model).orElseThrow();
             double best = Double.POSITIVE_INFINITY;
             for (var a : AlgorithmCatalog.standard().forCollective(Collective.BROADCAST)) {
-                if (!(a instanceof TransportProvided)) {
+                if (!(a instanceof TransportProvided) && a.unsupportedReason(shape).isEmpty()) {
                     best = Math.min(best, Simulator.predict(a, shape, model, Simulator.Mode.AUTO,
                             AlgorithmSelector.SELECTION_MAX_OPS).timeNs());
                 }
