@@ -2,6 +2,7 @@ package io.railcoll.bench;
 
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.NodePhased;
+import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
 
@@ -11,8 +12,8 @@ import java.util.Map;
 /**
  * Which catalog algorithms "all" expands to in the bench, sweep and check apps: those that support the shape and,
  * for a transport-provided one, whose transport the job's environment enables: multicast ({@code broadcast.multicast},
- * {@code RAILCOLL_MCAST=auto|on}) or the node's shared memory ({@code *.shm}, {@code RAILCOLL_SHM} not off);
- * forcing it otherwise would fail the run. Stateless.
+ * {@code RAILCOLL_MCAST=auto|on}) or the node's shared memory ({@code *.shm}, and the node-step algorithms of decision
+ * 0101, {@code RAILCOLL_SHM} not off); forcing it otherwise would fail the run. Stateless.
  */
 public final class Candidates {
     private Candidates() {
@@ -26,14 +27,18 @@ public final class Candidates {
             // A deterministic communicator runs only these, and the others only when asked by name (decision 0091).
             return false;
         }
-        if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT)) {
-            String shm = env.getOrDefault("RAILCOLL_SHM", "on").strip().toLowerCase(Locale.ROOT);
-            return !(shm.equals("off") || shm.equals("false") || shm.equals("0"));
+        if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT) || a instanceof NodeRegionUser) {
+            return sharedMemoryOn(env);
         }
         if (a instanceof TransportProvided) {
             String mode = env.getOrDefault("RAILCOLL_MCAST", "off").strip().toLowerCase(Locale.ROOT);
             return mode.equals("auto") || mode.equals("on");
         }
         return true;
+    }
+
+    private static boolean sharedMemoryOn(Map<String, String> env) {
+        String shm = env.getOrDefault("RAILCOLL_SHM", "on").strip().toLowerCase(Locale.ROOT);
+        return !(shm.equals("off") || shm.equals("false") || shm.equals("0"));
     }
 }
