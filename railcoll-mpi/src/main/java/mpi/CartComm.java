@@ -8,14 +8,13 @@ import java.util.Optional;
  * ranks laid out row-major on a grid of {@code dims} (the last dimension varies fastest), periodic where
  * {@code periods} says. The queries ({@link #getTopo}, {@link #getRank(int[])}, {@link #getCoords}, {@link #shift},
  * {@link #map}, {@link #createDims}) are local arithmetic; {@link #sub} is a split. Every collective of an
- * {@link Intracomm} runs on it, and the blocking neighbourhood collectives ({@link CartNeighbours}); their i-forms are
- * {@code MPI.ERR_UNSUPPORTED_OPERATION} errors.
+ * {@link Intracomm} runs on it, and the neighbourhood collectives, blocking and not ({@link NeighbourExchange}).
  */
 public final class CartComm extends Intracomm {
     private final int[] dims;
     private final boolean[] periods;
-    /** The communicator the neighbourhood collectives exchange on: a dup made by the first of them, freed with this. */
-    private Intracomm halo;
+    /** The communicator the neighbourhood collectives exchange on, made and freed with this one. */
+    private NeighbourComm neighbourComm;
 
     CartComm(String name, int[] dims, boolean[] periods) {
         super(name, false);
@@ -36,7 +35,7 @@ public final class CartComm extends Intracomm {
     /** A new communicator of the same ranks and topology (MPI_Comm_dup); collective. */
     @Override
     public CartComm dup() throws MPIException {
-        return dupAs(n -> new CartComm(n, dims, periods));
+        return withNeighbourComm(dupAs(n -> new CartComm(n, dims, periods)));
     }
 
     @Override
@@ -154,8 +153,9 @@ public final class CartComm extends Intracomm {
         }
         int splitColour = colour;
         int splitKey = key;
-        return derive("sub", ".sub" + Arrays.toString(remainDims), c -> c.backend.split(splitColour, splitKey)
-                .map(b -> new Derived(b, worldRanksOf(b))), n -> new CartComm(n, subDims, subPeriods));
+        return withNeighbourComm(derive("sub", ".sub" + Arrays.toString(remainDims),
+                c -> c.backend.split(splitColour, splitKey).map(b -> new Derived(b, worldRanksOf(b))),
+                n -> new CartComm(n, subDims, subPeriods)));
     }
 
     /**
@@ -186,71 +186,46 @@ public final class CartComm extends Intracomm {
         }
     }
 
-    // ---- neighbourhood collectives (blocking; their i-forms are not provided), see CartNeighbours ----
-
-    void neighbourAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-            Datatype recvtype) throws MPIException {
-        String call = "neighborAllGather";
-        CartNeighbours.exchange(this, halo(call), dims.length,
-                i -> new CartNeighbours.Part(sendbuf, sendcount, sendtype),
-                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, i * recvcount),
-                        recvcount, recvtype));
-    }
-
-    void neighbourAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
-            int[] displs, Datatype recvtype) throws MPIException {
-        String call = "neighborAllGatherv";
-        CartNeighbours.perNeighbour(this, call, "recvcount", recvcount, 2 * dims.length);
-        CartNeighbours.perNeighbour(this, call, "displs", displs, 2 * dims.length);
-        CartNeighbours.exchange(this, halo(call), dims.length,
-                i -> new CartNeighbours.Part(sendbuf, sendcount, sendtype),
-                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, displs[i]),
-                        recvcount[i], recvtype));
-    }
-
-    void neighbourAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-            Datatype recvtype) throws MPIException {
-        String call = "neighborAllToAll";
-        CartNeighbours.exchange(this, halo(call), dims.length,
-                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, sendbuf, sendtype, i * sendcount),
-                        sendcount, sendtype),
-                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, i * recvcount),
-                        recvcount, recvtype));
-    }
-
-    void neighbourAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
-            int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        String call = "neighborAllToAllv";
-        int n = 2 * dims.length;
-        CartNeighbours.perNeighbour(this, call, "sendcount", sendcount, n);
-        CartNeighbours.perNeighbour(this, call, "sdispls", sdispls, n);
-        CartNeighbours.perNeighbour(this, call, "recvcount", recvcount, n);
-        CartNeighbours.perNeighbour(this, call, "rdispls", rdispls, n);
-        CartNeighbours.exchange(this, halo(call), dims.length,
-                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, sendbuf, sendtype, sdispls[i]),
-                        sendcount[i], sendtype),
-                i -> new CartNeighbours.Part(CartNeighbours.at(this, call, recvbuf, recvtype, rdispls[i]),
-                        recvcount[i], recvtype));
-    }
+    // ---- neighbourhood collectives (NeighbourExchange) ----
 
     /**
-     * The neighbourhood collectives' own communicator, made (a collective dup) by the first of them, which every rank
-     * of this one calls in the same order as its other collectives, so every rank makes it at the same point.
+     * MPI's Cartesian neighbourhood: {@code 2n} neighbours, for each dimension {@code d} the one below
+     * ({@code shift(d, 1)}'s source, slot {@code 2d}) then the one above (its destination, slot {@code 2d + 1});
+     * {@code MPI.PROC_NULL} off a non-periodic edge, whose receive block is left as it is. What a process sends to
+     * its upper neighbour lands in that one's lower slot and the other way round: a message for slot {@code i} is
+     * tagged {@code i}, so a periodic dimension of 1 or 2 processes (both neighbours the same process) gets MPI's
+     * placement.
      */
-    private synchronized Intracomm halo(String call) throws MPIException {
+    @Override
+    NeighbourExchange.Neighbours neighbours(String call) throws MPIException {
         liveBackend(call);
-        if (halo == null) {
-            halo = dupAs(n -> new Intracomm(n, false));
-            halo.setName(describe() + ".neighbours");
+        int[] ranks = new int[2 * dims.length];
+        int[] recvTags = new int[ranks.length];
+        int[] sendTags = new int[ranks.length];
+        for (int d = 0; d < dims.length; d++) {
+            ShiftParms s = shift(d, 1);
+            ranks[2 * d] = s.getRankSource();
+            ranks[2 * d + 1] = s.getRankDest();
         }
-        return halo;
+        for (int i = 0; i < ranks.length; i++) {
+            recvTags[i] = i;
+            sendTags[i] = i ^ 1;
+        }
+        return new NeighbourExchange.Neighbours(new Neighbourhood(ranks, recvTags, ranks.clone(), sendTags),
+                neighbourComm.backend(call));
+    }
+
+    /** Makes the neighbourhood collectives' communicator of a Cartesian communicator just made; collective on it. */
+    private static CartComm withNeighbourComm(CartComm made) throws MPIException {
+        made.neighbourComm = NeighbourComm.of(made);
+        return made;
     }
 
     @Override
     void releasing() throws MPIException {
-        if (halo != null) {
-            halo.free();
-            halo = null;
+        if (neighbourComm != null) {
+            neighbourComm.free();
+            neighbourComm = null;
         }
     }
 
@@ -260,7 +235,7 @@ public final class CartComm extends Intracomm {
         int[] grid = new int[(int) cells];
         Arrays.setAll(grid, i -> i);
         int[] members = Arrays.copyOf(parent.getGroup().worldRanks(), grid.length);
-        return parent.derive("createCart", ".cart" + Arrays.toString(dims),
-                c -> c.backend.create(grid).map(b -> new Derived(b, members)), n -> new CartComm(n, dims, periods));
+        return withNeighbourComm(parent.derive("createCart", ".cart" + Arrays.toString(dims),
+                c -> c.backend.create(grid).map(b -> new Derived(b, members)), n -> new CartComm(n, dims, periods)));
     }
 }

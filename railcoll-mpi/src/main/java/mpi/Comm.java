@@ -103,13 +103,16 @@ public class Comm implements Freeable, Cloneable {
         return false;
     }
 
-    /** {@code MPI.CART} for a {@link CartComm}, else {@code MPI.UNDEFINED} (no graph topologies here). */
+    /**
+     * {@code MPI.CART} for a {@link CartComm}, {@code MPI.GRAPH} or {@code MPI.DIST_GRAPH} for a {@link GraphComm},
+     * else {@code MPI.UNDEFINED}.
+     */
     public final int getTopology() throws MPIException {
         live("getTopology");
         return topology();
     }
 
-    /** Frees what a subclass made for itself (a {@code CartComm}'s neighbourhood communicator), as this is freed. */
+    /** Frees what a subclass made for itself (a topology's neighbourhood communicator), as this is freed. */
     void releasing() throws MPIException {
     }
 
@@ -1408,89 +1411,93 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
-    // ---- neighbourhood collectives, inter-communicators ----
+    // ---- neighbourhood collectives (NeighbourExchange), inter-communicators ----
 
     /**
-     * MPI_Neighbor_allgather: on a {@link CartComm}, {@code sendbuf} to each of its {@code 2n} neighbours and block
-     * {@code i} of {@code recvbuf} from neighbour {@code i} (see {@link CartNeighbours}); collective. Without a
-     * topology {@code MPI.ERR_TOPOLOGY}.
+     * MPI_Neighbor_allgather: {@code sendbuf} to each of this process's destinations, block {@code i} of
+     * {@code recvbuf} from source {@code i}, in MPI's neighbour order (a {@link CartComm}: for each dimension the
+     * lower then the upper neighbour; a graph: its edges in the order given; a distributed graph: its sources and its
+     * destinations, as {@link GraphComm#getDistGraphNeighbors()} lists them); collective. Without a topology
+     * {@code MPI.ERR_TOPOLOGY}.
      */
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
-        if (this instanceof CartComm cart) {
-            cart.neighbourAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-            return;
-        }
-        throw noTopology("neighborAllGather");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
-            int recvcount, Datatype recvtype) throws MPIException {
-        throw noTopology("iNeighborAllGather");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-            int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        if (this instanceof CartComm cart) {
-            cart.neighbourAllGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
-            return;
-        }
-        throw noTopology("neighborAllGatherv");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
-            int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        throw noTopology("iNeighborAllGatherv");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-            Datatype recvtype) throws MPIException {
-        if (this instanceof CartComm cart) {
-            cart.neighbourAllToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-            return;
-        }
-        throw noTopology("neighborAllToAll");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
-            int recvcount, Datatype recvtype) throws MPIException {
-        throw noTopology("iNeighborAllToAll");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
-            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        if (this instanceof CartComm cart) {
-            cart.neighbourAllToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
-            return;
-        }
-        throw noTopology("neighborAllToAllv");
-    }
-
-    /** See {@link #neighborAllGather}: blocking forms on a {@link CartComm}; i-forms not provided. */
-    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
-            Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        throw noTopology("iNeighborAllToAllv");
+        NeighbourExchange.Neighbours n = neighbours("neighborAllGather");
+        nonBlocking("neighborAllGather", c -> NeighbourExchange.allGather(c, n, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype)).waitFor();
     }
 
     /**
-     * The error of a neighbourhood collective here: on a communicator without a topology {@code MPI.ERR_TOPOLOGY}, as
-     * MPI has it; on a {@link CartComm} (the one topology made here) {@code MPI.ERR_UNSUPPORTED_OPERATION} for the
-     * i-forms, which are not provided (decision 0117).
+     * Starts {@link #neighborAllGather}: every send and receive is posted before this returns, on the topology's own
+     * communicator; the request finishes when all have (decision 0124).
      */
-    private MPIException noTopology(String call) throws MPIException {
+    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+            int recvcount, Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("iNeighborAllGather");
+        return nonBlocking("iNeighborAllGather", c -> NeighbourExchange.allGather(c, n, sendbuf, sendcount, sendtype,
+                recvbuf, recvcount, recvtype));
+    }
+
+    /** {@link #neighborAllGather} with block {@code i} of {@code recvcount[i]} elements at element {@code displs[i]}. */
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+            int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("neighborAllGatherv");
+        nonBlocking("neighborAllGatherv", c -> NeighbourExchange.allGatherv(c, n, sendbuf, sendcount, sendtype,
+                recvbuf, recvcount, displs, recvtype)).waitFor();
+    }
+
+    /** Starts {@link #neighborAllGatherv} (as {@link #iNeighborAllGather}). */
+    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+            int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("iNeighborAllGatherv");
+        return nonBlocking("iNeighborAllGatherv", c -> NeighbourExchange.allGatherv(c, n, sendbuf, sendcount,
+                sendtype, recvbuf, recvcount, displs, recvtype));
+    }
+
+    /**
+     * MPI_Neighbor_alltoall: block {@code i} of {@code sendbuf} to destination {@code i}, block {@code i} of
+     * {@code recvbuf} from source {@code i} (see {@link #neighborAllGather} for the order); collective.
+     */
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+            Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("neighborAllToAll");
+        nonBlocking("neighborAllToAll", c -> NeighbourExchange.allToAll(c, n, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype)).waitFor();
+    }
+
+    /** Starts {@link #neighborAllToAll} (as {@link #iNeighborAllGather}). */
+    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
+            int recvcount, Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("iNeighborAllToAll");
+        return nonBlocking("iNeighborAllToAll", c -> NeighbourExchange.allToAll(c, n, sendbuf, sendcount, sendtype,
+                recvbuf, recvcount, recvtype));
+    }
+
+    /** {@link #neighborAllToAll} with a count and displacement (in extents) per destination and per source. */
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+            Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("neighborAllToAllv");
+        nonBlocking("neighborAllToAllv", c -> NeighbourExchange.allToAllv(c, n, sendbuf, sendcount, sdispls, sendtype,
+                recvbuf, recvcount, rdispls, recvtype)).waitFor();
+    }
+
+    /** Starts {@link #neighborAllToAllv} (as {@link #iNeighborAllGather}). */
+    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+            Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        NeighbourExchange.Neighbours n = neighbours("iNeighborAllToAllv");
+        return nonBlocking("iNeighborAllToAllv", c -> NeighbourExchange.allToAllv(c, n, sendbuf, sendcount, sdispls,
+                sendtype, recvbuf, recvcount, rdispls, recvtype));
+    }
+
+    /**
+     * This communicator's neighbours and the communicator its neighbourhood collectives run on, for {@code call}: an
+     * {@code MPI.ERR_TOPOLOGY} error here, where there is no process topology, as MPI has it; the topology
+     * communicators override it.
+     */
+    NeighbourExchange.Neighbours neighbours(String call) throws MPIException {
         live(call);
-        if (topology() != MPI.UNDEFINED) {
-            return Unsupported.on(this, "Comm." + call, "is not supported: railcoll-mpi has the blocking"
-                    + " neighbourhood collectives only; use the blocking form");
-        }
-        return raise(call, MPIException.of(MPI.ERR_TOPOLOGY, "invalid topology: " + call + " on " + name
-                + ", which has no process topology (only Intracomm.createCart makes one here: docs/mpi.md)"));
+        throw raise(call, MPIException.of(MPI.ERR_TOPOLOGY, "invalid topology: " + call + " on " + name
+                + ", which has no process topology (createCart, createGraph and createDistGraph make one)"));
     }
 
     /** An inter-communicator (MPI_Intercomm_create): {@code MPI.ERR_UNSUPPORTED_OPERATION} (decision 0117). */

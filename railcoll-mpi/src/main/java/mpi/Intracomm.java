@@ -9,9 +9,9 @@ import java.util.stream.IntStream;
 /**
  * An intra-communicator: {@code MPI.COMM_WORLD}, {@code MPI.COMM_SELF} and those derived from them by {@code dup},
  * {@code split}, {@code splitType} and {@code create}, each over a railcoll sub-communicator of its own. Adds the
- * prefix reductions {@code scan} and {@code exScan} and Cartesian topologies ({@link #createCart}); graph topologies,
- * {@code createGroup} and dynamic processes are {@code MPI.ERR_UNSUPPORTED_OPERATION} errors (decision 0117,
- * docs/mpi.md).
+ * prefix reductions {@code scan} and {@code exScan} and the process topologies ({@link #createCart},
+ * {@link #createGraph}, {@link #createDistGraph}); {@code createGroup} and dynamic processes are
+ * {@code MPI.ERR_UNSUPPORTED_OPERATION} errors (decision 0117, docs/mpi.md).
  */
 public class Intracomm extends Comm {
     Intracomm(String name, boolean predefined) {
@@ -51,7 +51,7 @@ public class Intracomm extends Comm {
                 + " as a collective of every rank of its parent; call create(group) on every rank instead");
     }
 
-    // ---- process topologies (Cartesian only) and dynamic processes (none), decision 0117 ----
+    // ---- process topologies (decisions 0117, 0124) and dynamic processes (none) ----
 
     /**
      * A communicator of the first {@code dims[0] * ... * dims[n-1]} ranks laid out on that grid, row-major, periodic
@@ -64,38 +64,53 @@ public class Intracomm extends Comm {
         return CartComm.create(this, dims.clone(), periods.clone());
     }
 
-    /** MPI_Graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    /**
+     * A communicator of the first {@code index.length} ranks with the graph whose node {@code i} has the neighbours
+     * {@code edges[index[i-1] .. index[i])} (MPI_Graph_create); collective, every rank passing the same graph. Ranks
+     * beyond the graph get a {@code GraphComm} whose {@code isNull()} is true; {@code reorder} is accepted and ignored.
+     * More nodes than ranks or a decreasing {@code index} is an {@code MPI.ERR_ARG} error, an edge to a node outside
+     * the graph {@code MPI.ERR_RANK}.
+     */
     public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
-        throw topology("createGraph");
+        liveBackend("createGraph");
+        return Graphs.createGraph(this, index, edges);
     }
 
-    /** MPI_Dist_graph_create: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    /**
+     * A communicator of every rank here with a distributed graph (MPI_Dist_graph_create): this rank gives
+     * {@code degrees[i]} edges from {@code sources[i]} to the next entries of {@code destinations}, weighted by the
+     * same entries of {@code weights}; any rank may give any edge. Collective: one all-to-all-v tells each rank the
+     * edges that start or end at it. A rank outside the communicator is an {@code MPI.ERR_RANK} error on every rank.
+     */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
             boolean reorder) throws MPIException {
-        throw topology("createDistGraph");
+        liveBackend("createDistGraph");
+        return Graphs.create(this, sources, degrees, destinations, weights, true);
     }
 
-    /** MPI_Dist_graph_create, unweighted: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    /** {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)} without weights (MPI_UNWEIGHTED). */
     public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
             throws MPIException {
-        throw topology("createDistGraph");
+        liveBackend("createDistGraph");
+        return Graphs.create(this, sources, degrees, destinations, null, false);
     }
 
-    /** MPI_Dist_graph_create_adjacent: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no graph topologies here). */
+    /**
+     * A communicator of every rank here with a distributed graph in which this rank receives from {@code sources}
+     * and sends to {@code destinations}, in those orders (MPI_Dist_graph_create_adjacent); collective. The ranks
+     * check that both ends list every edge equally often: where they do not, {@code MPI.ERR_TOPOLOGY} on every rank.
+     */
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
             int[] destWeights, Info info, boolean reorder) throws MPIException {
-        throw topology("createDistGraphAdjacent");
+        liveBackend("createDistGraphAdjacent");
+        return Graphs.createAdjacent(this, sources, sourceWeights, destinations, destWeights, true);
     }
 
-    /** MPI_Dist_graph_create_adjacent, unweighted: {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+    /** {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)} without weights. */
     public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
             throws MPIException {
-        throw topology("createDistGraphAdjacent");
-    }
-
-    private MPIException topology(String method) throws MPIException {
-        liveBackend(method);
-        return Unsupported.on(this, "Intracomm." + method, Unsupported.GRAPH);
+        liveBackend("createDistGraphAdjacent");
+        return Graphs.createAdjacent(this, sources, null, destinations, null, false);
     }
 
     /** MPI_Open_port: {@code MPI.ERR_UNSUPPORTED_OPERATION} (no dynamic processes here). */

@@ -62,6 +62,17 @@ final class Transfer {
         return call.staging.take(bytes(count));
     }
 
+    /**
+     * Where {@code count} elements are received for element {@code first} of {@code b}: that place in its own memory
+     * (so {@link #deliver} has nothing to copy), or staging to unpack from.
+     */
+    MemorySegment recvArea(UserBuffer b, long first, long count) {
+        if (direct(b)) {
+            return b.memory.asSlice(origin(first), bytes(count));
+        }
+        return call.staging.take(bytes(count));
+    }
+
     /** Puts {@code count} received elements from {@code bytes} at element {@code first} of {@code b}. */
     void deliver(MemorySegment bytes, UserBuffer b, long first, long count) {
         long at = origin(first);

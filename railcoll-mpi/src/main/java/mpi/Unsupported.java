@@ -7,8 +7,6 @@ package mpi;
  * Open MPI 5.0 reports such errors.
  */
 final class Unsupported {
-    static final String GRAPH = "is not supported: railcoll-mpi makes no graph or distributed-graph topologies, only"
-            + " Cartesian ones (Intracomm.createCart)";
     static final String INTERCOMM = "is not supported: railcoll-mpi has no inter-communicators";
     static final String DYNAMIC = "is not supported: railcoll-mpi has no dynamic process management (ports, names,"
             + " spawn, connect/accept); a job's ranks are those its launcher started";

@@ -38,9 +38,18 @@ final class InProcessComms {
 
     /** Runs {@code body} on each of {@code n} ranks and returns what each returned, in rank order (120 s at most). */
     static List<Object> onRanks(int n, RankBody body) throws Exception {
+        return onNodes(new int[] {n}, body);
+    }
+
+    /**
+     * As {@link #onRanks}, the ranks placed on nodes of {@code nodeSizes} ranks each, in rank order (node-mates share
+     * memory, the others talk over loopback TCP, as on several hosts).
+     */
+    static List<Object> onNodes(int[] nodeSizes, RankBody body) throws Exception {
+        int n = java.util.Arrays.stream(nodeSizes).sum();
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
-            List<Communicator> railcoll = start(n, pool);
+            List<Communicator> railcoll = start(nodeSizes, pool);
             int[] members = IntStream.range(0, n).toArray();
             List<Future<Object>> ranks = new ArrayList<>();
             for (int r = 0; r < n; r++) {
@@ -68,10 +77,10 @@ final class InProcessComms {
      * Starts {@code n} railcoll communicators. The rendezvous port is probed, closed, then bound by rank 0: another
      * program can take it in between (five builds share this host), so only that race is retried, with a fresh port.
      */
-    private static List<Communicator> start(int n, ExecutorService pool) throws Exception {
+    private static List<Communicator> start(int[] nodeSizes, ExecutorService pool) throws Exception {
         for (int attempt = 1; ; attempt++) {
             try {
-                return startOnce(n, pool);
+                return startOnce(nodeSizes, pool);
             } catch (ExecutionException e) {
                 Throwable root = e;
                 while (root.getCause() != null && root.getCause() != root) {
@@ -84,7 +93,8 @@ final class InProcessComms {
         }
     }
 
-    private static List<Communicator> startOnce(int n, ExecutorService pool) throws Exception {
+    private static List<Communicator> startOnce(int[] nodeSizes, ExecutorService pool) throws Exception {
+        int n = java.util.Arrays.stream(nodeSizes).sum();
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
@@ -94,8 +104,12 @@ final class InProcessComms {
         String job = "mpi" + Long.toHexString(System.nanoTime());
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         List<Future<Communicator>> starting = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            JobIdentity id = new JobIdentity(r, n, job, secret, "node0", List.of(InetAddress.getLoopbackAddress()),
+        for (int r = 0, node = 0, onNode = 0; r < n; r++, onNode++) {
+            while (onNode == nodeSizes[node]) {
+                node++;
+                onNode = 0;
+            }
+            JobIdentity id = new JobIdentity(r, n, job, secret, "node" + node, List.of(InetAddress.getLoopbackAddress()),
                     rendezvous, true);
             starting.add(pool.submit(() -> Railcoll.init(id, Config.defaults(), quiet)));
         }
