@@ -1069,6 +1069,24 @@ public interface Communicator extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
     }
 
+    /**
+     * A new communicator of {@code ranks} (ranks of this communicator, distinct, this rank among them), numbered in
+     * that order (MPI_Comm_create_group). Collective over those ranks only: the others do not call it, and it sends
+     * them nothing. The members' calls with the same ranks and {@code tag} pair up in the order they are made; calls
+     * with other tags or other ranks never pair, so threads of one rank may make several at once with distinct tags.
+     * Returns when every member has made it; members that passed other ranks or another tag make it wait until the
+     * deadline ({@code RAILCOLL_TIMEOUT_MS}), whose message names this call.
+     *
+     * @param tag a number of the caller's (>= 0) telling apart concurrent creations of the same ranks
+     * @return the new communicator, which the caller closes
+     * @throws IllegalArgumentException before anything is sent: a rank out of range or listed twice, this rank not
+     *                                  listed, a negative tag
+     * @throws MismatchException        when the members disagree on the ranks, tag or how many they made before
+     */
+    default Communicator createGroup(int[] ranks, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
+    }
+
     // ---- point-to-point messages (decision 0080, docs/architecture.md#point-to-point-messages) ----
 
     /**

@@ -60,6 +60,8 @@ final class RailcollCommunicator implements Communicator {
     private final int[] jobRanks;
     /** How many communicators this one has made (split, dup, ...): part of their contexts. */
     private long creations;
+    /** How many communicators {@code createGroup} made here, per members and tag: part of their contexts. */
+    private final java.util.Map<String, Long> groupCreations = new java.util.HashMap<>();
     private final Placement placement;
     private final CollectiveEngine engine;
     /** Its point-to-point messages, under a context of their own (decision 0080). */
@@ -283,6 +285,89 @@ final class RailcollCommunicator implements Communicator {
             }
         }
         return derive(Derivation.CREATE, index < 0 ? UNDEFINED : 0, index, java.util.Arrays.hashCode(ranks));
+    }
+
+    /**
+     * MPI_Comm_create_group (decision 0125): the members alone agree on the new communicator's context, each
+     * computing it from this one's, the members, the tag and how many such communicators of those members and tag
+     * it made here before ({@link SplitPlan#groupContext}); no message to a non-member, no count the non-members keep.
+     * The members then all-gather (members, tag, sequence) on the new communicator, which both checks that they
+     * agree and waits until every one has made it; members that passed other ranks or another tag compute another
+     * context, and the wait ends at the deadline with a message naming this call.
+     */
+    @Override
+    public Communicator createGroup(int[] ranks, int tag) {
+        requireNonNull(ranks, "createGroup: ranks");
+        if (tag < 0) {
+            throw new IllegalArgumentException("createGroup: tag " + tag + " is negative");
+        }
+        boolean[] seen = new boolean[size()];
+        boolean member = false;
+        for (int i = 0; i < ranks.length; i++) {
+            int r = ranks[i];
+            if (r < 0 || r >= size()) {
+                throw new IllegalArgumentException("createGroup: rank " + r + " (at " + i + ") is out of range: "
+                        + name + " has " + size() + " ranks");
+            }
+            if (seen[r]) {
+                throw new IllegalArgumentException("createGroup: rank " + r + " is listed twice");
+            }
+            seen[r] = true;
+            member |= r == rank;
+        }
+        if (!member) {
+            throw new IllegalArgumentException("createGroup: rank " + rank + " of " + name + " is not among the ranks "
+                    + java.util.Arrays.toString(ranks) + "; only the members call it");
+        }
+        RailcollCommunicator child;
+        long sequence;
+        gate.enter("createGroup");
+        try {
+            open();
+            synchronized (groupCreations) {
+                sequence = groupCreations.merge(java.util.Arrays.toString(ranks) + " tag " + tag, 1L, Long::sum) - 1;
+            }
+            SplitPlan plan = SplitPlan.of(ranks, rank, placement,
+                    SplitPlan.groupContext(context, ranks, tag, sequence));
+            int[] members = new int[ranks.length];
+            for (int i = 0; i < members.length; i++) {
+                members[i] = jobRanks[ranks[i]];
+            }
+            String childName = name + ".createGroup#" + sequence + "(tag " + tag + ")";
+            CollectiveEngine childEngine = shared.engine(plan.rank(), plan.placement(), plan.context(), childName,
+                    members);
+            child = new RailcollCommunicator(shared, plan, childName, members, childEngine);
+            shared.open.add(child);
+        } finally {
+            gate.exit();
+        }
+        child.agreeOnGroup(ranks, tag, sequence);
+        return child;
+    }
+
+    /** The members' check of a {@code createGroup}: the same ranks, tag and sequence everywhere, or a mismatch. */
+    private void agreeOnGroup(int[] ranks, int tag, long sequence) {
+        ByteBuffer mine = ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        mine.putInt(SPLIT_MAGIC).putInt(java.util.Arrays.hashCode(ranks)).putInt(tag).putInt((int) sequence)
+                .putInt(ranks.length).putInt(0);
+        byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
+        try {
+            allgather(MemorySegment.ofArray(mine.array()), MemorySegment.ofArray(all));
+        } catch (CollectiveTimeoutException e) {
+            close();
+            throw new CollectiveTimeoutException("rank " + rank + ": createGroup(ranks " + java.util.Arrays.toString(
+                    ranks) + ", tag " + tag + ") waited for every member to call createGroup with the same ranks and"
+                    + " tag, in the same order as its other createGroup calls with them: " + e.getMessage());
+        }
+        for (int r = 0; r < size(); r++) {
+            if (!java.util.Arrays.equals(all, r * SPLIT_BLOCK_BYTES, (r + 1) * SPLIT_BLOCK_BYTES, mine.array(), 0,
+                    SPLIT_BLOCK_BYTES)) {
+                close();
+                throw new MismatchException("rank " + rank + " of " + name + ": mismatch: the members of createGroup"
+                        + "(ranks " + java.util.Arrays.toString(ranks) + ", tag " + tag + ") disagree: rank " + r
+                        + " passed other ranks, another tag or is at another createGroup of them");
+            }
+        }
     }
 
     /**

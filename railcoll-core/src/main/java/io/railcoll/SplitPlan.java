@@ -41,6 +41,14 @@ record SplitPlan(int[] parentRanks, int rank, Placement placement, long context)
         }
         members.sort(Comparator.<Integer>comparingInt(r -> keys[r]).thenComparingInt(r -> r));
         int[] parentRanks = members.stream().mapToInt(Integer::intValue).toArray();
+        return of(parentRanks, me, parentPlacement, context(parentContext, creation, color));
+    }
+
+    /**
+     * The plan of parent rank {@code me} in a communicator of {@code parentRanks} (in that order, {@code me} among
+     * them) whose context is already known: a {@code createGroup}'s.
+     */
+    static SplitPlan of(int[] parentRanks, int me, Placement parentPlacement, long context) {
         int[] nodeIdOfParentNode = new int[parentPlacement.nodeCount()];
         Arrays.fill(nodeIdOfParentNode, -1);
         int[] nodeOf = new int[parentRanks.length];
@@ -56,7 +64,7 @@ record SplitPlan(int[] parentRanks, int rank, Placement placement, long context)
                 rank = i;
             }
         }
-        return new SplitPlan(parentRanks, rank, Placement.ofNodeIds(nodeOf), context(parentContext, creation, color));
+        return new SplitPlan(parentRanks.clone(), rank, Placement.ofNodeIds(nodeOf), context);
     }
 
     /**
@@ -69,6 +77,23 @@ record SplitPlan(int[] parentRanks, int rank, Placement placement, long context)
         long h = mix(parentContext ^ 0x9E3779B97F4A7C15L);
         h = mix(h ^ creation * 0xBF58476D1CE4E5B9L);
         h = mix(h ^ (color & 0xffffffffL) * 0x94D049BB133111EBL);
+        return h == 0 ? 1 : h;
+    }
+
+    /**
+     * The context of a communicator made by {@code createGroup} among its members only (decision 0125): a mix of the
+     * parent's context, a hash of the members' parent ranks in order, the tag, and how many communicators of those
+     * members and that tag the parent made before (counted on each member alone: the non-members never hear of it).
+     * Salted apart from {@link #context(long, long, int)}'s inputs; a collision with a context open on this rank is
+     * refused when registered, as every context's.
+     */
+    static long groupContext(long parentContext, int[] parentRanks, int tag, long sequence) {
+        long h = mix(parentContext ^ 0xC2B2AE3D27D4EB4FL);
+        for (int r : parentRanks) {
+            h = mix(h ^ (r & 0xffffffffL) * 0x9E3779B97F4A7C15L);
+        }
+        h = mix(h ^ ((long) parentRanks.length << 32 | (tag & 0xffffffffL)));
+        h = mix(h ^ sequence * 0xBF58476D1CE4E5B9L);
         return h == 0 ? 1 : h;
     }
 
