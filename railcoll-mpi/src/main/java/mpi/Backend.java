@@ -148,6 +148,12 @@ interface Backend {
     /** {@code ranks} (ranks here, distinct) in that order; empty where this rank is not listed. Collective. */
     Optional<Backend> create(int[] ranks);
 
+    /**
+     * {@code ranks} (ranks here, distinct, this one among them) in that order, made by them alone
+     * (MPI_Comm_create_group): the other ranks do not call it. Calls with the same ranks and tag pair up in order.
+     */
+    Backend createGroup(int[] ranks, int tag);
+
     /** Leaves the job: says goodbye to the other ranks and releases what the backend holds. */
     void close();
 }

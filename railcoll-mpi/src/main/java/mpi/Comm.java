@@ -276,19 +276,25 @@ public class Comm implements Freeable, Cloneable {
     final <C extends Intracomm> C derive(String call, String suffix, Derivation how,
             java.util.function.Function<String, C> kind) throws MPIException {
         java.util.List<C> made = new java.util.ArrayList<>(1);
-        collective(call, c -> {
-            Optional<Derived> d = how.make(c);
-            C comm = kind.apply(d.isPresent() ? name + suffix : "MPI_COMM_NULL");
-            Comm base = comm;
-            base.errhandler = errhandler;
-            if (d.isPresent()) {
-                comm.bind(d.get().backend(), d.get().members());
-            } else {
-                base.freed = true;
-            }
-            made.add(comm);
-        });
+        collective(call, c -> made.add(adopt(how.make(c), suffix, kind)));
         return made.get(0);
+    }
+
+    /**
+     * The communicator over what {@code d} holds, made by {@code kind} and named after this one and {@code suffix},
+     * with this one's error handler (as MPI says); a null communicator where {@code d} is empty.
+     */
+    final <C extends Intracomm> C adopt(Optional<Derived> d, String suffix,
+            java.util.function.Function<String, C> kind) {
+        C comm = kind.apply(d.isPresent() ? name + suffix : "MPI_COMM_NULL");
+        Comm base = comm;
+        base.errhandler = errhandler;
+        if (d.isPresent()) {
+            comm.bind(d.get().backend(), d.get().members());
+        } else {
+            base.freed = true;
+        }
+        return comm;
     }
 
     /**

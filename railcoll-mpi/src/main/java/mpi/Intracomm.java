@@ -10,7 +10,7 @@ import java.util.stream.IntStream;
  * An intra-communicator: {@code MPI.COMM_WORLD}, {@code MPI.COMM_SELF} and those derived from them by {@code dup},
  * {@code split}, {@code splitType} and {@code create}, each over a railcoll sub-communicator of its own. Adds the
  * prefix reductions {@code scan} and {@code exScan} and the process topologies ({@link #createCart},
- * {@link #createGraph}, {@link #createDistGraph}); {@code createGroup} and dynamic processes are
+ * {@link #createGraph}, {@link #createDistGraph}) and {@link #createGroup}; dynamic processes are
  * {@code MPI.ERR_UNSUPPORTED_OPERATION} errors (decision 0117, docs/mpi.md).
  */
 public class Intracomm extends Comm {
@@ -40,15 +40,49 @@ public class Intracomm extends Comm {
     }
 
     /**
-     * MPI_Comm_create_group, collective over the group's members only: {@code MPI.ERR_UNSUPPORTED_OPERATION}.
-     * railcoll-core makes a sub-communicator only as a collective of every rank of its parent, and the ranks outside
-     * the group do not call this; {@link #create(Group)} (every rank calls it) makes the same communicator (decision
-     * 0117).
+     * The processes of {@code group} (members of this communicator), numbered in the group's order
+     * (MPI_Comm_create_group): collective over the group's members only, which pass the same group and {@code tag};
+     * the other ranks of this communicator need not call it, and one that does gets a communicator whose
+     * {@code isNull()} is true at once. railcoll's {@code createGroup} (decision 0125): the members agree on the new
+     * communicator among themselves. It runs outside this communicator's call lock, so threads may make several at
+     * once with distinct tags (MPI's rule). A group with a process outside this communicator is an
+     * {@code MPI.ERR_GROUP} error, a negative tag {@code MPI.ERR_TAG}; members that pass another group or tag wait
+     * until railcoll's deadline, whose {@code MPI.ERR_OTHER} error names the call.
      */
     public final Intracomm createGroup(Group group, int tag) throws MPIException {
-        liveBackend("createGroup");
-        throw Unsupported.on(this, "Intracomm.createGroup", "is not supported: railcoll makes a sub-communicator only"
-                + " as a collective of every rank of its parent; call create(group) on every rank instead");
+        Backend b = liveBackend("createGroup");
+        java.util.Objects.requireNonNull(group, "group");
+        int[] groupRanks = group.worldRanks();
+        int[] mine = getGroup().worldRanks();
+        int[] ranks = new int[groupRanks.length];
+        boolean member = false;
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = Group.indexOf(mine, groupRanks[i]);
+            if (ranks[i] < 0) {
+                throw raise("createGroup", MPIException.of(MPI.ERR_GROUP, "invalid group: createGroup on " + describe()
+                        + ": the group's process " + i + " (world rank " + groupRanks[i] + ") is not a member of it"));
+            }
+            member |= ranks[i] == b.rank();
+        }
+        if (tag < 0) {
+            throw raise("createGroup", MPIException.of(MPI.ERR_TAG, "invalid tag: createGroup on " + describe()
+                    + " with tag " + tag + "; tags are not negative"));
+        }
+        if (!member) {
+            return adopt(Optional.empty(), "", n -> new Intracomm(n, false));
+        }
+        Backend made;
+        try {
+            made = b.createGroup(ranks, tag);
+        } catch (RuntimeException e) {
+            MPIException m = mpiError("createGroup", e);
+            if (m == null) {
+                throw e;
+            }
+            throw raise("createGroup", m);
+        }
+        return adopt(Optional.of(new Derived(made, groupRanks.clone())), ".createGroup(tag " + tag + ")",
+                n -> new Intracomm(n, false));
     }
 
     // ---- process topologies (decisions 0117, 0124) and dynamic processes (none) ----

@@ -238,6 +238,11 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Backend createGroup(int[] ranks, int tag) {
+        return new RailcollBackend(comm.createGroup(ranks, tag));
+    }
+
+    @Override
     public void close() {
         comm.close();
     }

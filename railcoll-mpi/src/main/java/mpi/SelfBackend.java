@@ -249,6 +249,12 @@ final class SelfBackend implements Backend {
         return ranks.length == 0 ? Optional.empty() : Optional.of(new SelfBackend());
     }
 
+    /** The one rank's group: itself, as its {@code create} makes it. */
+    @Override
+    public Backend createGroup(int[] ranks, int tag) {
+        return new SelfBackend();
+    }
+
     @Override
     public void close() {
     }
