@@ -35,7 +35,7 @@ class MpiProgramsSystemTest {
     private static final List<String> PROGRAMS = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking", "Ring",
             "PointToPoint");
     private static final List<String> SOURCES = List.of("Hello", "Collectives", "DerivedAndOps", "NonBlocking", "Fatal",
-            "Ring", "PointToPoint");
+            "Ring", "PointToPoint", "Topologies");
     /** The checks of the PointToPoint program, each printed once per rank. */
     private static final List<String> P2P_CHECKS = List.of("sendRecv", "sendRecvReplace", "any source", "iSend iRecv",
             "sSend", "rSend", "bSend", "isSend irSend", "probe", "iProbe", "PROC_NULL", "strided", "non-overtaking",
@@ -171,6 +171,23 @@ class MpiProgramsSystemTest {
             Launch.Result r = Launch.run(cmd, Map.of(), 300);
             assertEquals(0, r.exitCode(), "placement " + placement + ":\n" + r.output());
             checkSelf("NonBlocking", r, ranks);
+        }
+    }
+
+    /**
+     * Topologies (Cartesian, graph, distributed graphs, each with every neighbourhood collective blocking and not, and
+     * createGroup by the even ranks alone) checks itself; here on 3 ranks over nodes of 1 and 2 and on 5 over 2, 1, 2.
+     */
+    @Test
+    void topologiesRunOnUnevenPlacements() throws Exception {
+        for (String placement : List.of("1,2", "2,1,2")) {
+            int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
+            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
+                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
+                    "Topologies");
+            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            assertEquals(0, r.exitCode(), "placement " + placement + ":\n" + r.output());
+            checkSelf("Topologies", r, ranks);
         }
     }
 
@@ -324,6 +341,19 @@ class MpiProgramsSystemTest {
                 }
             }
             case "PointToPoint" -> names.addAll(P2P_CHECKS);
+            case "Topologies" -> {
+                for (String topology : List.of("ring", "grid", "graph", "adjacent", "distributed")) {
+                    for (String call : List.of("neighborAllGather", "neighborAllToAll", "neighborAllGatherv",
+                            "neighborAllToAllv", "iNeighborAllGather", "iNeighborAllToAll", "iNeighborAllGatherv",
+                            "iNeighborAllToAllv")) {
+                        names.add(topology + " " + call);
+                    }
+                }
+                names.addAll(List.of("graph neighbours", "distributed sources"));
+                if (rank % 2 == 0) {
+                    names.add("createGroup");
+                }
+            }
             default -> {
             }
         }
