@@ -13,8 +13,6 @@ import java.util.Optional;
 public final class CartComm extends Intracomm {
     private final int[] dims;
     private final boolean[] periods;
-    /** The communicator the neighbourhood collectives exchange on, made and freed with this one. */
-    private NeighbourComm neighbourComm;
 
     CartComm(String name, int[] dims, boolean[] periods) {
         super(name, false);
@@ -212,22 +210,9 @@ public final class CartComm extends Intracomm {
             sendTags[i] = i ^ 1;
         }
         return new NeighbourExchange.Neighbours(new Neighbourhood(ranks, recvTags, ranks.clone(), sendTags),
-                neighbourComm.backend(call));
+                neighbourBackend(call));
     }
 
-    /** Makes the neighbourhood collectives' communicator of a Cartesian communicator just made; collective on it. */
-    private static CartComm withNeighbourComm(CartComm made) throws MPIException {
-        made.neighbourComm = NeighbourComm.of(made);
-        return made;
-    }
-
-    @Override
-    void releasing() throws MPIException {
-        if (neighbourComm != null) {
-            neighbourComm.free();
-            neighbourComm = null;
-        }
-    }
 
     /** Made by {@code Intracomm.createCart}: the first {@code cells} ranks of {@code parent}, or a null one. */
     static CartComm create(Intracomm parent, int[] dims, boolean[] periods) throws MPIException {

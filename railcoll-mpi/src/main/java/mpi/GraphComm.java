@@ -9,8 +9,6 @@ package mpi;
  */
 public final class GraphComm extends Intracomm {
     private final GraphTopology topo;
-    /** The communicator the neighbourhood collectives exchange on, made and freed with this one. */
-    private NeighbourComm neighbourComm;
 
     GraphComm(String name, GraphTopology topo) {
         super(name, false);
@@ -116,20 +114,7 @@ public final class GraphComm extends Intracomm {
         } else {
             order = Neighbourhood.ordered(topo.sources(), topo.destinations());
         }
-        return new NeighbourExchange.Neighbours(order, neighbourComm.backend(call));
+        return new NeighbourExchange.Neighbours(order, neighbourBackend(call));
     }
 
-    /** Makes the neighbourhood collectives' communicator of a graph communicator just made; collective on it. */
-    static GraphComm withNeighbourComm(GraphComm made) throws MPIException {
-        made.neighbourComm = NeighbourComm.of(made);
-        return made;
-    }
-
-    @Override
-    void releasing() throws MPIException {
-        if (neighbourComm != null) {
-            neighbourComm.free();
-            neighbourComm = null;
-        }
-    }
 }

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
+import static mpi.Intracomm.withNeighbourComm;
+
 /**
  * Makes graph and distributed-graph communicators (decision 0124). {@code createGraph} is railcoll's {@code create}
  * of the graph's first ranks, every rank having checked the same arguments. A distributed graph holds every rank of
@@ -69,7 +71,7 @@ final class Graphs {
         Arrays.setAll(nodes, i -> i);
         int[] members = Arrays.copyOf(parent.getGroup().worldRanks(), nodes.length);
         GraphTopology topo = GraphTopology.graph(graphIndex, graphEdges);
-        return GraphComm.withNeighbourComm(parent.derive("createGraph", ".graph",
+        return withNeighbourComm(parent.derive("createGraph", ".graph",
                 c -> c.backend.create(nodes).map(b -> new Comm.Derived(b, members)), n -> new GraphComm(n, topo)));
     }
 
@@ -80,7 +82,7 @@ final class Graphs {
         int size = parent.getSize();
         int[] members = parent.getGroup().worldRanks();
         GraphTopology[] topo = new GraphTopology[1];
-        return GraphComm.withNeighbourComm(parent.derive(call, ".distGraph", c -> {
+        return withNeighbourComm(parent.derive(call, ".distGraph", c -> {
             MPIException bad = adjacentProblem(c, sources, sourceWeights, destinations, destWeights, weighted, size);
             agree(c, bad);
             int[] outTo = new int[size];
@@ -126,7 +128,7 @@ final class Graphs {
         int size = parent.getSize();
         int[] members = parent.getGroup().worldRanks();
         GraphTopology[] topo = new GraphTopology[1];
-        return GraphComm.withNeighbourComm(parent.derive(call, ".distGraph", c -> {
+        return withNeighbourComm(parent.derive(call, ".distGraph", c -> {
             agree(c, distProblem(c, sources, degrees, destinations, weights, weighted, size));
             int[] records = new int[size];
             for (int i = 0, e = 0; i < sources.length; i++) {

@@ -18,6 +18,28 @@ public class Intracomm extends Comm {
         super(name, predefined);
     }
 
+    /** A topology's communicator for its neighbourhood collectives, made and freed with it; null without a topology. */
+    private NeighbourComm neighbourComm;
+
+    /** Gives {@code made}, a topology communicator just made, its neighbourhood communicator; collective on it. */
+    static <C extends Intracomm> C withNeighbourComm(C made) throws MPIException {
+        ((Intracomm) made).neighbourComm = NeighbourComm.of(made);
+        return made;
+    }
+
+    /** The backend the neighbourhood collectives of this topology communicator exchange on, for {@code call}. */
+    final Backend neighbourBackend(String call) throws MPIException {
+        return neighbourComm.backend(call);
+    }
+
+    @Override
+    void releasing() throws MPIException {
+        if (neighbourComm != null) {
+            neighbourComm.free();
+            neighbourComm = null;
+        }
+    }
+
     @Override
     public Intracomm dup() throws MPIException {
         return (Intracomm) super.dup();

@@ -38,12 +38,8 @@ final class NeighbourExchange {
         MemorySegment data = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
         MemorySegment[] sends = new MemorySegment[n.order().out()];
         java.util.Arrays.fill(sends, data);
-        UserBuffer out = r.buffer(recvbuf, (long) recvcount * n.order().in(), "recvbuf");
-        Block[] recvs = new Block[n.order().in()];
-        for (int i = 0; i < recvs.length; i++) {
-            recvs[i] = new Block(r, out, (long) i * recvcount, recvcount);
-        }
-        return start(c, n, sends, recvs);
+        return start(c, n, sends, equalBlocks(r, r.buffer(recvbuf, (long) recvcount * n.order().in(), "recvbuf"),
+                n.order().in(), recvcount));
     }
 
     /** Starts the all-gatherv: block i ({@code recvcount[i]} elements) lands at element {@code displs[i]}. */
@@ -79,12 +75,8 @@ final class NeighbourExchange {
         for (int i = 0; i < sends.length; i++) {
             sends[i] = s.send(from, (long) i * sendcount, sendcount);
         }
-        UserBuffer out = r.buffer(recvbuf, (long) recvcount * n.order().in(), "recvbuf");
-        Block[] recvs = new Block[n.order().in()];
-        for (int i = 0; i < recvs.length; i++) {
-            recvs[i] = new Block(r, out, (long) i * recvcount, recvcount);
-        }
-        return start(c, n, sends, recvs);
+        return start(c, n, sends, equalBlocks(r, r.buffer(recvbuf, (long) recvcount * n.order().in(), "recvbuf"),
+                n.order().in(), recvcount));
     }
 
     /** Starts the all-to-allv: per-destination and per-source counts and displacements (in extents). */
@@ -109,6 +101,15 @@ final class NeighbourExchange {
             recvs[i] = new Block(r, out, rdispls[i], recvcount[i]);
         }
         return start(c, n, sends, recvs);
+    }
+
+    /** Receive block i of {@code count} elements at element {@code i * count} of {@code out}, for {@code in} sources. */
+    private static Block[] equalBlocks(Transfer r, UserBuffer out, int in, int count) {
+        Block[] recvs = new Block[in];
+        for (int i = 0; i < in; i++) {
+            recvs[i] = new Block(r, out, (long) i * count, count);
+        }
+        return recvs;
     }
 
     /**

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Cartesian topologies: {@code createDims}' factorisations and errors, {@code createCart} and its queries on one rank,
  * and on six ranks in this JVM a 2x3 grid (periodic in its second dimension) whose {@code shift} neighbours are
  * checked by exchanging ranks with them, whose rows ({@code sub}) reduce on their own, and a 2x2 grid that leaves two
- * ranks out; the blocking neighbourhood collectives on that grid, on a periodic pair and on a ring of one.
+ * ranks out; the neighbourhood collectives (blocking forms) on that grid, on a periodic pair and on a ring of one.
  */
 class CartCommTest {
 

@@ -28,16 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CreateGroupTest {
 
-    /** Every member's job rank, all-gathered on {@code c}. */
     private static int[] members(Communicator c, int jobRank) {
-        byte[] all = new byte[4 * c.size()];
-        c.allgather(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, jobRank).array(), all);
-        ByteBuffer in = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
-        int[] m = new int[c.size()];
-        for (int i = 0; i < m.length; i++) {
-            m[i] = in.getInt();
-        }
-        return m;
+        return SubCommunicatorTest.members(c, jobRank);
     }
 
     @Test

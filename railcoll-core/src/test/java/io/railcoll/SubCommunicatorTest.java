@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SubCommunicatorTest {
 
     /** Every rank's job rank, all-gathered on {@code c}: the order of its members. */
-    private static int[] members(Communicator c, int jobRank) {
+    static int[] members(Communicator c, int jobRank) {
         byte[] all = new byte[4 * c.size()];
         c.allgather(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, jobRank).array(), all);
         ByteBuffer in = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
