@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The neighbourhood collectives, blocking and non-blocking, on Cartesian grids (periodic and not, dimensions of 1 and
- * 2), graphs (self-loops, repeated edges, an empty neighbourhood, ranks left out) and distributed graphs (adjacent and
- * not), on 5 ranks over nodes of 2, 1 and 2 and on 3 ranks over nodes of 1 and 2, in this JVM (real railcoll
+ * 2) and their rows made by {@code sub}, graphs (self-loops, repeated edges, an empty neighbourhood, ranks left out)
+ * and distributed graphs (adjacent and not), on 5 ranks over nodes of 2, 1 and 2 and on 3 ranks over nodes of 1 and
+ * 2, in this JVM (real railcoll
  * communicators: shared memory between node-mates, TCP between nodes). Every result is compared element for element
  * with {@link NeighbourModel}'s, computed from the test's own account of the neighbours; the i-forms on direct and
  * heap buffers are all in flight together and completed in another order than started.
@@ -79,6 +80,7 @@ class TopologyNeighbourhoodTest {
     /** The checks rank {@code r} makes in the runs above: eight per topology it is part of, plus the queries. */
     private static int expectedChecks(int r, int n) {
         int carts = n == 5 ? 3 + (r < 4 ? 2 : 0) + (r == 0 ? 1 : 0) : 3 + (r < 2 ? 1 : 0);
+        carts += n == 5 ? 1 + (r < 4 ? 2 : 0) : 2; // the rows of the 2-D grids
         int graph = n == 5 || r < 2 ? 8 + 1 + 8 : 0; // the graph, its queries, its dup
         return 8 * carts + graph + (8 + 1) + (8 + 1); // adjacent, distributed: collectives and queries
     }
@@ -94,6 +96,12 @@ class TopologyNeighbourhoodTest {
             }
             expect(bad, label + " topology", MPI.CART, cart.getTopology());
             checks += exercise(cart, NeighbourModel.cart(n, dims[g], periods[g]), r, label, bad);
+            if (dims[g].length == 2) { // its rows, made by sub, with a neighbourhood communicator of their own
+                CartComm row = cart.sub(new boolean[] {false, true});
+                checks += exercise(row, NeighbourModel.cart(row.getSize(), new int[] {dims[g][1]},
+                        new boolean[] {periods[g][1]}), row.getRank(), label + " row", bad);
+                row.free();
+            }
             cart.free();
         }
         return checks;
