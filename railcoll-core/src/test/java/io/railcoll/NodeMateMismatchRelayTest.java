@@ -44,4 +44,33 @@ class NodeMateMismatchRelayTest {
             closing.get(60, TimeUnit.SECONDS);
         }
     }
+
+    /**
+     * With the threaded rail engine a rail thread reads the ABORT and fails the engine from there; a node-mate waiting
+     * in a node step then fails with the mismatch at once, not at its 60 s deadline (nor with a loss, once the
+     * rank that found it leaves). Ranks 0 and 1 share node 0; rank 2, alone on node 1, broadcasts by messages while
+     * the others call the node barrier, and finds the disagreement in rank 0's frame.
+     */
+    @Test
+    void withRailThreadsANodeMateInANodeStepHearsTheMismatchAtOnce() throws Exception {
+        Config threaded = Config.fromEnvironment(java.util.Map.of("RAILCOLL_ENGINE", "threaded",
+                "RAILCOLL_TIMEOUT_MS", "60000"));
+        try (InProcessRanks ranks = InProcessRanks.startOnNodes(new int[] {0, 0, 1}, threaded)) {
+            ranks.onEveryRank(c -> {
+                c.forceAlgorithm("broadcast.knomial");
+                c.forceAlgorithm("barrier.shm");
+                c.barrier();
+            });
+            long start = System.nanoTime();
+            Future<?> master = ranks.async(0, Communicator::barrier);
+            Future<?> mate = ranks.async(1, Communicator::barrier);
+            assertThrows(MismatchException.class, () -> ranks.rank(2).broadcast(new byte[16], 0));
+            for (Future<?> f : java.util.List.of(master, mate)) {
+                ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS));
+                assertInstanceOf(MismatchException.class, e.getCause(), () -> "got " + e.getCause());
+            }
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(ms < 20_000, "the node-mate heard it after " + ms + " ms (its deadline is 60 s)");
+        }
+    }
 }
