@@ -73,4 +73,39 @@ class NodeMateMismatchRelayTest {
             assertTrue(ms < 20_000, "the node-mate heard it after " + ms + " ms (its deadline is 60 s)");
         }
     }
+
+    /**
+     * The threaded engine, 2 nodes: rank 2 leaves while ranks 0 and 1 (node 0) are in the node barrier; rank 0, the
+     * master, loses it and closes (an ABORT naming the loss ahead of its goodbyes); rank 1, still waiting in the node
+     * step, must name rank 2 as the rank lost, not its node-mate rank 0 that closed its end of the region
+     * (a killed-rank job on the threaded engine once had node-mates report each other lost). In this JVM rank 1 heard
+     * the ABORT in time before decision 0133 too: this checks the outcome, it does not force the order.
+     */
+    @Test
+    void withRailThreadsANodeMateNamesTheRankLostNotTheNodeMateThatLeft() throws Exception {
+        Config threaded = Config.fromEnvironment(java.util.Map.of("RAILCOLL_ENGINE", "threaded",
+                "RAILCOLL_TIMEOUT_MS", "60000"));
+        try (InProcessRanks ranks = InProcessRanks.startOnNodes(new int[] {0, 0, 1}, threaded)) {
+            ranks.onEveryRank(c -> {
+                c.forceAlgorithm("barrier.shm");
+                c.barrier();
+            });
+            Future<?> master = ranks.async(0, c -> {
+                try {
+                    c.barrier();
+                } finally {
+                    c.close(); // what a failed rank's program does: its ABORT goes out ahead of its goodbyes
+                }
+            });
+            Future<?> mate = ranks.async(1, Communicator::barrier);
+            ranks.rank(2).close();
+            ExecutionException lost = assertThrows(ExecutionException.class, () -> master.get(60, TimeUnit.SECONDS));
+            assertTrue(lost.getCause().getMessage().contains("lost rank 2")
+                    || lost.getCause().getMessage().contains("rank 2 closed"), () -> "rank 0 got " + lost.getCause());
+            ExecutionException e = assertThrows(ExecutionException.class, () -> mate.get(60, TimeUnit.SECONDS));
+            String m = e.getCause().getMessage();
+            assertTrue(e.getCause() instanceof CollectiveAbortedException && m.contains("rank 2"),
+                    () -> "rank 1 got " + e.getCause());
+        }
+    }
 }
