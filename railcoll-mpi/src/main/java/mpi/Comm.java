@@ -1942,6 +1942,24 @@ public class Comm implements Freeable, Cloneable {
                 + e.getMessage(), e);
     }
 
+    /**
+     * Runs {@code wait}, a blocking wait of call {@code name} whose arguments a call under the lock has checked,
+     * without this communicator's call lock, so that other threads' calls on it go on meanwhile (a matched probe
+     * under {@code THREAD_MULTIPLE}, decision 0134); its errors go to the error handler as a call's do.
+     */
+    final <T> T waitWithoutLock(String name, java.util.function.Function<Backend, T> wait) throws MPIException {
+        Backend b = live(name);
+        try {
+            return wait.apply(b);
+        } catch (RuntimeException e) {
+            MPIException m = mpiError(name, e);
+            if (m == null) {
+                throw e;
+            }
+            throw raise(name, m);
+        }
+    }
+
     /** The backend after {@code MPI.check()}, or an {@code MPI.ERR_COMM} error on a freed communicator. */
     private Backend live(String call) throws MPIException {
         MPI.check();

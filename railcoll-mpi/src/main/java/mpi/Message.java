@@ -67,12 +67,22 @@ public final class Message {
                 got[0] = Messages.fromProcNull();
                 return;
             }
+            if (wait && MPI.threadMultiple()) {
+                return; // waits below, without the communicator's lock
+            }
             Backend.Matched m = wait ? c.backend.mprobe(source, tag) : c.backend.improbe(source, tag);
             if (m != null) {
                 bind(on, m, false);
                 got[0] = m.status();
             }
         });
+        if (got[0] == null && wait && MPI.threadMultiple()) {
+            // Other threads' calls on this communicator go on while this one waits (decision 0134); railcoll's
+            // thread-safe matched probe likewise waits between its rounds outside its own gate.
+            Backend.Matched m = on.waitWithoutLock(name, b -> b.mprobe(source, tag));
+            bind(on, m, false);
+            got[0] = m.status();
+        }
         return got[0];
     }
 

@@ -111,6 +111,18 @@ final class NodeShmCollectives {
             }
         } catch (ShmException e) {
             RailcollException failure = translate(e, algorithm, shape);
+            if (e.reason() == ShmException.Reason.PEER_LOST || e.reason() == ShmException.Reason.TIMED_OUT) {
+                // A node-mate that failed elsewhere (a mismatch found in a frame) sent an ABORT before it closed its
+                // end of the region; a wait on the region's flags does not read it. Its reason is the news.
+                RailcollException told = engine.readArrived();
+                if (told instanceof MismatchException || told instanceof CollectiveAbortedException) {
+                    told.addSuppressed(failure);
+                    throw told;
+                }
+                if (told != null) {
+                    failure.addSuppressed(told);
+                }
+            }
             if (failure instanceof MismatchException) {
                 // Node-mates that run this call by messages wait in the engine, where only an ABORT reaches them.
                 engine.abortPeers(failure);
@@ -186,7 +198,11 @@ final class NodeShmCollectives {
         RailcollException out = switch (e.reason()) {
             case PEER_LOST -> new PeerLostException(peer, "rank " + rank + ": lost rank " + peer + " (node " + node
                     + ") over shared memory during " + what + ": " + e.getMessage(), e);
-            case ABORTED -> new CollectiveAbortedException(peer, "rank " + rank + ": rank " + peer + " aborted " + what
+            // A node-mate's mismatch is this rank's too: every rank fails with it (decision 0051).
+            case ABORTED -> e.abortedFor() == ShmException.Reason.MISMATCH
+                    ? new MismatchException("rank " + rank + ": rank " + peer + " found a mismatch in " + what
+                    + " in shared memory: " + e.getMessage())
+                    : new CollectiveAbortedException(peer, "rank " + rank + ": rank " + peer + " aborted " + what
                     + " in shared memory: " + e.getMessage());
             case MISMATCH -> new MismatchException("rank " + rank + ": " + what + " in shared memory: " + e.getMessage());
             case TIMED_OUT -> new CollectiveTimeoutException("rank " + rank + ": " + what + " in shared memory timed out: "

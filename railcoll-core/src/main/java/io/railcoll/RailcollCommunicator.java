@@ -532,6 +532,9 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public MatchedMessage mprobe(int source, int tag) {
+        if (gate.threadSafe()) {
+            return mprobeBetweenRounds(source, tag);
+        }
         gate.enter("mprobe");
         try {
             open();
@@ -540,6 +543,42 @@ final class RailcollCommunicator implements Communicator {
             return new MatchedMessage(this, p2p.mprobe(source, tag));
         } finally {
             gate.exit();
+        }
+    }
+
+    /**
+     * A thread-safe communicator's blocking matched probe (decision 0134): each round of progress and matching runs
+     * under the gate, the wait between rounds outside it, so that other threads' sends, receives and collectives on
+     * this communicator go on while this one waits (they drive the progress it waits for). Taking the message stays
+     * one step under the point-to-point lock ({@link PointToPoint#improbe}); the deadline counts from the first round.
+     */
+    private MatchedMessage mprobeBetweenRounds(int source, int tag) {
+        long startNs = System.nanoTime();
+        for (int round = 0; ; round++) {
+            gate.enter("mprobe");
+            try {
+                open();
+                checkSource("mprobe", source, tag);
+                shared.router.usePointToPoint();
+                PointToPoint.Matched m = p2p.mprobeRound(source, tag, startNs);
+                if (m != null) {
+                    return new MatchedMessage(this, m);
+                }
+            } finally {
+                gate.exit();
+            }
+            pauseOutsideTheGate(round);
+        }
+    }
+
+    /** Between two rounds of a wait outside the gate: spin, then yield, then park up to a millisecond. */
+    private static void pauseOutsideTheGate(int round) {
+        if (round < 64) {
+            Thread.onSpinWait();
+        } else if (round < 128) {
+            Thread.yield();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(1_000_000L, 10_000L << Math.min(round - 128, 7)));
         }
     }
 

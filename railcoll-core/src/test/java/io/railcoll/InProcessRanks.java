@@ -49,6 +49,22 @@ final class InProcessRanks implements AutoCloseable {
     /** Read by {@link #startOnce}: whether the ranks started now share a node. Test threads start one job at a time. */
     private static volatile boolean oneNode;
 
+    /**
+     * As {@link #start(int, Config)}, rank r on node {@code nodeOf[r]}: ranks of one node share a node region, the
+     * nodes are joined by the rail.
+     */
+    static InProcessRanks startOnNodes(int[] nodeOf, Config config) throws Exception {
+        nodes = nodeOf.clone();
+        try {
+            return start(nodeOf.length, r -> config);
+        } finally {
+            nodes = null;
+        }
+    }
+
+    /** Read by {@link #startOnce}: each rank's node, or null (then {@link #oneNode} decides). */
+    private static volatile int[] nodes;
+
     /** As {@link #start(int, Config)}, each rank with a configuration of its own (to test disagreements). */
     static InProcessRanks start(int size, java.util.function.IntFunction<Config> config) throws Exception {
         // The port is probed, closed and then bound by rank 0: another test's listener can take it in between.
@@ -83,7 +99,7 @@ final class InProcessRanks implements AutoCloseable {
         List<Future<Communicator>> starting = new ArrayList<>();
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         for (int r = 0; r < size; r++) {
-            JobIdentity id = new JobIdentity(r, size, jobId, secret, oneNode ? "node" : "node" + r, List.of(InetAddress.getLoopbackAddress()),
+            JobIdentity id = new JobIdentity(r, size, jobId, secret, nodes != null ? "node" + nodes[r] : oneNode ? "node" : "node" + r, List.of(InetAddress.getLoopbackAddress()),
                     rendezvous, true);
             Config own = config.apply(r);
             starting.add(pool.submit(() -> Railcoll.init(id, own, quiet)));

@@ -95,6 +95,40 @@ class ThreadContractTest {
         }
     }
 
+    /**
+     * Decision 0134: while one thread of a thread-safe communicator waits in a blocking matched probe, another
+     * thread's collective and sends on it go on (before, they waited behind the probe for its whole wait, and this
+     * test's barrier never finished: the probed message is sent only after it). The probe then takes its message.
+     */
+    @Test
+    void aBlockingMatchedProbeLetsOtherThreadsCallWhileItWaits() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.start(2, CONFIG.withThreadSafe(true))) {
+            AtomicReference<Status> probed = new AtomicReference<>();
+            byte[] got = new byte[3];
+            Future<?> probing = ranks.async(0, c -> {
+                MatchedMessage m = c.mprobe(1, 7);
+                probed.set(m.status());
+                m.recv(got);
+            });
+            Thread.sleep(300); // let it wait; what follows must not depend on that wait ending
+            assertTrue(!probing.isDone(), "the probe returned before anything was sent");
+            Future<?> other = ranks.async(0, c -> {
+                c.barrier();
+                c.send(new byte[] {4, 5}, 1, 8); // another tag: not the probe's
+            });
+            ranks.rank(1).barrier();
+            byte[] two = new byte[2];
+            ranks.rank(1).recv(two, 0, 8);
+            other.get(20, TimeUnit.SECONDS); // before the fix: blocked behind the probe until its 30 s deadline
+            assertEquals(5, two[1]);
+            assertTrue(!probing.isDone(), "the probe returned before its message was sent");
+            ranks.rank(1).send(new byte[] {1, 2, 3}, 0, 7);
+            probing.get(20, TimeUnit.SECONDS);
+            assertEquals(1, probed.get().source());
+            assertEquals(3, got[2]);
+        }
+    }
+
     @Test
     void threadSafeIsOffByDefaultAndReadFromTheEnvironment() {
         assertEquals(false, Config.defaults().threadSafe());

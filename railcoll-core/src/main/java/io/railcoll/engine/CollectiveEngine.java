@@ -398,6 +398,30 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return work;
     }
 
+    /**
+     * Reads what has arrived on every transport, shared memory included, without waiting, and returns the failure
+     * an ABORT among it carried (this engine has failed with it), or the failure this engine already has (a rail
+     * thread's ABORT), or null. For a rank about to report a node-mate lost, or a node step stalled: a rank that
+     * fails sends its reason before it closes its end of the node region, but a wait on the region's flags reads no
+     * ring ({@link #serviceOnce} serves the rails only), so the reason may still lie unread behind the loss it
+     * explains (decision 0133). Owner thread.
+     */
+    public RailcollException readArrived() {
+        try {
+            pollEveryTransport();
+        } catch (RailcollException told) {
+            return told;
+        }
+        return failure; // an ABORT a rail thread read (the threaded engine) fails this engine from that thread
+    }
+
+    /** One poll of every transport; an ABORT read there throws the failure it carries ({@link #onAbort}). */
+    private void pollEveryTransport() {
+        for (Transport t : transports) {
+            t.poll();
+        }
+    }
+
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
         run(algorithm, shape, send, recv, null, null);
@@ -1063,6 +1087,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         int local = placement.localSizeOf(rank);
         for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? local : prog.peer[p.nextOp] + 1); r++) {
             if (!nodeArea.alive(r)) {
+                // A node-mate that failed sent its reason before it left: that reason, not the loss, is the news.
+                pollEveryTransport();
+                checkFailure(); // or one a rail thread read
                 int peer = nodeMate(r);
                 throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
                         + ") over shared memory during " + describe(p) + " while this rank "

@@ -369,7 +369,17 @@ public final class PointToPoint implements FrameSink {
 
     /** Waits until {@link #improbe} takes a message, as {@link #probe} waits; fails at the deadline, naming it. */
     public Matched mprobe(int source, int tag) {
-        return awaitMessage("matched probe", source, tag, () -> improbe(source, tag));
+        return awaitMessage("matched probe", source, tag, () -> improbe(source, tag), System.nanoTime(), Long.MAX_VALUE);
+    }
+
+    /**
+     * One round of a matched probe that started at {@code startNs}: a round of progress, then {@link #improbe}; null
+     * when nothing was taken. Fails as {@link #mprobe} does: at the deadline counted from {@code startNs}, naming the
+     * wait, or when {@code source} has closed its communicator. For a caller that waits between rounds without
+     * holding the communicator (decision 0134).
+     */
+    public Matched mprobeRound(int source, int tag, long startNs) {
+        return awaitMessage("matched probe", source, tag, () -> improbe(source, tag), startNs, System.nanoTime());
     }
 
     /**
@@ -430,13 +440,16 @@ public final class PointToPoint implements FrameSink {
 
     /** Waits until a message that {@code source} and {@code tag} match has arrived (its first frame). */
     public Probed probe(int source, int tag) {
-        return awaitMessage("probe", source, tag, () -> iprobe(source, tag));
+        return awaitMessage("probe", source, tag, () -> iprobe(source, tag), System.nanoTime(), Long.MAX_VALUE);
     }
 
-    /** Waits until {@code look} finds a message from {@code source} with {@code tag}; {@code what} names the wait. */
-    private <T> T awaitMessage(String what, int source, int tag, java.util.function.Supplier<T> look) {
+    /**
+     * Waits until {@code look} finds a message from {@code source} with {@code tag}, or until {@code untilNs} (then
+     * null); {@code what} names the wait, whose deadline counts from {@code start}.
+     */
+    private <T> T awaitMessage(String what, int source, int tag, java.util.function.Supplier<T> look, long start,
+                               long untilNs) {
         List<T> found = new ArrayList<>(1);
-        long start = System.nanoTime();
         engine.awaitOutside(() -> {
             sendAnswers();
             T t = look.get();
@@ -450,8 +463,8 @@ public final class PointToPoint implements FrameSink {
             }
             return false;
         }, () -> who + ": " + what + " for a message from " + sourceName(source) + " (" + tagName(tag) + "); "
-                + held(), start, Long.MAX_VALUE);
-        return found.getFirst();
+                + held(), start, untilNs);
+        return found.isEmpty() ? null : found.getFirst();
     }
 
     private void updateDone(SendOp op) {

@@ -964,7 +964,7 @@ public final class NodeCollectives {
             ShmException.Reason reason = ShmException.Reason.values()[(int) word];
             throw new ShmException(ShmException.Reason.ABORTED, who, where + ": local rank " + who
                     + " failed in a node collective (" + reason + "; its own error says more) while this rank awaited "
-                    + site.awaited(peer));
+                    + site.awaited(peer), reason);
         }
     }
 

@@ -33,6 +33,8 @@ public final class ShmException extends RailcollException {
 
     private final Reason reason;
     private final int localPeer;
+    /** For {@link Reason#ABORTED}: why the aborting rank failed, when it said; else null. */
+    private final Reason abortedFor;
 
     public ShmException(Reason reason, String message) {
         this(reason, -1, message);
@@ -40,19 +42,31 @@ public final class ShmException extends RailcollException {
 
     /** A failure caused by local rank {@code localPeer} (the one lost, or the one that aborted). */
     public ShmException(Reason reason, int localPeer, String message) {
+        this(reason, localPeer, message, (Reason) null);
+    }
+
+    /** {@link Reason#ABORTED} by local rank {@code localPeer}, which failed for {@code abortedFor}. */
+    public ShmException(Reason reason, int localPeer, String message, Reason abortedFor) {
         super(message);
         this.reason = Objects.requireNonNull(reason, "reason");
         this.localPeer = localPeer;
+        this.abortedFor = abortedFor;
     }
 
     public ShmException(Reason reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = Objects.requireNonNull(reason, "reason");
         this.localPeer = -1;
+        this.abortedFor = null;
     }
 
     public Reason reason() {
         return reason;
+    }
+
+    /** For {@link Reason#ABORTED}: why the aborting node-mate failed (a mismatch, say), or null when unknown. */
+    public Reason abortedFor() {
+        return abortedFor;
     }
 
     /** The local rank that caused it ({@link Reason#PEER_LOST}, {@link Reason#ABORTED}), or -1 when none is known. */
