@@ -79,6 +79,7 @@ public class Comm implements Freeable, Cloneable {
         lock.lock();
         try {
             backend = null;
+            reusable = null;
             staging.close();
         } finally {
             lock.unlock();
@@ -135,6 +136,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             freed = true;
             backend = null;
+            reusable = null;
             staging.close();
             b.close();
         } catch (RuntimeException e) {
@@ -1582,7 +1584,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * An element-wise reduction ({@code allReduce}, {@code scan}, {@code exScan}) of {@code count} elements from
+     * An element-wise reduction ({@code scan}, {@code exScan}) of {@code count} elements from
      * {@code sendbuf} into {@code recvbuf}, each packed or used as it is ({@link Transfer}).
      */
     final void elementwise(String name, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, Elementwise how)
