@@ -13,9 +13,9 @@ import java.util.Objects;
  *
  * <p>A communicator's blocking calls that are not nested in another call on it share one reusable {@code Call}
  * ({@link #reusable}, decision 0136), renamed at each call, which also remembers across calls the {@link Transfer}s of
- * the datatypes and the {@link UserBuffer} views of the buffers it was given; so does nothing a blocking call makes
- * outlive the call. Non-blocking calls and nested ones get a call of their own ({@link #once}), which remembers
- * nothing: what they make lives on in their requests.
+ * the datatypes and the {@link UserBuffer} views of the buffers it was given. It may do so because nothing a blocking
+ * call makes outlives the call. Non-blocking calls and nested ones get a call of their own ({@link #once}), which
+ * remembers nothing: what they make lives on in their requests.
  */
 final class Call {
     /** This call's name; the reusable call's is set at each call. */

@@ -11,7 +11,10 @@ import java.nio.Buffer;
  * hold the datatype's base type; a direct buffer may hold any.
  */
 final class UserBuffer {
-    /** What a count of 0 with a null buffer is: MPI ignores a buffer of no elements. */
+    /**
+     * What a count of 0 with a null buffer is: MPI ignores a buffer of no elements. Shared by every thread: it is only
+     * ever asked for 0 bytes, so {@link #leading} never writes its slice field.
+     */
     private static final UserBuffer NONE = new UserBuffer(MemorySegment.ofArray(new byte[0]), null);
 
     final MemorySegment memory;
@@ -64,7 +67,7 @@ final class UserBuffer {
         return b;
     }
 
-    /** A new view of {@code buffer}: a {@link Buffer} from its first byte, or a primitive array other than {@code boolean[]}. */
+    /** A new view of {@code buffer}: a {@link Buffer} from its first byte, or an array other than {@code boolean[]}. */
     static UserBuffer view(Object buffer) {
         if (buffer instanceof Buffer nio) {
             return new UserBuffer(MemorySegment.ofBuffer(nio.duplicate().clear()), null);
