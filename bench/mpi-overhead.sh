@@ -2,8 +2,9 @@
 # railcoll-mpi's overhead over railcoll's own API (issue 23: at most 1.1x), measured in one run: the mpi program
 # bench/mpi/MpiBench.java times all-reduce of doubles and all-gather of bytes on direct buffers through MPI.COMM_WORLD
 # and, alternating sample by sample, through the railcoll communicator under it (mpi.RailcollInterop), so both see the
-# same load; it also counts the bytes each path allocates per call. Then, unless PEER=none, `railcoll bench --algorithms
-# auto --peer openmpi` for the same collectives, sizes and placement gives Open MPI's figure (a separate run).
+# same load; it also counts the bytes each path allocates and the CPU time it uses per call. Then, unless PEER=none,
+# `railcoll bench --algorithms auto --peer openmpi` for the same collectives, sizes and placement gives Open MPI's
+# figure (a separate run).
 # Prints one table per collective. Usage: bench/mpi-overhead.sh [ranks-per-node] [samples] [sizes]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,10 +44,11 @@ for c in ("allreduce", "allgather"):
                 peer[int(r["size_bytes"])] = float(r["latency_us_median"])
     print()
     print(c)
-    print("| size | railcoll API us | railcoll-mpi us | mpi / API, median of pairs [range] | API B/call | mpi B/call | Open MPI us (own run) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| size | railcoll API us | railcoll-mpi us | mpi / API, median of pairs [range] | API B/call | mpi B/call | API CPU ns/call | mpi CPU ns/call | Open MPI us (own run) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for (kind, coll, size) in sorted(k for k in lines if k[0] == "ratio" and k[1] == c):
         api, mpi, ratio = lines[("api", c, size)], lines[("mpi", c, size)], lines[("ratio", c, size)]
-        print("| %d | %s | %s | %sx [%s-%s] | %s | %s | %s |" % (size, api[0], mpi[0], ratio[0], ratio[1], ratio[2],
-              ratio[3], ratio[4], "%.2f" % peer[size] if size in peer else "-"))
+        cpu = ratio[5:7] if len(ratio) >= 7 else ["-", "-"]
+        print("| %d | %s | %s | %sx [%s-%s] | %s | %s | %s | %s | %s |" % (size, api[0], mpi[0], ratio[0], ratio[1],
+              ratio[2], ratio[3], ratio[4], cpu[0], cpu[1], "%.2f" % peer[size] if size in peer else "-"))
 PY

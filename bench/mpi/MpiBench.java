@@ -20,11 +20,12 @@ import mpi.*;
  * ratio is the median over sample pairs of mpi / API. A sample is as many calls as fit 100 ms at the API's fastest of 3
  * warm calls, at most 1000, after about 10 s of JIT warm-up of both paths over every collective and size.
  *
- * <p>Allocation: the bytes each rank's calling thread allocates per call (ThreadMXBean), over 1000 calls of each path
- * after the timing, the largest over the ranks.
+ * <p>Allocation and CPU: the bytes each rank's calling thread allocates and the CPU time it uses per call
+ * (ThreadMXBean), over 1000 calls of each path after the timing, the largest over the ranks.
  *
  * <p>Rank 0 prints, per collective and size, {@code api|mpi <collective> <size> <median us> <min us> <max us> <calls>}
- * and {@code ratio <collective> <size> <median mpi/api> <min> <max> <api B/call> <mpi B/call>}. Args: samples, sizes.
+ * and {@code ratio <collective> <size> <median mpi/api> <min> <max> <api B/call> <mpi B/call> <api CPU ns/call>
+ * <mpi CPU ns/call>}. Args: samples, sizes.
  */
 public class MpiBench {
     private static final String[] COLLECTIVES = {"allreduce", "allgather"};
@@ -75,21 +76,25 @@ public class MpiBench {
                     }
                     ratio[s] = mpiUs[s] / apiUs[s];
                 }
-                double apiBytes = allocatedPerCall(p.api);
-                double mpiBytes = allocatedPerCall(p.mpi);
+                double[] apiCost = costPerCall(p.api);
+                double[] mpiCost = costPerCall(p.mpi);
                 if (rank == 0) {
                     print("api", collective, bytes, apiUs, calls);
                     print("mpi", collective, bytes, mpiUs, calls);
                     Arrays.sort(ratio);
-                    System.out.printf("ratio %s %d %.3f %.3f %.3f %.0f %.0f%n", collective, bytes,
-                            ratio[(samples - 1) / 2], ratio[0], ratio[samples - 1], apiBytes, mpiBytes);
+                    System.out.printf("ratio %s %d %.3f %.3f %.3f %.0f %.0f %.0f %.0f%n", collective, bytes,
+                            ratio[(samples - 1) / 2], ratio[0], ratio[samples - 1], apiCost[0], mpiCost[0],
+                            apiCost[1], mpiCost[1]);
                 }
             }
         }
         MPI.Finalize();
     }
 
-    /** The same call through railcoll's API and through the mpi package, on the same buffers. */
+    /**
+     * The same call through railcoll's API and through the mpi package, on the same buffers. Each path's lambdas are
+     * made once here, so that neither path's bytes per call count an allocation of the bench's own.
+     */
     private record Paths(Runnable api, Runnable mpi) {
     }
 
@@ -100,15 +105,16 @@ public class MpiBench {
             DoubleBuffer out = MPI.newDoubleBuffer(n);
             MemorySegment inSeg = MemorySegment.ofBuffer(in);
             MemorySegment outSeg = MemorySegment.ofBuffer(out);
+            Call allReduce = () -> MPI.COMM_WORLD.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM);
             return new Paths(() -> api.allreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM),
-                    () -> run(() -> MPI.COMM_WORLD.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM)));
+                    () -> run(allReduce));
         }
         ByteBuffer in = MPI.newByteBuffer(bytes);
         ByteBuffer out = MPI.newByteBuffer(bytes * size);
         MemorySegment inSeg = MemorySegment.ofBuffer(in);
         MemorySegment outSeg = MemorySegment.ofBuffer(out);
-        return new Paths(() -> api.allgather(inSeg, outSeg),
-                () -> run(() -> MPI.COMM_WORLD.allGather(in, bytes, MPI.BYTE, out, bytes, MPI.BYTE)));
+        Call allGather = () -> MPI.COMM_WORLD.allGather(in, bytes, MPI.BYTE, out, bytes, MPI.BYTE);
+        return new Paths(() -> api.allgather(inSeg, outSeg), () -> run(allGather));
     }
 
     /** One sample: every rank times {@code calls} calls, a barrier before each; the largest rank average, on rank 0. */
@@ -123,17 +129,22 @@ public class MpiBench {
         return maxOverRanks(total / 1e3 / calls);
     }
 
-    /** Bytes this thread allocates per call over 1000 back-to-back calls, the largest over the ranks, on rank 0. */
-    private static double allocatedPerCall(Runnable call) throws MPIException {
+    /**
+     * Bytes this thread allocates and nanoseconds of CPU it uses per call over 1000 back-to-back calls, each the
+     * largest over the ranks, on rank 0. The CPU time counts the waits that spin as work, but not time the thread was
+     * off the processor: on a loaded host it tells the two paths' work apart where their latencies do not.
+     */
+    private static double[] costPerCall(Runnable call) throws MPIException {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long id = Thread.currentThread().threadId();
         MPI.COMM_WORLD.barrier();
-        long before = threads.getThreadAllocatedBytes(id);
+        long bytes = threads.getCurrentThreadAllocatedBytes();
+        long cpu = threads.getCurrentThreadCpuTime();
         for (int i = 0; i < 1000; i++) {
             call.run();
         }
-        long after = threads.getThreadAllocatedBytes(id);
-        return maxOverRanks((after - before) / 1000.0);
+        cpu = threads.getCurrentThreadCpuTime() - cpu;
+        bytes = threads.getCurrentThreadAllocatedBytes() - bytes;
+        return new double[] {maxOverRanks(bytes / 1000.0), maxOverRanks(cpu / 1000.0)};
     }
 
     private static double maxOverRanks(double value) throws MPIException {

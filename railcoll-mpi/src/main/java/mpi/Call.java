@@ -10,27 +10,57 @@ import java.util.Objects;
  * collective shares (each failing with an {@link MPIException} that names the call, the rank, the communicator and
  * the offending values), and the steps that are more than one railcoll call (the padded blocks behind the
  * v-collectives, the fold behind a user reduction on an odd-sized datatype). Lives for one call, on its thread.
+ *
+ * <p>A communicator's blocking calls that are not nested in another call on it share one reusable {@code Call}
+ * ({@link #reusable}, decision 0136), renamed at each call, which also remembers across calls the {@link Transfer}s of
+ * the datatypes and the {@link UserBuffer} views of the buffers it was given. It may do so because nothing a blocking
+ * call makes outlives the call. Non-blocking calls and nested ones get a call of their own ({@link #once}), which
+ * remembers nothing: what they make lives on in their requests.
  */
 final class Call {
-    final String name;
+    /** This call's name; the reusable call's is set at each call. */
+    String name;
     final Backend backend;
     final int rank;
     final int size;
     final Staging staging;
-    private final String comm;
+    private final Comm comm;
+    /** The views of the program's buffers across calls; null on a call of its own. */
+    final BufferViews views;
+    /** The transfers of the datatypes of the last calls (reusable call only), round-robin over the slots. */
+    private final Transfer[] transfers;
+    private int nextTransfer;
 
-    Call(String name, Backend backend, Staging staging, String comm) {
+    private Call(String name, Backend backend, Staging staging, Comm comm, boolean reusable) {
         this.name = name;
         this.backend = backend;
         this.rank = backend.rank();
         this.size = backend.size();
         this.staging = staging;
         this.comm = comm;
+        this.views = reusable ? new BufferViews() : null;
+        this.transfers = reusable ? new Transfer[4] : null;
+    }
+
+    /** A call of its own, for one non-blocking or nested call. */
+    static Call once(String name, Backend backend, Staging staging, Comm comm) {
+        return new Call(name, backend, staging, comm, false);
+    }
+
+    /** The reusable call of {@code comm}'s blocking calls over {@code backend}, named at each call ({@link #named}). */
+    static Call reusable(Backend backend, Staging staging, Comm comm) {
+        return new Call("", backend, staging, comm, true);
+    }
+
+    /** This reusable call, as call {@code name}. */
+    Call named(String name) {
+        this.name = name;
+        return this;
     }
 
     /** An MPI error of this call: {@code MPI_ERR_X: bcast on rank 2 of MPI_COMM_WORLD: detail}. */
     MPIException error(int errorClass, String detail) {
-        return MPIException.of(errorClass, name + " on rank " + rank + " of " + comm + ": " + detail);
+        return MPIException.of(errorClass, name + " on rank " + rank + " of " + comm.describe() + ": " + detail);
     }
 
     void count(int count, String what) throws MPIException {
@@ -49,7 +79,18 @@ final class Call {
     Transfer transfer(Datatype type) throws MPIException {
         Objects.requireNonNull(type, "datatype");
         type.usable(this);
-        return new Transfer(type, this);
+        if (transfers == null) {
+            return new Transfer(type, this);
+        }
+        for (Transfer t : transfers) {
+            if (t != null && t.type == type) {
+                return t;
+            }
+        }
+        Transfer t = new Transfer(type, this);
+        transfers[nextTransfer] = t;
+        nextTransfer = (nextTransfer + 1) % transfers.length;
+        return t;
     }
 
     /** Sender and receiver must describe the same bytes ({@code MPI_ERR_TRUNCATE} otherwise). */
@@ -67,7 +108,7 @@ final class Call {
         if (op.isFreed()) {
             throw error(MPI.ERR_OP, "invalid reduce operation: the op was freed");
         }
-        Reductions.Plan plan = Reductions.plan(op, type, this);
+        Reductions.Plan plan = type.plan(op, this);
         op.markUsed();
         return plan;
     }

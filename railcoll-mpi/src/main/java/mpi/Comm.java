@@ -29,6 +29,8 @@ public class Comm implements Freeable, Cloneable {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Staging staging = new Staging();
+    /** The call state this communicator's blocking calls share ({@link Call#reusable}); used under {@link #lock}. */
+    private Call reusable;
     private final Attributes attributes = new Attributes();
     private volatile Backend backend;
     /** The world ranks of the members, in rank order: what {@link #compare} and {@link #getGroup} answer from. */
@@ -77,6 +79,7 @@ public class Comm implements Freeable, Cloneable {
         lock.lock();
         try {
             backend = null;
+            reusable = null;
             staging.close();
         } finally {
             lock.unlock();
@@ -136,6 +139,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             freed = true;
             backend = null;
+            reusable = null;
             staging.close();
             b.close();
         } catch (RuntimeException e) {
@@ -362,13 +366,23 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- collectives ----
 
+    // The hot collectives run their bodies inline between begin() and the unlock, without a lambda (decision 0136).
+
     public final void barrier() throws MPIException {
-        collective("barrier", c -> c.backend.barrier());
+        Call c = begin("barrier");
+        try {
+            c.backend.barrier();
+        } catch (RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** {@code root}'s {@code count} elements of {@code buf} into every rank's {@code buf}. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        collective("bcast", c -> {
+        Call c = begin("bcast");
+        try {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -378,7 +392,11 @@ public class Comm implements Freeable, Cloneable {
             if (c.rank != root) {
                 t.deliver(bytes, b, 0, count);
             }
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Rank i's {@code sendcount} elements land as block i ({@code recvcount} elements) of the root's {@code recvbuf}. */
@@ -483,7 +501,8 @@ public class Comm implements Freeable, Cloneable {
     /** Every rank's {@code sendcount} elements land as block i of every rank's {@code recvbuf}. */
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                 Datatype recvtype) throws MPIException {
-        collective("allGather", c -> {
+        Call c = begin("allGather");
+        try {
             c.count(sendcount, "sendcount");
             c.count(recvcount, "recvcount");
             Transfer s = c.transfer(sendtype);
@@ -495,12 +514,17 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = r.recvArea(out, all);
             c.backend.allgather(send, recv);
             r.deliver(recv, out, 0, all);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** In place: {@code buf} holds {@code size * count} elements, this rank's block already at {@code rank * count}. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        collective("allGather", c -> {
+        Call c = begin("allGather");
+        try {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             long all = (long) count * c.size;
@@ -509,7 +533,11 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = t.recvArea(b, all);
             c.backend.allgather(own, recv);
             t.deliver(recv, b, 0, all);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -593,18 +621,39 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code recvbuf} on every rank gets the element-wise {@code op} of every rank's {@code count} elements. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        elementwise("allReduce", sendbuf, recvbuf, count, type, op, (c, plan, t, send, recv) -> {
+        Call c = begin("allReduce");
+        try {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
+            MemorySegment recv = t.recvArea(out, count);
             c.allreduce(plan, op, t, send, recv, count);
-            return true;
-        });
+            t.deliver(recv, out, 0, count);
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        elementwise("allReduce", buf, count, type, op, (c, plan, t, send, recv) -> {
-            c.allreduce(plan, op, t, send, recv, count);
-            return true;
-        });
+        Call c = begin("allReduce");
+        try {
+            c.count(count, "count");
+            Transfer t = c.transfer(type);
+            Reductions.Plan plan = c.plan(op, type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment data = t.send(b, 0, count);
+            c.allreduce(plan, op, t, data, data, count);
+            t.deliver(data, b, 0, count);
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -613,7 +662,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        collective("reduce", c -> {
+        Call c = begin("reduce");
+        try {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -627,7 +677,11 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = t.recvArea(out, count);
             c.reduce(plan, op, t, send, recv, count, root);
             t.deliver(recv, out, 0, count);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -635,7 +689,8 @@ public class Comm implements Freeable, Cloneable {
      * {@code buf} is input only and is not modified.
      */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        collective("reduce", c -> {
+        Call c = begin("reduce");
+        try {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -648,7 +703,11 @@ public class Comm implements Freeable, Cloneable {
             }
             c.reduce(plan, op, t, data, data, count, root);
             t.deliver(data, b, 0, count);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -1538,7 +1597,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * An element-wise reduction ({@code allReduce}, {@code scan}, {@code exScan}) of {@code count} elements from
+     * An element-wise reduction ({@code scan}, {@code exScan}) of {@code count} elements from
      * {@code sendbuf} into {@code recvbuf}, each packed or used as it is ({@link Transfer}).
      */
     final void elementwise(String name, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, Elementwise how)
@@ -1882,6 +1941,30 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code staging} null: the communicator's own, reset for this call. */
     private void collective(String name, Comm reportTo, Staging own, Body body) throws MPIException {
+        Call c = begin(name, reportTo, own);
+        try {
+            body.run(c);
+        } catch (MPIException | RuntimeException e) {
+            throw fault(reportTo, name, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link #begin(String, Comm, Staging)} of a blocking call whose errors go to this communicator's handler. */
+    private Call begin(String name) throws MPIException {
+        return begin(name, this, null);
+    }
+
+    /**
+     * Starts call {@code name}: after {@code MPI.check()}, with the call lock taken (the caller unlocks it in a
+     * {@code finally} after the call, and hands what it throws to {@link #fault}). A blocking call ({@code own} null)
+     * that this thread is not already inside (a user op calling MPI) resets the communicator's staging memory and gets
+     * its reusable {@link Call}; the others get a call of their own. The hot collectives (barrier, bcast, allGather,
+     * allReduce, reduce) run their bodies between this and the unlock, the rest through {@link #collective}: the same
+     * steps, with a lambda, which allocates (decision 0136).
+     */
+    private Call begin(String name, Comm reportTo, Staging own) throws MPIException {
         Backend b = live(name);
         if (!lock.tryLock()) {
             if (!MPI.threadMultiple()) {
@@ -1892,21 +1975,39 @@ public class Comm implements Freeable, Cloneable {
             lock.lock();
         }
         try {
-            if (own == null && lock.getHoldCount() == 1) {
-                staging.reset(); // not in a call this thread is already inside (a user op calling MPI)
+            if (own != null) {
+                return Call.once(name, b, own, this);
             }
-            body.run(new Call(name, b, own == null ? staging : own, this.name));
-        } catch (MPIException e) {
-            throw reportTo.raise(name, e);
+            if (lock.getHoldCount() > 1) {
+                return Call.once(name, b, staging, this); // nested: the outer call's staging stays in use
+            }
+            staging.reset();
+            Call c = reusable;
+            if (c == null || c.backend != b) {
+                c = Call.reusable(b, staging, this);
+                reusable = c;
+            }
+            return c.named(name);
         } catch (RuntimeException e) {
-            MPIException m = mpiError(name, e);
-            if (m == null) {
-                throw e;
-            }
-            throw reportTo.raise(name, m);
-        } finally {
             lock.unlock();
+            throw fault(reportTo, name, e);
         }
+    }
+
+    /**
+     * What {@code e}, raised inside call {@code name}, becomes: an MPI error, handed to {@code reportTo}'s error handler
+     * and returned to throw if the handler returns; a runtime exception that is no MPI error is rethrown as it is.
+     */
+    private MPIException fault(Comm reportTo, String name, Exception e) {
+        if (e instanceof MPIException m) {
+            return reportTo.raise(name, m);
+        }
+        RuntimeException r = (RuntimeException) e;
+        MPIException m = mpiError(name, r);
+        if (m == null) {
+            throw r;
+        }
+        return reportTo.raise(name, m);
     }
 
     /**

@@ -21,6 +21,16 @@ public final class Datatype implements Freeable, Cloneable {
     private boolean committed;
     private boolean freed;
     private final Attributes attributes = new Attributes();
+    /**
+     * The reduction plans of the ops this type was last reduced by (decision 0136), replaced round-robin. Calls on
+     * several threads may read and write it at once: each entry is an immutable record, so a reader sees a whole one
+     * or none, and a lost write only means the plan is made again.
+     */
+    private final PlanEntry[] plans = new PlanEntry[4];
+    private int nextPlan;
+
+    private record PlanEntry(Op op, Reductions.Plan plan) {
+    }
 
     private Datatype(BaseType baseType, TypeMap map, Primitive predefined, String name, boolean committed) {
         this.baseType = baseType;
@@ -258,6 +268,21 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** Checks that this type may carry data in {@code call}: alive and committed. */
+    /** How {@code op} reduces this type ({@link Reductions#plan}), made once per op and kept. */
+    Reductions.Plan plan(Op op, Call call) throws MPIException {
+        PlanEntry[] known = plans;
+        for (PlanEntry e : known) {
+            if (e != null && e.op == op) {
+                return e.plan;
+            }
+        }
+        Reductions.Plan plan = Reductions.plan(op, this, call);
+        int slot = nextPlan;
+        nextPlan = (slot + 1) % known.length;
+        known[slot] = new PlanEntry(op, plan);
+        return plan;
+    }
+
     void usable(Call call) throws MPIException {
         if (freed) {
             throw call.error(MPI.ERR_TYPE, "invalid datatype: " + (this == MPI.DATATYPE_NULL ? "MPI.DATATYPE_NULL"

@@ -3,6 +3,7 @@ package mpi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,6 +18,12 @@ final class Staging implements AutoCloseable {
     private long used;
     /** Regions outgrown during the current call, whose slices are still in use until it ends. */
     private final List<Arena> retired = new ArrayList<>();
+    /**
+     * The slices of the current region taken by the last calls, by their order in the call: a call that takes what the
+     * previous one took gets the same slice objects again (decision 0136), so that like calls allocate nothing.
+     */
+    private final MemorySegment[] taken = new MemorySegment[8];
+    private int takes;
 
     MemorySegment take(long bytes) {
         if (region == null || region.byteSize() - used < bytes) {
@@ -27,18 +34,29 @@ final class Staging implements AutoCloseable {
             arena = Arena.ofShared();
             region = arena.allocate(size, 64);
             used = 0;
+            Arrays.fill(taken, null);
         }
-        MemorySegment s = region.asSlice(used, bytes);
+        int order = takes++;
+        MemorySegment s = order < taken.length ? taken[order] : null;
+        if (s == null || s.byteSize() != bytes || s.address() != region.address() + used) {
+            s = region.asSlice(used, bytes);
+            if (order < taken.length) {
+                taken[order] = s;
+            }
+        }
         used += (bytes + 63) & ~63L;
         return s;
     }
 
     void reset() {
         used = 0;
-        for (Arena a : retired) {
-            a.close();
+        takes = 0;
+        if (!retired.isEmpty()) {
+            for (Arena a : retired) {
+                a.close();
+            }
+            retired.clear();
         }
-        retired.clear();
     }
 
     @Override
@@ -48,6 +66,7 @@ final class Staging implements AutoCloseable {
             arena.close();
             arena = null;
             region = null;
+            Arrays.fill(taken, null);
         }
     }
 }

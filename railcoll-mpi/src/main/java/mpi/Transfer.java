@@ -37,7 +37,7 @@ final class Transfer {
     /** The packed bytes of elements {@code [first, first + count)} of {@code b}, to be sent (or reduced in place). */
     MemorySegment send(UserBuffer b, long first, long count) {
         if (direct(b)) {
-            return b.memory.asSlice(origin(first), bytes(count));
+            return first == 0 ? b.leading(bytes(count)) : b.memory.asSlice(origin(first), bytes(count));
         }
         return sendCopy(b, first, count);
     }
@@ -57,7 +57,7 @@ final class Transfer {
     /** Where {@code count} elements are received for {@code b}: its own memory, or staging to unpack from. */
     MemorySegment recvArea(UserBuffer b, long count) {
         if (direct(b)) {
-            return b.memory.asSlice(0, bytes(count));
+            return b.leading(bytes(count));
         }
         return call.staging.take(bytes(count));
     }
@@ -76,8 +76,7 @@ final class Transfer {
     /** Puts {@code count} received elements from {@code bytes} at element {@code first} of {@code b}. */
     void deliver(MemorySegment bytes, UserBuffer b, long first, long count) {
         long at = origin(first);
-        boolean same = bytes.heapBase().equals(b.memory.heapBase()) && bytes.address() == b.memory.address() + at;
-        if (!same) {
+        if (!b.startsAt(bytes, at)) {
             type.map.unpack(bytes, 0, count, b.memory, at);
         }
         b.commit();

@@ -11,12 +11,23 @@ import java.nio.Buffer;
  * hold the datatype's base type; a direct buffer may hold any.
  */
 final class UserBuffer {
+    /**
+     * What a count of 0 with a null buffer is: MPI ignores a buffer of no elements. Shared by every thread: it is only
+     * ever asked for 0 bytes, so {@link #leading} never writes its slice field.
+     */
+    private static final UserBuffer NONE = new UserBuffer(MemorySegment.ofArray(new byte[0]), null);
+
     final MemorySegment memory;
     private final boolean[] booleans;
+    /** Whether railcoll can move these bytes as they are: native memory, or a heap segment over a {@code byte[]}. */
+    private final boolean railcollCanUse;
+    /** The last leading slice {@link #leading} made, kept for the next call of the same count. */
+    private MemorySegment leading;
 
     private UserBuffer(MemorySegment memory, boolean[] booleans) {
         this.memory = memory;
         this.booleans = booleans;
+        this.railcollCanUse = booleans == null && (memory.isNative() || memory.heapBase().orElse(null) instanceof byte[]);
     }
 
     /**
@@ -27,7 +38,7 @@ final class UserBuffer {
      */
     static UserBuffer of(Object buffer, Datatype type, long count, String role, Call call) throws MPIException {
         if (buffer == null && count == 0) {
-            return new UserBuffer(MemorySegment.ofArray(new byte[0]), null); // MPI ignores a buffer of no elements
+            return NONE;
         }
         if (buffer == null) {
             throw call.error(MPI.ERR_BUFFER, "invalid buffer pointer: " + role + " is null but holds " + count
@@ -44,11 +55,8 @@ final class UserBuffer {
                 bytes[i] = (byte) (flags[i] ? 1 : 0);
             }
             b = new UserBuffer(MemorySegment.ofArray(bytes), flags);
-        } else if (buffer instanceof Buffer nio) {
-            Buffer whole = nio.duplicate().clear();
-            b = new UserBuffer(MemorySegment.ofBuffer(whole), null);
         } else {
-            b = new UserBuffer(BaseType.arrayView(buffer), null);
+            b = call.views == null ? view(buffer) : call.views.of(buffer);
         }
         long first = type.map.firstByte(count);
         long end = type.map.endByte(count);
@@ -59,9 +67,41 @@ final class UserBuffer {
         return b;
     }
 
+    /** A new view of {@code buffer}: a {@link Buffer} from its first byte, or an array other than {@code boolean[]}. */
+    static UserBuffer view(Object buffer) {
+        if (buffer instanceof Buffer nio) {
+            return new UserBuffer(MemorySegment.ofBuffer(nio.duplicate().clear()), null);
+        }
+        return new UserBuffer(BaseType.arrayView(buffer), null);
+    }
+
     /** Whether railcoll can move these bytes as they are: native memory, or a heap segment over a {@code byte[]}. */
     boolean railcollCanUse() {
-        return booleans == null && (memory.isNative() || memory.heapBase().orElse(null) instanceof byte[]);
+        return railcollCanUse;
+    }
+
+    /**
+     * The first {@code bytes} of the buffer: all of it when that is its size, else a slice, the same slice as the last
+     * call's when the count is the same (a loop of like calls makes none after the first).
+     */
+    MemorySegment leading(long bytes) {
+        if (bytes == memory.byteSize()) {
+            return memory;
+        }
+        MemorySegment s = leading;
+        if (s == null || s.byteSize() != bytes) {
+            s = memory.asSlice(0, bytes);
+            leading = s;
+        }
+        return s;
+    }
+
+    /** Whether {@code bytes} starts at byte {@code at} of this buffer's memory (a receive that landed in place). */
+    boolean startsAt(MemorySegment bytes, long at) {
+        if (bytes.isNative() != memory.isNative() || bytes.address() != memory.address() + at) {
+            return false;
+        }
+        return memory.isNative() || bytes.heapBase().equals(memory.heapBase());
     }
 
     /** Makes received bytes visible in the program's buffer (only a {@code boolean[]} needs it). */
