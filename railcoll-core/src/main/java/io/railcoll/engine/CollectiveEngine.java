@@ -23,7 +23,6 @@ import io.railcoll.transport.Transport;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
@@ -1233,7 +1232,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * the record of a finished one; held (null) until this rank posts that call when it has not yet; a call too old
      * to be on record is not checked (the peer's data for it arrived and was checked then).
      */
-    private ByteBuffer onProbe(FrameHeader h) {
+    private MemorySegment onProbe(FrameHeader h) {
         if (failure != null) {
             return null; // nothing is checked or delivered after a failure
         }
@@ -1464,7 +1463,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     // ---- FrameSink: called by transports, on this thread or on their own progress threads ----
 
     @Override
-    public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+    public MemorySegment onDataHeader(int rail, FrameHeader h) {
         if (h.tag == PROBE_TAG) {
             return onProbe(h);
         }
@@ -1493,9 +1492,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + " put " + h.putLength + " bytes (tag " + h.tag + "), rank " + rank + " expects " + p.slotLen[s]);
         }
         if (h.fragLength == 0) {
+            h.landingOffset = 0;
             return EMPTY;
         }
-        return posting.buffers[p.slotBuf[s]].asSlice(p.slotOff[s] + h.fragOffset, h.fragLength).asByteBuffer();
+        // The bound buffer whole, the frame's place in it in the header: nothing is allocated per frame.
+        h.landingOffset = p.slotOff[s] + h.fragOffset;
+        return posting.buffers[p.slotBuf[s]];
     }
 
     @Override
@@ -1625,7 +1627,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return String.format(java.util.Locale.ROOT, "%.1f s", ns / 1e9);
     }
 
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    /** Where a frame without payload lands (a probe's, a zero-byte put's). */
+    static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
     /** Starts the ABORT reason of a mismatch, so that the peers throw {@link MismatchException} as well. */
     private static final String MISMATCH_MARK = "mismatch: ";
 
