@@ -1236,6 +1236,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (failure != null) {
             return null; // nothing is checked or delivered after a failure
         }
+        h.landingOffset = 0;
         Posting posting = table[(int) (h.seq & (WINDOW - 1))];
         if (posting.activeSeq == h.seq) {
             checkCall(posting, h);

@@ -395,7 +395,7 @@ final class ShmLink {
     }
 
     private void begin(MemorySegment t) {
-        long at = inHeader.landingOffset;
+        long at = inHeader.fragLength == 0 ? 0 : inHeader.landingOffset; // nothing lands: where does not matter
         if (at < 0 || at > t.byteSize() - inHeader.fragLength) {
             throw new IllegalStateException("sink returned " + t.byteSize() + " bytes to land a " + inHeader.fragLength
                     + "-byte frame at " + at);

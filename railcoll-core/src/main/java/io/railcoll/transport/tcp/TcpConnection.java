@@ -656,7 +656,19 @@ final class TcpConnection {
         updateInterest();
     }
 
+    /**
+     * Whether a DATA frame waits in the queue. Asked whenever a frame pauses (often, in a loop of calls: a peer's next
+     * call arrives before this rank posts it), so the common answers come from the queue's ends without an iterator;
+     * only control frames (an ACK, an ABORT, a GOODBYE) at both ends make it look through the middle.
+     */
     private boolean hasQueuedData() {
+        OutFrame first = queue.peekFirst();
+        if (first == null || first.type == FrameHeader.DATA || queue.peekLast().type == FrameHeader.DATA) {
+            return first != null;
+        }
+        if (queue.size() <= 2) {
+            return false;
+        }
         for (OutFrame f : queue) {
             if (f.type == FrameHeader.DATA) {
                 return true;
@@ -756,12 +768,12 @@ final class TcpConnection {
      * the view is never shared. Memory a view cannot span (2 GiB or more) gets a view of the fragment alone.
      */
     private ByteBuffer landing(MemorySegment memory, long offset, int length) {
+        if (length == 0) {
+            return NO_PAYLOAD; // nothing lands: where does not matter
+        }
         if (offset < 0 || offset > memory.byteSize() - length) {
             throw new IllegalStateException("sink returned " + memory.byteSize() + " bytes to land a " + length
                     + "-byte fragment at " + offset);
-        }
-        if (length == 0) {
-            return NO_PAYLOAD;
         }
         if (memory.byteSize() > Integer.MAX_VALUE) {
             return memory.asSlice(offset, length).asByteBuffer();
