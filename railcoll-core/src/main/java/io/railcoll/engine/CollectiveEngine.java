@@ -478,10 +478,22 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (inFlight++ == 0) {
             oldestSeq = seq;
         }
-        for (Transport t : transports) {
-            t.resume();
-        }
+        resumeTransports();
         return seq;
+    }
+
+    /**
+     * Offers the frames held back for a call not posted yet again, now that one is. Only transports that carry this
+     * communicator's traffic can hold such frames: a rail no peer is routed through (a one-node job's) carries only
+     * goodbyes and aborts, and resuming it cost every call a lock, a selector poll (a system call) and its
+     * housekeeping (decision 0128).
+     */
+    private void resumeTransports() {
+        for (int i = 0; i < transports.length; i++) {
+            if (carriesTraffic[i]) {
+                transports[i].resume();
+            }
+        }
     }
 
     /** The slot of call {@code seq}, its previous call driven to completion first when it still holds it. */
@@ -559,9 +571,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false, null, null);
         p.onResult = call.recv() == null ? call.unpack() : null;
         p.reservedSeq = Posting.NONE; // after activeSeq: see Posting#reservedSeq
-        for (Transport t : transports) {
-            t.resume();
-        }
+        resumeTransports();
     }
 
     private static MemorySegment packedSend(Posting p, PackedCall call) {
@@ -1338,8 +1348,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         boolean all = awaited == null || (idle & 7) == 0 || sendsPending();
         for (int i = 0; i < transports.length; i++) {
             Transport t = transports[i];
-            // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then.
-            if (t == awaited || all && (carriesTraffic[i] || (idle & 255) == 0)) {
+            // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then, not in
+            // the first round of every wait (a system call per call on a one-node job, decision 0128).
+            if (t == awaited || all && carriesTraffic[i] || (idle & 255) == 255) {
                 work += t.poll();
             }
         }
