@@ -117,9 +117,8 @@ final class TcpConnection {
     /** Volatile only so that other drivers asking {@link #paused} see a recent value. */
     private volatile State state = State.HEADER;
     private ByteBuffer target;
-    /** The memory frames last landed in on this connection, and this connection's view of it (see {@link #landing}). */
-    private MemorySegment landingMemory;
-    private ByteBuffer landingView;
+    /** This connection's views of the memories frames land in (see {@link #landing}). */
+    private final SegmentViews landingViews = new SegmentViews();
     private static final ByteBuffer NO_PAYLOAD = ByteBuffer.allocate(0);
     private long discardLeft;
     private long received;
@@ -763,9 +762,9 @@ final class TcpConnection {
 
     /**
      * A view of {@code length} bytes at {@code offset} of {@code memory} for the socket to read into: this connection's
-     * view of that memory, made once and reused while frames land in the same memory (a loop of calls on the same
-     * buffers allocates none), positioned and limited to the fragment. One frame at a time arrives on a connection, so
-     * the view is never shared. Memory a view cannot span (2 GiB or more) gets a view of the fragment alone.
+     * view of that memory, made once and reused while frames land in it (a loop of calls on the same buffers allocates
+     * none), positioned and limited to the fragment. One frame at a time arrives on a connection, so the view is never
+     * shared. Memory a view cannot span (2 GiB or more) gets a view of the fragment alone.
      */
     private ByteBuffer landing(MemorySegment memory, long offset, int length) {
         if (length == 0) {
@@ -778,12 +777,7 @@ final class TcpConnection {
         if (memory.byteSize() > Integer.MAX_VALUE) {
             return memory.asSlice(offset, length).asByteBuffer();
         }
-        if (memory != landingMemory) {
-            landingView = memory.asByteBuffer();
-            landingMemory = memory;
-        }
-        landingView.limit((int) (offset + length)).position((int) offset);
-        return landingView;
+        return landingViews.of(memory, offset, length);
     }
 
     private void drainInto(ByteBuffer dst) {
