@@ -18,8 +18,9 @@ final class CallGate {
     private final ReentrantLock turn;
     private final int rank;
     private final AtomicReference<Thread> inside = new AtomicReference<>();
-    /** What the thread inside called, for the refusal's message. */
+    /** What the thread inside called ({@code insideCall + insidePart}), for the refusal's message. */
     private volatile String insideCall = "";
+    private volatile String insidePart = "";
     /** Nesting depth of the thread inside; only that thread touches it. */
     private int depth;
 
@@ -38,6 +39,14 @@ final class CallGate {
      * @throws IllegalStateException when another thread is inside and the communicator is not thread-safe
      */
     void enter(String call) {
+        enter(call, "");
+    }
+
+    /**
+     * As {@link #enter(String)} for the call named {@code call + part} ("iallgather" and ".await"): the name is only
+     * joined when a refusal needs it, so a call allocates nothing here.
+     */
+    void enter(String call, String part) {
         Thread me = Thread.currentThread();
         if (inside.get() == me) {
             depth++;
@@ -48,16 +57,17 @@ final class CallGate {
         }
         if (!inside.compareAndSet(null, me)) {
             Thread other = inside.get();
-            String otherCall = insideCall;
+            String otherCall = insideCall + insidePart;
             if (turn != null) {
                 turn.unlock();
             }
-            throw new IllegalStateException("rank " + rank + ": thread '" + me.getName() + "' called " + call
+            throw new IllegalStateException("rank " + rank + ": thread '" + me.getName() + "' called " + call + part
                     + " while thread '" + (other == null ? "?" : other.getName()) + "' is inside " + otherCall
                     + ": a communicator is used by one thread at a time unless it is thread-safe"
                     + " (RAILCOLL_THREAD_SAFE=on, Config.withThreadSafe(true))");
         }
         insideCall = call;
+        insidePart = part;
         depth = 1;
     }
 
@@ -65,6 +75,7 @@ final class CallGate {
     void exit() {
         if (--depth == 0) {
             insideCall = "";
+            insidePart = "";
             inside.set(null);
             if (turn != null) {
                 turn.unlock();

@@ -65,7 +65,7 @@ public final class MessageRequest extends Request {
      * changes nothing, when a message has matched it already (or for a send, which cannot be cancelled).
      */
     public boolean cancel() {
-        gate.enter(call + ".cancel");
+        gate.enter(call, ".cancel");
         try {
             return op instanceof PointToPoint.RecvOp r && p2p.cancel(r);
         } finally {
@@ -80,7 +80,7 @@ public final class MessageRequest extends Request {
 
     @Override
     public boolean test() {
-        gate.enter(call + ".test");
+        gate.enter(call, ".test");
         try {
             return finished(p2p.await(op, System.nanoTime()));
         } finally {
@@ -91,7 +91,7 @@ public final class MessageRequest extends Request {
     @Override
     boolean awaitUntil(long untilNs) {
         while (true) {
-            gate.enter(call + ".await");
+            gate.enter(call, ".await");
             try {
                 // Thread-safe: a turn at a time, so other threads may start and await calls meanwhile.
                 long turnEnd = gate.threadSafe() ? System.nanoTime() + TURN_NS : Long.MAX_VALUE;
@@ -113,7 +113,7 @@ public final class MessageRequest extends Request {
      */
     @Override
     public CompletableFuture<Void> toCompletableFuture() {
-        gate.enter(call + ".toCompletableFuture");
+        gate.enter(call, ".toCompletableFuture");
         try {
             if (future == null) {
                 future = new CompletableFuture<>();

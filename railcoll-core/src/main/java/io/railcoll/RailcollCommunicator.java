@@ -702,10 +702,13 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ibarrier() {
-        return start("ibarrier", () -> {
+        gate.enter("ibarrier");
+        try {
             open();
-            return run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, true);
-        });
+            return request(run(shape(Collective.BARRIER, 0, 0), NO_BUFFER, NO_BUFFER, true), "ibarrier");
+        } finally {
+            gate.exit();
+        }
     }
 
     // ---- broadcast ----
@@ -722,7 +725,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ibroadcast(MemorySegment buffer, int root) {
-        return start("ibroadcast", () -> broadcast(buffer, root, true));
+        gate.enter("ibroadcast");
+        try {
+            return request(broadcast(buffer, root, true), "ibroadcast");
+        } finally {
+            gate.exit();
+        }
     }
 
     private long broadcast(MemorySegment buffer, int root, boolean nonBlocking) {
@@ -761,7 +769,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request igather(MemorySegment send, MemorySegment recv, int root) {
-        return start("igather", () -> gather(send, recv, root, true));
+        gate.enter("igather");
+        try {
+            return request(gather(send, recv, root, true), "igather");
+        } finally {
+            gate.exit();
+        }
     }
 
     private long gather(MemorySegment send, MemorySegment recv, int root, boolean nonBlocking) {
@@ -804,7 +817,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request iallgather(MemorySegment send, MemorySegment recv) {
-        return start("iallgather", () -> allgather(send, recv, true));
+        gate.enter("iallgather");
+        try {
+            return request(allgather(send, recv, true), "iallgather");
+        } finally {
+            gate.exit();
+        }
     }
 
     private long allgather(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
@@ -844,7 +862,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ialltoall(MemorySegment send, MemorySegment recv) {
-        return start("ialltoall", () -> alltoall(send, recv, true));
+        gate.enter("ialltoall");
+        try {
+            return request(alltoall(send, recv, true), "ialltoall");
+        } finally {
+            gate.exit();
+        }
     }
 
     private long alltoall(MemorySegment send, MemorySegment recv, boolean nonBlocking) {
@@ -889,8 +912,13 @@ final class RailcollCommunicator implements Communicator {
     /** Through {@link #combine}, which gives arrays other than byte[] memory of the call's own (decision 0090). */
     @Override
     public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        return start("iallreduce", () -> combine("iallreduce", Collective.ALLREDUCE, send, recv, type, count, op, 0,
-                true));
+        gate.enter("iallreduce");
+        try {
+            return request(combine("iallreduce", Collective.ALLREDUCE, send, recv, type, count, op, 0, true),
+                    "iallreduce");
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -980,7 +1008,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
-        return start("ireduce", () -> combine("ireduce", Collective.REDUCE, send, recv, type, count, op, root, true));
+        gate.enter("ireduce");
+        try {
+            return request(combine("ireduce", Collective.REDUCE, send, recv, type, count, op, root, true), "ireduce");
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -991,8 +1024,13 @@ final class RailcollCommunicator implements Communicator {
     @Override
     public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount,
                                        Operator op) {
-        return start("ireduceScatterBlock", () -> combine("ireduceScatterBlock", Collective.REDUCE_SCATTER, send, recv,
-                type, recvCount, op, 0, true));
+        gate.enter("ireduceScatterBlock");
+        try {
+            return request(combine("ireduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0,
+                    true), "ireduceScatterBlock");
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -1002,7 +1040,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        return start("iscan", () -> combine("iscan", Collective.SCAN, send, recv, type, count, op, 0, true));
+        gate.enter("iscan");
+        try {
+            return request(combine("iscan", Collective.SCAN, send, recv, type, count, op, 0, true), "iscan");
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -1012,7 +1055,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        return start("iexscan", () -> combine("iexscan", Collective.EXSCAN, send, recv, type, count, op, 0, true));
+        gate.enter("iexscan");
+        try {
+            return request(combine("iexscan", Collective.EXSCAN, send, recv, type, count, op, 0, true), "iexscan");
+        } finally {
+            gate.exit();
+        }
     }
 
     private void combineBlocking(String call, Collective collective, MemorySegment send, MemorySegment recv,
@@ -1128,7 +1176,12 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public Request iscatter(MemorySegment send, MemorySegment recv, int root) {
-        return start("iscatter", () -> scatter(send, recv, root, true));
+        gate.enter("iscatter");
+        try {
+            return request(scatter(send, recv, root, true), "iscatter");
+        } finally {
+            gate.exit();
+        }
     }
 
     private long scatter(MemorySegment send, MemorySegment recv, int root, boolean nonBlocking) {
@@ -1609,10 +1662,19 @@ final class RailcollCommunicator implements Communicator {
     private Request start(String call, java.util.function.LongSupplier start) {
         gate.enter(call);
         try {
-            return new Request(engine, gate, start.getAsLong(), call);
+            return request(start.getAsLong(), call);
         } finally {
             gate.exit();
         }
+    }
+
+    /**
+     * The request of call {@code seq}, started by {@code call} inside the thread contract. The common i-forms call this
+     * inline rather than through {@link #start}, whose lambda would capture their arguments: one allocation per call
+     * besides the request itself.
+     */
+    private Request request(long seq, String call) {
+        return new Request(engine, gate, seq, call);
     }
 
     /** The call's type and operator, checked to go together; the last pair is kept, so loops allocate none. */

@@ -87,7 +87,7 @@ public sealed class Request permits MessageRequest {
      * @throws RailcollException the failure that ended it
      */
     public boolean test() {
-        gate.enter(call + ".test");
+        gate.enter(call, ".test");
         try {
             return engine.test(seq);
         } finally {
@@ -103,7 +103,7 @@ public sealed class Request permits MessageRequest {
      * its wait, and may call the communicator under its thread contract.
      */
     public CompletableFuture<Void> toCompletableFuture() {
-        gate.enter(call + ".toCompletableFuture");
+        gate.enter(call, ".toCompletableFuture");
         try {
             return engine.future(seq);
         } finally {
@@ -163,7 +163,7 @@ public sealed class Request permits MessageRequest {
     /** Waits until the request has finished (true) or {@code untilNs} has passed (false). */
     boolean awaitUntil(long untilNs) {
         if (!gate.threadSafe()) {
-            gate.enter(call + ".await");
+            gate.enter(call, ".await");
             try {
                 return engine.await(seq, untilNs);
             } finally {
@@ -172,7 +172,7 @@ public sealed class Request permits MessageRequest {
         }
         // Thread-safe: hold the communicator a turn at a time, so other threads may start and await calls meanwhile.
         while (true) {
-            gate.enter(call + ".await");
+            gate.enter(call, ".await");
             try {
                 long turnEnd = System.nanoTime() + TURN_NS;
                 if (engine.await(seq, untilNs - turnEnd < 0 ? untilNs : turnEnd)) {

@@ -23,7 +23,6 @@ import io.railcoll.transport.Transport;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
@@ -503,10 +502,22 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (inFlight++ == 0) {
             oldestSeq = seq;
         }
-        for (Transport t : transports) {
-            t.resume();
-        }
+        resumeTransports();
         return seq;
+    }
+
+    /**
+     * Offers the frames held back for a call not posted yet again, now that one is. Only transports that carry this
+     * communicator's traffic can hold such frames: a rail no peer is routed through (a one-node job's) carries only
+     * goodbyes and aborts, and resuming it cost every call a lock, a selector poll (a system call) and its
+     * housekeeping (decision 0128).
+     */
+    private void resumeTransports() {
+        for (int i = 0; i < transports.length; i++) {
+            if (carriesTraffic[i]) {
+                transports[i].resume();
+            }
+        }
     }
 
     /** The slot of call {@code seq}, its previous call driven to completion first when it still holds it. */
@@ -584,9 +595,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false, null, null);
         p.onResult = call.recv() == null ? call.unpack() : null;
         p.reservedSeq = Posting.NONE; // after activeSeq: see Posting#reservedSeq
-        for (Transport t : transports) {
-            t.resume();
-        }
+        resumeTransports();
     }
 
     private static MemorySegment packedSend(Posting p, PackedCall call) {
@@ -1260,10 +1269,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * the record of a finished one; held (null) until this rank posts that call when it has not yet; a call too old
      * to be on record is not checked (the peer's data for it arrived and was checked then).
      */
-    private ByteBuffer onProbe(FrameHeader h) {
+    private MemorySegment onProbe(FrameHeader h) {
         if (failure != null) {
             return null; // nothing is checked or delivered after a failure
         }
+        h.landingOffset = 0;
         Posting posting = table[(int) (h.seq & (WINDOW - 1))];
         if (posting.activeSeq == h.seq) {
             checkCall(posting, h);
@@ -1365,8 +1375,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         boolean all = awaited == null || (idle & 7) == 0 || sendsPending();
         for (int i = 0; i < transports.length; i++) {
             Transport t = transports[i];
-            // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then.
-            if (t == awaited || all && (carriesTraffic[i] || (idle & 255) == 0)) {
+            // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then, not in
+            // the first round of every wait (a system call per call on a one-node job, decision 0128).
+            if (t == awaited || all && carriesTraffic[i] || (idle & 255) == 255) {
                 work += t.poll();
             }
         }
@@ -1491,7 +1502,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     // ---- FrameSink: called by transports, on this thread or on their own progress threads ----
 
     @Override
-    public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+    public MemorySegment onDataHeader(int rail, FrameHeader h) {
         if (h.tag == PROBE_TAG) {
             return onProbe(h);
         }
@@ -1520,9 +1531,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + " put " + h.putLength + " bytes (tag " + h.tag + "), rank " + rank + " expects " + p.slotLen[s]);
         }
         if (h.fragLength == 0) {
+            h.landingOffset = 0;
             return EMPTY;
         }
-        return posting.buffers[p.slotBuf[s]].asSlice(p.slotOff[s] + h.fragOffset, h.fragLength).asByteBuffer();
+        // The bound buffer whole, the frame's place in it in the header: nothing is allocated per frame.
+        h.landingOffset = p.slotOff[s] + h.fragOffset;
+        return posting.buffers[p.slotBuf[s]];
     }
 
     @Override
@@ -1652,7 +1666,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         return String.format(java.util.Locale.ROOT, "%.1f s", ns / 1e9);
     }
 
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    /** Where a frame without payload lands (a probe's, a zero-byte put's). */
+    static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
     /** Starts the ABORT reason of a mismatch, so that the peers throw {@link MismatchException} as well. */
     private static final String MISMATCH_MARK = "mismatch: ";
 

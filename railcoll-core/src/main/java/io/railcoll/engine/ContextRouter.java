@@ -8,7 +8,7 @@ import io.railcoll.transport.FrameSink;
 import io.railcoll.transport.SharedDriver;
 import io.railcoll.transport.Transport;
 
-import java.nio.ByteBuffer;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +49,7 @@ public final class ContextRouter implements FrameSink {
         }
     }
 
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    private static final MemorySegment EMPTY = CollectiveEngine.EMPTY;
 
     private final int jobSize;
     private final SharedDriver driver;
@@ -166,7 +166,7 @@ public final class ContextRouter implements FrameSink {
     }
 
     @Override
-    public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+    public MemorySegment onDataHeader(int rail, FrameHeader h) {
         Member m = member(h.context);
         if (m == null) {
             if (!closed.contains(h.context)) {
@@ -174,13 +174,14 @@ public final class ContextRouter implements FrameSink {
                 return holdEarly(h);
             }
             if (h.tag == CollectiveEngine.PROBE_TAG && h.fragLength == 0) {
+                h.landingOffset = 0;
                 return EMPTY; // a late probe of a call this rank finished before closing the communicator
             }
             throw failAll(null, new MismatchException("rank " + h.sourceRank + " sent data (" + h.putLength
                     + " bytes, call #" + h.seq + ") for communication context " + Long.toHexString(h.context)
                     + ", which this rank has closed: the ranks disagree on when it is freed"));
         }
-        ByteBuffer target = deliverHeader(m, rail, h);
+        MemorySegment target = deliverHeader(m, rail, h);
         return target != null ? target : holdEarly(h);
     }
 
@@ -188,11 +189,11 @@ public final class ContextRouter implements FrameSink {
      * Where an early frame goes: memory of the router's while several communicators are open or this rank uses
      * point-to-point messages, else nowhere (pause).
      */
-    private ByteBuffer holdEarly(FrameHeader h) {
+    private MemorySegment holdEarly(FrameHeader h) {
         return communicators > 1 || pointToPoint ? early.hold(h) : null;
     }
 
-    private ByteBuffer deliverHeader(Member m, int rail, FrameHeader h) {
+    private MemorySegment deliverHeader(Member m, int rail, FrameHeader h) {
         int job = h.sourceRank;
         int from = m.rankOfJobRank[job];
         if (from < 0) {

@@ -2,7 +2,7 @@ package io.railcoll.engine;
 
 import io.railcoll.transport.FrameHeader;
 
-import java.nio.ByteBuffer;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -27,12 +27,12 @@ final class EarlyFrames {
     /** A frame read early: its header (the job's rank numbering) and payload, complete once all of it arrived. */
     private static final class Held {
         final FrameHeader header = new FrameHeader();
-        final ByteBuffer payload;
+        final MemorySegment payload;
         boolean complete;
 
         Held(FrameHeader h) {
             header.copyFrom(h);
-            payload = ByteBuffer.allocate(h.fragLength);
+            payload = MemorySegment.ofArray(new byte[h.fragLength]);
         }
     }
 
@@ -47,7 +47,7 @@ final class EarlyFrames {
     }
 
     /** The memory {@code h}'s payload goes to, or null (pause the connection) when the limit is reached. */
-    synchronized ByteBuffer hold(FrameHeader h) {
+    synchronized MemorySegment hold(FrameHeader h) {
         if (heldBytes + h.fragLength > LIMIT_BYTES) {
             return null;
         }
@@ -56,6 +56,7 @@ final class EarlyFrames {
         held.add(f);
         arriving.put(h, f);
         empty = false;
+        h.landingOffset = 0;
         return f.payload;
     }
 
@@ -78,18 +79,17 @@ final class EarlyFrames {
      * Offers every complete frame of {@code context}, oldest first, to {@code header} (which returns where its
      * payload goes, or null while its call is not posted); copies the payload there and calls {@code complete}.
      */
-    synchronized void replay(long context, Function<FrameHeader, ByteBuffer> header, Consumer<FrameHeader> complete) {
+    synchronized void replay(long context, Function<FrameHeader, MemorySegment> header, Consumer<FrameHeader> complete) {
         for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
             Held f = it.next();
             if (!f.complete || f.header.context != context) {
                 continue;
             }
-            ByteBuffer target = header.apply(f.header);
+            MemorySegment target = header.apply(f.header);
             if (target == null) {
                 continue;
             }
-            // The whole payload: transports that write through a segment view do not advance the buffer's position.
-            target.put(f.payload.clear());
+            MemorySegment.copy(f.payload, 0, target, f.header.landingOffset, f.header.fragLength);
             it.remove();
             heldBytes -= f.header.fragLength;
             complete.accept(f.header);

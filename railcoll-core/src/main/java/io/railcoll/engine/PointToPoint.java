@@ -9,7 +9,6 @@ import io.railcoll.transport.Transport;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,7 +47,7 @@ public final class PointToPoint implements FrameSink {
     /** The tag of a synchronous send's answer: no message has a negative tag. */
     static final int MATCHED_TAG = -2;
     private static final MemorySegment NO_BYTES = MemorySegment.ofArray(new byte[0]);
-    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    private static final MemorySegment EMPTY = CollectiveEngine.EMPTY;
 
     /** One send or receive in progress; done once its buffer is railcoll's no more. */
     public abstract static sealed class Op permits SendOp, RecvOp {
@@ -234,7 +233,8 @@ public final class PointToPoint implements FrameSink {
             synchronized (this) {
                 Incoming m = new Incoming(h, rank);
                 sequence(m, from[rank]);
-                land(m, 0, copy.length).put(copy);
+                MemorySegment.copy(MemorySegment.ofArray(copy), 0, land(m, h, 0, copy.length), h.landingOffset,
+                        copy.length);
                 m.arrived = copy.length;
                 completed(m);
             }
@@ -599,8 +599,8 @@ public final class PointToPoint implements FrameSink {
         }
     }
 
-    /** Where bytes {@code [offset, offset+length)} of {@code m} land. */
-    private ByteBuffer land(Incoming m, long offset, int length) {
+    /** Where bytes {@code [offset, offset+length)} of {@code m} land: the memory, the offset into {@code h}. */
+    private MemorySegment land(Incoming m, FrameHeader h, long offset, int length) {
         if (m.stored == null && m.arrived == 0 && (m.op == null || m.length > m.op.into.byteSize())) {
             if (m.length > Integer.MAX_VALUE - 16) {
                 throw new MismatchException(who + ": rank " + m.source + " sent a message of " + m.length
@@ -609,13 +609,11 @@ public final class PointToPoint implements FrameSink {
             m.stored = new byte[(int) m.length];
             storedBytes += m.length;
         }
+        h.landingOffset = length == 0 ? 0 : offset;
         if (length == 0) {
             return EMPTY;
         }
-        if (m.direct()) {
-            return m.op.into.asSlice(offset, length).asByteBuffer();
-        }
-        return ByteBuffer.wrap(m.stored, (int) offset, length).slice();
+        return m.direct() ? m.op.into : MemorySegment.ofArray(m.stored);
     }
 
     /** Every byte of {@code m} arrived. */
@@ -649,9 +647,10 @@ public final class PointToPoint implements FrameSink {
     // ---- FrameSink: the point-to-point context's frames, the sender numbered in this communicator ----
 
     @Override
-    public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+    public MemorySegment onDataHeader(int rail, FrameHeader h) {
         int source = h.sourceRank;
         if (h.tag == MATCHED_TAG) {
+            h.landingOffset = 0;
             return EMPTY; // handled when complete
         }
         if (h.tag < 0) {
@@ -671,7 +670,7 @@ public final class PointToPoint implements FrameSink {
                 f.arriving.put(h.seq, m);
                 sequence(m, f);
             }
-            return land(m, h.fragOffset, h.fragLength);
+            return land(m, h, h.fragOffset, h.fragLength);
         }
     }
 

@@ -94,6 +94,10 @@ final class Posting {
     private MemorySegment temp = MemorySegment.NULL;
     private MemorySegment staged = MemorySegment.NULL;
     private MemorySegment stagedRecv = MemorySegment.NULL;
+    /** The last views handed out of the memory above: a loop of like calls gets the same one again, allocating none. */
+    private MemorySegment tempView = MemorySegment.NULL;
+    private MemorySegment stagedView = MemorySegment.NULL;
+    private MemorySegment stagedRecvView = MemorySegment.NULL;
 
     Posting(Arena arena) {
         this.arena = arena;
@@ -116,8 +120,12 @@ final class Posting {
         }
         if (temp.byteSize() < bytes) {
             temp = arena.allocate(Math.max(bytes, temp.byteSize() * 2), 64);
+            tempView = temp;
         }
-        return temp.asSlice(0, bytes);
+        if (tempView.byteSize() != bytes) {
+            tempView = temp.asSlice(0, bytes);
+        }
+        return tempView;
     }
 
     /** A copy of {@code src}'s first {@code bytes} in this slot's memory: SEND of a call that reduces in place. */
@@ -131,8 +139,12 @@ final class Posting {
     MemorySegment stageSend(long bytes) {
         if (staged.byteSize() < bytes) {
             staged = arena.allocate(Math.max(bytes, staged.byteSize() * 2), 64);
+            stagedView = staged;
         }
-        return staged.asSlice(0, bytes);
+        if (stagedView.byteSize() != bytes) {
+            stagedView = staged.asSlice(0, bytes);
+        }
+        return stagedView;
     }
 
     /** Whether a call holds this slot: in flight, or reserved for a call bound later. */
@@ -149,8 +161,12 @@ final class Posting {
     MemorySegment stageRecv(long bytes) {
         if (stagedRecv.byteSize() < bytes) {
             stagedRecv = arena.allocate(Math.max(bytes, stagedRecv.byteSize() * 2), 64);
+            stagedRecvView = stagedRecv;
         }
-        return stagedRecv.asSlice(0, bytes);
+        if (stagedRecvView.byteSize() != bytes) {
+            stagedRecvView = stagedRecv.asSlice(0, bytes);
+        }
+        return stagedRecvView;
     }
 
     boolean slotComplete(int s) {

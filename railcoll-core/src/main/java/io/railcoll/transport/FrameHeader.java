@@ -80,6 +80,11 @@ public final class FrameHeader {
     /** The communicator the frame belongs to (0: the world); see {@code engine.ContextRouter}. */
     public long context;
     public int fragLength;
+    /**
+     * Not on the wire: where a DATA frame's payload lands in the memory its {@link FrameSink} returned, set by the
+     * sink when it accepts the frame (see {@link FrameSink#onDataHeader}).
+     */
+    public long landingOffset;
 
     private final CRC32C crc = new CRC32C();
 
@@ -91,10 +96,22 @@ public final class FrameHeader {
         buf.putShort(MAGIC).put(VERSION).put(type).putInt(sourceRank).putLong(seq)
                 .putInt(collective).putInt(root).putInt(tag).putInt(algorithm)
                 .putLong(blockBytes).putLong(putLength).putLong(fragOffset).putLong(context).putInt(fragLength);
-        crc.reset();
-        crc.update(buf.slice(start, CRC_OFFSET));
+        crcOf(buf, start);
         buf.putInt((int) crc.getValue());
         buf.order(saved);
+    }
+
+    /**
+     * The checksum of the {@link #CRC_OFFSET} bytes at {@code start} into {@link #crc}, read through {@code buf} itself
+     * (its limit narrowed, then restored) rather than a slice of it: a header costs no allocation. Leaves the position
+     * just past them.
+     */
+    private void crcOf(ByteBuffer buf, int start) {
+        int limit = buf.limit();
+        crc.reset();
+        buf.limit(start + CRC_OFFSET).position(start);
+        crc.update(buf);
+        buf.limit(limit);
     }
 
     /**
@@ -106,8 +123,8 @@ public final class FrameHeader {
         buf.order(ByteOrder.LITTLE_ENDIAN);
         int start = buf.position();
         try {
-            crc.reset();
-            crc.update(buf.slice(start, CRC_OFFSET));
+            crcOf(buf, start);
+            buf.position(start);
             int expected = (int) crc.getValue();
             short magic = buf.getShort();
             byte version = buf.get();

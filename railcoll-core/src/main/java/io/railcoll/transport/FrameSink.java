@@ -1,6 +1,6 @@
 package io.railcoll.transport;
 
-import java.nio.ByteBuffer;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Where a transport delivers incoming frames: implemented by the engine. Called on whichever thread drives
@@ -10,14 +10,16 @@ import java.nio.ByteBuffer;
 public interface FrameSink {
 
     /**
-     * A DATA frame's header arrived. Returns the buffer its {@code fragLength} payload bytes go to (positioned
-     * and limited to exactly that many bytes), or null when the frame belongs to a collective this rank has not
-     * posted yet: the transport then pauses this connection, leaving the frame unread, until {@link Transport#resume}
-     * (the TCP rails may instead read such a frame into memory of their own after a rail fail-over, when an
+     * A DATA frame's header arrived. Returns the memory its {@code fragLength} payload bytes go to, at
+     * {@code header.landingOffset} (which the sink sets), or null when the frame belongs to a collective this rank has
+     * not posted yet. The memory is returned whole, not as a slice of the frame's range, so that a sink hands out
+     * nothing new per frame; a transport that needs a {@code ByteBuffer} keeps a view of it per connection and reuses it
+     * while frames land in the same memory (decision 0127). On null the transport pauses this connection, leaving the
+     * frame unread, until {@link Transport#resume} (the TCP rails may instead read such a frame into memory of their own after a rail fail-over, when an
      * acknowledgement this rank waits for is queued behind it; they offer it again the same way).
      * Throws a {@link io.railcoll.RailcollException} when the frame contradicts this rank's collective.
      */
-    ByteBuffer onDataHeader(int rail, FrameHeader header);
+    MemorySegment onDataHeader(int rail, FrameHeader header);
 
     /** The payload of the frame whose header was last accepted on this connection has fully arrived. */
     void onDataComplete(int rail, FrameHeader header);

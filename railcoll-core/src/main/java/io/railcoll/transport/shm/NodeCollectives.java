@@ -795,8 +795,17 @@ public final class NodeCollectives {
             throw new IllegalStateException("a previous node collective of this rank failed; close the region");
         }
         calls++;
-        SharedAccess.setLongRelease(segment, descriptorOffset(me), describe(calls, Kind.of(collective), true, root, bytes));
+        if (collective != announcedId) {
+            // Ids are constants: a loop of like calls finds the kind again by identity, without comparing strings.
+            announcedKind = Kind.of(collective);
+            announcedId = collective;
+        }
+        SharedAccess.setLongRelease(segment, descriptorOffset(me), describe(calls, announcedKind, true, root, bytes));
     }
+
+    /** The last collective announced by messages and its kind (see {@link #announceByMessages}). */
+    private String announcedId;
+    private Kind announcedKind;
 
     /**
      * Work this rank must keep doing while it waits in a node collective (its engine's rails and hooks), called every

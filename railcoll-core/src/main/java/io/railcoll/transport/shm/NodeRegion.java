@@ -344,6 +344,9 @@ public final class NodeRegion implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = keep(failure, e);
         }
+        if (peers != null) {
+            peers.close();
+        }
         if (creator && !unlinked) {
             try {
                 unlinked = RegionFiles.deleteIfCreatedBy(path, pid);

@@ -22,6 +22,8 @@ public final class PeerWatch {
     private final int self;
     /** Start ticks of each local rank's process when it attached (-1 unknown): a different value means pid reuse. */
     private final long[] startTicks;
+    /** Reads the start ticks again at every check, allocating nothing. */
+    private final StartTicksReader reader;
     private final String where;
     /** The local rank whose process {@link #requireAllAliveInTurn} looks at next. */
     private int nextInTurn;
@@ -38,6 +40,7 @@ public final class PeerWatch {
         this.self = self;
         this.where = where;
         this.startTicks = new long[pids.length];
+        this.reader = new StartTicksReader(pids);
         for (int r = 0; r < pids.length; r++) {
             startTicks[r] = pids[r] > 0 && r != self ? Processes.startTicks(pids[r]) : -1;
         }
@@ -64,7 +67,7 @@ public final class PeerWatch {
             return "abandoned the region";
         }
         if (state != RegionLayout.STATE_DETACHED && pids[localRank] > 0 && startTicks[localRank] >= 0
-                && Processes.startTicks(pids[localRank]) != startTicks[localRank]) {
+                && reader.startTicks(localRank) != startTicks[localRank]) {
             return "ended without closing its communicator (killed or crashed)";
         }
         return null;
@@ -172,10 +175,15 @@ public final class PeerWatch {
         if (state == RegionLayout.STATE_DETACHED || state == RegionLayout.STATE_ABANDONED) {
             return "closed its end of the region";
         }
-        if (pids[peer] > 0 && startTicks[peer] >= 0 && Processes.startTicks(pids[peer]) != startTicks[peer]) {
+        if (pids[peer] > 0 && startTicks[peer] >= 0 && reader.startTicks(peer) != startTicks[peer]) {
             return "has exited";
         }
         return null;
+    }
+
+    /** Closes the files the checks read; with the region. */
+    void close() {
+        reader.close();
     }
 
     static long millis(long ns) {

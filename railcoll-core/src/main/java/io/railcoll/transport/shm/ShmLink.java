@@ -60,7 +60,10 @@ final class ShmLink {
     private final FrameHeader inHeader = new FrameHeader();
     private State state = State.HEADER;
     private long headerRead;
+    /** Where the current payload goes: {@link #targetLength} bytes at {@link #targetBase} of the sink's memory. */
     private MemorySegment target;
+    private long targetBase;
+    private long targetLength;
     private long targetDone;
     private boolean goodbye;
 
@@ -264,7 +267,7 @@ final class ShmLink {
                     }
                     switch (inHeader.type) {
                         case FrameHeader.DATA -> {
-                            ByteBuffer t = sink.onDataHeader(-1, inHeader);
+                            MemorySegment t = sink.onDataHeader(-1, inHeader);
                             if (t == null) {
                                 state = State.PAUSED;
                                 return frames;
@@ -276,6 +279,8 @@ final class ShmLink {
                                 throw new RailcollException("rank " + peer + " sent an abort reason of " + inHeader.fragLength + " bytes");
                             }
                             target = MemorySegment.ofArray(new byte[inHeader.fragLength]);
+                            targetBase = 0;
+                            targetLength = inHeader.fragLength;
                             targetDone = 0;
                             state = State.ABORT_PAYLOAD;
                         }
@@ -315,10 +320,10 @@ final class ShmLink {
                 }
                 case PAYLOAD:
                 case ABORT_PAYLOAD: {
-                    long want = target.byteSize() - targetDone;
+                    long want = targetLength - targetDone;
                     if (want > 0) {
-                        targetDone += in.read(target, targetDone, want);
-                        if (targetDone < target.byteSize()) {
+                        targetDone += in.read(target, targetBase + targetDone, want);
+                        if (targetDone < targetLength) {
                             return frames;
                         }
                     }
@@ -341,7 +346,7 @@ final class ShmLink {
                     }
                     headerRead = 0;
                     pullAddress = addressIn.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
-                    ByteBuffer t = sink.onDataHeader(-1, inHeader);
+                    MemorySegment t = sink.onDataHeader(-1, inHeader);
                     if (t == null) {
                         state = State.PAUSED;
                         return frames;
@@ -351,11 +356,11 @@ final class ShmLink {
                 }
                 case PULLING: {
                     // One piece per call: the owner serves its other links between pieces.
-                    long piece = Math.min(PULL_CHUNK, target.byteSize() - pullDone);
+                    long piece = Math.min(PULL_CHUNK, targetLength - pullDone);
                     if (piece > 0) {
                         pullPiece(piece);
                         pullDone += piece;
-                        if (pullDone < target.byteSize()) {
+                        if (pullDone < targetLength) {
                             return frames + 1;
                         }
                     }
@@ -381,7 +386,7 @@ final class ShmLink {
         if (state != State.PAUSED) {
             return false;
         }
-        ByteBuffer t = sink.onDataHeader(-1, inHeader);
+        MemorySegment t = sink.onDataHeader(-1, inHeader);
         if (t == null) {
             return false;
         }
@@ -389,11 +394,15 @@ final class ShmLink {
         return true;
     }
 
-    private void begin(ByteBuffer t) {
-        if (t.remaining() != inHeader.fragLength) {
-            throw new IllegalStateException("sink returned " + t.remaining() + " bytes for a " + inHeader.fragLength + "-byte frame");
+    private void begin(MemorySegment t) {
+        long at = inHeader.fragLength == 0 ? 0 : inHeader.landingOffset; // nothing lands: where does not matter
+        if (at < 0 || at > t.byteSize() - inHeader.fragLength) {
+            throw new IllegalStateException("sink returned " + t.byteSize() + " bytes to land a " + inHeader.fragLength
+                    + "-byte frame at " + at);
         }
-        target = MemorySegment.ofBuffer(t);
+        target = t;
+        targetBase = at;
+        targetLength = inHeader.fragLength;
         targetDone = 0;
         pullDone = 0;
         state = inHeader.type == FrameHeader.PULL ? State.PULLING : State.PAYLOAD;
@@ -404,12 +413,12 @@ final class ShmLink {
         long remote = pullAddress + pullDone;
         try {
             if (target.isNative()) {
-                pulls.reader.read(peerPid, remote, target, pullDone, piece);
+                pulls.reader.read(peerPid, remote, target, targetBase + pullDone, piece);
             } else {
                 // A heap destination (the user's byte[]) may move with the GC: pull into native memory, copy over.
                 MemorySegment bounce = pulls.bounce();
                 pulls.reader.read(peerPid, remote, bounce, 0, piece);
-                MemorySegment.copy(bounce, 0, target, pullDone, piece);
+                MemorySegment.copy(bounce, 0, target, targetBase + pullDone, piece);
             }
         } catch (ShmException e) {
             String what = "pulling " + inHeader.fragLength + " bytes (tag " + inHeader.tag + ") of its put by"

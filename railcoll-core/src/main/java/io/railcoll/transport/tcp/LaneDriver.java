@@ -263,10 +263,10 @@ final class LaneDriver {
             if (c.isBroken()) {
                 // The lane died after the owner chose it: the fragment goes on another lane as a new frame.
                 OutFrame f = new OutFrame();
-                f.set(s.header, s.payload, s.completion);
+                f.set(s.header, s.source, s.sourceOffset, s.completion);
                 lanes.redirect(this, s.peer, f, nowNs);
             } else {
-                c.enqueue(s.header, s.payload, s.completion, nowNs);
+                c.enqueue(s.header, s.source, s.sourceOffset, s.completion, nowNs);
             }
             s.clear();
             ring.release();

@@ -3,6 +3,7 @@ package io.railcoll.transport.tcp;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.SendCompletion;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -43,6 +44,15 @@ final class OutFrame {
     int handoffLane;
     /** Holds the payload of an eagerly completed frame; allocated on first use, reused by the pool after. */
     private ByteBuffer copy;
+    /** Where the payload starts in {@link #payload} (a view of the caller's whole buffer starts elsewhere than 0). */
+    private int payloadStart;
+    /**
+     * The caller's memory this frame last sent from and this frame's view of all of it, reused while the caller sends
+     * from the same memory: a loop of calls on the same buffers makes no view per frame (decision 0127). It keeps that
+     * memory reachable while the frame waits in its connection's pool, as a view of a fragment did until then.
+     */
+    private MemorySegment viewed;
+    private ByteBuffer view;
 
     /** Records the first complete write of this frame: on {@code lane}'s connection {@code generation}, at {@code position}. */
     void written(int lane, int generation, long position) {
@@ -53,10 +63,29 @@ final class OutFrame {
         }
     }
 
+    /** Fills this DATA frame from {@code h} (encoded now) and {@code h.fragLength} bytes of {@code src} at {@code offset}. */
+    void set(FrameHeader h, MemorySegment src, long offset, SendCompletion completion) {
+        set(h, h.fragLength == 0 ? null : view(src, offset, h.fragLength), completion);
+    }
+
+    /** {@code length} bytes of {@code src} at {@code offset}, through this frame's view of {@code src} when it can have one. */
+    private ByteBuffer view(MemorySegment src, long offset, int length) {
+        if (src.byteSize() > Integer.MAX_VALUE) {
+            return src.asSlice(offset, length).asByteBuffer(); // no view spans it: one of the fragment alone
+        }
+        if (src != viewed) {
+            view = src.asByteBuffer();
+            viewed = src;
+        }
+        view.limit((int) (offset + length)).position((int) offset);
+        return view;
+    }
+
     /** Fills this frame from {@code h} (encoded now) and its payload. */
     void set(FrameHeader h, ByteBuffer payload, SendCompletion completion) {
         this.type = h.type;
         this.payload = payload;
+        this.payloadStart = payload == null ? 0 : payload.position();
         this.completion = completion;
         this.payloadBytes = payload == null ? 0 : payload.remaining();
         this.origin = NO_ORIGIN;
@@ -79,10 +108,14 @@ final class OutFrame {
         }
         copy.clear();
         if (payload != null) {
-            copy.put(payload.duplicate());
+            int n = payload.remaining();
+            copy.put(0, payload, payload.position(), n); // absolute: neither buffer moves, nothing is duplicated
+            copy.limit(n);
+        } else {
+            copy.limit(0);
         }
-        copy.flip();
         payload = copy;
+        payloadStart = 0;
         parts[2] = copy;
     }
 
@@ -90,7 +123,7 @@ final class OutFrame {
     void rewind(FrameHeader replayHeader) {
         header.rewind();
         if (payload != null) {
-            payload.rewind();
+            payload.position(payloadStart);
         }
         if (replayHeader == null) {
             firstPart = 1;

@@ -112,8 +112,9 @@ abstract class RailTransport implements Transport {
                 if (fragLength > Integer.MAX_VALUE - FrameHeader.BYTES) {
                     throw new IllegalArgumentException("fragment of " + fragLength + " bytes exceeds the frame limit; lower the stripe size");
                 }
-                ByteBuffer payload = fragLength == 0 ? null : src.asSlice(offset + planOffset[i], fragLength).asByteBuffer();
-                submit(peer, planLane[i], meta, length, planOffset[i], fragLength, payload, completion);
+                // No view of the fragment here: the frame that carries it views SRC itself (OutFrame#set).
+                submit(peer, planLane[i], meta, length, planOffset[i], fragLength, src, offset + planOffset[i],
+                        completion);
             }
         } finally {
             endPuts(held);
@@ -138,8 +139,9 @@ abstract class RailTransport implements Transport {
     /** Before the fragments of one put; returns what {@link #endPuts} needs. */
     abstract boolean beginPuts();
 
+    /** Sends one fragment: {@code fragLength} bytes of {@code src} at {@code srcOffset}. */
     abstract void submit(int peer, int lane, FrameHeader meta, long putLength, long fragOffset, long fragLength,
-                         ByteBuffer payload, SendCompletion completion);
+                         MemorySegment src, long srcOffset, SendCompletion completion);
 
     abstract void endPuts(boolean held);
 

@@ -5,6 +5,7 @@ import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.SendCompletion;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
@@ -42,9 +43,34 @@ final class TcpConnection {
 
     private enum State { HEADER, PAYLOAD, SPILL_PAYLOAD, DISCARD, ABORT_PAYLOAD, PAUSED, AWAIT_QUIESCE, STOPPED }
 
-    /** A frame of a collective not posted yet, read into memory of its own (see {@link #spillIfAckBlocked}). */
-    private record Spilled(FrameHeader header, ByteBuffer data) {
+    /**
+     * A frame of a collective not posted yet, read into memory of its own (see {@link #spillIfAckBlocked}). Reused
+     * (see {@link #spares}): a loop of calls that spills a frame now and then allocates no new one.
+     */
+    private static final class Spilled {
+        final FrameHeader header = new FrameHeader();
+        ByteBuffer data = ByteBuffer.allocate(0);
+        MemorySegment memory = MemorySegment.ofArray(new byte[0]);
+        int length;
+
+        /** Makes room for {@code bytes} and returns the buffer to read them into. */
+        ByteBuffer ready(int bytes) {
+            if (data.capacity() < bytes) {
+                byte[] room = new byte[bytes];
+                data = ByteBuffer.wrap(room);
+                memory = MemorySegment.ofArray(room);
+            }
+            length = bytes;
+            return data.clear().limit(bytes);
+        }
     }
+
+    /** Spilled frames delivered, kept for the next (a few, and small: held memory stays bounded). */
+    private final ArrayDeque<Spilled> spares = new ArrayDeque<>();
+    private static final int SPARES = 8;
+    private static final int SPARE_BYTES = 1 << 20;
+    /** The spilled frame being read (its payload is {@link #target}). */
+    private Spilled spilling;
 
     final int peer;
     final int lane;
@@ -91,6 +117,9 @@ final class TcpConnection {
     /** Volatile only so that other drivers asking {@link #paused} see a recent value. */
     private volatile State state = State.HEADER;
     private ByteBuffer target;
+    /** This connection's views of the memories frames land in (see {@link #landing}). */
+    private final SegmentViews landingViews = new SegmentViews();
+    private static final ByteBuffer NO_PAYLOAD = ByteBuffer.allocate(0);
     private long discardLeft;
     private long received;
     /** Origin of the DATA frame announced by the last REPLAY (position, or {@link OutFrame#NO_ORIGIN}), its lane and generation. */
@@ -173,10 +202,21 @@ final class TcpConnection {
 
     // ---- sending ----
 
-    /** Queues a new frame (DATA, ABORT or GOODBYE) built from {@code h} and tries to write it at once. */
+    /** Queues a new frame (ABORT or GOODBYE) built from {@code h} and tries to write it at once. */
     void enqueue(FrameHeader h, ByteBuffer payload, SendCompletion completion, long nowNs) {
         OutFrame f = pool.isEmpty() ? new OutFrame() : pool.poll();
         f.set(h, payload, completion);
+        queueNew(f, h, completion, nowNs);
+    }
+
+    /** Queues a DATA frame built from {@code h}: {@code h.fragLength} bytes of {@code src} at {@code srcOffset}. */
+    void enqueue(FrameHeader h, MemorySegment src, long srcOffset, SendCompletion completion, long nowNs) {
+        OutFrame f = pool.isEmpty() ? new OutFrame() : pool.poll();
+        f.set(h, src, srcOffset, completion);
+        queueNew(f, h, completion, nowNs);
+    }
+
+    private void queueNew(OutFrame f, FrameHeader h, SendCompletion completion, long nowNs) {
         if (h.type == FrameHeader.DATA && completion != null && f.payloadBytes <= lanes.eagerBytes
                 && eagerInFlight < MAX_EAGER_IN_FLIGHT) {
             f.detachPayload(lanes.eagerBytes);
@@ -510,7 +550,7 @@ final class TcpConnection {
         if (state != State.PAUSED) {
             return false;
         }
-        ByteBuffer t = lanes.sink.onDataHeader(rail, inHeader);
+        MemorySegment t = lanes.sink.onDataHeader(rail, inHeader);
         if (t == null) {
             return false;
         }
@@ -573,7 +613,7 @@ final class TcpConnection {
 
     private void offerData() {
         // Spilled frames came first on this lane: they go first.
-        ByteBuffer t = deliverSpilled() ? lanes.sink.onDataHeader(rail, inHeader) : null;
+        MemorySegment t = deliverSpilled() ? lanes.sink.onDataHeader(rail, inHeader) : null;
         if (t == null) {
             state = State.PAUSED;
             spillIfAckBlocked();
@@ -609,12 +649,25 @@ final class TcpConnection {
             return;
         }
         spilledBytes += inHeader.fragLength;
-        target = ByteBuffer.allocate(inHeader.fragLength);
+        spilling = spares.isEmpty() ? new Spilled() : spares.poll();
+        target = spilling.ready(inHeader.fragLength);
         state = State.SPILL_PAYLOAD;
         updateInterest();
     }
 
+    /**
+     * Whether a DATA frame waits in the queue. Asked whenever a frame pauses (often, in a loop of calls: a peer's next
+     * call arrives before this rank posts it), so the common answers come from the queue's ends without an iterator;
+     * only control frames (an ACK, an ABORT, a GOODBYE) at both ends make it look through the middle.
+     */
     private boolean hasQueuedData() {
+        OutFrame first = queue.peekFirst();
+        if (first == null || first.type == FrameHeader.DATA || queue.peekLast().type == FrameHeader.DATA) {
+            return first != null;
+        }
+        if (queue.size() <= 2) {
+            return false;
+        }
         for (OutFrame f : queue) {
             if (f.type == FrameHeader.DATA) {
                 return true;
@@ -625,7 +678,8 @@ final class TcpConnection {
 
     /** A spilled frame is complete: counted (and acknowledged) now, delivered when its collective is posted. */
     private void completeSpill() {
-        ByteBuffer data = target;
+        Spilled f = spilling;
+        spilling = null;
         target = null;
         if (!gate.tryAdvance(received)) {
             stop();
@@ -633,13 +687,12 @@ final class TcpConnection {
         }
         countReceived();
         if (!claimIfReplayed()) {
-            spilledBytes -= data.capacity();
+            spilledBytes -= f.length;
+            spare(f);
             return;
         }
-        FrameHeader h = new FrameHeader();
-        h.copyFrom(inHeader);
-        data.flip();
-        spilled.add(new Spilled(h, data));
+        f.header.copyFrom(inHeader);
+        spilled.add(f);
         spilledCount = spilled.size();
         // Its collective may have been posted while it was read.
         deliverSpilled();
@@ -657,18 +710,26 @@ final class TcpConnection {
     private boolean deliverSpilled() {
         while (!spilled.isEmpty()) {
             Spilled f = spilled.peek();
-            ByteBuffer t = lanes.sink.onDataHeader(rail, f.header());
+            MemorySegment t = lanes.sink.onDataHeader(rail, f.header);
             if (t == null) {
                 return false;
             }
-            t.put(f.data());
-            spilledBytes -= f.data().capacity();
+            MemorySegment.copy(f.memory, 0, t, f.header.landingOffset, f.length);
+            spilledBytes -= f.length;
             spilled.poll();
             spilledCount = spilled.size();
-            lanes.sink.onDataComplete(rail, f.header());
+            lanes.sink.onDataComplete(rail, f.header);
             driver.noteProgress();
+            spare(f);
         }
         return true;
+    }
+
+    /** Keeps a delivered spilled frame for the next, unless enough are kept or it is large. */
+    private void spare(Spilled f) {
+        if (spares.size() < SPARES && f.data.capacity() <= SPARE_BYTES) {
+            spares.add(f);
+        }
     }
 
     /**
@@ -694,12 +755,29 @@ final class TcpConnection {
         return state != State.PAUSED;
     }
 
-    private void beginPayload(ByteBuffer t) {
-        if (t.remaining() != inHeader.fragLength) {
-            throw new IllegalStateException("sink returned " + t.remaining() + " bytes for a " + inHeader.fragLength + "-byte fragment");
-        }
-        target = t;
+    private void beginPayload(MemorySegment t) {
+        target = landing(t, inHeader.landingOffset, inHeader.fragLength);
         state = State.PAYLOAD;
+    }
+
+    /**
+     * A view of {@code length} bytes at {@code offset} of {@code memory} for the socket to read into: this connection's
+     * view of that memory, made once and reused while frames land in it (a loop of calls on the same buffers allocates
+     * none), positioned and limited to the fragment. One frame at a time arrives on a connection, so the view is never
+     * shared. Memory a view cannot span (2 GiB or more) gets a view of the fragment alone.
+     */
+    private ByteBuffer landing(MemorySegment memory, long offset, int length) {
+        if (length == 0) {
+            return NO_PAYLOAD; // nothing lands: where does not matter
+        }
+        if (offset < 0 || offset > memory.byteSize() - length) {
+            throw new IllegalStateException("sink returned " + memory.byteSize() + " bytes to land a " + length
+                    + "-byte fragment at " + offset);
+        }
+        if (memory.byteSize() > Integer.MAX_VALUE) {
+            return memory.asSlice(offset, length).asByteBuffer();
+        }
+        return landingViews.of(memory, offset, length);
     }
 
     private void drainInto(ByteBuffer dst) {

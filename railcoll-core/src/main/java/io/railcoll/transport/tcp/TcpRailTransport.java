@@ -7,6 +7,7 @@ import io.railcoll.transport.SendCompletion;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
@@ -160,16 +161,16 @@ public final class TcpRailTransport extends RailTransport {
 
     @Override
     void submit(int peer, int lane, FrameHeader meta, long putLength, long fragOffset, long fragLength,
-                ByteBuffer payload, SendCompletion completion) {
+                MemorySegment src, long srcOffset, SendCompletion completion) {
         fill(fragment, meta, putLength, fragOffset, fragLength);
         TcpConnection c = lanes.peer(peer).lane(lane);
         long now = lanes.clock.getAsLong();
         if (c.isBroken()) {
             OutFrame f = new OutFrame();
-            f.set(fragment, payload, completion);
+            f.set(fragment, src, srcOffset, completion);
             lanes.redirect(driver, peer, f, now);
         } else {
-            c.enqueue(fragment, payload, completion, now);
+            c.enqueue(fragment, src, srcOffset, completion, now);
         }
     }
 

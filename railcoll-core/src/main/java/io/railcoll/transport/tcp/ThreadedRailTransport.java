@@ -163,7 +163,7 @@ public final class ThreadedRailTransport extends RailTransport {
 
     @Override
     void submit(int peer, int lane, FrameHeader meta, long putLength, long fragOffset, long fragLength,
-                ByteBuffer payload, SendCompletion completion) {
+                MemorySegment src, long srcOffset, SendCompletion completion) {
         int rail = lanes.railOf(lane);
         LaneDriver d = drivers[rail];
         PutSlot s = d.ring.claim();
@@ -171,7 +171,8 @@ public final class ThreadedRailTransport extends RailTransport {
             s = claimSlowly(d);
         }
         fill(s.header, meta, putLength, fragOffset, fragLength);
-        s.payload = payload;
+        s.source = src;
+        s.sourceOffset = srcOffset;
         s.completion = completion;
         s.peer = peer;
         s.lane = lane;

@@ -460,11 +460,12 @@ class RailFailoverTest {
         }
 
         @Override
-        public ByteBuffer onDataHeader(int rail, FrameHeader h) {
+        public java.lang.foreign.MemorySegment onDataHeader(int rail, FrameHeader h) {
             if (h.seq > postedSeq) {
                 return null;
             }
-            return byTag[h.tag].duplicate().clear().position((int) h.fragOffset).limit((int) h.fragOffset + h.fragLength).slice();
+            h.landingOffset = h.fragOffset;
+            return java.lang.foreign.MemorySegment.ofBuffer(byTag[h.tag].duplicate().clear());
         }
 
         @Override

@@ -221,9 +221,9 @@ class RailReconnectTest {
         }
 
         @Override
-        public ByteBuffer onDataHeader(int rail, FrameHeader h) {
-            return byTag[h.tag].duplicate().clear().position((int) h.fragOffset)
-                    .limit((int) h.fragOffset + h.fragLength).slice();
+        public java.lang.foreign.MemorySegment onDataHeader(int rail, FrameHeader h) {
+            h.landingOffset = h.fragOffset;
+            return java.lang.foreign.MemorySegment.ofBuffer(byTag[h.tag].duplicate().clear());
         }
 
         @Override

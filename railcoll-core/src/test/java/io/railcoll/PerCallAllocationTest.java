@@ -1,0 +1,134 @@
+package io.railcoll;
+
+import io.railcoll.reduce.ElementType;
+import io.railcoll.reduce.PredefinedOperator;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a warmed-up call allocates on the calling thread (issue 21: "hot paths allocate nothing per call"), for
+ * all-gather, all-reduce, barrier and broadcast, blocking and non-blocking, through the engine over TCP, through the
+ * engine over shared memory (frames and node steps) and through the node collectives. Measured with the thread's
+ * allocated bytes ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) over many calls; the mean per call
+ * is asserted, so a rare allocation (a map resized once, a JIT deoptimisation) does not fail it, but anything made on
+ * every call or every frame does. The figures are printed as PER-CALL-ALLOCATION lines (docs/results/per-call.md).
+ *
+ * <p>The bound for a blocking call is {@link #BLOCKING_BOUND} bytes; a non-blocking one may allocate its
+ * {@link Request}, which the caller keeps, and nothing else ({@link #REQUEST_BOUND}). Before decision 0127 these
+ * calls made 50-550 bytes each (per-frame buffer views, header checksum slices, the i-forms' lambdas, the names of
+ * Request's waits, liveness checks reading /proc through new strings).
+ */
+class PerCallAllocationTest {
+    private static final Config CONFIG = Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(60));
+    private static final int WARMUP = 4000;
+    private static final int CALLS = 4000;
+    /**
+     * Bytes per blocking call, mean over {@link #CALLS}. None is made on purpose (every case measured 0-3 bytes); the
+     * slack is for rare allocations spread over the calls (a pool growing once, a deoptimisation), and stays below one
+     * object per call with an array, or a view per frame (100+ bytes a frame, several frames a call) as before.
+     */
+    static final long BLOCKING_BOUND = 24;
+    /** Bytes per non-blocking call: its Request (32 bytes; escape analysis often removes it) and the same slack. */
+    static final long REQUEST_BOUND = 64;
+
+    /** Two ranks, each its own node: every call runs in the engine and its frames cross TCP over loopback. */
+    @Test
+    void callsOverTcpAllocateNothing() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.start(2, CONFIG)) {
+            assertNone(measure("1x2 tcp", ranks, null));
+        }
+    }
+
+    /** Two ranks on one node: the node collectives (auto) and schedules over shared-memory frames and node steps. */
+    @Test
+    void callsOverSharedMemoryAllocateNothing() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.startOnOneNode(2, CONFIG)) {
+            List<String> over = new ArrayList<>(measure("1 node x2 auto", ranks, null));
+            over.addAll(measure("1 node x2 engine", ranks, new String[]{"barrier.shm-flags", "broadcast.shm-pipeline",
+                    "allgather.ring", "allreduce.recursive-doubling"}));
+            assertNone(over);
+        }
+    }
+
+    private static void assertNone(List<String> over) {
+        assertTrue(over.isEmpty(), "calls that allocate: " + over);
+    }
+
+    /** Runs every case on every rank; returns the (case, rank) pairs over their bound. */
+    private static List<String> measure(String where, InProcessRanks ranks, String[] forced) throws Exception {
+        int n = ranks.size();
+        List<Case> cases = cases();
+        AtomicLongArray perCall = new AtomicLongArray(cases.size() * n);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (Arena arena = Arena.ofShared()) {
+            ranks.onEveryRank(c -> {
+                if (forced != null) {
+                    for (String id : forced) {
+                        c.forceAlgorithm(id);
+                    }
+                }
+                MemorySegment send = arena.allocate(64, 64);
+                MemorySegment recv = arena.allocate(64L * n, 64);
+                MemorySegment sum = arena.allocate(64, 64);
+                long tid = Thread.currentThread().threadId();
+                for (int k = 0; k < cases.size(); k++) {
+                    Call call = cases.get(k).call;
+                    for (int i = 0; i < WARMUP; i++) {
+                        call.run(c, send, recv, sum);
+                    }
+                    long before = threads.getThreadAllocatedBytes(tid);
+                    for (int i = 0; i < CALLS; i++) {
+                        call.run(c, send, recv, sum);
+                    }
+                    long after = threads.getThreadAllocatedBytes(tid);
+                    perCall.set(k * n + c.rank(), (after - before) / CALLS);
+                }
+            });
+        }
+        List<String> over = new ArrayList<>();
+        for (int k = 0; k < cases.size(); k++) {
+            Case cs = cases.get(k);
+            StringBuilder sb = new StringBuilder();
+            for (int r = 0; r < n; r++) {
+                long b = perCall.get(k * n + r);
+                sb.append(r == 0 ? "" : ", ").append(b);
+                if (b > cs.bound) {
+                    over.add(where + " " + cs.name + " rank " + r + ": " + b + " bytes per call (bound " + cs.bound + ")");
+                }
+            }
+            System.out.println("PER-CALL-ALLOCATION " + where + " " + cs.name + ": " + sb + " bytes per call per rank");
+        }
+        return over;
+    }
+
+    private interface Call {
+        void run(Communicator c, MemorySegment send, MemorySegment recv, MemorySegment sum);
+    }
+
+    private record Case(String name, long bound, Call call) {
+    }
+
+    /** 64-byte blocks (8 longs for the all-reduce, into SUM); root 1 for the broadcast. */
+    private static List<Case> cases() {
+        return List.of(
+                new Case("allgather", BLOCKING_BOUND, (c, s, r, sum) -> c.allgather(s, r)),
+                new Case("allreduce", BLOCKING_BOUND, (c, s, r, sum) -> c.allreduce(s, sum,
+                        ElementType.LONG, 8, PredefinedOperator.SUM)),
+                new Case("barrier", BLOCKING_BOUND, (c, s, r, sum) -> c.barrier()),
+                new Case("broadcast", BLOCKING_BOUND, (c, s, r, sum) -> c.broadcast(s, 1)),
+                new Case("iallgather", REQUEST_BOUND, (c, s, r, sum) -> c.iallgather(s, r).await()),
+                new Case("iallreduce", REQUEST_BOUND, (c, s, r, sum) -> c.iallreduce(s, sum, ElementType.LONG, 8,
+                        PredefinedOperator.SUM).await()),
+                new Case("ibarrier", REQUEST_BOUND, (c, s, r, sum) -> c.ibarrier().await()),
+                new Case("ibroadcast", REQUEST_BOUND, (c, s, r, sum) -> c.ibroadcast(s, 1).await()));
+    }
+}
