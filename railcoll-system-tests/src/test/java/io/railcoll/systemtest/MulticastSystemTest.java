@@ -176,8 +176,7 @@ class MulticastSystemTest {
         try (NamespaceNetwork net = NamespaceNetwork.start(spec);
              PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            JobSpec job = new JobSpec(placement, spec.rails(), app.getName(), args, env,
-                    List.of("-Xmx192m"), Duration.ofMinutes(4));
+            JobSpec job = RankStartup.spec(placement, spec.rails(), app, args, env, Jobs.DEFAULT_JVM, Duration.ofMinutes(4));
             JobResult r = new JobLauncher(o, e).run(job, net);
             return new Jobs.Outcome(r, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
                     (System.nanoTime() - t0) / 1_000_000);

@@ -218,7 +218,7 @@ class RailClusterTest {
             });
             try (PrintStream o = new PrintStream(watched, true, StandardCharsets.UTF_8);
                  PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-                JobSpec spec = new JobSpec(placement, 2, app.getName(), args, env, List.of("-Xmx256m"), Duration.ofMinutes(4));
+                JobSpec spec = RankStartup.spec(placement, 2, app, args, env, List.of("-Xmx256m"), Duration.ofMinutes(4));
                 result = new JobLauncher(o, e).run(spec, net);
             }
             if (action[0] != null) {
