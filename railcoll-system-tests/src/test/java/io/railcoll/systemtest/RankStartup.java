@@ -226,6 +226,15 @@ final class RankStartup {
                         + new String(said, StandardCharsets.UTF_8));
             }
             Files.move(tmp, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            // The caches of earlier builds (about 20 MB each) are never named again. A rank that maps one now
+            // keeps its mapping; the jars stay, as a running rank of another test JVM may still open one.
+            try (Stream<Path> s = Files.list(DIR)) {
+                List<Path> earlier = s.filter(f -> f.getFileName().toString().matches("ranks-.*\\.aot"))
+                        .filter(f -> !f.equals(cache)).toList();
+                for (Path old : earlier) {
+                    Files.deleteIfExists(old);
+                }
+            }
         } finally {
             deleteTree(work);
         }
