@@ -6,6 +6,8 @@ import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * N x k x roots for block sizes 0 and 3 on one rank per node (the checker tracks byte ranges, so other sizes only
  * scale offsets); exhaustively over roots x k x block sizes on the uneven 3,4,2 placement; 64 ranks of 65537-byte
  * blocks; and a seeded random sample of everything, placements of all four kinds included. The seed is fixed so a failure reproduces; change it to explore.
+ *
+ * <p>Its algorithms' cases run on every processor at once (decision 0121): each case builds and checks its own
+ * schedule, and what the cases share (the catalog's algorithms, placements, the checker) holds no mutable state.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class AlgorithmPropertiesTest {
     private static final long SEED = 0x5EEDL;
     private static final int SAMPLES_PER_ALGORITHM = 700;

@@ -71,19 +71,22 @@ final class AllreduceApps {
     private static final List<String> FORMS = List.of("segment", "in-place", "byte[]", "direct", "array", "heap-buffer");
 
     /**
-     * Args: {@code counts=0,1,7,...} and {@code algorithms=all,auto} (all: every catalog all-reduce algorithm
-     * forced in turn). Prints {@code ALLREDUCE-CHECKED n cases} on rank 0.
+     * Args: {@code counts=0,1,7,...}, {@code algorithms=all,auto} (all: every catalog all-reduce algorithm
+     * forced in turn) and optionally {@code ops=sum,minloc,...}: only the {@link #CASES} with those operators (every
+     * type keeps at least one; by default all of them). Prints {@code ALLREDUCE-CHECKED n cases} on rank 0.
      */
     public static final class Check implements RankApp {
         @Override
         public void run(Communicator comm, List<String> args) {
             long[] counts = {0, 1, 7, 100_003};
             List<String> algorithms = List.of("all", "auto");
+            List<Case> cases = CASES;
             for (String a : args) {
                 String[] kv = a.split("=", 2);
                 switch (kv[0]) {
                     case "counts" -> counts = Arrays.stream(kv[1].split(",")).mapToLong(Long::parseLong).toArray();
                     case "algorithms" -> algorithms = List.of(kv[1].split(","));
+                    case "ops" -> cases = withOperators(List.of(kv[1].split(",")));
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
@@ -97,7 +100,7 @@ final class AllreduceApps {
                     ids.add(a);
                 }
             }
-            int cases = 0;
+            int checked = 0;
             int refused = 0;
             int seed = 0;
             try (Arena arena = Arena.ofShared()) {
@@ -109,7 +112,7 @@ final class AllreduceApps {
                         comm.forceAlgorithm(id);
                     }
                     ResultHashes hashes = new ResultHashes();
-                    for (Case c : CASES) {
+                    for (Case c : cases) {
                         for (long count : counts) {
                             seed++;
                             String form = FORMS.get(seed % FORMS.size());
@@ -135,7 +138,7 @@ final class AllreduceApps {
                             if (bad != null) {
                                 throw new AssertionError("rank " + comm.rank() + ": " + what + ": " + bad);
                             }
-                            cases++;
+                            checked++;
                         }
                     }
                     String differs = hashes.sameOnEveryRank(comm);
@@ -146,10 +149,26 @@ final class AllreduceApps {
             }
             comm.clearForcedAlgorithm(Collective.ALLREDUCE);
             if (comm.rank() == 0) {
-                System.out.println("ALLREDUCE-CHECKED " + cases + " cases, " + refused + " refused, on " + comm.size()
+                System.out.println("ALLREDUCE-CHECKED " + checked + " cases, " + refused + " refused, on " + comm.size()
                         + " ranks (" + comm.placement().describe() + ", " + comm.rails() + " rails)");
             }
         }
+    }
+
+    /** The cases whose operator is one of {@code ops}; refuses a list that leaves a type out or names no operator. */
+    static List<Case> withOperators(List<String> ops) {
+        List<Case> kept = CASES.stream().filter(c -> ops.contains(c.op().id())).toList();
+        for (String op : ops) {
+            if (kept.stream().noneMatch(c -> c.op().id().equals(op))) {
+                throw new IllegalArgumentException("no case has the operator '" + op + "'");
+            }
+        }
+        for (Case c : CASES) {
+            if (kept.stream().noneMatch(k -> k.type() == c.type())) {
+                throw new IllegalArgumentException("ops=" + ops + " leaves out every case of " + c.type());
+            }
+        }
+        return kept;
     }
 
     /**

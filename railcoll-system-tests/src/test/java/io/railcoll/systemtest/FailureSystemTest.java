@@ -20,7 +20,7 @@ class FailureSystemTest {
 
     @Test
     void aKilledRankMakesTheOthersFailNamingIt() {
-        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 2), 2, FaultApps.DieMidway.class, List.of("2"), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(Placement.uniform(2, 2), 2, FaultApps.DieMidway.class, List.of("2"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         assertEquals(2, o.result().failedRank(), o.all());
         // Every survivor reports the lost rank by number, well inside the job's deadline.
@@ -40,7 +40,7 @@ class FailureSystemTest {
     @ValueSource(ints = {4, 3})
     void aRankKilledInTheOverlappedNodeStepsIsNamedByEveryone(int victim) {
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 3), 2, FaultApps.DieMidway.class,
-                List.of(Integer.toString(victim), "131072", "allgather.smp-direct-shm"), SHORT_DEADLINE);
+                List.of(Integer.toString(victim), "131072", "allgather.smp-direct-shm"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         assertEquals(victim, o.result().failedRank(), o.all());
         for (int r = 0; r < 6; r++) {
@@ -64,7 +64,7 @@ class FailureSystemTest {
 
     @Test
     void aKilledNodeMateFailsItsNeighboursOverSharedMemory() {
-        Jobs.Outcome o = Jobs.run(Placement.singleNode(3), 1, FaultApps.DieMidway.class, List.of("1"), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(Placement.singleNode(3), 1, FaultApps.DieMidway.class, List.of("1"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         assertEquals(1, o.result().failedRank(), o.all());
         for (int r : new int[] {0, 2}) {
@@ -77,7 +77,7 @@ class FailureSystemTest {
     @Test
     void aRankThatNeverArrivesTimesOutNamingWhatWasAwaited() {
         Jobs.Outcome o = Jobs.run(Placement.uniform(3, 1), 1, FaultApps.LateRank.class, List.of(),
-                Map.of("RAILCOLL_TIMEOUT_MS", "3000"));
+                Map.of("RAILCOLL_TIMEOUT_MS", "3000"), Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         // Rank 0 waits for rank 1's block, never gets it, and says so instead of hanging.
         assertTrue(Pattern.compile("\\[r[02]] FAILED: io\\.railcoll\\.CollectiveTimeoutException: .*allgather #2.*timed out after"
@@ -87,7 +87,7 @@ class FailureSystemTest {
 
     @Test
     void aSizeMismatchIsReportedOnBothSides() {
-        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.SizeMismatch.class, List.of(), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.SizeMismatch.class, List.of(), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         // The receivers of rank 1's oversized blocks detect it ...
@@ -109,7 +109,7 @@ class FailureSystemTest {
     @ValueSource(ints = {4, 3})
     void aSizeMismatchAgainstTheOverlappedPathFailsEveryRank(int odd) {
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 3), 2, FaultApps.SizeMismatch.class,
-                List.of("131072", Integer.toString(odd), "1000", "allgather.smp-direct-shm"), SHORT_DEADLINE);
+                List.of("131072", Integer.toString(odd), "1000", "allgather.smp-direct-shm"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         for (int r = 0; r < 6; r++) {
@@ -123,7 +123,7 @@ class FailureSystemTest {
 
     @Test
     void differentCollectivesAtTheSamePointFailLoudly() {
-        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.CollectiveMismatch.class, List.of(), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.CollectiveMismatch.class, List.of(), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         // Through the engine's frames ("called barrier as collective #1 while rank 1 called allgather") or, on one
         // node, through the node's call descriptors ("called barrier in the node buffer as collective #1 while local
@@ -150,7 +150,7 @@ class FailureSystemTest {
 
     @Test
     void programmingErrorsThrowBeforeAnythingIsSent() {
-        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.ProgrammingErrors.class, List.of(), SHORT_DEADLINE)
+        Jobs.Outcome o = Jobs.run(Placement.uniform(1, 3), 1, FaultApps.ProgrammingErrors.class, List.of(), SHORT_DEADLINE, Jobs.SHORT_JOB)
                 .assertSucceeded();
         for (int r = 0; r < 3; r++) {
             assertTrue(o.stdout().contains("PROGRAMMING-ERRORS-OK rank " + r), o.stdout());

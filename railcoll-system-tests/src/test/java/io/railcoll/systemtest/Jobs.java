@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** Launches real jobs (one JVM per rank) on the loopback emulated cluster and captures their output. */
+/**
+ * Launches real jobs (one JVM per rank) on the loopback emulated cluster and captures their output. The ranks start
+ * with {@link RankStartup}'s class path and class cache.
+ */
 final class Jobs {
     private Jobs() {
     }
@@ -68,7 +71,7 @@ final class Jobs {
                        List<String> jvmOptions, Duration jobTimeout) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        JobSpec spec = new JobSpec(placement, rails, app.getName(), args, env, jvmOptions, jobTimeout);
+        JobSpec spec = RankStartup.spec(placement, rails, app, args, env, jvmOptions, jobTimeout);
         long t0 = System.nanoTime();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);

@@ -210,6 +210,8 @@ class RailClusterTest {
         String tag;
         JobResult result;
         Thread[] action = new Thread[1];
+        // Before the testbed starts: the first job of a test JVM makes the ranks' class cache (RankStartup).
+        JobSpec spec = RankStartup.spec(placement, 2, app, args, env, List.of("-Xmx256m"), Duration.ofMinutes(4));
         try (NamespaceNetwork net = NamespaceNetwork.start(TestbedSpec.of(placement.nodeCount(), 2).withRate(rate))) {
             tag = net.testbed().tag();
             OutputStream watched = midway == null ? out : new LineTrigger(out, "[r0] MIDWAY", () -> {
@@ -218,7 +220,6 @@ class RailClusterTest {
             });
             try (PrintStream o = new PrintStream(watched, true, StandardCharsets.UTF_8);
                  PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-                JobSpec spec = new JobSpec(placement, 2, app.getName(), args, env, List.of("-Xmx256m"), Duration.ofMinutes(4));
                 result = new JobLauncher(o, e).run(spec, net);
             }
             if (action[0] != null) {

@@ -92,7 +92,7 @@ class RailDiscoveryClusterTest {
         JobResult result;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            JobSpec spec = new JobSpec(placement, 1, RailApps.CheckWithJobId.class.getName(), List.of("sizes=0,1,4097"),
+            JobSpec spec = RankStartup.spec(placement, 1, RailApps.CheckWithJobId.class, List.of("sizes=0,1,4097"),
                     Map.of("RAILCOLL_RAILS", rails, "RAILCOLL_CONNECT_TIMEOUT_MS", "120000"), List.of("-Xmx192m"),
                     Duration.ofMinutes(4));
             result = new JobLauncher(o, e).run(spec, net);

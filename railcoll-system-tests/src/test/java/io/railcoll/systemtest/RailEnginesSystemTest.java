@@ -36,7 +36,7 @@ class RailEnginesSystemTest {
     @ValueSource(strings = {"single", "threaded"})
     void aSizeMismatchOverTheRailsIsReportedOnBothSides(String engine) {
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 1), 2, RailApps.SizeMismatch.class, List.of(),
-                Map.of("RAILCOLL_ENGINE", engine, "RAILCOLL_TIMEOUT_MS", "8000"));
+                Map.of("RAILCOLL_ENGINE", engine, "RAILCOLL_TIMEOUT_MS", "8000"), Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         assertTrue(err.contains("MismatchException") && err.contains("size mismatch"), err);
@@ -51,7 +51,7 @@ class RailEnginesSystemTest {
     @Test
     void aKilledRankIsNamedFastWithTheThreadedEngine() {
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 2), 2, FaultApps.DieMidway.class, List.of("2"),
-                Map.of("RAILCOLL_ENGINE", "threaded", "RAILCOLL_TIMEOUT_MS", "8000"));
+                Map.of("RAILCOLL_ENGINE", "threaded", "RAILCOLL_TIMEOUT_MS", "8000"), Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         assertEquals(2, o.result().failedRank(), o.all());
         for (int r : new int[] {0, 1}) {

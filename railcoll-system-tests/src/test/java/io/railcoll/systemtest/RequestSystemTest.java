@@ -37,7 +37,7 @@ class RequestSystemTest {
         // with the peer's frame written and unread; the call that must fail waits for the whole deadline anyway.
         int timeoutMs = 10_000;
         Jobs.Outcome o = Jobs.run(p, 1, RequestApps.Deadline.class, List.of(String.valueOf(timeoutMs)),
-                Map.of("RAILCOLL_TIMEOUT_MS", String.valueOf(timeoutMs))).assertSucceeded();
+                Map.of("RAILCOLL_TIMEOUT_MS", String.valueOf(timeoutMs)), Jobs.SHORT_JOB).assertSucceeded();
         for (int r = 0; r < p.size() - 1; r++) {
             Matcher m = Pattern.compile("DEADLINE-OK rank " + r + ": (.*)").matcher(o.stdout());
             assertTrue(m.find(), o.all());

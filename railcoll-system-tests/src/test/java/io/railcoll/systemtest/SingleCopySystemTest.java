@@ -96,7 +96,7 @@ class SingleCopySystemTest {
     @CsvSource({"1, receiver", "0, sender"})
     void aNodeMateKilledDuringAPullIsNamedBySurvivor(int victim, String role) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(2), 1, FaultApps.DieDuringPull.class, List.of(String.valueOf(victim)),
-                Map.of("RAILCOLL_TIMEOUT_MS", "8000"));
+                Map.of("RAILCOLL_TIMEOUT_MS", "8000"), Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         int survivor = 1 - victim;
         assertEquals(victim, o.result().failedRank(), o.all());
@@ -122,7 +122,7 @@ class SingleCopySystemTest {
     @CsvSource({"broadcast.shm, 1", "broadcast.shm, 0", "gather.shm, 1", "gather.shm, 0"})
     void aNodeMateKilledDuringASingleCopyNodeCollectiveIsNamedBySurvivor(String algorithm, int victim) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(2), 1, FaultApps.DieDuringPull.class,
-                List.of(String.valueOf(victim), algorithm), Map.of("RAILCOLL_TIMEOUT_MS", "8000"));
+                List.of(String.valueOf(victim), algorithm), Map.of("RAILCOLL_TIMEOUT_MS", "8000"), Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         int survivor = 1 - victim;
         assertEquals(victim, o.result().failedRank(), o.all());

@@ -39,7 +39,7 @@ class SubcommSystemTest {
     @Test
     void aSizeMismatchInsideASubCommunicatorFailsEveryRankNamingIt() {
         Placement p = Placement.parse("2,1");
-        Jobs.Outcome o = Jobs.run(p, 1, SubcommApps.Mismatch.class, List.of("size"), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(p, 1, SubcommApps.Mismatch.class, List.of("size"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         for (int r : new int[] {0, 2}) {
@@ -53,7 +53,7 @@ class SubcommSystemTest {
     @Test
     void aSplitAgainstADupFailsEveryRank() {
         Placement p = Placement.parse("2,1");
-        Jobs.Outcome o = Jobs.run(p, 1, SubcommApps.Mismatch.class, List.of("derivation"), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(p, 1, SubcommApps.Mismatch.class, List.of("derivation"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         for (int r = 0; r < p.size(); r++) {

@@ -34,7 +34,7 @@ class VariableSystemTest {
             "reduce-scatterv; 1x5"})
     void ranksThatPassDifferentCountsFailEveryRankWithAMismatch(String collective, String placement) {
         Placement p = Placement.parse(placement);
-        Jobs.Outcome o = Jobs.run(p, 1, VariableApps.Mismatch.class, List.of(collective), SHORT_DEADLINE);
+        Jobs.Outcome o = Jobs.run(p, 1, VariableApps.Mismatch.class, List.of(collective), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         String err = o.stderr();
         for (int r = 0; r < p.size(); r++) {
