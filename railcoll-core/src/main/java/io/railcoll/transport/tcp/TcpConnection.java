@@ -3,6 +3,8 @@ package io.railcoll.transport.tcp;
 import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.SendCompletion;
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -288,6 +290,10 @@ final class TcpConnection {
             while (!queue.isEmpty()) {
                 OutFrame f = queue.peek();
                 long n = channel.write(f.parts(), f.firstPart(), f.partCount());
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.RAIL_WRITE_CALLS, rail, 1);
+                    CallCounters.add(Event.RAIL_BYTES_SENT, rail, Math.max(0, n));
+                }
                 if (n > 0) {
                     lastSentNs = nowNs;
                 }
@@ -297,12 +303,18 @@ final class TcpConnection {
                 queue.poll();
                 done++;
                 if (f == ackFrame) {
+                    if (CallCounters.ON) {
+                        CallCounters.add(Event.RAIL_ACK_SENT, rail, 1);
+                    }
                     ackQueued = false;
                     // Frames completed while this ACK was on its way need one more.
                     ackAgain |= ackEncoded != received;
                     continue;
                 }
                 if (f.type == FrameHeader.DATA) {
+                    if (CallCounters.ON) {
+                        CallCounters.add(Event.RAIL_DATA_SENT, rail, 1);
+                    }
                     lanes.counters.sent(rail, f.payloadBytes);
                     f.written(lane, generation, f.position);
                     if (f.eager && f.completion != null) {
@@ -436,6 +448,9 @@ final class TcpConnection {
                     if (target.hasRemaining()) {
                         if (target.remaining() >= DIRECT_READ_BYTES) {
                             int n = channel.read(target);
+                            if (CallCounters.ON) {
+                                CallCounters.add(Event.RAIL_READ_CALLS, rail, 1);
+                            }
                             if (n < 0) {
                                 eof(nowNs);
                                 return frames;
@@ -480,6 +495,9 @@ final class TcpConnection {
 
     /** Counts the DATA frame just read ({@link #inHeader}) for the next ACK, noting whether its sender awaits it. */
     private void countReceived() {
+        if (CallCounters.ON) {
+            CallCounters.add(Event.RAIL_DATA_RECEIVED, rail, 1);
+        }
         received++;
         ackAwaited |= inHeader.fragLength > lanes.eagerBytes;
     }
@@ -531,6 +549,9 @@ final class TcpConnection {
                 return 0;
             }
             case FrameHeader.ACK -> {
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.RAIL_ACK_RECEIVED, rail, 1);
+                }
                 int done = acknowledged(inHeader.seq);
                 if (done > 0) {
                     driver.noteProgress();
@@ -719,6 +740,9 @@ final class TcpConnection {
         int n;
         try {
             n = channel.read(in);
+            if (CallCounters.ON) {
+                CallCounters.add(Event.RAIL_READ_CALLS, rail, 1);
+            }
         } finally {
             in.flip();
         }
@@ -733,6 +757,9 @@ final class TcpConnection {
     }
 
     private void heard(int bytes, long nowNs) {
+        if (CallCounters.ON) {
+            CallCounters.add(Event.RAIL_BYTES_RECEIVED, rail, bytes);
+        }
         lanes.counters.received(rail, bytes);
         lastHeardNs = nowNs;
     }
