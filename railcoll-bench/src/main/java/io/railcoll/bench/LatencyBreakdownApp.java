@@ -141,33 +141,44 @@ public final class LatencyBreakdownApp implements RankApp {
                 throw new IllegalStateException("traced call recorded " + ops + " ops: is it run by the engine?");
             }
             long t0 = OpTrace.time(0);
-            long firstPut = -1;
-            long lastRecv = -1;
-            for (int i = 0; i < ops; i++) {
-                if (OpTrace.kind(i) == 0 && firstPut < 0) {
-                    firstPut = OpTrace.time(i);
-                }
-                if (OpTrace.kind(i) == 1) {
-                    lastRecv = OpTrace.time(i);
-                }
-            }
             long end = OpTrace.time(ops - 1);
-            total[c] = end - t0;
-            // A rank without rail traffic (not a master) waits in its node steps: all of it counts as "gather" up to
-            // the master's release it waited for, then "broadcast" (its copy-out) after the last flag wait.
-            if (firstPut < 0) {
-                long lastAwait = t0;
-                for (int i = 0; i < ops; i++) {
-                    if (OpTrace.kind(i) == 7) {
-                        lastAwait = OpTrace.time(i);
+            long gatherEnd = -1;
+            long exchangeEnd = -1;
+            long lastAwait = -1;
+            long lastEngine = -1;
+            boolean nodePhased = false;
+            for (int i = 0; i < ops; i++) {
+                int k = OpTrace.kind(i);
+                long t = OpTrace.time(i);
+                switch (k) {
+                    case 0 -> gatherEnd = gatherEnd < 0 ? t : gatherEnd;
+                    case 1 -> exchangeEnd = t;
+                    case 7 -> lastAwait = t;
+                    case OpTrace.NODE_GATHERED -> {
+                        nodePhased = true;
+                        gatherEnd = t;
                     }
+                    default -> { }
                 }
-                firstPut = lastAwait;
-                lastRecv = lastAwait;
+                if (k >= OpTrace.FINISH) {
+                    lastEngine = t;
+                }
             }
-            gather[c] = firstPut - t0;
-            exchange[c] = Math.max(0, lastRecv - firstPut);
-            broadcast[c] = end - Math.max(lastRecv, firstPut);
+            if (nodePhased) {
+                // The node steps run around the engine: the exchange is the masters' program, if this rank has one.
+                exchangeEnd = lastEngine > gatherEnd ? lastEngine : gatherEnd;
+            } else if (gatherEnd < 0) {
+                // Not a master: it waits in node steps for its master's release, then copies out.
+                gatherEnd = lastAwait < 0 ? t0 : lastAwait;
+                exchangeEnd = gatherEnd;
+            }
+            if (exchangeEnd < gatherEnd) {
+                exchangeEnd = gatherEnd;
+            }
+            total[c] = end - t0;
+            gather[c] = gatherEnd - t0;
+            exchange[c] = exchangeEnd - gatherEnd;
+            broadcast[c] = end - exchangeEnd;
             if (c == traced / 2) {
                 StringBuilder sb = new StringBuilder();
                 for (int i = 0; i < ops; i++) {
@@ -178,8 +189,7 @@ public final class LatencyBreakdownApp implements RankApp {
             }
         }
         System.out.printf(Locale.ROOT, "PHASES rank=%d alg=%s calls=%d total_us=%.1f gather_us=%.1f exchange_us=%.1f"
-                        + " broadcast_us=%.1f (medians; gather = start to first rail put, exchange = to last rail"
-                        + " receive, broadcast = to finish)%n", comm.rank(), ran, traced, median(total), median(gather),
+                        + " broadcast_us=%.1f (medians)%n", comm.rank(), ran, traced, median(total), median(gather),
                 median(exchange), median(broadcast));
         System.out.println("TIMELINE rank=" + comm.rank() + timeline);
     }
@@ -194,6 +204,9 @@ public final class LatencyBreakdownApp implements RankApp {
         return switch (kind) {
             case OpTrace.START -> "START";
             case OpTrace.FINISH -> "FINISH";
+            case OpTrace.NODE_CALL -> "NODE_CALL";
+            case OpTrace.NODE_GATHERED -> "NODE_GATHERED";
+            case OpTrace.NODE_BROADCAST -> "NODE_BROADCAST";
             case 0 -> "PUT";
             case 1 -> "RECV";
             case 2 -> "COPY";

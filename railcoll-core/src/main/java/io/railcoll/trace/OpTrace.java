@@ -12,6 +12,10 @@ public final class OpTrace {
     /** The kind recorded for the call's start (program entered) and its finish (every send delivered). */
     public static final int START = -1;
     public static final int FINISH = -2;
+    /** Node-phased algorithms (run around the engine): call entered, node gather done, node broadcast done. */
+    public static final int NODE_CALL = -3;
+    public static final int NODE_GATHERED = -4;
+    public static final int NODE_BROADCAST = -5;
 
     private static final long[] TIMES = new long[CAPACITY];
     private static final int[] KINDS = new int[CAPACITY];
@@ -44,6 +48,15 @@ public final class OpTrace {
             return;
         }
         if (count < CAPACITY) {
+            TIMES[count] = System.nanoTime();
+            KINDS[count] = kind;
+            count++;
+        }
+    }
+
+    /** Records a point of the armed call outside the engine (node-phased algorithms), whatever its number. */
+    public static void mark(int kind) {
+        if (armed && count < CAPACITY) {
             TIMES[count] = System.nanoTime();
             KINDS[count] = kind;
             count++;

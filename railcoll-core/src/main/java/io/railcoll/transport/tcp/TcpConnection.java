@@ -28,7 +28,9 @@ import java.util.List;
  * buffer may still be needed; a small one ({@link LaneSet#eagerBytes}, at most {@link #MAX_EAGER_IN_FLIGHT}
  * outstanding per lane) is copied when queued and completes once written: the ACK's round trip, a wake-up of
  * the receiver and one of the sender, leaves the critical path of small collectives, and the copy is what a
- * re-send takes. ACKs jump the queue: they go out between two frames, not behind them.
+ * re-send takes. ACKs jump the queue: they go out between two frames, not behind them, and an ACK owed when a DATA
+ * frame is about to start goes out in the same write, in front of it ({@link #carryOwedAck}), so that an exchange
+ * costs no write and no wake-up for ACKs alone.
  *
  * <p><b>Receive states.</b> Reading a header; reading a payload into its target; discarding the payload of a
  * duplicate; paused on a header whose collective is not posted yet (the frame stays unread, TCP flow control slows
@@ -69,6 +71,8 @@ final class TcpConnection {
     static final int ACK_WINDOW = 128;
     /** How long a received frame may wait for its ACK when its sender does not wait for it (see readAvailable). */
     static final long ACK_DELAY_NS = 500_000;
+    /** Whether an owed ACK rides in front of the next DATA frame (see {@link #carryOwedAck}); on unless turned off. */
+    static final boolean CARRY_ACK = !"false".equals(System.getProperty("railcoll.rail.carryAck"));
 
     /**
      * Eager frames a lane may hold unacknowledged; past this, frames complete on acknowledgement again, so a root
@@ -121,6 +125,10 @@ final class TcpConnection {
     private volatile boolean quiesceRequested;
     /** This connection broke before its goodbye, and was counted so ({@link PeerLanes#laneLostWithoutGoodbye}). */
     private volatile boolean countedLost;
+
+    /** ACKs written as frames of their own, and in front of a DATA frame ({@link #carryOwedAck}); driver thread. */
+    long acksAlone;
+    long acksCarried;
 
     long lastSentNs;
     /** Written by this lane's driver, read by others deciding whether the peer as a whole is silent. */
@@ -255,6 +263,13 @@ final class TcpConnection {
     }
 
     private void encodeAck() {
+        encodeAckHeader();
+        ackFrame.set(control, null, null);
+        ackFrame.rewind(null);
+    }
+
+    /** Sets {@link #control} to an ACK of every frame received so far, which counts as sent from now on. */
+    private void encodeAckHeader() {
         control.type = FrameHeader.ACK;
         control.sourceRank = lanes.rank;
         control.seq = received;
@@ -263,8 +278,6 @@ final class TcpConnection {
         control.putLength = 0;
         control.fragOffset = 0;
         control.fragLength = 0;
-        ackFrame.set(control, null, null);
-        ackFrame.rewind(null);
         ackEncoded = received;
         ackOwedSinceNs = 0;
         ackAwaited = false;
@@ -288,7 +301,7 @@ final class TcpConnection {
         int done = 0;
         try {
             while (!queue.isEmpty()) {
-                OutFrame f = queue.peek();
+                OutFrame f = carryOwedAck(queue.peek());
                 long n = channel.write(f.parts(), f.firstPart(), f.partCount());
                 if (CallCounters.ON) {
                     CallCounters.add(Event.RAIL_WRITE_CALLS, rail, 1);
@@ -303,6 +316,7 @@ final class TcpConnection {
                 queue.poll();
                 done++;
                 if (f == ackFrame) {
+                    acksAlone++;
                     if (CallCounters.ON) {
                         CallCounters.add(Event.RAIL_ACK_SENT, rail, 1);
                     }
@@ -312,8 +326,14 @@ final class TcpConnection {
                     continue;
                 }
                 if (f.type == FrameHeader.DATA) {
+                    if (f.carriesAck) {
+                        acksCarried++;
+                    }
                     if (CallCounters.ON) {
                         CallCounters.add(Event.RAIL_DATA_SENT, rail, 1);
+                        if (f.carriesAck) {
+                            CallCounters.add(Event.RAIL_ACK_PIGGYBACKED, rail, 1);
+                        }
                     }
                     lanes.counters.sent(rail, f.payloadBytes);
                     f.written(lane, generation, f.position);
@@ -343,6 +363,47 @@ final class TcpConnection {
             queueAck(nowNs);
         }
         return done;
+    }
+
+    /**
+     * The frame to write next, {@code head} or the DATA frame behind a queued ACK: an ACK this side owes (queued and
+     * not started, or due later, {@link #ACK_DELAY_NS}) goes out in front of a DATA frame that has not started, in the
+     * same system call, instead of as a write of its own. In an exchange (every all-gather, a ping-pong) each side
+     * acknowledges the other's last frames with its next one, so the peer reads both in one wake-up and no lone ACK
+     * crosses the wire; the stream is the same frames in the same order as before, so the receiver and rail
+     * fail-over see nothing new (decision 0130). Disabled by {@code -Drailcoll.rail.carryAck=false}, for A/B runs.
+     */
+    private OutFrame carryOwedAck(OutFrame head) {
+        if (!CARRY_ACK || broken) {
+            return head;
+        }
+        if (head == ackFrame) {
+            if (ackFrame.started() || queue.size() < 2) {
+                return head;
+            }
+            queue.poll();
+            OutFrame next = queue.peek();
+            if (!canCarryAck(next)) {
+                queue.addFirst(ackFrame);
+                return head;
+            }
+            ackQueued = false;
+            carryAck(next);
+            return next;
+        }
+        if (!ackQueued && received != ackEncoded && canCarryAck(head)) {
+            carryAck(head);
+        }
+        return head;
+    }
+
+    private static boolean canCarryAck(OutFrame f) {
+        return f.type == FrameHeader.DATA && !f.started() && f.firstPart() == 1;
+    }
+
+    private void carryAck(OutFrame f) {
+        encodeAckHeader();
+        f.carryAck(control);
     }
 
     private void recycle(OutFrame f) {
@@ -866,6 +927,11 @@ final class TcpConnection {
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
+    }
+
+    /** DATA frames written and not acknowledged yet (tests). */
+    int unackedCount() {
+        return unacked.size();
     }
 
     /** What this lane still holds, for a rank that closes with data not acknowledged (null when nothing). */
