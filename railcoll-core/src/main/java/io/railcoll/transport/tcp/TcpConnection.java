@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One TCP connection (a <em>lane</em>) to one peer on one rail: outgoing frames, the DATA frames written but not yet
@@ -69,8 +70,14 @@ final class TcpConnection {
      * eager window ({@link #MAX_EAGER_IN_FLIGHT}), so a sender never runs out of it for want of an ACK.
      */
     static final int ACK_WINDOW = 128;
-    /** How long a received frame may wait for its ACK when its sender does not wait for it (see readAvailable). */
-    static final long ACK_DELAY_NS = 500_000;
+    /**
+     * How long a received frame may wait for its ACK when its sender does not wait for it (see readAvailable): 2 ms,
+     * long enough that in an exchange the ACK usually rides in front of the next DATA frame back ({@link
+     * #carryOwedAck}) instead of going out alone (decision 0130; it was 0.5 ms before). It bounds how long a small
+     * frame's copy is held and how long a close waits for the last ACKs. {@code -Drailcoll.rail.ackDelayUs=N} for
+     * A/B runs.
+     */
+    static final long ACK_DELAY_NS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("railcoll.rail.ackDelayUs", 2000));
     /** Whether an owed ACK rides in front of the next DATA frame (see {@link #carryOwedAck}); on unless turned off. */
     static final boolean CARRY_ACK = !"false".equals(System.getProperty("railcoll.rail.carryAck"));
 
