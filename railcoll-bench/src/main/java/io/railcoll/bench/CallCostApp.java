@@ -32,31 +32,14 @@ import java.util.Locale;
 public final class CallCostApp implements RankApp {
     @Override
     public void run(Communicator comm, List<String> args) {
-        Collective collective = Collective.ALLGATHER;
-        String algorithm = "auto";
-        long size = 1;
-        int calls = 100;
-        int rounds = 3;
-        int warmup = 100;
-        int root = 0;
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            if (eq < 0) {
-                throw new IllegalArgumentException("expected key=value, got " + a);
-            }
-            String v = a.substring(eq + 1);
-            switch (a.substring(0, eq)) {
-                case "collective" -> collective = Collective.fromId(v);
-                case "algorithm" -> algorithm = v;
-                case "size" -> size = Long.parseLong(v);
-                case "calls" -> calls = Integer.parseInt(v);
-                case "rounds" -> rounds = Integer.parseInt(v);
-                case "warmup" -> warmup = Integer.parseInt(v);
-                case "root" -> root = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a.substring(0, eq)
-                        + " (collective, algorithm, size, calls, rounds, warmup, root)");
-            }
-        }
+        AppArguments a = AppArguments.parse(args, "collective", "algorithm", "size", "calls", "rounds", "warmup", "root");
+        Collective collective = Collective.fromId(a.string("collective", Collective.ALLGATHER.id()));
+        String algorithm = a.string("algorithm", "auto");
+        long size = a.number("size", 1);
+        int calls = a.integer("calls", 100);
+        int rounds = a.integer("rounds", 3);
+        int warmup = a.integer("warmup", 100);
+        int root = a.integer("root", 0);
         if (calls < 1 || rounds < 1 || warmup < 0 || size < 0) {
             throw new IllegalArgumentException("calls and rounds must be positive, warmup and size not negative");
         }

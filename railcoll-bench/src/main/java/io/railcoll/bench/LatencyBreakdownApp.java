@@ -21,8 +21,10 @@ import java.util.stream.Stream;
  * Where the time of a small collective goes, in counts the host's load cannot distort: every rank prints, per call,
  * the frames, ACKs and bytes it sent and received on each rail, its selector returns, futex calls, doorbell rings,
  * node-step ops, hand-offs to rail threads, engine sleeps and context switches ({@link CallCounters}); then the
- * median times of the phases of single calls ({@link OpTrace}): node gather (call start to the first rail put),
- * inter-node exchange (to the last rail receive), node broadcast (to the finish). Needs every rank's JVM to run with
+ * median times of the phases of single calls ({@link OpTrace}): node gather (call start to the first rail put, or to
+ * the end of a node-phased algorithm's gather step), inter-node exchange (to the last rail receive, or the end of the
+ * masters' program), node broadcast (to the end of the call); a rank without rail traffic counts its wait for its
+ * master's release as gather. Needs every rank's JVM to run with
  * {@code -Drailcoll.counters=true} ({@code bin/railcoll run --jvm-option=-Drailcoll.counters=true ...}).
  *
  * <p>Arguments (key=value): collective (default allgather), algorithm (an id, or auto; default auto), size (bytes
@@ -42,29 +44,13 @@ public final class LatencyBreakdownApp implements RankApp {
             throw new IllegalStateException("LatencyBreakdownApp needs -Drailcoll.counters=true on every rank"
                     + " (bin/railcoll run --jvm-option=-Drailcoll.counters=true ...)");
         }
-        Collective collective = Collective.ALLGATHER;
-        String algorithm = "auto";
-        long size = 1;
-        int calls = 1000;
-        int warmup = 3000;
-        int traced = 200;
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            if (eq < 0) {
-                throw new IllegalArgumentException("expected key=value, got " + a);
-            }
-            String v = a.substring(eq + 1);
-            switch (a.substring(0, eq)) {
-                case "collective" -> collective = Collective.fromId(v);
-                case "algorithm" -> algorithm = v;
-                case "size" -> size = Long.parseLong(v);
-                case "calls" -> calls = Integer.parseInt(v);
-                case "warmup" -> warmup = Integer.parseInt(v);
-                case "traced" -> traced = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a.substring(0, eq)
-                        + " (collective, algorithm, size, calls, warmup, traced)");
-            }
-        }
+        AppArguments a = AppArguments.parse(args, "collective", "algorithm", "size", "calls", "warmup", "traced");
+        Collective collective = Collective.fromId(a.string("collective", Collective.ALLGATHER.id()));
+        String algorithm = a.string("algorithm", "auto");
+        long size = a.number("size", 1);
+        int calls = a.integer("calls", 1000);
+        int warmup = a.integer("warmup", 3000);
+        int traced = a.integer("traced", 200);
         if (calls < 1 || traced < 1 || warmup < 0 || size < 0) {
             throw new IllegalArgumentException("calls and traced must be positive, warmup and size not negative");
         }
