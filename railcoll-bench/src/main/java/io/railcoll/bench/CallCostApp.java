@@ -1,6 +1,7 @@
 package io.railcoll.bench;
 
 import io.railcoll.Communicator;
+import io.railcoll.bench.apps.AppArgs;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Collective;
 
@@ -9,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What one collective call costs the machine, beside how long it takes: rounds of {@code calls} calls, each timed
@@ -32,17 +34,15 @@ import java.util.Locale;
 public final class CallCostApp implements RankApp {
     @Override
     public void run(Communicator comm, List<String> args) {
-        AppArguments a = AppArguments.parse(args, "collective", "algorithm", "size", "calls", "rounds", "warmup", "root");
+        AppArgs a = AppArgs.parse("CallCostApp", args,
+                Set.of("collective", "algorithm", "size", "calls", "rounds", "warmup", "root"));
         Collective collective = Collective.fromId(a.string("collective", Collective.ALLGATHER.id()));
         String algorithm = a.string("algorithm", "auto");
-        long size = a.number("size", 1);
-        int calls = a.integer("calls", 100);
-        int rounds = a.integer("rounds", 3);
-        int warmup = a.integer("warmup", 100);
-        int root = a.integer("root", 0);
-        if (calls < 1 || rounds < 1 || warmup < 0 || size < 0) {
-            throw new IllegalArgumentException("calls and rounds must be positive, warmup and size not negative");
-        }
+        long size = a.longValue("size", 1, 0);
+        int calls = a.intValue("calls", 100, 1);
+        int rounds = a.intValue("rounds", 3, 1);
+        int warmup = a.intValue("warmup", 100, 0);
+        int root = a.intValue("root", 0, 0);
         if (!algorithm.equals("auto")) {
             comm.forceAlgorithm(algorithm);
         }

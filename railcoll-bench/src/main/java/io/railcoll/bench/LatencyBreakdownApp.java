@@ -1,6 +1,7 @@
 package io.railcoll.bench;
 
 import io.railcoll.Communicator;
+import io.railcoll.bench.apps.AppArgs;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Collective;
 import io.railcoll.trace.CallCounters;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -44,16 +46,14 @@ public final class LatencyBreakdownApp implements RankApp {
             throw new IllegalStateException("LatencyBreakdownApp needs -Drailcoll.counters=true on every rank"
                     + " (bin/railcoll run --jvm-option=-Drailcoll.counters=true ...)");
         }
-        AppArguments a = AppArguments.parse(args, "collective", "algorithm", "size", "calls", "warmup", "traced");
+        AppArgs a = AppArgs.parse("LatencyBreakdownApp", args,
+                Set.of("collective", "algorithm", "size", "calls", "warmup", "traced"));
         Collective collective = Collective.fromId(a.string("collective", Collective.ALLGATHER.id()));
         String algorithm = a.string("algorithm", "auto");
-        long size = a.number("size", 1);
-        int calls = a.integer("calls", 1000);
-        int warmup = a.integer("warmup", 3000);
-        int traced = a.integer("traced", 200);
-        if (calls < 1 || traced < 1 || warmup < 0 || size < 0) {
-            throw new IllegalArgumentException("calls and traced must be positive, warmup and size not negative");
-        }
+        long size = a.longValue("size", 1, 0);
+        int calls = a.intValue("calls", 1000, 1);
+        int warmup = a.intValue("warmup", 3000, 0);
+        int traced = a.intValue("traced", 200, 1);
         if (!algorithm.equals("auto")) {
             comm.forceAlgorithm(algorithm);
         }

@@ -396,22 +396,21 @@ class RailFailoverTest {
     }
 
     private void putBytes(int tag, byte[] bytes, SendCompletion done) {
-        FrameHeader meta = new FrameHeader();
-        meta.seq = 1;
-        meta.collective = 1;
-        meta.tag = tag;
-        meta.blockBytes = bytes.length;
-        sender.put(1, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
+        put(sender, 1, tag, bytes, done);
     }
 
     /** A put from rank 1 back to rank 0 (collective 1, tag {@code tag}). */
     private void reply(int tag, byte[] bytes, SendCompletion done) {
+        put(receiver, 0, tag, bytes, done);
+    }
+
+    private static void put(TcpRailTransport from, int to, int tag, byte[] bytes, SendCompletion done) {
         FrameHeader meta = new FrameHeader();
         meta.seq = 1;
         meta.collective = 1;
         meta.tag = tag;
         meta.blockBytes = bytes.length;
-        receiver.put(0, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
+        from.put(to, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
     }
 
     /** Moves the clock forward in steps shorter than a heartbeat interval, driving everything after each. */
