@@ -1,5 +1,7 @@
 package io.railcoll;
 
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.OpTrace;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
@@ -97,7 +99,13 @@ final class NodeShmCollectives {
             plans[shape.collective().ordinal()] = plan;
         }
         try {
+            if (CallCounters.ON) {
+                OpTrace.mark(OpTrace.NODE_CALL);
+            }
             step(plan.before(), send, recv);
+            if (CallCounters.ON) {
+                OpTrace.mark(OpTrace.NODE_GATHERED);
+            }
             if (plan.between() != null) {
                 announceByMessages(shape);
                 if (plan.points() != null) {
@@ -108,6 +116,9 @@ final class NodeShmCollectives {
             }
             for (NodeStep after : plan.after()) {
                 step(after, send, recv);
+            }
+            if (CallCounters.ON) {
+                OpTrace.mark(OpTrace.NODE_BROADCAST);
             }
         } catch (ShmException e) {
             RailcollException failure = translate(e, algorithm, shape);

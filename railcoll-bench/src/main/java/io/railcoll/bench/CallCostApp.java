@@ -1,6 +1,7 @@
 package io.railcoll.bench;
 
 import io.railcoll.Communicator;
+import io.railcoll.bench.apps.AppArgs;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Collective;
 
@@ -9,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What one collective call costs the machine, beside how long it takes: rounds of {@code calls} calls, each timed
@@ -32,34 +34,15 @@ import java.util.Locale;
 public final class CallCostApp implements RankApp {
     @Override
     public void run(Communicator comm, List<String> args) {
-        Collective collective = Collective.ALLGATHER;
-        String algorithm = "auto";
-        long size = 1;
-        int calls = 100;
-        int rounds = 3;
-        int warmup = 100;
-        int root = 0;
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            if (eq < 0) {
-                throw new IllegalArgumentException("expected key=value, got " + a);
-            }
-            String v = a.substring(eq + 1);
-            switch (a.substring(0, eq)) {
-                case "collective" -> collective = Collective.fromId(v);
-                case "algorithm" -> algorithm = v;
-                case "size" -> size = Long.parseLong(v);
-                case "calls" -> calls = Integer.parseInt(v);
-                case "rounds" -> rounds = Integer.parseInt(v);
-                case "warmup" -> warmup = Integer.parseInt(v);
-                case "root" -> root = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a.substring(0, eq)
-                        + " (collective, algorithm, size, calls, rounds, warmup, root)");
-            }
-        }
-        if (calls < 1 || rounds < 1 || warmup < 0 || size < 0) {
-            throw new IllegalArgumentException("calls and rounds must be positive, warmup and size not negative");
-        }
+        AppArgs a = AppArgs.parse("CallCostApp", args,
+                Set.of("collective", "algorithm", "size", "calls", "rounds", "warmup", "root"));
+        Collective collective = Collective.fromId(a.string("collective", Collective.ALLGATHER.id()));
+        String algorithm = a.string("algorithm", "auto");
+        long size = a.longValue("size", 1, 0);
+        int calls = a.intValue("calls", 100, 1);
+        int rounds = a.intValue("rounds", 3, 1);
+        int warmup = a.intValue("warmup", 100, 0);
+        int root = a.intValue("root", 0, 0);
         if (!algorithm.equals("auto")) {
             comm.forceAlgorithm(algorithm);
         }

@@ -1,5 +1,8 @@
 package io.railcoll.engine;
 
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
+import io.railcoll.trace.OpTrace;
 import io.railcoll.memory.NodeCpus;
 import io.railcoll.CollectiveAbortedException;
 import io.railcoll.CollectiveTimeoutException;
@@ -955,6 +958,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         int i = p.nextOp;
         int start = i;
         if (i == 0) {
+            if (CallCounters.ON && start == 0 && p.nextOp == 0) {
+                OpTrace.op(p.heldSeq, OpTrace.START);
+            }
             runPoints(p, -1);
         }
         ops:
@@ -998,6 +1004,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 }
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
+            if (CallCounters.ON) {
+                countOp(p, prog.kind[i]);
+            }
             p.nextOp = ++i;
             runPoints(p, i - 1);
         }
@@ -1014,8 +1023,20 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (p.sends.pending() > 0) {
             return i - start;
         }
+        if (CallCounters.ON) {
+            OpTrace.op(p.heldSeq, OpTrace.FINISH);
+        }
         finish(p);
         return i - start + 1;
+    }
+
+    /** Counts a node-step op and records the op's time on a traced call (counters on only). */
+    private static void countOp(Posting p, int kind) {
+        if (kind == CompiledProgram.NODE_WRITE || kind == CompiledProgram.NODE_READ || kind == CompiledProgram.PUBLISH
+                || kind == CompiledProgram.AWAIT) {
+            CallCounters.add(Event.NODE_STEP_OP);
+        }
+        OpTrace.op(p.heldSeq, kind);
     }
 
     /** What a node word reads once call {@code seq} raised it {@code count} times (see {@link NodeArea}). */
@@ -1390,8 +1411,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (idle < spinRounds) {
             Thread.onSpinWait();
         } else if (System.nanoTime() - idleSinceNs < yieldBudgetNs) {
+            if (CallCounters.ON) {
+                CallCounters.add(Event.ENGINE_YIELD);
+            }
             Thread.yield();
         } else {
+            if (CallCounters.ON) {
+                CallCounters.add(Event.ENGINE_SLEEP);
+            }
             sleep(awaited, awaitingHook);
         }
         return idle + 1;

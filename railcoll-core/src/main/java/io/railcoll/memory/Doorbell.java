@@ -1,5 +1,7 @@
 package io.railcoll.memory;
 
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -58,8 +60,13 @@ public final class Doorbell {
         // handshake with arm()); a release store alone may be passed by a later load.
         VarHandle.fullFence();
         if (SharedAccess.getIntVolatile(segment, offset + WAITERS) != 0) {
+            if (CallCounters.ON) {
+                CallCounters.add(Event.DOORBELL_RING_WAKE);
+            }
             SharedAccess.getAndAddInt(segment, offset + SEQUENCE, 1);
             Futex.wake(segment, offset + SEQUENCE, Integer.MAX_VALUE);
+        } else if (CallCounters.ON) {
+            CallCounters.add(Event.DOORBELL_RING_QUIET);
         }
     }
 
@@ -72,8 +79,13 @@ public final class Doorbell {
         for (int i = 0; i < bells.length; i++) {
             Doorbell bell = bells[i];
             if (i != skip && SharedAccess.getIntVolatile(bell.segment, bell.offset + WAITERS) != 0) {
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.DOORBELL_RING_WAKE);
+                }
                 SharedAccess.getAndAddInt(bell.segment, bell.offset + SEQUENCE, 1);
                 Futex.wake(bell.segment, bell.offset + SEQUENCE, Integer.MAX_VALUE);
+            } else if (i != skip && CallCounters.ON) {
+                CallCounters.add(Event.DOORBELL_RING_QUIET);
             }
         }
     }

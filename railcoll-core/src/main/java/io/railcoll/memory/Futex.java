@@ -1,5 +1,7 @@
 package io.railcoll.memory;
 
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -66,6 +68,9 @@ public final class Futex {
         scratch.set(WORD, 0, timeoutNs / 1_000_000_000L);
         scratch.set(WORD, 8, timeoutNs % 1_000_000_000L);
         MemorySegment capture = NativeCalls.scratchCaptureState();
+        if (CallCounters.ON) {
+            CallCounters.add(Event.FUTEX_WAIT);
+        }
         long result = invoke(capture, address, FUTEX_WAIT, expected, scratch.address());
         if (result == 0) {
             return Outcome.WOKEN;
@@ -88,6 +93,9 @@ public final class Futex {
     public static int wake(MemorySegment segment, long offset, int count) {
         long address = wordAddress(segment, offset);
         MemorySegment capture = NativeCalls.scratchCaptureState();
+        if (CallCounters.ON) {
+            CallCounters.add(Event.FUTEX_WAKE);
+        }
         long result = invoke(capture, address, FUTEX_WAKE, count, 0L);
         if (result < 0) {
             throw new IllegalStateException("futex wake at 0x" + Long.toHexString(address) + " failed: "

@@ -10,7 +10,7 @@ import java.util.Set;
  * every rank). Unknown keys and malformed values fail at once, naming the key, so a typo cannot silently run the
  * default.
  */
-final class AppArgs {
+public final class AppArgs {
     private final String app;
     private final Map<String, String> values = new LinkedHashMap<>();
 
@@ -18,7 +18,7 @@ final class AppArgs {
         this.app = app;
     }
 
-    static AppArgs parse(String app, List<String> args, Set<String> known) {
+    public static AppArgs parse(String app, List<String> args, Set<String> known) {
         AppArgs a = new AppArgs(app);
         for (String arg : args) {
             int eq = arg.indexOf('=');
@@ -34,11 +34,11 @@ final class AppArgs {
         return a;
     }
 
-    String string(String key, String fallback) {
+    public String string(String key, String fallback) {
         return values.getOrDefault(key, fallback);
     }
 
-    boolean bool(String key, boolean fallback) {
+    public boolean bool(String key, boolean fallback) {
         String v = values.get(key);
         if (v == null) {
             return fallback;
@@ -50,7 +50,7 @@ final class AppArgs {
         };
     }
 
-    long longValue(String key, long fallback, long min) {
+    public long longValue(String key, long fallback, long min) {
         String v = values.get(key);
         if (v == null) {
             return fallback;
@@ -67,7 +67,7 @@ final class AppArgs {
         return parsed;
     }
 
-    int intValue(String key, int fallback, int min) {
+    public int intValue(String key, int fallback, int min) {
         long v = longValue(key, fallback, min);
         if (v > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(app + ": " + key + " is too large: " + v);
@@ -75,7 +75,7 @@ final class AppArgs {
         return (int) v;
     }
 
-    double doubleValue(String key, double fallback) {
+    public double doubleValue(String key, double fallback) {
         String v = values.get(key);
         if (v == null) {
             return fallback;

@@ -1,5 +1,7 @@
 package io.railcoll.transport.shm;
 
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
@@ -206,6 +208,9 @@ final class ShmLink {
         Out f = pool.isEmpty() ? new Out(arena) : pool.poll();
         f.headerBuffer.clear();
         meta.encode(f.headerBuffer);
+        if (CallCounters.ON) {
+            CallCounters.add(Event.SHM_FRAME_SENT);
+        }
         f.pull = false;
         return f;
     }
@@ -258,6 +263,9 @@ final class ShmLink {
                     headerRead = 0;
                     headerBytes.clear();
                     String bad = inHeader.decode(headerBytes);
+                    if (CallCounters.ON) {
+                        CallCounters.add(Event.SHM_FRAME_RECEIVED);
+                    }
                     if (bad != null) {
                         throw new RailcollException("corrupt shared-memory stream from rank " + peer + ": " + bad);
                     }

@@ -1,6 +1,8 @@
 package io.railcoll.transport.tcp;
 
 import io.railcoll.RailcollException;
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
@@ -107,6 +109,9 @@ final class LaneDriver {
             retryPaused();
         }
         try {
+            if (CallCounters.ON) {
+                CallCounters.add(Event.SELECT_NOW);
+            }
             selector.selectNow(onReady);
         } catch (IOException e) {
             lanes.fail(new RailcollException("rank " + lanes.rank + ": " + name + " selector failed: " + e.getMessage(), e));
@@ -129,9 +134,15 @@ final class LaneDriver {
         long ms = TimeUnit.NANOSECONDS.toMillis(Math.min(maxWaitNs, untilHousekeeping));
         try {
             if (ms <= 0) {
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.SELECT_NOW);
+                }
                 selector.selectNow(onReady);
             } else {
                 selector.select(onReady, ms);
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.SELECT_BLOCKING);
+                }
             }
         } catch (IOException e) {
             lanes.fail(new RailcollException("rank " + lanes.rank + ": " + name + " selector failed: " + e.getMessage(), e));
@@ -162,6 +173,9 @@ final class LaneDriver {
             nowNs = now;
             work = 0;
             selector.select(onReady, ms);
+            if (CallCounters.ON) {
+                CallCounters.add(Event.SELECT_BLOCKING);
+            }
         } catch (IOException e) {
             lanes.fail(new RailcollException("rank " + lanes.rank + ": " + name + " selector failed: " + e.getMessage(), e));
         } finally {
@@ -177,11 +191,17 @@ final class LaneDriver {
     /** Wakes the driving thread if it sleeps in {@link #sleep}; call after publishing work (any thread). */
     void wake() {
         if (sleeping) {
+            if (CallCounters.ON) {
+                CallCounters.add(Event.SELECTOR_WAKEUP);
+            }
             selector.wakeup();
         }
     }
 
     void handoff(OutFrame f) {
+        if (CallCounters.ON) {
+            CallCounters.add(Event.HANDOFF);
+        }
         handoffs.add(f);
         wake();
     }

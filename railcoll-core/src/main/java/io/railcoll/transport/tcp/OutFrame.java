@@ -9,7 +9,8 @@ import java.nio.ByteOrder;
 
 /**
  * One frame waiting to be written or, for DATA, waiting to be acknowledged: its encoded header, its payload view
- * and, for a re-sent DATA frame, the REPLAY header written just before it. Pooled per connection; a DATA frame
+ * and, for a re-sent DATA frame, the REPLAY header written just before it (for a new one, possibly an ACK of the
+ * connection's receive side written with it, {@link #carriesAck}). Pooled per connection; a DATA frame
  * moves to another connection when its own fails, and is recycled into that one's pool.
  *
  * <p>Identity of a DATA frame for duplicate detection: its <em>origin</em>, the connection (lane and generation,
@@ -39,6 +40,11 @@ final class OutFrame {
     int originGeneration;
     /** Completed once written, its payload a copy: see {@link #detachPayload}. */
     boolean eager;
+    /**
+     * Its prefix (where a REPLAY would be) is an ACK of this connection's receive side, written in the same system
+     * call as the frame: see {@link TcpConnection#writeQueued}.
+     */
+    boolean carriesAck;
     /** Peer and lane a frame handed between drivers is meant for. */
     int handoffPeer;
     int handoffLane;
@@ -121,6 +127,7 @@ final class OutFrame {
 
     /** Rewinds this frame for sending again; with {@code replayHeader} it goes out as a REPLAY of its origin. */
     void rewind(FrameHeader replayHeader) {
+        carriesAck = false;
         header.rewind();
         if (payload != null) {
             payload.position(payloadStart);
@@ -156,8 +163,15 @@ final class OutFrame {
                 && (firstPart == 1 || !replay.hasRemaining());
     }
 
+    /** Puts the ACK {@code ack} (encoded now) in front of this frame, which has not started: see {@link #carriesAck}. */
+    void carryAck(FrameHeader ack) {
+        rewind(ack);
+        carriesAck = true;
+    }
+
     void clear() {
         eager = false;
+        carriesAck = false;
         payload = null;
         completion = null;
         parts[2] = null;

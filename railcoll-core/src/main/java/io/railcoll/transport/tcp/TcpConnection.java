@@ -3,6 +3,8 @@ package io.railcoll.transport.tcp;
 import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.SendCompletion;
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -14,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One TCP connection (a <em>lane</em>) to one peer on one rail: outgoing frames, the DATA frames written but not yet
@@ -27,7 +30,9 @@ import java.util.List;
  * buffer may still be needed; a small one ({@link LaneSet#eagerBytes}, at most {@link #MAX_EAGER_IN_FLIGHT}
  * outstanding per lane) is copied when queued and completes once written: the ACK's round trip, a wake-up of
  * the receiver and one of the sender, leaves the critical path of small collectives, and the copy is what a
- * re-send takes. ACKs jump the queue: they go out between two frames, not behind them.
+ * re-send takes. ACKs jump the queue: they go out between two frames, not behind them, and an ACK owed when a DATA
+ * frame is about to start goes out in the same write, in front of it ({@link #carryOwedAck}), so that an exchange
+ * costs no write and no wake-up for ACKs alone.
  *
  * <p><b>Receive states.</b> Reading a header; reading a payload into its target; discarding the payload of a
  * duplicate; paused on a header whose collective is not posted yet (the frame stays unread, TCP flow control slows
@@ -91,8 +96,16 @@ final class TcpConnection {
      * eager window ({@link #MAX_EAGER_IN_FLIGHT}), so a sender never runs out of it for want of an ACK.
      */
     static final int ACK_WINDOW = 128;
-    /** How long a received frame may wait for its ACK when its sender does not wait for it (see readAvailable). */
-    static final long ACK_DELAY_NS = 500_000;
+    /**
+     * How long a received frame may wait for its ACK when its sender does not wait for it (see readAvailable): 2 ms,
+     * long enough that in an exchange the ACK usually rides in front of the next DATA frame back ({@link
+     * #carryOwedAck}) instead of going out alone (decision 0130; it was 0.5 ms before). It bounds how long a small
+     * frame's copy is held and how long a close waits for the last ACKs. {@code -Drailcoll.rail.ackDelayUs=N} for
+     * A/B runs.
+     */
+    static final long ACK_DELAY_NS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("railcoll.rail.ackDelayUs", 2000));
+    /** Whether an owed ACK rides in front of the next DATA frame (see {@link #carryOwedAck}); on unless turned off. */
+    static final boolean CARRY_ACK = !"false".equals(System.getProperty("railcoll.rail.carryAck"));
 
     /**
      * Eager frames a lane may hold unacknowledged; past this, frames complete on acknowledgement again, so a root
@@ -148,6 +161,10 @@ final class TcpConnection {
     private volatile boolean quiesceRequested;
     /** This connection broke before its goodbye, and was counted so ({@link PeerLanes#laneLostWithoutGoodbye}). */
     private volatile boolean countedLost;
+
+    /** ACKs written as frames of their own, and in front of a DATA frame ({@link #carryOwedAck}); driver thread. */
+    long acksAlone;
+    long acksCarried;
 
     long lastSentNs;
     /** Written by this lane's driver, read by others deciding whether the peer as a whole is silent. */
@@ -293,6 +310,13 @@ final class TcpConnection {
     }
 
     private void encodeAck() {
+        encodeAckHeader();
+        ackFrame.set(control, null, null);
+        ackFrame.rewind(null);
+    }
+
+    /** Sets {@link #control} to an ACK of every frame received so far, which counts as sent from now on. */
+    private void encodeAckHeader() {
         control.type = FrameHeader.ACK;
         control.sourceRank = lanes.rank;
         control.seq = received;
@@ -301,8 +325,6 @@ final class TcpConnection {
         control.putLength = 0;
         control.fragOffset = 0;
         control.fragLength = 0;
-        ackFrame.set(control, null, null);
-        ackFrame.rewind(null);
         ackEncoded = received;
         ackOwedSinceNs = 0;
         ackAwaited = false;
@@ -326,8 +348,12 @@ final class TcpConnection {
         int done = 0;
         try {
             while (!queue.isEmpty()) {
-                OutFrame f = queue.peek();
+                OutFrame f = carryOwedAck(queue.peek());
                 long n = channel.write(f.parts(), f.firstPart(), f.partCount());
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.RAIL_WRITE_CALLS, rail, 1);
+                    CallCounters.add(Event.RAIL_BYTES_SENT, rail, Math.max(0, n));
+                }
                 if (n > 0) {
                     lastSentNs = nowNs;
                 }
@@ -337,12 +363,25 @@ final class TcpConnection {
                 queue.poll();
                 done++;
                 if (f == ackFrame) {
+                    acksAlone++;
+                    if (CallCounters.ON) {
+                        CallCounters.add(Event.RAIL_ACK_SENT, rail, 1);
+                    }
                     ackQueued = false;
                     // Frames completed while this ACK was on its way need one more.
                     ackAgain |= ackEncoded != received;
                     continue;
                 }
                 if (f.type == FrameHeader.DATA) {
+                    if (f.carriesAck) {
+                        acksCarried++;
+                    }
+                    if (CallCounters.ON) {
+                        CallCounters.add(Event.RAIL_DATA_SENT, rail, 1);
+                        if (f.carriesAck) {
+                            CallCounters.add(Event.RAIL_ACK_PIGGYBACKED, rail, 1);
+                        }
+                    }
                     lanes.counters.sent(rail, f.payloadBytes);
                     f.written(lane, generation, f.position);
                     if (f.eager && f.completion != null) {
@@ -371,6 +410,47 @@ final class TcpConnection {
             queueAck(nowNs);
         }
         return done;
+    }
+
+    /**
+     * The frame to write next, {@code head} or the DATA frame behind a queued ACK: an ACK this side owes (queued and
+     * not started, or due later, {@link #ACK_DELAY_NS}) goes out in front of a DATA frame that has not started, in the
+     * same system call, instead of as a write of its own. In an exchange (every all-gather, a ping-pong) each side
+     * acknowledges the other's last frames with its next one, so the peer reads both in one wake-up and no lone ACK
+     * crosses the wire; the stream is the same frames in the same order as before, so the receiver and rail
+     * fail-over see nothing new (decision 0130). Disabled by {@code -Drailcoll.rail.carryAck=false}, for A/B runs.
+     */
+    private OutFrame carryOwedAck(OutFrame head) {
+        if (!CARRY_ACK || broken) {
+            return head;
+        }
+        if (head == ackFrame) {
+            if (ackFrame.started() || queue.size() < 2) {
+                return head;
+            }
+            queue.poll();
+            OutFrame next = queue.peek();
+            if (!canCarryAck(next)) {
+                queue.addFirst(ackFrame);
+                return head;
+            }
+            ackQueued = false;
+            carryAck(next);
+            return next;
+        }
+        if (!ackQueued && received != ackEncoded && canCarryAck(head)) {
+            carryAck(head);
+        }
+        return head;
+    }
+
+    private static boolean canCarryAck(OutFrame f) {
+        return f.type == FrameHeader.DATA && !f.started() && f.firstPart() == 1;
+    }
+
+    private void carryAck(OutFrame f) {
+        encodeAckHeader();
+        f.carryAck(control);
     }
 
     private void recycle(OutFrame f) {
@@ -476,6 +556,9 @@ final class TcpConnection {
                     if (target.hasRemaining()) {
                         if (target.remaining() >= DIRECT_READ_BYTES) {
                             int n = channel.read(target);
+                            if (CallCounters.ON) {
+                                CallCounters.add(Event.RAIL_READ_CALLS, rail, 1);
+                            }
                             if (n < 0) {
                                 eof(nowNs);
                                 return frames;
@@ -520,6 +603,9 @@ final class TcpConnection {
 
     /** Counts the DATA frame just read ({@link #inHeader}) for the next ACK, noting whether its sender awaits it. */
     private void countReceived() {
+        if (CallCounters.ON) {
+            CallCounters.add(Event.RAIL_DATA_RECEIVED, rail, 1);
+        }
         received++;
         ackAwaited |= inHeader.fragLength > lanes.eagerBytes;
     }
@@ -571,6 +657,9 @@ final class TcpConnection {
                 return 0;
             }
             case FrameHeader.ACK -> {
+                if (CallCounters.ON) {
+                    CallCounters.add(Event.RAIL_ACK_RECEIVED, rail, 1);
+                }
                 int done = acknowledged(inHeader.seq);
                 if (done > 0) {
                     driver.noteProgress();
@@ -797,6 +886,9 @@ final class TcpConnection {
         int n;
         try {
             n = channel.read(in);
+            if (CallCounters.ON) {
+                CallCounters.add(Event.RAIL_READ_CALLS, rail, 1);
+            }
         } finally {
             in.flip();
         }
@@ -811,6 +903,9 @@ final class TcpConnection {
     }
 
     private void heard(int bytes, long nowNs) {
+        if (CallCounters.ON) {
+            CallCounters.add(Event.RAIL_BYTES_RECEIVED, rail, bytes);
+        }
         lanes.counters.received(rail, bytes);
         lastHeardNs = nowNs;
     }
@@ -917,6 +1012,11 @@ final class TcpConnection {
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }
+    }
+
+    /** DATA frames written and not acknowledged yet (tests). */
+    int unackedCount() {
+        return unacked.size();
     }
 
     /** What this lane still holds, for a rank that closes with data not acknowledged (null when nothing). */

@@ -1,5 +1,7 @@
 package io.railcoll.transport.tcp;
 
+import io.railcoll.trace.CallCounters;
+import io.railcoll.trace.CallCounters.Event;
 import io.railcoll.RailcollException;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
@@ -178,6 +180,9 @@ public final class ThreadedRailTransport extends RailTransport {
         s.lane = lane;
         // Full fence after publishing: the wake-up check below must not be reordered before it (see LaneDriver.sleep).
         d.ring.publishVolatile();
+        if (CallCounters.ON) {
+            CallCounters.add(Event.HANDOFF);
+        }
         touched |= 1L << rail;
     }
 

@@ -219,6 +219,77 @@ class RailFailoverTest {
                 + " posted yet (#2)") && e.getMessage().contains("more than the 2 bytes"), e.getMessage());
     }
 
+    /**
+     * Decision 0130: in an exchange, the ACK a side owes rides in front of its next DATA frame to the peer, in the
+     * same write, so no ACK crosses the wire alone. The clock does not move here, so the delayed ACK (0.5 ms) never
+     * falls due: without carrying, every small frame would stay unacknowledged.
+     */
+    @Test
+    void anOwedAckRidesInFrontOfTheNextDataFrameBack() throws IOException {
+        eagerBytes = 16;
+        start(true);
+        for (int i = 0; i < 20; i++) {
+            SendCompletion there = new SendCompletion();
+            putBytes(i, new byte[] {(byte) i}, there);
+            int delivered = i + 1;
+            drive(() -> receiverSink.delivered.size() == delivered);
+            SendCompletion back = new SendCompletion();
+            reply(i, new byte[] {(byte) (100 + i)}, back);
+            drive(() -> senderSink.delivered.size() == delivered);
+        }
+        long carried = 0;
+        long alone = 0;
+        int unacked = 0;
+        for (int lane = 0; lane < 2; lane++) {
+            for (TcpConnection c : List.of(sender.lanes.peer(1).lane(lane), receiver.lanes.peer(0).lane(lane))) {
+                carried += c.acksCarried;
+                alone += c.acksAlone;
+            }
+            unacked += sender.lanes.peer(1).lane(lane).unackedCount();
+        }
+        assertEquals(0, alone, "no ACK went out as a frame of its own");
+        assertTrue(carried >= 2 * 20 - 4, "ACKs carried by DATA frames: " + carried);
+        assertTrue(unacked <= 2, "the sender's frames were acknowledged by the replies, all but the last per lane: "
+                + unacked);
+        for (int i = 0; i < 20; i++) {
+            assertArrayEquals(new byte[] {(byte) i}, receiverSink.bytes(i, 1));
+            assertArrayEquals(new byte[] {(byte) (100 + i)}, senderSink.bytes(i, 1));
+        }
+    }
+
+    /**
+     * Fail-over with ACKs riding on DATA frames: a rail lost in the middle of an exchange in both directions re-sends
+     * exactly what its carried ACKs had not covered, on the other rail, and each frame arrives once, byte for byte.
+     */
+    @Test
+    void aRailLostInAnExchangeWhoseAcksRideOnDataLosesAndDuplicatesNothing() throws IOException {
+        eagerBytes = 16;
+        start(true);
+        for (int i = 0; i < 10; i++) {
+            putBytes(i, new byte[] {(byte) i}, new SendCompletion());
+            int delivered = i + 1;
+            drive(() -> receiverSink.delivered.size() == delivered);
+            reply(i, new byte[] {(byte) (100 + i)}, new SendCompletion());
+            drive(() -> senderSink.delivered.size() == delivered);
+        }
+        links.get(0).dropForward = true;
+        links.get(0).dropBackward = true;
+        for (int i = 10; i < 30; i++) {
+            putBytes(i, new byte[] {(byte) i}, new SendCompletion());
+            reply(i, new byte[] {(byte) (100 + i)}, new SendCompletion());
+        }
+        advance(TIMEOUT_NS * 3 / 2);
+        drive(() -> receiverSink.delivered.size() == 30 && senderSink.delivered.size() == 30);
+        assertEquals(30, java.util.Set.copyOf(receiverSink.tags()).size(), "each frame once: " + receiverSink.tags());
+        assertEquals(30, java.util.Set.copyOf(senderSink.tags()).size(), "each reply once: " + senderSink.tags());
+        for (int i = 0; i < 30; i++) {
+            assertArrayEquals(new byte[] {(byte) i}, receiverSink.bytes(i, 1));
+            assertArrayEquals(new byte[] {(byte) (100 + i)}, senderSink.bytes(i, 1));
+        }
+        assertEquals(List.of(0), sender.counters().failures().stream().map(f -> f.rail()).distinct().toList());
+        assertEquals(0, receiverSink.lost.size() + senderSink.lost.size(), "losing one rail is not losing the peer");
+    }
+
     @Test
     void smallFrameCompletesOnceWrittenAndItsCopyIsWhatTheOtherRailCarries() throws IOException {
         eagerBytes = 5;
@@ -325,12 +396,21 @@ class RailFailoverTest {
     }
 
     private void putBytes(int tag, byte[] bytes, SendCompletion done) {
+        put(sender, 1, tag, bytes, done);
+    }
+
+    /** A put from rank 1 back to rank 0 (collective 1, tag {@code tag}). */
+    private void reply(int tag, byte[] bytes, SendCompletion done) {
+        put(receiver, 0, tag, bytes, done);
+    }
+
+    private static void put(TcpRailTransport from, int to, int tag, byte[] bytes, SendCompletion done) {
         FrameHeader meta = new FrameHeader();
         meta.seq = 1;
         meta.collective = 1;
         meta.tag = tag;
         meta.blockBytes = bytes.length;
-        sender.put(1, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
+        from.put(to, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
     }
 
     /** Moves the clock forward in steps shorter than a heartbeat interval, driving everything after each. */
