@@ -958,7 +958,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         int i = p.nextOp;
         int start = i;
         if (i == 0) {
-            if (CallCounters.ON && start == 0 && p.nextOp == 0) {
+            if (CallCounters.ON) {
                 OpTrace.op(p.heldSeq, OpTrace.START);
             }
             runPoints(p, -1);
