@@ -142,6 +142,16 @@ interface Backend {
     /** The same ranks in the same order, with a context of their own (MPI_Comm_dup). Collective. */
     Backend dup();
 
+    /**
+     * {@link #dup()} started without waiting (MPI_Comm_idup), in the order of this backend's collectives: the new
+     * backend is {@link DupStart#made()}'s once {@link DupStart#pending()} has finished.
+     */
+    DupStart idup();
+
+    /** A duplication in flight: the collective that makes it, and the new backend once that has finished. */
+    record DupStart(Pending pending, java.util.function.Supplier<Backend> made) {
+    }
+
     /** The ranks on this rank's node, in the order of their ranks here. Collective. */
     Backend splitByNode();
 

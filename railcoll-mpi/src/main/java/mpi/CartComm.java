@@ -38,7 +38,7 @@ public final class CartComm extends Intracomm {
 
     @Override
     public CartComm iDup() throws MPIException {
-        return withDupRequest(dup(), "iDup");
+        return iDupAs(n -> new CartComm(n, dims, periods), true);
     }
 
     @Override

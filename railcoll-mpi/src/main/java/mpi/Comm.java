@@ -45,6 +45,8 @@ public class Comm implements Freeable, Cloneable {
     private final Info hints = new Info(false);
     /** The request of the {@code iDup} that made this communicator; null for every other. */
     private volatile Request dupRequest;
+    /** True while the {@code iDup} that made this communicator has not finished: every call on it is an error. */
+    private volatile boolean awaitingDup;
 
     Comm(String name, boolean predefined) {
         this.name = name;
@@ -166,17 +168,53 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * {@link #dup()} started as a non-blocking operation (MPI_Comm_idup): the new communicator, whose request
-     * ({@link #getRequest()}) completes when it may be used. railcoll's dup is one all-gather on this communicator,
-     * which this call carries out before it returns (decision 0117), so the request is complete already; like
-     * {@code dup}, every rank of this communicator must call it.
+     * ({@link #getRequest()}) completes when it exists. railcoll's dup is one all-gather on this communicator, started
+     * here as a non-blocking collective (in this communicator's order of collectives, so other non-blocking calls may
+     * be started on it meanwhile, and completed in any order). Until the request has completed (a wait or a test that
+     * reports it), every call on the new communicator is an {@code MPI.ERR_COMM} error saying so; its attributes and
+     * hints are this one's at the call. Every rank of this communicator must call it, as {@code dup}.
      */
     public Comm iDup() throws MPIException {
-        return withDupRequest(dup(), "iDup");
+        return iDupAs(n -> new Intracomm(n, false), false);
     }
 
-    /** Marks {@code made} as the result of {@code call}, an {@code iDup}: its request is the finished duplication. */
-    final <C extends Comm> C withDupRequest(C made, String call) {
-        ((Comm) made).dupRequest = Request.of(new Operation(made, call, Pending.DONE, Operation.Finish.NOTHING, null));
+    /**
+     * {@link #iDup()}, the new communicator made by {@code kind}; {@code neighbours}: a topology's, whose
+     * neighbourhood communicator ({@link NeighbourComm}) is a second duplication of this one started beside it.
+     */
+    final <C extends Intracomm> C iDupAs(java.util.function.Function<String, C> kind, boolean neighbours)
+            throws MPIException {
+        Backend.DupStart[] started = new Backend.DupStart[neighbours ? 2 : 1];
+        collective("iDup", c -> {
+            for (int i = 0; i < started.length; i++) {
+                started[i] = c.backend.idup();
+            }
+        });
+        C made = kind.apply(name + ".dup");
+        Comm pendingComm = made;
+        pendingComm.errhandler = errhandler;
+        pendingComm.awaitingDup = true;
+        attributes.copyTo(pendingComm.attributes);
+        pendingComm.hints.replaceWith(hints);
+        int[] ranks = members;
+        Pending pending = started.length == 1 ? started[0].pending() : Pending.allOf(started[0].pending(),
+                started[1].pending());
+        pendingComm.dupRequest = Request.of(new Operation(this, "iDup", pending, () -> {
+            Backend dup = started[0].made().get();
+            if (neighbours) {
+                try {
+                    Intracomm halo = adopt(Optional.of(new Derived(started[1].made().get(), ranks)), ".dup",
+                            n -> new Intracomm(n, false));
+                    halo.setName(made.describe() + ".neighbours");
+                    ((Intracomm) made).neighbourComm = NeighbourComm.over(halo);
+                } catch (RuntimeException e) {
+                    dup.close();
+                    throw e;
+                }
+            }
+            pendingComm.bind(dup, ranks);
+            pendingComm.awaitingDup = false;
+        }, null));
         return made;
     }
 
@@ -2066,6 +2104,10 @@ public class Comm implements Freeable, Cloneable {
         MPI.check();
         if (freed) {
             throw raise(call, MPIException.of(MPI.ERR_COMM, "invalid communicator: " + call + " on a freed communicator"));
+        }
+        if (awaitingDup) {
+            throw raise(call, MPIException.of(MPI.ERR_COMM, "invalid communicator: " + call + " on " + name + ", made by"
+                    + " iDup, whose request has not completed (or failed): wait for or test getRequest() first"));
         }
         return backend;
     }

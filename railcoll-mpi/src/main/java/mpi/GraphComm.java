@@ -33,7 +33,7 @@ public final class GraphComm extends Intracomm {
 
     @Override
     public GraphComm iDup() throws MPIException {
-        return withDupRequest(dup(), "iDup");
+        return iDupAs(n -> new GraphComm(n, topo), true);
     }
 
     @Override

@@ -19,7 +19,7 @@ public class Intracomm extends Comm {
     }
 
     /** A topology's communicator for its neighbourhood collectives, made and freed with it; null without a topology. */
-    private NeighbourComm neighbourComm;
+    NeighbourComm neighbourComm;
 
     /** Gives {@code made}, a topology communicator just made, its neighbourhood communicator; collective on it. */
     static <C extends Intracomm> C withNeighbourComm(C made) throws MPIException {
@@ -50,10 +50,10 @@ public class Intracomm extends Comm {
         return (Intracomm) super.clone();
     }
 
-    /** {@link Comm#iDup()}: the new communicator is an {@code Intracomm}, its request complete already. */
+    /** {@link Comm#iDup()}: the new communicator is an {@code Intracomm}. */
     @Override
     public Intracomm iDup() throws MPIException {
-        return withDupRequest(dup(), "iDup");
+        return (Intracomm) super.iDup();
     }
 
     @Override

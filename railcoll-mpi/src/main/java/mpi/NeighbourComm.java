@@ -23,6 +23,11 @@ final class NeighbourComm {
         return new NeighbourComm(halo);
     }
 
+    /** The neighbourhood communicator {@code halo}, a duplication of the topology communicator made already. */
+    static NeighbourComm over(Intracomm halo) {
+        return new NeighbourComm(halo);
+    }
+
     /** Its backend, for {@code call} on the topology communicator. */
     Backend backend(String call) throws MPIException {
         return halo.liveBackend(call);

@@ -42,6 +42,23 @@ interface Pending {
         }
     };
 
+    /** Both {@code a} and {@code b}: each round of progress tests both; finished when both are. */
+    static Pending allOf(Pending a, Pending b) {
+        return new Pending() {
+            @Override
+            public boolean test() {
+                boolean first = a.test();
+                return b.test() && first;
+            }
+
+            @Override
+            public void await() {
+                a.await();
+                b.await();
+            }
+        };
+    }
+
     /** A non-blocking collective of railcoll-core: progress is made by its {@code test} and {@code await}. */
     static Pending of(io.railcoll.Request request) {
         return new Pending() {

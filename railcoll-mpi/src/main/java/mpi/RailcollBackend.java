@@ -228,6 +228,12 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public DupStart idup() {
+        io.railcoll.DupInFlight started = comm.idup();
+        return new DupStart(Pending.of(started.request()), () -> new RailcollBackend(started.communicator()));
+    }
+
+    @Override
     public Backend splitByNode() {
         return new RailcollBackend(comm.splitByNode());
     }

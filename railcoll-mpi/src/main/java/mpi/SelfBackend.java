@@ -238,6 +238,12 @@ final class SelfBackend implements Backend {
         return new SelfBackend();
     }
 
+    /** Nothing to wait for: the new one-rank communicator holds nothing. */
+    @Override
+    public DupStart idup() {
+        return new DupStart(Pending.DONE, SelfBackend::new);
+    }
+
     @Override
     public Backend splitByNode() {
         return new SelfBackend();

@@ -1051,6 +1051,15 @@ public interface Communicator extends AutoCloseable {
     }
 
     /**
+     * {@link #dup()} started without waiting (MPI_Comm_idup): collective, in the order of this communicator's other
+     * collectives, which may run while it is in flight. The new communicator is {@link DupInFlight#communicator()}'s
+     * once {@link DupInFlight#request()} has finished.
+     */
+    default DupInFlight idup() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " makes no sub-communicators");
+    }
+
+    /**
      * A new communicator of the ranks on this rank's node, in the order of their ranks here
      * (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED). Collective.
      */

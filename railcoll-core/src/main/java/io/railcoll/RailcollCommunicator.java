@@ -380,54 +380,104 @@ final class RailcollCommunicator implements Communicator {
         try {
             open();
             long creation = creations;
-            java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-            mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt((int) creation).putInt(args);
+            byte[] mine = derivationBlock(how, color, key, creation, args);
             byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
-            run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine.array()),
+            run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine),
                     MemorySegment.ofArray(all), false);
             creations++;
-            java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             int[] colors = new int[size()];
             int[] keys = new int[size()];
-            for (int r = 0; r < size(); r++) {
-                int magic = in.getInt();
-                int derivation = in.getInt();
-                colors[r] = in.getInt();
-                keys[r] = in.getInt();
-                int theirCreation = in.getInt();
-                int theirArgs = in.getInt();
-                if (magic != SPLIT_MAGIC || derivation != how.ordinal() || theirCreation != (int) creation
-                        || theirArgs != args) {
-                    MismatchException e = new MismatchException("rank " + rank + " of " + name + ": mismatch: this rank"
-                            + " called " + how.call + " (communicator #" + creation + " made from " + name + ") but rank "
-                            + r + " " + (magic != SPLIT_MAGIC ? "called an all-gather of " + SPLIT_BLOCK_BYTES
-                            + "-byte blocks" : derivation != how.ordinal() ? "called " + Derivation.values()[
-                            Math.floorMod(derivation, Derivation.values().length)].call : theirCreation != (int) creation
-                            ? "is at communicator #" + theirCreation : "passed other ranks to create"));
-                    engine.abortPeers(e);
-                    throw e;
-                }
-            }
+            checkDerivation(how, creation, args, all, colors, keys);
             SplitPlan plan = SplitPlan.of(colors, keys, rank, placement, context, creation);
-            if (plan == null) {
-                return Optional.empty();
-            }
-            int[] members = new int[plan.parentRanks().length];
-            for (int i = 0; i < members.length; i++) {
-                members[i] = jobRanks[plan.parentRanks()[i]];
-            }
-            String childName = name + "." + how.call + "#" + creation + switch (how) {
-                case SPLIT -> "(color " + color + ")";
-                case NODE -> "(node " + nodeId() + ")";
-                default -> "";
-            };
-            CollectiveEngine childEngine = shared.engine(plan.rank(), plan.placement(), plan.context(), childName, members);
-            RailcollCommunicator child = new RailcollCommunicator(shared, plan, childName, members, childEngine);
-            shared.open.add(child);
-            return Optional.of(child);
+            return plan == null ? Optional.empty() : Optional.of(child(plan, how, creation, color));
         } finally {
             gate.exit();
         }
+    }
+
+    /**
+     * MPI_Comm_idup: {@link #dup()}'s all-gather started as a non-blocking collective on this communicator, in its
+     * order of collectives (a rank's {@code idup} pairs with another's {@code dup} or {@code idup}). A dup's context
+     * depends on nothing the other ranks send, so the new communicator is made now (frames for it that arrive early
+     * wait for it, as after a {@code dup}); the all-gather's answer is checked when the request has finished.
+     */
+    @Override
+    public DupInFlight idup() {
+        gate.enter("idup");
+        try {
+            open();
+            long creation = creations;
+            byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
+            long seq = run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0),
+                    MemorySegment.ofArray(derivationBlock(Derivation.DUP, 0, rank, creation, 0)),
+                    MemorySegment.ofArray(all), true);
+            creations++;
+            int[] keys = new int[size()];
+            java.util.Arrays.setAll(keys, r -> r);
+            SplitPlan plan = SplitPlan.of(new int[size()], keys, rank, placement, context, creation);
+            RailcollCommunicator made = child(plan, Derivation.DUP, creation, 0);
+            return new DupInFlight(request(seq, "idup"), made, () -> {
+                gate.enter("idup", ".check");
+                try {
+                    checkDerivation(Derivation.DUP, creation, 0, all, new int[size()], new int[size()]);
+                } finally {
+                    gate.exit();
+                }
+            });
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /** This rank's block of a derivation's all-gather: what every rank must agree on, and its colour and key. */
+    private static byte[] derivationBlock(Derivation how, int color, int key, long creation, int args) {
+        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt((int) creation).putInt(args);
+        return mine.array();
+    }
+
+    /**
+     * Reads every rank's block of a derivation's all-gather into {@code colors} and {@code keys}; a rank that called
+     * something else is a {@link MismatchException}, sent to the other ranks too.
+     */
+    private void checkDerivation(Derivation how, long creation, int args, byte[] all, int[] colors, int[] keys) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < size(); r++) {
+            int magic = in.getInt();
+            int derivation = in.getInt();
+            colors[r] = in.getInt();
+            keys[r] = in.getInt();
+            int theirCreation = in.getInt();
+            int theirArgs = in.getInt();
+            if (magic != SPLIT_MAGIC || derivation != how.ordinal() || theirCreation != (int) creation
+                    || theirArgs != args) {
+                MismatchException e = new MismatchException("rank " + rank + " of " + name + ": mismatch: this rank"
+                        + " called " + how.call + " (communicator #" + creation + " made from " + name + ") but rank "
+                        + r + " " + (magic != SPLIT_MAGIC ? "called an all-gather of " + SPLIT_BLOCK_BYTES
+                        + "-byte blocks" : derivation != how.ordinal() ? "called " + Derivation.values()[
+                        Math.floorMod(derivation, Derivation.values().length)].call : theirCreation != (int) creation
+                        ? "is at communicator #" + theirCreation : "passed other ranks to create"));
+                engine.abortPeers(e);
+                throw e;
+            }
+        }
+    }
+
+    /** The communicator {@code plan} describes, made by this one's {@code creation}-th derivation, and opened. */
+    private RailcollCommunicator child(SplitPlan plan, Derivation how, long creation, int color) {
+        int[] members = new int[plan.parentRanks().length];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = jobRanks[plan.parentRanks()[i]];
+        }
+        String childName = name + "." + how.call + "#" + creation + switch (how) {
+            case SPLIT -> "(color " + color + ")";
+            case NODE -> "(node " + nodeId() + ")";
+            default -> "";
+        };
+        CollectiveEngine childEngine = shared.engine(plan.rank(), plan.placement(), plan.context(), childName, members);
+        RailcollCommunicator child = new RailcollCommunicator(shared, plan, childName, members, childEngine);
+        shared.open.add(child);
+        return child;
     }
 
     // ---- point-to-point messages (decision 0080) ----
