@@ -157,4 +157,107 @@ class MpiLayerAllocationTest {
         }
         return cases;
     }
+
+    /**
+     * The hot loops of the other calls (issue 23): scan, allToAll, allGatherv, the non-blocking iAllReduce/iBcast
+     * with their wait, and point-to-point to this rank (send then recv, iSend/iRecv then both waits) on arrays and
+     * direct buffers; measured by {@link #theOtherCallsAllocationPerCall}.
+     */
+    private static List<Case> otherCases(Intracomm comm, Communicator api) throws MPIException {
+        int size = comm.getSize();
+        List<Case> cases = new ArrayList<>();
+        int n = 8;
+        DoubleBuffer in = MPI.newDoubleBuffer(n);
+        DoubleBuffer out = MPI.newDoubleBuffer(n);
+        MemorySegment inSeg = MemorySegment.ofBuffer(in);
+        MemorySegment outSeg = MemorySegment.ofBuffer(out);
+        double[] inArray = new double[n];
+        double[] outArray = new double[n];
+        cases.add(new Case("scan direct 8 doubles",
+                () -> comm.scan(in, out, n, MPI.DOUBLE, MPI.SUM),
+                () -> api.scan(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
+        cases.add(new Case("scan double[8]",
+                () -> comm.scan(inArray, outArray, n, MPI.DOUBLE, MPI.SUM),
+                () -> api.scan(inArray, outArray, PredefinedOperator.SUM)));
+        ByteBuffer a2aIn = MPI.newByteBuffer(8 * size);
+        ByteBuffer a2aOut = MPI.newByteBuffer(8 * size);
+        MemorySegment a2aInSeg = MemorySegment.ofBuffer(a2aIn);
+        MemorySegment a2aOutSeg = MemorySegment.ofBuffer(a2aOut);
+        cases.add(new Case("allToAll direct 8 B",
+                () -> comm.allToAll(a2aIn, 8, MPI.BYTE, a2aOut, 8, MPI.BYTE),
+                () -> api.alltoall(a2aInSeg, a2aOutSeg)));
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        long[] longCounts = new long[size];
+        long[] longDispls = new long[size];
+        for (int r = 0; r < size; r++) {
+            counts[r] = 8;
+            displs[r] = 8 * r;
+            longCounts[r] = 8;
+            longDispls[r] = 8L * r;
+        }
+        cases.add(new Case("allGatherv direct 8 B",
+                () -> comm.allGatherv(a2aIn, 8, MPI.BYTE, a2aOut, counts, displs, MPI.BYTE),
+                () -> api.allgatherv(a2aInSeg.asSlice(0, 8), a2aOutSeg, longCounts, longDispls)));
+        cases.add(new Case("iAllReduce+wait direct 8 doubles",
+                () -> comm.iAllReduce(in, out, n, MPI.DOUBLE, MPI.SUM).waitFor(),
+                () -> api.iallreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM).await()));
+        cases.add(new Case("iBcast+wait direct 8 B",
+                () -> comm.iBcast(a2aIn, 8, MPI.BYTE, 0).waitFor(),
+                () -> api.ibroadcast(a2aInSeg.asSlice(0, 8), 0).await()));
+        int me = comm.getRank();
+        cases.add(new Case("send+recv double[8] to self",
+                () -> {
+                    comm.send(inArray, n, MPI.DOUBLE, me, 3);
+                    comm.recv(outArray, n, MPI.DOUBLE, me, 3);
+                },
+                () -> {
+                    api.send(inSeg, me, 3);
+                    api.recv(outSeg, me, 3);
+                }));
+        cases.add(new Case("send+recv direct 8 doubles to self",
+                () -> {
+                    comm.send(in, n, MPI.DOUBLE, me, 3);
+                    comm.recv(out, n, MPI.DOUBLE, me, 3);
+                },
+                () -> {
+                    api.send(inSeg, me, 3);
+                    api.recv(outSeg, me, 3);
+                }));
+        cases.add(new Case("iRecv+iSend+waits direct 8 doubles to self",
+                () -> {
+                    Request r = comm.iRecv(out, n, MPI.DOUBLE, me, 4);
+                    comm.iSend(in, n, MPI.DOUBLE, me, 4).waitFor();
+                    r.waitFor();
+                },
+                () -> {
+                    var r = api.irecv(outSeg, me, 4);
+                    api.isend(inSeg, me, 4).await();
+                    r.await();
+                }));
+        return cases;
+    }
+
+    /** Prints the bytes per call of {@link #otherCases}, mpi against the API (figures for docs/results/mpi.md). */
+    @Test
+    void theOtherCallsAllocationPerCall() throws Exception {
+        List<Object> perRank = InProcessComms.onRanks(RANKS, (comm, rank) -> {
+            StringBuilder table = new StringBuilder("case: API B/call, mpi B/call\n");
+            for (Case c : otherCases(comm, RailcollInterop.communicator(comm))) {
+                for (int i = 0; i < WARM_UP_CALLS; i++) {
+                    c.mpi().run();
+                    c.api().run();
+                }
+                double mpi = Double.MAX_VALUE;
+                double api = Double.MAX_VALUE;
+                for (int round = 0; round < ROUNDS; round++) {
+                    mpi = Math.min(mpi, bytesPerCall(c.mpi()));
+                    api = Math.min(api, bytesPerCall(c.api()));
+                }
+                table.append(String.format("%s: %.1f, %.1f%n", c.name(), api, mpi));
+            }
+            return table.toString();
+        });
+        System.out.print(perRank.get(0));
+    }
 }
