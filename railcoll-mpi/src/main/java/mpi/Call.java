@@ -23,7 +23,8 @@ final class Call {
     final Backend backend;
     final int rank;
     final int size;
-    final Staging staging;
+    /** Where the call packs; the reusable call's is set at each call (a non-blocking one's is its own). */
+    Staging staging;
     private final Comm comm;
     /** The views of the program's buffers across calls; null on a call of its own. */
     final BufferViews views;
@@ -52,9 +53,10 @@ final class Call {
         return new Call("", backend, staging, comm, true);
     }
 
-    /** This reusable call, as call {@code name}. */
-    Call named(String name) {
+    /** This reusable call, as call {@code name} packing into {@code staging}. */
+    Call named(String name, Staging staging) {
         this.name = name;
+        this.staging = staging;
         return this;
     }
 

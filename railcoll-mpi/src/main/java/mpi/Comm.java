@@ -29,6 +29,9 @@ public class Comm implements Freeable, Cloneable {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Staging staging = new Staging();
+    /** The stagings of finished non-blocking operations, for the next ones (decision 0150); under its own monitor. */
+    private final Staging[] spareStagings = new Staging[4];
+    private int spares;
     /** The call state this communicator's blocking calls share ({@link Call#reusable}); used under {@link #lock}. */
     private Call reusable;
     private final Attributes attributes = new Attributes();
@@ -83,6 +86,7 @@ public class Comm implements Freeable, Cloneable {
             backend = null;
             reusable = null;
             staging.close();
+            closeSpareStagings();
         } finally {
             lock.unlock();
         }
@@ -143,6 +147,7 @@ public class Comm implements Freeable, Cloneable {
             backend = null;
             reusable = null;
             staging.close();
+            closeSpareStagings();
             b.close();
         } catch (RuntimeException e) {
             throw raise("free", failed(MPI.ERR_OTHER, "free", e));
@@ -585,7 +590,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
                                  int[] displs, Datatype recvtype) throws MPIException {
-        collective("allGatherv", c -> {
+        Call c = begin("allGatherv");
+        try {
             c.count(sendcount, "sendcount");
             Transfer s = c.transfer(sendtype);
             Transfer r = c.transfer(recvtype);
@@ -594,24 +600,34 @@ public class Comm implements Freeable, Cloneable {
             UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
             MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
             c.allgatherv(r, own, out, recvcount, displs);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** In place: this rank's block already sits at {@code displs[rank]} of {@code recvbuf}. */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        collective("allGatherv", c -> {
+        Call c = begin("allGatherv");
+        try {
             Transfer r = c.transfer(recvtype);
             c.vector(recvcount, displs);
             UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
             MemorySegment own = r.sendCopy(out, displs[c.rank], recvcount[c.rank]);
             c.allgatherv(r, own, out, recvcount, displs);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Block j ({@code sendcount} elements) of {@code sendbuf} goes to rank j, landing as block i of its {@code recvbuf}. */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                                Datatype recvtype) throws MPIException {
-        collective("allToAll", c -> {
+        Call c = begin("allToAll");
+        try {
             c.count(sendcount, "sendcount");
             c.count(recvcount, "recvcount");
             Transfer s = c.transfer(sendtype);
@@ -624,7 +640,11 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = r.recvArea(out, recvAll);
             c.backend.alltoall(send, recv);
             r.deliver(recv, out, 0, recvAll);
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -1065,7 +1085,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts {@link #bcast}: {@code root}'s {@code count} elements of {@code buf} into every rank's {@code buf}. */
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return nonBlocking("iBcast", c -> {
+        return nonBlockingOnSharedCall("iBcast", c -> {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -1119,7 +1139,7 @@ public class Comm implements Freeable, Cloneable {
     /** Starts {@link #allGather(Object, int, Datatype, Object, int, Datatype)}. */
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
                                     Datatype recvtype) throws MPIException {
-        return nonBlocking("iAllGather", c -> {
+        return nonBlockingOnSharedCall("iAllGather", c -> {
             c.count(sendcount, "sendcount");
             c.count(recvcount, "recvcount");
             Transfer s = c.transfer(sendtype);
@@ -1135,7 +1155,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts the in-place {@link #allGather(Object, int, Datatype)}: own block already at {@code rank * count}. */
     public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
-        return nonBlocking("iAllGather", c -> {
+        return nonBlockingOnSharedCall("iAllGather", c -> {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             long all = (long) count * c.size;
@@ -1195,7 +1215,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts {@link #allReduce(Object, Object, int, Datatype, Op)}. */
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return nonBlocking("iAllReduce", c -> {
+        return nonBlockingOnSharedCall("iAllReduce", c -> {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -1208,7 +1228,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts the in-place {@link #allReduce(Object, int, Datatype, Op)}. */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return nonBlocking("iAllReduce", c -> {
+        return nonBlockingOnSharedCall("iAllReduce", c -> {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -1250,7 +1270,7 @@ public class Comm implements Freeable, Cloneable {
     /** Starts {@link #reduce(Object, Object, int, Datatype, Op, int)}; {@code recvbuf} matters on the root only. */
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        return nonBlocking("iReduce", c -> {
+        return nonBlockingOnSharedCall("iReduce", c -> {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -1267,7 +1287,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts the in-place {@link #reduce(Object, int, Datatype, Op, int)}: {@code buf} is written on the root only. */
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return nonBlocking("iReduce", c -> {
+        return nonBlockingOnSharedCall("iReduce", c -> {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -1490,7 +1510,7 @@ public class Comm implements Freeable, Cloneable {
     /** Starts an inclusive or exclusive prefix ({@code iScan}, {@code iExScan}) from {@code sendbuf} into {@code recvbuf}. */
     final Request iprefix(String name, Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op,
                           boolean exclusive) throws MPIException {
-        return nonBlocking(name, c -> {
+        return nonBlockingOnSharedCall(name, c -> {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -1504,7 +1524,7 @@ public class Comm implements Freeable, Cloneable {
     /** In place: {@code buf} holds this rank's elements and receives the prefix (rank 0's left as it is, exclusive). */
     final Request iprefix(String name, Buffer buf, int count, Datatype type, Op op, boolean exclusive)
             throws MPIException {
-        return nonBlocking(name, c -> {
+        return nonBlockingOnSharedCall(name, c -> {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -1628,44 +1648,39 @@ public class Comm implements Freeable, Cloneable {
 
     // ---- plumbing ----
 
-    /** One element-wise reduction on packed data ({@code send == recv} in place); false if {@code recv} got no result. */
-    @FunctionalInterface
-    interface Elementwise {
-        boolean run(Call call, Reductions.Plan plan, Transfer t, MemorySegment send, MemorySegment recv) throws MPIException;
-    }
-
     /**
-     * An element-wise reduction ({@code scan}, {@code exScan}) of {@code count} elements from
-     * {@code sendbuf} into {@code recvbuf}, each packed or used as it is ({@link Transfer}).
+     * {@code Intracomm.scan}/{@code exScan} ({@code exclusive}), on the path allReduce takes: inline between
+     * {@link #begin(String)} and the unlock, as the hot collectives (decision 0136), so a loop of them allocates nothing
+     * here. {@code inPlace}: {@code recvbuf} in and out. Rank 0 of an exclusive one gets no result.
      */
-    final void elementwise(String name, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, Elementwise how)
+    final void prefix(String name, boolean inPlace, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, boolean exclusive)
             throws MPIException {
-        collective(name, c -> {
+        Call c = begin(name);
+        try {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
-            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
-            UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
-            MemorySegment recv = t.recvArea(out, count);
-            if (how.run(c, plan, t, send, recv)) {
+            MemorySegment send;
+            UserBuffer out;
+            MemorySegment recv;
+            if (inPlace) {
+                out = t.buffer(recvbuf, count, "buf");
+                send = t.send(out, 0, count);
+                recv = send;
+            } else {
+                send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+                out = t.buffer(recvbuf, count, "recvbuf");
+                recv = t.recvArea(out, count);
+            }
+            c.scan(plan, op, t, send, recv, count, exclusive);
+            if (!exclusive || c.rank > 0) {
                 t.deliver(recv, out, 0, count);
             }
-        });
-    }
-
-    /** In place: {@code buf} holds this rank's {@code count} elements and receives the result. */
-    final void elementwise(String name, Object buf, int count, Datatype type, Op op, Elementwise how)
-            throws MPIException {
-        collective(name, c -> {
-            c.count(count, "count");
-            Transfer t = c.transfer(type);
-            Reductions.Plan plan = c.plan(op, type);
-            UserBuffer b = t.buffer(buf, count, "buf");
-            MemorySegment data = t.send(b, 0, count);
-            if (how.run(c, plan, t, data, data)) {
-                t.deliver(data, b, 0, count);
-            }
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ---- point-to-point (decision 0083): MPI.PROC_NULL is answered here, the rest goes to the backend ----
@@ -1942,26 +1957,83 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * The start of non-blocking operation {@code name}: {@code body} runs as a call does, with staging memory of the
-     * operation's own (which it closes when it finishes or fails), and what it started becomes the request.
+     * operation's own (which it gives back when it finishes or fails), and what it started becomes the request.
      */
     final Request nonBlocking(String name, Start body) throws MPIException {
-        return Request.of(start(name, body));
+        return Request.of(start(name, false, body));
+    }
+
+    /**
+     * {@link #nonBlocking}, run on the communicator's reusable {@link Call} (its datatypes' transfers and buffers'
+     * views remembered, decision 0150): only for starts whose finishing work uses no state of the call (its name
+     * changes with the next call), which delivering by a {@link Transfer} and the fold do not.
+     */
+    final Request nonBlockingOnSharedCall(String name, Start body) throws MPIException {
+        return Request.of(start(name, true, body));
     }
 
     /** The operation {@link #nonBlocking} makes a request of: what a persistent request runs at each start. */
     final Operation start(String name, Start body) throws MPIException {
-        Staging own = new Staging();
-        Operation[] made = new Operation[1];
+        return start(name, false, body);
+    }
+
+    private Operation start(String name, boolean sharedCall, Start body) throws MPIException {
+        Staging own = spareStaging();
+        Call c;
         try {
-            collective(name, this, own, c -> {
-                Started s = body.run(c);
-                made[0] = new Operation(this, name, s.pending(), s.finish(), own);
-            });
+            c = begin(name, this, own, sharedCall);
         } catch (MPIException | RuntimeException e) {
-            own.close();
+            giveBack(own);
             throw e;
         }
-        return made[0];
+        try {
+            Started s = body.run(c);
+            return new Operation(this, name, s.pending(), s.finish(), own);
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, name, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A staging of a finished non-blocking operation, or a new one (decision 0150). */
+    private Staging spareStaging() {
+        synchronized (spareStagings) {
+            if (spares > 0) {
+                Staging s = spareStagings[--spares];
+                spareStagings[spares] = null;
+                return s;
+            }
+        }
+        return new Staging();
+    }
+
+    /**
+     * Takes back the staging of a non-blocking operation that has finished or failed (nothing reads or writes it any
+     * more): kept for the next one, up to {@link #spareStagings}' length, with its largest region (as this
+     * communicator's own staging keeps its); closed when there is no room or the communicator is gone.
+     */
+    final void giveBack(Staging used) {
+        used.reset();
+        synchronized (spareStagings) {
+            if (!freed && backend != null && spares < spareStagings.length) {
+                spareStagings[spares++] = used;
+                return;
+            }
+        }
+        used.close();
+    }
+
+    /** Closes the spare stagings (the communicator is being freed or unbound). */
+    private void closeSpareStagings() {
+        synchronized (spareStagings) {
+            for (int i = 0; i < spares; i++) {
+                spareStagings[i].close();
+                spareStagings[i] = null;
+            }
+            spares = 0;
+        }
     }
 
     /** What a non-blocking call started, and the work left for when it finishes. */
@@ -1979,7 +2051,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code staging} null: the communicator's own, reset for this call. */
     private void collective(String name, Comm reportTo, Staging own, Body body) throws MPIException {
-        Call c = begin(name, reportTo, own);
+        Call c = begin(name, reportTo, own, false);
         try {
             body.run(c);
         } catch (MPIException | RuntimeException e) {
@@ -1991,7 +2063,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@link #begin(String, Comm, Staging)} of a blocking call whose errors go to this communicator's handler. */
     private Call begin(String name) throws MPIException {
-        return begin(name, this, null);
+        return begin(name, this, null, false);
     }
 
     /**
@@ -2000,9 +2072,10 @@ public class Comm implements Freeable, Cloneable {
      * that this thread is not already inside (a user op calling MPI) resets the communicator's staging memory and gets
      * its reusable {@link Call}; the others get a call of their own. The hot collectives (barrier, bcast, allGather,
      * allReduce, reduce) run their bodies between this and the unlock, the rest through {@link #collective}: the same
-     * steps, with a lambda, which allocates (decision 0136).
+     * steps, with a lambda, which allocates (decision 0136). A non-blocking call ({@code own} its staging) gets the
+     * reusable call too where {@code sharedCall} says its finishing work needs nothing of it (decision 0150).
      */
-    private Call begin(String name, Comm reportTo, Staging own) throws MPIException {
+    private Call begin(String name, Comm reportTo, Staging own, boolean sharedCall) throws MPIException {
         Backend b = live(name);
         if (!lock.tryLock()) {
             if (!MPI.threadMultiple()) {
@@ -2013,19 +2086,22 @@ public class Comm implements Freeable, Cloneable {
             lock.lock();
         }
         try {
-            if (own != null) {
+            boolean nested = lock.getHoldCount() > 1;
+            if (own != null && (!sharedCall || nested)) {
                 return Call.once(name, b, own, this);
             }
-            if (lock.getHoldCount() > 1) {
+            if (nested) {
                 return Call.once(name, b, staging, this); // nested: the outer call's staging stays in use
             }
-            staging.reset();
+            if (own == null) {
+                staging.reset();
+            }
             Call c = reusable;
             if (c == null || c.backend != b) {
                 c = Call.reusable(b, staging, this);
                 reusable = c;
             }
-            return c.named(name);
+            return c.named(name, own == null ? staging : own);
         } catch (RuntimeException e) {
             lock.unlock();
             throw fault(reportTo, name, e);

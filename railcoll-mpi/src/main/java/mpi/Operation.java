@@ -5,7 +5,8 @@ package mpi;
  * ({@link Pending}), the work left for when it finishes (unpacking received elements from staging into the program's
  * buffer, folding a user op's contributions), and the staging memory of its own that holds its packed data until then
  * (a communicator's staging is reset by its next call, so a request cannot share it). The finishing work runs once,
- * in the wait or test that sees the operation finish; the staging is closed then, or when it fails.
+ * in the wait or test that sees the operation finish; the staging is given back to the communicator then
+ * ({@link Comm#giveBack}), or closed when the operation fails.
  *
  * <p>Failures go to the communicator's error handler, as the call's would: a railcoll failure becomes the
  * {@link MPIException} of its class (decision 0077), named after the call ({@code iAllReduce on rank 1 of
@@ -30,7 +31,7 @@ final class Operation {
     private Status status;
 
     /**
-     * @param staging closed when the operation has finished or failed; null if it has none
+     * @param staging given back when the operation has finished, closed when it failed; null if it has none
      */
     Operation(Comm comm, String call, Pending pending, Finish finish, Staging staging) {
         this.comm = comm;
@@ -95,17 +96,17 @@ final class Operation {
         try {
             finish.run();
         } catch (MPIException e) {
-            release();
+            release(false);
             throw comm.raise(call, e);
         } catch (RuntimeException e) {
             throw failed(e);
         }
         status = pending.status();
-        release();
+        release(true);
     }
 
     private MPIException failed(RuntimeException e) {
-        release();
+        release(false);
         MPIException m = comm.mpiError(call, e);
         if (m == null) {
             throw e;
@@ -113,10 +114,15 @@ final class Operation {
         return comm.raise(call, m);
     }
 
-    private void release() {
+    /** {@code finished}: the operation ended well, so nothing touches its staging any more and it may be reused. */
+    private void release(boolean finished) {
         done = true;
         if (staging != null) {
-            staging.close();
+            if (finished) {
+                comm.giveBack(staging);
+            } else {
+                staging.close();
+            }
         }
     }
 }
