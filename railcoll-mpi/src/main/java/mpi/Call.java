@@ -459,7 +459,7 @@ final class Call {
     /** {@link #iallreduce} delivering the result to {@code out}. */
     Comm.Started iallreduce(Reductions.Plan plan, Op op, Transfer t, MemorySegment send, MemorySegment recv, long count,
                             UserBuffer out) {
-        return iallreduce(plan, op, t, send, recv, count, () -> t.deliver(recv, out, 0, count));
+        return iallreduce(plan, op, t, send, recv, count, t.delivery(recv, out, 0, count));
     }
 
     /**

@@ -1083,19 +1083,29 @@ public class Comm implements Freeable, Cloneable {
         return nonBlocking("iBarrier", c -> new Started(c.backend.ibarrier()));
     }
 
-    /** Starts {@link #bcast}: {@code root}'s {@code count} elements of {@code buf} into every rank's {@code buf}. */
+    /**
+     * Starts {@link #bcast}: {@code root}'s {@code count} elements of {@code buf} into every rank's {@code buf}. Inline
+     * on the reusable call, as the blocking hot calls (decision 0150).
+     */
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return nonBlockingOnSharedCall("iBcast", c -> {
+        Staging own = spareStaging();
+        Call c = beginNonBlocking("iBcast", own);
+        try {
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
             UserBuffer b = t.buffer(buf, count, "buf");
             if (c.rank == root) {
-                return new Started(c.backend.ibroadcast(t.send(b, 0, count), root));
+                return started(c, c.backend.ibroadcast(t.send(b, 0, count), root), Operation.Finish.NOTHING, own);
             }
             MemorySegment recv = t.recvArea(b, count);
-            return new Started(c.backend.ibroadcast(recv, root), () -> t.deliver(recv, b, 0, count));
-        });
+            return started(c, c.backend.ibroadcast(recv, root), t.delivery(recv, b, 0, count), own);
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, "iBcast", e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Starts {@link #gather(Object, int, Datatype, Object, int, Datatype, int)}; {@code recvbuf} matters on the root only. */
@@ -1213,29 +1223,43 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
-    /** Starts {@link #allReduce(Object, Object, int, Datatype, Op)}. */
+    /** Starts {@link #allReduce(Object, Object, int, Datatype, Op)}; inline, as {@link #iBcast}. */
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return nonBlockingOnSharedCall("iAllReduce", c -> {
+        Staging own = spareStaging();
+        Call c = beginNonBlocking("iAllReduce", own);
+        try {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
             MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
             UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
             MemorySegment recv = t.recvArea(out, count);
-            return c.iallreduce(plan, op, t, send, recv, count, out);
-        });
+            return started(c, c.iallreduce(plan, op, t, send, recv, count, out), own);
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, "iAllReduce", e);
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** Starts the in-place {@link #allReduce(Object, int, Datatype, Op)}. */
+    /** Starts the in-place {@link #allReduce(Object, int, Datatype, Op)}; inline, as {@link #iBcast}. */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return nonBlockingOnSharedCall("iAllReduce", c -> {
+        Staging own = spareStaging();
+        Call c = beginNonBlocking("iAllReduce", own);
+        try {
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
             UserBuffer b = t.buffer(buf, count, "buf");
             MemorySegment data = t.send(b, 0, count);
-            return c.iallreduce(plan, op, t, data, data, count, b);
-        });
+            return started(c, c.iallreduce(plan, op, t, data, data, count, b), own);
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, "iAllReduce", e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -1995,6 +2019,28 @@ public class Comm implements Freeable, Cloneable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * {@link #begin} of a non-blocking call inlined in its method (as the blocking hot calls are), on the reusable
+     * call with {@code own} as its staging; {@code own} is given back if the call cannot begin. The caller unlocks.
+     */
+    private Call beginNonBlocking(String name, Staging own) throws MPIException {
+        try {
+            return begin(name, this, own, true);
+        } catch (MPIException | RuntimeException e) {
+            giveBack(own);
+            throw e;
+        }
+    }
+
+    /** The request of what call {@code c} started, with the work left for its end and its staging {@code own}. */
+    private Request started(Call c, Pending pending, Operation.Finish finish, Staging own) {
+        return Request.of(new Operation(this, c.name, pending, finish, own));
+    }
+
+    private Request started(Call c, Started s, Staging own) {
+        return started(c, s.pending(), s.finish(), own);
     }
 
     /** A staging of a finished non-blocking operation, or a new one (decision 0150). */

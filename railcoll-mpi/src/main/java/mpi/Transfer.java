@@ -73,6 +73,17 @@ final class Transfer {
         return call.staging.take(bytes(count));
     }
 
+    /**
+     * The work a non-blocking call leaves for when it finishes: {@link #deliver}, or nothing where the elements are
+     * received where they belong (a direct buffer of a contiguous type), so such a call makes no lambda.
+     */
+    Operation.Finish delivery(MemorySegment bytes, UserBuffer b, long first, long count) {
+        if (b.startsAt(bytes, origin(first)) && !b.needsCommit()) {
+            return Operation.Finish.NOTHING;
+        }
+        return () -> deliver(bytes, b, first, count);
+    }
+
     /** Puts {@code count} received elements from {@code bytes} at element {@code first} of {@code b}. */
     void deliver(MemorySegment bytes, UserBuffer b, long first, long count) {
         long at = origin(first);

@@ -104,6 +104,11 @@ final class UserBuffer {
         return memory.isNative() || bytes.heapBase().equals(memory.heapBase());
     }
 
+    /** Whether {@link #commit} has work: received bytes must be copied back into a {@code boolean[]}. */
+    boolean needsCommit() {
+        return booleans != null;
+    }
+
     /** Makes received bytes visible in the program's buffer (only a {@code boolean[]} needs it). */
     void commit() {
         if (booleans != null) {

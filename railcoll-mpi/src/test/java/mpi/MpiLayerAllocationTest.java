@@ -39,6 +39,14 @@ class MpiLayerAllocationTest {
      * once) is a fraction of a byte per call here.
      */
     private static final double BOUND_BYTES = 8;
+    /**
+     * Bytes per call a non-blocking call plus its wait may add (decision 0150): the bindings' API returns a new
+     * {@code Request} (and its wait a {@code Status}); here that is the {@code Request}, the {@code Operation} a wait
+     * drives, the {@code Pending} adapter over railcoll's request and the status, plus, for iAllReduce, the
+     * {@code Started} pair: 112 B for iBcast, 136 B for iAllReduce when measured. Before decision 0150 they added
+     * about 540 and 760 B.
+     */
+    private static final double REQUEST_BYTES = 144;
     private static final int WARM_UP_CALLS = 6_000;
     private static final int CALLS = 1_000;
     private static final int ROUNDS = 5;
@@ -54,14 +62,20 @@ class MpiLayerAllocationTest {
         void run() throws Exception;
     }
 
-    private record Case(String name, Collective mpi, Collective api) {
+    /** One call through both paths; the mpi path may allocate at most {@code bound} bytes per call more. */
+    private record Case(String name, Collective mpi, Collective api, double bound) {
+        Case(String name, Collective mpi, Collective api) {
+            this(name, mpi, api, BOUND_BYTES);
+        }
     }
 
     @Test
-    void theMpiLayerAllocatesAtMostABoundPerBlockingCollectiveAboveRailcollsApi() throws Exception {
+    void theMpiLayerAllocatesAtMostABoundPerCallAboveRailcollsApi() throws Exception {
         List<Object> perRank = InProcessComms.onRanks(RANKS, (comm, rank) -> {
             Map<String, double[]> bytes = new LinkedHashMap<>();
-            for (Case c : cases(comm, RailcollInterop.communicator(comm))) {
+            List<Case> all = new ArrayList<>(cases(comm, RailcollInterop.communicator(comm)));
+            all.addAll(otherCases(comm, RailcollInterop.communicator(comm)));
+            for (Case c : all) {
                 for (int i = 0; i < WARM_UP_CALLS; i++) {
                     c.mpi().run();
                     c.api().run();
@@ -72,7 +86,7 @@ class MpiLayerAllocationTest {
                     mpi = Math.min(mpi, bytesPerCall(c.mpi()));
                     api = Math.min(api, bytesPerCall(c.api()));
                 }
-                bytes.put(c.name(), new double[] {api, mpi});
+                bytes.put(c.name(), new double[] {api, mpi, c.bound()});
             }
             return bytes;
         });
@@ -86,15 +100,15 @@ class MpiLayerAllocationTest {
                 @SuppressWarnings("unchecked")
                 double[] b = ((Map<String, double[]>) perRank.get(r)).get(name);
                 table.append(String.format(" rank %d %.1f, %.1f;", r, b[0], b[1]));
-                if (b[1] - b[0] > BOUND_BYTES) {
-                    over.add(String.format("%s on rank %d: %.1f B/call through mpi, %.1f through the API", name, r,
-                            b[1], b[0]));
+                if (b[1] - b[0] > b[2]) {
+                    over.add(String.format("%s on rank %d: %.1f B/call through mpi, %.1f through the API (bound %.0f"
+                            + " above it)", name, r, b[1], b[0], b[2]));
                 }
             }
             table.append('\n');
         }
         System.out.print(table);
-        assertTrue(over.isEmpty(), "the mpi layer allocates more than " + BOUND_BYTES + " B per call above the API: "
+        assertTrue(over.isEmpty(), "the mpi layer allocates more per call above the API than its bound: "
                 + over + "\n" + table);
     }
 
@@ -159,9 +173,9 @@ class MpiLayerAllocationTest {
     }
 
     /**
-     * The hot loops of the other calls (issue 23): scan, allToAll, allGatherv, the non-blocking iAllReduce/iBcast
-     * with their wait, and point-to-point to this rank (send then recv, iSend/iRecv then both waits) on arrays and
-     * direct buffers; measured by {@link #theOtherCallsAllocationPerCall}.
+     * The hot loops of the other calls (decision 0150): scan, allToAll, allGatherv within {@link #BOUND_BYTES}; the
+     * non-blocking iAllReduce and iBcast with their wait within {@link #REQUEST_BYTES}, the request a non-blocking
+     * call of the bindings returns.
      */
     private static List<Case> otherCases(Intracomm comm, Communicator api) throws MPIException {
         int size = comm.getSize();
@@ -201,63 +215,13 @@ class MpiLayerAllocationTest {
                 () -> api.allgatherv(a2aInSeg.asSlice(0, 8), a2aOutSeg, longCounts, longDispls)));
         cases.add(new Case("iAllReduce+wait direct 8 doubles",
                 () -> comm.iAllReduce(in, out, n, MPI.DOUBLE, MPI.SUM).waitFor(),
-                () -> api.iallreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM).await()));
+                () -> api.iallreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM).await(),
+                REQUEST_BYTES));
+        MemorySegment bcastSeg = a2aInSeg.asSlice(0, 8);
         cases.add(new Case("iBcast+wait direct 8 B",
                 () -> comm.iBcast(a2aIn, 8, MPI.BYTE, 0).waitFor(),
-                () -> api.ibroadcast(a2aInSeg.asSlice(0, 8), 0).await()));
-        int me = comm.getRank();
-        cases.add(new Case("send+recv double[8] to self",
-                () -> {
-                    comm.send(inArray, n, MPI.DOUBLE, me, 3);
-                    comm.recv(outArray, n, MPI.DOUBLE, me, 3);
-                },
-                () -> {
-                    api.send(inSeg, me, 3);
-                    api.recv(outSeg, me, 3);
-                }));
-        cases.add(new Case("send+recv direct 8 doubles to self",
-                () -> {
-                    comm.send(in, n, MPI.DOUBLE, me, 3);
-                    comm.recv(out, n, MPI.DOUBLE, me, 3);
-                },
-                () -> {
-                    api.send(inSeg, me, 3);
-                    api.recv(outSeg, me, 3);
-                }));
-        cases.add(new Case("iRecv+iSend+waits direct 8 doubles to self",
-                () -> {
-                    Request r = comm.iRecv(out, n, MPI.DOUBLE, me, 4);
-                    comm.iSend(in, n, MPI.DOUBLE, me, 4).waitFor();
-                    r.waitFor();
-                },
-                () -> {
-                    var r = api.irecv(outSeg, me, 4);
-                    api.isend(inSeg, me, 4).await();
-                    r.await();
-                }));
+                () -> api.ibroadcast(bcastSeg, 0).await(),
+                REQUEST_BYTES));
         return cases;
-    }
-
-    /** Prints the bytes per call of {@link #otherCases}, mpi against the API (figures for docs/results/mpi.md). */
-    @Test
-    void theOtherCallsAllocationPerCall() throws Exception {
-        List<Object> perRank = InProcessComms.onRanks(RANKS, (comm, rank) -> {
-            StringBuilder table = new StringBuilder("case: API B/call, mpi B/call\n");
-            for (Case c : otherCases(comm, RailcollInterop.communicator(comm))) {
-                for (int i = 0; i < WARM_UP_CALLS; i++) {
-                    c.mpi().run();
-                    c.api().run();
-                }
-                double mpi = Double.MAX_VALUE;
-                double api = Double.MAX_VALUE;
-                for (int round = 0; round < ROUNDS; round++) {
-                    mpi = Math.min(mpi, bytesPerCall(c.mpi()));
-                    api = Math.min(api, bytesPerCall(c.api()));
-                }
-                table.append(String.format("%s: %.1f, %.1f%n", c.name(), api, mpi));
-            }
-            return table.toString();
-        });
-        System.out.print(perRank.get(0));
     }
 }
