@@ -382,8 +382,10 @@ final class RailcollCommunicator implements Communicator {
             long creation = creations;
             byte[] mine = derivationBlock(how, color, key, creation, args);
             byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
-            run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine),
-                    MemorySegment.ofArray(all), false);
+            // Started as idup starts it, then awaited: the non-blocking selection may pick another all-gather than the
+            // blocking one, and a rank's dup must pair with another's idup (decision 0149).
+            engine.await(run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine),
+                    MemorySegment.ofArray(all), true), Long.MAX_VALUE);
             creations++;
             int[] colors = new int[size()];
             int[] keys = new int[size()];

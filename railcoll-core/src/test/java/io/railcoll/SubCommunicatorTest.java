@@ -78,6 +78,51 @@ class SubCommunicatorTest {
         }
     }
 
+    /**
+     * {@code idup} (decision 0149): rank 0's returns before the others call theirs (they wait for its message first),
+     * and refuses its communicator until the request has finished; an all-reduce started on the parent after it
+     * completes first; one rank's {@code idup} pairs with another's {@code dup}.
+     */
+    @Test
+    void idupRunsBesideTheParentsCollectivesAndIsRefusedUntilItsRequestFinishes() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.start(3, Config.defaults())) {
+            ranks.onEveryRank(world -> {
+                int me = world.rank();
+                DupInFlight started;
+                if (me == 0) {
+                    started = world.idup();
+                    IllegalStateException early = assertThrows(IllegalStateException.class, started::communicator);
+                    assertTrue(early.getMessage().contains("has not finished"), early.getMessage());
+                    world.send(new byte[] {1}, 1, 5);
+                    world.send(new byte[] {1}, 2, 5);
+                } else {
+                    world.recv(new byte[1], 0, 5);
+                    started = world.idup();
+                }
+                int[] sum = new int[1];
+                Request reduce = world.iallreduce(new int[] {me + 1}, sum, io.railcoll.reduce.PredefinedOperator.SUM);
+                reduce.await();
+                assertEquals(6, sum[0]);
+                started.request().await();
+                try (Communicator dup = started.communicator()) {
+                    assertArrayEquals(new int[] {0, 1, 2}, members(dup, me));
+                }
+                // rank 0's idup pairs with the others' blocking dup
+                if (me == 0) {
+                    DupInFlight d = world.idup();
+                    d.request().await();
+                    try (Communicator dup = d.communicator()) {
+                        assertEquals(3, members(dup, me).length);
+                    }
+                } else {
+                    try (Communicator dup = world.dup()) {
+                        assertEquals(3, members(dup, me).length);
+                    }
+                }
+            });
+        }
+    }
+
     @Test
     void createRefusesBadRanksBeforeSendingAndTheWorldStaysUsable() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults())) {
