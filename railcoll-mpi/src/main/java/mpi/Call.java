@@ -31,6 +31,8 @@ final class Call {
     /** The transfers of the datatypes of the last calls (reusable call only), round-robin over the slots. */
     private final Transfer[] transfers;
     private int nextTransfer;
+    /** The reusable call's per-rank block sizes of {@link #allgatherv} (filled at each call; railcoll copies them). */
+    private long[] blockSizes;
 
     private Call(String name, Backend backend, Staging staging, Comm comm, boolean reusable) {
         this.name = name;
@@ -420,7 +422,13 @@ final class Call {
      * {@code out}.
      */
     void allgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
-        long[] sizes = new long[size];
+        long[] sizes = blockSizes;
+        if (sizes == null || views == null) { // a call of its own allocates; the reusable one keeps its array
+            sizes = new long[size];
+            if (views != null) {
+                blockSizes = sizes;
+            }
+        }
         long total = 0;
         for (int i = 0; i < size; i++) {
             sizes[i] = r.bytes(counts[i]);
@@ -430,7 +438,7 @@ final class Call {
         backend.allgatherv(own, all, sizes);
         long at = 0;
         for (int i = 0; i < size; i++) {
-            r.deliver(all.asSlice(at, sizes[i]), out, displs[i], counts[i]);
+            r.deliverStaged(all, at, out, displs[i], counts[i]);
             at += sizes[i];
         }
     }

@@ -84,6 +84,15 @@ final class Transfer {
         return () -> deliver(bytes, b, first, count);
     }
 
+    /**
+     * Puts {@code count} elements received into staging memory {@code staged} (never the program's buffer) at byte
+     * {@code offset} at element {@code first} of {@code b}, with no slice per block.
+     */
+    void deliverStaged(MemorySegment staged, long offset, UserBuffer b, long first, long count) {
+        type.map.unpack(staged, offset, count, b.memory, origin(first));
+        b.commit();
+    }
+
     /** Puts {@code count} received elements from {@code bytes} at element {@code first} of {@code b}. */
     void deliver(MemorySegment bytes, UserBuffer b, long first, long count) {
         long at = origin(first);

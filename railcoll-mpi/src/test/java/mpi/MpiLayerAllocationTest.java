@@ -148,6 +148,16 @@ class MpiLayerAllocationTest {
             cases.add(new Case("reduce double[" + n + "]",
                     () -> comm.reduce(inArray, outArray, n, MPI.DOUBLE, MPI.MAX, 0),
                     () -> api.reduce(inArray, outArray, PredefinedOperator.MAX, 0)));
+            cases.add(new Case("scan direct " + n + " doubles",
+                    () -> comm.scan(in, out, n, MPI.DOUBLE, MPI.SUM),
+                    () -> api.scan(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
+            cases.add(new Case("scan double[" + n + "]",
+                    () -> comm.scan(inArray, outArray, n, MPI.DOUBLE, MPI.SUM),
+                    () -> api.scan(inArray, outArray, PredefinedOperator.SUM)));
+            cases.add(new Case("iAllReduce+wait direct " + n + " doubles",
+                    () -> comm.iAllReduce(in, out, n, MPI.DOUBLE, MPI.SUM).waitFor(),
+                    () -> api.iallreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM).await(),
+                    REQUEST_BYTES));
         }
         for (int bytes : new int[] {8, 16384}) {
             ByteBuffer in = MPI.newByteBuffer(bytes);
@@ -173,26 +183,13 @@ class MpiLayerAllocationTest {
     }
 
     /**
-     * The hot loops of the other calls (decision 0150): scan, allToAll, allGatherv within {@link #BOUND_BYTES}; the
-     * non-blocking iAllReduce and iBcast with their wait within {@link #REQUEST_BYTES}, the request a non-blocking
-     * call of the bindings returns.
+     * The other calls on bytes (decision 0150): allToAll, allGatherv within {@link #BOUND_BYTES}; iBcast with its wait
+     * within {@link #REQUEST_BYTES}, the request a non-blocking call of the bindings returns (scan and iAllReduce are
+     * among {@link #cases}).
      */
     private static List<Case> otherCases(Intracomm comm, Communicator api) throws MPIException {
         int size = comm.getSize();
         List<Case> cases = new ArrayList<>();
-        int n = 8;
-        DoubleBuffer in = MPI.newDoubleBuffer(n);
-        DoubleBuffer out = MPI.newDoubleBuffer(n);
-        MemorySegment inSeg = MemorySegment.ofBuffer(in);
-        MemorySegment outSeg = MemorySegment.ofBuffer(out);
-        double[] inArray = new double[n];
-        double[] outArray = new double[n];
-        cases.add(new Case("scan direct 8 doubles",
-                () -> comm.scan(in, out, n, MPI.DOUBLE, MPI.SUM),
-                () -> api.scan(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
-        cases.add(new Case("scan double[8]",
-                () -> comm.scan(inArray, outArray, n, MPI.DOUBLE, MPI.SUM),
-                () -> api.scan(inArray, outArray, PredefinedOperator.SUM)));
         ByteBuffer a2aIn = MPI.newByteBuffer(8 * size);
         ByteBuffer a2aOut = MPI.newByteBuffer(8 * size);
         MemorySegment a2aInSeg = MemorySegment.ofBuffer(a2aIn);
@@ -210,17 +207,13 @@ class MpiLayerAllocationTest {
             longCounts[r] = 8;
             longDispls[r] = 8L * r;
         }
+        MemorySegment first8 = a2aInSeg.asSlice(0, 8);
         cases.add(new Case("allGatherv direct 8 B",
                 () -> comm.allGatherv(a2aIn, 8, MPI.BYTE, a2aOut, counts, displs, MPI.BYTE),
-                () -> api.allgatherv(a2aInSeg.asSlice(0, 8), a2aOutSeg, longCounts, longDispls)));
-        cases.add(new Case("iAllReduce+wait direct 8 doubles",
-                () -> comm.iAllReduce(in, out, n, MPI.DOUBLE, MPI.SUM).waitFor(),
-                () -> api.iallreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM).await(),
-                REQUEST_BYTES));
-        MemorySegment bcastSeg = a2aInSeg.asSlice(0, 8);
+                () -> api.allgatherv(first8, a2aOutSeg, longCounts, longDispls)));
         cases.add(new Case("iBcast+wait direct 8 B",
                 () -> comm.iBcast(a2aIn, 8, MPI.BYTE, 0).waitFor(),
-                () -> api.ibroadcast(bcastSeg, 0).await(),
+                () -> api.ibroadcast(first8, 0).await(),
                 REQUEST_BYTES));
         return cases;
     }
