@@ -82,8 +82,23 @@ interface Backend {
     /** Starts sending {@code data} (railcoll's until finished); synchronous: finished once a receive matched it. */
     Pending isend(MemorySegment data, int dest, int tag, boolean synchronous);
 
+    /** {@link #isend} and its wait: where the backend has a blocking send, that, with no request per message. */
+    default void send(MemorySegment data, int dest, int tag, boolean synchronous) {
+        isend(data, dest, tag, synchronous).await();
+    }
+
     /** Posts a receive into {@code into}; its status is the message's source, tag and bytes. */
     Pending irecv(MemorySegment into, int source, int tag);
+
+    /**
+     * {@link #irecv} and its wait, the received message's status: where the backend has a blocking receive, that,
+     * with no request per message. A longer message is railcoll's {@code TruncatedMessageException}, as from the wait.
+     */
+    default Status recv(MemorySegment into, int source, int tag) {
+        Pending p = irecv(into, source, tag);
+        p.await();
+        return p.status();
+    }
 
     /** What a receive would get now, or null when no message matches yet. */
     Status iprobe(int source, int tag);

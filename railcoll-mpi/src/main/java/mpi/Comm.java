@@ -1746,14 +1746,18 @@ public class Comm implements Freeable, Cloneable {
 
     private void blockingSend(String name, Object buf, int count, Datatype type, int dest, int tag, boolean sync)
             throws MPIException {
-        collective(name, c -> {
+        Call c = begin(name); // inline, as the hot collectives (decision 0150)
+        try {
             Messages.checkSend(c, count, dest, tag);
-            if (dest == MPI.PROC_NULL) {
-                return;
+            if (dest != MPI.PROC_NULL) {
+                Transfer t = c.transfer(type);
+                c.backend.send(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync);
             }
-            Transfer t = c.transfer(type);
-            c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync).await();
-        });
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -1762,19 +1766,21 @@ public class Comm implements Freeable, Cloneable {
      * {@code MPI.ERR_TRUNCATE} (the whole elements that fit were received). From {@code MPI.PROC_NULL}: nothing, at once.
      */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Status[] got = new Status[1];
-        collective("recv", c -> {
+        Call c = begin("recv"); // inline, as the hot collectives (decision 0150)
+        try {
             Messages.checkRecv(c, count, source, tag);
             if (source == MPI.PROC_NULL) {
-                got[0] = Messages.fromProcNull();
-                return;
+                return Messages.fromProcNull();
             }
             Transfer t = c.transfer(type);
             UserBuffer b = t.buffer(buf, count, "buf");
             MemorySegment area = t.recvArea(b, count);
-            got[0] = Messages.received(c, t, c.backend.irecv(area, source, tag), area, b);
-        });
-        return got[0];
+            return Messages.receive(c, t, area, b, source, tag);
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Sends and receives at once (the send does not wait for the receive), as {@link #send} and {@link #recv}. */

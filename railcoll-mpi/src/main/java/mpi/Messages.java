@@ -75,6 +75,23 @@ final class Messages {
         return s;
     }
 
+    /**
+     * A blocking receive into {@code area} for {@code b} ({@link Backend#recv}), its elements delivered; a longer
+     * message is {@code MPI.ERR_TRUNCATE} after the whole elements that fit are delivered, as {@link #received}.
+     */
+    static Status receive(Call c, Transfer t, MemorySegment area, UserBuffer b, int source, int tag)
+            throws MPIException {
+        Status s;
+        try {
+            s = c.backend.recv(area, source, tag);
+        } catch (TruncatedMessageException e) {
+            deliver(t, e.status().count(), area, b);
+            throw c.error(MPI.ERR_TRUNCATE, "message truncated: " + e.getMessage());
+        }
+        deliver(t, s, area, b);
+        return s;
+    }
+
     /** Delivers the whole elements of a received message of {@code s}'s bytes from {@code area} to {@code b}. */
     static void deliver(Transfer t, Status s, MemorySegment area, UserBuffer b) {
         deliver(t, s.bytes(), area, b);

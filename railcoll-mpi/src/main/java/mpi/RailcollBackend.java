@@ -94,6 +94,20 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public void send(MemorySegment data, int dest, int tag, boolean synchronous) {
+        if (synchronous) {
+            comm.ssend(data, dest, tag);
+        } else {
+            comm.send(data, dest, tag);
+        }
+    }
+
+    @Override
+    public Status recv(MemorySegment into, int source, int tag) {
+        return MessagePending.status(comm.recv(into, source, tag));
+    }
+
+    @Override
     public Pending irecv(MemorySegment into, int source, int tag) {
         return new MessagePending(comm.irecv(into, source, tag));
     }
