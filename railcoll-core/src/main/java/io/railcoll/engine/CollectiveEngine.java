@@ -231,12 +231,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     /**
-     * Installs the multicast stream that programs' Multicast ops run on (null removes it). Owner thread; not while a
-     * call is inside a multicast.
+     * Installs the multicast stream that programs' Multicast ops run on (null removes it, as the group closes: a call
+     * still parked on a delivery then fails when it next runs, naming the missing group). Owner thread.
      */
     public void setMulticast(MulticastStream stream) {
         if (multicastOwner != null) {
-            throw new IllegalStateException("a multicast of collective #" + multicastOwner.heldSeq + " is running");
+            multicastOwner.multicastPosted = false;
+            multicastOwner = null;
         }
         this.multicast = stream;
     }
