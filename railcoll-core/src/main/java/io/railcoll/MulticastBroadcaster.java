@@ -4,6 +4,7 @@ import io.railcoll.bootstrap.Handshake;
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.engine.ProgressHook;
+import io.railcoll.transport.MulticastStream;
 import io.railcoll.transport.mcast.ControlMux;
 import io.railcoll.transport.mcast.MulticastBroadcast;
 import io.railcoll.transport.mcast.MulticastGroup;
@@ -23,7 +24,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
 /**
- * Carries out {@code broadcast.multicast} for one communicator: every rank is a member of one multicast group on
+ * The multicast group of one communicator, offered to the engine as its {@link MulticastStream} capability
+ * (decision 0146): programs' Multicast ops ({@code broadcast.multicast}, {@code allgather.smp-gather-mcast}) run on
+ * it. Every rank is a member of one multicast group on
  * rail {@code RAILCOLL_MCAST_RAIL}. Opened by the first multicast broadcast (or at start-up with
  * {@code RAILCOLL_MCAST=on}), collectively: every rank listens for control connections on its rail-0 address, the
  * ports are exchanged by an all-gather over the communicator, the authenticated control mesh
@@ -33,7 +36,7 @@ import java.util.function.UnaryOperator;
  * of its own runs in the engine's progress loop. Closed (a final synchronization, then the socket and the control
  * mesh) before the rails. Owner thread only; control-link arrivals wake the engine from the reader threads.
  */
-final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
+final class MulticastBroadcaster implements MulticastStream, ProgressHook, AutoCloseable {
     private static final int CHANNEL = 0;
 
     private final int rank;
@@ -50,13 +53,7 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
     private TcpControlLink link;
     private ControlMux.Channel channel;
     private MulticastBroadcast mc;
-    private long broadcasts;
-    /** What the current broadcast is, for a time-out message; kept in fields so a broadcast allocates nothing. */
-    private long currentBytes;
-    private int currentRoot;
     private final java.util.function.BooleanSupplier done = () -> mc.isDone();
-    private final java.util.function.Supplier<String> describeBroadcast = () -> "broadcast.multicast #" + broadcasts
-            + " (" + currentBytes + " bytes, root " + currentRoot + ") on " + mc.group();
 
     MulticastBroadcaster(int rank, JobTable table, String jobId, Handshake handshake, CollectiveEngine engine,
                          MulticastSettings settings, int rail, long connectTimeoutNs, PrintStream log,
@@ -128,6 +125,7 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
             engine.setProgressHook(this);
             mc.postJoin();
             await(() -> "joining multicast group " + group);
+            engine.setMulticast(this);
         } catch (IOException e) {
             closeQuietly();
             throw new RailcollException("rank " + rank + ": cannot open broadcast.multicast: " + e.getMessage(), e);
@@ -137,18 +135,19 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
         }
     }
 
-    /** Broadcasts {@code buffer} from {@code root} (collective); opens the group first if need be. */
-    void broadcast(MemorySegment buffer, int root) {
-        RailcollException f = engine.failure();
-        if (f != null) {
-            throw new IllegalStateException("this communicator failed earlier and cannot run collectives: " + f.getMessage(), f);
-        }
-        open();
-        broadcasts++;
-        currentBytes = buffer.byteSize();
-        currentRoot = root;
-        mc.postBroadcast(buffer, root);
-        await(describeBroadcast);
+    /**
+     * Starts the delivery of a program's Multicast op (the engine's {@link MulticastStream}): {@code length} bytes of
+     * {@code buffer} at {@code offset} from {@code root}. The group is open (the communicator opens it before it
+     * starts a call that multicasts).
+     */
+    @Override
+    public void post(MemorySegment buffer, long offset, long length, int root) {
+        mc.postBroadcast(offset == 0 && length == buffer.byteSize() ? buffer : buffer.asSlice(offset, length), root);
+    }
+
+    @Override
+    public boolean delivered() {
+        return mc.isDone();
     }
 
     private void await(java.util.function.Supplier<String> what) {
@@ -182,6 +181,7 @@ final class MulticastBroadcaster implements ProgressHook, AutoCloseable {
     }
 
     private void closeQuietly() {
+        engine.setMulticast(null);
         engine.setProgressHook(null);
         if (mc != null) {
             mc.closeSocket();

@@ -10,7 +10,7 @@ import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.TransportProvided;
+import io.railcoll.schedule.MulticastUser;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.RailCounters;
@@ -1797,7 +1797,8 @@ final class RailcollCommunicator implements Communicator {
 
     /**
      * Runs a call (blocking) or starts it (non-blocking: among the algorithms whose schedules the engine runs,
-     * decision 0061), and returns its sequence number (0 for a blocking call carried out outside the engine).
+     * decision 0061), and returns its sequence number (0 for a blocking call carried out in the node's shared memory
+     * outside the engine). A call whose program multicasts opens the multicast group first if it is not yet open.
      */
     private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
         Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
@@ -1811,19 +1812,10 @@ final class RailcollCommunicator implements Communicator {
         if (nodeShm != null) {
             nodeShm.announceByMessages(shape);
         }
-        if (algorithm instanceof TransportProvided t) {
+        if (algorithm instanceof MulticastUser && !multicast.isOpen()) {
+            // Opening the group is collective and runs calls of its own: every rank does it at this same call.
             engine.awaitAllInFlight();
-            // The multicast ones (the selector only offers them once enabled): a schedule first, if any, leaves
-            // RECV complete on the transport's root, which then broadcasts it.
-            long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), t.transportRoot(shape),
-                    t.transportRoot(shape));
-            MemorySegment all = recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes);
-            if (t.scheduleBefore().isPresent()) {
-                long mine = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
-                engine.run(t.scheduleBefore().get(), shape, send, recv.byteSize() == mine ? recv : recv.asSlice(0, mine));
-            }
-            multicast.broadcast(all, t.transportRoot(shape));
-            return 0;
+            multicast.open();
         }
         long recvBytes = shape.recvBytes(rank);
         return post(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes), null,

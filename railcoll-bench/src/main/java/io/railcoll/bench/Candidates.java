@@ -30,7 +30,7 @@ public final class Candidates {
         if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT) || a instanceof NodeRegionUser) {
             return sharedMemoryOn(env);
         }
-        if (a instanceof TransportProvided) {
+        if (a instanceof io.railcoll.schedule.MulticastUser) {
             String mode = env.getOrDefault("RAILCOLL_MCAST", "off").strip().toLowerCase(Locale.ROOT);
             return mode.equals("auto") || mode.equals("on");
         }

@@ -92,6 +92,15 @@ public final class ProgramBuilder {
         return this;
     }
 
+    /**
+     * Delivers {@code buffer[offset..offset+length)} from {@code root} to every rank through the multicast group
+     * (decision 0146): every rank's program adds the same one, in the same order.
+     */
+    public ProgramBuilder multicast(int root, Buffer buffer, long offset, long length) {
+        ops.add(new Op.Multicast(root, buffer, offset, length));
+        return this;
+    }
+
     /** Appends {@code program}'s ops (a part built for the same rank) as they are. */
     public ProgramBuilder append(RankProgram program) {
         if (program.tempBytes() > 0) {

@@ -20,6 +20,7 @@ import io.railcoll.topology.Placement;
 import io.railcoll.transport.Blocker;
 import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
+import io.railcoll.transport.MulticastStream;
 import io.railcoll.transport.SendCompletion;
 import io.railcoll.transport.NodeArea;
 import io.railcoll.transport.Transport;
@@ -132,6 +133,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private final java.util.function.BooleanSupplier awaitedReady = this::awaitedReady;
     /** Work driven from every progress round (the multicast broadcast), or null; owner thread only. */
     private ProgressHook hook;
+    /** The multicast group's stream that MULTICAST ops use, or null while none is open (decision 0146). */
+    private MulticastStream multicast;
+    /** The call whose MULTICAST is posted on {@link #multicast} and not yet delivered, or null. */
+    private Posting multicastOwner;
     /** What {@link #awaitHook} waits for, or null; read by the blocker's re-check. */
     private volatile java.util.function.BooleanSupplier awaitedExternal;
 
@@ -223,6 +228,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public void setProgressHook(ProgressHook hook) {
         this.hook = hook;
+    }
+
+    /**
+     * Installs the multicast stream that programs' Multicast ops run on (null removes it, as the group closes: a call
+     * still parked on a delivery then fails when it next runs, naming the missing group). Owner thread.
+     */
+    public void setMulticast(MulticastStream stream) {
+        if (multicastOwner != null) {
+            multicastOwner.multicastPosted = false;
+            multicastOwner = null;
+        }
+        this.multicast = stream;
     }
 
     /** Wakes the owner if it sleeps on the blocker (any thread); a sleep in a rail selector ends within 1 ms anyway. */
@@ -825,7 +842,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     checkLiveness();
                 }
                 noteNodeWait(awaited);
-                idle = progress(idle, awaitedTransport(awaited), false);
+                // A call inside a multicast waits for the stream's socket, which wakes that sleep.
+                idle = progress(idle, awaitedTransport(awaited), awaited != null && awaited == multicastOwner);
                 if (idle > 0 && untilNs != Long.MAX_VALUE && System.nanoTime() - untilNs > 0) {
                     return -1;
                 }
@@ -904,6 +922,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     private void retire(Posting p) {
         inFlight--;
+        if (multicastOwner == p) {
+            multicastOwner = null;
+        }
         CompletableFuture<Void> f = p.future;
         p.release();
         if (f != null) {
@@ -1002,6 +1023,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         break ops;
                     }
                 }
+                case CompiledProgram.MULTICAST -> {
+                    if (!multicastDelivered(p, i)) {
+                        break ops;
+                    }
+                }
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
             if (CallCounters.ON) {
@@ -1028,6 +1054,42 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         finish(p);
         return i - start + 1;
+    }
+
+    /**
+     * Runs {@code p}'s MULTICAST at op {@code i}: posts it once the stream is free and no earlier call in flight has a
+     * multicast left (every rank then posts the deliveries in the same order), and returns whether it was delivered.
+     */
+    private boolean multicastDelivered(Posting p, int i) {
+        if (!p.multicastPosted) {
+            if (multicast == null) {
+                throw new IllegalStateException(who + ": " + p.program.algorithmId + " multicasts but no multicast group"
+                        + " is open on this communicator");
+            }
+            if (multicastOwner != null || earlierMulticasts(p)) {
+                return false;
+            }
+            CompiledProgram prog = p.program;
+            multicast.post(p.buffers[prog.dstBuf[i]], prog.dstOff[i], prog.length[i], prog.peer[i]);
+            p.multicastPosted = true;
+            multicastOwner = p;
+        }
+        if (!multicast.delivered()) {
+            return false;
+        }
+        p.multicastPosted = false;
+        multicastOwner = null;
+        return true;
+    }
+
+    private boolean earlierMulticasts(Posting p) {
+        for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
+            Posting q = table[(int) (seq & (WINDOW - 1))];
+            if (q.activeSeq == seq && q.multicastsLeft()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Counts a node-step op and records the op's time on a traced call (counters on only). */
@@ -1434,7 +1496,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
             return;
         }
-        if (awaitingHook && !othersNeedDriving(null)) {
+        if (awaitingHook && hook != null && !othersNeedDriving(null)) {
             // What is awaited comes through the hook's own socket, which wakes this sleep; 1 ms bounds its timers.
             hook.awaitInput(SHARED_SLICE_NS);
             return;

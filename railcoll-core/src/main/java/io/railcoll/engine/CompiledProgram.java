@@ -23,6 +23,8 @@ final class CompiledProgram {
     static final byte NODE_READ = 5;
     static final byte PUBLISH = 6;
     static final byte AWAIT = 7;
+    /** A Multicast (decision 0146): peer is the root, dstBuf/dstOff/length the range sent or received. */
+    static final byte MULTICAST = 20;
 
     final String algorithmId;
     final int algorithmCode;
@@ -45,6 +47,9 @@ final class CompiledProgram {
     final boolean nodeBuffer;
     /** Index of the first NODE_WRITE, or -1. */
     final int firstNodeWrite;
+
+    /** Index of the last MULTICAST, or -1: until a call runs past it, a later call's multicasts wait (call order). */
+    final int lastMulticast;
 
     /** True when some op is a REDUCE: the call must bring a reduction. */
     final boolean combines;
@@ -103,6 +108,7 @@ final class CompiledProgram {
         int nodeOps = 0;
         int bufferOps = 0;
         int firstWrite = -1;
+        int lastCast = -1;
         int[] raised = new int[io.railcoll.schedule.NodeBuffer.FLAGS];
         long reduceGranule = 0;
         for (int i = 0; i < n; i++) {
@@ -173,6 +179,14 @@ final class CompiledProgram {
                     length[i] = a.count();
                     nodeOps++;
                 }
+                case Op.Multicast m -> {
+                    kind[i] = MULTICAST;
+                    peer[i] = m.root();
+                    dstBuf[i] = (byte) m.buffer().ordinal();
+                    dstOff[i] = m.offset();
+                    length[i] = m.length();
+                    lastCast = i;
+                }
                 case Op.Copy c -> {
                     kind[i] = COPY;
                     srcBuf[i] = (byte) c.src().ordinal();
@@ -200,6 +214,7 @@ final class CompiledProgram {
         nodeSteps = nodeOps > 0;
         nodeBuffer = bufferOps > 0;
         firstNodeWrite = firstWrite;
+        lastMulticast = lastCast;
         this.reduceGranule = reduceGranule;
     }
 

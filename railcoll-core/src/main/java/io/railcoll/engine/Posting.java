@@ -65,6 +65,8 @@ final class Posting {
     final SendCompletion sends = new SendCompletion();
     /** The next op of the program to run. */
     int nextOp;
+    /** True while this call's MULTICAST at {@link #nextOp} is posted to the multicast stream and not yet delivered. */
+    boolean multicastPosted;
     /** A call with node-buffer steps: the earlier such call every node-mate must have finished first (0: none). */
     long nodeGateSeq;
     /** Whether the node-buffer gate was passed (or is not needed). */
@@ -194,8 +196,14 @@ final class Posting {
         return nextOp <= program.lastPutTo(peer);
     }
 
+    /** Whether this call still has a multicast to run or finish (a later call's must wait: one stream, call order). */
+    boolean multicastsLeft() {
+        return nextOp <= program.lastMulticast;
+    }
+
     /** Drops the references to the caller's buffers and the call's objects once the call is over. */
     void release() {
+        multicastPosted = false;
         Arrays.fill(buffers, null);
         reduction = null;
         points = null;

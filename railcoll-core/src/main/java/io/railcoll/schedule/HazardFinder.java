@@ -66,6 +66,10 @@ final class HazardFinder {
                     }
                     case Op.AwaitFlag a -> {
                     }
+                    // Reads (root) or writes (others) its range only while it is the op being run.
+                    case Op.Multicast m -> add(recv, temp, m.buffer(), m.offset(), m.length(), m.root() != r, i, r, i,
+                            r, i, "op " + i + " (Multicast from rank " + m.root() + " of " + m.buffer() + "["
+                                    + m.offset() + "," + (m.offset() + m.length()) + "))");
                     case Op.Recv v -> {
                         int sender = matching.peerRank(r, i);
                         int putOp = matching.peerOp(r, i);

@@ -17,6 +17,13 @@ package io.railcoll.schedule;
  *   <li>{@link Publish}: raises one of this rank's node flags by one (release), waking node-mates that sleep.</li>
  *   <li>{@link AwaitFlag}: blocks until a node-mate's flag has been raised {@code count} times in this call.</li>
  * </ul>
+ * Multicast (decision 0146) sends one stream to every rank through the transport's multicast group:
+ * <ul>
+ *   <li>{@link Multicast}: on {@code root}, sends {@code buffer[offset..offset+length)} to every other rank; on every
+ *       other rank, receives the root's bytes there. Every rank's program holds the same sequence of Multicast ops
+ *       (same roots, same lengths): the k-th of each rank is one delivery. It blocks until the transport reports this
+ *       rank's part done, so unlike a Recv it writes nothing before it is reached nor after it returns.</li>
+ * </ul>
  * The node buffer carries no data between calls, and a rank writes it only once every node-mate finished the last
  * call that used it (the engine sees to that). Within a call, a read of the node buffer must come after the write of
  * what it reads (an AwaitFlag of the writer's Publish), and a write after every read of what it overwrites: the
@@ -112,6 +119,19 @@ public sealed interface Op {
             if (peer < 0 || count < 1) {
                 throw new IllegalArgumentException("an AwaitFlag needs a rank >= 0 and a count >= 1: " + peer + ", "
                         + count);
+            }
+        }
+    }
+
+    /**
+     * One reliable delivery of {@code length} bytes at {@code buffer[offset..]} from {@code root} to every rank of the
+     * communicator's multicast group: the root sends them, every other rank receives them into the same range.
+     */
+    record Multicast(int root, Buffer buffer, long offset, long length) implements Op {
+        public Multicast {
+            checkRange(offset, length);
+            if (root < 0) {
+                throw new IllegalArgumentException("a Multicast needs a root >= 0: " + root);
             }
         }
     }

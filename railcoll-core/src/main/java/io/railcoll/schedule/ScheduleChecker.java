@@ -267,6 +267,14 @@ public final class ScheduleChecker {
                                     + ", which is not another rank of its node");
                         }
                     }
+                    case Op.Multicast m -> {
+                        if (m.root() >= n) {
+                            c.add(Rule.STRUCTURE, r, i, "Multicast root " + m.root() + " is not a rank (N=" + n + ")");
+                        } else if (m.root() != r) {
+                            checkWritable(r, i, m.buffer(), c);
+                        }
+                        checkRange(shape, program, r, i, "Multicast range", m.buffer(), m.offset(), m.length(), c);
+                    }
                     case null -> c.add(Rule.STRUCTURE, r, i, "null op");
                 }
             }
@@ -324,6 +332,7 @@ public final class ScheduleChecker {
         }
         SymbolicExecution.Matching matching = new SymbolicExecution.Matching(programs);
         matchAwaits(programs, matching, c);
+        matchMulticasts(programs, matching, c);
         for (Map.Entry<Key, int[]> e : puts.entrySet()) {
             Key key = e.getKey();
             int[] put = e.getValue();
@@ -372,6 +381,49 @@ public final class ScheduleChecker {
                     } else {
                         matching.linkAwait(r, i, a.peer(), publish);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Links every rank's k-th Multicast to the root's k-th (decision 0146): every rank has as many, and the k-th of
+     * each names the same root and length; a receiver's data is what the root's op sends.
+     */
+    private static void matchMulticasts(List<RankProgram> programs, SymbolicExecution.Matching matching, Collector c) {
+        List<List<Integer>> indices = new java.util.ArrayList<>();
+        for (RankProgram program : programs) {
+            List<Op> ops = program.ops();
+            indices.add(java.util.stream.IntStream.range(0, ops.size()).filter(i -> ops.get(i) instanceof Op.Multicast)
+                    .boxed().toList());
+        }
+        int count = indices.getFirst().size();
+        for (int r = 1; r < programs.size(); r++) {
+            if (indices.get(r).size() != count) {
+                c.add(Rule.MATCHING, r, -1, "has " + indices.get(r).size() + " Multicast ops but rank 0 has " + count
+                        + ": every rank takes part in every multicast");
+                return;
+            }
+        }
+        for (int k = 0; k < count; k++) {
+            Op.Multicast first = (Op.Multicast) programs.getFirst().ops().get(indices.getFirst().get(k));
+            int root = first.root();
+            if (root >= programs.size()) {
+                return;
+            }
+            int rootOp = indices.get(root).get(k);
+            Op.Multicast sent = (Op.Multicast) programs.get(root).ops().get(rootOp);
+            for (int r = 0; r < programs.size(); r++) {
+                int i = indices.get(r).get(k);
+                Op.Multicast m = (Op.Multicast) programs.get(r).ops().get(i);
+                if (m.root() != root) {
+                    c.add(Rule.MATCHING, r, i, "Multicast " + k + " names root " + m.root() + " but rank 0's names "
+                            + root);
+                } else if (m.length() != sent.length()) {
+                    c.add(Rule.MATCHING, r, i, "Multicast " + k + " from rank " + root + " expects " + m.length()
+                            + " bytes but the root sends " + sent.length() + " (its op " + rootOp + ")");
+                } else if (r != root) {
+                    matching.linkAwait(r, i, root, rootOp);
                 }
             }
         }

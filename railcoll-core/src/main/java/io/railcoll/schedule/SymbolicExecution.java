@@ -31,6 +31,10 @@ final class SymbolicExecution {
     private final boolean[][] issued;
     /** Per rank and op: the data a put took when issued, until its Recv consumes it. */
     private final List<List<List<SymbolicBuffer.Piece>>> putData;
+    /** Per rank: op indices of its Multicasts, in order (the k-th of every rank is one delivery). */
+    private final int[][] multicastIndex;
+    /** Per delivery k: the root's bytes, taken once every member reached it. */
+    private final Map<Integer, List<SymbolicBuffer.Piece>> multicastData = new HashMap<>();
     /** Causal pasts already computed, by event ({@code rank << 32 | op}). */
     private final Map<Long, int[]> pasts = new HashMap<>();
 
@@ -45,6 +49,7 @@ final class SymbolicExecution {
         receiveIndex = new int[n][];
         issued = new boolean[n][];
         putData = new ArrayList<>(n);
+        multicastIndex = new int[n][];
         nodeBuffers = new SymbolicBuffer[shape.placement().nodeCount()];
         for (int node = 0; node < nodeBuffers.length; node++) {
             nodeBuffers[node] = new SymbolicBuffer();
@@ -59,9 +64,12 @@ final class SymbolicExecution {
                 buffers[r][Buffer.RECV.ordinal()].fillWithOrigin(b, r, Buffer.RECV);
             }
             List<Op> ops = programs.get(r).ops();
+            int self = r;
             // Every op that waits for another rank's op: the causal edges.
             receiveIndex[r] = IntStream.range(0, ops.size())
-                    .filter(i -> ops.get(i) instanceof Op.Recv || ops.get(i) instanceof Op.AwaitFlag).toArray();
+                    .filter(i -> ops.get(i) instanceof Op.Recv || ops.get(i) instanceof Op.AwaitFlag
+                            || ops.get(i) instanceof Op.Multicast m && m.root() != self).toArray();
+            multicastIndex[r] = IntStream.range(0, ops.size()).filter(i -> ops.get(i) instanceof Op.Multicast).toArray();
             issued[r] = new boolean[ops.size()];
             putData.add(new ArrayList<>(Collections.nCopies(ops.size(), null)));
         }
@@ -105,6 +113,18 @@ final class SymbolicExecution {
                                     + w.nodeOffset() + "," + (w.nodeOffset() + w.length()) + ") which no earlier op wrote");
                         }
                         buffer(r, w.dst()).write(w.dstOffset(), data);
+                    } else if (op instanceof Op.Multicast m) {
+                        // Every member's k-th Multicast completes once all have reached theirs: stricter than a
+                        // transport that lets receivers finish after the root alone, so no such timing deadlocks.
+                        int k = Arrays.binarySearch(multicastIndex[r], i);
+                        if (!everyMemberReached(k)) {
+                            break;
+                        }
+                        List<SymbolicBuffer.Piece> data = multicastData.computeIfAbsent(k, x -> readDefined(m.root(),
+                                multicastIndex[m.root()][k], m.buffer(), m.offset(), m.length()));
+                        if (r != m.root()) {
+                            buffer(r, m.buffer()).write(m.offset(), data);
+                        }
                     } else if (op instanceof Op.Reduce x) {
                         List<SymbolicBuffer.Piece> left = readDefined(r, i, x.src(), x.srcOffset(), x.length());
                         List<SymbolicBuffer.Piece> right = readDefined(r, i, x.dst(), x.dstOffset(), x.length());
@@ -123,6 +143,15 @@ final class SymbolicExecution {
             reportDeadlock();
         }
         return done;
+    }
+
+    private boolean everyMemberReached(int k) {
+        for (int m = 0; m < next.length; m++) {
+            if (next[m] < multicastIndex[m][k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private List<SymbolicBuffer.Piece> readDefined(int rank, int opIndex, Buffer buffer, long offset, long length) {
@@ -221,6 +250,11 @@ final class SymbolicExecution {
                 waits.append("rank ").append(r).append(" op ").append(next[r]).append(" awaits rank ").append(a.peer())
                         .append("'s node flag ").append(a.flag()).append(" (its op ").append(putIndex)
                         .append("), but rank ").append(sender).append(" is stuck at op ").append(next[sender]);
+                continue;
+            }
+            if (ops.get(next[r]) instanceof Op.Multicast m) {
+                waits.append("rank ").append(r).append(" op ").append(next[r]).append(" waits in a Multicast from rank ")
+                        .append(m.root()).append(" for every rank to reach it");
                 continue;
             }
             Op.Recv v = (Op.Recv) ops.get(next[r]);

@@ -62,6 +62,9 @@ public final class Traffic {
                     }
                     case Op.AwaitFlag a -> {
                     }
+                    // One stream the network copies: no put, priced by the simulator (decision 0146).
+                    case Op.Multicast m -> {
+                    }
                 }
             }
         }

@@ -1,9 +1,9 @@
 package io.railcoll.schedule;
 
 /**
- * An algorithm a transport carries out itself rather than the engine running its programs
- * ({@code broadcast.multicast}: one datagram stream the network copies to every member, which no put schedule can
- * express; {@code allgather.smp-gather-mcast}: a schedule first, then that broadcast). It is still a catalog entry: it has an id, restrictions, a summary and a paper, it can be forced, and
+ * An algorithm a transport carries out itself rather than the engine running its programs (today only the node
+ * collectives in shared memory, {@link NodePhased}; the multicast algorithms became programs with
+ * {@link Op.Multicast} ops, decision 0146). It is still a catalog entry: it has an id, restrictions, a summary and a paper, it can be forced, and
  * selection costs it. Its {@link #program programs} are the point-to-point schedule it falls back on when the
  * transport cannot deliver, so the schedule checker and the simulator still have something true to work on; the
  * selector costs it with its own model instead (see docs/decisions/0010).

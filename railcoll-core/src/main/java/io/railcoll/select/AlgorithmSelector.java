@@ -152,6 +152,9 @@ public final class AlgorithmSelector {
         if (a instanceof TransportProvided t && !transports.contains(t.transport())) {
             return Optional.of(t.transportOff());
         }
+        if (a instanceof io.railcoll.schedule.MulticastUser && !transports.contains(io.railcoll.schedule.MulticastUser.TRANSPORT)) {
+            return Optional.of(io.railcoll.schedule.MulticastUser.transportOff());
+        }
         if (a instanceof io.railcoll.schedule.NodeRegionUser && !transports.contains(NodePhased.TRANSPORT)) {
             return Optional.of("no node region here: shared memory between the ranks of a node is off"
                     + " (RAILCOLL_SHM=off) or this is a sub-communicator (decision 0101)");

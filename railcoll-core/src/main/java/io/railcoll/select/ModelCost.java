@@ -3,7 +3,7 @@ package io.railcoll.select;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.TransportProvided;
+import io.railcoll.schedule.MulticastUser;
 import io.railcoll.sim.AnalyticEstimate;
 import io.railcoll.sim.CostModel;
 import io.railcoll.sim.Prediction;
@@ -35,8 +35,9 @@ public final class ModelCost {
                 return new Explanation.Candidate(a.id(), OptionalDouble.of(ns), "node steps: alpha_shm * ceil(ranks/cores)"
                         + " + copies" + (masters.isEmpty() ? "" : "; masters " + masters));
             }
-            if (a instanceof TransportProvided t) {
-                return transportProvided(t, shape, model, maxOps);
+            if (a instanceof MulticastUser && model.multicast().isEmpty()) {
+                return new Explanation.Candidate(a.id(), OptionalDouble.empty(),
+                        "not costed: the tuning has no model.mcast parameters (only forced or by a rule)");
             }
             StringBuilder how = new StringBuilder();
             double ns = scheduleNs(a, shape, model, maxOps, how);
@@ -44,24 +45,6 @@ public final class ModelCost {
         } catch (SimulationTooLargeException e) {
             return new Explanation.Candidate(a.id(), OptionalDouble.empty(), "not costed: " + e.getMessage());
         }
-    }
-
-    private static Explanation.Candidate transportProvided(TransportProvided t, Shape shape, CostModel model, long maxOps) {
-        long bytes = shape.collective().recvBytes(shape.blockBytes(), shape.size(), t.transportRoot(shape),
-                t.transportRoot(shape));
-        OptionalDouble ns = MulticastCost.predictNs(bytes, shape.size(), model);
-        if (ns.isEmpty()) {
-            return new Explanation.Candidate(t.id(), OptionalDouble.empty(),
-                    "not costed: the tuning has no model.mcast parameters (only forced or by a rule)");
-        }
-        if (t.scheduleBefore().isEmpty()) {
-            return new Explanation.Candidate(t.id(), ns, "multicast model: alpha_mc + n*beta_mc + sync");
-        }
-        Algorithm before = t.scheduleBefore().get();
-        StringBuilder how = new StringBuilder();
-        double beforeNs = scheduleNs(before, shape, model, maxOps, how);
-        return new Explanation.Candidate(t.id(), OptionalDouble.of(beforeNs + ns.getAsDouble()),
-                before.id() + " " + how + " + multicast model: alpha_mc + n*beta_mc + sync");
     }
 
     /**

@@ -2,23 +2,19 @@ package io.railcoll.select;
 
 import io.railcoll.schedule.Shape;
 import io.railcoll.sim.CostModel;
-import io.railcoll.sim.LinkClass;
-import io.railcoll.sim.LinkCost;
+import io.railcoll.sim.MulticastTime;
 
 import java.util.OptionalDouble;
 
 /**
- * The predicted time of {@code broadcast.multicast} (paper 003's model, docs/multicast.md "Cost"): the root sends
- * the message once whatever the number of members, {@code alpha_mc + n * beta_mc} with the tuning's
- * {@code model.mcast.*} parameters (the per-datagram cost is part of {@code beta_mc}: datagrams carry a fixed
- * payload, so it grows with n), plus the delayed synchronization, {@code 2 ceil(log_4 N)} control messages over the
- * rails along the sync tree, paid once per {@value #CHANNELS} broadcasts up to the buffered limit and by every larger
- * broadcast. The protocol's defaults (16 channels, 64 KiB buffered limit, radix 4) are assumed. Stateless.
+ * The predicted time of one multicast delivery ({@link MulticastTime}, paper 003's model), or none when the tuning
+ * has no {@code model.mcast.*} parameters: then an algorithm with Multicast ops is not costed (only forced or chosen
+ * by a rule). The simulator prices a program's Multicast ops with the same formula. Stateless.
  */
 final class MulticastCost {
-    static final int CHANNELS = 16;
-    static final long BUFFERED_LIMIT = 65_536;
-    static final int SYNC_RADIX = 4;
+    static final int CHANNELS = MulticastTime.CHANNELS;
+    static final long BUFFERED_LIMIT = MulticastTime.BUFFERED_LIMIT;
+    static final int SYNC_RADIX = MulticastTime.SYNC_RADIX;
 
     private MulticastCost() {
     }
@@ -33,19 +29,10 @@ final class MulticastCost {
         if (model.multicast().isEmpty()) {
             return OptionalDouble.empty();
         }
-        LinkCost mc = model.multicast().get();
-        LinkCost rail = model.link(LinkClass.RAIL);
-        double send = mc.messageNs(bytes);
-        int depth = ceilLog(members, SYNC_RADIX);
-        double sync = 2.0 * depth * rail.alphaNs();
-        return OptionalDouble.of(send + (bytes > BUFFERED_LIMIT ? sync : sync / CHANNELS));
+        return OptionalDouble.of(MulticastTime.ns(bytes, members, model));
     }
 
     static int ceilLog(int n, int radix) {
-        int d = 0;
-        for (long reach = 1; reach < n; reach *= radix) {
-            d++;
-        }
-        return d;
+        return MulticastTime.ceilLog(n, radix);
     }
 }

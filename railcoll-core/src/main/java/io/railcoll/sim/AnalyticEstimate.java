@@ -119,6 +119,8 @@ public final class AnalyticEstimate {
                 }
                 // A node flag crosses the node as a cache line: one shared-memory startup.
                 case Op.AwaitFlag x -> total += shm.messageNs(0);
+                // Every rank waits out one delivery (the root sends it, the others receive it).
+                case Op.Multicast x -> total += MulticastTime.ns(x.length(), p.size(), model);
                 case Op.Reduce x -> {
                     // Priced as the simulator prices it: a copy plus the combining cost (gamma) per byte.
                     double ns = x.length() * (model.copyNsPerByte() + model.reduceNsPerByte());

@@ -31,6 +31,8 @@ import java.util.Arrays;
  *   <li><b>NodeWrite, NodeRead</b>: a copy of m bytes into or out of the node buffer, priced as a Copy;</li>
  *   <li><b>Publish</b>: free; <b>AwaitFlag</b>: done one shared-memory startup ({@code alpha} of the
  *       shared-memory class, a cache line crossing the node) after the matching Publish ran.</li>
+ *   <li><b>Multicast</b>: the root's takes {@link MulticastTime#ns} (paper 003's model); every other rank's is
+ *       done when the root's is (decision 0146).</li>
  * </ol>
  * Every shared resource (ports, rails, streams, threads, cores) serves requests first come, first served, in
  * simulated time. With f = 0, no copy cost, no stream limit and one rank per node this is exactly the k-port
@@ -106,6 +108,9 @@ public final class Simulator {
         private static final byte AWAIT = 5;
         /** An AWAIT whose flag was found raised and whose crossing time is scheduled. */
         private static final byte AWAIT_SEEN = 6;
+        /** A Multicast on its root: sends for {@link MulticastTime#ns}; on the others, waits for that to end. */
+        private static final byte MCAST_SEND = 7;
+        private static final byte MCAST_RECV = 8;
         private static final long STEP = 0;
         private static final long WIRE = 1;
         private static final long LANDING = 2;
@@ -209,6 +214,8 @@ public final class Simulator {
             int receives = 0;
             java.util.Map<Long, Integer> publishes = new java.util.HashMap<>();
             java.util.List<long[]> awaits = new java.util.ArrayList<>();
+            // Per rank, the global op index of its k-th Multicast; receivers are linked to the root's after building.
+            java.util.List<java.util.List<Integer>> multicasts = new java.util.ArrayList<>();
             long total = 0;
             int count = reps.count();
             if (count > 2) {
@@ -228,6 +235,7 @@ public final class Simulator {
                 }
                 opStart[rep] = opCount;
                 int[] raised = new int[io.railcoll.schedule.NodeBuffer.FLAGS];
+                multicasts.add(new java.util.ArrayList<>());
                 for (Op op : program.ops()) {
                     switch (op) {
                         case Op.Put p -> {
@@ -266,6 +274,14 @@ public final class Simulator {
                             awaits.add(new long[] {opCount, rep, a.peer(), a.flag(), a.count()});
                             addOp(AWAIT, -1);
                         }
+                        case Op.Multicast m -> {
+                            multicasts.get(rep).add(opCount);
+                            if (m.root() == rep) {
+                                addOp(MCAST_SEND, m.length());
+                            } else {
+                                addOp(MCAST_RECV, m.root());
+                            }
+                        }
                     }
                 }
             }
@@ -278,6 +294,20 @@ public final class Simulator {
                             + "'s node flag " + a[3] + ", which is never made");
                 }
                 opArg[(int) a[0]] = pub;
+            }
+            for (int rep = 0; rep < count; rep++) {
+                java.util.List<Integer> mine = multicasts.get(rep);
+                for (int k = 0; k < mine.size(); k++) {
+                    int i = mine.get(k);
+                    if (opKind[i] == MCAST_RECV) {
+                        int root = (int) opArg[i];
+                        if (root >= count || multicasts.get(root).size() <= k) {
+                            throw new IllegalStateException("rank " + rep + "'s Multicast " + k + " from rank " + root
+                                    + " is never sent (every rank is simulated where a program multicasts)");
+                        }
+                        opArg[i] = multicasts.get(root).get(k);
+                    }
+                }
             }
             // Each receive waits for the put whose image lands on this representative (see Representatives).
             int[] matched = new int[messages];
@@ -404,6 +434,31 @@ public final class Simulator {
                         pc[rep]++;
                     }
                     case AWAIT_SEEN -> pc[rep]++;
+                    case MCAST_SEND -> {
+                        double done = t + MulticastTime.ns(opArg[i], placement.size(), model);
+                        published[i] = done;
+                        pc[rep]++;
+                        for (int other = 0; other < reps.count(); other++) {
+                            if (blockedOn[other] == -2 - i) {
+                                blockedOn[other] = -1;
+                                queue.add(done, event(STEP, other));
+                            }
+                        }
+                        queue.add(done, event(STEP, rep));
+                        return;
+                    }
+                    case MCAST_RECV -> {
+                        int send = (int) opArg[i];
+                        if (Double.isNaN(published[send])) {
+                            blockedOn[rep] = -2 - send;
+                            return;
+                        }
+                        if (published[send] > t) {
+                            queue.add(published[send], event(STEP, rep));
+                            return;
+                        }
+                        pc[rep]++;
+                    }
                     case PUT -> {
                         int port = freestPort(sendPortFree, rep);
                         double free = sendPortFree[rep * ports + port];

@@ -25,6 +25,7 @@ public final class ElementBoundaries {
                     case Op.NodeRead w -> new long[] {w.nodeOffset(), w.dstOffset(), w.length()};
                     case Op.Publish f -> new long[0];
                     case Op.AwaitFlag f -> new long[0];
+                    case Op.Multicast m -> new long[] {m.offset(), m.length()};
                 };
                 for (long v : ranges) {
                     assertEquals(0, v % e, () -> a.id() + " splits an element: " + op);

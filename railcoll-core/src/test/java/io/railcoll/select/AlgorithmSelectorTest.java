@@ -102,6 +102,7 @@ class AlgorithmSelectorTest {
                 for (Explanation.Candidate candidate : e.candidates()) {
                     Algorithm listed = AlgorithmCatalog.standard().byId(candidate.id());
                     if (listed instanceof io.railcoll.schedule.TransportProvided
+                            || listed instanceof io.railcoll.schedule.MulticastUser
                             || listed instanceof io.railcoll.schedule.NodeRegionUser) {
                         // its transport or the node region is off here: listed, not costed (MulticastSelectionTest)
                         assertTrue(candidate.detail().startsWith("cannot run"), candidate.detail());

@@ -113,6 +113,72 @@ final class MulticastApps {
         }
     }
 
+    /**
+     * Non-blocking multicast in flight with other collectives (decision 0146): each round starts an
+     * {@code ibroadcast} ({@code broadcast.multicast}, from a rotating root), an {@code iallgather} (every other round
+     * {@code allgather.smp-gather-mcast}, a second multicast in flight, else what selection picks) and an
+     * {@code ibarrier}, in that order, then completes them in another order (barrier, all-gather, broadcast, or the
+     * first to finish by {@code awaitAny}), and checks every byte. Sizes 0, 1, 63, 1401 and 65537. Prints
+     * {@code MCAST-INFLIGHT-OK rank r rounds n}. args: [most roots].
+     */
+    public static final class InFlight implements RankApp {
+        private static final int[] BLOCKS = {0, 1, 63, 1401, 65537};
+
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            int maxRoots = args.isEmpty() ? Integer.MAX_VALUE : Integer.parseInt(args.get(0));
+            int[] roots = java.util.Arrays.stream(roots(comm)).limit(Math.max(1, maxRoots)).toArray();
+            comm.forceAlgorithm("broadcast.multicast");
+            int n = 0;
+            try (Arena arena = Arena.ofShared()) {
+                for (int root : roots) {
+                    for (int size : BLOCKS) {
+                        boolean castGather = n % 2 == 0;
+                        if (castGather) {
+                            comm.forceAlgorithm("allgather.smp-gather-mcast");
+                        } else {
+                            comm.clearForcedAlgorithm(Collective.ALLGATHER);
+                        }
+                        MemorySegment cast = arena.allocate(Math.max(1, size)).asSlice(0, size);
+                        if (comm.rank() == root) {
+                            fill(cast, n, root);
+                        } else {
+                            cast.fill(SENTINEL);
+                        }
+                        int b = size % 1402;
+                        MemorySegment send = MemorySegment.ofArray(expected(b, 200_000 + comm.rank(), b));
+                        MemorySegment recv = arena.allocate(Math.max(1L, (long) b * comm.size()))
+                                .asSlice(0, (long) b * comm.size());
+                        recv.fill(SENTINEL);
+                        io.railcoll.Request bcast = comm.ibroadcast(cast, root);
+                        io.railcoll.Request gather = comm.iallgather(send, recv);
+                        io.railcoll.Request barrier = comm.ibarrier();
+                        if (n % 3 == 0) {
+                            barrier.await();
+                            gather.await();
+                            bcast.await();
+                        } else {
+                            io.railcoll.Request[] all = {bcast, gather, barrier};
+                            io.railcoll.Request.awaitAny(all);
+                            io.railcoll.Request.awaitAll(all);
+                        }
+                        check(cast, n, root, "ibroadcast #" + n + " (" + size + " bytes, root " + root
+                                + ") in flight with an iallgather and an ibarrier on rank " + comm.rank());
+                        for (int i = 0; i < comm.size(); i++) {
+                            check(recv.asSlice((long) i * b, b), 200_000 + i, b, "iallgather"
+                                    + (castGather ? " (smp-gather-mcast)" : "") + " of " + b + "-byte blocks beside"
+                                    + " ibroadcast #" + n + ", block " + i + " on rank " + comm.rank());
+                        }
+                        n++;
+                    }
+                }
+            }
+            comm.clearForcedAlgorithm(Collective.ALLGATHER);
+            comm.barrier();
+            System.out.println("MCAST-INFLIGHT-OK rank " + comm.rank() + " rounds " + n);
+        }
+    }
+
     /** Broadcasts 2000-byte messages from rotating roots; the rank named by args[0] dies abruptly after args[1] of them. */
     public static final class DieMidway implements RankApp {
         @Override

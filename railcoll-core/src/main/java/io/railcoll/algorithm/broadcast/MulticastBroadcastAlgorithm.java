@@ -1,43 +1,34 @@
 package io.railcoll.algorithm.broadcast;
 
 import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.ProgramBuilder;
+import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.MulticastUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.TransportProvided;
+import io.railcoll.schedule.Traffic;
 
 import java.util.Optional;
 
 /**
- * {@code broadcast.multicast}: reliable broadcast over UDP multicast on one rail (paper 003), carried out by the
- * multicast transport ({@code io.railcoll.transport.mcast}), not by the engine. Every rank of the communicator is a
- * member of one multicast group; the root sends each datagram once and the network copies it; receivers NACK what
- * they miss; a delayed synchronization every C broadcasts (and after each one larger than the buffered limit) frees
- * the channels. When multicast is unavailable or keeps failing, outstanding and later broadcasts move to a
- * point-to-point k-nomial tree, and its {@link #program programs} are that tree, the same as
- * {@code broadcast.knomial}: what the checker verifies and the simulator runs. Only for placements that span nodes
- * (inside one node shared memory is faster) and only when the multicast transport is enabled
+ * {@code broadcast.multicast}: reliable broadcast over UDP multicast on one rail (paper 003). Its program is one
+ * {@link io.railcoll.schedule.Op.Multicast} of the root's RECV on every rank (decision 0146): the engine runs it on
+ * the communicator's multicast group, whose transport ({@code io.railcoll.transport.mcast}) delivers the stream
+ * reliably (the root sends each datagram once and the network copies it; receivers NACK what they miss; a delayed
+ * synchronization every C broadcasts, and after each one larger than the buffered limit, frees the channels; when
+ * multicast is unavailable or keeps failing, the transport carries the stream over its point-to-point control
+ * links instead). A 0-byte broadcast has nothing to deliver: its programs are empty. Only for placements that span
+ * nodes (inside one node shared memory is faster) and only when the multicast transport is enabled
  * ({@code RAILCOLL_MCAST}), which the selector checks. Stateless.
  */
-public final class MulticastBroadcastAlgorithm extends AlgorithmBase implements TransportProvided {
+public final class MulticastBroadcastAlgorithm extends AlgorithmBase implements MulticastUser {
     public static final String ID = "broadcast.multicast";
-    public static final String TRANSPORT = "multicast";
-
-    private final KnomialBroadcast fallback = new KnomialBroadcast();
+    public static final String TRANSPORT = MulticastUser.TRANSPORT;
 
     public MulticastBroadcastAlgorithm() {
         super(ID, Collective.BROADCAST);
-    }
-
-    @Override
-    public String transport() {
-        return TRANSPORT;
-    }
-
-    @Override
-    public String transportOff() {
-        return "the " + TRANSPORT + " transport is off (RAILCOLL_MCAST=off); set RAILCOLL_MCAST=auto or on on every rank";
     }
 
     @Override
@@ -49,22 +40,30 @@ public final class MulticastBroadcastAlgorithm extends AlgorithmBase implements 
         return Optional.empty();
     }
 
-    /** The fail-over schedule: the k-nomial tree of {@code broadcast.knomial}. */
     @Override
     public RankProgram program(Shape shape, int rank) {
-        return fallback.program(shape, rank);
+        ProgramBuilder p = new ProgramBuilder(rank);
+        if (shape.blockBytes() > 0) {
+            p.multicast(shape.root(), Buffer.RECV, 0, shape.blockBytes());
+        }
+        return p.build();
     }
 
-    /** The fail-over tree's terms; selection costs the multicast path with the tuning's mcast parameters instead. */
+    /** No point-to-point traffic: the simulator prices the Multicast op with the tuning's mcast parameters. */
     @Override
     public CostTerms cost(Shape shape) {
-        return fallback.cost(shape);
+        return noTraffic(shape);
+    }
+
+    /** The cost terms of programs that move nothing point to point (a Multicast is no put). */
+    public static CostTerms noTraffic(Shape shape) {
+        return new Traffic(shape.size()).cost(shape.placement(), shape.ports(), "one multicast: no point-to-point messages");
     }
 
     @Override
     public String summary() {
         return "reliable UDP multicast on one rail (RAILCOLL_MCAST=auto|on, RAILCOLL_MCAST_RAIL), every rank a member;"
                 + " alpha_mc + n*beta_mc at the root whatever N, + 2*ceil(log_4 N)*alpha_ctl/C sync; nodes >= 2;"
-                + " fails over to the k-nomial tree; paper 003 sec. 4-5";
+                + " the transport fails over to its point-to-point links; paper 003 sec. 4-5";
     }
 }
