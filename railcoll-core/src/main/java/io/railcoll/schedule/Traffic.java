@@ -62,6 +62,11 @@ public final class Traffic {
                     }
                     case Op.AwaitFlag a -> {
                     }
+                    // Single-copy steps too: one copy by the kernel, which the simulator prices.
+                    case Op.PeerRead x -> {
+                    }
+                    case Op.PeerWrite x -> {
+                    }
                 }
             }
         }

@@ -295,6 +295,14 @@ public final class NodeRegion implements AutoCloseable {
         return stepArea;
     }
 
+    /**
+     * Lets the engine's single-copy node steps run here: call only once every rank of the node agreed that each may
+     * read every node-mate with {@link Cma} (decision 0143).
+     */
+    public void enablePeerAccess() {
+        stepArea.enablePeerAccess();
+    }
+
     public NodeCollectives collectives() {
         return collectives;
     }
