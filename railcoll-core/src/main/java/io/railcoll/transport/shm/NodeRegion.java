@@ -296,11 +296,12 @@ public final class NodeRegion implements AutoCloseable {
     }
 
     /**
-     * Lets the engine's single-copy node steps run here: call only once every rank of the node agreed that each may
-     * read every node-mate with {@link Cma} (decision 0143).
+     * The node's agreement on the engine's single-copy node steps (decision 0143): every rank says whether it may
+     * reach every node-mate with {@link Cma} ({@code mine}), and all get true only if all said so; peer accesses are
+     * enabled then. Start-up only, on every rank of the node.
      */
-    public void enablePeerAccess() {
-        stepArea.enablePeerAccess();
+    public boolean agreePeerAccess(boolean mine, long timeoutNs) {
+        return stepArea.agreePeerAccess(mine, timeoutNs);
     }
 
     public NodeCollectives collectives() {

@@ -30,6 +30,10 @@ final class NodeStepArea implements NodeArea {
     private final MemorySegment buffer;
     private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
     private volatile boolean peerAccess;
+    /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
+    private static final long AGREEMENT = 56;
+    private static final long YES = 2;
+    private static final long NO = 1;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -76,9 +80,36 @@ final class NodeStepArea implements NodeArea {
         }
     }
 
-    /** Lets peer accesses run: the node agreed that cross-memory attach works between every two of its ranks. */
-    void enablePeerAccess() {
-        peerAccess = true;
+    /**
+     * The node's agreement on single copy (decision 0143): writes whether this rank may reach every node-mate with
+     * cross-memory attach into the last word of its announce line, waits (at most {@code timeoutNs}) until every
+     * node-mate wrote its own, and enables peer accesses when all may. Every rank of the node gets the same answer.
+     *
+     * @throws ShmException {@code TIMED_OUT} naming the node-mates that did not answer
+     */
+    boolean agreePeerAccess(boolean mine, long timeoutNs) {
+        SharedAccess.setLongRelease(segment, layout.stepAnnounceOffset(me) + AGREEMENT, mine ? YES : NO);
+        Doorbell.ringAll(bells, me);
+        long deadline = System.nanoTime() + timeoutNs;
+        int local = bells.length;
+        boolean all = true;
+        for (int r = 0; r < local; r++) {
+            long word;
+            while ((word = SharedAccess.getLongAcquire(segment, layout.stepAnnounceOffset(r) + AGREEMENT)) == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new ShmException(ShmException.Reason.TIMED_OUT, "local rank " + r + " did not say within "
+                            + timeoutNs / 1_000_000 + " ms whether it may reach its node-mates by cross-memory attach");
+                }
+                if (!peers.isAlive(r)) {
+                    throw new ShmException(ShmException.Reason.PEER_LOST, "local rank " + r + " left before it said"
+                            + " whether it may reach its node-mates by cross-memory attach");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            }
+            all &= word == YES;
+        }
+        peerAccess = all;
+        return all;
     }
 
     @Override
