@@ -61,6 +61,31 @@ class SingleCopyStepsTest {
         }
     }
 
+    /**
+     * With cross-memory attach off on the node (RAILCOLL_CMA=off; the kernel's own refusal, ptrace_scope 3 or another
+     * uid, reaches the same node agreement through the start-up probe, which this host cannot provoke for ranks that
+     * are threads of one process), the node agrees on no single copy: selection never picks it, and forcing it fails
+     * with a message naming why, while the call through the node buffer still runs.
+     */
+    @Test
+    void whereTheNodeRefusedSingleCopyForcingItFailsClearly() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.startOnOneNode(2, CONFIG.withCma(false))) {
+            ranks.onEveryRank(c -> {
+                c.forceAlgorithm("allgather.shm-single-copy");
+                byte[] send = new byte[8];
+                byte[] all = new byte[16];
+                IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        IllegalArgumentException.class, () -> c.allgather(send, all));
+                org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("single copy is off here"),
+                        e.getMessage());
+                c.forceAlgorithm("allgather.shm");
+                fill(MemorySegment.ofArray(send), c.rank());
+                c.allgather(send, all);
+                check(MemorySegment.ofArray(all).asSlice(8L * (1 - c.rank()), 8), 1 - c.rank());
+            });
+        }
+    }
+
     private static void runOn(int size) throws Exception {
         try (InProcessRanks ranks = InProcessRanks.startOnOneNode(size, CONFIG)) {
             ranks.onEveryRank(c -> {
