@@ -1,16 +1,10 @@
 package io.railcoll.algorithm.shm;
 
-import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.LinkTally;
-import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-
-import java.util.Optional;
 
 /**
  * {@code allgather.shm-single-copy}: a one-node all-gather in which every rank pulls every node-mate's block straight
@@ -21,16 +15,11 @@ import java.util.Optional;
  * every node-mate's DONE is seen: nobody reads its SEND any more. Nodes = 1, at least 2 ranks; only where the node
  * agreed on cross-memory attach. Stateless.
  */
-public final class SingleCopyAllgather extends AlgorithmBase implements PeerAccessUser {
+public final class SingleCopyAllgather extends SingleCopyAlgorithm {
     public static final String ID = "allgather.shm-single-copy";
 
     public SingleCopyAllgather() {
-        super(ID, Collective.ALLGATHER);
-    }
-
-    @Override
-    protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        super(ID, Collective.ALLGATHER, "(L-1) b pulled per rank");
     }
 
     @Override
@@ -44,11 +33,6 @@ public final class SingleCopyAllgather extends AlgorithmBase implements PeerAcce
             p.awaitFlag(q, SingleCopy.READY, 1).peerRead(q, Buffer.SEND, 0, Buffer.RECV, q * b, b);
         }
         return SingleCopy.finish(p, rank, n).build();
-    }
-
-    @Override
-    public CostTerms cost(Shape shape) {
-        return new LinkTally(shape.placement()).toCost(0, 0, "single-copy steps: (L-1) b pulled per rank");
     }
 
     @Override

@@ -1,16 +1,10 @@
 package io.railcoll.algorithm.shm;
 
-import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.LinkTally;
-import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-
-import java.util.Optional;
 
 /**
  * {@code broadcast.shm-single-copy}: a one-node broadcast by single copy (decision 0143), as the node collectives'
@@ -19,16 +13,11 @@ import java.util.Optional;
  * Every rank publishes READY first (its RECV announced), DONE after its copies, and returns after every node-mate's
  * DONE. Any root; nodes = 1, at least 2 ranks; only where the node agreed on cross-memory attach. Stateless.
  */
-public final class SingleCopyBroadcast extends AlgorithmBase implements PeerAccessUser {
+public final class SingleCopyBroadcast extends SingleCopyAlgorithm {
     public static final String ID = "broadcast.shm-single-copy";
 
     public SingleCopyBroadcast() {
-        super(ID, Collective.BROADCAST);
-    }
-
-    @Override
-    protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        super(ID, Collective.BROADCAST, "b per non-root, split with the root");
     }
 
     @Override
@@ -48,11 +37,6 @@ public final class SingleCopyBroadcast extends AlgorithmBase implements PeerAcce
                     bytes - share);
         }
         return SingleCopy.finish(p, rank, n).build();
-    }
-
-    @Override
-    public CostTerms cost(Shape shape) {
-        return new LinkTally(shape.placement()).toCost(0, 0, "single-copy steps: b per non-root, split with the root");
     }
 
     @Override

@@ -1,16 +1,10 @@
 package io.railcoll.algorithm.shm;
 
-import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.CostTerms;
-import io.railcoll.schedule.LinkTally;
-import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-
-import java.util.Optional;
 
 /**
  * {@code gather.shm-single-copy}: a one-node gather by single copy (decision 0143), as the node collectives' single
@@ -19,16 +13,11 @@ import java.util.Optional;
  * READY first (its buffers announced), DONE after its copies, and returns after every node-mate's DONE. Any root;
  * nodes = 1, at least 2 ranks; only where the node agreed on cross-memory attach. Stateless.
  */
-public final class SingleCopyGather extends AlgorithmBase implements PeerAccessUser {
+public final class SingleCopyGather extends SingleCopyAlgorithm {
     public static final String ID = "gather.shm-single-copy";
 
     public SingleCopyGather() {
-        super(ID, Collective.GATHER);
-    }
-
-    @Override
-    protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        super(ID, Collective.GATHER, "b per non-root, split with the root");
     }
 
     @Override
@@ -49,11 +38,6 @@ public final class SingleCopyGather extends AlgorithmBase implements PeerAccessU
                     .peerWrite(Buffer.SEND, share, root, rank * b + share, b - share);
         }
         return SingleCopy.finish(p, rank, n).build();
-    }
-
-    @Override
-    public CostTerms cost(Shape shape) {
-        return new LinkTally(shape.placement()).toCost(0, 0, "single-copy steps: b per non-root, split with the root");
     }
 
     @Override
