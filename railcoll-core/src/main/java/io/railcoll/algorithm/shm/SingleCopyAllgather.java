@@ -3,6 +3,7 @@ package io.railcoll.algorithm.shm;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -33,6 +34,11 @@ public final class SingleCopyAllgather extends SingleCopyAlgorithm {
             p.awaitFlag(q, SingleCopy.READY, 1).peerRead(q, Buffer.SEND, 0, Buffer.RECV, q * b, b);
         }
         return SingleCopy.finish(p, rank, n).build();
+    }
+
+    @Override
+    public CostTerms cost(Shape shape) {
+        return noMessages(shape);
     }
 
     @Override
