@@ -201,6 +201,13 @@ public record Config(
                 multicastRail, threadSafe, deterministic);
     }
 
+    /** With single-copy puts and single-copy node steps on or off ({@code RAILCOLL_CMA}). */
+    public Config withCma(boolean on) {
+        return new Config(timeoutNs, connectTimeoutNs, stripeThresholdBytes, engine, ports, groups, sharedMemory, shmRingBytes,
+                connectionsPerRail, railTimeoutNs, eagerBytes, on, cmaThresholdBytes, forcedAlgorithms, multicast,
+                multicastRail, threadSafe, deterministic);
+    }
+
     public Config withForcedAlgorithm(Collective collective, String id) {
         EnumMap<Collective, String> m = new EnumMap<>(Collective.class);
         m.putAll(forcedAlgorithms);

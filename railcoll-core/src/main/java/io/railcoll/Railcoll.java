@@ -132,6 +132,12 @@ public final class Railcoll {
                 // On every rank alike (selection must agree), also those alone on their node (no region).
                 comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement,
                         region == null ? null : region.collectives(), engine, config.timeoutNs()));
+                // Single copy (decision 0143): the node agrees, so that every rank of it offers the same algorithms;
+                // those are one-node algorithms, so nodes that agree differently never select differently.
+                if (region != null && region.agreePeerAccess(config.cma() && shm.readsEveryNodeMate(),
+                        config.connectTimeoutNs())) {
+                    comm.enableSingleCopy();
+                }
             }
             if (config.multicast() != MulticastMode.OFF) {
                 // A failed open closes what it opened itself; the catch below closes the rest.

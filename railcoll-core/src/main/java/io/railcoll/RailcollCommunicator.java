@@ -147,6 +147,11 @@ final class RailcollCommunicator implements Communicator {
         selector.enableTransport(NodePhased.TRANSPORT);
     }
 
+    /** Offers the single-copy algorithms: this node agreed that cross-memory attach works (decision 0143). */
+    void enableSingleCopy() {
+        selector.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+    }
+
     /**
      * An all-gather of one equal block per rank (sets up the multicast group): always {@code allgather.direct}, a
      * schedule, never what selection picks, which may itself need the multicast group being set up.

@@ -49,6 +49,9 @@ import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
+import io.railcoll.algorithm.shm.SingleCopyAllgather;
+import io.railcoll.algorithm.shm.SingleCopyBroadcast;
+import io.railcoll.algorithm.shm.SingleCopyGather;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -71,6 +74,7 @@ public final class AlgorithmCatalog {
             new BinomialTreeGather(),
             new DirectGather(),
             NodeShmCollective.gather(),
+            new SingleCopyGather(),
             new DirectAllgather(),
             new StandardExchangeAllgather(),
             new BruckAllgather(),
@@ -86,6 +90,7 @@ public final class AlgorithmCatalog {
             MultiConnectionAllgather.groups(),
             NodeShmCollective.allgather(),
             new SmpDirectShmAllgather(),
+            new SingleCopyAllgather(),
             new DirectAlltoall(),
             new StandardExchangeAlltoall(),
             new BruckAlltoall(),
@@ -95,6 +100,7 @@ public final class AlgorithmCatalog {
             new MulticastBroadcastAlgorithm(),
             NodeShmCollective.broadcast(),
             new NodeBroadcast(),
+            new SingleCopyBroadcast(),
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
             new RabenseifnerAllreduce(),

@@ -101,6 +101,18 @@ public final class ProgramBuilder {
         return this;
     }
 
+    /** Pulls node-mate {@code peer}'s {@code src[srcOffset..]} into {@code dst[dstOffset..]} (single copy, 0143). */
+    public ProgramBuilder peerRead(int peer, Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) {
+        ops.add(new Op.PeerRead(peer, src, srcOffset, dst, dstOffset, length));
+        return this;
+    }
+
+    /** Pushes {@code src[srcOffset..]} into node-mate {@code peer}'s RECV at {@code dstOffset} (single copy, 0143). */
+    public ProgramBuilder peerWrite(Buffer src, long srcOffset, int peer, long dstOffset, long length) {
+        ops.add(new Op.PeerWrite(src, srcOffset, peer, Buffer.RECV, dstOffset, length));
+        return this;
+    }
+
     /** Appends {@code program}'s ops (a part built for the same rank) as they are. */
     public ProgramBuilder append(RankProgram program) {
         if (program.tempBytes() > 0) {

@@ -517,7 +517,21 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         CompiledProgram program = compile(algorithm, shape, reduction);
         long seq = postedSeq + 1;
         Posting p = freeSlot(seq);
-        activate(p, seq, shape, program, send, recv, reduction, stageSend, points, atPoint);
+        MemorySegment resultTo = null;
+        if (program.peerBuffers && !recv.isNative()) {
+            // Node-mates reach a buffer only by its address, which a heap array has not (decision 0143): RECV lives
+            // in the slot's native memory and is copied out when the call finishes; a broadcast root's message in.
+            resultTo = recv;
+            recv = p.stageRecv(recv.byteSize());
+            if (shape.collective() == io.railcoll.schedule.Collective.BROADCAST && shape.root() == rank) {
+                MemorySegment.copy(resultTo, 0, recv, 0, recv.byteSize());
+            }
+        }
+        activate(p, seq, shape, program, send, recv, reduction, stageSend || program.peerBuffers && !send.isNative(),
+                points, atPoint);
+        if (resultTo != null) {
+            p.resultTo = resultTo;
+        }
         postedSeq = seq;
         if (inFlight++ == 0) {
             oldestSeq = seq;
@@ -654,6 +668,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalStateException(algorithm.id() + " has node steps, but " + who + " has no node region"
                     + " (shared memory off, alone on its node, or a sub-communicator)");
         }
+        if (program.peerBuffers && !nodeArea.peerAccess()) {
+            throw new IllegalStateException(algorithm.id() + " copies straight between node-mates' buffers, but "
+                    + who + "'s node did not agree at start-up that cross-memory attach works between its ranks"
+                    + " (RAILCOLL_CMA=off, or the kernel refuses process_vm_readv; decision 0143)");
+        }
         return program;
     }
 
@@ -675,6 +694,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         p.nextOp = 0;
         p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq : 0;
         p.nodeGateOpen = p.nodeGateSeq == 0;
+        p.announced = false;
         if (program.nodeBuffer) {
             lastBufferSeq = seq;
         }
@@ -1016,6 +1036,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     if (earlierNodeSteps(p)) {
                         break ops;
                     }
+                    if (prog.peerBuffers && !p.announced) {
+                        // Before the call's first raise, whose release makes it visible: node-mates' peer accesses
+                        // come after it (the checker's PEER_RACE rule), so they never find an earlier call's buffers.
+                        nodeArea.announce(p.heldSeq, bound[Buffer.SEND.ordinal()], bound[Buffer.RECV.ordinal()]);
+                        p.announced = true;
+                    }
                     nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]));
                 }
                 case CompiledProgram.AWAIT -> {
@@ -1028,6 +1054,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         break ops;
                     }
                 }
+                case CompiledProgram.PEER_READ -> nodeArea.peerRead(prog.peer[i], p.heldSeq, prog.srcBuf[i],
+                        prog.srcOff[i], bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
+                case CompiledProgram.PEER_WRITE -> nodeArea.peerWrite(bound[prog.srcBuf[i]], prog.srcOff[i],
+                        prog.peer[i], p.heldSeq, prog.dstBuf[i], prog.dstOff[i], prog.length[i]);
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
             if (CallCounters.ON) {
@@ -1095,7 +1125,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Counts a node-step op and records the op's time on a traced call (counters on only). */
     private static void countOp(Posting p, int kind) {
         if (kind == CompiledProgram.NODE_WRITE || kind == CompiledProgram.NODE_READ || kind == CompiledProgram.PUBLISH
-                || kind == CompiledProgram.AWAIT) {
+                || kind == CompiledProgram.AWAIT || kind == CompiledProgram.PEER_READ
+                || kind == CompiledProgram.PEER_WRITE) {
             CallCounters.add(Event.NODE_STEP_OP);
         }
         OpTrace.op(p.heldSeq, kind);

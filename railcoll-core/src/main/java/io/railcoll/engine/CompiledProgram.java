@@ -25,6 +25,12 @@ final class CompiledProgram {
     static final byte AWAIT = 7;
     /** A Multicast (decision 0146): peer is the root, dstBuf/dstOff/length the range sent or received. */
     static final byte MULTICAST = 20;
+    /**
+     * Single-copy steps (decision 0143): peer is the node-mate's local rank; PEER_READ's srcBuf and PEER_WRITE's dstBuf
+     * name the node-mate's buffer as {@link io.railcoll.transport.NodeArea#SEND} or {@code RECV}.
+     */
+    static final byte PEER_READ = 8;
+    static final byte PEER_WRITE = 9;
 
     final String algorithmId;
     final int algorithmCode;
@@ -45,6 +51,8 @@ final class CompiledProgram {
     final boolean nodeSteps;
     /** True when some op writes or reads the node buffer: see {@code CollectiveEngine}'s node-buffer rule. */
     final boolean nodeBuffer;
+    /** True when some op reads or writes a node-mate's buffers: the call announces its own (decision 0143). */
+    final boolean peerBuffers;
     /** Index of the first NODE_WRITE, or -1. */
     final int firstNodeWrite;
 
@@ -109,6 +117,7 @@ final class CompiledProgram {
         int bufferOps = 0;
         int firstWrite = -1;
         int lastCast = -1;
+        int peerOps = 0;
         int[] raised = new int[io.railcoll.schedule.NodeBuffer.FLAGS];
         long reduceGranule = 0;
         for (int i = 0; i < n; i++) {
@@ -187,6 +196,28 @@ final class CompiledProgram {
                     length[i] = m.length();
                     lastCast = i;
                 }
+                case Op.PeerRead x -> {
+                    kind[i] = PEER_READ;
+                    peer[i] = localRankOf == null ? x.peer() : localRankOf.applyAsInt(x.peer());
+                    srcBuf[i] = (byte) announced(x.src());
+                    srcOff[i] = x.srcOffset();
+                    dstBuf[i] = (byte) x.dst().ordinal();
+                    dstOff[i] = x.dstOffset();
+                    length[i] = x.length();
+                    nodeOps++;
+                    peerOps++;
+                }
+                case Op.PeerWrite x -> {
+                    kind[i] = PEER_WRITE;
+                    peer[i] = localRankOf == null ? x.peer() : localRankOf.applyAsInt(x.peer());
+                    srcBuf[i] = (byte) x.src().ordinal();
+                    srcOff[i] = x.srcOffset();
+                    dstBuf[i] = (byte) announced(x.dst());
+                    dstOff[i] = x.dstOffset();
+                    length[i] = x.length();
+                    nodeOps++;
+                    peerOps++;
+                }
                 case Op.Copy c -> {
                     kind[i] = COPY;
                     srcBuf[i] = (byte) c.src().ordinal();
@@ -215,7 +246,17 @@ final class CompiledProgram {
         nodeBuffer = bufferOps > 0;
         firstNodeWrite = firstWrite;
         lastMulticast = lastCast;
+        peerBuffers = peerOps > 0;
         this.reduceGranule = reduceGranule;
+    }
+
+    /** A node-mate's buffer as the node area names it: only SEND and RECV are announced. */
+    private static int announced(Buffer buffer) {
+        return switch (buffer) {
+            case SEND -> io.railcoll.transport.NodeArea.SEND;
+            case RECV -> io.railcoll.transport.NodeArea.RECV;
+            case TEMP -> throw new IllegalArgumentException("a node-mate's TEMP is never announced");
+        };
     }
 
     private static long gcd(long a, long b) {

@@ -71,6 +71,8 @@ final class Posting {
     long nodeGateSeq;
     /** Whether the node-buffer gate was passed (or is not needed). */
     boolean nodeGateOpen;
+    /** Whether this call announced its buffers to its node-mates yet (decision 0143). */
+    boolean announced;
     /** Callbacks at op indices (a node master's node steps), or null; see {@code CollectiveEngine#run}. */
     int[] points;
     IntConsumer atPoint;

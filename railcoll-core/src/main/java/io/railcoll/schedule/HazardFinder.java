@@ -31,8 +31,9 @@ final class HazardFinder {
 
     static void find(Shape shape, List<RankProgram> programs, SymbolicExecution.Matching matching,
                      SymbolicExecution execution, SymbolicExecution.ViolationSink sink) {
+        List<List<Access>> intoRecv = peerAccesses(shape, programs);
         for (int r = 0; r < shape.size(); r++) {
-            List<Access> recv = new ArrayList<>();
+            List<Access> recv = new ArrayList<>(intoRecv.get(r));
             List<Access> temp = new ArrayList<>();
             List<Op> ops = programs.get(r).ops();
             for (int i = 0; i < ops.size(); i++) {
@@ -70,6 +71,12 @@ final class HazardFinder {
                     case Op.Multicast m -> add(recv, temp, m.buffer(), m.offset(), m.length(), m.root() != r, i, r, i,
                             r, i, "op " + i + " (Multicast from rank " + m.root() + " of " + m.buffer() + "["
                                     + m.offset() + "," + (m.offset() + m.length()) + "))");
+                    case Op.PeerRead x -> add(recv, temp, x.dst(), x.dstOffset(), x.length(), true, i, r, i, r, i,
+                            "op " + i + " (PeerRead of rank " + x.peer() + "'s " + x.src() + " into " + x.dst() + "["
+                                    + x.dstOffset() + "," + (x.dstOffset() + x.length()) + "))");
+                    case Op.PeerWrite x -> add(recv, temp, x.src(), x.srcOffset(), x.length(), false, i, r, i, r, i,
+                            "op " + i + " (PeerWrite of " + x.src() + "[" + x.srcOffset() + "," + (x.srcOffset()
+                                    + x.length()) + ") into rank " + x.peer() + "'s RECV)");
                     case Op.Recv v -> {
                         int sender = matching.peerRank(r, i);
                         int putOp = matching.peerOp(r, i);
@@ -82,6 +89,75 @@ final class HazardFinder {
             }
             scan(r, Buffer.RECV, recv, execution, sink);
             scan(r, Buffer.TEMP, temp, execution, sink);
+        }
+    }
+
+    /**
+     * Per rank, the accesses node-mates' single-copy steps make to its RECV: each touches the bytes at its own op,
+     * so the owner's own accesses to them must be ordered with it like any other (reported as PEER_RACE).
+     */
+    private static List<List<Access>> peerAccesses(Shape shape, List<RankProgram> programs) {
+        List<List<Access>> into = new ArrayList<>();
+        for (int r = 0; r < shape.size(); r++) {
+            into.add(new ArrayList<>());
+        }
+        for (int r = 0; r < shape.size(); r++) {
+            List<Op> ops = programs.get(r).ops();
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.get(i) instanceof Op.PeerRead x && x.src() == Buffer.RECV && x.length() > 0) {
+                    into.get(x.peer()).add(new Access(x.srcOffset(), x.srcOffset() + x.length(), false, i, r, i, r, i,
+                            "rank " + r + " op " + i + " (PeerRead of this rank's RECV[" + x.srcOffset() + ","
+                                    + (x.srcOffset() + x.length()) + "))"));
+                } else if (ops.get(i) instanceof Op.PeerWrite x && x.length() > 0) {
+                    into.get(x.peer()).add(new Access(x.dstOffset(), x.dstOffset() + x.length(), true, i, r, i, r, i,
+                            "rank " + r + " op " + i + " (PeerWrite into this rank's RECV[" + x.dstOffset() + ","
+                                    + (x.dstOffset() + x.length()) + "))"));
+                }
+            }
+        }
+        return into;
+    }
+
+    /**
+     * The lifetime rules of single-copy steps: an access to rank O's buffers comes after one of O's Publishes (the
+     * engine announces O's addresses just before O's first; earlier, a node-mate would find the previous call's), and
+     * before O's last op (O must not return, and let its caller reuse the buffer, while the access may still run).
+     */
+    static void findPeerRaces(List<RankProgram> programs, SymbolicExecution execution,
+                              SymbolicExecution.ViolationSink sink) {
+        for (int r = 0; r < programs.size(); r++) {
+            List<Op> ops = programs.get(r).ops();
+            for (int i = 0; i < ops.size(); i++) {
+                int owner;
+                String what;
+                if (ops.get(i) instanceof Op.PeerRead x) {
+                    owner = x.peer();
+                    what = "op " + i + " (PeerRead of rank " + owner + "'s " + x.src() + ")";
+                } else if (ops.get(i) instanceof Op.PeerWrite x) {
+                    owner = x.peer();
+                    what = "op " + i + " (PeerWrite into rank " + owner + "'s RECV)";
+                } else {
+                    continue;
+                }
+                List<Op> ownerOps = programs.get(owner).ops();
+                int publish = -1;
+                for (int j = 0; j < ownerOps.size() && publish < 0; j++) {
+                    if (ownerOps.get(j) instanceof Op.Publish) {
+                        publish = j;
+                    }
+                }
+                if (publish < 0 || !execution.happensBefore(owner, publish, r, i)) {
+                    sink.add(ScheduleChecker.Rule.PEER_RACE, r, i, what + " may run before rank " + owner
+                            + " published anything in this call, so it may find a stale address (the buffers of an"
+                            + " earlier call): await one of rank " + owner + "'s Publishes first");
+                }
+                int last = ownerOps.size() - 1;
+                if (last < 0 || !execution.happensBefore(r, i, owner, last)) {
+                    sink.add(ScheduleChecker.Rule.PEER_RACE, r, i, "rank " + owner + " may return, and let its caller"
+                            + " reuse the buffer, before " + what + " is done: rank " + owner + " must await a Publish"
+                            + " that rank " + r + " makes after the access");
+                }
+            }
         }
     }
 
@@ -143,6 +219,10 @@ final class HazardFinder {
         (buffer == Buffer.RECV ? recv : temp).add(access);
     }
 
+    private static boolean isPeer(int owner, Access access) {
+        return access.fromRank() != owner && access.fromRank() == access.toRank();
+    }
+
     private static boolean endsBefore(SymbolicExecution execution, Access first, Access second) {
         return execution.happensBefore(first.toRank(), first.toOp(), second.fromRank(), second.fromOp());
     }
@@ -150,7 +230,10 @@ final class HazardFinder {
     private static void scan(int rank, Buffer buffer, List<Access> accesses, SymbolicExecution execution,
                              SymbolicExecution.ViolationSink sink) {
         forConflicts(accesses, (earlier, current) -> {
-            if (earlier.opIndex() == current.opIndex()) {
+            // A node-mate's single-copy step into this rank's buffer (the only accesses starting and ending on
+            // another rank): the owner filled the bytes too late, or reused them too early.
+            boolean peer = isPeer(rank, earlier) || isPeer(rank, current);
+            if (!peer && earlier.opIndex() == current.opIndex()) {
                 sink.add(ScheduleChecker.Rule.HAZARD, rank, current.opIndex(),
                         current.what() + " reads and writes overlapping bytes of " + buffer);
                 return;
@@ -164,7 +247,7 @@ final class HazardFinder {
                 Access second = first == earlier ? current : earlier;
                 long from = Math.max(earlier.start(), current.start());
                 long to = Math.min(earlier.end(), current.end());
-                sink.add(ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
+                sink.add(peer ? ScheduleChecker.Rule.PEER_RACE : ScheduleChecker.Rule.HAZARD, rank, second.opIndex(),
                         second.what() + " and " + first.what() + " both touch " + buffer + "[" + from + "," + to
                                 + ") and nothing orders one after the other");
             }

@@ -24,6 +24,18 @@ package io.railcoll.schedule;
  *       (same roots, same lengths): the k-th of each rank is one delivery. It blocks until the transport reports this
  *       rank's part done, so unlike a Recv it writes nothing before it is reached nor after it returns.</li>
  * </ul>
+ *
+ * Single-copy steps move bytes straight between the caller buffers of two node-mates, with one copy by the kernel
+ * (cross-memory attach; decision 0143):
+ * <ul>
+ *   <li>{@link PeerRead}: pulls a range of a node-mate's SEND or RECV into a local buffer, done when reached.</li>
+ *   <li>{@link PeerWrite}: pushes a local range into a node-mate's RECV, done when reached.</li>
+ * </ul>
+ * A peer access must come after a {@link Publish} of the owner in this call (the engine announces the owner's buffer
+ * addresses, tagged with the call's sequence number, just before the owner's first Publish of the call), after every
+ * write by the owner of the bytes it reads, and before the owner's last op (the owner awaits a Publish the accessor
+ * makes after the access), so that no rank returns, and lets its caller reuse its buffers, while a node-mate still
+ * reads or writes them. The checker rejects a program that breaks any of these ({@code PEER_RACE}).
  * The node buffer carries no data between calls, and a rank writes it only once every node-mate finished the last
  * call that used it (the engine sees to that). Within a call, a read of the node buffer must come after the write of
  * what it reads (an AwaitFlag of the writer's Publish), and a write after every read of what it overwrites: the
@@ -133,6 +145,46 @@ public sealed interface Op {
             if (root < 0) {
                 throw new IllegalArgumentException("a Multicast needs a root >= 0: " + root);
             }
+        }
+    }
+
+    /**
+     * Pulls {@code length} bytes of node-mate {@code peer}'s caller buffer {@code src} (SEND or RECV) at
+     * {@code srcOffset} into the local {@code dst[dstOffset..]} (single copy, decision 0143).
+     */
+    record PeerRead(int peer, Buffer src, long srcOffset, Buffer dst, long dstOffset, long length) implements Op {
+        public PeerRead {
+            checkRange(srcOffset, length);
+            checkRange(dstOffset, 0);
+            checkPeer(peer, src);
+            if (dst == Buffer.SEND) {
+                throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+    }
+
+    /**
+     * Pushes {@code length} bytes of the local {@code src[srcOffset..]} into node-mate {@code peer}'s RECV at
+     * {@code dstOffset} (single copy, decision 0143).
+     */
+    record PeerWrite(Buffer src, long srcOffset, int peer, Buffer dst, long dstOffset, long length) implements Op {
+        public PeerWrite {
+            checkRange(srcOffset, length);
+            checkRange(dstOffset, 0);
+            checkPeer(peer, dst);
+            if (dst != Buffer.RECV) {
+                throw new IllegalArgumentException("a PeerWrite writes only a node-mate's RECV, not its " + dst);
+            }
+        }
+    }
+
+    private static void checkPeer(int peer, Buffer remote) {
+        if (peer < 0) {
+            throw new IllegalArgumentException("a peer access needs a rank >= 0: " + peer);
+        }
+        if (remote == Buffer.TEMP) {
+            throw new IllegalArgumentException("a node-mate's TEMP is the engine's scratch and is never announced;"
+                    + " a peer access reaches only its SEND or RECV");
         }
     }
 

@@ -30,6 +30,10 @@ import java.util.function.IntFunction;
  *       buffer is one per node, shared by its ranks; no two accesses to the same bytes of it, one a write, that no
  *       Publish/AwaitFlag (or message) chain orders ({@link Rule#NODE_RACE}: a read before the write it needs is
  *       published, or a write over bytes a node-mate may still be reading);</li>
+ *   <li>single-copy steps (decision 0143): a PeerRead or PeerWrite reaches a node-mate of its node, within that
+ *       rank's buffer; it comes after one of the owner's Publishes (the engine announces the buffers' addresses just
+ *       before it), before the owner's last op, and is ordered with every access of the owner to the same bytes
+ *       ({@link Rule#PEER_RACE});</li>
  *   <li>cost: the {@link CostTerms} measured on the programs' {@link Traffic} equal the algorithm's claim.</li>
  * </ol>
  * Stateless and thread-safe; used by tests, the CLI and the simulator.
@@ -49,6 +53,12 @@ public final class ScheduleChecker {
         HAZARD,
         /** Two accesses to the same bytes of a node buffer, one a write, that nothing orders. */
         NODE_RACE,
+        /**
+         * A single-copy step (decision 0143) that reaches a node-mate's buffer before the owner published it in this
+         * call (a stale address) or filled the bytes it reads, or that the owner's end does not wait for (the owner
+         * could return, and its caller reuse the buffer, while the access still runs).
+         */
+        PEER_RACE,
         RESULT,
         BARRIER,
         COST
@@ -178,6 +188,7 @@ public final class ScheduleChecker {
                 if (execution.run()) {
                     HazardFinder.find(shape, programs, matching, execution, collector);
                     HazardFinder.findNodeRaces(shape, programs, execution, collector);
+                    HazardFinder.findPeerRaces(programs, execution, collector);
                     if (reduction == null) {
                         checkResult(shape, execution, collector);
                     } else {
@@ -275,6 +286,23 @@ public final class ScheduleChecker {
                         }
                         checkRange(shape, program, r, i, "Multicast range", m.buffer(), m.offset(), m.length(), c);
                     }
+                    case Op.PeerRead x -> {
+                        checkNodeMate(shape, r, i, x.peer(), c);
+                        checkWritable(r, i, x.dst(), c);
+                        checkRange(shape, program, r, i, "PeerRead destination", x.dst(), x.dstOffset(), x.length(), c);
+                        if (x.peer() >= 0 && x.peer() < n) {
+                            checkRange(shape, programs.get(x.peer()), x.peer(), i, "PeerRead source (rank " + r
+                                    + " op " + i + ")", x.src(), x.srcOffset(), x.length(), c);
+                        }
+                    }
+                    case Op.PeerWrite x -> {
+                        checkNodeMate(shape, r, i, x.peer(), c);
+                        checkRange(shape, program, r, i, "PeerWrite source", x.src(), x.srcOffset(), x.length(), c);
+                        if (x.peer() >= 0 && x.peer() < n) {
+                            checkRange(shape, programs.get(x.peer()), x.peer(), i, "PeerWrite destination (rank "
+                                    + r + " op " + i + ")", x.dst(), x.dstOffset(), x.length(), c);
+                        }
+                    }
                     case null -> c.add(Rule.STRUCTURE, r, i, "null op");
                 }
             }
@@ -287,6 +315,13 @@ public final class ScheduleChecker {
             c.add(Rule.STRUCTURE, rank, op, "peer " + peer + " is not a rank (N=" + n + ")");
         } else if (peer == rank) {
             c.add(Rule.STRUCTURE, rank, op, "puts to or receives from itself; use a Copy");
+        }
+    }
+
+    private static void checkNodeMate(Shape shape, int rank, int op, int peer, Collector c) {
+        if (peer >= shape.size() || peer == rank || !shape.placement().sameNode(rank, peer)) {
+            c.add(Rule.STRUCTURE, rank, op, "reaches into the buffers of rank " + peer
+                    + ", which is not another rank of its node");
         }
     }
 

@@ -125,6 +125,12 @@ final class SymbolicExecution {
                         if (r != m.root()) {
                             buffer(r, m.buffer()).write(m.offset(), data);
                         }
+                    } else if (op instanceof Op.PeerRead x) {
+                        List<SymbolicBuffer.Piece> data = readDefined(x.peer(), i, x.src(), x.srcOffset(), x.length());
+                        buffer(r, x.dst()).write(x.dstOffset(), data);
+                    } else if (op instanceof Op.PeerWrite x) {
+                        List<SymbolicBuffer.Piece> data = readDefined(r, i, x.src(), x.srcOffset(), x.length());
+                        buffer(x.peer(), x.dst()).write(x.dstOffset(), data);
                     } else if (op instanceof Op.Reduce x) {
                         List<SymbolicBuffer.Piece> left = readDefined(r, i, x.src(), x.srcOffset(), x.length());
                         List<SymbolicBuffer.Piece> right = readDefined(r, i, x.dst(), x.dstOffset(), x.length());

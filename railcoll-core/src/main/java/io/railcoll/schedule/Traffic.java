@@ -65,6 +65,11 @@ public final class Traffic {
                     // One stream the network copies: no put, priced by the simulator (decision 0146).
                     case Op.Multicast m -> {
                     }
+                    // Single-copy steps too: one copy by the kernel, which the simulator prices.
+                    case Op.PeerRead x -> {
+                    }
+                    case Op.PeerWrite x -> {
+                    }
                 }
             }
         }

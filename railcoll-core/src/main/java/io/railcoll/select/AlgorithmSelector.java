@@ -159,6 +159,12 @@ public final class AlgorithmSelector {
             return Optional.of("no node region here: shared memory between the ranks of a node is off"
                     + " (RAILCOLL_SHM=off) or this is a sub-communicator (decision 0101)");
         }
+        if (a instanceof io.railcoll.schedule.PeerAccessUser && !transports.contains(
+                io.railcoll.schedule.PeerAccessUser.TRANSPORT)) {
+            return Optional.of("single copy is off here: the node did not agree at start-up that cross-memory attach"
+                    + " (process_vm_readv/writev) works between every two of its ranks (RAILCOLL_CMA=off, the kernel's"
+                    + " ptrace rules, or a sub-communicator; decision 0143)");
+        }
         return Optional.empty();
     }
 

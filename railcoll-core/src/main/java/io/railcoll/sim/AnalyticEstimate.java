@@ -117,6 +117,17 @@ public final class AnalyticEstimate {
                 }
                 case Op.Publish x -> {
                 }
+                // One copy by the kernel plus a system call's startup (decision 0143).
+                case Op.PeerRead x -> {
+                    double ns = shm.messageNs(0) + x.length() * model.copyNsPerByte();
+                    total += ns;
+                    cpu += ns;
+                }
+                case Op.PeerWrite x -> {
+                    double ns = shm.messageNs(0) + x.length() * model.copyNsPerByte();
+                    total += ns;
+                    cpu += ns;
+                }
                 // A node flag crosses the node as a cache line: one shared-memory startup.
                 case Op.AwaitFlag x -> total += shm.messageNs(0);
                 // Every rank waits out one delivery (the root sends it, the others receive it).

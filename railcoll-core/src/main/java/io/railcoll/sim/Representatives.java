@@ -117,6 +117,10 @@ final class Representatives {
                 case Op.NodeWrite x -> b.get(i) instanceof Op.NodeWrite y && y.length() == x.length();
                 case Op.NodeRead x -> b.get(i) instanceof Op.NodeRead y && y.length() == x.length();
                 case Op.Publish x -> b.get(i).equals(x);
+                case Op.PeerRead x -> b.get(i) instanceof Op.PeerRead y && y.length() == x.length()
+                        && y.peer() == (x.peer() + shift) % size;
+                case Op.PeerWrite x -> b.get(i) instanceof Op.PeerWrite y && y.length() == x.length()
+                        && y.peer() == (x.peer() + shift) % size;
                 case Op.AwaitFlag x -> b.get(i) instanceof Op.AwaitFlag y && y.flag() == x.flag()
                         && y.count() == x.count() && y.peer() == (x.peer() + shift) % size;
                 // One root for the whole group: a node shift does not map its sender onto another node's.

@@ -29,6 +29,8 @@ import java.util.Arrays;
  *   <li><b>Copy</b>: the rank's thread spends {@code m * copyNsPerByte} on a core;</li>
  *   <li><b>Reduce</b>: the same, plus {@code m * reduceNsPerByte} for combining (the model's gamma).</li>
  *   <li><b>NodeWrite, NodeRead</b>: a copy of m bytes into or out of the node buffer, priced as a Copy;</li>
+ *   <li><b>PeerRead, PeerWrite</b>: one copy of m bytes straight between two ranks' buffers, priced as a Copy
+ *       plus one shared-memory startup (the system call), with no node-buffer round trip (decision 0143);</li>
  *   <li><b>Publish</b>: free; <b>AwaitFlag</b>: done one shared-memory startup ({@code alpha} of the
  *       shared-memory class, a cache line crossing the node) after the matching Publish ran.</li>
  *   <li><b>Multicast</b>: the root's takes {@link MulticastTime#ns} (paper 003's model); every other rank's is
@@ -111,6 +113,8 @@ public final class Simulator {
         /** A Multicast on its root: sends for {@link MulticastTime#ns}; on the others, waits for that to end. */
         private static final byte MCAST_SEND = 7;
         private static final byte MCAST_RECV = 8;
+        /** A single-copy step: one copy of its bytes by the kernel, plus a system call's startup (decision 0143). */
+        private static final byte PEER = 9;
         private static final long STEP = 0;
         private static final long WIRE = 1;
         private static final long LANDING = 2;
@@ -266,6 +270,8 @@ public final class Simulator {
                         case Op.Reduce x -> addOp(REDUCE, x.length());
                         case Op.NodeWrite w -> addOp(COPY, w.length());
                         case Op.NodeRead w -> addOp(COPY, w.length());
+                        case Op.PeerRead x -> addOp(PEER, x.length());
+                        case Op.PeerWrite x -> addOp(PEER, x.length());
                         case Op.Publish f -> {
                             publishes.put(flagKey(rep, f.flag(), ++raised[f.flag()]), opCount);
                             addOp(PUBLISH, 0);
@@ -397,10 +403,11 @@ public final class Simulator {
             while (pc[rep] < end) {
                 int i = pc[rep];
                 switch (opKind[i]) {
-                    case COPY, REDUCE -> {
-                        double perByte = opKind[i] == COPY ? model.copyNsPerByte()
-                                : model.copyNsPerByte() + model.reduceNsPerByte();
-                        double done = compute(rep, t, opArg[i] * perByte);
+                    case COPY, REDUCE, PEER -> {
+                        double perByte = opKind[i] == REDUCE ? model.copyNsPerByte() + model.reduceNsPerByte()
+                                : model.copyNsPerByte();
+                        double startup = opKind[i] == PEER ? model.link(LinkClass.SHARED_MEMORY).messageNs(0) : 0;
+                        double done = compute(rep, t, startup + opArg[i] * perByte);
                         pc[rep]++;
                         if (done > t) {
                             queue.add(done, event(STEP, rep));

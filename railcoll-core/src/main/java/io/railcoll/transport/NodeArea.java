@@ -31,6 +31,36 @@ public interface NodeArea {
      */
     void await(int localRank, int flag, long value, long maxWaitNs);
 
+    /** Which of a rank's call buffers an announcement and a peer access name: SEND. */
+    int SEND = 0;
+    /** RECV. */
+    int RECV = 1;
+
+    /**
+     * Whether this node agreed at start-up that every rank may read and write every node-mate's memory with
+     * cross-memory attach (decision 0143); peer accesses throw where it did not.
+     */
+    boolean peerAccess();
+
+    /**
+     * Announces this rank's buffers of call {@code seq} to its node-mates: their addresses and sizes and this
+     * process's id, tagged with {@code seq} so that a node-mate never uses an earlier call's. Both must be native
+     * segments. Visible to a node-mate once a later {@link #raise} is (the raise is the release).
+     */
+    void announce(long seq, MemorySegment send, MemorySegment recv);
+
+    /**
+     * Copies {@code length} bytes of local rank {@code localRank}'s buffer {@code buffer} ({@link #SEND} or
+     * {@link #RECV}) of call {@code seq} at {@code offset} into the native {@code dst[dstOffset..]}, in one copy.
+     *
+     * @throws IllegalStateException when that rank's announcement is not of call {@code seq} (a stale address), or
+     *                               the range lies outside the announced buffer
+     */
+    void peerRead(int localRank, long seq, int buffer, long offset, MemorySegment dst, long dstOffset, long length);
+
+    /** Copies the native {@code src[srcOffset..]} into local rank {@code localRank}'s buffer, as {@link #peerRead}. */
+    void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset, long length);
+
     /** Whether local rank {@code localRank} is alive and attached. */
     boolean alive(int localRank);
 }

@@ -26,6 +26,8 @@ public final class ElementBoundaries {
                     case Op.Publish f -> new long[0];
                     case Op.AwaitFlag f -> new long[0];
                     case Op.Multicast m -> new long[] {m.offset(), m.length()};
+                    case Op.PeerRead x -> new long[] {x.srcOffset(), x.dstOffset(), x.length()};
+                    case Op.PeerWrite x -> new long[] {x.srcOffset(), x.dstOffset(), x.length()};
                 };
                 for (long v : ranges) {
                     assertEquals(0, v % e, () -> a.id() + " splits an element: " + op);

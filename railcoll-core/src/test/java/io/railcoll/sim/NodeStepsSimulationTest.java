@@ -48,6 +48,24 @@ class NodeStepsSimulationTest {
         assertTrue(ns > b * COPY_NS_PER_BYTE, ns + " ns: at least the root's write");
     }
 
+    /**
+     * Single copy (decision 0143): a pull is one copy of its bytes plus one startup, with no node-buffer round trip,
+     * so an all-gather costs each rank its own block's copy and L - 1 pulls, and a broadcast beats the pipeline.
+     */
+    @Test
+    void singleCopyStepsArePricedAsOneCopyPlusAStartup() {
+        long b = 1 << 20;
+        Shape allgather = new Shape(Collective.ALLGATHER, Placement.parse("1x4"), 1, b, 0);
+        double ns = Simulator.predict(CATALOG.byId("allgather.shm-single-copy"), allgather, MODEL).timeNs();
+        double copies = 4 * b * COPY_NS_PER_BYTE + 3 * ALPHA_SHM;
+        assertTrue(ns >= copies && ns <= copies + 3 * ALPHA_SHM, ns + " ns, copies and startups " + copies);
+        Shape broadcast = new Shape(Collective.BROADCAST, Placement.parse("1x4"), 1, b, 2);
+        double single = Simulator.predict(CATALOG.byId("broadcast.shm-single-copy"), broadcast, MODEL).timeNs();
+        double pipeline = Simulator.predict(CATALOG.byId("broadcast.shm-pipeline"), broadcast, MODEL).timeNs();
+        assertTrue(single < pipeline, "single copy " + single + " ns, pipeline " + pipeline + " ns");
+        assertTrue(single < b * COPY_NS_PER_BYTE, single + " ns: the root and each reader copy a part at once");
+    }
+
     @Test
     void anAwaitOfARaiseNeverMadeIsRefused() {
         Shape shape = new Shape(Collective.BARRIER, Placement.parse("1x2"), 1, 0, 0);

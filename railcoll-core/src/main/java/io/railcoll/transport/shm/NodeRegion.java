@@ -295,6 +295,15 @@ public final class NodeRegion implements AutoCloseable {
         return stepArea;
     }
 
+    /**
+     * The node's agreement on the engine's single-copy node steps (decision 0143): every rank says whether it may
+     * reach every node-mate with {@link Cma} ({@code mine}), and all get true only if all said so; peer accesses are
+     * enabled then. Start-up only, on every rank of the node.
+     */
+    public boolean agreePeerAccess(boolean mine, long timeoutNs) {
+        return stepArea.agreePeerAccess(mine, timeoutNs);
+    }
+
     public NodeCollectives collectives() {
         return collectives;
     }

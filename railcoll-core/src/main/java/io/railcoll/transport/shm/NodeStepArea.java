@@ -3,6 +3,7 @@ package io.railcoll.transport.shm;
 import io.railcoll.memory.Doorbell;
 import io.railcoll.memory.SharedAccess;
 import io.railcoll.transport.NodeArea;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -12,7 +13,13 @@ import java.lang.foreign.MemorySegment;
  * sleeps, rather than spins, when ranks outnumber processors. Separate from the {@link NodeCollectives} buffer and
  * counters, so a call of those never meets a schedule's node steps.
  *
- * <p>Threading: the owner thread raises and sleeps; reads from any thread. Lifetime: its {@link NodeRegion}'s.
+ * <p>Single-copy node steps (decision 0143): a rank announces its call buffers in its line of the announce area
+ * (pid, addresses, sizes, then the call's sequence number, release-written last), and node-mates read and write them
+ * with {@link Cma} after checking that the announcement is of their call. Cross-memory attach is used only once the
+ * node agreed at start-up that every rank may reach every node-mate ({@link #enablePeerAccess}).
+ *
+ * <p>Threading: the owner thread raises, sleeps, announces and copies (one at a time: the copier's iovecs are
+ * reused); reads from any thread. Lifetime: its {@link NodeRegion}'s.
  */
 final class NodeStepArea implements NodeArea {
     private final MemorySegment segment;
@@ -21,6 +28,12 @@ final class NodeStepArea implements NodeArea {
     private final Doorbell[] bells;
     private final PeerWatch peers;
     private final MemorySegment buffer;
+    private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
+    private volatile boolean peerAccess;
+    /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
+    private static final long AGREEMENT = 56;
+    private static final long YES = 2;
+    private static final long NO = 1;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -65,6 +78,96 @@ final class NodeStepArea implements NodeArea {
         } finally {
             own.disarm();
         }
+    }
+
+    /**
+     * The node's agreement on single copy (decision 0143): writes whether this rank may reach every node-mate with
+     * cross-memory attach into the last word of its announce line, waits (at most {@code timeoutNs}) until every
+     * node-mate wrote its own, and enables peer accesses when all may. Every rank of the node gets the same answer.
+     *
+     * @throws ShmException {@code TIMED_OUT} naming the node-mates that did not answer
+     */
+    boolean agreePeerAccess(boolean mine, long timeoutNs) {
+        SharedAccess.setLongRelease(segment, layout.stepAnnounceOffset(me) + AGREEMENT, mine ? YES : NO);
+        Doorbell.ringAll(bells, me);
+        long deadline = System.nanoTime() + timeoutNs;
+        int local = bells.length;
+        boolean all = true;
+        for (int r = 0; r < local; r++) {
+            long word;
+            while ((word = SharedAccess.getLongAcquire(segment, layout.stepAnnounceOffset(r) + AGREEMENT)) == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new ShmException(ShmException.Reason.TIMED_OUT, "local rank " + r + " did not say within "
+                            + timeoutNs / 1_000_000 + " ms whether it may reach its node-mates by cross-memory attach");
+                }
+                if (!peers.isAlive(r)) {
+                    throw new ShmException(ShmException.Reason.PEER_LOST, "local rank " + r + " left before it said"
+                            + " whether it may reach its node-mates by cross-memory attach");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+            }
+            all &= word == YES;
+        }
+        peerAccess = all;
+        return all;
+    }
+
+    @Override
+    public boolean peerAccess() {
+        return peerAccess;
+    }
+
+    @Override
+    public void announce(long seq, MemorySegment send, MemorySegment recv) {
+        if (!send.isNative() || !recv.isNative()) {
+            throw new IllegalArgumentException("only native buffers can be announced to node-mates (call " + seq + ")");
+        }
+        long line = layout.stepAnnounceOffset(me);
+        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, line + 8, ProcessHandle.current().pid());
+        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, line + 16, send.address());
+        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, line + 24, send.byteSize());
+        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, line + 32, recv.address());
+        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, line + 40, recv.byteSize());
+        SharedAccess.setLongRelease(segment, line, seq);
+    }
+
+    @Override
+    public void peerRead(int localRank, long seq, int which, long offset, MemorySegment dst, long dstOffset,
+                         long length) {
+        long address = announced(localRank, seq, which, offset, length);
+        copier.read(pidOf(localRank), address, dst, dstOffset, length);
+    }
+
+    @Override
+    public void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int which, long offset,
+                          long length) {
+        long address = announced(localRank, seq, which, offset, length);
+        copier.write(pidOf(localRank), address, src, srcOffset, length);
+    }
+
+    /** The address of {@code [offset, offset + length)} of local rank {@code localRank}'s announced buffer. */
+    private long announced(int localRank, long seq, int which, long offset, long length) {
+        if (!peerAccess) {
+            throw new IllegalStateException("a single-copy node step needs cross-memory attach between node-mates,"
+                    + " which this node did not agree on at start-up (" + Cma.ptraceDiagnosis() + ")");
+        }
+        long line = layout.stepAnnounceOffset(localRank);
+        long shown = SharedAccess.getLongAcquire(segment, line);
+        if (shown != seq) {
+            throw new IllegalStateException("stale address: local rank " + localRank + " announced the buffers of call "
+                    + shown + ", and this is call " + seq + " (a peer access before the owner's Publish)");
+        }
+        long base = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, line + 16L + 16L * which);
+        long size = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, line + 24L + 16L * which);
+        if (offset < 0 || length < 0 || offset > size - length) {
+            throw new IllegalStateException("peer access [" + offset + ", " + (offset + length) + ") outside local rank "
+                    + localRank + "'s " + (which == SEND ? "SEND" : "RECV") + " of " + size + " bytes in call " + seq);
+        }
+        return base + offset;
+    }
+
+    private long pidOf(int localRank) {
+        return segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepAnnounceOffset(localRank) + 8);
     }
 
     @Override

@@ -37,6 +37,9 @@ import io.railcoll.memory.Doorbell;
  * stepFlagsOffset      L x 5 x 64            node-step flags of local rank r: flag f at stepFlagsOffset +
  *                                              64 (5 r + f), f = 0..3, then its done word (f = 4); see
  *                                              {@link NodeStepArea}
+ * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
+ *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
+ *                                              address, RECV bytes; see {@link NodeStepArea} (decision 0143)
  * stepBufferOffset     STEP_BUFFER_BYTES     node-step buffer (page aligned), see {@link NodeStepArea}
  * totalBytes
  * </pre>
@@ -181,8 +184,13 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
         return stepFlagsOffset() + ((long) checkRank(localRank) * STEP_WORDS + word) * CacheLines.LINE_BYTES;
     }
 
+    /** Offset of the line where local rank {@code localRank} announces its call buffers (decision 0143). */
+    public long stepAnnounceOffset(int localRank) {
+        return stepFlagsOffset() + ((long) localSize * STEP_WORDS + checkRank(localRank)) * CacheLines.LINE_BYTES;
+    }
+
     public long stepBufferOffset() {
-        return CacheLines.alignUp(stepFlagsOffset() + (long) localSize * STEP_WORDS * CacheLines.LINE_BYTES,
+        return CacheLines.alignUp(stepFlagsOffset() + (long) localSize * (STEP_WORDS + 1) * CacheLines.LINE_BYTES,
                 CacheLines.PAGE_BYTES);
     }
 
