@@ -120,8 +120,9 @@ final class InfoCommand implements Callable<Integer> {
         for (String id : resources) {
             if (id.equals("all")) {
                 for (Algorithm a : AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER)) {
-                    // 'all' means every one that can run here (allgather.smp-gather-mcast needs two nodes or more)
-                    if (a.unsupportedReason(new Shape(Collective.ALLGATHER, p, Math.max(1, rails), 1, 0)).isEmpty()) {
+                    // 'all' means every point-to-point one that can run here (a multicast stream has no connections)
+                    if (!(a instanceof io.railcoll.schedule.MulticastUser)
+                            && a.unsupportedReason(new Shape(Collective.ALLGATHER, p, Math.max(1, rails), 1, 0)).isEmpty()) {
                         tables.add(ResourceTable.of(a, p, rails, groups));
                     }
                 }

@@ -112,6 +112,12 @@ public final class ResourceTable {
         algorithm.unsupportedReason(shape).ifPresent(reason -> {
             throw new IllegalArgumentException(algorithm.id() + " cannot run " + placement.describe() + ": " + reason);
         });
+        if (algorithm instanceof MulticastUser) {
+            // Paper 002's table counts point-to-point connections and steps; a multicast stream is neither, and
+            // counting only the puts around it would show a table of another algorithm.
+            throw new IllegalArgumentException(algorithm.id() + " multicasts: the resource table counts point-to-point"
+                    + " connections only");
+        }
         return new Builder(algorithm, shape).build();
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -97,8 +98,9 @@ class ResourceTableTest {
                 Placement.uniform(5, 2), Placement.ofNodeIds(1, 0, 0, 2, 1, 2, 2, 1, 0));
         for (Algorithm algorithm : CATALOG.forCollective(Collective.ALLGATHER)) {
             for (Placement placement : placements) {
-                if (algorithm.unsupportedReason(new Shape(Collective.ALLGATHER, placement, 1, 2, 0)).isPresent()) {
-                    continue; // allgather.smp-gather-mcast on one node
+                if (algorithm instanceof MulticastUser
+                        || algorithm.unsupportedReason(new Shape(Collective.ALLGATHER, placement, 1, 2, 0)).isPresent()) {
+                    continue; // the table counts connections (a multicast has none); any algorithm that cannot run here
                 }
                 for (int k = 1; k <= 3; k++) {
                     ResourceTable table = ResourceTable.of(algorithm, placement, k, 2);
@@ -115,6 +117,13 @@ class ResourceTableTest {
                 }
             }
         }
+    }
+
+    @Test
+    void aMulticastAlgorithmIsRefusedNotShownAsItsGather() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ResourceTable.of(CATALOG.byId("allgather.smp-gather-mcast"), FOUR_BY_FOUR, 1, 1));
+        assertTrue(e.getMessage().contains("point-to-point"), e.getMessage());
     }
 
     @Test
