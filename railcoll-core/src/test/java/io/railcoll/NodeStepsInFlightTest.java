@@ -2,9 +2,15 @@ package io.railcoll;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Node steps run by the engine (decision 0101) on real communicators sharing one node region in this JVM: a
@@ -45,6 +51,47 @@ class NodeStepsInFlightTest {
                 assertEquals(42, one[0]);
                 c.barrier();
             });
+        }
+    }
+
+    /**
+     * Node-mates that disagree on the size, or on the collective, of a call in node steps fail with a mismatch, every
+     * one of them (at the latest in their next call), and the rank that finds it before it reads the other's bytes as
+     * its own: node steps carry no frame header, so the engine compares the call each node-mate noted before its
+     * first raise (decision 0152).
+     */
+    @Test
+    void nodeMatesThatDisagreeInNodeStepsFailWithAMismatchOnEveryRank() throws Exception {
+        for (boolean otherCollective : new boolean[] {false, true}) {
+            try (InProcessRanks ranks = InProcessRanks.startOnOneNode(3, CONFIG)) {
+                ranks.onEveryRank(c -> {
+                    c.forceAlgorithm("broadcast.shm-pipeline");
+                    c.forceAlgorithm("barrier.shm-flags");
+                    c.broadcast(new byte[5], 0); // one agreed call first
+                });
+                List<Future<?>> calls = new ArrayList<>();
+                for (int r = 0; r < 3; r++) {
+                    boolean odd = r == 1;
+                    calls.add(ranks.async(r, c -> {
+                        if (odd && otherCollective) {
+                            c.barrier();
+                        } else {
+                            c.broadcast(new byte[odd ? 200 : 100], 0);
+                        }
+                        // The root (and a rank that agrees with it) may finish the call before a waiter compares;
+                        // they learn it from the next one, which the finder's abort ends.
+                        c.barrier();
+                    }));
+                }
+                for (int r = 0; r < 3; r++) {
+                    int rank = r;
+                    ExecutionException e = assertThrows(
+                            ExecutionException.class,
+                            () -> calls.get(rank).get(60, TimeUnit.SECONDS));
+                    assertInstanceOf(MismatchException.class, e.getCause(),
+                            () -> "rank " + rank + " got " + e.getCause());
+                }
+            }
         }
     }
 

@@ -711,6 +711,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.algorithm = program.algorithmCode;
         // A v-variant's per-rank counts travel as their digest (decision 0085).
         meta.blockBytes = shape.wireBlockBytes();
+        if (program.nodeSteps && nodeArea != null) {
+            nodeArea.noteCall(seq, callDigest(meta)); // before any raise of this call: see sameCallAs
+        }
         p.startNs = System.nanoTime();
         history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,
                 program.algorithmId);
@@ -1048,6 +1051,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     if (nodeArea.flag(prog.peer[i], prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
                         break ops;
                     }
+                    sameCallAs(p, prog.peer[i]);
                 }
                 case CompiledProgram.MULTICAST -> {
                     if (!multicastDelivered(p, i)) {
@@ -1130,6 +1134,31 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             CallCounters.add(Event.NODE_STEP_OP);
         }
         OpTrace.op(p.heldSeq, kind);
+    }
+
+    /**
+     * Fails with a mismatch on every rank where the node-mate whose raise {@code p} just saw runs another call as this
+     * number (collective, operands, algorithm, size or root): node steps carry no frame header, so without this
+     * ranks that disagree would read each other's node buffer as their own call's. The node-mate announced its call
+     * before its first raise (release), and the flag was read with acquire, so the announcement is there unless the
+     * node-mate has run 16 calls further since (then it no longer shows, and nothing is compared).
+     */
+    private void sameCallAs(Posting p, int local) {
+        long theirs = nodeArea.notedCall(local, p.heldSeq);
+        if (theirs >= 0 && theirs != callDigest(p.meta)) {
+            int peer = nodeMate(local);
+            throw mismatch(p, "rank " + peer + " (node-mate) runs another collective, algorithm, size or root as call #"
+                    + p.heldSeq + " than this rank's " + describe(p) + ", seen in node steps");
+        }
+    }
+
+    /** A 24-bit digest of what a call is, as its frames' headers would carry it (see {@link #sameCallAs}). */
+    private static long callDigest(FrameHeader meta) {
+        long h = meta.collective * 0x9E3779B97F4A7C15L;
+        h = (h ^ meta.algorithm) * 0x9E3779B97F4A7C15L;
+        h = (h ^ meta.root) * 0x9E3779B97F4A7C15L;
+        h = (h ^ meta.blockBytes) * 0x9E3779B97F4A7C15L;
+        return (h ^ h >>> 29) & 0xffffff;
     }
 
     /** What a node word reads once call {@code seq} raised it {@code count} times (see {@link NodeArea}). */

@@ -61,6 +61,19 @@ public interface NodeArea {
     /** Copies the native {@code src[srcOffset..]} into local rank {@code localRank}'s buffer, as {@link #peerRead}. */
     void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset, long length);
 
+    /**
+     * Announces what this rank's call {@code seq} is ({@code call}: a digest of its collective, algorithm, size and
+     * root, below 2^24), before any of its raises, so that a node-mate that awaited one of them can check that both
+     * ranks run the same call (node steps carry no frame header to compare).
+     */
+    void noteCall(long seq, long call);
+
+    /**
+     * What local rank {@code localRank} announced for call {@code seq}, or -1 where its word no longer (or not yet)
+     * shows that call: the words go round 16 calls.
+     */
+    long notedCall(int localRank, long seq);
+
     /** Whether local rank {@code localRank} is alive and attached. */
     boolean alive(int localRank);
 }

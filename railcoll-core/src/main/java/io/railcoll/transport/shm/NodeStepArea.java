@@ -34,6 +34,9 @@ final class NodeStepArea implements NodeArea {
     private static final long AGREEMENT = 56;
     private static final long YES = 2;
     private static final long NO = 1;
+    /** A call word holds the call's sequence number (its low 40 bits) above its 24-bit digest. */
+    private static final long CALL_MASK = (1L << 24) - 1;
+    private static final long SEQ_MASK = (1L << 40) - 1;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -168,6 +171,21 @@ final class NodeStepArea implements NodeArea {
 
     private long pidOf(int localRank) {
         return segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepAnnounceOffset(localRank) + 8);
+    }
+
+    @Override
+    public void noteCall(long seq, long call) {
+        SharedAccess.setLongRelease(segment, callWord(me, seq), seq << 24 | call & CALL_MASK);
+    }
+
+    @Override
+    public long notedCall(int localRank, long seq) {
+        long word = SharedAccess.getLongAcquire(segment, callWord(localRank, seq));
+        return word >>> 24 == (seq & SEQ_MASK) ? word & CALL_MASK : -1;
+    }
+
+    private long callWord(int localRank, long seq) {
+        return layout.stepWord(localRank, 5 + (int) (seq & (RegionLayout.STEP_CALL_WORDS - 1)));
     }
 
     @Override

@@ -34,9 +34,9 @@ import io.railcoll.memory.Doorbell;
  *                                              +128 head (reader's line); P = L (L - 1)
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
  * nodeBufferOffset     2 x halfBytes         node buffer: half 0, half 1 (page aligned)
- * stepFlagsOffset      L x 5 x 64            node-step flags of local rank r: flag f at stepFlagsOffset +
- *                                              64 (5 r + f), f = 0..3, then its done word (f = 4); see
- *                                              {@link NodeStepArea}
+ * stepFlagsOffset      L x 21 x 64           node-step words of local rank r: flag f at stepFlagsOffset +
+ *                                              64 (21 r + f), f = 0..3, then its done word (f = 4), then
+ *                                              16 call words (f = 5..20); see {@link NodeStepArea}
  * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
  *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
  *                                              address, RECV bytes; see {@link NodeStepArea} (decision 0143)
@@ -89,8 +89,10 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
 
     /** Bytes of the node-step buffer: what schedules with node steps may address (decision 0101). */
     public static final long STEP_BUFFER_BYTES = 1L << 21;
-    /** Words per rank in the node-step flags area: four flags and the done word, one cache line each. */
-    public static final int STEP_WORDS = 5;
+    /** Call words per rank in the node-step flags area: what call seq mod 16 was (see {@link NodeStepArea}). */
+    public static final int STEP_CALL_WORDS = 16;
+    /** Words per rank in the node-step flags area: four flags, the done word and the call words, a line each. */
+    public static final int STEP_WORDS = 5 + STEP_CALL_WORDS;
 
     public RegionLayout {
         if (localSize < 1 || localSize > MAX_LOCAL_SIZE) {
