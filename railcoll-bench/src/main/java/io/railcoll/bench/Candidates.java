@@ -3,8 +3,10 @@ package io.railcoll.bench;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeRegionUser;
+import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.TransportProvided;
+import io.railcoll.settings.RailcollSettings;
 
 import java.util.Locale;
 import java.util.Map;
@@ -12,8 +14,9 @@ import java.util.Map;
 /**
  * Which catalog algorithms "all" expands to in the bench, sweep and check apps: those that support the shape and,
  * for a transport-provided one, whose transport the job's environment enables: multicast ({@code broadcast.multicast},
- * {@code RAILCOLL_MCAST=auto|on}) or the node's shared memory ({@code *.shm}, and the node-step algorithms of decision
- * 0101, {@code RAILCOLL_SHM} not off); forcing it otherwise would fail the run. Stateless.
+ * {@code RAILCOLL_MCAST=auto|on}), the node's shared memory ({@code *.shm}, and the node-step algorithms of decision
+ * 0101, {@code RAILCOLL_SHM} not off) or cross-memory attach ({@code *.shm-single-copy}, {@code RAILCOLL_CMA} not
+ * off either); forcing it otherwise would fail the run. Stateless.
  */
 public final class Candidates {
     private Candidates() {
@@ -23,9 +26,13 @@ public final class Candidates {
         if (a.unsupportedReason(probe).isPresent()) {
             return false;
         }
-        if (a.collective().reduces() && a.deterministic() != io.railcoll.settings.RailcollSettings.DETERMINISTIC.read(env)) {
+        if (a.collective().reduces() && a.deterministic() != RailcollSettings.DETERMINISTIC.read(env)) {
             // A deterministic communicator runs only these, and the others only when asked by name (decision 0091).
             return false;
+        }
+        if (a instanceof PeerAccessUser) {
+            // The node agrees on cross-memory attach at start-up; with RAILCOLL_CMA off it never does (decision 0143).
+            return sharedMemoryOn(env) && RailcollSettings.CMA.read(env);
         }
         if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT) || a instanceof NodeRegionUser) {
             return sharedMemoryOn(env);

@@ -29,4 +29,13 @@ class CandidatesTest {
         assertTrue(Candidates.runnable(pipeline, broadcast, Map.of()));
         assertFalse(Candidates.runnable(pipeline, broadcast, Map.of("RAILCOLL_SHM", "0")));
     }
+
+    @Test
+    void singleCopyAlgorithmsNeedCrossMemoryAttachOnToo() {
+        Shape broadcast = new Shape(Collective.BROADCAST, Placement.singleNode(4), 1, 1, 0);
+        Algorithm singleCopy = CATALOG.byId("broadcast.shm-single-copy");
+        assertTrue(Candidates.runnable(singleCopy, broadcast, Map.of()));
+        assertFalse(Candidates.runnable(singleCopy, broadcast, Map.of("RAILCOLL_CMA", "off")), "RAILCOLL_CMA=off");
+        assertFalse(Candidates.runnable(singleCopy, broadcast, Map.of("RAILCOLL_SHM", "off")), "RAILCOLL_SHM=off");
+    }
 }
