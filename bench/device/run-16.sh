@@ -41,8 +41,8 @@ case "$mode" in
     cp bench/device/run-16.sh .bundle/run-16.sh
     du -sh .bundle
     exit 0 ;;
-  smoke) rpn=2; sizes_small=1,64k; sizes_reduce=1,8k; samples=3; warm=500; STEP_S=${STEP_S:-240} ;;
-  run) rpn=16; sizes_small=1,1k,64k,1m; sizes_reduce=1,16,128,1k,16k,128k,1m,2m; samples=7; warm=2000
+  smoke) rpn=2; mpi_sizes="8 1024"; sizes_small=1,64k; sizes_reduce=8,8k; samples=3; warm=500; STEP_S=${STEP_S:-240} ;;
+  run) rpn=16; sizes_small=1,1k,64k,1m; sizes_reduce=8,128,1k,8k,128k,1m,8m,16m; samples=7; warm=2000
        STEP_S=${STEP_S:-150} ;;
   *) echo "usage: bench/device/run-16.sh prepare|smoke|run" >&2; exit 2 ;;
 esac
@@ -95,10 +95,11 @@ mpi_step() {
   local name=$1; shift
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg): rcb run $* MpiBench"
   timeout --kill-after=10 "$STEP_S" bash -c '. .bundle/env.sh; rcb run "$@"' rcb "$@" --classpath .bundle/mpibench \
-      MpiBench "$samples" 8 64 1024 16384 131072 1048576 > "$out/$name.txt" 2>&1
+      MpiBench "$samples" $mpi_sizes > "$out/$name.txt" 2>&1
   say "   rc=$?"
   tail -30 "$out/$name.txt" >> "$log"
 }
+[ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
 mpi_step node-mpi --nodes 1 --ranks-per-node "$rpn"
 if [ "$testbed" = yes ]; then
   step testbed-latency bench --netns --rail-rate 2gbit --rails 2 --nodes 2 --ranks-per-node 1 --collective latency \
@@ -106,7 +107,8 @@ if [ "$testbed" = yes ]; then
   step testbed-allgather bench "${nets[@]}" "${tb[@]}" --collective allgather --algorithms auto \
       --sizes "$sizes_small" --peer "$peer"
   step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms auto \
-      --sizes "$([ "$mode" = smoke ] && echo 1k || echo 128k,512k)" --peer "$peer"
+      --sizes "$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)" --peer "$peer"
+  [ "$mode" = run ] && mpi_sizes="8 1024 131072 1048576"
   mpi_step testbed-mpi --netns --rail-rate 2gbit --rails 2 "${tb[@]}"
 fi
 say "== end $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
