@@ -235,6 +235,20 @@ class MpiLayerAllocationTest {
                     api.recv(p2pDirectOutSeg, me, 3);
                 },
                 P2P_BYTES));
+        cases.add(new Case("iRecv+iSend+waits direct 64 B to itself",
+                () -> {
+                    Request r = comm.iRecv(p2pDirectOut, 64, MPI.BYTE, me, 4);
+                    Request s = comm.iSend(p2pDirectIn, 64, MPI.BYTE, me, 4);
+                    s.waitFor();
+                    r.waitStatus();
+                },
+                () -> {
+                    io.railcoll.Request r = api.irecv(p2pDirectOutSeg, me, 4);
+                    io.railcoll.Request s = api.isend(p2pDirectInSeg, me, 4);
+                    s.await();
+                    r.await();
+                },
+                P2P_BYTES));
         double[] p2pIn = new double[8];
         double[] p2pOut = new double[8];
         cases.add(new Case("send+recv double[8] to itself (API: 64 native bytes)",
