@@ -137,6 +137,12 @@ interface Backend {
     /** Packed all-gatherv: every rank's {@code counts[rank]} bytes into every {@code recv}, in rank order. */
     void allgatherv(MemorySegment send, MemorySegment recv, long[] counts);
 
+    /**
+     * All-gatherv into the program's memory: every rank's {@code counts[rank]} bytes into every {@code recv}, rank i's
+     * at byte {@code displs[i]} (decision 0160).
+     */
+    void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
+
     /** Packed all-to-allv: {@code sendCounts[j]} bytes to rank j, {@code recvCounts[i]} bytes from rank i. */
     void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts);
 

@@ -28,6 +28,8 @@ final class Operation {
     private final Finish finish;
     private final Staging staging;
     private boolean done;
+    /** Finished well: its status may be asked for. */
+    private boolean succeeded;
     private Status status;
 
     /**
@@ -78,8 +80,14 @@ final class Operation {
         }
     }
 
-    /** The status it finished with; null before. */
+    /**
+     * The status it finished with; null before (or after a failure). Made when first asked for, so a wait that
+     * reports none ({@code waitFor}) makes none (decision 0159).
+     */
     synchronized Status status() {
+        if (status == null && succeeded) {
+            status = pending.status();
+        }
         return status;
     }
 
@@ -101,7 +109,7 @@ final class Operation {
         } catch (RuntimeException e) {
             throw failed(e);
         }
-        status = pending.status();
+        succeeded = true;
         release(true);
     }
 

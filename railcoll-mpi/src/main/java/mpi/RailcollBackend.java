@@ -217,6 +217,11 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        comm.allgatherv(send, recv, counts, displs);
+    }
+
+    @Override
     public void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
         comm.alltoallv(send, sendCounts, null, recv, recvCounts, null);
     }
