@@ -1609,11 +1609,6 @@ final class RailcollCommunicator implements Communicator {
         return seq;
     }
 
-    /** The first {@code bytes} of {@code memory}: itself when that is all of it, so a blocking call slices nothing. */
-    private static MemorySegment leading(MemorySegment memory, long bytes) {
-        return memory.byteSize() == bytes ? memory : memory.asSlice(0, bytes);
-    }
-
     /** A non-blocking v-variant for the engine: what {@link #runVariable} stages goes to the call's slot instead. */
     private CollectiveEngine.PackedCall packedCall(Algorithm algorithm, Shape shape, Reduction reduction,
                                                    MemorySegment send, VariableLayout out, MemorySegment recv,
@@ -1623,9 +1618,9 @@ final class RailcollCommunicator implements Communicator {
         boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
         boolean stageRecv = stagesRecv(recvBytes, recv, in);
         return new CollectiveEngine.PackedCall(algorithm, shape,
-                sendBytes == 0 ? NO_BUFFER : stageSend ? null : send.asSlice(0, sendBytes), sendBytes,
+                sendBytes == 0 ? NO_BUFFER : stageSend ? null : leading(send, sendBytes), sendBytes,
                 stageSend ? staged -> out.pack(send, staged) : null,
-                recvBytes == 0 ? NO_BUFFER : stageRecv ? null : recv.asSlice(0, recvBytes), recvBytes,
+                recvBytes == 0 ? NO_BUFFER : stageRecv ? null : leading(recv, recvBytes), recvBytes,
                 stageRecv && recv != null ? staged -> in.unpack(staged, recv) : null, reduction);
     }
 
