@@ -91,6 +91,19 @@ interface Backend {
     Pending irecv(MemorySegment into, int source, int tag);
 
     /**
+     * {@link #isend}, whose pending may be {@code reuse} (re-targeted) where the backend's messages are railcoll's
+     * requests, so that a reused operation makes no adapter per message (decision 0159).
+     */
+    default Pending isend(MemorySegment data, int dest, int tag, boolean synchronous, MessagePending reuse) {
+        return isend(data, dest, tag, synchronous);
+    }
+
+    /** {@link #irecv}, its pending {@code reuse} where it can be, as {@link #isend(MemorySegment, int, int, boolean, MessagePending)}. */
+    default Pending irecv(MemorySegment into, int source, int tag, MessagePending reuse) {
+        return irecv(into, source, tag);
+    }
+
+    /**
      * {@link #irecv} and its wait, the received message's status: where the backend has a blocking receive, that,
      * with no request per message. A longer message is railcoll's {@code TruncatedMessageException}, as from the wait.
      */

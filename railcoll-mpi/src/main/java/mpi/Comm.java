@@ -31,6 +31,13 @@ public class Comm implements Freeable, Cloneable {
     private final Staging staging = new Staging();
     /** The stagings of finished non-blocking operations, for the next ones (decision 0150); under its own monitor. */
     private final Staging[] spareStagings = new Staging[4];
+    /**
+     * Operations of iSend/iRecv requests whose waits reported them, for the next ones (decision 0159): taken and
+     * given back by compare-and-set, no lock; when all slots are empty a new one is made, when all are full one is
+     * dropped.
+     */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Operation> spareOperations =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
     private int spares;
     /** The call state this communicator's blocking calls share ({@link Call#reusable}); used under {@link #lock}. */
     private Call reusable;
@@ -1855,8 +1862,9 @@ public class Comm implements Freeable, Cloneable {
                 return started(c, Pending.DONE, Operation.Finish.NOTHING, own);
             }
             Transfer t = c.transfer(type);
-            return started(c, c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync),
-                    Operation.Finish.NOTHING, own);
+            Operation o = messageOperation();
+            Pending p = c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync, o.message());
+            return Request.of(o.restart(name, p, Operation.Finish.NOTHING, own));
         } catch (MPIException | RuntimeException e) {
             own.close();
             throw fault(this, name, e);
@@ -1901,9 +1909,10 @@ public class Comm implements Freeable, Cloneable {
             Transfer t = c.transfer(type);
             UserBuffer b = t.buffer(buf, count, "buf");
             MemorySegment area = t.recvArea(b, count);
-            Pending p = c.backend.irecv(area, source, tag);
-            return started(c, p, t.inPlace(area, b, 0) ? Operation.Finish.NOTHING
-                    : () -> Messages.deliver(t, p.status(), area, b), own);
+            Operation o = messageOperation();
+            Pending p = c.backend.irecv(area, source, tag, o.message());
+            return Request.of(o.restart("iRecv", p, t.inPlace(area, b, 0) ? Operation.Finish.NOTHING
+                    : () -> Messages.deliver(t, p.status(), area, b), own));
         } catch (MPIException | RuntimeException e) {
             own.close();
             throw fault(this, "iRecv", e);
@@ -2085,6 +2094,26 @@ public class Comm implements Freeable, Cloneable {
 
     private Request started(Call c, Started s, Staging own) {
         return started(c, s.pending(), s.finish(), own);
+    }
+
+    /** A reusable operation of a finished iSend or iRecv, or a new one (decision 0159). */
+    private Operation messageOperation() {
+        for (int i = 0; i < spareOperations.length(); i++) {
+            Operation o = spareOperations.getPlain(i);
+            if (o != null && spareOperations.compareAndSet(i, o, null)) {
+                return o;
+            }
+        }
+        return new Operation(this);
+    }
+
+    /** Takes back a reusable operation its request's wait has reported (see {@link Operation#recycle}). */
+    final void reuse(Operation finished) {
+        for (int i = 0; i < spareOperations.length(); i++) {
+            if (spareOperations.getPlain(i) == null && spareOperations.compareAndSet(i, null, finished)) {
+                return;
+            }
+        }
     }
 
     /** A staging of a finished non-blocking operation, or a new one (decision 0150). */

@@ -39,6 +39,11 @@ class PerCallAllocationTest {
     static final long BLOCKING_BOUND = 24;
     /** Bytes per non-blocking call: its Request (32 bytes; escape analysis often removes it) and the same slack. */
     static final long REQUEST_BOUND = 64;
+    /**
+     * Bytes per irecv+isend pair with both waits, between the two ranks (decision 0159): the two {@link MessageRequest}s
+     * the caller gets, their send and receive operations, and the receiver's record of each incoming message.
+     */
+    static final long MESSAGE_PAIR_BOUND = 1024;
 
     /** Two ranks, each its own node: every call runs in the engine and its frames cross TCP over loopback. */
     @Test
@@ -149,6 +154,13 @@ class PerCallAllocationTest {
                 new Case("iallreduce", REQUEST_BOUND, (c, s, r, sum) -> c.iallreduce(s, sum, ElementType.LONG, 8,
                         PredefinedOperator.SUM).await()),
                 new Case("ibarrier", REQUEST_BOUND, (c, s, r, sum) -> c.ibarrier().await()),
-                new Case("ibroadcast", REQUEST_BOUND, (c, s, r, sum) -> c.ibroadcast(s, 1).await()));
+                new Case("ibroadcast", REQUEST_BOUND, (c, s, r, sum) -> c.ibroadcast(s, 1).await()),
+                new Case("irecv+isend+waits", MESSAGE_PAIR_BOUND, (c, s, r, sum) -> {
+                    int other = 1 - c.rank();
+                    MessageRequest in = c.irecv(sum, other, 5);
+                    MessageRequest out = c.isend(s, other, 5);
+                    out.await();
+                    in.await();
+                }));
     }
 }

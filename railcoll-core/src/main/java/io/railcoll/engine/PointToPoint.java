@@ -169,10 +169,35 @@ public final class PointToPoint implements FrameSink {
 
     /** Per sender: the messages whose frames are arriving, by number; and which number is matched next. */
     private static final class FromSource {
-        final Map<Long, Incoming> arriving = new HashMap<>();
+        /**
+         * The messages whose frames are arriving: few at once (those of one sender in flight to this rank), so a list
+         * searched by number, which boxes no number per frame as a map keyed by it did (issue 21).
+         */
+        final List<Incoming> arriving = new ArrayList<>();
         /** Messages whose first frame came before an earlier-numbered one's: matched once the gap closes. */
         final TreeMap<Long, Incoming> ahead = new TreeMap<>();
         long nextSeq;
+
+        /** The arriving message numbered {@code seq}, or null. */
+        Incoming arriving(long seq) {
+            for (int i = 0; i < arriving.size(); i++) {
+                Incoming m = arriving.get(i);
+                if (m.seq == seq) {
+                    return m;
+                }
+            }
+            return null;
+        }
+
+        /** Message {@code seq} has arrived whole (or never was in the list: one to this rank itself). */
+        void arrived(long seq) {
+            for (int i = 0; i < arriving.size(); i++) {
+                if (arriving.get(i).seq == seq) {
+                    arriving.remove(i);
+                    return;
+                }
+            }
+        }
     }
 
     private final int rank;
@@ -691,7 +716,7 @@ public final class PointToPoint implements FrameSink {
     /** Every byte of {@code m} arrived. */
     private void completed(Incoming m) {
         m.complete = true;
-        from[m.source].arriving.remove(m.seq);
+        from[m.source].arrived(m.seq);
         if (m.op != null) {
             finish(m);
         }
@@ -731,7 +756,7 @@ public final class PointToPoint implements FrameSink {
         }
         synchronized (this) {
             FromSource f = from[source];
-            Incoming m = f.arriving.get(h.seq);
+            Incoming m = f.arriving(h.seq);
             if (m == null) {
                 if (h.seq < f.nextSeq || f.ahead.containsKey(h.seq)) {
                     // A frame of a message already complete: the transports deliver each frame once.
@@ -739,7 +764,7 @@ public final class PointToPoint implements FrameSink {
                             + " (tag " + h.tag + ") after all " + h.putLength + " bytes of it had arrived");
                 }
                 m = new Incoming(h, source);
-                f.arriving.put(h.seq, m);
+                f.arriving.add(m);
                 sequence(m, f);
             }
             return land(m, h, h.fragOffset, h.fragLength);
@@ -761,7 +786,7 @@ public final class PointToPoint implements FrameSink {
             return;
         }
         synchronized (this) {
-            Incoming m = from[h.sourceRank].arriving.get(h.seq);
+            Incoming m = from[h.sourceRank].arriving(h.seq);
             if (m == null) {
                 return;
             }
