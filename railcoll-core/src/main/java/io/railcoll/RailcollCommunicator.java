@@ -691,7 +691,7 @@ final class RailcollCommunicator implements Communicator {
 
     private PointToPoint.RecvOp startMatchedRecv(String call, PointToPoint.Matched m, MemorySegment into) {
         open();
-        requireNonNull(into, call + ": the buffer");
+        requireNonNull(into, call, "the buffer");
         if (into.isReadOnly()) {
             throw new IllegalArgumentException(call + ": the buffer is read-only");
         }
@@ -731,7 +731,7 @@ final class RailcollCommunicator implements Communicator {
     }
 
     private void checkSend(String call, MemorySegment data, int dest, int tag) {
-        requireNonNull(data, call + ": data");
+        requireNonNull(data, call, "data");
         if (dest < 0 || dest >= size()) {
             throw new IllegalArgumentException(call + ": rank " + dest + " is out of range: " + name + " has " + size()
                     + " ranks");
@@ -746,7 +746,7 @@ final class RailcollCommunicator implements Communicator {
     }
 
     private void checkRecv(String call, MemorySegment into, int source, int tag) {
-        requireNonNull(into, call + ": the buffer");
+        requireNonNull(into, call, "the buffer");
         checkSource(call, source, tag);
         if (into.isReadOnly()) {
             throw new IllegalArgumentException(call + ": the buffer is read-only");
@@ -1872,6 +1872,16 @@ final class RailcollCommunicator implements Communicator {
         }
         if (recv.isReadOnly()) {
             throw new IllegalArgumentException(op + ": the receive buffer is read-only");
+        }
+    }
+
+    /**
+     * {@link #requireNonNull(Object, String)} naming {@code call + ": " + what}, joined only when it fails (a message's
+     * checks run at every send and receive, issue 21).
+     */
+    private static void requireNonNull(Object o, String call, String what) {
+        if (o == null || o instanceof MemorySegment m && !m.scope().isAlive()) {
+            requireNonNull(o, call + ": " + what);
         }
     }
 

@@ -758,7 +758,8 @@ public final class PointToPoint implements FrameSink {
             FromSource f = from[source];
             Incoming m = f.arriving(h.seq);
             if (m == null) {
-                if (h.seq < f.nextSeq || f.ahead.containsKey(h.seq)) {
+                // (ahead is looked in only when it holds something: its key is boxed, and it is empty but for gaps)
+                if (h.seq < f.nextSeq || !f.ahead.isEmpty() && f.ahead.containsKey(h.seq)) {
                     // A frame of a message already complete: the transports deliver each frame once.
                     throw new MismatchException(who + ": rank " + source + " sent more of message #" + h.seq
                             + " (tag " + h.tag + ") after all " + h.putLength + " bytes of it had arrived");
