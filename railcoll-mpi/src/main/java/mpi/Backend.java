@@ -98,7 +98,10 @@ interface Backend {
         return isend(data, dest, tag, synchronous);
     }
 
-    /** {@link #irecv}, its pending {@code reuse} where it can be, as {@link #isend(MemorySegment, int, int, boolean, MessagePending)}. */
+    /**
+     * {@link #irecv}, its pending {@code reuse} where it can be, as
+     * {@link #isend(MemorySegment, int, int, boolean, MessagePending)}.
+     */
     default Pending irecv(MemorySegment into, int source, int tag, MessagePending reuse) {
         return irecv(into, source, tag);
     }

@@ -97,7 +97,10 @@ final class Transfer {
         return () -> deliver(bytes, b, first, count);
     }
 
-    /** Whether elements received into {@code bytes} are already element {@code first} of {@code b}: nothing to deliver. */
+    /**
+     * Whether elements received into {@code bytes} are already element {@code first} of {@code b}: nothing to
+     * deliver.
+     */
     boolean inPlace(MemorySegment bytes, UserBuffer b, long first) {
         return b.startsAt(bytes, origin(first)) && !b.needsCommit();
     }

@@ -258,7 +258,6 @@ public final class PointToPoint implements FrameSink {
             op.done = true;
             return op;
         }
-
         if (engine.departed(dest)) {
             throw new PeerLostException(dest, who + ": send of " + data.byteSize() + " bytes (tag " + tag
                     + ") to rank " + dest + ", which has closed its communicator");
@@ -317,7 +316,10 @@ public final class PointToPoint implements FrameSink {
         }
     }
 
-    /** A message to this rank itself that no receive takes yet: as if it had arrived, copied now (the caller may reuse data at once). */
+    /**
+     * A message to this rank itself that no receive takes yet: as if it had arrived, copied now (the caller may reuse
+     * data at once).
+     */
     private void toItselfUnexpected(MemorySegment data, int tag) {
         FrameHeader h = new FrameHeader();
         h.seq = sentTo[rank]++;
