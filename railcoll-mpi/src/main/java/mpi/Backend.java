@@ -91,6 +91,22 @@ interface Backend {
     Pending irecv(MemorySegment into, int source, int tag);
 
     /**
+     * {@link #isend}, whose pending may be {@code reuse} (re-targeted) where the backend's messages are railcoll's
+     * requests, so that a reused operation makes no adapter per message (decision 0159).
+     */
+    default Pending isend(MemorySegment data, int dest, int tag, boolean synchronous, MessagePending reuse) {
+        return isend(data, dest, tag, synchronous);
+    }
+
+    /**
+     * {@link #irecv}, its pending {@code reuse} where it can be, as
+     * {@link #isend(MemorySegment, int, int, boolean, MessagePending)}.
+     */
+    default Pending irecv(MemorySegment into, int source, int tag, MessagePending reuse) {
+        return irecv(into, source, tag);
+    }
+
+    /**
      * {@link #irecv} and its wait, the received message's status: where the backend has a blocking receive, that,
      * with no request per message. A longer message is railcoll's {@code TruncatedMessageException}, as from the wait.
      */
@@ -136,6 +152,12 @@ interface Backend {
 
     /** Packed all-gatherv: every rank's {@code counts[rank]} bytes into every {@code recv}, in rank order. */
     void allgatherv(MemorySegment send, MemorySegment recv, long[] counts);
+
+    /**
+     * All-gatherv into the program's memory: every rank's {@code counts[rank]} bytes into every {@code recv}, rank i's
+     * at byte {@code displs[i]} (decision 0160).
+     */
+    void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
 
     /** Packed all-to-allv: {@code sendCounts[j]} bytes to rank j, {@code recvCounts[i]} bytes from rank i. */
     void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts);

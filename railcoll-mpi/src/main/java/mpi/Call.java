@@ -33,6 +33,8 @@ final class Call {
     private int nextTransfer;
     /** The reusable call's per-rank block sizes of {@link #allgatherv} (filled at each call; railcoll copies them). */
     private long[] blockSizes;
+    /** The reusable call's per-rank byte displacements for an all-gatherv landing in the program's memory. */
+    private long[] blockOffsets;
 
     private Call(String name, Backend backend, Staging staging, Comm comm, boolean reusable) {
         this.name = name;
@@ -433,6 +435,23 @@ final class Call {
         for (int i = 0; i < size; i++) {
             sizes[i] = r.bytes(counts[i]);
             total += sizes[i];
+        }
+        if (r.landsInPlace(out)) {
+            // Decision 0160: the blocks land at their displacements in the program's memory, with no staging copy
+            // here (railcoll-core stages only where its transports cannot reach that memory or the blocks are out of
+            // rank order).
+            long[] offsets = blockOffsets;
+            if (offsets == null || views == null) {
+                offsets = new long[size];
+                if (views != null) {
+                    blockOffsets = offsets;
+                }
+            }
+            for (int i = 0; i < size; i++) {
+                offsets[i] = r.offsetOf(displs[i]);
+            }
+            backend.allgatherv(own, out.memory, sizes, offsets);
+            return;
         }
         MemorySegment all = staging.take(total);
         backend.allgatherv(own, all, sizes);

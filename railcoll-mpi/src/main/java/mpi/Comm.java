@@ -31,6 +31,13 @@ public class Comm implements Freeable, Cloneable {
     private final Staging staging = new Staging();
     /** The stagings of finished non-blocking operations, for the next ones (decision 0150); under its own monitor. */
     private final Staging[] spareStagings = new Staging[4];
+    /**
+     * Operations of iSend/iRecv requests whose waits reported them, for the next ones (decision 0159): taken and
+     * given back by compare-and-set, no lock; when all slots are empty a new one is made, when all are full one is
+     * dropped.
+     */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Operation> spareOperations =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
     private int spares;
     /** The call state this communicator's blocking calls share ({@link Call#reusable}); used under {@link #lock}. */
     private Call reusable;
@@ -1827,17 +1834,43 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts {@link #send}: {@code buf} is railcoll's until the request has finished. */
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return nonBlockingSend("iSend", buf, count, type, dest, tag, false);
+        return inlineSend("iSend", buf, count, type, dest, tag, false);
     }
 
     /** Starts {@link #sSend}: the request finishes once the receiver matched the message. */
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return nonBlockingSend("isSend", buf, count, type, dest, tag, true);
+        return inlineSend("isSend", buf, count, type, dest, tag, true);
     }
 
     /** Starts {@link #rSend} (as {@link #iSend}). */
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return nonBlockingSend("irSend", buf, count, type, dest, tag, false);
+        return inlineSend("irSend", buf, count, type, dest, tag, false);
+    }
+
+    /**
+     * A standard or synchronous send started inline on the reusable call (decision 0159): no start lambda, no
+     * {@code Started} pair, no call of its own (a send leaves no finishing work). Its staging holds a packed copy
+     * where the buffer needs one, and is taken from the spare ones.
+     */
+    private Request inlineSend(String name, Buffer buf, int count, Datatype type, int dest, int tag, boolean sync)
+            throws MPIException {
+        Staging own = spareStaging();
+        Call c = beginNonBlocking(name, own);
+        try {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest == MPI.PROC_NULL) {
+                return started(c, Pending.DONE, Operation.Finish.NOTHING, own);
+            }
+            Transfer t = c.transfer(type);
+            Operation o = messageOperation();
+            Pending p = c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync, o.message());
+            return Request.of(o.restart(name, p, Operation.Finish.NOTHING, own));
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, name, e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** {@link #bSend}: copied into the attached buffer and sent from there; the request is finished at once. */
@@ -1850,11 +1883,6 @@ public class Comm implements Freeable, Cloneable {
             }
             return new Started(Pending.DONE);
         });
-    }
-
-    private Request nonBlockingSend(String name, Buffer buf, int count, Datatype type, int dest, int tag,
-                                    boolean sync) throws MPIException {
-        return nonBlocking(name, sendStart(buf, count, type, dest, tag, sync));
     }
 
     /** Starts a standard or synchronous send of {@code buf}'s elements as they are now. */
@@ -1871,7 +1899,26 @@ public class Comm implements Freeable, Cloneable {
 
     /** Starts {@link #recv}: {@code buf} is railcoll's until the request has finished; its status says what came. */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        return nonBlocking("iRecv", recvStart(buf, count, type, source, tag));
+        Staging own = spareStaging();
+        Call c = beginNonBlocking("iRecv", own); // inline on the reusable call, as iSend (decision 0159)
+        try {
+            Messages.checkRecv(c, count, source, tag);
+            if (source == MPI.PROC_NULL) {
+                return started(c, Messages.procNullPending(), Operation.Finish.NOTHING, own);
+            }
+            Transfer t = c.transfer(type);
+            UserBuffer b = t.buffer(buf, count, "buf");
+            MemorySegment area = t.recvArea(b, count);
+            Operation o = messageOperation();
+            Pending p = c.backend.irecv(area, source, tag, o.message());
+            return Request.of(o.restart("iRecv", p, t.inPlace(area, b, 0) ? Operation.Finish.NOTHING
+                    : () -> Messages.deliver(t, p.status(), area, b), own));
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, "iRecv", e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private static Start recvStart(Buffer buf, int count, Datatype type, int source, int tag) {
@@ -2047,6 +2094,26 @@ public class Comm implements Freeable, Cloneable {
 
     private Request started(Call c, Started s, Staging own) {
         return started(c, s.pending(), s.finish(), own);
+    }
+
+    /** A reusable operation of a finished iSend or iRecv, or a new one (decision 0159). */
+    private Operation messageOperation() {
+        for (int i = 0; i < spareOperations.length(); i++) {
+            Operation o = spareOperations.getPlain(i);
+            if (o != null && spareOperations.compareAndSet(i, o, null)) {
+                return o;
+            }
+        }
+        return new Operation(this);
+    }
+
+    /** Takes back a reusable operation its request's wait has reported (see {@link Operation#recycle}). */
+    final void reuse(Operation finished) {
+        for (int i = 0; i < spareOperations.length(); i++) {
+            if (spareOperations.getPlain(i) == null && spareOperations.compareAndSet(i, null, finished)) {
+                return;
+            }
+        }
     }
 
     /** A staging of a finished non-blocking operation, or a new one (decision 0150). */

@@ -8,10 +8,17 @@ import io.railcoll.MessageRequest;
  * matched yet. A send's status is empty, as Open MPI's is.
  */
 final class MessagePending implements Pending {
-    private final MessageRequest request;
+    /** The request adapted; set anew when a reused operation starts another message (decision 0159). */
+    private MessageRequest request;
 
     MessagePending(MessageRequest request) {
         this.request = request;
+    }
+
+    /** This adapter, over {@code next} from now on: for an operation reused by another iSend or iRecv. */
+    MessagePending over(MessageRequest next) {
+        this.request = next;
+        return this;
     }
 
     @Override

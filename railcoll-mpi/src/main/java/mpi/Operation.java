@@ -23,11 +23,18 @@ final class Operation {
     }
 
     private final Comm comm;
-    private final String call;
-    private final Pending pending;
-    private final Finish finish;
-    private final Staging staging;
+    private String call;
+    private Pending pending;
+    private Finish finish;
+    private Staging staging;
+    /**
+     * Reused by a later iSend/iRecv of its communicator once its request's wait has reported it (decision 0159),
+     * with this adapter for railcoll's request; null for an operation made for one use.
+     */
+    private final MessagePending message;
     private boolean done;
+    /** Finished well: its status may be asked for. */
+    private boolean succeeded;
     private Status status;
 
     /**
@@ -39,6 +46,57 @@ final class Operation {
         this.pending = pending;
         this.finish = finish;
         this.staging = staging;
+        this.message = null;
+    }
+
+    /** An operation a communicator keeps for its iSend and iRecv calls, started by {@link #restart}. */
+    Operation(Comm comm) {
+        this.comm = comm;
+        this.message = new MessagePending(null);
+    }
+
+    /** The adapter a reusable operation's message goes through; null for one made for one use. */
+    MessagePending message() {
+        return message;
+    }
+
+    /** Whether a wait that reported this operation finished may hand it back to its communicator. */
+    boolean reusable() {
+        return message != null;
+    }
+
+    /** A reusable operation, unused, started for {@code call}: as the constructor of a one-use one. */
+    synchronized Operation restart(String call, Pending pending, Finish finish, Staging staging) {
+        this.call = call;
+        this.pending = pending;
+        this.finish = finish;
+        this.staging = staging;
+        this.done = false;
+        this.succeeded = false;
+        this.status = null;
+        return this;
+    }
+
+    /**
+     * After the wait that reported it finished (its request's handle null, its status read if asked for): nothing of
+     * the call is held any more, and a reusable operation goes back to its communicator for a later iSend or iRecv.
+     */
+    void recycle() {
+        if (message == null) {
+            return;
+        }
+        synchronized (this) {
+            if (!succeeded) {
+                return;
+            }
+            call = null;
+            pending = null;
+            finish = null;
+            staging = null;
+            status = null;
+            message.over(null);
+        }
+        comm.reuse(this);
     }
 
     /** One round of progress; true once finished (its finishing work done). */
@@ -78,8 +136,14 @@ final class Operation {
         }
     }
 
-    /** The status it finished with; null before. */
+    /**
+     * The status it finished with; null before (or after a failure). Made when first asked for, so a wait that
+     * reports none ({@code waitFor}) makes none (decision 0159).
+     */
     synchronized Status status() {
+        if (status == null && succeeded) {
+            status = pending.status();
+        }
         return status;
     }
 
@@ -101,7 +165,7 @@ final class Operation {
         } catch (RuntimeException e) {
             throw failed(e);
         }
-        status = pending.status();
+        succeeded = true;
         release(true);
     }
 

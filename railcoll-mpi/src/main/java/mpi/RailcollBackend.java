@@ -113,6 +113,16 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Pending isend(MemorySegment data, int dest, int tag, boolean synchronous, MessagePending reuse) {
+        return reuse.over(synchronous ? comm.issend(data, dest, tag) : comm.isend(data, dest, tag));
+    }
+
+    @Override
+    public Pending irecv(MemorySegment into, int source, int tag, MessagePending reuse) {
+        return reuse.over(comm.irecv(into, source, tag));
+    }
+
+    @Override
     public Status iprobe(int source, int tag) {
         return comm.iprobe(source, tag).map(MessagePending::status).orElse(null);
     }
@@ -214,6 +224,11 @@ final class RailcollBackend implements Backend {
     @Override
     public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts) {
         comm.allgatherv(send, recv, counts, null);
+    }
+
+    @Override
+    public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        comm.allgatherv(send, recv, counts, displs);
     }
 
     @Override

@@ -96,27 +96,44 @@ public class Request implements Freeable {
 
     /** Waits until the operation has finished; the handle is then null. Returns at once for a null request. */
     public final void waitFor() throws MPIException {
-        waitStatus();
+        await(false);
     }
 
     /** As {@link #waitFor()}, with the operation's status (an empty one for a null request). */
     public final Status waitStatus() throws MPIException {
+        return await(true);
+    }
+
+    /** Waits; the status if {@code report} (a {@code waitFor} makes none, decision 0159), else null. */
+    private Status await(boolean report) throws MPIException {
         MPI.check();
         Operation o = active();
         if (o == null) {
-            return Status.empty();
+            return report ? Status.empty() : null;
         }
         try {
             o.await();
         } finally {
             completed();
         }
-        return o.status();
+        Status s = report ? o.status() : null;
+        o.recycle(); // the handle is null: no one reaches the operation through this request any more
+        return s;
     }
 
     /** One round of progress: true once it has finished (the handle is then null), or for a null request. */
     public final boolean test() throws MPIException {
-        return testStatus() != null;
+        MPI.check();
+        Operation o = active();
+        if (o == null) {
+            return true;
+        }
+        if (!finished(o)) {
+            return false;
+        }
+        completed();
+        o.recycle();
+        return true;
     }
 
     /** As {@link #test()}: the status once finished, else null. */
@@ -130,7 +147,9 @@ public class Request implements Freeable {
             return null;
         }
         completed();
-        return o.status();
+        Status s = o.status();
+        o.recycle();
+        return s;
     }
 
     /** The status if it has finished, else null, leaving the handle as it is (MPI_Request_get_status). */

@@ -201,6 +201,11 @@ final class SelfBackend implements Backend {
     }
 
     @Override
+    public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        MemorySegment.copy(send, 0, recv, displs[0], counts[0]);
+    }
+
+    @Override
     public void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
         MemorySegment.copy(send, 0, recv, 0, sendCounts[0]);
     }

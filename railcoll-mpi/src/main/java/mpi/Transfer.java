@@ -34,6 +34,19 @@ final class Transfer {
         return firstElement * type.map.extent();
     }
 
+    /** The byte offset of element {@code element} in a buffer of this type. */
+    long offsetOf(long element) {
+        return origin(element);
+    }
+
+    /**
+     * Whether elements of this type received straight into {@code b}'s memory are already where they belong: a
+     * contiguous type over memory railcoll moves as it is, with nothing to convert back.
+     */
+    boolean landsInPlace(UserBuffer b) {
+        return direct(b) && !b.needsCommit();
+    }
+
     /** The packed bytes of elements {@code [first, first + count)} of {@code b}, to be sent (or reduced in place). */
     MemorySegment send(UserBuffer b, long first, long count) {
         if (direct(b)) {
@@ -78,10 +91,18 @@ final class Transfer {
      * received where they belong (a direct buffer of a contiguous type), so such a call makes no lambda.
      */
     Operation.Finish delivery(MemorySegment bytes, UserBuffer b, long first, long count) {
-        if (b.startsAt(bytes, origin(first)) && !b.needsCommit()) {
+        if (inPlace(bytes, b, first)) {
             return Operation.Finish.NOTHING;
         }
         return () -> deliver(bytes, b, first, count);
+    }
+
+    /**
+     * Whether elements received into {@code bytes} are already element {@code first} of {@code b}: nothing to
+     * deliver.
+     */
+    boolean inPlace(MemorySegment bytes, UserBuffer b, long first) {
+        return b.startsAt(bytes, origin(first)) && !b.needsCommit();
     }
 
     /**

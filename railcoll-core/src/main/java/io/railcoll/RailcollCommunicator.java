@@ -81,6 +81,8 @@ final class RailcollCommunicator implements Communicator {
     private NodeShmCollectives nodeShm;
     /** Per collective, the shape of the last call (see {@link #shape}). */
     private final Shape[] lastShapes = new Shape[Collective.values().length];
+    /** The last all-gatherv's block layouts, for a repeat with the same counts (decision 0160). */
+    private final LastAllgathervLayouts lastAllgathervLayouts;
     /** The last reduction's type and operator (see {@link #reduction}). */
     private Reduction lastReduction;
     /** Native memory for reductions in place and over arrays other than byte[]; null until first needed. */
@@ -98,6 +100,7 @@ final class RailcollCommunicator implements Communicator {
         this.shm = shared.shm;
         this.region = region;
         this.rank = rank;
+        this.lastAllgathervLayouts = new LastAllgathervLayouts(rank);
         this.table = shared.table;
         this.placement = table.placement();
         this.jobRanks = java.util.stream.IntStream.range(0, placement.size()).toArray();
@@ -120,6 +123,7 @@ final class RailcollCommunicator implements Communicator {
         this.shm = shared.shm;
         this.region = null;
         this.rank = plan.rank();
+        this.lastAllgathervLayouts = new LastAllgathervLayouts(rank);
         this.table = shared.table;
         this.placement = plan.placement();
         this.jobRanks = jobRanks;
@@ -546,17 +550,32 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public MessageRequest isend(MemorySegment data, int dest, int tag) {
-        return startRequest("isend", () -> startSend("isend", data, dest, tag, false));
+        return nonBlockingSend("isend", data, dest, tag, false);
     }
 
     @Override
     public MessageRequest issend(MemorySegment data, int dest, int tag) {
-        return startRequest("issend", () -> startSend("issend", data, dest, tag, true));
+        return nonBlockingSend("issend", data, dest, tag, true);
+    }
+
+    /** isend and issend with no lambda per call (issue 21). */
+    private MessageRequest nonBlockingSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
+        gate.enter(call);
+        try {
+            return new MessageRequest(p2p, startSend(call, data, dest, tag, synchronous), gate, call);
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
     public MessageRequest irecv(MemorySegment into, int source, int tag) {
-        return startRequest("irecv", () -> startRecv("irecv", into, source, tag));
+        gate.enter("irecv");
+        try {
+            return new MessageRequest(p2p, startRecv("irecv", into, source, tag), gate, "irecv");
+        } finally {
+            gate.exit();
+        }
     }
 
     @Override
@@ -672,7 +691,7 @@ final class RailcollCommunicator implements Communicator {
 
     private PointToPoint.RecvOp startMatchedRecv(String call, PointToPoint.Matched m, MemorySegment into) {
         open();
-        requireNonNull(into, call + ": the buffer");
+        requireNonNull(into, call, "the buffer");
         if (into.isReadOnly()) {
             throw new IllegalArgumentException(call + ": the buffer is read-only");
         }
@@ -712,7 +731,7 @@ final class RailcollCommunicator implements Communicator {
     }
 
     private void checkSend(String call, MemorySegment data, int dest, int tag) {
-        requireNonNull(data, call + ": data");
+        requireNonNull(data, call, "data");
         if (dest < 0 || dest >= size()) {
             throw new IllegalArgumentException(call + ": rank " + dest + " is out of range: " + name + " has " + size()
                     + " ranks");
@@ -727,7 +746,7 @@ final class RailcollCommunicator implements Communicator {
     }
 
     private void checkRecv(String call, MemorySegment into, int source, int tag) {
-        requireNonNull(into, call + ": the buffer");
+        requireNonNull(into, call, "the buffer");
         checkSource(call, source, tag);
         if (into.isReadOnly()) {
             throw new IllegalArgumentException(call + ": the buffer is read-only");
@@ -1402,15 +1421,11 @@ final class RailcollCommunicator implements Communicator {
         checkCounts(call, counts);
         requireNonNull(recv, "recv");
         checkWritable(call, recv);
-        VariableLayout in = new VariableLayout(call, "recv", counts, displs, recv.byteSize(), true);
-        VariableLayout out;
+        VariableLayout in = lastAllgathervLayouts.in(call, counts, displs, recv.byteSize(),
+                send == null ? -1 : send.byteSize());
+        VariableLayout out = lastAllgathervLayouts.out();
         if (send == null) {
             send = recv; // in place: this rank's block already lies in recv
-            out = new VariableLayout(call, "recv (this rank's own block, in place)",
-                    new long[] {counts[rank]}, new long[] {in.displacement(rank)}, recv.byteSize(), false);
-        } else {
-            requireNonNull(send, "send");
-            out = new VariableLayout(call, "send", new long[] {counts[rank]}, null, send.byteSize(), false);
         }
         return runVariable(variableShape(Collective.ALLGATHERV, 0, counts, 1, true), null, send, out, recv, in,
                 nonBlocking);
@@ -1575,8 +1590,8 @@ final class RailcollCommunicator implements Communicator {
         long recvBytes = shape.recvBytes(rank);
         boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
         boolean stageRecv = stagesRecv(recvBytes, recv, in);
-        MemorySegment s = sendBytes == 0 ? NO_BUFFER : stageSend ? null : send.asSlice(0, sendBytes);
-        MemorySegment r = recvBytes == 0 ? NO_BUFFER : stageRecv ? null : recv.asSlice(0, recvBytes);
+        MemorySegment s = sendBytes == 0 ? NO_BUFFER : stageSend ? null : leading(send, sendBytes);
+        MemorySegment r = recvBytes == 0 ? NO_BUFFER : stageRecv ? null : leading(recv, recvBytes);
         if (stageSend || stageRecv) {
             MemorySegment staged = staging((stageSend ? sendBytes : 0) + (stageRecv ? recvBytes : 0));
             if (stageSend) {
@@ -1603,9 +1618,9 @@ final class RailcollCommunicator implements Communicator {
         boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
         boolean stageRecv = stagesRecv(recvBytes, recv, in);
         return new CollectiveEngine.PackedCall(algorithm, shape,
-                sendBytes == 0 ? NO_BUFFER : stageSend ? null : send.asSlice(0, sendBytes), sendBytes,
+                sendBytes == 0 ? NO_BUFFER : stageSend ? null : leading(send, sendBytes), sendBytes,
                 stageSend ? staged -> out.pack(send, staged) : null,
-                recvBytes == 0 ? NO_BUFFER : stageRecv ? null : recv.asSlice(0, recvBytes), recvBytes,
+                recvBytes == 0 ? NO_BUFFER : stageRecv ? null : leading(recv, recvBytes), recvBytes,
                 stageRecv && recv != null ? staged -> in.unpack(staged, recv) : null, reduction);
     }
 
@@ -1857,6 +1872,16 @@ final class RailcollCommunicator implements Communicator {
         }
         if (recv.isReadOnly()) {
             throw new IllegalArgumentException(op + ": the receive buffer is read-only");
+        }
+    }
+
+    /**
+     * {@link #requireNonNull(Object, String)} naming {@code call + ": " + what}, joined only when it fails (a message's
+     * checks run at every send and receive, issue 21).
+     */
+    private static void requireNonNull(Object o, String call, String what) {
+        if (o == null || o instanceof MemorySegment m && !m.scope().isAlive()) {
+            requireNonNull(o, call + ": " + what);
         }
     }
 

@@ -169,10 +169,35 @@ public final class PointToPoint implements FrameSink {
 
     /** Per sender: the messages whose frames are arriving, by number; and which number is matched next. */
     private static final class FromSource {
-        final Map<Long, Incoming> arriving = new HashMap<>();
+        /**
+         * The messages whose frames are arriving: few at once (those of one sender in flight to this rank), so a list
+         * searched by number, which boxes no number per frame as a map keyed by it did (issue 21).
+         */
+        final List<Incoming> arriving = new ArrayList<>();
         /** Messages whose first frame came before an earlier-numbered one's: matched once the gap closes. */
         final TreeMap<Long, Incoming> ahead = new TreeMap<>();
         long nextSeq;
+
+        /** The arriving message numbered {@code seq}, or null. */
+        Incoming arriving(long seq) {
+            for (int i = 0; i < arriving.size(); i++) {
+                Incoming m = arriving.get(i);
+                if (m.seq == seq) {
+                    return m;
+                }
+            }
+            return null;
+        }
+
+        /** Message {@code seq} has arrived whole (or never was in the list: one to this rank itself). */
+        void arrived(long seq) {
+            for (int i = 0; i < arriving.size(); i++) {
+                if (arriving.get(i).seq == seq) {
+                    arriving.remove(i);
+                    return;
+                }
+            }
+        }
     }
 
     private final int rank;
@@ -182,6 +207,8 @@ public final class PointToPoint implements FrameSink {
     private final Transport[] route;
     private final FrameHeader meta = new FrameHeader();
     private final SendCompletion controls = new SendCompletion();
+    /** The wait in progress on the owner thread (one at a time under the communicator's gate). */
+    private final Awaited awaited = new Awaited();
     /** Per destination, the number of the next message sent to it. Owner thread. */
     private final long[] sentTo;
     private final FromSource[] from;
@@ -224,19 +251,8 @@ public final class PointToPoint implements FrameSink {
         engine.checkUsable();
         SendOp op = new SendOp(dest, tag, data.byteSize(), synchronous);
         if (dest == rank) {
-            // To itself: as if it had arrived, copied now (the caller may reuse data at once).
-            FrameHeader h = new FrameHeader();
-            h.seq = sentTo[rank]++;
-            h.tag = tag;
-            h.putLength = data.byteSize();
-            byte[] copy = data.toArray(ValueLayout.JAVA_BYTE);
-            synchronized (this) {
-                Incoming m = new Incoming(h, rank);
-                sequence(m, from[rank]);
-                MemorySegment.copy(MemorySegment.ofArray(copy), 0, land(m, h, 0, copy.length), h.landingOffset,
-                        copy.length);
-                m.arrived = copy.length;
-                completed(m);
+            if (!intoPostedReceive(data, tag)) {
+                toItselfUnexpected(data, tag);
             }
             op.matched = true;
             op.done = true;
@@ -264,15 +280,71 @@ public final class PointToPoint implements FrameSink {
         return op;
     }
 
+    /**
+     * A message to this rank itself that a posted receive takes at once (every earlier message to itself was matched,
+     * as one thread numbers and matches them): copied straight into that receive's buffer, with no header, store or
+     * copy of its own (issue 21: a hot path allocates nothing per call). False, with nothing done, when no posted
+     * receive matches it.
+     */
+    private boolean intoPostedReceive(MemorySegment data, int tag) {
+        synchronized (this) {
+            FromSource f = from[rank];
+            if (sentTo[rank] != f.nextSeq || !f.ahead.isEmpty()) {
+                return false;
+            }
+            for (int i = 0; i < posted.size(); i++) {
+                RecvOp op = posted.get(i);
+                if ((op.peer == ANY || op.peer == rank) && (op.tag == ANY || op.tag == tag)) {
+                    posted.remove(i);
+                    sentTo[rank]++;
+                    f.nextSeq++;
+                    long length = data.byteSize();
+                    long room = op.into.byteSize();
+                    long got = Math.min(room, length);
+                    MemorySegment.copy(data, 0, op.into, 0, got);
+                    op.source = rank;
+                    op.gotTag = tag;
+                    op.count = got;
+                    if (length > room) {
+                        op.truncatedBytes = length;
+                    }
+                    op.done = true;
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * A message to this rank itself that no receive takes yet: as if it had arrived, copied now (the caller may reuse
+     * data at once).
+     */
+    private void toItselfUnexpected(MemorySegment data, int tag) {
+        FrameHeader h = new FrameHeader();
+        h.seq = sentTo[rank]++;
+        h.tag = tag;
+        h.putLength = data.byteSize();
+        byte[] copy = data.toArray(ValueLayout.JAVA_BYTE);
+        synchronized (this) {
+            Incoming m = new Incoming(h, rank);
+            sequence(m, from[rank]);
+            MemorySegment.copy(MemorySegment.ofArray(copy), 0, land(m, h, 0, copy.length), h.landingOffset,
+                    copy.length);
+            m.arrived = copy.length;
+            completed(m);
+        }
+    }
+
     /** Posts a receive into {@code into} from {@code source} ({@link #ANY}) with {@code tag} ({@link #ANY}). */
     public RecvOp irecv(MemorySegment into, int source, int tag) {
         engine.checkUsable();
         RecvOp op = new RecvOp(into, source, tag);
         synchronized (this) {
-            for (Iterator<Incoming> it = unexpected.iterator(); it.hasNext(); ) {
-                Incoming m = it.next();
+            for (int i = 0; i < unexpected.size(); i++) {
+                Incoming m = unexpected.get(i);
                 if (matches(op, m)) {
-                    it.remove();
+                    unexpected.remove(i);
                     take(op, m);
                     return op;
                 }
@@ -435,7 +507,34 @@ public final class PointToPoint implements FrameSink {
      * with a message naming it.
      */
     public boolean await(Op op, long untilNs) {
-        return engine.awaitOutside(() -> poll(op), () -> describe(op), op.startNs, untilNs);
+        Awaited a = awaited.op == null ? awaited : new Awaited(); // a wait inside a wait (none today) gets its own
+        a.op = op;
+        try {
+            return engine.awaitOutside(a, a, op.startNs, untilNs);
+        } finally {
+            a.op = null;
+        }
+    }
+
+    /**
+     * The operation a wait is for, as the engine's done-check and deadline message: one kept per communicator, so a
+     * wait makes no lambda (issue 21). The engine's blocker may test it from another thread after the wait ended: it
+     * then reads no operation and answers done.
+     */
+    private final class Awaited implements java.util.function.BooleanSupplier, java.util.function.Supplier<String> {
+        volatile Op op;
+
+        @Override
+        public boolean getAsBoolean() {
+            Op o = op;
+            return o == null || poll(o);
+        }
+
+        @Override
+        public String get() {
+            Op o = op;
+            return o == null ? who + ": a finished wait" : describe(o);
+        }
     }
 
     /** Waits until a message that {@code source} and {@code tag} match has arrived (its first frame). */
@@ -578,10 +677,10 @@ public final class PointToPoint implements FrameSink {
 
     /** Gives {@code m} to the earliest posted receive that matches it, or keeps it unexpected. */
     private void match(Incoming m) {
-        for (Iterator<RecvOp> it = posted.iterator(); it.hasNext(); ) {
-            RecvOp op = it.next();
+        for (int i = 0; i < posted.size(); i++) {
+            RecvOp op = posted.get(i);
             if (matches(op, m)) {
-                it.remove();
+                posted.remove(i);
                 take(op, m);
                 return;
             }
@@ -619,7 +718,7 @@ public final class PointToPoint implements FrameSink {
     /** Every byte of {@code m} arrived. */
     private void completed(Incoming m) {
         m.complete = true;
-        from[m.source].arriving.remove(m.seq);
+        from[m.source].arrived(m.seq);
         if (m.op != null) {
             finish(m);
         }
@@ -659,15 +758,16 @@ public final class PointToPoint implements FrameSink {
         }
         synchronized (this) {
             FromSource f = from[source];
-            Incoming m = f.arriving.get(h.seq);
+            Incoming m = f.arriving(h.seq);
             if (m == null) {
-                if (h.seq < f.nextSeq || f.ahead.containsKey(h.seq)) {
+                // (ahead is looked in only when it holds something: its key is boxed, and it is empty but for gaps)
+                if (h.seq < f.nextSeq || !f.ahead.isEmpty() && f.ahead.containsKey(h.seq)) {
                     // A frame of a message already complete: the transports deliver each frame once.
                     throw new MismatchException(who + ": rank " + source + " sent more of message #" + h.seq
                             + " (tag " + h.tag + ") after all " + h.putLength + " bytes of it had arrived");
                 }
                 m = new Incoming(h, source);
-                f.arriving.put(h.seq, m);
+                f.arriving.add(m);
                 sequence(m, f);
             }
             return land(m, h, h.fragOffset, h.fragLength);
@@ -689,7 +789,7 @@ public final class PointToPoint implements FrameSink {
             return;
         }
         synchronized (this) {
-            Incoming m = from[h.sourceRank].arriving.get(h.seq);
+            Incoming m = from[h.sourceRank].arriving(h.seq);
             if (m == null) {
                 return;
             }
