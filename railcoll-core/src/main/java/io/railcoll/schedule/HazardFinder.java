@@ -3,6 +3,7 @@ package io.railcoll.schedule;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Finds races on a rank's RECV and TEMP buffers. Every access has a window in which it may touch its bytes:
@@ -22,8 +23,15 @@ import java.util.List;
  */
 final class HazardFinder {
 
+    /**
+     * One access's window; {@code description} says what it is, made only for a report (building every access's
+     * text up front was an eighth of the schedule-property tests' processor time).
+     */
     private record Access(long start, long end, boolean write, int opIndex, int fromRank, int fromOp, int toRank,
-                          int toOp, String what) {
+                          int toOp, Supplier<String> description) {
+        String what() {
+            return description.get();
+        }
     }
 
     private HazardFinder() {
@@ -38,30 +46,32 @@ final class HazardFinder {
             List<Op> ops = programs.get(r).ops();
             for (int i = 0; i < ops.size(); i++) {
                 Op op = ops.get(i);
+                int at = i;
+                int rank = r;
                 switch (op) {
                     case Op.Copy c -> {
-                        String what = "op " + i + " (Copy " + c.src() + "[" + c.srcOffset() + "," + (c.srcOffset() + c.length())
+                        Supplier<String> what = () -> "op " + at + " (Copy " + c.src() + "[" + c.srcOffset() + "," + (c.srcOffset() + c.length())
                                 + ") -> " + c.dst() + "[" + c.dstOffset() + "," + (c.dstOffset() + c.length()) + "))";
                         add(recv, temp, c.src(), c.srcOffset(), c.length(), false, i, r, i, r, i, what);
                         add(recv, temp, c.dst(), c.dstOffset(), c.length(), true, i, r, i, r, i, what);
                     }
                     case Op.Reduce x -> {
-                        String what = "op " + i + " (Reduce " + x.src() + "[" + x.srcOffset() + "," + (x.srcOffset() + x.length())
+                        Supplier<String> what = () -> "op " + at + " (Reduce " + x.src() + "[" + x.srcOffset() + "," + (x.srcOffset() + x.length())
                                 + ") into " + x.dst() + "[" + x.dstOffset() + "," + (x.dstOffset() + x.length()) + "))";
                         add(recv, temp, x.src(), x.srcOffset(), x.length(), false, i, r, i, r, i, what);
                         add(recv, temp, x.dst(), x.dstOffset(), x.length(), true, i, r, i, r, i, what);
                     }
                     case Op.Put p -> {
-                        String what = "op " + i + " (Put to rank " + p.peer() + " tag " + p.tag() + " reading " + p.src()
+                        Supplier<String> what = () -> "op " + at + " (Put to rank " + p.peer() + " tag " + p.tag() + " reading " + p.src()
                                 + "[" + p.srcOffset() + "," + (p.srcOffset() + p.length()) + ") until rank " + p.peer()
-                                + " reaches its Recv, op " + matching.peerOp(r, i) + ")";
+                                + " reaches its Recv, op " + matching.peerOp(rank, at) + ")";
                         add(recv, temp, p.src(), p.srcOffset(), p.length(), false, i, r, i, p.peer(), matching.peerOp(r, i), what);
                     }
                     case Op.NodeWrite w -> add(recv, temp, w.src(), w.srcOffset(), w.length(), false, i, r, i, r, i,
-                            "op " + i + " (NodeWrite " + w.src() + "[" + w.srcOffset() + "," + (w.srcOffset() + w.length())
+                            () -> "op " + at + " (NodeWrite " + w.src() + "[" + w.srcOffset() + "," + (w.srcOffset() + w.length())
                                     + ") into the node buffer)");
                     case Op.NodeRead w -> add(recv, temp, w.dst(), w.dstOffset(), w.length(), true, i, r, i, r, i,
-                            "op " + i + " (NodeRead of the node buffer into " + w.dst() + "[" + w.dstOffset() + ","
+                            () -> "op " + at + " (NodeRead of the node buffer into " + w.dst() + "[" + w.dstOffset() + ","
                                     + (w.dstOffset() + w.length()) + "))");
                     case Op.Publish f -> {
                     }
@@ -69,18 +79,18 @@ final class HazardFinder {
                     }
                     // Reads (root) or writes (others) its range only while it is the op being run.
                     case Op.Multicast m -> add(recv, temp, m.buffer(), m.offset(), m.length(), m.root() != r, i, r, i,
-                            r, i, "op " + i + " (Multicast from rank " + m.root() + " of " + m.buffer() + "["
+                            r, i, () -> "op " + at + " (Multicast from rank " + m.root() + " of " + m.buffer() + "["
                                     + m.offset() + "," + (m.offset() + m.length()) + "))");
                     case Op.PeerRead x -> add(recv, temp, x.dst(), x.dstOffset(), x.length(), true, i, r, i, r, i,
-                            "op " + i + " (PeerRead of rank " + x.peer() + "'s " + x.src() + " into " + x.dst() + "["
+                            () -> "op " + at + " (PeerRead of rank " + x.peer() + "'s " + x.src() + " into " + x.dst() + "["
                                     + x.dstOffset() + "," + (x.dstOffset() + x.length()) + "))");
                     case Op.PeerWrite x -> add(recv, temp, x.src(), x.srcOffset(), x.length(), false, i, r, i, r, i,
-                            "op " + i + " (PeerWrite of " + x.src() + "[" + x.srcOffset() + "," + (x.srcOffset()
+                            () -> "op " + at + " (PeerWrite of " + x.src() + "[" + x.srcOffset() + "," + (x.srcOffset()
                                     + x.length()) + ") into rank " + x.peer() + "'s RECV)");
                     case Op.Recv v -> {
                         int sender = matching.peerRank(r, i);
                         int putOp = matching.peerOp(r, i);
-                        String what = "op " + i + " (Recv from rank " + v.peer() + " tag " + v.tag() + " into " + v.dst() + "["
+                        Supplier<String> what = () -> "op " + at + " (Recv from rank " + v.peer() + " tag " + v.tag() + " into " + v.dst() + "["
                                 + v.dstOffset() + "," + (v.dstOffset() + v.length()) + "), which may land as soon as rank "
                                 + sender + " issues its op " + putOp + ")";
                         add(recv, temp, v.dst(), v.dstOffset(), v.length(), true, i, sender, putOp, r, i, what);
@@ -104,13 +114,15 @@ final class HazardFinder {
         for (int r = 0; r < shape.size(); r++) {
             List<Op> ops = programs.get(r).ops();
             for (int i = 0; i < ops.size(); i++) {
+                int rank = r;
+                int at = i;
                 if (ops.get(i) instanceof Op.PeerRead x && x.src() == Buffer.RECV && x.length() > 0) {
                     into.get(x.peer()).add(new Access(x.srcOffset(), x.srcOffset() + x.length(), false, i, r, i, r, i,
-                            "rank " + r + " op " + i + " (PeerRead of this rank's RECV[" + x.srcOffset() + ","
+                            () -> "rank " + rank + " op " + at + " (PeerRead of this rank's RECV[" + x.srcOffset() + ","
                                     + (x.srcOffset() + x.length()) + "))"));
                 } else if (ops.get(i) instanceof Op.PeerWrite x && x.length() > 0) {
                     into.get(x.peer()).add(new Access(x.dstOffset(), x.dstOffset() + x.length(), true, i, r, i, r, i,
-                            "rank " + r + " op " + i + " (PeerWrite into this rank's RECV[" + x.dstOffset() + ","
+                            () -> "rank " + rank + " op " + at + " (PeerWrite into this rank's RECV[" + x.dstOffset() + ","
                                     + (x.dstOffset() + x.length()) + "))"));
                 }
             }
@@ -169,13 +181,15 @@ final class HazardFinder {
             for (int r : shape.placement().ranksOf(node)) {
                 List<Op> ops = programs.get(r).ops();
                 for (int i = 0; i < ops.size(); i++) {
+                    int rank = r;
+                    int at = i;
                     if (ops.get(i) instanceof Op.NodeWrite w && w.length() > 0) {
                         accesses.add(new Access(w.nodeOffset(), w.nodeOffset() + w.length(), true, i, r, i, r, i,
-                                "rank " + r + " op " + i + " (NodeWrite of node buffer [" + w.nodeOffset() + ","
+                                () -> "rank " + rank + " op " + at + " (NodeWrite of node buffer [" + w.nodeOffset() + ","
                                         + (w.nodeOffset() + w.length()) + "))"));
                     } else if (ops.get(i) instanceof Op.NodeRead v && v.length() > 0) {
                         accesses.add(new Access(v.nodeOffset(), v.nodeOffset() + v.length(), false, i, r, i, r, i,
-                                "rank " + r + " op " + i + " (NodeRead of node buffer [" + v.nodeOffset() + ","
+                                () -> "rank " + rank + " op " + at + " (NodeRead of node buffer [" + v.nodeOffset() + ","
                                         + (v.nodeOffset() + v.length()) + "))"));
                     }
                 }
@@ -211,7 +225,7 @@ final class HazardFinder {
     }
 
     private static void add(List<Access> recv, List<Access> temp, Buffer buffer, long offset, long length, boolean write,
-                            int opIndex, int fromRank, int fromOp, int toRank, int toOp, String what) {
+                            int opIndex, int fromRank, int fromOp, int toRank, int toOp, Supplier<String> what) {
         if (length == 0 || buffer == Buffer.SEND) {
             return;
         }

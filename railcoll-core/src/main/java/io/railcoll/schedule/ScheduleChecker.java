@@ -340,24 +340,21 @@ public final class ScheduleChecker {
         }
     }
 
-    private record Key(int sender, int receiver, int tag) {
-    }
-
     private static SymbolicExecution.Matching match(Shape shape, List<RankProgram> programs, Collector c) {
         int before = c.count;
-        Map<Key, int[]> puts = new HashMap<>();
-        Map<Key, int[]> recvs = new HashMap<>();
+        Map<MessageKey, int[]> puts = new HashMap<>();
+        Map<MessageKey, int[]> recvs = new HashMap<>();
         for (int r = 0; r < shape.size(); r++) {
             List<Op> ops = programs.get(r).ops();
             for (int i = 0; i < ops.size(); i++) {
                 if (ops.get(i) instanceof Op.Put p) {
-                    int[] prior = puts.putIfAbsent(new Key(r, p.peer(), p.tag()), new int[] {r, i});
+                    int[] prior = puts.putIfAbsent(new MessageKey(r, p.peer(), p.tag()), new int[] {r, i});
                     if (prior != null) {
                         c.add(Rule.MATCHING, r, i, "second Put to rank " + p.peer() + " with tag " + p.tag()
                                 + " (first at op " + prior[1] + ")");
                     }
                 } else if (ops.get(i) instanceof Op.Recv v) {
-                    int[] prior = recvs.putIfAbsent(new Key(v.peer(), r, v.tag()), new int[] {r, i});
+                    int[] prior = recvs.putIfAbsent(new MessageKey(v.peer(), r, v.tag()), new int[] {r, i});
                     if (prior != null) {
                         c.add(Rule.MATCHING, r, i, "second Recv from rank " + v.peer() + " with tag " + v.tag()
                                 + " (first at op " + prior[1] + ")");
@@ -368,8 +365,8 @@ public final class ScheduleChecker {
         SymbolicExecution.Matching matching = new SymbolicExecution.Matching(programs);
         matchAwaits(programs, matching, c);
         matchMulticasts(programs, matching, c);
-        for (Map.Entry<Key, int[]> e : puts.entrySet()) {
-            Key key = e.getKey();
+        for (Map.Entry<MessageKey, int[]> e : puts.entrySet()) {
+            MessageKey key = e.getKey();
             int[] put = e.getValue();
             int[] recv = recvs.remove(key);
             if (recv == null) {
@@ -385,7 +382,7 @@ public final class ScheduleChecker {
             }
             matching.link(put[0], put[1], recv[0], recv[1]);
         }
-        for (Map.Entry<Key, int[]> e : recvs.entrySet()) {
+        for (Map.Entry<MessageKey, int[]> e : recvs.entrySet()) {
             int[] recv = e.getValue();
             c.add(Rule.MATCHING, recv[0], recv[1], "Recv from rank " + e.getKey().sender() + " with tag "
                     + e.getKey().tag() + " has no matching Put");

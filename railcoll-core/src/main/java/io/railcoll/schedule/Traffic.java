@@ -112,9 +112,6 @@ public final class Traffic {
         return tally.toCost(m.steps, m.betaBytes, formula);
     }
 
-    private record Key(int sender, int receiver, int tag) {
-    }
-
     private static final class SendNode {
         final int rank;
         final long bytes;
@@ -146,7 +143,7 @@ public final class Traffic {
         List<List<Object>> nodes = new ArrayList<>(size);
         List<List<SendNode>> sendsByRank = new ArrayList<>(size);
         List<List<ReceiveNode>> receivesByRank = new ArrayList<>(size);
-        Map<Key, SendNode> sends = new HashMap<>();
+        Map<MessageKey, SendNode> sends = new HashMap<>();
         for (int r = 0; r < size; r++) {
             List<Object> rankNodes = new ArrayList<>();
             List<SendNode> rankSends = new ArrayList<>();
@@ -154,7 +151,7 @@ public final class Traffic {
             for (Event e : events.get(r)) {
                 if (e instanceof Send s) {
                     SendNode node = new SendNode(r, s.bytes());
-                    if (sends.put(new Key(r, s.peer(), s.tag()), node) != null) {
+                    if (sends.put(new MessageKey(r, s.peer(), s.tag()), node) != null) {
                         throw new IllegalStateException("rank " + r + " sends twice to rank " + s.peer() + " with tag " + s.tag());
                     }
                     rankNodes.add(node);
@@ -174,7 +171,7 @@ public final class Traffic {
             List<Object> rankNodes = nodes.get(r);
             for (int i = 0; i < rankEvents.size(); i++) {
                 if (rankEvents.get(i) instanceof Receive v) {
-                    SendNode send = sends.remove(new Key(v.peer(), r, v.tag()));
+                    SendNode send = sends.remove(new MessageKey(v.peer(), r, v.tag()));
                     if (send == null) {
                         throw new IllegalStateException("rank " + r + " receives from rank " + v.peer() + " with tag "
                                 + v.tag() + " but that rank sends no such message");
@@ -186,7 +183,7 @@ public final class Traffic {
             }
         }
         if (!sends.isEmpty()) {
-            Map.Entry<Key, SendNode> e = sends.entrySet().iterator().next();
+            Map.Entry<MessageKey, SendNode> e = sends.entrySet().iterator().next();
             throw new IllegalStateException("rank " + e.getKey().sender() + " sends to rank " + e.getKey().receiver()
                     + " with tag " + e.getKey().tag() + " but that rank never receives it");
         }

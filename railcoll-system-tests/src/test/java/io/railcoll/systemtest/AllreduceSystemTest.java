@@ -47,6 +47,9 @@ class AllreduceSystemTest {
         Jobs.Outcome o = Jobs.run(Placement.parse(placement), rails, AllreduceApps.Check.class, args, Map.of())
                 .assertSucceeded();
         assertTrue(o.stdout().contains("ALLREDUCE-CHECKED "), o.stdout());
+        o.stdout().lines().filter(l -> l.contains("ALLREDUCE-TIME ") || l.contains("ALLREDUCE-CHECKED "))
+                .forEach(System.out::println);
+        System.out.println("job of " + placement + ", " + rails + " rails: " + o.elapsedMs() + " ms");
         // Each algorithm that combines out of rank order (the ring, the SMP-aware ones) refuses the non-commutative
         // operator once per count.
         long refusing = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE).stream()
