@@ -52,8 +52,8 @@ class CalibrationTest {
 
     @Test
     void algorithmsWithNodeStepsAreFittedWithThePredictionSelectionRanksBy() {
-        // The fit must see the time selection compares, or it tunes the model to a different number: a program of
-        // node steps (smp-direct-shm, decision 0156) simulated, a node collective by its own model.
+        // Node steps in shared memory are costed by their own model, not by simulating the schedule that stands in
+        // for them: the fit must see the time selection compares, or it tunes the model to a different number.
         Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("2x2"), 2, 65536, 0);
         for (String id : List.of("allgather.smp-direct-shm", "allgather.direct")) {
             double fitted = Calibration.predict(PING_PONG, List.of(new Calibration.Probe(shape, id, 1)))[0];
@@ -61,12 +61,10 @@ class CalibrationTest {
                     Simulator.DEFAULT_MAX_OPS).predictedNs().orElseThrow();
             assertEquals(selected, fitted, id);
         }
-        // A node collective still run by the shm transport (NodePhased): its stand-in's simulation is not what counts.
-        Shape node = new Shape(Collective.ALLGATHER, Placement.parse("1x4"), 2, 65536, 0);
-        double simulated = Simulator.predict(AlgorithmCatalog.standard().byId("allgather.shm"), node, PING_PONG)
+        double simulated = Simulator.predict(AlgorithmCatalog.standard().byId("allgather.smp-direct-shm"), shape, PING_PONG)
                 .timeNs();
         assertNotEquals(simulated, Calibration.predict(PING_PONG,
-                List.of(new Calibration.Probe(node, "allgather.shm", 1)))[0]);
+                List.of(new Calibration.Probe(shape, "allgather.smp-direct-shm", 1)))[0]);
     }
 
     @Test

@@ -81,11 +81,47 @@ class NodePhasedSchedulesTest {
         assertTrue(checked > 500, "only " + checked + " shapes checked");
     }
 
+    @Test
+    void scatteredPlacementsAreRefusedWhereBlocksMustBeOneRange() {
+        Shape scattered = new Shape(Collective.ALLGATHER, Placement.ofNodeIds(0, 1, 0, 1), 1, 8, 0);
+        assertFalse(AlgorithmCatalog.standard().byId(SmpDirectShmAllgather.ID).unsupportedReason(scattered).isEmpty());
+    }
+
     private static List<Integer> roots(Collective c, int n) {
         if (c != Collective.GATHER && c != Collective.BROADCAST) {
             return List.of(0);
         }
         return List.of(0, n / 2, n - 1).stream().distinct().toList();
+    }
+
+    /**
+     * Large blocks, where {@code allgather.smp-direct-shm} overlaps its node steps with the masters' exchange: its
+     * node steps run at their points inside the master's program, pieces of whole blocks travel with one tag each.
+     */
+    @Test
+    void overlappedNodeStepsAndTheMastersExchangeMakeTheAllgather() {
+        NodePhased a = (NodePhased) AlgorithmCatalog.standard().byId(SmpDirectShmAllgather.ID);
+        List<Placement> placements = List.of(Placement.uniform(4, 4), Placement.ofCounts(3, 4, 2),
+                Placement.ofCounts(1, 3), Placement.ofCounts(2, 8), Placement.uniform(5, 2), Placement.ofCounts(3, 5, 1),
+                Placement.uniform(2, 1), Placement.ofCounts(9, 1, 2));
+        int overlapped = 0;
+        for (Placement p : placements) {
+            for (int k = 1; k <= 3; k++) {
+                for (long b : new long[] {33_000, 40_000, 65_536, 300_001, 1 << 20}) {
+                    Shape shape = new Shape(Collective.ALLGATHER, p, k, b, 0);
+                    if (a.unsupportedReason(shape).isPresent()) {
+                        continue;
+                    }
+                    overlapped += a.overlap(shape, 0) != null ? 1 : 0;
+                    ScheduleChecker.Report report = ScheduleChecker.check(a.id() + " composed", shape,
+                            rank -> composed(a, shape, rank), null);
+                    if (!report.ok()) {
+                        fail(report.describe());
+                    }
+                }
+            }
+        }
+        assertTrue(overlapped > 40, "only " + overlapped + " shapes overlapped");
     }
 
     /** Rank {@code rank}'s program: its node's step before as messages, the masters' schedule, the step after. */
