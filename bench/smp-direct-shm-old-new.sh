@@ -15,11 +15,14 @@ for network in $networks; do
     [ "$network" = netns ] && extra=(--rails=2 --rail-rate=2gbit)
     for rep in $(seq 1 "$repeats"); do
       for side in old new; do
-        dir="$old"; [ "$side" = new ] && dir="$new"
+        dir="$old"; id=allgather.smp-direct-shm
+        # The program ran as allgather.smp-direct-shm when docs/results/smp-direct-shm.md was measured; it is
+        # allgather.smp-direct-steps since (decision 0156).
+        [ "$side" = new ] && { dir="$new"; id="${NEW_ID:-allgather.smp-direct-steps}"; }
         csv="$OUT/$network-$placement-$side-$rep.csv"
         echo "== $network $placement $side rep $rep load $(cut -d' ' -f1-3 /proc/loadavg)"
         (cd "$dir" && bin/railcoll bench --collective=allgather --network="$network" --placement="$placement" \
-            --algorithms=allgather.smp-direct-shm --sizes=1,1k,64k,1m --samples=5 \
+            --algorithms="$id" --sizes=1,1k,64k,1m --samples=5 \
             --jit-warmup-ms=2000 --no-report --csv="$csv" "${extra[@]}") | grep -E '^ *[0-9]|allgather' || true
       done
     done
