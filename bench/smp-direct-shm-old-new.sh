@@ -10,7 +10,7 @@ networks="${3:-loopback}"
 OUT="${OUT:-/tmp/smp-direct-shm-bench}"
 mkdir -p "$OUT"
 for network in $networks; do
-  for placement in 2x2 4x1 2x4; do
+  for placement in ${PLACEMENTS:-2x2 4x1 2x4}; do
     extra=(--rails=2)
     [ "$network" = netns ] && extra=(--rails=2 --rail-rate=2gbit)
     for rep in $(seq 1 "$repeats"); do
