@@ -49,6 +49,24 @@ class NodeStepsSimulationTest {
     }
 
     /**
+     * {@code allgather.smp-direct-steps} priced from its program (decision 0156): on slow rails, at 1 MiB per rank on
+     * 4x4, the node's copies hide behind the masters' exchange (pieces overlap), so the time stays within 10% of the
+     * rails' bound, each master receiving (M-1) L b over k rails, and far below that bound plus every copy in turn.
+     */
+    @Test
+    void theSmpDirectShmAllgatherHidesItsNodeCopiesBehindTheRails() {
+        long b = 1 << 20;
+        Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("4x4"), 2, b, 0);
+        double ns = Simulator.predict(CATALOG.byId("allgather.smp-direct-steps"), shape, MODEL).timeNs();
+        double rails = 3.0 * 4 * b * 1 / 2;
+        // a mate writes b and reads 15 b; the master reads 3 b and writes 12 b
+        double copies = 16.0 * b * COPY_NS_PER_BYTE + 15.0 * b * COPY_NS_PER_BYTE;
+        assertTrue(ns >= rails, ns + " ns, rails' bound " + rails);
+        assertTrue(ns < 1.1 * rails && ns < rails + 0.5 * copies, ns + " ns, rails' bound " + rails + ", copies "
+                + copies);
+    }
+
+    /**
      * Single copy (decision 0143): a pull is one copy of its bytes plus one startup, with no node-buffer round trip,
      * so an all-gather costs each rank its own block's copy and L - 1 pulls, and a broadcast beats the pipeline.
      */
