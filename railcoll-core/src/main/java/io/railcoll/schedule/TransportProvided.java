@@ -15,17 +15,4 @@ public interface TransportProvided extends Algorithm {
 
     /** Why it cannot run when its transport is not enabled, and how to enable it, for error messages. */
     String transportOff();
-
-    /**
-     * The schedule the engine runs first, leaving RECV complete on {@link #transportRoot} (e.g. an SMP-aware gather
-     * to rank 0), or empty when the transport does everything. The transport then broadcasts RECV from that rank.
-     */
-    default java.util.Optional<Algorithm> scheduleBefore() {
-        return java.util.Optional.empty();
-    }
-
-    /** The rank whose RECV the transport broadcasts: the shape's root for a broadcast, rank 0 otherwise. */
-    default int transportRoot(Shape shape) {
-        return shape.collective() == Collective.BROADCAST ? shape.root() : 0;
-    }
 }
