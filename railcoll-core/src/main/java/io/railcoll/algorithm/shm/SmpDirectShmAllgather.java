@@ -11,7 +11,6 @@ import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-import io.railcoll.topology.Placement;
 
 import java.util.Optional;
 
@@ -69,18 +68,7 @@ public final class SmpDirectShmAllgather extends AlgorithmBase implements NodePh
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        Placement p = shape.placement();
-        if (p.nodeCount() < 2) {
-            return Optional.of("all ranks are on one node: allgather.shm runs a node all-gather there");
-        }
-        for (int node = 0; node < p.nodeCount(); node++) {
-            int first = p.masterOf(node);
-            if (p.rankAt(node, p.ranksOnNode(node) - 1) != first + p.ranksOnNode(node) - 1) {
-                return Optional.of("the ranks of node " + node + " are not consecutive numbers, so its blocks are not"
-                        + " one range of RECV");
-            }
-        }
-        return Optional.empty();
+        return SmpDirectStepsAllgather.severalNodesOfConsecutiveRanks(shape);
     }
 
     /** The same data movement as messages: {@code allgather.smp-direct}. */

@@ -46,6 +46,11 @@ public final class SmpDirectStepsAllgather extends AlgorithmBase implements Node
 
     @Override
     protected Optional<String> restriction(Shape shape) {
+        return severalNodesOfConsecutiveRanks(shape);
+    }
+
+    /** Why a shape is not two or more nodes each holding consecutive ranks (its blocks one range of RECV), if so. */
+    static Optional<String> severalNodesOfConsecutiveRanks(Shape shape) {
         Placement p = shape.placement();
         if (p.nodeCount() < 2) {
             return Optional.of("all ranks are on one node: allgather.shm runs a node all-gather there");
