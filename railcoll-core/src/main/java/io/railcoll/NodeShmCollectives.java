@@ -6,7 +6,6 @@ import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodeOverlap;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.Shape;
@@ -15,11 +14,10 @@ import io.railcoll.transport.shm.NodeCollectives;
 import io.railcoll.transport.shm.ShmException;
 
 import java.lang.foreign.MemorySegment;
-import java.util.function.IntConsumer;
 
 /**
- * Carries out the {@link NodePhased} algorithms ({@code allgather.shm}, {@code barrier.shm},
- * {@code allgather.smp-direct-shm}, ...; decision 0011) for one rank: its node's step before, the masters'
+ * Carries out the {@link NodePhased} algorithms ({@code allgather.shm}, {@code barrier.shm}, {@code gather.shm},
+ * {@code broadcast.shm}; decision 0011) for one rank: its node's step before, the masters'
  * schedule through the engine, its node's step after. Node steps run in the region's {@link NodeCollectives} with
  * the caller's buffers; on a node of one rank they are local copies. Failures become the API's exceptions: a lost
  * node-mate a {@link PeerLostException}, a node-mate's abort a {@link CollectiveAbortedException}, disagreeing
@@ -41,29 +39,11 @@ final class NodeShmCollectives {
     /** Per collective, the steps of the last call: like calls (same algorithm, same shape object) allocate nothing. */
     private final Plan[] plans = new Plan[Collective.values().length];
 
-    /** Buffers of the call whose node steps {@link #runOverlapStep} runs from inside the engine; null between calls. */
-    private MemorySegment overlapSend;
-    private MemorySegment overlapRecv;
-    private Plan overlapPlan;
-    private final IntConsumer runOverlapStep = i -> step(overlapPlan.after()[i], overlapSend, overlapRecv);
-
-    /**
-     * The node steps of {@code algorithm} for {@code shape}: the one before, the masters' schedule (or null), the
-     * ones after; with an overlap none before, the overlap's steps after, and on the master {@code points}, where in
-     * the schedule it runs them (null: after it).
-     */
-    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep[] after,
-                        int[] points) {
-        static Plan of(NodePhased algorithm, Shape shape, int rank, Placement placement) {
-            int node = placement.nodeOf(rank);
-            Algorithm between = algorithm.between(shape).orElse(null);
-            NodeOverlap o = between == null ? null : algorithm.overlap(shape, node);
-            if (o == null) {
-                return new Plan(algorithm, shape, algorithm.before(shape, node), between,
-                        new NodeStep[] {algorithm.after(shape, node)}, null);
-            }
-            return new Plan(algorithm, shape, NodeStep.NONE, between, o.steps().toArray(NodeStep[]::new),
-                    placement.masterOf(node) == rank ? o.points() : null);
+    /** The node steps of {@code algorithm} for {@code shape}: before, the masters' schedule (or null), after. */
+    private record Plan(NodePhased algorithm, Shape shape, NodeStep before, Algorithm between, NodeStep after) {
+        static Plan of(NodePhased algorithm, Shape shape, int node) {
+            return new Plan(algorithm, shape, algorithm.before(shape, node), algorithm.between(shape).orElse(null),
+                    algorithm.after(shape, node));
         }
     }
 
@@ -95,7 +75,7 @@ final class NodeShmCollectives {
         engine.checkUsable();
         Plan plan = plans[shape.collective().ordinal()];
         if (plan == null || plan.algorithm() != algorithm || plan.shape() != shape) {
-            plan = Plan.of(algorithm, shape, rank, placement);
+            plan = Plan.of(algorithm, shape, node);
             plans[shape.collective().ordinal()] = plan;
         }
         try {
@@ -108,15 +88,9 @@ final class NodeShmCollectives {
             }
             if (plan.between() != null) {
                 announceByMessages(shape);
-                if (plan.points() != null) {
-                    runOverlapped(plan, shape, send, recv);
-                    return;
-                }
                 engine.run(plan.between(), shape, send, recv);
             }
-            for (NodeStep after : plan.after()) {
-                step(after, send, recv);
-            }
+            step(plan.after(), send, recv);
             if (CallCounters.ON) {
                 OpTrace.mark(OpTrace.NODE_BROADCAST);
             }
@@ -141,20 +115,6 @@ final class NodeShmCollectives {
                 engine.recordFailure(failure);
             }
             throw failure;
-        }
-    }
-
-    /** A master's schedule with its node's steps run at their points inside it. */
-    private void runOverlapped(Plan plan, Shape shape, MemorySegment send, MemorySegment recv) {
-        overlapPlan = plan;
-        overlapSend = send;
-        overlapRecv = recv;
-        try {
-            engine.run(plan.between(), shape, send, recv, plan.points(), runOverlapStep);
-        } finally {
-            overlapPlan = null;
-            overlapSend = null;
-            overlapRecv = null;
         }
     }
 

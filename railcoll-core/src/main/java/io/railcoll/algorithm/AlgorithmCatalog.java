@@ -53,7 +53,6 @@ import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyGather;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
-import io.railcoll.algorithm.shm.SmpDirectStepsAllgather;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
@@ -91,7 +90,6 @@ public final class AlgorithmCatalog {
             MultiConnectionAllgather.groups(),
             NodeShmCollective.allgather(),
             new SmpDirectShmAllgather(),
-            new SmpDirectStepsAllgather(),
             new SingleCopyAllgather(),
             new DirectAlltoall(),
             new StandardExchangeAlltoall(),

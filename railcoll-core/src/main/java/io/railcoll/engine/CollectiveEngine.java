@@ -28,7 +28,6 @@ import io.railcoll.transport.Transport;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -443,27 +442,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Runs {@code algorithm} for {@code shape}; SEND and RECV are the caller's buffers (RECV may be empty). */
     public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv) {
-        run(algorithm, shape, send, recv, null, null);
-    }
-
-    /**
-     * Runs {@code algorithm} as {@link #run(Algorithm, Shape, MemorySegment, MemorySegment)} does, and calls
-     * {@code atPoint} with i = 0, 1, ... once op {@code points[i]} of this rank's program has completed (-1: before
-     * the first op; past the last op: at its end, before the puts are awaited), while everything posted before
-     * stays in flight: data keeps landing whenever the callback's own waits serve the transports through
-     * {@link #serviceOnce}. This lets a caller run work of its own at chosen places of the schedule (a node master
-     * copying a block out while the next ones arrive) without the engine knowing what it is. Only for a call that
-     * runs alone: the callback's waits advance no other call, so every call in flight is completed first.
-     *
-     * @param points  op indices, non-decreasing; null for none
-     * @param atPoint called with the point's index; exceptions it throws end the call and propagate
-     */
-    public void run(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, int[] points,
-                    IntConsumer atPoint) {
-        if (points != null) {
-            awaitAllInFlight();
-        }
-        await(post(algorithm, shape, send, recv, null, false, points, atPoint), Long.MAX_VALUE);
+        await(post(algorithm, shape, send, recv, null, false), Long.MAX_VALUE);
     }
 
     /**
@@ -492,27 +471,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                      boolean stageSend) {
-        return post(algorithm, shape, send, recv, reduction, stageSend, null, null);
-    }
-
-    /**
-     * As {@link #post(Algorithm, Shape, MemorySegment, MemorySegment, Reduction, boolean)}, with RECV ({@code
-     * recvBytes}) in memory of the call's own slot rather than the caller's: a non-blocking call whose buffers the
-     * transports cannot reach (decision 0090). When every op has run, RECV is copied into {@code resultTo} (unless it
-     * is null: a result the caller does not keep) before the call counts as finished; a call that fails copies
-     * nothing. The slot's memory is kept and grown by doubling, so a loop of like calls allocates none.
-     */
-    public long postStaged(Algorithm algorithm, Shape shape, MemorySegment send, boolean stageSend, long recvBytes,
-                           MemorySegment resultTo, Reduction reduction) {
-        // The slot's memory belongs to the call in it until that one finishes.
-        Posting p = freeSlot(postedSeq + 1);
-        long seq = post(algorithm, shape, send, p.stageRecv(recvBytes), reduction, stageSend, null, null);
-        p.resultTo = resultTo;
-        return seq;
-    }
-
-    private long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
-                      boolean stageSend, int[] points, IntConsumer atPoint) {
         checkUsable();
         CompiledProgram program = compile(algorithm, shape, reduction);
         long seq = postedSeq + 1;
@@ -527,8 +485,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 MemorySegment.copy(resultTo, 0, recv, 0, recv.byteSize());
             }
         }
-        activate(p, seq, shape, program, send, recv, reduction, stageSend || program.peerBuffers && !send.isNative(),
-                points, atPoint);
+        activate(p, seq, shape, program, send, recv, reduction, stageSend || program.peerBuffers && !send.isNative());
         if (resultTo != null) {
             p.resultTo = resultTo;
         }
@@ -537,6 +494,22 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             oldestSeq = seq;
         }
         resumeTransports();
+        return seq;
+    }
+
+    /**
+     * As {@link #post(Algorithm, Shape, MemorySegment, MemorySegment, Reduction, boolean)}, with RECV ({@code
+     * recvBytes}) in memory of the call's own slot rather than the caller's: a non-blocking call whose buffers the
+     * transports cannot reach (decision 0090). When every op has run, RECV is copied into {@code resultTo} (unless it
+     * is null: a result the caller does not keep) before the call counts as finished; a call that fails copies
+     * nothing. The slot's memory is kept and grown by doubling, so a loop of like calls allocates none.
+     */
+    public long postStaged(Algorithm algorithm, Shape shape, MemorySegment send, boolean stageSend, long recvBytes,
+                           MemorySegment resultTo, Reduction reduction) {
+        // The slot's memory belongs to the call in it until that one finishes.
+        Posting p = freeSlot(postedSeq + 1);
+        long seq = post(algorithm, shape, send, p.stageRecv(recvBytes), reduction, stageSend);
+        p.resultTo = resultTo;
         return seq;
     }
 
@@ -575,7 +548,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         checkUsable();
         Posting p = freeSlot(postedSeq + 1);
         MemorySegment recv = call.recv() != null ? call.recv() : p.stageRecv(call.recvBytes());
-        long seq = post(call.algorithm(), call.shape(), packedSend(p, call), recv, call.reduction(), false, null, null);
+        long seq = post(call.algorithm(), call.shape(), packedSend(p, call), recv, call.reduction(), false);
         p.onResult = call.recv() == null ? call.unpack() : null;
         return seq;
     }
@@ -626,7 +599,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw failed;
         }
         MemorySegment recv = call.recv() != null ? call.recv() : p.stageRecv(call.recvBytes());
-        activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false, null, null);
+        activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false);
         p.onResult = call.recv() == null ? call.unpack() : null;
         p.reservedSeq = Posting.NONE; // after activeSeq: see Posting#reservedSeq
         resumeTransports();
@@ -678,8 +651,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** Fills slot {@code p} with call {@code seq} and publishes it to the transports' threads. */
     private void activate(Posting p, long seq, Shape shape, CompiledProgram program, MemorySegment send,
-                          MemorySegment recv, Reduction reduction, boolean stageSend, int[] points,
-                          IntConsumer atPoint) {
+                          MemorySegment recv, Reduction reduction, boolean stageSend) {
         p.heldSeq = seq;
         p.done = false;
         p.collective = shape.collective();
@@ -698,9 +670,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (program.nodeBuffer) {
             lastBufferSeq = seq;
         }
-        p.points = points;
-        p.atPoint = atPoint;
-        p.nextPoint = 0;
         p.future = null;
         // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
         p.operands = reduction == null ? 0 : reduction.wireCode();
@@ -1005,7 +974,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (CallCounters.ON) {
                 OpTrace.op(p.heldSeq, OpTrace.START);
             }
-            runPoints(p, -1);
         }
         ops:
         while (i < n) {
@@ -1068,7 +1036,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 countOp(p, prog.kind[i]);
             }
             p.nextOp = ++i;
-            runPoints(p, i - 1);
         }
         if (i < n) {
             return i - start;
@@ -1076,9 +1043,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (prog.nodeBuffer && start < n) {
             // Done with the node buffer: a node-mate's next call that writes it may (see nodeGatePassed).
             nodeArea.raise(NodeBuffer.FLAGS, flagValue(p.heldSeq, 0));
-        }
-        if (p.points != null && p.nextPoint < p.points.length) {
-            runPoints(p, Integer.MAX_VALUE);
         }
         if (p.sends.pending() > 0) {
             return i - start;
@@ -1253,17 +1217,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** The rank of local rank {@code localRank} of this rank's node. */
     private int nodeMate(int localRank) {
         return placement.ranksOf(placement.nodeOf(rank))[localRank];
-    }
-
-    /** Calls {@code p}'s callbacks for every point at or before op {@code op}. */
-    private static void runPoints(Posting p, int op) {
-        int[] points = p.points;
-        if (points == null) {
-            return;
-        }
-        while (p.nextPoint < points.length && points[p.nextPoint] <= op) {
-            p.atPoint.accept(p.nextPoint++);
-        }
     }
 
     /**

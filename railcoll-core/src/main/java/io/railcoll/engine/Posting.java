@@ -14,7 +14,6 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 
 /**
  * One collective in flight: a resumable state machine over its {@link CompiledProgram} (the next op to run, the
@@ -73,10 +72,6 @@ final class Posting {
     boolean nodeGateOpen;
     /** Whether this call announced its buffers to its node-mates yet (decision 0143). */
     boolean announced;
-    /** Callbacks at op indices (a node master's node steps), or null; see {@code CollectiveEngine#run}. */
-    int[] points;
-    IntConsumer atPoint;
-    int nextPoint;
     /** The completion view handed out for this call, or null when none was asked for. */
     CompletableFuture<Void> future;
     /**
@@ -208,8 +203,6 @@ final class Posting {
         multicastPosted = false;
         Arrays.fill(buffers, null);
         reduction = null;
-        points = null;
-        atPoint = null;
         future = null;
         resultTo = null;
         onResult = null;

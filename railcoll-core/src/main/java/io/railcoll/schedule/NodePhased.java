@@ -34,18 +34,6 @@ public interface NodePhased extends TransportProvided {
     /** What the ranks of {@code node} do last. */
     NodeStep after(Shape shape, int node);
 
-    /**
-     * How node {@code node} overlaps its node steps with the masters' schedule for {@code shape}, or null (the
-     * default) when it runs {@link #before}, {@link #between} and {@link #after} one after the other. When not null,
-     * every rank of the node runs the overlap's steps instead of before and after: the master at their points inside
-     * its between program, while everything it posted before stays in flight; the others, in the same order, after
-     * their (empty) program. Paper 000 sec. 5.2.2: copy blocks out while the next ones arrive. Costing keeps using
-     * before and after.
-     */
-    default NodeOverlap overlap(Shape shape, int node) {
-        return null;
-    }
-
     @Override
     default String transport() {
         return TRANSPORT;

@@ -58,11 +58,6 @@ public record NodeStep(Kind kind, int rootLocal, Buffer src, long srcOffset, Buf
         return new NodeStep(Kind.BROADCAST, rootLocal, buffer, offset, buffer, offset, bytes);
     }
 
-    /** The root's {@code src[srcOffset, srcOffset + bytes)} to {@code dst[dstOffset..]} on every local rank, its own too. */
-    public static NodeStep broadcast(int rootLocal, Buffer src, long srcOffset, Buffer dst, long dstOffset, long bytes) {
-        return new NodeStep(Kind.BROADCAST, rootLocal, src, srcOffset, dst, dstOffset, bytes);
-    }
-
     /** Every local rank's {@code blockBytes} at SEND[0] to every local rank's {@code dst[dstOffset + r * blockBytes]}. */
     public static NodeStep allgather(long blockBytes, Buffer dst, long dstOffset) {
         return new NodeStep(Kind.ALLGATHER, 0, Buffer.SEND, 0, dst, dstOffset, blockBytes);

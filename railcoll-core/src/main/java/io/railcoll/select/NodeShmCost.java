@@ -1,7 +1,6 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Algorithm;
-import io.railcoll.schedule.NodeOverlap;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.Shape;
@@ -11,12 +10,11 @@ import io.railcoll.sim.LinkClass;
 import io.railcoll.sim.SimulationTooLargeException;
 import io.railcoll.sim.Simulator;
 
-import java.util.List;
 import java.util.Optional;
 
 /**
  * The predicted time of a {@link NodePhased} algorithm ({@code allgather.shm}, {@code barrier.shm},
- * {@code allgather.smp-direct-shm}, ...; docs/selection.md "Node steps in shared memory"): the slowest node's step
+ * {@code gather.shm}, {@code broadcast.shm}; docs/selection.md "Node steps in shared memory"): the slowest node's step
  * before, the masters' schedule as the simulator predicts it, the slowest node's step after. A node step is one
  * synchronization, charged as the shared-memory link's startup {@code alpha_shm} once per rank that has to run on
  * each core ({@code ceil(ranks / cores)}: with more ranks than cores every rank must be scheduled before the last is
@@ -29,10 +27,7 @@ import java.util.Optional;
  *   <li>barrier: no copies.</li>
  * </ul>
  * When the cores are the whole job's ({@code model.cpu.scope = host}: an emulated cluster), every node's copies and
- * ranks share them. A node whose steps overlap the masters' schedule ({@link NodePhased#overlap}) is charged
- * {@code max(masters, its steps but the last) + its last step}: the steps are assumed to hide behind the network,
- * the cores they take from the masters' TCP stacks are not charged (optimistic where copies and rails share
- * processors, as on an emulated cluster). Stateless.
+ * ranks share them. Stateless.
  */
 final class NodeShmCost {
     private NodeShmCost() {
@@ -49,25 +44,11 @@ final class NodeShmCost {
         double masters = between.isEmpty() ? 0 : ModelCost.scheduleNs(between.get(), shape, model, maxOps, how);
         double before = 0;
         double after = 0;
-        double overlapped = 0;
-        double last = 0;
         for (int node = 0; node < shape.placement().nodeCount(); node++) {
-            NodeOverlap o = between.isEmpty() ? null : a.overlap(shape, node);
-            if (o == null) {
-                before = Math.max(before, stepNs(a.before(shape, node), node, shape, model));
-                after = Math.max(after, stepNs(a.after(shape, node), node, shape, model));
-                continue;
-            }
-            // The steps run while the masters' schedule flies, all but the last, which follows its last receive.
-            List<NodeStep> steps = o.steps();
-            double sum = 0;
-            for (int i = 0; i < steps.size() - 1; i++) {
-                sum += stepNs(steps.get(i), node, shape, model);
-            }
-            overlapped = Math.max(overlapped, sum);
-            last = Math.max(last, stepNs(steps.getLast(), node, shape, model));
+            before = Math.max(before, stepNs(a.before(shape, node), node, shape, model));
+            after = Math.max(after, stepNs(a.after(shape, node), node, shape, model));
         }
-        return before + Math.max(masters, overlapped) + Math.max(after, last);
+        return before + masters + after;
     }
 
     static double stepNs(NodeStep step, int node, Shape shape, CostModel model) {

@@ -23,7 +23,7 @@ class AlgorithmCatalogTest {
                 "allgather.standard-exchange", "allgather.bruck", "allgather.ring", "allgather.gather-bcast",
                 "allgather.smp-gather-bcast", "allgather.smp-gather-mcast", "allgather.smp-direct", "allgather.smp-bruck",
                 "allgather.mc-1group", "allgather.mc-gather-based", "allgather.mc-2group", "allgather.mc-groups",
-                "allgather.shm", "allgather.smp-direct-shm", "allgather.smp-direct-steps", "allgather.shm-single-copy", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
+                "allgather.shm", "allgather.smp-direct-shm", "allgather.shm-single-copy", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm", "broadcast.shm-pipeline",
                 "broadcast.shm-single-copy",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",

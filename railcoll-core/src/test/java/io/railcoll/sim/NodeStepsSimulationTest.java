@@ -49,15 +49,15 @@ class NodeStepsSimulationTest {
     }
 
     /**
-     * {@code allgather.smp-direct-steps} priced from its program (decision 0156): on slow rails, at 1 MiB per rank on
-     * 4x4, the node's copies hide behind the masters' exchange (pieces overlap), so the time stays within 10% of the
+     * {@code allgather.smp-direct-shm} priced from its program (decisions 0156, 0157): on slow rails, at 1 MiB per
+     * rank on 4x4, the node's copies hide behind the masters' exchange (pieces overlap), so the time stays within 10% of the
      * rails' bound, each master receiving (M-1) L b over k rails, and far below that bound plus every copy in turn.
      */
     @Test
     void theSmpDirectShmAllgatherHidesItsNodeCopiesBehindTheRails() {
         long b = 1 << 20;
         Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("4x4"), 2, b, 0);
-        double ns = Simulator.predict(CATALOG.byId("allgather.smp-direct-steps"), shape, MODEL).timeNs();
+        double ns = Simulator.predict(CATALOG.byId("allgather.smp-direct-shm"), shape, MODEL).timeNs();
         double rails = 3.0 * 4 * b * 1 / 2;
         // a mate writes b and reads 15 b; the master reads 3 b and writes 12 b
         double copies = 16.0 * b * COPY_NS_PER_BYTE + 15.0 * b * COPY_NS_PER_BYTE;

@@ -32,9 +32,10 @@ class FailureSystemTest {
     }
 
     /**
-     * Killed inside {@code allgather.smp-direct-shm}'s overlapped path (3 ranks x 128 KiB per node), where a master
-     * runs its node's steps from inside the rails' schedule: a node-mate, then a master. Every survivor names the
-     * lost rank, on its own node through shared memory, on the other through its master's abort.
+     * Killed inside {@code allgather.smp-direct-shm}'s overlapped layout (3 ranks x 128 KiB per node), where a master
+     * hands pieces to its node through the node buffer while the rest of the exchange is on the rails: a node-mate,
+     * then a master. Every survivor names the lost rank, on its own node through shared memory, on the other through
+     * its master's abort.
      */
     @ParameterizedTest(name = "victim {0}")
     @ValueSource(ints = {4, 3})
@@ -102,8 +103,8 @@ class FailureSystemTest {
 
     /**
      * One rank calls {@code allgather.smp-direct-shm} with 1000-byte blocks while the others call it with 128 KiB
-     * ones, where their masters overlap the node steps with the rails: the node-mates and the masters disagree on
-     * the steps themselves, and every rank fails with a mismatch (or an abort naming one) inside the deadline.
+     * ones, where their masters overlap the node's hand-offs with the rails: the node-mates and the masters disagree
+     * on the hand-offs themselves, and every rank fails with a mismatch (or an abort naming one) inside the deadline.
      */
     @ParameterizedTest(name = "odd rank {0}")
     @ValueSource(ints = {4, 3})

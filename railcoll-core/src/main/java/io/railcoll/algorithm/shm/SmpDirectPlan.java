@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one node does in {@code allgather.smp-direct-steps} for one shape, the same for every rank of the node: the
+ * What one node does in {@code allgather.smp-direct-shm} for one shape, the same for every rank of the node: the
  * pieces its master puts and receives among the masters, and the node-buffer hand-offs (items) by which the node's
  * ranks share every block. Pure; built per program.
  *

@@ -4,7 +4,6 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodeOverlap;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeStep;
 import io.railcoll.schedule.Op;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -33,7 +31,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 class NodePhasedSchedulesTest {
     private static final int BEFORE_TAGS = 1 << 20;
     private static final int AFTER_TAGS = 2 << 20;
-    private static final int OVERLAP_TAGS = 3 << 20;
 
     private static List<Placement> placements() {
         List<Placement> list = new ArrayList<>(List.of(Placement.uniform(1, 1), Placement.singleNode(2),
@@ -81,12 +78,6 @@ class NodePhasedSchedulesTest {
         assertTrue(checked > 500, "only " + checked + " shapes checked");
     }
 
-    @Test
-    void scatteredPlacementsAreRefusedWhereBlocksMustBeOneRange() {
-        Shape scattered = new Shape(Collective.ALLGATHER, Placement.ofNodeIds(0, 1, 0, 1), 1, 8, 0);
-        assertFalse(AlgorithmCatalog.standard().byId(SmpDirectShmAllgather.ID).unsupportedReason(scattered).isEmpty());
-    }
-
     private static List<Integer> roots(Collective c, int n) {
         if (c != Collective.GATHER && c != Collective.BROADCAST) {
             return List.of(0);
@@ -94,42 +85,9 @@ class NodePhasedSchedulesTest {
         return List.of(0, n / 2, n - 1).stream().distinct().toList();
     }
 
-    /**
-     * Large blocks, where {@code allgather.smp-direct-shm} overlaps its node steps with the masters' exchange: its
-     * node steps run at their points inside the master's program, pieces of whole blocks travel with one tag each.
-     */
-    @Test
-    void overlappedNodeStepsAndTheMastersExchangeMakeTheAllgather() {
-        NodePhased a = (NodePhased) AlgorithmCatalog.standard().byId(SmpDirectShmAllgather.ID);
-        List<Placement> placements = List.of(Placement.uniform(4, 4), Placement.ofCounts(3, 4, 2),
-                Placement.ofCounts(1, 3), Placement.ofCounts(2, 8), Placement.uniform(5, 2), Placement.ofCounts(3, 5, 1),
-                Placement.uniform(2, 1), Placement.ofCounts(9, 1, 2));
-        int overlapped = 0;
-        for (Placement p : placements) {
-            for (int k = 1; k <= 3; k++) {
-                for (long b : new long[] {33_000, 40_000, 65_536, 300_001, 1 << 20}) {
-                    Shape shape = new Shape(Collective.ALLGATHER, p, k, b, 0);
-                    if (a.unsupportedReason(shape).isPresent()) {
-                        continue;
-                    }
-                    overlapped += a.overlap(shape, 0) != null ? 1 : 0;
-                    ScheduleChecker.Report report = ScheduleChecker.check(a.id() + " composed", shape,
-                            rank -> composed(a, shape, rank), null);
-                    if (!report.ok()) {
-                        fail(report.describe());
-                    }
-                }
-            }
-        }
-        assertTrue(overlapped > 40, "only " + overlapped + " shapes overlapped");
-    }
-
     /** Rank {@code rank}'s program: its node's step before as messages, the masters' schedule, the step after. */
     private static RankProgram composed(NodePhased a, Shape shape, int rank) {
         int node = shape.placement().nodeOf(rank);
-        if (a.between(shape).isPresent() && a.overlap(shape, node) != null) {
-            return overlapped(a, shape, rank);
-        }
         List<Op> ops = new ArrayList<>(stepOps(a.before(shape, node), shape, rank, BEFORE_TAGS));
         long temp = 0;
         if (a.between(shape).isPresent()) {
@@ -139,33 +97,6 @@ class NodePhasedSchedulesTest {
         }
         ops.addAll(stepOps(a.after(shape, node), shape, rank, AFTER_TAGS));
         return new RankProgram(rank, ops, temp);
-    }
-
-    /**
-     * With an overlap: the master's program with each node step's messages after the op its point names; every
-     * other rank's (empty) program followed by the steps in order. Step i uses its own tag.
-     */
-    private static RankProgram overlapped(NodePhased a, Shape shape, int rank) {
-        Placement p = shape.placement();
-        int node = p.nodeOf(rank);
-        NodeOverlap overlap = a.overlap(shape, node);
-        RankProgram masters = a.between(shape).orElseThrow().program(shape, rank);
-        int[] points = p.masterOf(node) == rank ? overlap.points() : null;
-        List<Op> ops = new ArrayList<>();
-        int step = 0;
-        for (int i = -1; i < masters.ops().size(); i++) {
-            if (i >= 0) {
-                ops.add(masters.ops().get(i));
-            }
-            while (points != null && step < points.length && points[step] == i) {
-                ops.addAll(stepOps(overlap.steps().get(step), shape, rank, OVERLAP_TAGS + step));
-                step++;
-            }
-        }
-        for (; step < overlap.steps().size(); step++) {
-            ops.addAll(stepOps(overlap.steps().get(step), shape, rank, OVERLAP_TAGS + step));
-        }
-        return new RankProgram(rank, ops, masters.tempBytes());
     }
 
     /** A node step as the messages that have its effect: each contribution straight to where it lands. */

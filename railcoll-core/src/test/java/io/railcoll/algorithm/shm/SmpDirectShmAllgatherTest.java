@@ -21,13 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@code allgather.smp-direct-steps} as one program of node steps and puts (decision 0156): the checker finds no
+ * {@code allgather.smp-direct-shm} as one program of node steps and puts (decisions 0156, 0157): the checker finds no
  * violation (byte-exact result, no node-buffer race, matched puts, no deadlock, claimed cost = measured) on even and
  * uneven placements, k = 1..4, and sizes from 0 to results several times the node buffer, through its three ways
  * (one hand-off each way; pieces overlapped with the exchange; chunks round the node buffer's slots).
  */
-class SmpDirectStepsAllgatherTest {
-    private static final Algorithm ALGORITHM = AlgorithmCatalog.standard().byId(SmpDirectStepsAllgather.ID);
+class SmpDirectShmAllgatherTest {
+    private static final Algorithm ALGORITHM = AlgorithmCatalog.standard().byId(SmpDirectShmAllgather.ID);
 
     private static final List<Placement> PLACEMENTS = List.of(
             Placement.uniform(2, 2), Placement.ofCounts(3, 4, 2), Placement.uniform(5, 1), Placement.uniform(4, 4),
@@ -89,7 +89,7 @@ class SmpDirectStepsAllgatherTest {
     void largeBlocksGoRoundTheSlots() {
         Shape shape = new Shape(Collective.ALLGATHER, Placement.uniform(4, 4), 2, 1 << 20, 0);
         List<Op> mate = ALGORITHM.program(shape, 1).ops();
-        assertTrue(mate.contains(new Op.Publish(SmpDirectStepsAllgather.DRAINED)), "no drain raise");
+        assertTrue(mate.contains(new Op.Publish(SmpDirectShmAllgather.DRAINED)), "no drain raise");
         for (Op op : mate) {
             if (op instanceof Op.NodeRead r) {
                 assertTrue(r.nodeOffset() + r.length() <= NodeBuffer.BYTES, r.toString());

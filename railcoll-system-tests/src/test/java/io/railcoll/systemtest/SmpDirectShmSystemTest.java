@@ -11,18 +11,18 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code allgather.smp-direct-steps} as the engine runs its program of node steps and puts (decision 0156), forced and
- * checked byte for byte on every rank, on real processes over loopback rails: uneven nodes, nodes of one rank, and
- * sizes 0, 1, odd, past the overlap threshold and past the node buffer (where chunks go round its slots), with heap
- * and native buffers.
+ * {@code allgather.smp-direct-shm} as the engine runs its program of node steps and puts (decisions 0156, 0157),
+ * forced and checked byte for byte on every rank, on real processes over loopback rails: uneven nodes, nodes of one
+ * rank, and sizes 0, 1, odd, past the overlap threshold and past the node buffer (where chunks go round its slots),
+ * with heap and native buffers.
  */
-class SmpDirectStepsSystemTest {
+class SmpDirectShmSystemTest {
 
     @ParameterizedTest(name = "placement {0}, {1} rails")
     @CsvSource(delimiter = ';', value = {"3,4,2; 2", "2x2; 2", "5x1; 1", "2,3; 1"})
     void isByteExactOnEveryRank(String placement, int rails) {
         Jobs.Outcome o = Jobs.run(Placement.parse(placement), rails, CheckApp.class, List.of("collectives=allgather",
-                "algorithms=allgather.smp-direct-steps", "sizes=0,1,7,1025,65537,300001,1048579",
+                "algorithms=allgather.smp-direct-shm", "sizes=0,1,7,1025,65537,300001,1048579",
                 "buffers=array,segment"), Map.of()).assertSucceeded();
         assertTrue(o.stdout().contains("CHECKED "), o.stdout());
     }
