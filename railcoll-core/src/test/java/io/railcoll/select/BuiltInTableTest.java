@@ -12,6 +12,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -61,6 +62,21 @@ class BuiltInTableTest {
             "broadcast, 131072, broadcast.scatter-allgather", "broadcast, 1048576, broadcast.scatter-allgather"})
     void onTheMainJobsClusterEachRuleSendsItsSizesWhereItSays(String collective, long b, String expected) {
         assertEquals(expected, choice(Collective.fromId(collective), "4x4", 2, b, true));
+    }
+
+    /**
+     * The rules' SMP-aware Direct with node steps is a program the engine runs (decision 0157): a non-blocking
+     * all-gather gets it where a blocking one does, and without shared memory neither does.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {8192, 16384, 131072, 1048576})
+    void theSmpDirectShmRuleServesNonBlockingCallsToo(long b) {
+        Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("4x4"), 2, b, 0);
+        AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        assertNotEquals("allgather.smp-direct-shm", selector.selectScheduled(shape).id(), "no node region yet");
+        selector.enableTransport(NodePhased.TRANSPORT);
+        assertEquals("allgather.smp-direct-shm", selector.selectScheduled(shape).id());
+        assertEquals("allgather.smp-direct-shm", selector.select(shape).id());
     }
 
     @ParameterizedTest
