@@ -6,8 +6,8 @@ import java.util.Locale;
  * The node copying an all-gather cannot avoid, timed alone: every one of R ranks of a node must end with the node's
  * R*N*B bytes in its own receive buffer, so R buffers of R*N*B bytes are written from one shared source each call.
  * One thread copies from one source into R separate, previously touched buffers (so each call finds them out of
- * cache, as ranks' receive buffers are), in pieces of at least 256 KiB as the node broadcast of
- * allgather.smp-direct-shm does, and the fastest of the rounds is printed: processor time per call that no design
+ * cache, as ranks' receive buffers are), in pieces of 256 KiB as allgather.smp-direct-shm's node-mates copy them out
+ * of the node buffer where the result exceeds it (decision 0156), and the fastest of the rounds is printed: processor time per call that no design
  * of the node step gets under on this machine (Java's copy at its best; the kernel's process_vm_readv is slower
  * here, decision 0014). The bench/cpu-ceiling.sh script puts it beside the network stacks' share.
  *

@@ -8,8 +8,8 @@
 #               same without the token buckets, where the kernel spends least per byte (the more generous floor)
 #   copy-floor  processor time of the copies in (b), one thread at its best (bench/CopyFloor.java)
 #   CALLCOST    railcoll itself (io.railcoll.bench.CallCostApp): the inter-node exchange alone (4x1, direct, 4*B per
-#               rank: the same 12*B per node on the rails) and the whole 4x4 all-gather, with the machine's processor
-#               time per call
+#               rank: the same 12*B per node on the rails) and the whole 4x4 all-gather (allgather.smp-direct-shm, its
+#               node-step program since decision 0157), with the machine's processor time per call
 # and bench/cpu-ceiling.py turns the floors into the shortest call the processors allow.
 # Needs root (namespaces). Usage: bench/cpu-ceiling.sh OUT_DIR [SIZES, default "262144 1048576"]
 set -euo pipefail

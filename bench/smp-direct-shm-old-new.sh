@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Old (main's NodePhased allgather.smp-direct-shm) against new (the node-step program, decision 0156), alternating per
-# case, on the emulated cluster (loopback rails) and optionally the namespace testbed. Prints one line per run with
+# Old (allgather.smp-direct-shm as the NodePhased stand-in: a checkout before decision 0157) against new (the
+# node-step program, decisions 0156 and 0157), alternating per case, on the emulated cluster (loopback rails) and optionally the namespace testbed. Prints one line per run with
 # the load average; results CSVs land in $OUT. Usage: bench/smp-direct-shm-old-new.sh OLD_CHECKOUT [REPEATS] [NETWORKS]
 set -euo pipefail
 new="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,9 +16,9 @@ for network in $networks; do
     for rep in $(seq 1 "$repeats"); do
       for side in old new; do
         dir="$old"; id=allgather.smp-direct-shm
-        # The program ran as allgather.smp-direct-shm when docs/results/smp-direct-shm.md was measured; it is
-        # allgather.smp-direct-steps since (decision 0156).
-        [ "$side" = new ] && { dir="$new"; id="${NEW_ID:-allgather.smp-direct-steps}"; }
+        # The program is allgather.smp-direct-shm (decision 0157); between decisions 0156 and 0157 it was
+        # allgather.smp-direct-steps (NEW_ID=allgather.smp-direct-steps for a checkout of that time).
+        [ "$side" = new ] && { dir="$new"; id="${NEW_ID:-allgather.smp-direct-shm}"; }
         csv="$OUT/$network-$placement-$side-$rep.csv"
         echo "== $network $placement $side rep $rep load $(cut -d' ' -f1-3 /proc/loadavg)"
         (cd "$dir" && bin/railcoll bench --collective=allgather --network="$network" --placement="$placement" \
