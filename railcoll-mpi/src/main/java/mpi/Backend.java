@@ -159,6 +159,12 @@ interface Backend {
      */
     void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
 
+    /**
+     * Starts {@link #allgatherv(MemorySegment, MemorySegment, long[], long[])}: the blocks land in {@code recv} (the
+     * program's memory) at their byte displacements. The arrays are read only during this call (decision 0162).
+     */
+    Pending iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
+
     /** Packed all-to-allv: {@code sendCounts[j]} bytes to rank j, {@code recvCounts[i]} bytes from rank i. */
     void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts);
 

@@ -424,34 +424,17 @@ final class Call {
      * {@code out}.
      */
     void allgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
-        long[] sizes = blockSizes;
-        if (sizes == null || views == null) { // a call of its own allocates; the reusable one keeps its array
-            sizes = new long[size];
-            if (views != null) {
-                blockSizes = sizes;
-            }
-        }
-        long total = 0;
-        for (int i = 0; i < size; i++) {
-            sizes[i] = r.bytes(counts[i]);
-            total += sizes[i];
-        }
+        long[] sizes = blockSizes(r, counts);
         if (r.landsInPlace(out)) {
             // Decision 0160: the blocks land at their displacements in the program's memory, with no staging copy
             // here (railcoll-core stages only where its transports cannot reach that memory or the blocks are out of
             // rank order).
-            long[] offsets = blockOffsets;
-            if (offsets == null || views == null) {
-                offsets = new long[size];
-                if (views != null) {
-                    blockOffsets = offsets;
-                }
-            }
-            for (int i = 0; i < size; i++) {
-                offsets[i] = r.offsetOf(displs[i]);
-            }
-            backend.allgatherv(own, out.memory, sizes, offsets);
+            backend.allgatherv(own, out.memory, sizes, blockOffsets(r, displs));
             return;
+        }
+        long total = 0;
+        for (long s : sizes) {
+            total += s;
         }
         MemorySegment all = staging.take(total);
         backend.allgatherv(own, all, sizes);
@@ -460,6 +443,39 @@ final class Call {
             r.deliverStaged(all, at, out, displs[i], counts[i]);
             at += sizes[i];
         }
+    }
+
+    /**
+     * The per-rank block sizes in bytes of {@code counts}: in the reusable call's array (railcoll copies what it keeps,
+     * so the next call may refill it); a call of its own allocates one.
+     */
+    private long[] blockSizes(Transfer r, int[] counts) {
+        long[] sizes = blockSizes;
+        if (sizes == null || views == null) {
+            sizes = new long[size];
+            if (views != null) {
+                blockSizes = sizes;
+            }
+        }
+        for (int i = 0; i < size; i++) {
+            sizes[i] = r.bytes(counts[i]);
+        }
+        return sizes;
+    }
+
+    /** The per-rank byte displacements of {@code displs} (elements of {@code r}), kept as {@link #blockSizes}. */
+    private long[] blockOffsets(Transfer r, int[] displs) {
+        long[] offsets = blockOffsets;
+        if (offsets == null || views == null) {
+            offsets = new long[size];
+            if (views != null) {
+                blockOffsets = offsets;
+            }
+        }
+        for (int i = 0; i < size; i++) {
+            offsets[i] = r.offsetOf(displs[i]);
+        }
+        return offsets;
     }
 
     // ---- non-blocking forms: what is started now, and what is left for when it finishes ----
@@ -602,7 +618,20 @@ final class Call {
         }
     }
 
-    /** {@code iAllGatherv}: the non-blocking all-gather of blocks padded to the largest, each put at its displacement. */
+    /**
+     * {@code iAllGatherv} into a buffer railcoll lands in as it is ({@link Transfer#landsInPlace}): railcoll-core's
+     * non-blocking all-gatherv straight into the program's memory at the blocks' byte displacements (decision 0162);
+     * nothing is left for the end. The arrays are the reusable call's: railcoll-core reads them only while starting.
+     */
+    Pending iallgathervInPlace(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
+        return backend.iallgatherv(own, out.memory, blockSizes(r, counts), blockOffsets(r, displs));
+    }
+
+    /**
+     * {@code iAllGatherv} into any other buffer: the non-blocking all-gather of blocks padded to the largest, in
+     * staging, each put at its displacement when it finishes ({@code counts} and {@code displs} are the call's own
+     * copies, read then).
+     */
     Comm.Started iallgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
         long block = 0;
         for (int i = 0; i < size; i++) {

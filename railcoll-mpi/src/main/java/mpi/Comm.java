@@ -1184,32 +1184,61 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Starts {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}: railcoll's non-blocking
-     * all-gather of blocks padded to the largest, each block put at its displacement when it finishes.
+     * Starts {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}. Into a buffer railcoll lands in
+     * as it is (a direct buffer of a contiguous type), railcoll-core's non-blocking all-gatherv puts every block at its
+     * displacement in the program's memory, with no copy here (decision 0162); into any other (a heap array), an
+     * all-gather of blocks padded to the largest runs in the request's staging, each block put at its displacement
+     * when it finishes. Inline on the reusable call, as {@link #iBcast}.
      */
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
                                      int[] displs, Datatype recvtype) throws MPIException {
-        return nonBlocking("iAllGatherv", c -> {
+        Staging own = spareStaging();
+        Call c = beginNonBlocking("iAllGatherv", own);
+        try {
             c.count(sendcount, "sendcount");
             Transfer s = c.transfer(sendtype);
             Transfer r = c.transfer(recvtype);
             c.vector(recvcount, displs);
             c.sameBytes(s, sendcount, r, recvcount[c.rank]);
             UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
-            MemorySegment own = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
-            return c.iallgatherv(r, own, out, recvcount.clone(), displs.clone());
-        });
+            MemorySegment mine = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            return iAllGathervStarted(c, r, mine, out, recvcount, displs, own);
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, "iAllGatherv", e);
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** Starts the in-place {@link #allGatherv(Object, int[], int[], Datatype)}: own block already at {@code displs[rank]}. */
+    /**
+     * Starts the in-place {@link #allGatherv(Object, int[], int[], Datatype)}: own block already at {@code displs[rank]}
+     * (copied to be sent, as the blocking form does); lands as the other {@code iAllGatherv}.
+     */
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
-        return nonBlocking("iAllGatherv", c -> {
+        Staging own = spareStaging();
+        Call c = beginNonBlocking("iAllGatherv", own);
+        try {
             Transfer r = c.transfer(type);
             c.vector(count, displs);
             UserBuffer out = r.buffer(buf, c.vectorSpan(count, displs), "buf");
-            MemorySegment own = r.sendCopy(out, displs[c.rank], count[c.rank]);
-            return c.iallgatherv(r, own, out, count.clone(), displs.clone());
-        });
+            MemorySegment mine = r.sendCopy(out, displs[c.rank], count[c.rank]);
+            return iAllGathervStarted(c, r, mine, out, count, displs, own);
+        } catch (MPIException | RuntimeException e) {
+            own.close();
+            throw fault(this, "iAllGatherv", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The request of an {@code iAllGatherv} whose arguments are checked: in place where it can land, else staged. */
+    private Request iAllGathervStarted(Call c, Transfer r, MemorySegment mine, UserBuffer out, int[] counts,
+                                       int[] displs, Staging own) {
+        if (r.landsInPlace(out)) {
+            return started(c, c.iallgathervInPlace(r, mine, out, counts, displs), Operation.Finish.NOTHING, own);
+        }
+        return started(c, c.iallgatherv(r, mine, out, counts.clone(), displs.clone()), own);
     }
 
     /** Starts {@link #allToAll}. */

@@ -232,6 +232,11 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public Pending iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        return Pending.of(comm.iallgatherv(send, recv, counts, displs));
+    }
+
+    @Override
     public void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
         comm.alltoallv(send, sendCounts, null, recv, recvCounts, null);
     }

@@ -206,6 +206,12 @@ final class SelfBackend implements Backend {
     }
 
     @Override
+    public Pending iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
+        allgatherv(send, recv, counts, displs);
+        return Pending.DONE;
+    }
+
+    @Override
     public void alltoallv(MemorySegment send, long[] sendCounts, MemorySegment recv, long[] recvCounts) {
         MemorySegment.copy(send, 0, recv, 0, sendCounts[0]);
     }

@@ -16,7 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * in the mpi layer (decision 0160), checked byte for byte on 3 and 5 real ranks ({@link InProcessComms}) against
  * what MPI says must be there, with the same call on heap arrays (the staged path) beside it: uneven counts, zero
  * counts (some ranks, and all), a receive buffer at an offset ({@code MPI.slice}), displacements with gaps and in
- * reverse rank order (the bytes in the gaps must stay as they were), an {@code INT} type, and in place.
+ * reverse rank order (the bytes in the gaps must stay as they were), an {@code INT} type, and in place. Each case runs
+ * blocking and non-blocking ({@code iAllGatherv} and its wait, which lands in the same places, decision 0162; on heap
+ * buffers it stages).
  */
 class AllGathervDirectTest {
     /** What a byte no block may write holds before and after. */
@@ -33,9 +35,10 @@ class AllGathervDirectTest {
         List<Object> got = InProcessComms.onRanks(n, (comm, rank) -> {
             List<String> failures = new ArrayList<>();
             for (Layout l : layouts(n)) {
-                for (int round = 0; round < 2; round++) { // twice: the second call reuses the kept layouts
-                    bytes(comm, rank, n, l, round, failures);
-                    ints(comm, rank, n, l, round, failures);
+                for (int round = 0; round < 4; round++) { // each form twice: the second reuses the kept layouts
+                    boolean nonBlocking = round >= 2;
+                    bytes(comm, rank, n, l, round, nonBlocking, failures);
+                    ints(comm, rank, n, l, round, nonBlocking, failures);
                 }
             }
             return failures;
@@ -86,9 +89,29 @@ class AllGathervDirectTest {
         return (byte) (rank * 31 + i * 7 + round + 1);
     }
 
-    /** MPI.BYTE: a direct buffer, the same at an offset of 5 bytes, a byte[]; then in place in a direct buffer. */
-    private static void bytes(Intracomm comm, int rank, int n, Layout l, int round, List<String> failures)
-            throws MPIException {
+    /** allGatherv, or iAllGatherv and its wait; {@code send} null: in place. */
+    private static void gatherv(Intracomm comm, boolean nonBlocking, java.nio.Buffer send, int count, Datatype type,
+                                java.nio.Buffer recv, Layout l) throws MPIException {
+        if (!nonBlocking) {
+            if (send == null) {
+                comm.allGatherv(recv, l.counts(), l.displs(), type);
+            } else {
+                comm.allGatherv(send, count, type, recv, l.counts(), l.displs(), type);
+            }
+            return;
+        }
+        Request r = send == null ? comm.iAllGatherv(recv, l.counts(), l.displs(), type)
+                : comm.iAllGatherv(send, count, type, recv, l.counts(), l.displs(), type);
+        r.waitFor();
+    }
+
+    /**
+     * MPI.BYTE: a direct buffer, the same at an offset of 5 bytes, a byte[] (blocking) or a heap ByteBuffer
+     * (non-blocking); then in place in a direct buffer.
+     */
+    private static void bytes(Intracomm comm, int rank, int n, Layout l, int round, boolean nonBlocking,
+                              List<String> failures) throws MPIException {
+        String form = nonBlocking ? "iAllGatherv " : "";
         byte[] expected = new byte[l.span()];
         java.util.Arrays.fill(expected, UNTOUCHED);
         for (int r = 0; r < n; r++) {
@@ -102,13 +125,13 @@ class AllGathervDirectTest {
             send.put(i, value(rank, i, round));
         }
         ByteBuffer direct = filled(MPI.newByteBuffer(l.span()));
-        comm.allGatherv(send, mine, MPI.BYTE, direct, l.counts(), l.displs(), MPI.BYTE);
-        check(failures, l, round, "direct", expected, direct, 0);
+        gatherv(comm, nonBlocking, send, mine, MPI.BYTE, direct, l);
+        check(failures, l, round, form + "direct", expected, direct, 0);
 
         int offset = 5;
         ByteBuffer whole = filled(MPI.newByteBuffer(l.span() + offset));
-        comm.allGatherv(send, mine, MPI.BYTE, MPI.slice(whole, offset), l.counts(), l.displs(), MPI.BYTE);
-        check(failures, l, round, "direct at offset " + offset, expected, whole, offset);
+        gatherv(comm, nonBlocking, send, mine, MPI.BYTE, MPI.slice(whole, offset), l);
+        check(failures, l, round, form + "direct at offset " + offset, expected, whole, offset);
         for (int i = 0; i < offset; i++) {
             if (whole.get(i) != UNTOUCHED) {
                 failures.add(l.name() + " round " + round + ": byte " + i + " before the offset was written");
@@ -121,20 +144,24 @@ class AllGathervDirectTest {
         for (int i = 0; i < mine; i++) {
             sendArray[i] = value(rank, i, round);
         }
-        comm.allGatherv(sendArray, mine, MPI.BYTE, array, l.counts(), l.displs(), MPI.BYTE);
-        check(failures, l, round, "byte[]", expected, ByteBuffer.wrap(array), 0);
+        if (nonBlocking) {
+            gatherv(comm, true, ByteBuffer.wrap(sendArray), mine, MPI.BYTE, ByteBuffer.wrap(array), l);
+        } else {
+            comm.allGatherv(sendArray, mine, MPI.BYTE, array, l.counts(), l.displs(), MPI.BYTE);
+        }
+        check(failures, l, round, form + "byte[]", expected, ByteBuffer.wrap(array), 0);
 
         ByteBuffer inPlace = filled(MPI.newByteBuffer(l.span()));
         for (int i = 0; i < mine; i++) {
             inPlace.put(l.displs()[rank] + i, value(rank, i, round));
         }
-        comm.allGatherv(inPlace, l.counts(), l.displs(), MPI.BYTE);
-        check(failures, l, round, "direct in place", expected, inPlace, 0);
+        gatherv(comm, nonBlocking, null, 0, MPI.BYTE, inPlace, l);
+        check(failures, l, round, form + "direct in place", expected, inPlace, 0);
     }
 
     /** MPI.INT in a direct IntBuffer: displacements in elements, 4 bytes each. */
-    private static void ints(Intracomm comm, int rank, int n, Layout l, int round, List<String> failures)
-            throws MPIException {
+    private static void ints(Intracomm comm, int rank, int n, Layout l, int round, boolean nonBlocking,
+                             List<String> failures) throws MPIException {
         int[] expected = new int[l.span()];
         java.util.Arrays.fill(expected, -7);
         for (int r = 0; r < n; r++) {
@@ -151,10 +178,10 @@ class AllGathervDirectTest {
         for (int i = 0; i < l.span(); i++) {
             recv.put(i, -7);
         }
-        comm.allGatherv(send, mine, MPI.INT, recv, l.counts(), l.displs(), MPI.INT);
+        gatherv(comm, nonBlocking, send, mine, MPI.INT, recv, l);
         for (int i = 0; i < l.span(); i++) {
             if (recv.get(i) != expected[i]) {
-                failures.add(l.name() + " round " + round + " direct INT: element " + i + " is " + recv.get(i)
+                failures.add(l.name() + " round " + round + (nonBlocking ? " iAllGatherv" : "") + " direct INT: element " + i + " is " + recv.get(i)
                         + ", expected " + expected[i]);
                 return;
             }

@@ -196,8 +196,9 @@ class MpiLayerAllocationTest {
     }
 
     /**
-     * The other calls on bytes (decision 0150): allToAll, allGatherv within {@link #BOUND_BYTES}; iBcast with its wait
-     * within {@link #REQUEST_BYTES}, the request a non-blocking call of the bindings returns (scan and iAllReduce are
+     * The other calls on bytes (decision 0150): allToAll, allGatherv within {@link #BOUND_BYTES}; iBcast and iAllGatherv
+     * (decision 0162: landing in the direct buffer, as allGatherv does) with their waits within {@link #REQUEST_BYTES},
+     * the request a non-blocking call of the bindings returns (scan and iAllReduce are
      * among {@link #cases}); send then recv to this rank within {@link #P2P_BYTES}.
      */
     private static List<Case> otherCases(Intracomm comm, Communicator api) throws MPIException {
@@ -224,6 +225,14 @@ class MpiLayerAllocationTest {
         cases.add(new Case("allGatherv direct 8 B",
                 () -> comm.allGatherv(a2aIn, 8, MPI.BYTE, a2aOut, counts, displs, MPI.BYTE),
                 () -> api.allgatherv(first8, a2aOutSeg, longCounts, longDispls)));
+        cases.add(new Case("iAllGatherv+wait direct 8 B",
+                () -> comm.iAllGatherv(a2aIn, 8, MPI.BYTE, a2aOut, counts, displs, MPI.BYTE).waitFor(),
+                () -> api.iallgatherv(first8, a2aOutSeg, longCounts, longDispls).await(),
+                REQUEST_BYTES));
+        cases.add(new Case("iAllGatherv in place+wait direct 8 B",
+                () -> comm.iAllGatherv(a2aOut, counts, displs, MPI.BYTE).waitFor(),
+                () -> api.iallgatherv(null, a2aOutSeg, longCounts, longDispls).await(),
+                REQUEST_BYTES));
         cases.add(new Case("iBcast+wait direct 8 B",
                 () -> comm.iBcast(a2aIn, 8, MPI.BYTE, 0).waitFor(),
                 () -> api.ibroadcast(first8, 0).await(),

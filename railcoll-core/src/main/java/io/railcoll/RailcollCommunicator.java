@@ -1408,11 +1408,18 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
+    /**
+     * Inline, with the caller's arrays (no copies, no lambda): everything kept past this call is built over copies of
+     * them ({@link LastAllgathervLayouts}, the shape's {@code BlockCounts}), and nothing reads them after it returns.
+     */
     @Override
     public Request iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
-        long[] c = copy(counts);
-        long[] d = copy(displs);
-        return start("iallgatherv", () -> allgatherv("iallgatherv", send, recv, c, d, true));
+        gate.enter("iallgatherv");
+        try {
+            return request(allgatherv("iallgatherv", send, recv, counts, displs, true), "iallgatherv");
+        } finally {
+            gate.exit();
+        }
     }
 
     private long allgatherv(String call, MemorySegment send, MemorySegment recv, long[] counts, long[] displs,

@@ -148,7 +148,9 @@ class PerCallAllocationTest {
 
     /**
      * 64-byte blocks (8 longs for the all-reduce, into SUM); root 1 for the broadcast; the all-gatherv with the same
-     * counts and displacements at every call (its block layouts kept, decision 0160; before, 208 bytes a call).
+     * counts and displacements at every call (its block layouts kept, decision 0160; before, 208 bytes a call), and
+     * its non-blocking form (started inline with the caller's arrays, decision 0162; before, 112-128 bytes above the
+     * request: a copy of each array and the start's lambda).
      */
     private static List<Case> cases() {
         return List.of(
@@ -160,6 +162,8 @@ class PerCallAllocationTest {
                 new Case("barrier", BLOCKING_BOUND, (c, s, r, sum) -> c.barrier()),
                 new Case("broadcast", BLOCKING_BOUND, (c, s, r, sum) -> c.broadcast(s, 1)),
                 new Case("iallgather", REQUEST_BOUND, (c, s, r, sum) -> c.iallgather(s, r).await()),
+                new Case("iallgatherv", REQUEST_BOUND, (c, s, r, sum) -> c.iallgatherv(s, r, COUNTS[c.size()],
+                        DISPLS[c.size()]).await()),
                 new Case("iallreduce", REQUEST_BOUND, (c, s, r, sum) -> c.iallreduce(s, sum, ElementType.LONG, 8,
                         PredefinedOperator.SUM).await()),
                 new Case("ibarrier", REQUEST_BOUND, (c, s, r, sum) -> c.ibarrier().await()),
