@@ -29,8 +29,12 @@ public class Comm implements Freeable, Cloneable {
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Staging staging = new Staging();
-    /** The stagings of finished non-blocking operations, for the next ones (decision 0150); under its own monitor. */
-    private final Staging[] spareStagings = new Staging[4];
+    /**
+     * The stagings of finished non-blocking operations, for the next ones (decision 0150): taken and given back by
+     * compare-and-set, no lock (decision 0162), as {@link #spareOperations}.
+     */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<Staging> spareStagings =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(4);
     /**
      * Operations of iSend/iRecv requests whose waits reported them, for the next ones (decision 0159): taken and
      * given back by compare-and-set, no lock; when all slots are empty a new one is made, when all are full one is
@@ -38,7 +42,6 @@ public class Comm implements Freeable, Cloneable {
      */
     private final java.util.concurrent.atomic.AtomicReferenceArray<Operation> spareOperations =
             new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
-    private int spares;
     /** The call state this communicator's blocking calls share ({@link Call#reusable}); used under {@link #lock}. */
     private Call reusable;
     private final Attributes attributes = new Attributes();
@@ -2147,10 +2150,9 @@ public class Comm implements Freeable, Cloneable {
 
     /** A staging of a finished non-blocking operation, or a new one (decision 0150). */
     private Staging spareStaging() {
-        synchronized (spareStagings) {
-            if (spares > 0) {
-                Staging s = spareStagings[--spares];
-                spareStagings[spares] = null;
+        for (int i = 0; i < spareStagings.length(); i++) {
+            Staging s = spareStagings.getPlain(i);
+            if (s != null && spareStagings.compareAndSet(i, s, null)) {
                 return s;
             }
         }
@@ -2161,26 +2163,38 @@ public class Comm implements Freeable, Cloneable {
      * Takes back the staging of a non-blocking operation that has finished or failed (nothing reads or writes it any
      * more): kept for the next one, up to {@link #spareStagings}' length, with its largest region (as this
      * communicator's own staging keeps its); closed when there is no room or the communicator is gone.
+     *
+     * <p>Against {@link #closeSpareStagings} without a lock: this puts the staging in a slot, then reads whether the
+     * communicator is gone; closing marks it gone (a volatile write, before), then empties every slot. Volatile
+     * accesses are sequentially consistent, so at least one side sees the other, and whichever empties the slot by
+     * compare-and-set closes the staging, once.
      */
     final void giveBack(Staging used) {
         used.reset();
-        synchronized (spareStagings) {
-            if (!freed && backend != null && spares < spareStagings.length) {
-                spareStagings[spares++] = used;
-                return;
+        if (!gone()) {
+            for (int i = 0; i < spareStagings.length(); i++) {
+                if (spareStagings.getPlain(i) == null && spareStagings.compareAndSet(i, null, used)) {
+                    if (gone() && spareStagings.compareAndSet(i, used, null)) {
+                        used.close();
+                    }
+                    return;
+                }
             }
         }
         used.close();
     }
 
-    /** Closes the spare stagings (the communicator is being freed or unbound). */
+    private boolean gone() {
+        return freed || backend == null;
+    }
+
+    /** Closes the spare stagings (the communicator is being freed or unbound: {@link #gone()} is already true). */
     private void closeSpareStagings() {
-        synchronized (spareStagings) {
-            for (int i = 0; i < spares; i++) {
-                spareStagings[i].close();
-                spareStagings[i] = null;
+        for (int i = 0; i < spareStagings.length(); i++) {
+            Staging s = spareStagings.getAndSet(i, null);
+            if (s != null) {
+                s.close();
             }
-            spares = 0;
         }
     }
 

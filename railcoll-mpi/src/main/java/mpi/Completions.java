@@ -117,13 +117,14 @@ final class Completions {
         try {
             return o.test();
         } catch (MPIException | RuntimeException e) {
-            r.completed();
+            r.completeIfOver(o);
             throw e;
         }
     }
 
     /** Completes the handles the call reports and collects their statuses. */
-    private static Done report(Request[] requests, Operation[] ops, boolean[] finished, Mode mode) {
+    private static Done report(Request[] requests, Operation[] ops, boolean[] finished, Mode mode)
+            throws MPIException {
         if (mode == Mode.ALL) {
             int[] indices = new int[ops.length];
             Status[] statuses = new Status[ops.length];

@@ -10,9 +10,32 @@ package mpi;
  *
  * <p>Failures go to the communicator's error handler, as the call's would: a railcoll failure becomes the
  * {@link MPIException} of its class (decision 0077), named after the call ({@code iAllReduce on rank 1 of
- * MPI_COMM_WORLD failed: ...}). Used by one thread at a time (a wait holds it).
+ * MPI_COMM_WORLD failed: ...}).
+ *
+ * <p>Threads: one at a time, as MPI has it for a request (two threads completing one request is erroneous, MPI 3.1
+ * section 12.4.2), at every thread level. Ownership is a state word taken by compare-and-set, not a monitor (issue
+ * 21: hot paths take no locks; decision 0162): a test, wait or status takes it for its duration and a thread that
+ * finds it taken gets an {@code MPI.ERR_REQUEST} error naming the call instead of waiting behind the other. The
+ * compare-and-set and its release order the plain fields from one holder to the next, as the monitor did, so a request
+ * started by one thread may be completed by another that the program ordered after it.
  */
 final class Operation {
+    /** No thread is inside: a test, wait or status may take it. */
+    private static final int FREE = 0;
+    /** A thread is inside a test, wait, status or its recycling. */
+    private static final int HELD = 1;
+    /** A reusable operation held by its communicator for the next iSend or iRecv (or made and not yet started). */
+    private static final int SPARE = 2;
+    private static final java.lang.invoke.VarHandle STATE;
+
+    static {
+        try {
+            STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Operation.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Work left for when the backend operation finishes, such as delivering received elements. */
     @FunctionalInterface
     interface Finish {
@@ -36,6 +59,9 @@ final class Operation {
     /** Finished well: its status may be asked for. */
     private boolean succeeded;
     private Status status;
+    /** {@link #FREE}, {@link #HELD} or {@link #SPARE}; through {@link #STATE}. */
+    @SuppressWarnings("unused")
+    private volatile int state;
 
     /**
      * @param staging given back when the operation has finished, closed when it failed; null if it has none
@@ -53,6 +79,7 @@ final class Operation {
     Operation(Comm comm) {
         this.comm = comm;
         this.message = new MessagePending(null);
+        this.state = SPARE;
     }
 
     /** The adapter a reusable operation's message goes through; null for one made for one use. */
@@ -65,8 +92,12 @@ final class Operation {
         return message != null;
     }
 
-    /** A reusable operation, unused, started for {@code call}: as the constructor of a one-use one. */
-    synchronized Operation restart(String call, Pending pending, Finish finish, Staging staging) {
+    /**
+     * A reusable operation, spare, started for {@code call}: as the constructor of a one-use one. Only the thread that
+     * took it from its communicator's spares (by compare-and-set) reaches it; the request it is handed out in publishes
+     * it to the others.
+     */
+    Operation restart(String call, Pending pending, Finish finish, Staging staging) {
         this.call = call;
         this.pending = pending;
         this.finish = finish;
@@ -74,59 +105,97 @@ final class Operation {
         this.done = false;
         this.succeeded = false;
         this.status = null;
+        STATE.setRelease(this, FREE);
         return this;
     }
 
     /**
      * After the wait that reported it finished (its request's handle null, its status read if asked for): nothing of
      * the call is held any more, and a reusable operation goes back to its communicator for a later iSend or iRecv.
+     * One that another thread is inside (which MPI forbids) is not reused: it is simply dropped.
      */
     void recycle() {
-        if (message == null) {
+        if (message == null || !STATE.compareAndSet(this, FREE, HELD)) {
             return;
         }
-        synchronized (this) {
-            if (!succeeded) {
-                return;
-            }
-            call = null;
-            pending = null;
-            finish = null;
-            staging = null;
-            status = null;
-            message.over(null);
+        if (!succeeded) {
+            STATE.setRelease(this, FREE);
+            return;
         }
+        call = null;
+        pending = null;
+        finish = null;
+        staging = null;
+        status = null;
+        message.over(null);
+        STATE.setRelease(this, SPARE);
         comm.reuse(this);
     }
 
     /** One round of progress; true once finished (its finishing work done). */
-    synchronized boolean test() throws MPIException {
-        if (done) {
-            return true;
-        }
-        boolean finished;
+    boolean test() throws MPIException {
+        take("test");
         try {
-            finished = pending.test();
-        } catch (RuntimeException e) {
-            throw failed(e);
+            if (done) {
+                return true;
+            }
+            boolean finished;
+            try {
+                finished = pending.test();
+            } catch (RuntimeException e) {
+                throw failed(e);
+            }
+            if (finished) {
+                complete();
+            }
+            return finished;
+        } finally {
+            STATE.setRelease(this, FREE);
         }
-        if (finished) {
-            complete();
-        }
-        return finished;
     }
 
     /** Waits until finished. */
-    synchronized void await() throws MPIException {
-        if (done) {
-            return;
-        }
+    void await() throws MPIException {
+        take("wait");
         try {
-            pending.await();
-        } catch (RuntimeException e) {
-            throw failed(e);
+            if (done) {
+                return;
+            }
+            try {
+                pending.await();
+            } catch (RuntimeException e) {
+                throw failed(e);
+            }
+            complete();
+        } finally {
+            STATE.setRelease(this, FREE);
         }
-        complete();
+    }
+
+    /**
+     * Whether it has finished or failed, as this thread last saw it: after a test or wait of this thread threw, whether
+     * that was the operation's own failure (its request is then complete) rather than another thread being inside.
+     */
+    boolean over() {
+        return done;
+    }
+
+    /** Takes the operation for this thread, or throws the request-in-use error ({@code what}: test, wait, status). */
+    private void take(String what) throws MPIException {
+        if (!STATE.compareAndSet(this, FREE, HELD)) {
+            throw inUse(what);
+        }
+    }
+
+    private MPIException inUse(String what) {
+        String c = call;
+        if ((int) STATE.getAcquire(this) == SPARE || c == null) {
+            return comm.raise("request", MPIException.of(MPI.ERR_REQUEST, "invalid request: a " + what + " of a"
+                    + " request whose operation was already completed and handed back (a request used by two"
+                    + " threads at once?)"));
+        }
+        return error(MPI.ERR_REQUEST, "invalid request: a " + what + " while another thread is inside a wait, test"
+                + " or status of the same request; a request is used by one thread at a time (MPI)");
     }
 
     /** MPI_Cancel: an {@code MPI.ERR_REQUEST} error where the operation cannot be cancelled (every collective). */
@@ -140,11 +209,16 @@ final class Operation {
      * The status it finished with; null before (or after a failure). Made when first asked for, so a wait that
      * reports none ({@code waitFor}) makes none (decision 0159).
      */
-    synchronized Status status() {
-        if (status == null && succeeded) {
-            status = pending.status();
+    Status status() throws MPIException {
+        take("status");
+        try {
+            if (status == null && succeeded) {
+                status = pending.status();
+            }
+            return status;
+        } finally {
+            STATE.setRelease(this, FREE);
         }
-        return status;
     }
 
     /** The communicator's handler's answer to an error of this request (a misuse of it, for example). */

@@ -113,9 +113,11 @@ public class Request implements Freeable {
         }
         try {
             o.await();
-        } finally {
-            completed();
+        } catch (MPIException | RuntimeException e) {
+            completeIfOver(o);
+            throw e;
         }
+        completed();
         Status s = report ? o.status() : null;
         o.recycle(); // the handle is null: no one reaches the operation through this request any more
         return s;
@@ -167,8 +169,18 @@ public class Request implements Freeable {
         try {
             return o.test();
         } catch (MPIException | RuntimeException e) {
-            completed();
+            completeIfOver(o);
             throw e;
+        }
+    }
+
+    /**
+     * After a test or wait of {@code o} threw: the handle becomes null if the operation failed, not if the error was
+     * that another thread is inside it (decision 0162), whose own wait completes the request.
+     */
+    void completeIfOver(Operation o) {
+        if (o.over()) {
+            completed();
         }
     }
 
