@@ -1185,6 +1185,30 @@ public interface Communicator extends AutoCloseable {
     }
 
     /**
+     * A persistent {@link #isend} (MPI_Send_init): checked now, inactive until {@link MessageRequest#start()}, which
+     * sends {@code data}'s bytes as they are then to {@code dest} with {@code tag}; a wait or test that reports the
+     * round finished makes it inactive again, to be started anew. A loop of start and wait allocates nothing per
+     * message (decision 0163). {@code data} is railcoll's while a round is active.
+     */
+    default MessageRequest sendInit(MemorySegment data, int dest, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    /** A persistent {@link #issend} (MPI_Ssend_init), as {@link #sendInit}; each round makes one operation. */
+    default MessageRequest ssendInit(MemorySegment data, int dest, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    /**
+     * A persistent {@link #irecv} (MPI_Recv_init), as {@link #sendInit}: each round posts a receive into {@code into}
+     * from {@code source} with {@code tag} (wildcards allowed); its {@link MessageRequest#status()} is the last
+     * round's.
+     */
+    default MessageRequest recvInit(MemorySegment into, int source, int tag) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");
+    }
+
+    /**
      * Posts a {@link #recv}: {@code into} is railcoll's until the request has finished; its
      * {@link MessageRequest#status()} then says what arrived.
      */

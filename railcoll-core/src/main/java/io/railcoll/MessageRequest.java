@@ -14,23 +14,87 @@ import java.util.concurrent.TimeUnit;
  * was longer than its buffer finishes with a {@link TruncatedMessageException} from every wait and test, and leaves
  * the communicator usable.
  *
+ * <p><b>Persistent requests</b> ({@link Communicator#sendInit}, {@link Communicator#ssendInit},
+ * {@link Communicator#recvInit}, as MPI's): made inactive, run by each {@link #start()} with the arguments they were
+ * made with, and inactive again once a wait or test has reported the round finished. A standard send's and a
+ * receive's rounds reuse one operation (decision 0163), so a loop of start and wait makes no request or operation per
+ * message; a synchronous send makes a new operation each round. A wait or test of an inactive one returns at once.
+ *
  * <p>Threading: under the communicator's thread contract, as {@link Request}.
  */
 public final class MessageRequest extends Request {
     private static final long TURN_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final PointToPoint p2p;
-    private final PointToPoint.Op op;
+    /** The operation of the current (or last) round; a persistent synchronous send's is new each round. */
+    private PointToPoint.Op op;
     private final CallGate gate;
     private final String call;
     private CompletableFuture<Void> future;
+    /** A persistent request has been started at least once (its status is then its last round's). */
+    private boolean started;
+    /** What a persistent request starts each round; null for one started when it was made. */
+    private final Restart restart;
+    /** A persistent request started and not yet reported finished by a wait or test. */
+    private boolean active;
+
+    /** How a persistent request's round starts: checks the communicator is usable and restarts (or remakes) the op. */
+    @FunctionalInterface
+    interface Restart {
+        PointToPoint.Op start(PointToPoint.Op last);
+    }
 
     MessageRequest(PointToPoint p2p, PointToPoint.Op op, CallGate gate, String call) {
+        this(p2p, op, gate, call, null);
+    }
+
+    /**
+     * A persistent request (inactive until {@link #start()}), {@code op} its first operation, made done so that the
+     * first start may restart it.
+     */
+    MessageRequest(PointToPoint p2p, PointToPoint.Op op, CallGate gate, String call, Restart restart) {
         super(gate, call);
         this.p2p = p2p;
         this.op = op;
         this.gate = gate;
         this.call = call;
+        this.restart = restart;
+    }
+
+    /** Whether this is a persistent request ({@code sendInit}, {@code ssendInit}, {@code recvInit}). */
+    public boolean isPersistent() {
+        return restart != null;
+    }
+
+    /** A persistent request started and not yet reported finished; false for one that is not persistent. */
+    public boolean isActive() {
+        return active;
+    }
+
+    /**
+     * Starts a round of this persistent request, with the buffer, peer and tag it was made with (the buffer's bytes
+     * as they are now, for a send). Nothing is allocated for a standard send's or a receive's round.
+     *
+     * @throws IllegalStateException when it is not persistent, or still active (wait for or test it first)
+     */
+    public void start() {
+        gate.enter(call, ".start");
+        try {
+            if (restart == null) {
+                throw new IllegalStateException(call + ": start() is for persistent requests (sendInit, ssendInit,"
+                        + " recvInit); this one started when it was made");
+            }
+            if (active) {
+                throw new IllegalStateException(call + ": start of an active persistent request; wait for or test it"
+                        + " until it has finished first");
+            }
+            op = restart.start(op);
+            future = null;
+            active = true;
+            started = true;
+        } finally {
+            gate.exit();
+        }
     }
 
     /** Whether this is a receive (an {@code irecv}). */
@@ -45,6 +109,9 @@ public final class MessageRequest extends Request {
      * @throws IllegalStateException when it has not finished (await or test it first)
      */
     public Status status() {
+        if (restart != null && !active && !started) {
+            throw new IllegalStateException(call + ": the persistent request has not been started");
+        }
         if (!op.isDone()) {
             throw new IllegalStateException(call + ": the request has not finished yet");
         }
@@ -82,6 +149,9 @@ public final class MessageRequest extends Request {
     public boolean test() {
         gate.enter(call, ".test");
         try {
+            if (restart != null && !active) {
+                return true; // inactive: as MPI's test of an inactive persistent request
+            }
             return finished(p2p.await(op, System.nanoTime()));
         } finally {
             gate.exit();
@@ -93,6 +163,9 @@ public final class MessageRequest extends Request {
         while (true) {
             gate.enter(call, ".await");
             try {
+                if (restart != null && !active) {
+                    return true;
+                }
                 // Thread-safe: a turn at a time, so other threads may start and await calls meanwhile.
                 long turnEnd = gate.threadSafe() ? System.nanoTime() + TURN_NS : Long.MAX_VALUE;
                 if (finished(p2p.await(op, untilNs - turnEnd < 0 ? untilNs : turnEnd))) {
@@ -129,11 +202,12 @@ public final class MessageRequest extends Request {
         }
     }
 
-    /** After a wait or test: throws a receive's truncation; completes the future. */
+    /** After a wait or test: throws a receive's truncation; completes the future; a persistent one is inactive. */
     private boolean finished(boolean done) {
         if (!done) {
             return false;
         }
+        active = false;
         TruncatedMessageException t = truncation(op, call);
         if (future != null) {
             if (t != null) {

@@ -569,6 +569,53 @@ final class RailcollCommunicator implements Communicator {
     }
 
     @Override
+    public MessageRequest sendInit(MemorySegment data, int dest, int tag) {
+        return persistentSend("sendInit", data, dest, tag, false);
+    }
+
+    @Override
+    public MessageRequest ssendInit(MemorySegment data, int dest, int tag) {
+        return persistentSend("ssendInit", data, dest, tag, true);
+    }
+
+    /**
+     * A persistent send (decision 0163), checked now: a standard one restarts its one operation each round; a
+     * synchronous one starts a new one (see {@link PointToPoint#restart(PointToPoint.SendOp, MemorySegment)}).
+     */
+    private MessageRequest persistentSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
+        gate.enter(call);
+        try {
+            open();
+            checkSend(call, data, dest, tag);
+            return new MessageRequest(p2p, PointToPoint.unstartedSend(data.byteSize(), dest, tag, synchronous), gate,
+                    call, last -> {
+                        open();
+                        shared.router.usePointToPoint();
+                        return synchronous ? p2p.isend(data, dest, tag, true)
+                                : p2p.restart((PointToPoint.SendOp) last, data);
+                    });
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public MessageRequest recvInit(MemorySegment into, int source, int tag) {
+        gate.enter("recvInit");
+        try {
+            open();
+            checkRecv("recvInit", into, source, tag);
+            return new MessageRequest(p2p, PointToPoint.unstartedRecv(into, source, tag), gate, "recvInit", last -> {
+                open();
+                shared.router.usePointToPoint();
+                return p2p.restart((PointToPoint.RecvOp) last);
+            });
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
     public MessageRequest irecv(MemorySegment into, int source, int tag) {
         gate.enter("irecv");
         try {

@@ -51,7 +51,8 @@ public final class PointToPoint implements FrameSink {
 
     /** One send or receive in progress; done once its buffer is railcoll's no more. */
     public abstract static sealed class Op permits SendOp, RecvOp {
-        final long startNs = System.nanoTime();
+        /** When it (or a persistent request's current round) started: its deadline counts from here. Owner thread. */
+        long startNs = System.nanoTime();
         final int peer;
         final int tag;
         volatile boolean done;
@@ -246,10 +247,56 @@ public final class PointToPoint implements FrameSink {
 
     // ---- operations (owner thread) ----
 
+    /**
+     * A send of {@code bytes} to {@code dest} with {@code tag}, not started and counted done: the first operation of a
+     * persistent request, which its first start restarts (decision 0163).
+     */
+    public static SendOp unstartedSend(long bytes, int dest, int tag, boolean synchronous) {
+        SendOp op = new SendOp(dest, tag, bytes, synchronous);
+        op.matched = true;
+        op.done = true;
+        return op;
+    }
+
+    /** A receive into {@code into}, not posted and counted done: as {@link #unstartedSend}. */
+    public static RecvOp unstartedRecv(MemorySegment into, int source, int tag) {
+        RecvOp op = new RecvOp(into, source, tag);
+        op.done = true;
+        return op;
+    }
+
     /** Starts sending {@code data} to {@code dest} with {@code tag}; synchronous: done once the receiver matched it. */
     public SendOp isend(MemorySegment data, int dest, int tag, boolean synchronous) {
         engine.checkUsable();
-        SendOp op = new SendOp(dest, tag, data.byteSize(), synchronous);
+        return send(new SendOp(dest, tag, data.byteSize(), synchronous), data);
+    }
+
+    /**
+     * Starts {@code op} again, a standard send of a persistent request whose last round is done (decision 0163), with
+     * the same {@code data} (its current bytes). Nothing else reaches a done standard send: its frames have all been
+     * let go by the transports (their last act on it), and no synchronous answer refers to it. A synchronous send is
+     * never restarted (a late answer's reader thread may still be completing its previous round): its request makes a
+     * new one each round.
+     *
+     * @throws IllegalArgumentException for a synchronous send, or one not done
+     */
+    public SendOp restart(SendOp op, MemorySegment data) {
+        if (op.synchronous || !op.done || data.byteSize() != op.bytes) {
+            throw new IllegalArgumentException(who + ": " + op + " cannot be restarted (synchronous, not done, or its"
+                    + " data changed size)");
+        }
+        engine.checkUsable();
+        op.frames.reset();
+        op.matched = false;
+        op.startNs = System.nanoTime();
+        op.done = false;
+        return send(op, data);
+    }
+
+    private SendOp send(SendOp op, MemorySegment data) {
+        int dest = op.peer;
+        int tag = op.tag;
+        boolean synchronous = op.synchronous;
         if (dest == rank) {
             if (!intoPostedReceive(data, tag)) {
                 toItselfUnexpected(data, tag);
@@ -339,7 +386,32 @@ public final class PointToPoint implements FrameSink {
     /** Posts a receive into {@code into} from {@code source} ({@link #ANY}) with {@code tag} ({@link #ANY}). */
     public RecvOp irecv(MemorySegment into, int source, int tag) {
         engine.checkUsable();
-        RecvOp op = new RecvOp(into, source, tag);
+        return post(new RecvOp(into, source, tag));
+    }
+
+    /**
+     * Posts {@code op} again, the receive of a persistent request whose last round is done (decision 0163): a done
+     * receive is in no list and no message refers to it any more (its last frame's completion, under this object's
+     * lock, was the last touch), so its results are cleared and it is matched as a new one.
+     *
+     * @throws IllegalArgumentException when it is not done
+     */
+    public RecvOp restart(RecvOp op) {
+        if (!op.done) {
+            throw new IllegalArgumentException(who + ": " + op + " cannot be restarted before it is done");
+        }
+        engine.checkUsable();
+        op.source = ANY;
+        op.gotTag = ANY;
+        op.count = 0;
+        op.truncatedBytes = 0;
+        op.cancelled = false;
+        op.startNs = System.nanoTime();
+        op.done = false;
+        return post(op);
+    }
+
+    private RecvOp post(RecvOp op) {
         synchronized (this) {
             for (int i = 0; i < unexpected.size(); i++) {
                 Incoming m = unexpected.get(i);
