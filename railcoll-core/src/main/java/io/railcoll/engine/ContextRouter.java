@@ -68,6 +68,18 @@ public final class ContextRouter implements FrameSink {
     private volatile Transport[] transports = new Transport[0];
     /** Frames read ahead of their call while several communicators are open. */
     private final EarlyFrames early = new EarlyFrames();
+    /** How replayed frames reach their communicator: made once, so a replay makes no lambda (decision 0164). */
+    private final EarlyFrames.Target<Member> replayTo = new EarlyFrames.Target<>() {
+        @Override
+        public MemorySegment header(Member m, FrameHeader h) {
+            return deliverHeader(m, -1, h);
+        }
+
+        @Override
+        public void complete(Member m, FrameHeader h) {
+            deliverComplete(m, -1, h);
+        }
+    };
 
     public ContextRouter(int jobSize, SharedDriver driver) {
         this.jobSize = jobSize;
@@ -161,7 +173,7 @@ public final class ContextRouter implements FrameSink {
         }
         Member m = member(context);
         if (m != null) {
-            early.replay(context, h -> deliverHeader(m, -1, h), h -> deliverComplete(m, -1, h));
+            early.replay(context, m, replayTo);
         }
     }
 

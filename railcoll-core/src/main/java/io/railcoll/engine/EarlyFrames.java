@@ -4,41 +4,59 @@ import io.railcoll.transport.FrameHeader;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
- * DATA frames read ahead of their call (or of their communicator) while a rank has several communicators open,
- * kept with a copy of their header until the call is posted; see {@link ContextRouter}. Bounded: past
- * {@link #LIMIT_BYTES} held, {@link #hold} refuses and the connection pauses as it would with one communicator.
+ * DATA frames read ahead of their call (or of their communicator) while a rank has several communicators open or uses
+ * point-to-point messages, kept with a copy of their header until the call is posted; see {@link ContextRouter}.
+ * Bounded: past {@link #LIMIT_BYTES} held, {@link #hold} refuses and the connection pauses as it would with one
+ * communicator.
+ *
+ * <p>The payload must be copied (the call that will take it is not posted, so there is nowhere else to land it, and
+ * pausing the connection instead could hold back a point-to-point message this rank waits for, decision 0080); the
+ * records that hold it are not made per frame (decision 0164): a replayed frame's record and its memory are kept for
+ * the next early frame, at most {@link #SPARES} of them, each at most {@link #SPARE_BYTES}, so what stays allocated is
+ * bounded whatever the traffic. The frames arriving are a short list searched by the connection's header object, not a
+ * hash map (whose node is one allocation per frame).
  *
  * <p>Threading: {@link #hold} and {@link #completeIfHeld} on the thread that reads the frame's connection (several
- * connections at once), {@link #replay} on any thread; the lists are guarded by this object. Allocates only for
- * frames that arrive early.
+ * connections at once), {@link #replay} on any thread; the lists are guarded by this object.
  */
 final class EarlyFrames {
     /** Most payload bytes held at once (every communicator together). */
     static final long LIMIT_BYTES = 64L << 20;
+    /** Records kept for reuse after their frame was replayed. */
+    static final int SPARES = 32;
+    /** The largest payload memory a kept record may hold: larger frames' records are dropped once replayed. */
+    static final int SPARE_BYTES = 16 << 10;
 
     /** A frame read early: its header (the job's rank numbering) and payload, complete once all of it arrived. */
     private static final class Held {
         final FrameHeader header = new FrameHeader();
+        /** Payload memory, at least the frame's length (a reused record's may be longer). */
         final MemorySegment payload;
+        /** The connection's header object while the payload arrives (identity), else null. */
+        FrameHeader arrivingAs;
         boolean complete;
 
-        Held(FrameHeader h) {
-            header.copyFrom(h);
-            payload = MemorySegment.ofArray(new byte[h.fragLength]);
+        Held(int capacity) {
+            payload = MemorySegment.ofArray(new byte[capacity]);
         }
     }
 
-    /** Frames whose payload is arriving, by the connection's header object (identity). */
-    private final Map<FrameHeader, Held> arriving = new ConcurrentHashMap<>();
+    /** How {@link #replay} hands a frame to the communicator of {@code member}; made once by the router. */
+    interface Target<M> {
+        /** Where the frame's payload goes, or null while its call is not posted. */
+        MemorySegment header(M member, FrameHeader h);
+
+        void complete(M member, FrameHeader h);
+    }
+
+    /** Frames whose payload is arriving. */
+    private final List<Held> arriving = new ArrayList<>();
     private final List<Held> held = new ArrayList<>();
+    private final Held[] spares = new Held[SPARES];
+    private int spareCount;
     private long heldBytes;
     private volatile boolean empty = true;
 
@@ -51,13 +69,29 @@ final class EarlyFrames {
         if (heldBytes + h.fragLength > LIMIT_BYTES) {
             return null;
         }
-        Held f = new Held(h);
+        Held f = record(h.fragLength);
+        f.header.copyFrom(h);
+        f.arrivingAs = h;
+        f.complete = false;
         heldBytes += h.fragLength;
         held.add(f);
-        arriving.put(h, f);
+        arriving.add(f);
         empty = false;
         h.landingOffset = 0;
         return f.payload;
+    }
+
+    /** A kept record whose memory holds {@code bytes}, or a new one. */
+    private Held record(int bytes) {
+        for (int i = 0; i < spareCount; i++) {
+            Held f = spares[i];
+            if (f.payload.byteSize() >= bytes) {
+                spares[i] = spares[--spareCount];
+                spares[spareCount] = null;
+                return f;
+            }
+        }
+        return new Held(bytes);
     }
 
     /** Whether {@code h} is the header of a frame being held; if so, its payload is now complete. */
@@ -65,34 +99,43 @@ final class EarlyFrames {
         if (empty) {
             return false;
         }
-        Held f = arriving.remove(h);
-        if (f == null) {
+        synchronized (this) {
+            for (int i = 0; i < arriving.size(); i++) {
+                Held f = arriving.get(i);
+                if (f.arrivingAs == h) {
+                    arriving.remove(i);
+                    f.arrivingAs = null;
+                    f.complete = true;
+                    return true;
+                }
+            }
             return false;
         }
-        synchronized (this) {
-            f.complete = true;
-        }
-        return true;
     }
 
     /**
-     * Offers every complete frame of {@code context}, oldest first, to {@code header} (which returns where its
-     * payload goes, or null while its call is not posted); copies the payload there and calls {@code complete}.
+     * Offers every complete frame of {@code context}, oldest first, to {@code target} for {@code member}; copies the
+     * payload where it says and completes the frame there.
      */
-    synchronized void replay(long context, Function<FrameHeader, MemorySegment> header, Consumer<FrameHeader> complete) {
-        for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
-            Held f = it.next();
+    synchronized <M> void replay(long context, M member, Target<M> target) {
+        for (int i = 0; i < held.size(); ) {
+            Held f = held.get(i);
             if (!f.complete || f.header.context != context) {
+                i++;
                 continue;
             }
-            MemorySegment target = header.apply(f.header);
-            if (target == null) {
+            MemorySegment to = target.header(member, f.header);
+            if (to == null) {
+                i++;
                 continue;
             }
-            MemorySegment.copy(f.payload, 0, target, f.header.landingOffset, f.header.fragLength);
-            it.remove();
+            MemorySegment.copy(f.payload, 0, to, f.header.landingOffset, f.header.fragLength);
+            held.remove(i);
             heldBytes -= f.header.fragLength;
-            complete.accept(f.header);
+            target.complete(member, f.header);
+            if (spareCount < SPARES && f.payload.byteSize() <= SPARE_BYTES) {
+                spares[spareCount++] = f;
+            }
         }
         empty = held.isEmpty();
     }
