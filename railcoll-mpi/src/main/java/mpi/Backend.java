@@ -161,7 +161,7 @@ interface Backend {
 
     /**
      * Starts {@link #allgatherv(MemorySegment, MemorySegment, long[], long[])}: the blocks land in {@code recv} (the
-     * program's memory) at their byte displacements. The arrays are read only during this call (decision 0162).
+     * program's memory) at their byte displacements. The arrays are read only during this call (decision 0087).
      */
     Pending iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs);
 

@@ -620,7 +620,7 @@ final class Call {
 
     /**
      * {@code iAllGatherv} into a buffer railcoll lands in as it is ({@link Transfer#landsInPlace}): railcoll-core's
-     * non-blocking all-gatherv straight into the program's memory at the blocks' byte displacements (decision 0162);
+     * non-blocking all-gatherv straight into the program's memory at the blocks' byte displacements (decision 0087);
      * nothing is left for the end. The arrays are the reusable call's: railcoll-core reads them only while starting.
      */
     Pending iallgathervInPlace(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {

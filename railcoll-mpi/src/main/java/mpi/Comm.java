@@ -31,7 +31,7 @@ public class Comm implements Freeable, Cloneable {
     private final Staging staging = new Staging();
     /**
      * The stagings of finished non-blocking operations, for the next ones (decision 0150): taken and given back by
-     * compare-and-set, no lock (decision 0162), as {@link #spareOperations}.
+     * compare-and-set, no lock (decision 0087), as {@link #spareOperations}.
      */
     private final java.util.concurrent.atomic.AtomicReferenceArray<Staging> spareStagings =
             new java.util.concurrent.atomic.AtomicReferenceArray<>(4);
@@ -1189,7 +1189,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Starts {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}. Into a buffer railcoll lands in
      * as it is (a direct buffer of a contiguous type), railcoll-core's non-blocking all-gatherv puts every block at its
-     * displacement in the program's memory, with no copy here (decision 0162); into any other (a heap array), an
+     * displacement in the program's memory, with no copy here (decision 0087); into any other (a heap array), an
      * all-gather of blocks padded to the largest runs in the request's staging, each block put at its displacement
      * when it finishes. Inline on the reusable call, as {@link #iBcast}.
      */

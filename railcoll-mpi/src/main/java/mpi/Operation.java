@@ -14,7 +14,7 @@ package mpi;
  *
  * <p>Threads: one at a time, as MPI has it for a request (two threads completing one request is erroneous, MPI 3.1
  * section 12.4.2), at every thread level. Ownership is a state word taken by compare-and-set, not a monitor (issue
- * 21: hot paths take no locks; decision 0162): a test, wait or status takes it for its duration and a thread that
+ * 21: hot paths take no locks; decision 0087): a test, wait or status takes it for its duration and a thread that
  * finds it taken gets an {@code MPI.ERR_REQUEST} error naming the call instead of waiting behind the other. The
  * compare-and-set and its release order the plain fields from one holder to the next, as the monitor did, so a request
  * started by one thread may be completed by another that the program ordered after it.

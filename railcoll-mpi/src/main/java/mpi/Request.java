@@ -176,7 +176,7 @@ public class Request implements Freeable {
 
     /**
      * After a test or wait of {@code o} threw: the handle becomes null if the operation failed, not if the error was
-     * that another thread is inside it (decision 0162), whose own wait completes the request.
+     * that another thread is inside it (decision 0087), whose own wait completes the request.
      */
     void completeIfOver(Operation o) {
         if (o.over()) {

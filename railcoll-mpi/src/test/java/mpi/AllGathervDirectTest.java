@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * what MPI says must be there, with the same call on heap arrays (the staged path) beside it: uneven counts, zero
  * counts (some ranks, and all), a receive buffer at an offset ({@code MPI.slice}), displacements with gaps and in
  * reverse rank order (the bytes in the gaps must stay as they were), an {@code INT} type, and in place. Each case runs
- * blocking and non-blocking ({@code iAllGatherv} and its wait, which lands in the same places, decision 0162; on heap
+ * blocking and non-blocking ({@code iAllGatherv} and its wait, which lands in the same places, decision 0087; on heap
  * buffers it stages).
  */
 class AllGathervDirectTest {

@@ -197,7 +197,7 @@ class MpiLayerAllocationTest {
 
     /**
      * The other calls on bytes (decision 0150): allToAll, allGatherv within {@link #BOUND_BYTES}; iBcast and iAllGatherv
-     * (decision 0162: landing in the direct buffer, as allGatherv does) with their waits within {@link #REQUEST_BYTES},
+     * (decision 0087: landing in the direct buffer, as allGatherv does) with their waits within {@link #REQUEST_BYTES},
      * the request a non-blocking call of the bindings returns (scan and iAllReduce are
      * among {@link #cases}); send then recv to this rank within {@link #P2P_BYTES}.
      */

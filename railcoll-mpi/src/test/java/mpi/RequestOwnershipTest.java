@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A request is used by one thread at a time, and the operation behind it takes no lock (decision 0162): on 2 real
+ * A request is used by one thread at a time, and the operation behind it takes no lock (decision 0087): on 2 real
  * ranks ({@link InProcessComms}), rank 0 waits for an iRecv in one thread while a second thread tests the same
  * request. The second must get a prompt {@code MPI.ERR_REQUEST} error that names the misuse, not queue behind the
  * wait (a monitor made it wait until the message came, which here only comes after the error was seen), and the error

@@ -1188,7 +1188,7 @@ public interface Communicator extends AutoCloseable {
      * A persistent {@link #isend} (MPI_Send_init): checked now, inactive until {@link MessageRequest#start()}, which
      * sends {@code data}'s bytes as they are then to {@code dest} with {@code tag}; a wait or test that reports the
      * round finished makes it inactive again, to be started anew. A loop of start and wait allocates nothing per
-     * message (decision 0163). {@code data} is railcoll's while a round is active.
+     * message (decision 0088). {@code data} is railcoll's while a round is active.
      */
     default MessageRequest sendInit(MemorySegment data, int dest, int tag) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no point-to-point messages");

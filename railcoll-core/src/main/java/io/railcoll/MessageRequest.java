@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Persistent requests</b> ({@link Communicator#sendInit}, {@link Communicator#ssendInit},
  * {@link Communicator#recvInit}, as MPI's): made inactive, run by each {@link #start()} with the arguments they were
  * made with, and inactive again once a wait or test has reported the round finished. A standard send's and a
- * receive's rounds reuse one operation (decision 0163), so a loop of start and wait makes no request or operation per
+ * receive's rounds reuse one operation (decision 0088), so a loop of start and wait makes no request or operation per
  * message; a synchronous send makes a new operation each round. A wait or test of an inactive one returns at once.
  *
  * <p>Threading: under the communicator's thread contract, as {@link Request}.

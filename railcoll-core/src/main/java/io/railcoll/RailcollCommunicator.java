@@ -579,7 +579,7 @@ final class RailcollCommunicator implements Communicator {
     }
 
     /**
-     * A persistent send (decision 0163), checked now: a standard one restarts its one operation each round; a
+     * A persistent send (decision 0088), checked now: a standard one restarts its one operation each round; a
      * synchronous one starts a new one (see {@link PointToPoint#restart(PointToPoint.SendOp, MemorySegment)}).
      */
     private MessageRequest persistentSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {

@@ -41,7 +41,7 @@ class PerCallAllocationTest {
     static final long REQUEST_BOUND = 64;
     /**
      * Bytes per non-blocking v-variant call: its Request and the packed call it hands the engine (88 B when escape
-     * analysis removes neither), with the same slack. Before decision 0162 the non-blocking all-gatherv made 120-152 B
+     * analysis removes neither), with the same slack. Before decision 0087 the non-blocking all-gatherv made 120-152 B
      * (a copy of the counts and of the displacements, and the start's lambda, besides).
      */
     static final long V_REQUEST_BOUND = 104;
@@ -53,7 +53,7 @@ class PerCallAllocationTest {
      */
     static final long MESSAGE_PAIR_BOUND = 640;
     /**
-     * Bytes per round of a persistent receive and send ({@code recvInit}/{@code sendInit}, decision 0163) with both
+     * Bytes per round of a persistent receive and send ({@code recvInit}/{@code sendInit}, decision 0088) with both
      * waits: no request and no operation per round; what is left is the receiver's record of each incoming message
      * and, when a message arrives before its receive is posted, its copy in the unexpected store (160-196 B when
      * measured, against 310-353 B for the irecv+isend pair, whose two requests and two operations this bound leaves no
@@ -84,7 +84,7 @@ class PerCallAllocationTest {
                     "allgather.ring", "allreduce.recursive-doubling"}));
             over.addAll(measure("1 node x2", ranks, null, messageCases()));
             // Once point-to-point was used, early collective frames are held, not paused: their records are reused
-            // (decision 0164; before, about 200 B per call here).
+            // (decision 0089; before, about 200 B per call here).
             over.addAll(measure("1 node x2 engine after point-to-point", ranks, new String[]{"barrier.shm-flags",
                     "broadcast.shm-pipeline", "allgather.ring", "allreduce.recursive-doubling"}));
             assertNone(over);
@@ -171,7 +171,7 @@ class PerCallAllocationTest {
     /**
      * 64-byte blocks (8 longs for the all-reduce, into SUM); root 1 for the broadcast; the all-gatherv with the same
      * counts and displacements at every call (its block layouts kept, decision 0160; before, 208 bytes a call), and
-     * its non-blocking form (started inline with the caller's arrays, decision 0162; before, 120-152 bytes a call).
+     * its non-blocking form (started inline with the caller's arrays, decision 0087; before, 120-152 bytes a call).
      */
     private static List<Case> cases() {
         return List.of(
@@ -194,7 +194,7 @@ class PerCallAllocationTest {
     /**
      * Point-to-point, measured after the collectives; the collectives are then measured again: once a communicator
      * has used point-to-point, frames that arrive before their call is posted are held in the router's memory instead
-     * of pausing their connection (decision 0080), in records reused from frame to frame (decision 0164; before,
+     * of pausing their connection (decision 0080), in records reused from frame to frame (decision 0089; before,
      * about 200 B per call in the one-node engine pass).
      */
     private static List<Case> messageCases() {

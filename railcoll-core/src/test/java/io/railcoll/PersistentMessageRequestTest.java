@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Persistent point-to-point requests ({@code sendInit}, {@code ssendInit}, {@code recvInit}, decision 0163) between
+ * Persistent point-to-point requests ({@code sendInit}, {@code ssendInit}, {@code recvInit}, decision 0088) between
  * real in-process ranks, over TCP (two nodes) and over shared memory (one node): many rounds of start and wait (and a
  * test loop), the send buffer changed between rounds and every received byte and status checked; a receive from any
  * source (the synchronous sender's tag: a peer's standard sends may run a round ahead); a synchronous persistent send; a persistent send and receive to this

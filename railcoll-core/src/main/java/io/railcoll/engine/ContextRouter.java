@@ -68,7 +68,7 @@ public final class ContextRouter implements FrameSink {
     private volatile Transport[] transports = new Transport[0];
     /** Frames read ahead of their call while several communicators are open. */
     private final EarlyFrames early = new EarlyFrames();
-    /** How replayed frames reach their communicator: made once, so a replay makes no lambda (decision 0164). */
+    /** How replayed frames reach their communicator: made once, so a replay makes no lambda (decision 0089). */
     private final EarlyFrames.Target<Member> replayTo = new EarlyFrames.Target<>() {
         @Override
         public MemorySegment header(Member m, FrameHeader h) {

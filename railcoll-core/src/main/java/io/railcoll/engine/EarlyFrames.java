@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <p>The payload must be copied (the call that will take it is not posted, so there is nowhere else to land it, and
  * pausing the connection instead could hold back a point-to-point message this rank waits for, decision 0080); the
- * records that hold it are not made per frame (decision 0164): a replayed frame's record and its memory are kept for
+ * records that hold it are not made per frame (decision 0089): a replayed frame's record and its memory are kept for
  * the next early frame, at most {@link #SPARES} of them, each at most {@link #SPARE_BYTES}, so what stays allocated is
  * bounded whatever the traffic. The frames arriving are a short list searched by the connection's header object, not a
  * hash map (whose node is one allocation per frame).

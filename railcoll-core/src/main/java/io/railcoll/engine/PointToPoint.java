@@ -249,7 +249,7 @@ public final class PointToPoint implements FrameSink {
 
     /**
      * A send of {@code bytes} to {@code dest} with {@code tag}, not started and counted done: the first operation of a
-     * persistent request, which its first start restarts (decision 0163).
+     * persistent request, which its first start restarts (decision 0088).
      */
     public static SendOp unstartedSend(long bytes, int dest, int tag, boolean synchronous) {
         SendOp op = new SendOp(dest, tag, bytes, synchronous);
@@ -272,7 +272,7 @@ public final class PointToPoint implements FrameSink {
     }
 
     /**
-     * Starts {@code op} again, a standard send of a persistent request whose last round is done (decision 0163), with
+     * Starts {@code op} again, a standard send of a persistent request whose last round is done (decision 0088), with
      * the same {@code data} (its current bytes). Nothing else reaches a done standard send: its frames have all been
      * let go by the transports (their last act on it), and no synchronous answer refers to it. A synchronous send is
      * never restarted (a late answer's reader thread may still be completing its previous round): its request makes a
@@ -390,7 +390,7 @@ public final class PointToPoint implements FrameSink {
     }
 
     /**
-     * Posts {@code op} again, the receive of a persistent request whose last round is done (decision 0163): a done
+     * Posts {@code op} again, the receive of a persistent request whose last round is done (decision 0088): a done
      * receive is in no list and no message refers to it any more (its last frame's completion, under this object's
      * lock, was the last touch), so its results are cleared and it is matched as a new one.
      *
