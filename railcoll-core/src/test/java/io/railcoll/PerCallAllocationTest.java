@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * all-gather, all-reduce, barrier and broadcast, blocking and non-blocking, through the engine over TCP, through the
  * engine over shared memory (frames and node steps) and through the node collectives. Measured with the thread's
  * allocated bytes ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) over many calls; the mean per call
- * is asserted, so a rare allocation (a map resized once, a JIT deoptimisation) does not fail it, but anything made on
- * every call or every frame does. The figures are printed as PER-CALL-ALLOCATION lines (docs/results/per-call.md).
+ * is asserted (the smallest of {@link #ROUNDS} rounds), so a rare allocation (a map resized once, a JIT
+ * deoptimisation) does not fail it, but anything made on every call or every frame does. The figures are printed as PER-CALL-ALLOCATION lines (docs/results/per-call.md).
  *
  * <p>The bound for a blocking call is {@link #BLOCKING_BOUND} bytes; a non-blocking one may allocate its
  * {@link Request}, which the caller keeps, and nothing else ({@link #REQUEST_BOUND}). Before decision 0127 these
@@ -30,7 +30,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PerCallAllocationTest {
     private static final Config CONFIG = Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(60));
     private static final int WARMUP = 4000;
-    private static final int CALLS = 4000;
+    private static final int CALLS = 2000;
+    /**
+     * Rounds of {@link #CALLS} per case; the smallest mean is kept, so that a one-off burst in one round (a view made
+     * again after a collection, a deoptimisation on a loaded host: once 67 B per ibroadcast call over a round) does not
+     * fail a case, while an allocation made at every call shows in every round.
+     */
+    private static final int ROUNDS = 3;
     /**
      * Bytes per blocking call, mean over {@link #CALLS}. None is made on purpose (every case measured 0-3 bytes); the
      * slack is for rare allocations spread over the calls (a pool growing once, a deoptimisation), and stays below one
@@ -56,7 +62,7 @@ class PerCallAllocationTest {
      * Bytes per round of a persistent receive and send ({@code recvInit}/{@code sendInit}, decision 0088) with both
      * waits: no request and no operation per round; what is left is the receiver's record of each incoming message
      * and, when a message arrives before its receive is posted, its copy in the unexpected store (160-196 B when
-     * measured, against 310-353 B for the irecv+isend pair, whose two requests and two operations this bound leaves no
+     * measured, against 310-448 B for the irecv+isend pair, whose two requests and two operations this bound leaves no
      * room for).
      */
     static final long PERSISTENT_PAIR_BOUND = 260;
@@ -121,12 +127,15 @@ class PerCallAllocationTest {
                     for (int i = 0; i < WARMUP; i++) {
                         call.run(c, send, recv, sum);
                     }
-                    long before = threads.getThreadAllocatedBytes(tid);
-                    for (int i = 0; i < CALLS; i++) {
-                        call.run(c, send, recv, sum);
+                    long least = Long.MAX_VALUE;
+                    for (int round = 0; round < ROUNDS; round++) {
+                        long before = threads.getThreadAllocatedBytes(tid);
+                        for (int i = 0; i < CALLS; i++) {
+                            call.run(c, send, recv, sum);
+                        }
+                        least = Math.min(least, (threads.getThreadAllocatedBytes(tid) - before) / CALLS);
                     }
-                    long after = threads.getThreadAllocatedBytes(tid);
-                    perCall.set(k * n + c.rank(), (after - before) / CALLS);
+                    perCall.set(k * n + c.rank(), least);
                 }
             });
         }
