@@ -115,19 +115,22 @@ class CheckJobsSystemTest {
          * ring likewise.
          */
         String refusals(Placement p) {
-            int counts = args.stream().filter(a -> a.startsWith("counts=")).findFirst().orElseThrow()
-                    .split("=")[1].split(",").length;
             return switch (app) {
                 case "allreduce" -> {
                     long refusing = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE).stream()
                             .filter(a -> !a.deterministic())
                             .filter(a -> RankOrder.refusesNonCommutative(a.id(), Collective.ALLREDUCE, p))
                             .count();
-                    yield " cases, " + refusing * counts + " refused, ";
+                    yield " cases, " + refusing * counts() + " refused, ";
                 }
-                case "reductions" -> " cases, " + counts + " refused, ";
+                case "reductions" -> " cases, " + counts() + " refused, ";
                 default -> null;
             };
+        }
+
+        private int counts() {
+            return args.stream().filter(a -> a.startsWith("counts=")).findFirst().orElseThrow()
+                    .split("=")[1].split(",").length;
         }
 
         @Override
