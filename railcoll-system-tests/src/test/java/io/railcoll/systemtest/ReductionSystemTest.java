@@ -24,9 +24,8 @@ class ReductionSystemTest {
 
     @ParameterizedTest(name = "placement {0}, {1} rails, counts {2}")
     @CsvSource(delimiter = ';', value = {
-            "3,4,2;  2; 0,1,7,30001",
-            "3,4,2;  1; 1,4099",
-            "1x5;    1; 0,1,7,50021",
+            // 3,4,2 on 2 rails (counts 0,1,7,30001) and on 1 (1,4099), 1x5 on 1 (0,1,7,50021): CheckJobsSystemTest,
+            // in one job with the other classes' checks of that placement and rails (decision 0082)
             "1x5;    2; 1,7",
             "5x1;    2; 0,7,4099",
     })

@@ -25,9 +25,9 @@ class SubcommSystemTest {
     @ParameterizedTest(name = "placement {0}, {1} rails, engine {2}")
     @CsvSource(delimiter = ';', value = {
             // 2 rails on the single engine are covered by 4x1; a 3,4,2 row of it cost the suite a minute and a half
-            "3,4,2; 1; single",
+            // 3,4,2 on 1 rail and 1x5 on 1, single engine (the default): CheckJobsSystemTest, in one job with the
+            // other classes' checks of that placement and rails (decision 0082)
             "3,4,2; 2; threaded",
-            "1x5;   1; single",
             "4x1;   2; single",
     })
     void everyCommunicatorRunsEveryCollectiveByteForByte(String placement, int rails, String engine) {
