@@ -242,7 +242,10 @@ public final class BenchApp implements RankApp {
                     // loop, the first 6000 timed calls of a 1-byte node all-gather with 4 ranks measured 10-140 us,
                     // the steady state 5.5 us.
                     samplePoint(comm, o, s, r, JitWarmup.callsAt(i), times, allTimes);
-                    calls += JitWarmup.callsAt(i);
+                    // And pass 0's sizing, with its 8-byte broadcast: left out, that broadcast's first call in pass 0
+                    // deoptimized the broadcast path the control flags share, and C2 recompiled it inside samples.
+                    iterationsFor(comm, o, s, r);
+                    calls += JitWarmup.callsAt(i) + 4;
                 }
             }
             return calls;

@@ -37,6 +37,13 @@ public final class JitWarmup {
     private static final long QUIET_PER_MILLE = 50;
     /** A warm-up waits for quiet compilers for at most this many times its time budget. */
     private static final long QUIET_CAP_FACTOR = 40;
+    /**
+     * The shortest stretch over which a rank judges its compilers. The JVM counts compilation time in whole
+     * milliseconds, and on 16 processors a round takes a few of them: judged round by round, a compilation that
+     * straddled two rounds read as 0 in one and as hundreds of per mille in the other, and the warm-up ended while C2
+     * was still recompiling the engine (that recompilation then landed in the samples and tripled some medians).
+     */
+    static final long WINDOW_NS = 250_000_000L;
 
     private JitWarmup() {
     }
@@ -72,13 +79,11 @@ public final class JitWarmup {
         long calls = 0;
         long rounds = 0;
         long busiest;
+        CompilerWindow window = new CompilerWindow(start, compilationMs(jit));
         while (true) {
-            long roundStart = System.nanoTime();
-            long compiledMs = compilationMs(jit);
             calls += round.getAsLong();
             rounds++;
-            long roundNs = Math.max(1, System.nanoTime() - roundStart);
-            busy.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, (compilationMs(jit) - compiledMs) * 1_000_000_000L / roundNs);
+            busy.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, window.perMille(System.nanoTime(), compilationMs(jit)));
             comm.gather(busy, busies, 0);
             busiest = 0;
             boolean again = false;
@@ -111,6 +116,31 @@ public final class JitWarmup {
     static boolean goOn(long elapsedNs, long budgetNs, long calls, long busiestPerMille) {
         return elapsedNs < budgetNs || calls < CALLS && elapsedNs < CAP_FACTOR * budgetNs
                 || busiestPerMille > QUIET_PER_MILLE && elapsedNs < QUIET_CAP_FACTOR * budgetNs;
+    }
+
+    /**
+     * A rank's compilers judged over stretches of at least {@link #WINDOW_NS}: {@link #perMille} answers the busy share
+     * of the last whole stretch, and {@link Long#MAX_VALUE} (busy) until the first one has passed.
+     */
+    static final class CompilerWindow {
+        private long windowStartNs;
+        private long windowStartMs;
+        private long lastPerMille = Long.MAX_VALUE;
+
+        CompilerWindow(long nowNs, long compiledMs) {
+            windowStartNs = nowNs;
+            windowStartMs = compiledMs;
+        }
+
+        long perMille(long nowNs, long compiledMs) {
+            long elapsed = nowNs - windowStartNs;
+            if (elapsed >= WINDOW_NS) {
+                lastPerMille = (compiledMs - windowStartMs) * 1_000_000_000L / elapsed;
+                windowStartNs = nowNs;
+                windowStartMs = compiledMs;
+            }
+            return lastPerMille;
+        }
     }
 
     /** Milliseconds this JVM's compilers have spent so far, or 0 where the JVM does not say. */

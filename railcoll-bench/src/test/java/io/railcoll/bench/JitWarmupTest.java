@@ -2,6 +2,7 @@ package io.railcoll.bench;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,5 +33,15 @@ class JitWarmupTest {
     void stopsOnceTheBudgetAndCallsAreDoneAndTheCompilersAreQuiet() {
         assertFalse(JitWarmup.goOn(BUDGET, BUDGET, JitWarmup.CALLS, QUIET));
         assertFalse(JitWarmup.goOn(BUDGET, BUDGET, JitWarmup.CALLS, 0));
+    }
+
+    @Test
+    void judgesTheCompilersOnlyOverWholeWindows() {
+        JitWarmup.CompilerWindow w = new JitWarmup.CompilerWindow(0, 1000);
+        assertEquals(Long.MAX_VALUE, w.perMille(JitWarmup.WINDOW_NS - 1, 1000), "busy until a window has passed");
+        // 25 ms of compiling over a 250 ms window: 100 per mille, kept until the next window closes.
+        assertEquals(100, w.perMille(JitWarmup.WINDOW_NS, 1025));
+        assertEquals(100, w.perMille(JitWarmup.WINDOW_NS + 5_000_000L, 1025));
+        assertEquals(0, w.perMille(2 * JitWarmup.WINDOW_NS, 1025));
     }
 }
