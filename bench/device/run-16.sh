@@ -13,12 +13,15 @@
 #                                    $OUT/device-16.tar.gz (or bench-out/device-16 without $OUT), one file because the
 #                                    device returns at most 8
 #
-# Steps, each under its own deadline so one that hangs leaves time for the rest (seconds in STEP_S):
+# Steps, each under its own deadline (STEP_S seconds) and all under one (TOTAL_S, from the script's start: the device
+# call's limit is 600 s), so one that hangs leaves time for the rest and a step that no longer fits is skipped with a
+# line saying so:
 #   one node, 16 ranks, Open MPI as the peer in the same run:
 #     barrier (auto, barrier.shm, barrier.dissemination)           issue 21: at most 1.0x Open MPI
 #     broadcast 1 B, 1 KiB, 64 KiB, 1 MiB (auto)                   issue 21: at most 1.0x at 64 KiB and 1 MiB
 #     allgather and gather 1 B .. 1 MiB (auto)                     issue 21: nothing slower than before
 #     allreduce of doubles 8 B .. 16 MiB (auto)                    issue 22: at most 1.0x at every size
+#     the floor (bench/node-floor.c) at 1 B, 1 KiB and 4 KiB (its largest block)
 #     the mpi program (bench/mpi/MpiBench.java), allreduce and allgather 8 B .. 1 MiB: railcoll-mpi over railcoll's
 #     own API, alternating sample by sample                        issue 23: at most 1.1x
 #   4x4 namespace testbed, 2 rails at 2 Gbit/s (skipped, with a line saying so, where namespaces cannot be made):
@@ -41,9 +44,10 @@ case "$mode" in
     cp bench/device/run-16.sh .bundle/run-16.sh
     du -sh .bundle
     exit 0 ;;
-  smoke) rpn=2; mpi_sizes="8 1024"; sizes_small=1,64k; sizes_reduce=8,8k; samples=3; warm=500; STEP_S=${STEP_S:-240} ;;
+  smoke) rpn=2; mpi_sizes="8 1024"; sizes_small=1,64k; sizes_reduce=8,8k; samples=3; warm=500; STEP_S=${STEP_S:-240}
+         TOTAL_S=${TOTAL_S:-900} ;;
   run) rpn=16; sizes_small=1,1k,64k,1m; sizes_reduce=8,128,1k,8k,128k,1m,8m,16m; samples=7; warm=2000
-       STEP_S=${STEP_S:-150} ;;
+       STEP_S=${STEP_S:-120} TOTAL_S=${TOTAL_S:-520} ;;
   *) echo "usage: bench/device/run-16.sh prepare|smoke|run" >&2; exit 2 ;;
 esac
 
@@ -54,6 +58,9 @@ if [ "$mode" = smoke ]; then out=bench-out/device-16-smoke; else out=${OUT:+$OUT
 rm -rf "$out"; mkdir -p "$out"
 log="$out/run.log"
 say() { echo "$*" | tee -a "$log"; }
+started=$(date +%s)
+# Seconds a step may take now: STEP_S, or what is left of TOTAL_S less 15 s to pack the results.
+budget() { local left=$(( TOTAL_S - ($(date +%s) - started) - 15 )); echo $(( left < STEP_S ? left : STEP_S )); }
 
 # What the machine is, so the figures name it.
 { echo "== machine $(date -u +%FT%TZ)"; uname -a; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2
@@ -66,15 +73,19 @@ fi
 testbed=yes
 if ! ip netns add rc16-probe >/dev/null 2>&1; then
   testbed=no; say "run-16: network namespaces cannot be made here: the 4x4 testbed steps are skipped"
-else
-  ip netns del rc16-probe
+elif ! { ip link add rc16-a type veth peer name rc16-b && tc qdisc add dev rc16-a root tbf rate 2gbit burst 256k \
+         latency 50ms; } >> "$log" 2>&1; then
+  testbed=no; say "run-16: veth pairs or tc's tbf cannot be made here: the 4x4 testbed steps are skipped"
 fi
+ip link del rc16-a >/dev/null 2>&1; ip netns del rc16-probe >/dev/null 2>&1
 
 # One step: a name, then the rcb arguments. Its output goes to $out/NAME.txt, its CSV to $out/NAME.csv.
 step() {
   local name=$1; shift
-  say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg): rcb $*"
-  timeout --kill-after=10 "$STEP_S" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" --csv "$out/$name.csv" \
+  local limit; limit=$(budget)
+  if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
+  say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb $*"
+  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" --csv "$out/$name.csv" \
       > "$out/$name.txt" 2>&1
   local rc=$?
   say "   rc=$rc"
@@ -84,33 +95,46 @@ one=(--network loopback --nodes 1 --ranks-per-node "$rpn" --samples "$samples" -
 nets=(--netns --rail-rate 2gbit --rails 2 --samples "$samples" --jit-warmup-ms "$warm" --no-report)
 [ "$mode" = smoke ] && tb=(--nodes 2 --ranks-per-node 2) || tb=(--nodes 4 --ranks-per-node 4)
 
-step node-barrier bench "${one[@]}" --collective barrier --algorithms auto,barrier.shm,barrier.dissemination \
-    --peer "$peer"
-step node-broadcast bench "${one[@]}" --collective broadcast --algorithms auto --sizes "$sizes_small" --peer "$peer"
-step node-allgather bench "${one[@]}" --collective allgather --algorithms auto --sizes "$sizes_small" --peer "$peer"
-step node-gather bench "${one[@]}" --collective gather --algorithms auto --sizes "$sizes_small" --peer "$peer"
-step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto --sizes "$sizes_reduce" --peer "$peer"
+# The floor of a process-per-rank design on this machine (bench/node-floor.c: mailboxes, nothing else).
+floor_step() {
+  [ "$peer" != none ] || return 0
+  say "== node-floor $(date -u +%T): bench/node-floor.c with $rpn ranks"
+  cc -O2 -o "$out/node-floor" bench/node-floor.c >> "$log" 2>&1 \
+    && timeout --kill-after=5 "$(budget)" "$out/node-floor" "$rpn" "$samples" 2000 1,1024,4096 > "$out/node-floor.csv" 2>&1
+  say "   rc=$?"; cat "$out/node-floor.csv" >> "$log"; rm -f "$out/node-floor"
+}
 # The mpi program: railcoll-mpi against railcoll's own API, alternating sample by sample (bench/mpi-overhead.sh).
 mpi_step() {
   local name=$1; shift
-  say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg): rcb run $* MpiBench"
-  timeout --kill-after=10 "$STEP_S" bash -c '. .bundle/env.sh; rcb run "$@"' rcb "$@" --classpath .bundle/mpibench \
+  local limit; limit=$(budget)
+  if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
+  say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb run $* MpiBench"
+  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb run "$@"' rcb "$@" --classpath .bundle/mpibench \
       MpiBench "$samples" $mpi_sizes > "$out/$name.txt" 2>&1
   say "   rc=$?"
   tail -30 "$out/$name.txt" >> "$log"
 }
-[ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
-mpi_step node-mpi --nodes 1 --ranks-per-node "$rpn"
+# In the order of what the issues judge first, one-node and testbed steps interleaved, so that a run cut short by
+# TOTAL_S still has some of each.
+step node-barrier bench "${one[@]}" --collective barrier --algorithms auto,barrier.shm,barrier.dissemination \
+    --peer "$peer"
+floor_step
+step node-broadcast bench "${one[@]}" --collective broadcast --algorithms auto --sizes "$sizes_small" --peer "$peer"
 if [ "$testbed" = yes ]; then
   step testbed-latency bench --netns --rail-rate 2gbit --rails 2 --nodes 2 --ranks-per-node 1 --collective latency \
       --sizes 1,1k --no-report
   step testbed-allgather bench "${nets[@]}" "${tb[@]}" --collective allgather --algorithms auto \
       --sizes "$sizes_small" --peer "$peer"
-  step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms auto \
-      --sizes "$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)" --peer "$peer"
-  [ "$mode" = run ] && mpi_sizes="8 1024 131072 1048576"
-  mpi_step testbed-mpi --netns --rail-rate 2gbit --rails 2 "${tb[@]}"
 fi
+step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto --sizes "$sizes_reduce" --peer "$peer"
+[ "$testbed" = yes ] && step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms auto \
+    --sizes "$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)" --peer "$peer"
+step node-allgather bench "${one[@]}" --collective allgather --algorithms auto --sizes "$sizes_small" --peer "$peer"
+step node-gather bench "${one[@]}" --collective gather --algorithms auto --sizes "$sizes_small" --peer "$peer"
+[ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
+mpi_step node-mpi --nodes 1 --ranks-per-node "$rpn"
+[ "$mode" = run ] && mpi_sizes="8 1024 131072 1048576"
+[ "$testbed" = yes ] && mpi_step testbed-mpi --netns --rail-rate 2gbit --rails 2 "${tb[@]}"
 say "== end $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${OUT:-}" ] && [ "$mode" = run ]; then
   cp "$log" "$OUT/run.log"
