@@ -44,4 +44,10 @@ class JitWarmupTest {
         assertEquals(100, w.perMille(JitWarmup.WINDOW_NS + 5_000_000L, 1025));
         assertEquals(0, w.perMille(2 * JitWarmup.WINDOW_NS, 1025));
     }
+
+    @Test
+    void warmsTheSweepsOwnSmallestSize() {
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {8, 4096, 65536}, JitWarmup.sizes(8, 16 << 20));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {0, 1024}, JitWarmup.sizes(0, 1024));
+    }
 }
