@@ -59,12 +59,15 @@ rm -rf "$out"; mkdir -p "$out"
 log="$out/run.log"
 say() { echo "$*" | tee -a "$log"; }
 started=$(date +%s)
+# ONLY="name ...": run just these steps (a second, shorter device call after fixes); empty runs every step.
+wanted() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 # Seconds a step may take now: STEP_S, or what is left of TOTAL_S less 15 s to pack the results.
 budget() { local left=$(( TOTAL_S - ($(date +%s) - started) - 15 )); echo $(( left < STEP_S ? left : STEP_S )); }
 
 # What the machine is, so the figures name it.
 { echo "== machine $(date -u +%FT%TZ)"; uname -a; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2
-  echo "load: $(cat /proc/loadavg)"; command -v cc gcc || echo "no C compiler"; } >> "$log" 2>&1
+  echo "load: $(cat /proc/loadavg)"; command -v cc gcc || echo "no C compiler"
+  for c in hostname unshare nsenter; do command -v "$c" || echo "no $c"; done; } >> "$log" 2>&1
 
 peer=openmpi
 if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
@@ -82,6 +85,7 @@ ip link del rc16-a >/dev/null 2>&1; ip netns del rc16-probe >/dev/null 2>&1
 # One step: a name, then the rcb arguments. Its output goes to $out/NAME.txt, its CSV to $out/NAME.csv.
 step() {
   local name=$1; shift
+  wanted "$name" || return 0
   local limit; limit=$(budget)
   if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb $*"
@@ -97,7 +101,7 @@ nets=(--netns --rail-rate 2gbit --rails 2 --samples "$samples" --jit-warmup-ms "
 
 # The floor of a process-per-rank design on this machine (bench/node-floor.c: mailboxes, nothing else).
 floor_step() {
-  [ "$peer" != none ] || return 0
+  [ "$peer" != none ] && wanted node-floor || return 0
   say "== node-floor $(date -u +%T): bench/node-floor.c with $rpn ranks"
   cc -O2 -o "$out/node-floor" bench/node-floor.c >> "$log" 2>&1 \
     && timeout --kill-after=5 "$(budget)" "$out/node-floor" "$rpn" "$samples" 2000 1,1024,4096 > "$out/node-floor.csv" 2>&1
@@ -106,6 +110,7 @@ floor_step() {
 # The mpi program: railcoll-mpi against railcoll's own API, alternating sample by sample (bench/mpi-overhead.sh).
 mpi_step() {
   local name=$1; shift
+  wanted "$name" || return 0
   local limit; limit=$(budget)
   if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb run $* MpiBench"
@@ -133,7 +138,7 @@ step node-allgather bench "${one[@]}" --collective allgather --algorithms auto -
 step node-gather bench "${one[@]}" --collective gather --algorithms auto --sizes "$sizes_small" --peer "$peer"
 [ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
 mpi_step node-mpi --nodes 1 --ranks-per-node "$rpn"
-[ "$mode" = run ] && mpi_sizes="8 1024 131072 1048576"
+[ "$mode" = run ] && mpi_sizes="8 1024 131072"
 [ "$testbed" = yes ] && mpi_step testbed-mpi --netns --rail-rate 2gbit --rails 2 "${tb[@]}"
 say "== end $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${OUT:-}" ] && [ "$mode" = run ]; then
