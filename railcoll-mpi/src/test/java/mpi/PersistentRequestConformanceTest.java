@@ -16,8 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Persistent requests on real ranks (decision 0185), 2, 3 and 5 of them ({@link InProcessComms}; placements with
  * node-mates over shared memory and other nodes over loopback TCP): a ring of {@code recvInit}/{@code sendInit}
- * restarted 100 times with new contents each round, on a direct buffer (railcoll's persistent requests, nothing
- * copied), on a heap buffer and through a strided type (the copy rules), with a large message every tenth round;
+ * restarted 100 times with new contents each round, on a direct buffer and a {@code byte[]}-backed one (railcoll's
+ * persistent requests on the program's memory, nothing copied), on a heap {@code IntBuffer} and through a strided
+ * type (the copy rules), with a large message every tenth round;
  * completed by every kind of wait and test in turn; non-persistent iSend/iRecv traffic and collectives between and
  * during the rounds; an any-source persistent receive taking one message from every other rank per round; startAll
  * over many requests (several per peer and tag, zero-byte ones included); the synchronous and ready modes; the
@@ -90,7 +91,12 @@ class PersistentRequestConformanceTest {
         ByteBuffer largeIn = MPI.newByteBuffer(LARGE_BYTES);
         Prequest largeRecv = comm.recvInit(largeIn, LARGE_BYTES, MPI.BYTE, prev, 4);
         Prequest largeSend = comm.sendInit(largeOut, LARGE_BYTES, MPI.BYTE, next, 4);
-        Prequest[] small = {recv, send, heapRecv, heapSend, stridedRecv, stridedSend};
+        // A byte[]-backed heap buffer: railcoll's persistent requests on the array itself (nothing copied here).
+        byte[] bytesOut = new byte[INTS];
+        byte[] bytesIn = new byte[INTS];
+        Prequest bytesRecv = comm.recvInit(ByteBuffer.wrap(bytesIn), INTS, MPI.BYTE, prev, 9);
+        Prequest bytesSend = comm.sendInit(ByteBuffer.wrap(bytesOut), INTS, MPI.BYTE, next, 9);
+        Prequest[] small = {recv, send, heapRecv, heapSend, stridedRecv, stridedSend, bytesRecv, bytesSend};
         IntBuffer plainOut = MPI.newIntBuffer(3);
         IntBuffer plainIn = MPI.newIntBuffer(3);
         int[] sum = new int[1];
@@ -99,6 +105,7 @@ class PersistentRequestConformanceTest {
                 out.put(i, value(1, rank, round, i));
                 heapOut[i] = value(2, rank, round, i);
                 stridedOut.put(i, value(3, rank, round, i));
+                bytesOut[i] = byteValue(9, rank, round, i);
             }
             boolean large = round % 10 == 0;
             if (large) {
@@ -148,6 +155,7 @@ class PersistentRequestConformanceTest {
                 expect(failures, rank, round, "heap int " + i, heapIn[i], value(2, prev, round, i));
                 int strided = i % 2 == 0 && i / 2 < INTS / 2 ? value(3, prev, round, i) : -1;
                 expect(failures, rank, round, "strided int " + i, stridedIn.get(i), strided);
+                expect(failures, rank, round, "byte[] byte " + i, bytesIn[i], byteValue(9, prev, round, i));
             }
             for (int i = 0; i < 3; i++) {
                 expect(failures, rank, round, "plain int " + i, plainIn.get(i), value(5, next, round, i));
@@ -156,6 +164,7 @@ class PersistentRequestConformanceTest {
                 checkStatus(failures, "direct round " + round, statuses[0], prev, 1, INTS, MPI.INT);
                 checkStatus(failures, "heap round " + round, statuses[2], prev, 2, INTS, MPI.INT);
                 checkStatus(failures, "strided round " + round, statuses[4], prev, 3, 1, everyOther);
+                checkStatus(failures, "byte[] round " + round, statuses[6], prev, 9, INTS, MPI.BYTE);
             }
             // A collective between rounds: the persistent requests are inactive, not null.
             sum[0] = round + rank;
