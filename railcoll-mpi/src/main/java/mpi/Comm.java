@@ -1994,8 +1994,9 @@ public class Comm implements Freeable, Cloneable {
         PersistentMessage[] made = new PersistentMessage[1];
         collective("recvInit", c -> {
             Messages.checkRecv(c, count, source, tag);
-            Transfer t = c.transfer(type);
-            made[0] = PersistentMessage.recv(this, "recvInit", c, t.buffer(buf, count, "buf"), t, count, source, tag);
+            Transfer t = source == MPI.PROC_NULL ? null : c.transfer(type); // PROC_NULL: the buffer is not looked at
+            UserBuffer b = t == null ? null : t.buffer(buf, count, "buf");
+            made[0] = PersistentMessage.recv(this, "recvInit", c, b, t, count, source, tag);
         });
         sweepDetached();
         return new Prequest(this, "recvInit from " + peer(source) + " (tag " + tag + ") on " + name, made[0]);
@@ -2007,9 +2008,9 @@ public class Comm implements Freeable, Cloneable {
         PersistentMessage[] made = new PersistentMessage[1];
         collective(call, c -> {
             Messages.checkSend(c, count, dest, tag);
-            Transfer t = c.transfer(type);
-            made[0] = PersistentMessage.send(this, call, c, t.buffer(buf, count, "buf"), t, count, dest, tag,
-                    synchronous);
+            Transfer t = dest == MPI.PROC_NULL ? null : c.transfer(type); // PROC_NULL: the buffer is not looked at
+            UserBuffer b = t == null ? null : t.buffer(buf, count, "buf");
+            made[0] = PersistentMessage.send(this, call, c, b, t, count, dest, tag, synchronous);
         });
         sweepDetached();
         return new Prequest(this, call + " to " + peer(dest) + " (tag " + tag + ") on " + name, made[0]);
