@@ -17,15 +17,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A persistent request's round allocates nothing in the mpi layer on a direct buffer (decision 0185): a
  * {@code recvInit} and a {@code sendInit} of 64 bytes to this rank itself, each round {@code start} of both and
- * {@code waitFor} of both (and the same through {@code startAll}, and with {@code test} loops), against the same rounds
+ * {@code waitFor} of both (and started by {@code startAll}, completed by {@code waitAll}, {@code testAll},
+ * {@code waitAny}, {@code testAny} and {@code test} loops: every form that reports no status), against the same rounds
  * through railcoll-core's persistent requests ({@link RailcollInterop}) on the same memory. One rank
  * ({@link InProcessComms}), as {@link MpiLayerAllocationTest}: with no peer the figure is exact.
  *
  * <p>Bytes the calling thread allocates ({@code ThreadMXBean.getCurrentThreadAllocatedBytes}) over {@link #ROUNDS}
  * warmed-up rounds, the smallest mean of {@link #REPEATS} repeats. The mpi rounds may allocate at most
  * {@link #BOUND_BYTES} per round, and at most that above the API's: less than the smallest object, so one object per
- * start fails (before decision 0185 each start made an {@code Operation}, a railcoll request and its operation: about
- * 300 B per pair). Allocation, not time: the figure does not depend on the machine's load.
+ * start fails (before decision 0185 each start made an {@code Operation}, a {@code Started} pair, a railcoll request
+ * and its operation: 1040 B per round of the pair; {@code waitAll} and {@code waitAny} made their arrays and statuses). Allocation, not time: the figure does not depend on the machine's load.
  */
 class PersistentRequestAllocationTest {
     private static final double BOUND_BYTES = 8;
@@ -78,6 +79,27 @@ class PersistentRequestAllocationTest {
                 Prequest.startAll(both);
                 send.waitFor();
                 recv.waitFor();
+            });
+            cases.put("mpi: startAll, waitAll", () -> {
+                Prequest.startAll(both);
+                Request.waitAll(both);
+            });
+            cases.put("mpi: startAll, testAll until done", () -> {
+                Prequest.startAll(both);
+                while (!Request.testAll(both)) {
+                    Thread.onSpinWait();
+                }
+            });
+            cases.put("mpi: startAll, waitAny twice", () -> {
+                Prequest.startAll(both);
+                Request.waitAny(both);
+                Request.waitAny(both);
+            });
+            cases.put("mpi: startAll, testAny until both done", () -> {
+                Prequest.startAll(both);
+                for (int done = 0; done < 2; ) {
+                    done += Request.testAny(both) == MPI.UNDEFINED ? 0 : 1;
+                }
             });
             cases.put("mpi: start both, test until done", () -> {
                 recv.start();
