@@ -78,6 +78,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     private static final long ASTRAY_SLICE_NS = TimeUnit.MICROSECONDS.toNanos(200);
     /**
+     * {@code -Drailcoll.engine.targetedSleep=false} restores the sleep of before decision 0175 (the first transport
+     * with output pending, else the first, for a whole slice), for A/B runs: a diagnostic property, like
+     * {@code -Drailcoll.counters}, not a setting.
+     */
+    private static final boolean TARGETED_SLEEP =
+            Boolean.parseBoolean(System.getProperty("railcoll.engine.targetedSleep", "true"));
+    /**
      * A wait for a peer's data longer than this sends that peer a probe: a frame without payload carrying this rank's
      * call (sequence number, collective, root, block size, algorithm), checked by the peer against its own call of
      * that number like any data frame (decision 0041). Ranks that disagree on a call but exchange no data in it (a
@@ -1548,6 +1555,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             // shared-memory doorbell: a whole 1 ms slice was slept at the end of about one call in two, decision 0175).
             // Output still to leave is listened to first (a rail socket that drains wakes it, and a rail left idle
             // is time the call cannot get back), then the awaited receive, then deliveries.
+            if (!TARGETED_SLEEP) {
+                // Before decision 0175: the first transport with pending output, else the first, for a whole slice.
+                target = transports[0];
+                for (Transport t : transports) {
+                    if (t.hasPendingOutput()) {
+                        target = t;
+                        break;
+                    }
+                }
+                target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+                return target == awaited || transports.length == 1;
+            }
             Transport chosen = null;
             boolean chosenOutput = false;
             int candidates = 0;
