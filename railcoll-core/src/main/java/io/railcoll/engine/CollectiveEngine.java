@@ -1553,8 +1553,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             // sleep can listen to one of them; with one candidate its news is what ends the wait, with several the
             // slice is short, since news on the others cannot wake it (an ACK on the rails does not ring the
             // shared-memory doorbell: a whole 1 ms slice was slept at the end of about one call in two, decision 0175).
-            // Output still to leave is listened to first (a rail socket that drains wakes it, and a rail left idle
-            // is time the call cannot get back), then the awaited receive, then deliveries.
             if (!TARGETED_SLEEP) {
                 // Before decision 0175: the first transport with pending output, else the first, for a whole slice.
                 target = transports[0];
@@ -1567,6 +1565,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
                 return target == awaited || transports.length == 1;
             }
+            // Output still to leave is listened to first (a rail socket that drains wakes it, and a rail left idle
+            // is time the call cannot get back), then the awaited receive, then deliveries.
             Transport chosen = null;
             boolean chosenOutput = false;
             int candidates = 0;
