@@ -27,7 +27,8 @@
 #   4x4 namespace testbed, 2 rails at 2 Gbit/s (skipped, with a line saying so, where namespaces cannot be made):
 #     point-to-point latency, 2 nodes x 1 rank, 1 B               issue 21's 26 us
 #     allgather 1 B, 1 KiB, 64 KiB, 1 MiB (auto), Open MPI peer   issue 21: 1 B at most 100 us and 1.0x Open MPI
-#     allreduce 1 MiB and 4 MiB (auto), Open MPI peer              issue 22: 80% of the rails' limit, 1.0x Open MPI
+#     allreduce 1 MiB and 4 MiB (auto and three multi-leader forms), Open MPI peer; again with the threaded engine;
+#     the per-op breakdown of multi-leader-rabenseifner           issue 22: 80% of the rails' limit, 1.0x Open MPI
 #     the mpi program on the testbed                               issue 23: at most 1.1x
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -89,11 +90,11 @@ step() {
   local limit; limit=$(budget)
   if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb $*"
-  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" --csv "$out/$name.csv" \
-      > "$out/$name.txt" 2>&1
+  local csv=(); [ "$1" = bench ] && csv=(--csv "$out/$name.csv")
+  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" "${csv[@]}" > "$out/$name.txt" 2>&1
   local rc=$?
   say "   rc=$rc"
-  grep -A12 -i "median" "$out/$name.txt" | head -24 >> "$log"
+  if [ "$1" = bench ]; then grep -A12 -i "median" "$out/$name.txt" | head -24 >> "$log"; else tail -40 "$out/$name.txt" >> "$log"; fi
 }
 one=(--network loopback --nodes 1 --ranks-per-node "$rpn" --samples "$samples" --jit-warmup-ms "$warm" --no-report)
 nets=(--netns --rail-rate 2gbit --rails 2 --samples "$samples" --jit-warmup-ms "$warm" --no-report)
@@ -132,8 +133,19 @@ if [ "$testbed" = yes ]; then
       --sizes "$sizes_small" --peer "$peer"
 fi
 step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto --sizes "$sizes_reduce" --peer "$peer"
-[ "$testbed" = yes ] && step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms auto \
-    --sizes "$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)" --peer "$peer"
+# The testbed all-reduce with the candidates that tell a cost per rail wait (rabenseifner: 4 waits at 4 nodes,
+# direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
+if [ "$testbed" = yes ]; then
+  tb_reduce_sizes=$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)
+  tb_reduce_algs=auto,allreduce.multi-leader-rabenseifner,allreduce.multi-leader-direct,allreduce.multi-leader
+  step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms "$tb_reduce_algs" \
+      --sizes "$tb_reduce_sizes" --peer "$peer"
+  step testbed-allreduce-threaded bench "${nets[@]}" "${tb[@]}" --engine threaded --collective allreduce \
+      --algorithms "$tb_reduce_algs" --sizes "$tb_reduce_sizes"
+  step testbed-allreduce-breakdown run --netns --rail-rate 2gbit --rails 2 "${tb[@]}" \
+      --jvm-option=-Drailcoll.counters=true io.railcoll.bench.LatencyBreakdownApp collective=allreduce \
+      algorithm=allreduce.multi-leader-rabenseifner size=1048576 calls=60 warmup=300 traced=40
+fi
 step node-allgather bench "${one[@]}" --collective allgather --algorithms auto --sizes "$sizes_small" --peer "$peer"
 step node-gather bench "${one[@]}" --collective gather --algorithms auto --sizes "$sizes_small" --peer "$peer"
 [ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
