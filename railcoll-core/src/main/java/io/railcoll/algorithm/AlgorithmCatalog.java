@@ -45,6 +45,7 @@ import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.algorithm.shm.NodeAllreduce;
 import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
@@ -108,6 +109,7 @@ public final class AlgorithmCatalog {
             SmpAllreduce.oneLeader(),
             SmpAllreduce.everyRankLeads(),
             SmpAllreduce.everyRankLeadsRabenseifner(),
+            new NodeAllreduce(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
             new RingReduceScatter(),
