@@ -51,6 +51,7 @@ import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
+import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyGather;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
@@ -110,6 +111,7 @@ public final class AlgorithmCatalog {
             SmpAllreduce.everyRankLeads(),
             SmpAllreduce.everyRankLeadsRabenseifner(),
             new NodeAllreduce(),
+            new SingleCopyAllreduce(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
             new RingReduceScatter(),

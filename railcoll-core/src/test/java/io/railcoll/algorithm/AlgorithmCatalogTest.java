@@ -28,6 +28,7 @@ class AlgorithmCatalogTest {
                 "broadcast.shm-single-copy",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
                 "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner", "allreduce.shm",
+                "allreduce.shm-single-copy",
                 "reduce.binomial", "reduce.rabenseifner",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
                 "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",

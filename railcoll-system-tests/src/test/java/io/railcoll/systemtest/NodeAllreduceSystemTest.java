@@ -10,11 +10,13 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code allreduce.shm} (decision 0170) on real processes sharing a real node region: forced and as the automatic
+ * {@code allreduce.shm} and {@code allreduce.shm-single-copy} (decisions 0170, 0171) on real processes sharing a
+ * real node region: forced and as the automatic
  * choice on one node, every type against the sequential reference, bit-identical on every rank, the non-commutative
  * user operator in rank order ({@link AllreduceApps.Check}), counts 0, 1, odd, a count at which the node's
  * contributions outgrow the small form, and one whose vector (of longs and doubles) is larger than the node buffer,
- * so it goes through it in chunks. 1x5 and the uneven 3,4,2 run it (or, on several nodes, leave it out) in
+ * so it goes through it in chunks;
+ * heap and native buffers and in place (the app's forms), so the single copy's staging of heap buffers runs too. 1x5 and the uneven 3,4,2 run it (or, on several nodes, leave it out) in
  * {@link CheckJobsSystemTest}.
  */
 class NodeAllreduceSystemTest {
@@ -23,9 +25,10 @@ class NodeAllreduceSystemTest {
     @ValueSource(ints = {2, 3})
     void forcedAndAutomaticMatchTheSequentialReference(int ranks) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(ranks), 1, AllreduceApps.Check.class,
-                List.of("counts=0,1,7,1001,300007", "algorithms=allreduce.shm,auto", "ops=sum,minloc,affine-compose"),
+                List.of("counts=0,1,7,1001,300007", "algorithms=allreduce.shm,allreduce.shm-single-copy,auto", "ops=sum,minloc,affine-compose"),
                 Map.of()).assertSucceeded();
         assertTrue(o.stdout().contains("ALLREDUCE-CHECKED "), o.stdout());
-        assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm"), o.stdout());
+        assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm:"), o.stdout());
+        assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm-single-copy:"), o.stdout());
     }
 }

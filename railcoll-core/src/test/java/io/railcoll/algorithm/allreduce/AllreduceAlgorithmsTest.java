@@ -3,6 +3,7 @@ package io.railcoll.algorithm.allreduce;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.algorithm.ElementBoundaries;
 import io.railcoll.algorithm.shm.NodeAllreduce;
+import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.ScheduleChecker;
@@ -33,7 +34,8 @@ class AllreduceAlgorithmsTest {
         List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
         assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
                         KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
-                        SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, NodeAllreduce.ID, "allreduce.deterministic"),
+                        SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, NodeAllreduce.ID, SingleCopyAllreduce.ID,
+                        "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {

@@ -7,6 +7,7 @@ import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Op;
+import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.ScheduleChecker;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
@@ -20,13 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@code allreduce.shm} (decision 0170): the checker finds no violation (every rank's result is every contribution
+ * {@code allreduce.shm} and {@code allreduce.shm-single-copy} (decisions 0170, 0171): the checker finds no violation (every rank's result is every contribution
  * combined once, in rank order where the operator is not commutative; no node-buffer race; no deadlock) for 2..17
  * ranks on one node, element sizes 1..16, counts 0, 1, around N, odd, at the small form's edge, and vectors several
  * times the node buffer (chunked); it refuses what it cannot run, saying why.
  */
 class NodeAllreduceTest {
     private static final Algorithm ALGORITHM = AlgorithmCatalog.standard().byId(NodeAllreduce.ID);
+    private static final Algorithm SINGLE_COPY = AlgorithmCatalog.standard().byId(SingleCopyAllreduce.ID);
 
     @Test
     void everyOneNodeShapeChecks() {
@@ -39,7 +41,8 @@ class NodeAllreduceTest {
                     for (boolean commutative : new boolean[] {true, false}) {
                         Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.singleNode(n), 1, count * e, 0, e,
                                 commutative);
-                        checked += check(shape, failures);
+                        checked += check(ALGORITHM, shape, failures);
+                        checked += check(SINGLE_COPY, shape, failures);
                     }
                 }
             }
@@ -64,7 +67,8 @@ class NodeAllreduceTest {
                     for (boolean commutative : new boolean[] {true, false}) {
                         Shape shape = Shape.reduction(Collective.ALLREDUCE, placement, 1, bytes - bytes % e, 0, e,
                                 commutative);
-                        check(shape, failures);
+                        check(ALGORITHM, shape, failures);
+                        check(SINGLE_COPY, shape, failures);
                     }
                 }
             }
@@ -85,6 +89,16 @@ class NodeAllreduceTest {
     }
 
     @Test
+    void theSingleCopyFormPullsEachSliceOnceAndSaysWhenItsResultIsReady() {
+        Placement p = Placement.singleNode(4);
+        List<Op> ops = SINGLE_COPY.program(Shape.reduction(Collective.ALLREDUCE, p, 1, 4096 * 8, 0, 8, true), 2).ops();
+        // 3 node-mates' slice 2 (one piece each), then the 3 other slices.
+        assertEquals(6, ops.stream().filter(o -> o instanceof Op.PeerRead).count());
+        assertEquals(3, publishes(ops)); // READY, REDUCED, DONE
+        assertTrue(SINGLE_COPY instanceof PeerAccessUser);
+    }
+
+    @Test
     void refusesSeveralNodesAndOneRank() {
         assertTrue(ALGORITHM instanceof NodeRegionUser);
         String nodes = ALGORITHM.unsupportedReason(Shape.reduction(Collective.ALLREDUCE, Placement.uniform(2, 2), 1, 8,
@@ -98,14 +112,14 @@ class NodeAllreduceTest {
         return (int) ops.stream().filter(o -> o instanceof Op.Publish).count();
     }
 
-    private static int check(Shape shape, List<String> failures) {
-        assertTrue(ALGORITHM.unsupportedReason(shape).isEmpty(), () -> shape + ": "
-                + ALGORITHM.unsupportedReason(shape).orElseThrow());
-        ScheduleChecker.Report report = ScheduleChecker.check(ALGORITHM, shape);
+    private static int check(Algorithm algorithm, Shape shape, List<String> failures) {
+        assertTrue(algorithm.unsupportedReason(shape).isEmpty(), () -> shape + ": "
+                + algorithm.unsupportedReason(shape).orElseThrow());
+        ScheduleChecker.Report report = ScheduleChecker.check(algorithm, shape);
         if (!report.ok() && failures.size() < 5) {
             failures.add(shape + ": " + report.describe());
         }
-        ElementBoundaries.assertWholeElements(ALGORITHM, shape);
+        ElementBoundaries.assertWholeElements(algorithm, shape);
         return 1;
     }
 }
