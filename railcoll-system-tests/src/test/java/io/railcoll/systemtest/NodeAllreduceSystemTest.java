@@ -11,13 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code allreduce.shm} and {@code allreduce.shm-single-copy} (decisions 0170, 0171) on real processes sharing a
- * real node region: forced and as the automatic
- * choice on one node, every type against the sequential reference, bit-identical on every rank, the non-commutative
- * user operator in rank order ({@link AllreduceApps.Check}), counts 0, 1, odd, a count at which the node's
- * contributions outgrow the small form, and one whose vector (of longs and doubles) is larger than the node buffer,
- * so it goes through it in chunks;
- * heap and native buffers and in place (the app's forms), so the single copy's staging of heap buffers runs too. 1x5 and the uneven 3,4,2 run it (or, on several nodes, leave it out) in
- * {@link CheckJobsSystemTest}.
+ * real node region: forced and as the automatic choice on one node, every type against the sequential reference,
+ * bit-identical on every rank, the non-commutative user operator in rank order ({@link AllreduceApps.Check}), counts
+ * 0, 1, odd, a count at which the node's contributions outgrow the small form, and one whose vector (of longs and
+ * doubles) is larger than the node buffer, so it goes through it in chunks; heap and native buffers and in place (the
+ * app's forms), so the single copy's staging of heap buffers runs too. 1x5 and the uneven 3,4,2 run it (or, on
+ * several nodes, leave it out) in {@link CheckJobsSystemTest}.
  */
 class NodeAllreduceSystemTest {
 
