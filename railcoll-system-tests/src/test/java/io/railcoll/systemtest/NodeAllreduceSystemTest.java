@@ -6,7 +6,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -29,5 +31,24 @@ class NodeAllreduceSystemTest {
         assertTrue(o.stdout().contains("ALLREDUCE-CHECKED "), o.stdout());
         assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm:"), o.stdout());
         assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm-single-copy:"), o.stdout());
+    }
+
+    /**
+     * Node steps carry no frame header: ranks that disagree on type, operator, count or user operator meet each
+     * other's call digest at their first flag wait and every rank fails with a mismatch, long before the deadline.
+     */
+    @ParameterizedTest(name = "{0} mismatch on 1x3")
+    @ValueSource(strings = {"type", "operator", "count", "user"})
+    void aDisagreementOnOneNodeFailsEveryRankWithAMismatch(String kind) {
+        Placement p = Placement.singleNode(3);
+        Jobs.Outcome o = Jobs.run(p, 1, AllreduceApps.Mismatch.class, List.of(kind, "1"),
+                Map.of("RAILCOLL_TIMEOUT_MS", "60000"), Jobs.SHORT_JOB);
+        assertFalse(o.result().succeeded());
+        String err = o.stderr();
+        for (int r = 0; r < p.size(); r++) {
+            assertTrue(Pattern.compile("\\[r" + r + "] FAILED: io\\.railcoll\\.MismatchException: ").matcher(err).find(),
+                    "rank " + r + ":\n" + err);
+        }
+        assertTrue(o.elapsedMs() < 50_000, "took " + o.elapsedMs() + " ms");
     }
 }

@@ -151,7 +151,11 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
      */
     private static void readAll(ProgramBuilder p, int l, int rank, long bytes) {
         if (bytes == 0) {
-            return; // nothing to combine, and nothing any rank waits for
+            // Nothing to combine, but one crossing all the same: a node-mate that called with another count sees
+            // this call's digest at its await and fails with a mismatch, rather than waiting for its deadline.
+            p.publish(WRITTEN);
+            awaitAll(p, l, rank, WRITTEN, 1);
+            return;
         }
         long stride = (bytes + LINE - 1) / LINE * LINE;
         p.nodeWrite(Buffer.SEND, 0, rank * stride, bytes).publish(WRITTEN);
@@ -174,6 +178,14 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
                 p.reduce(Buffer.SEND, 0, Buffer.RECV, 0, bytes);
             } else {
                 p.reduce(Buffer.TEMP, temp + q * bytes, Buffer.RECV, 0, bytes);
+            }
+        }
+    }
+
+    private static void awaitAll(ProgramBuilder p, int l, int rank, int flag, int count) {
+        for (int q = 0; q < l; q++) {
+            if (q != rank) {
+                p.awaitFlag(q, flag, count);
             }
         }
     }

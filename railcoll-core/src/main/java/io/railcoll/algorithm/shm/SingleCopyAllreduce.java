@@ -43,7 +43,13 @@ public final class SingleCopyAllreduce extends SingleCopyAlgorithm {
         long elements = shape.blockBytes() / e;
         ProgramBuilder p = new ProgramBuilder(rank);
         if (elements == 0) {
-            return p.build(); // nothing to combine, and nothing any rank waits for
+            // Nothing to combine, but one crossing all the same, so that a node-mate that called with another count
+            // sees this call's digest at its await and fails with a mismatch rather than at its deadline.
+            p.publish(SingleCopy.READY);
+            for (int d = 1; d < l; d++) {
+                p.awaitFlag((rank + d) % l, SingleCopy.READY, 1);
+            }
+            return p.build();
         }
         p.publish(SingleCopy.READY);
         long off = sliceElement(elements, l, rank) * e;
