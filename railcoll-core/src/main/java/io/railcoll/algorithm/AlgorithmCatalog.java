@@ -45,11 +45,13 @@ import io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm;
 import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
+import io.railcoll.algorithm.shm.NodeAllreduce;
 import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
+import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyGather;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
@@ -109,6 +111,8 @@ public final class AlgorithmCatalog {
             SmpAllreduce.everyRankLeads(),
             SmpAllreduce.everyRankLeadsRabenseifner(),
             SmpAllreduce.everyRankLeadsDirect(),
+            new NodeAllreduce(),
+            new SingleCopyAllreduce(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
             new RingReduceScatter(),

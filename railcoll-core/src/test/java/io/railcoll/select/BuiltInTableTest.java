@@ -101,6 +101,36 @@ class BuiltInTableTest {
         }
     }
 
+    /**
+     * One-node all-reduce in the node buffer (decision 0170), blocking and non-blocking (a schedule the engine runs),
+     * any operator, also where single copy is agreed; without shared memory, or on several nodes, by messages.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 8, 1024, 8192, 131072, 1048576, 16L << 20})
+    void onOneNodeAllreduceRunsInTheNodeBuffer(long b) {
+        for (String p : new String[] {"1x2", "1x3", "1x4", "1x16"}) {
+            for (boolean commutative : new boolean[] {true, false}) {
+                Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.parse(p), 1, b, 0, 8, commutative);
+                AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+                selector.enableTransport(NodePhased.TRANSPORT);
+                assertEquals("allreduce.shm", selector.select(shape).id(), p + ", " + b + " B");
+                assertEquals("allreduce.shm", selector.selectScheduled(shape).id(), p + ", " + b + " B");
+                AlgorithmSelector noShm = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+                assertFalse(noShm.select(shape).id().equals("allreduce.shm"), p + ", " + b + " B");
+            }
+        }
+        // Where the node agreed on cross-memory attach too: single copy measured no faster here (decision 0171).
+        AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        cma.enableTransport(NodePhased.TRANSPORT);
+        cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        assertEquals("allreduce.shm", cma.select(
+                Shape.reduction(Collective.ALLREDUCE, Placement.parse("1x4"), 1, b, 0, 8, false)).id(), b + " B");
+        Shape twoNodes = Shape.reduction(Collective.ALLREDUCE, Placement.parse("2x2"), 1, b, 0, 8, true);
+        AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        selector.enableTransport(NodePhased.TRANSPORT);
+        assertFalse(selector.select(twoNodes).id().equals("allreduce.shm"), "2x2, " + b + " B");
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 4096, 1048576})
     void withoutSharedMemoryOneNodeRunsByMessages(long b) {

@@ -2,6 +2,8 @@ package io.railcoll.algorithm.allreduce;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.algorithm.ElementBoundaries;
+import io.railcoll.algorithm.shm.NodeAllreduce;
+import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.ScheduleChecker;
@@ -33,6 +35,7 @@ class AllreduceAlgorithmsTest {
         assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
                         KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
                         SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, SmpAllreduce.MULTI_LEADER_DIRECT_ID,
+                        NodeAllreduce.ID, SingleCopyAllreduce.ID,
                         "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
