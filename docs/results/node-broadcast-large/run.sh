@@ -10,7 +10,7 @@ for n in "${@:-2 4 8}"; do
   log=docs/results/node-broadcast-large/$tag-1x$n.log
   { echo "# $(date -u +%FT%TZ) $(git rev-parse --short HEAD) loadavg before: $(cat /proc/loadavg)"
     bin/railcoll bench --network loopback --nodes 1 --ranks-per-node $n --samples 7 --jit-warmup-ms 2000 \
-      --collective broadcast --algorithms $algs --sizes 1,1k,64k,1m --peer openmpi --no-report 2>&1 \
+      --collective broadcast --algorithms $algs --sizes ${SIZES:-1,1k,64k,1m} --peer openmpi --no-report 2>&1 \
       | grep -v -E '^\s*$|\[=*>? *\]|%\s*$'
     echo "# $(date -u +%FT%TZ) loadavg after: $(cat /proc/loadavg)"; } > "$log" 2>&1
 done
