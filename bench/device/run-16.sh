@@ -27,7 +27,8 @@
 #   4x4 namespace testbed, 2 rails at 2 Gbit/s (skipped, with a line saying so, where namespaces cannot be made):
 #     point-to-point latency, 2 nodes x 1 rank, 1 B               issue 21's 26 us
 #     allgather 1 B, 1 KiB, 64 KiB, 1 MiB (auto), Open MPI peer   issue 21: 1 B at most 100 us and 1.0x Open MPI
-#     allreduce 1 MiB and 4 MiB (auto), Open MPI peer              issue 22: 80% of the rails' limit, 1.0x Open MPI
+#     allreduce 1 MiB and 4 MiB (auto and three multi-leader forms), Open MPI peer; again with the threaded engine;
+#     the per-op breakdown of multi-leader-rabenseifner           issue 22: 80% of the rails' limit, 1.0x Open MPI
 #     the mpi program on the testbed                               issue 23: at most 1.1x
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -59,12 +60,15 @@ rm -rf "$out"; mkdir -p "$out"
 log="$out/run.log"
 say() { echo "$*" | tee -a "$log"; }
 started=$(date +%s)
+# ONLY="name ...": run just these steps (a second, shorter device call after fixes); empty runs every step.
+wanted() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 # Seconds a step may take now: STEP_S, or what is left of TOTAL_S less 15 s to pack the results.
 budget() { local left=$(( TOTAL_S - ($(date +%s) - started) - 15 )); echo $(( left < STEP_S ? left : STEP_S )); }
 
 # What the machine is, so the figures name it.
 { echo "== machine $(date -u +%FT%TZ)"; uname -a; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2
-  echo "load: $(cat /proc/loadavg)"; command -v cc gcc || echo "no C compiler"; } >> "$log" 2>&1
+  echo "load: $(cat /proc/loadavg)"; command -v cc gcc || echo "no C compiler"
+  for c in hostname unshare nsenter; do command -v "$c" || echo "no $c"; done; } >> "$log" 2>&1
 
 peer=openmpi
 if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
@@ -82,14 +86,15 @@ ip link del rc16-a >/dev/null 2>&1; ip netns del rc16-probe >/dev/null 2>&1
 # One step: a name, then the rcb arguments. Its output goes to $out/NAME.txt, its CSV to $out/NAME.csv.
 step() {
   local name=$1; shift
+  wanted "$name" || return 0
   local limit; limit=$(budget)
   if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb $*"
-  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" --csv "$out/$name.csv" \
-      > "$out/$name.txt" 2>&1
+  local csv=(); [ "$1" = bench ] && csv=(--csv "$out/$name.csv")
+  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" "${csv[@]}" > "$out/$name.txt" 2>&1
   local rc=$?
   say "   rc=$rc"
-  grep -A12 -i "median" "$out/$name.txt" | head -24 >> "$log"
+  if [ "$1" = bench ]; then grep -A12 -i "median" "$out/$name.txt" | head -24 >> "$log"; else tail -40 "$out/$name.txt" >> "$log"; fi
 }
 one=(--network loopback --nodes 1 --ranks-per-node "$rpn" --samples "$samples" --jit-warmup-ms "$warm" --no-report)
 nets=(--netns --rail-rate 2gbit --rails 2 --samples "$samples" --jit-warmup-ms "$warm" --no-report)
@@ -97,7 +102,7 @@ nets=(--netns --rail-rate 2gbit --rails 2 --samples "$samples" --jit-warmup-ms "
 
 # The floor of a process-per-rank design on this machine (bench/node-floor.c: mailboxes, nothing else).
 floor_step() {
-  [ "$peer" != none ] || return 0
+  [ "$peer" != none ] && wanted node-floor || return 0
   say "== node-floor $(date -u +%T): bench/node-floor.c with $rpn ranks"
   cc -O2 -o "$out/node-floor" bench/node-floor.c >> "$log" 2>&1 \
     && timeout --kill-after=5 "$(budget)" "$out/node-floor" "$rpn" "$samples" 2000 1,1024,4096 > "$out/node-floor.csv" 2>&1
@@ -106,6 +111,7 @@ floor_step() {
 # The mpi program: railcoll-mpi against railcoll's own API, alternating sample by sample (bench/mpi-overhead.sh).
 mpi_step() {
   local name=$1; shift
+  wanted "$name" || return 0
   local limit; limit=$(budget)
   if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb run $* MpiBench"
@@ -127,13 +133,24 @@ if [ "$testbed" = yes ]; then
       --sizes "$sizes_small" --peer "$peer"
 fi
 step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto --sizes "$sizes_reduce" --peer "$peer"
-[ "$testbed" = yes ] && step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms auto \
-    --sizes "$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)" --peer "$peer"
+# The testbed all-reduce with the candidates that tell a cost per rail wait (rabenseifner: 4 waits at 4 nodes,
+# direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
+if [ "$testbed" = yes ]; then
+  tb_reduce_sizes=$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)
+  tb_reduce_algs=auto,allreduce.multi-leader-rabenseifner,allreduce.multi-leader-direct,allreduce.multi-leader
+  step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms "$tb_reduce_algs" \
+      --sizes "$tb_reduce_sizes" --peer "$peer"
+  step testbed-allreduce-threaded bench "${nets[@]}" "${tb[@]}" --engine threaded --collective allreduce \
+      --algorithms "$tb_reduce_algs" --sizes "$tb_reduce_sizes"
+  step testbed-allreduce-breakdown run --netns --rail-rate 2gbit --rails 2 "${tb[@]}" \
+      --jvm-option=-Drailcoll.counters=true io.railcoll.bench.LatencyBreakdownApp collective=allreduce \
+      algorithm=allreduce.multi-leader-rabenseifner size=1048576 calls=60 warmup=300 traced=40
+fi
 step node-allgather bench "${one[@]}" --collective allgather --algorithms auto --sizes "$sizes_small" --peer "$peer"
 step node-gather bench "${one[@]}" --collective gather --algorithms auto --sizes "$sizes_small" --peer "$peer"
 [ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
 mpi_step node-mpi --nodes 1 --ranks-per-node "$rpn"
-[ "$mode" = run ] && mpi_sizes="8 1024 131072 1048576"
+[ "$mode" = run ] && mpi_sizes="8 1024 131072"
 [ "$testbed" = yes ] && mpi_step testbed-mpi --netns --rail-rate 2gbit --rails 2 "${tb[@]}"
 say "== end $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${OUT:-}" ] && [ "$mode" = run ]; then

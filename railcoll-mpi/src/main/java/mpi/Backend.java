@@ -116,6 +116,32 @@ interface Backend {
         return p.status();
     }
 
+    /**
+     * A persistent send or receive (MPI_Send_init, MPI_Recv_init; decision 0185): set up once, each {@link #start()}
+     * a round with the arguments it was made with.
+     */
+    interface Persistent {
+        /**
+         * Starts a round (the last one finished, reported by a wait or test of what it returned); what the round's
+         * wait and test drive. The same object every round where the backend's messages are railcoll's persistent
+         * requests, so a round allocates nothing.
+         */
+        Pending start();
+    }
+
+    /**
+     * A persistent {@link #isend} of {@code data} (its bytes as they are at each start). The default starts a new
+     * {@link #isend} each round.
+     */
+    default Persistent sendInit(MemorySegment data, int dest, int tag, boolean synchronous) {
+        return () -> isend(data, dest, tag, synchronous);
+    }
+
+    /** A persistent {@link #irecv} into {@code into}. The default posts a new {@link #irecv} each round. */
+    default Persistent recvInit(MemorySegment into, int source, int tag) {
+        return () -> irecv(into, source, tag);
+    }
+
     /** What a receive would get now, or null when no message matches yet. */
     Status iprobe(int source, int tag);
 

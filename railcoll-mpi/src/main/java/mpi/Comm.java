@@ -42,6 +42,9 @@ public class Comm implements Freeable, Cloneable {
      */
     private final java.util.concurrent.atomic.AtomicReferenceArray<Operation> spareOperations =
             new java.util.concurrent.atomic.AtomicReferenceArray<>(8);
+    /** Persistent requests' operations freed in flight and not yet over ({@link #detach}). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Operation> detached =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** The call state this communicator's blocking calls share ({@link Call#reusable}); used under {@link #lock}. */
     private Call reusable;
     private final Attributes attributes = new Attributes();
@@ -97,6 +100,7 @@ public class Comm implements Freeable, Cloneable {
             reusable = null;
             staging.close();
             closeSpareStagings();
+            detached.clear();
         } finally {
             lock.unlock();
         }
@@ -158,6 +162,7 @@ public class Comm implements Freeable, Cloneable {
             reusable = null;
             staging.close();
             closeSpareStagings();
+            detached.clear();
             b.close();
         } catch (RuntimeException e) {
             throw raise("free", failed(MPI.ERR_OTHER, "free", e));
@@ -1917,18 +1922,6 @@ public class Comm implements Freeable, Cloneable {
         });
     }
 
-    /** Starts a standard or synchronous send of {@code buf}'s elements as they are now. */
-    private static Start sendStart(Buffer buf, int count, Datatype type, int dest, int tag, boolean sync) {
-        return c -> {
-            Messages.checkSend(c, count, dest, tag);
-            if (dest == MPI.PROC_NULL) {
-                return new Started(Pending.DONE);
-            }
-            Transfer t = c.transfer(type);
-            return new Started(c.backend.isend(t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag, sync));
-        };
-    }
-
     /** Starts {@link #recv}: {@code buf} is railcoll's until the request has finished; its status says what came. */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         Staging own = spareStaging();
@@ -1953,72 +1946,95 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    private static Start recvStart(Buffer buf, int count, Datatype type, int source, int tag) {
-        return c -> {
-            Messages.checkRecv(c, count, source, tag);
-            if (source == MPI.PROC_NULL) {
-                return new Started(Messages.procNullPending());
-            }
-            Transfer t = c.transfer(type);
-            UserBuffer b = t.buffer(buf, count, "buf");
-            MemorySegment area = t.recvArea(b, count);
-            Pending p = c.backend.irecv(area, source, tag);
-            return new Started(p, () -> Messages.deliver(t, p.status(), area, b));
-        };
-    }
+    // ---- persistent point-to-point (decision 0185): set up once, each Prequest.start() a round of it
 
-    // ---- persistent point-to-point: set up once, each Prequest.start() a new operation on the buffer's contents then
-
-    /** A persistent {@link #iSend}: each {@link Prequest#start()} sends the elements {@code buf} holds then. */
+    /**
+     * A persistent {@link #iSend}: each {@link Prequest#start()} sends the elements {@code buf} holds then, through
+     * one operation and one railcoll persistent request made here.
+     */
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend("sendInit", buf, count, type, dest, tag, sendStart(buf, count, type, dest, tag, false));
+        return persistentSend("sendInit", buf, count, type, dest, tag, false);
     }
 
-    /** A persistent {@link #ibSend}: each start copies the elements into the attached buffer and sends them. */
+    /**
+     * A persistent {@link #ibSend}: each start copies the elements into the attached buffer and sends them (a round
+     * of its own each start: the copy is made under the communicator's call, as {@code ibSend}'s).
+     */
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend("bSendInit", buf, count, type, dest, tag, c -> {
+        collective("bSendInit", c -> {
+            Messages.checkSend(c, count, dest, tag);
+            if (dest != MPI.PROC_NULL) {
+                c.transfer(type).buffer(buf, count, "buf");
+            }
+        });
+        Start start = c -> {
             Messages.checkSend(c, count, dest, tag);
             if (dest != MPI.PROC_NULL) {
                 Transfer t = c.transfer(type);
                 BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
             }
             return new Started(Pending.DONE);
-        });
+        };
+        return new Prequest(this, "bSendInit to " + peer(dest) + " (tag " + tag + ") on " + name,
+                () -> start("bSendInit", start));
     }
 
-    /** A persistent {@link #isSend}: each start's request finishes once the receiver matched that message. */
+    /** A persistent {@link #isSend}: each round finishes once the receiver matched that round's message. */
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend("sSendInit", buf, count, type, dest, tag, sendStart(buf, count, type, dest, tag, true));
+        return persistentSend("sSendInit", buf, count, type, dest, tag, true);
     }
 
     /** A persistent {@link #irSend} (a standard send here, as {@link #rSend}). */
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return persistentSend("rSendInit", buf, count, type, dest, tag, sendStart(buf, count, type, dest, tag, false));
+        return persistentSend("rSendInit", buf, count, type, dest, tag, false);
     }
 
-    /** A persistent {@link #iRecv}: each start posts a receive into {@code buf}. */
+    /** A persistent {@link #iRecv}: each start posts a receive into {@code buf}; its status is that round's. */
     public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Start start = recvStart(buf, count, type, source, tag);
+        PersistentMessage[] made = new PersistentMessage[1];
         collective("recvInit", c -> {
             Messages.checkRecv(c, count, source, tag);
-            if (source != MPI.PROC_NULL) {
-                c.transfer(type).buffer(buf, count, "buf");
-            }
+            Transfer t = source == MPI.PROC_NULL ? null : c.transfer(type); // PROC_NULL: the buffer is not looked at
+            UserBuffer b = t == null ? null : t.buffer(buf, count, "buf");
+            made[0] = PersistentMessage.recv(this, "recvInit", c, b, t, count, source, tag);
         });
-        return new Prequest("recvInit from " + peer(source) + " (tag " + tag + ") on " + name,
-                () -> start("recvInit", start));
+        sweepDetached();
+        return new Prequest(this, "recvInit from " + peer(source) + " (tag " + tag + ") on " + name, made[0]);
     }
 
-    /** Checks a persistent send's arguments now (MPI does at set-up), and makes the request that runs {@code start}. */
-    private Prequest persistentSend(String call, Buffer buf, int count, Datatype type, int dest, int tag, Start start)
-            throws MPIException {
+    /** Checks a persistent send's arguments now (MPI does at set-up) and makes its operation and railcoll's request. */
+    private Prequest persistentSend(String call, Buffer buf, int count, Datatype type, int dest, int tag,
+                                    boolean synchronous) throws MPIException {
+        PersistentMessage[] made = new PersistentMessage[1];
         collective(call, c -> {
             Messages.checkSend(c, count, dest, tag);
-            if (dest != MPI.PROC_NULL) {
-                c.transfer(type).buffer(buf, count, "buf");
-            }
+            Transfer t = dest == MPI.PROC_NULL ? null : c.transfer(type); // PROC_NULL: the buffer is not looked at
+            UserBuffer b = t == null ? null : t.buffer(buf, count, "buf");
+            made[0] = PersistentMessage.send(this, call, c, b, t, count, dest, tag, synchronous);
         });
-        return new Prequest(call + " to " + peer(dest) + " (tag " + tag + ") on " + name, () -> start(call, start));
+        sweepDetached();
+        return new Prequest(this, call + " to " + peer(dest) + " (tag " + tag + ") on " + name, made[0]);
+    }
+
+    /**
+     * The operation of a persistent request freed while its round was in flight (MPI_Request_free), kept until the
+     * round is over: what it sends or receives into stays reachable meanwhile (a node-mate may be reading it by
+     * address). Swept whenever another is added and at each persistent set-up; dropped when the communicator goes.
+     */
+    final void detach(Operation inFlight) {
+        sweepDetached();
+        detached.add(inFlight);
+    }
+
+    private void sweepDetached() {
+        if (!detached.isEmpty()) {
+            detached.removeIf(Operation::overQuietly);
+        }
+    }
+
+    /** {@code MPI.check()} and a communicator that is not freed, for a call made outside {@link #collective}. */
+    final void usable(String call) throws MPIException {
+        live(call);
     }
 
     private static String peer(int rank) {

@@ -34,6 +34,130 @@ final class Completions {
     private Completions() {
     }
 
+    // ---- the forms that report no status (waitAll, testAll, waitAny, testAny): no array, no record, no status per
+    // call (decision 0185), so a loop of persistent rounds completed by them allocates nothing. Same rules as the
+    // others: waitAll completes each request as it finishes; testAll completes none unless all have finished;
+    // waitAny and testAny report the lowest index that has finished.
+
+    /** {@link Request#waitAll}: waits until every request has finished, completing each as it does. */
+    static void awaitAll(Request[] requests) throws MPIException {
+        check(requests);
+        for (int round = 0; ; round++) {
+            int open = 0;
+            int last = -1;
+            for (int i = 0; i < requests.length; i++) {
+                Operation o = requests[i].active();
+                if (o != null) {
+                    if (test(requests[i], o)) {
+                        finish(requests[i], o);
+                    } else {
+                        open++;
+                        last = i;
+                    }
+                }
+            }
+            if (open == 0) {
+                return;
+            }
+            if (open == 1) {
+                awaitAlone(requests[last]); // railcoll's own wait, which idles as it should
+                return;
+            }
+            idle(round);
+        }
+    }
+
+    /** {@link Request#testAll}: true, and every request completed, if all have finished; else false, none completed. */
+    static boolean testAll(Request[] requests) throws MPIException {
+        check(requests);
+        boolean all = true;
+        for (int i = 0; i < requests.length; i++) {
+            Operation o = requests[i].active();
+            if (o != null) {
+                all &= test(requests[i], o); // every one tested: each makes progress
+            }
+        }
+        if (!all) {
+            return false;
+        }
+        for (Request r : requests) {
+            Operation o = r.active();
+            if (o != null) {
+                finish(r, o);
+            }
+        }
+        return true;
+    }
+
+    /** {@link Request#waitAny}: the lowest index that has finished (completed), or UNDEFINED if every one is null. */
+    static int awaitAny(Request[] requests) throws MPIException {
+        check(requests);
+        for (int round = 0; ; round++) {
+            int open = 0;
+            int last = -1;
+            for (int i = 0; i < requests.length; i++) {
+                Operation o = requests[i].active();
+                if (o != null) {
+                    if (test(requests[i], o)) {
+                        finish(requests[i], o);
+                        return i;
+                    }
+                    open++;
+                    last = i;
+                }
+            }
+            if (open == 0) {
+                return MPI.UNDEFINED;
+            }
+            if (open == 1) {
+                awaitAlone(requests[last]);
+                return last;
+            }
+            idle(round);
+        }
+    }
+
+    /** {@link Request#testAny}: the lowest index that has finished (completed), else UNDEFINED. */
+    static int testAny(Request[] requests) throws MPIException {
+        check(requests);
+        for (int i = 0; i < requests.length; i++) {
+            Operation o = requests[i].active();
+            if (o != null && test(requests[i], o)) {
+                finish(requests[i], o);
+                return i;
+            }
+        }
+        return MPI.UNDEFINED;
+    }
+
+    private static void check(Request[] requests) throws MPIException {
+        MPI.check();
+        Objects.requireNonNull(requests, "requests");
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] == null) {
+                throw new NullPointerException("request " + i + " is null; use MPI.REQUEST_NULL for an empty slot");
+            }
+        }
+    }
+
+    /** Waits for {@code r}'s operation alone and completes it; a failure completes it before it is thrown. */
+    private static void awaitAlone(Request r) throws MPIException {
+        Operation o = r.active();
+        try {
+            o.await();
+        } catch (MPIException | RuntimeException e) {
+            r.completeIfOver(o);
+            throw e;
+        }
+        finish(r, o);
+    }
+
+    /** A request reported finished: its handle null (a persistent one inactive), its operation recycled if it may be. */
+    private static void finish(Request r, Operation o) {
+        r.completed();
+        o.recycle();
+    }
+
     /** Waits until {@code mode} is met; null if every request is null (ONE, SOME), all empty statuses (ALL). */
     static Done await(Request[] requests, Mode mode) throws MPIException {
         Operation[] ops = operations(requests);

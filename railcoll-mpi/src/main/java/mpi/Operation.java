@@ -110,6 +110,50 @@ final class Operation {
     }
 
     /**
+     * Starts another round of a persistent request's own operation (decision 0185): {@code round}'s start, which
+     * becomes what this operation drives, its results cleared. The request is inactive, so its last round was
+     * reported (or failed) and no thread should be inside; one that is (two threads on one request, which MPI
+     * forbids) is the request-in-use error, and nothing is started. A start that throws leaves the last round's
+     * state as it was.
+     */
+    Operation rearm(Backend.Persistent round) throws MPIException {
+        take("start");
+        try {
+            Pending next = round.start();
+            pending = next;
+            done = false;
+            succeeded = false;
+            status = null;
+        } finally {
+            STATE.setRelease(this, FREE);
+        }
+        return this;
+    }
+
+    /**
+     * One test of the round of a persistent request freed while it was in flight (decision 0185), with no error
+     * reported (MPI_Request_free leaves no one to report to) and no finishing work (only rounds with none are left
+     * to finish alone): true once it is over, well or not. False, doing nothing, when another thread is inside.
+     */
+    boolean overQuietly() {
+        if (!STATE.compareAndSet(this, FREE, HELD)) {
+            return false;
+        }
+        try {
+            if (!done) {
+                try {
+                    done = pending.test();
+                } catch (RuntimeException e) {
+                    done = true;
+                }
+            }
+            return done;
+        } finally {
+            STATE.setRelease(this, FREE);
+        }
+    }
+
+    /**
      * After the wait that reported it finished (its request's handle null, its status read if asked for): nothing of
      * the call is held any more, and a reusable operation goes back to its communicator for a later iSend or iRecv.
      * One that another thread is inside (which MPI forbids) is not reused: it is simply dropped.

@@ -122,6 +122,28 @@ final class RailcollBackend implements Backend {
         return reuse.over(comm.irecv(into, source, tag));
     }
 
+    /**
+     * railcoll-core's persistent request (decision 0088) and one adapter over it, made here once: each round is
+     * {@link io.railcoll.MessageRequest#start()} (a standard send's and a receive's rounds restart one core operation).
+     */
+    @Override
+    public Persistent sendInit(MemorySegment data, int dest, int tag, boolean synchronous) {
+        return persistent(synchronous ? comm.ssendInit(data, dest, tag) : comm.sendInit(data, dest, tag));
+    }
+
+    @Override
+    public Persistent recvInit(MemorySegment into, int source, int tag) {
+        return persistent(comm.recvInit(into, source, tag));
+    }
+
+    private static Persistent persistent(io.railcoll.MessageRequest request) {
+        MessagePending pending = new MessagePending(request);
+        return () -> {
+            request.start();
+            return pending;
+        };
+    }
+
     @Override
     public Status iprobe(int source, int tag) {
         return comm.iprobe(source, tag).map(MessagePending::status).orElse(null);

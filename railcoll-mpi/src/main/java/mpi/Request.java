@@ -188,8 +188,7 @@ public class Request implements Freeable {
 
     /** Waits for one to finish and returns its index (the lowest of those finished), or {@code MPI.UNDEFINED} if all are null. */
     public static int waitAny(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.await(requests, Completions.Mode.ONE);
-        return d == null ? MPI.UNDEFINED : d.indices()[0];
+        return Completions.awaitAny(requests);
     }
 
     /** As {@link #waitAny}, its status with the index; an empty status with index {@code MPI.UNDEFINED} if all are null. */
@@ -200,8 +199,7 @@ public class Request implements Freeable {
 
     /** The index of one that has finished, or {@code MPI.UNDEFINED} if none has (or all are null). */
     public static int testAny(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.test(requests, Completions.Mode.ONE);
-        return d == null || d.indices().length == 0 ? MPI.UNDEFINED : d.indices()[0];
+        return Completions.testAny(requests);
     }
 
     /** The status (with its index) of one that has finished, null if none has; index {@code MPI.UNDEFINED} if all are null. */
@@ -213,8 +211,9 @@ public class Request implements Freeable {
         return d.indices().length == 0 ? null : d.statuses()[0];
     }
 
+    /** Waits until all have finished; every handle is then null (a persistent request inactive). */
     public static void waitAll(Request[] requests) throws MPIException {
-        Completions.await(requests, Completions.Mode.ALL);
+        Completions.awaitAll(requests);
     }
 
     /** Every request's status, in order (no index set; an empty one for a null request). */
@@ -224,7 +223,7 @@ public class Request implements Freeable {
 
     /** True, and every handle null, if all have finished; false, and no handle changed, otherwise. */
     public static boolean testAll(Request[] requests) throws MPIException {
-        return Completions.test(requests, Completions.Mode.ALL).indices().length == requests.length;
+        return Completions.testAll(requests);
     }
 
     /** Every request's status if all have finished, else null. */

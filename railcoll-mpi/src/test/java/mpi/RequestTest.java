@@ -316,7 +316,7 @@ class RequestTest {
     void persistentRequestsStartAgainAfterEachWait() throws MPIException {
         IntBuffer buf = MPI.newIntBuffer(1).put(0, 1);
         int[] starts = {0};
-        Prequest p = new Prequest("allReduce x2", () -> {
+        Prequest p = new Prequest(MPI.COMM_WORLD, "allReduce x2", () -> {
             starts[0]++;
             return MPI.COMM_WORLD.iAllReduce(buf, 1, MPI.INT, MPI.SUM).active();
         });

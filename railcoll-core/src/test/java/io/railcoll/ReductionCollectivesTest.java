@@ -134,7 +134,8 @@ class ReductionCollectivesTest {
 
     /** The algorithms that combine out of rank order, so refuse a non-commutative operator on more than one rank. */
     private static final java.util.Set<String> NOT_IN_RANK_ORDER = java.util.Set.of("allreduce.ring",
-            "reduce-scatter.ring", "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner");
+            "reduce-scatter.ring", "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner",
+            "allreduce.multi-leader-direct");
 
     private static boolean runnable(Collective c, String id, Kind k, int n) {
         return k.op().commutative() || n == 1 || !NOT_IN_RANK_ORDER.contains(id);

@@ -96,10 +96,16 @@ final class OpenMpiOverRails {
                     : placement.ranksOnNode(0)));
             for (int n = 1; n < placement.nodeCount() && route == Route.RAILS; n++) {
                 // The namespaces share the host name, and Open MPI tells nodes apart by it (to pick shared memory
-                // within a node): each emulated node's daemon gets a UTS namespace with its own name.
-                script.append("  ").append(FAKE_HOST_PREFIX).append(n).append(") exec ")
-                        .append(String.join(" ", net.commandPrefix(n))).append(" unshare --uts /bin/sh -c \"hostname ")
-                        .append(FAKE_HOST_PREFIX).append(n).append("; $*\" ;;\n");
+                // within a node): each emulated node's daemon gets a UTS namespace with its own name. Written through
+                // /proc and checked, not with hostname(1): an image without that command (the 16-processor machine
+                // of 2026-11-27) went on under the shared name, and all 16 ranks then talked through shared memory,
+                // 0 bytes on the rails, while the figures claimed 4 nodes.
+                String name = FAKE_HOST_PREFIX + n;
+                script.append("  ").append(name).append(") exec ")
+                        .append(String.join(" ", net.commandPrefix(n))).append(" unshare --uts /bin/sh -c \"echo ")
+                        .append(name).append(" > /proc/sys/kernel/hostname && test \\\"\\$(cat /proc/sys/kernel/hostname)\\\" = ")
+                        .append(name).append(" || { echo 'railcoll agent: could not name host ").append(name)
+                        .append("' >&2; exit 1; }; $*\" ;;\n");
                 hosts.append(',').append(FAKE_HOST_PREFIX).append(n).append(':').append(placement.ranksOnNode(n));
             }
             script.append("  *) echo \"railcoll agent: unknown host $host\" >&2; exit 1 ;;\nesac\n");

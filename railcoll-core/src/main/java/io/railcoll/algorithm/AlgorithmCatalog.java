@@ -110,6 +110,7 @@ public final class AlgorithmCatalog {
             SmpAllreduce.oneLeader(),
             SmpAllreduce.everyRankLeads(),
             SmpAllreduce.everyRankLeadsRabenseifner(),
+            SmpAllreduce.everyRankLeadsDirect(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
             new RingReduceScatter(),

@@ -73,6 +73,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Sleep slice when another caller-driven transport may need attention meanwhile. */
     private static final long SHARED_SLICE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
+     * Sleep slice when news that ends the wait may come through a transport the sleep does not listen to (several
+     * caller-driven transports carry what is awaited): what that news waits for is this slice at most (decision 0175).
+     */
+    private static final long ASTRAY_SLICE_NS = TimeUnit.MICROSECONDS.toNanos(200);
+    /**
+     * {@code -Drailcoll.engine.targetedSleep=false} restores the sleep of before decision 0175 (the first transport
+     * with output pending, else the first, for a whole slice), for A/B runs: a diagnostic property, like
+     * {@code -Drailcoll.counters}, not a setting.
+     */
+    private static final boolean TARGETED_SLEEP =
+            Boolean.parseBoolean(System.getProperty("railcoll.engine.targetedSleep", "true"));
+    /**
      * A wait for a peer's data longer than this sends that peer a probe: a frame without payload carrying this rank's
      * call (sequence number, collective, root, block size, algorithm), checked by the peer against its own call of
      * that number like any data frame (decision 0041). Ranks that disagree on a call but exchange no data in it (a
@@ -1493,13 +1505,28 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         } else {
             if (CallCounters.ON) {
                 CallCounters.add(Event.ENGINE_SLEEP);
+                long t0 = System.nanoTime();
+                boolean astray = !sleep(awaited, awaitingHook);
+                long us = (System.nanoTime() - t0) / 1000;
+                CallCounters.add(Event.ENGINE_SLEEP_US, 0, us);
+                if (astray) {
+                    // rail 0: a receive awaited in another transport; rail 1: only deliveries (or a node step) awaited
+                    int kind = awaited != null ? 0 : 1;
+                    CallCounters.add(Event.ENGINE_SLEEP_ASTRAY, kind, 1);
+                    CallCounters.add(Event.ENGINE_SLEEP_ASTRAY_US, kind, us);
+                }
+            } else {
+                sleep(awaited, awaitingHook);
             }
-            sleep(awaited, awaitingHook);
         }
         return idle + 1;
     }
 
-    private void sleep(Transport awaited, boolean awaitingHook) {
+    /**
+     * Sleeps until something may have happened, at most a slice; returns whether what is awaited can end the sleep
+     * (false: it slept where only its slice or unrelated news end it, see {@link Event#ENGINE_SLEEP_ASTRAY}).
+     */
+    private boolean sleep(Transport awaited, boolean awaitingHook) {
         if (nodeWaitRank >= 0) {
             // A node-mate's raise rings this rank's doorbell, as do shared-memory senders and rail threads; a
             // transport this thread drives gets a short slice.
@@ -1507,32 +1534,68 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             nodeWaitRank = -1;
             nodeArea.await(local, nodeWaitWord, nodeWaitValue,
                     hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
-            return;
+            return true;
         }
         if (awaitingHook && hook != null && !othersNeedDriving(null)) {
             // What is awaited comes through the hook's own socket, which wakes this sleep; 1 ms bounds its timers.
             hook.awaitInput(SHARED_SLICE_NS);
-            return;
+            return true;
         }
         boolean hooked = hook != null;
         if (anyOwnThreads) {
             blocker.block(hooked || othersNeedDriving(null) ? SHARED_SLICE_NS : BLOCK_SLICE_NS, awaitedReady);
-            return;
+            return true;
         }
         Transport target = awaited;
         if (target == null || othersNeedDriving(target)) {
-            // Several transports need this thread: sleep briefly in one with pending output, else the first.
-            target = transports[0];
+            // Several transports may need this thread: the one that carries the awaited receive, those with output
+            // still to leave and, when the wait is only for deliveries, those whose acknowledgements are due. One
+            // sleep can listen to one of them; with one candidate its news is what ends the wait, with several the
+            // slice is short, since news on the others cannot wake it (an ACK on the rails does not ring the
+            // shared-memory doorbell: a whole 1 ms slice was slept at the end of about one call in two, decision 0175).
+            if (!TARGETED_SLEEP) {
+                // Before decision 0175: the first transport with pending output, else the first, for a whole slice.
+                target = transports[0];
+                for (Transport t : transports) {
+                    if (t.hasPendingOutput()) {
+                        target = t;
+                        break;
+                    }
+                }
+                target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+                return target == awaited || transports.length == 1;
+            }
+            // Output still to leave is listened to first (a rail socket that drains wakes it, and a rail left idle
+            // is time the call cannot get back), then the awaited receive, then deliveries.
+            Transport chosen = null;
+            boolean chosenOutput = false;
+            int candidates = 0;
             for (Transport t : transports) {
-                if (t.hasPendingOutput()) {
-                    target = t;
-                    break;
+                if (!t.drivenByCaller()) {
+                    continue;
+                }
+                boolean output = t.hasPendingOutput();
+                if (output || t == awaited || awaited == null && t.awaitsDelivery()) {
+                    candidates++;
+                    if (chosen == null || output && !chosenOutput) {
+                        chosen = t;
+                        chosenOutput = output;
+                    }
                 }
             }
-            target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            if (chosen == null) {
+                // Nothing to listen to that this thread drives (a node step or a multicast turn is awaited): the
+                // first transport, a short-enough slice for the others' timers.
+                transports[0].await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+                return transports.length == 1;
+            }
+            boolean sure = candidates == 1;
+            chosen.await(!sure ? ASTRAY_SLICE_NS : hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            return sure;
         } else {
             // Other transports (and the hook) cannot wake this one's sleep: keep slices short when there are several.
             target.await(hooked || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+            return true;
         }
     }
 

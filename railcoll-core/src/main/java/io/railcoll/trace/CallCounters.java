@@ -57,6 +57,17 @@ public final class CallCounters {
         NODE_STEP_OP,
         /** The engine's wait went to sleep (selector, futex or blocker). */
         ENGINE_SLEEP,
+        /** Microseconds the engine's waits slept, in all. */
+        ENGINE_SLEEP_US,
+        /**
+         * A sleep where what the wait awaits cannot wake it: in another transport than the one that carries the
+         * awaited receive, or, awaiting only the delivery of its sends (or a node step), in a transport chosen by
+         * order. It ends at its time slice unless its own transport has news. Counted on "rail" 0 when a receive
+         * was awaited, on 1 when only deliveries (or a node step) were.
+         */
+        ENGINE_SLEEP_ASTRAY(true),
+        /** Microseconds slept by {@link #ENGINE_SLEEP_ASTRAY} sleeps ("rails" as there). */
+        ENGINE_SLEEP_ASTRAY_US(true),
         /** The engine's wait yielded the processor. */
         ENGINE_YIELD,
         /** A frame sent over shared memory. */

@@ -68,6 +68,15 @@ public interface Transport extends AutoCloseable {
     /** Whether frames are queued that have not left yet (the owner must keep driving a caller-driven transport). */
     boolean hasPendingOutput();
 
+    /**
+     * Whether a send has left but is not yet delivered, and its completion comes through this transport (an
+     * acknowledgement the peer sends back): where an owner waiting only for deliveries should sleep, since news on
+     * this transport is what ends its wait. A hint for the wait, never for correctness; false when it cannot tell.
+     */
+    default boolean awaitsDelivery() {
+        return false;
+    }
+
     /** Re-offers frames held back by connections that paused because their collective was not posted yet. */
     void resume();
 

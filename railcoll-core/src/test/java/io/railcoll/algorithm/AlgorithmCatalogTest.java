@@ -27,7 +27,7 @@ class AlgorithmCatalogTest {
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm", "broadcast.shm-pipeline",
                 "broadcast.shm-single-copy", "broadcast.shm-scatter-allgather",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
-                "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner", "reduce.binomial", "reduce.rabenseifner",
+                "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner", "allreduce.multi-leader-direct", "reduce.binomial", "reduce.rabenseifner",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
                 "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",
                 "reduce-scatter.deterministic", "scan.deterministic", "exscan.deterministic", "scatter.binomial",

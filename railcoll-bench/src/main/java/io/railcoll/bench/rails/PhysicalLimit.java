@@ -10,7 +10,8 @@ import io.railcoll.topology.Placement;
  *
  * <p>Bytes into the busiest node, for block size b, N ranks and n_k ranks on node k:
  * all-gather max_k (N - n_k) b; gather (N - n_root) b into the root's node; broadcast b (into any other node);
- * all-to-all max_k n_k (N - n_k) b; barrier 0. With one node nothing crosses a rail and the floor is 0.
+ * all-to-all max_k n_k (N - n_k) b; barrier 0; all-reduce 2 (M-1)/M b for M nodes. With one node nothing crosses a
+ * rail and the floor is 0.
  *
  * <p>The testbed's token buckets let {@code burstBytes} per link pass at once after a quiet spell (the barrier
  * between calls is one), so a call can legitimately beat {@link #floorUs()} by up to {@code rails x burst} bytes'
@@ -55,8 +56,12 @@ public record PhysicalLimit(long intoBusiestNodeBytes, int rails, long rateBitsP
                 case BROADCAST -> k == placement.nodeOf(root) ? 0 : b;
                 case ALLTOALL -> local * (n - local) * b;
                 case BARRIER -> 0;
-                // Each part of the result needs the other nodes' contributions: at least (nodes-1)/nodes of b.
-                case ALLREDUCE -> (placement.nodeCount() - 1) * b / placement.nodeCount();
+                // The bandwidth bound of all-reduce among M nodes (Patarasuk and Yuan 2009; Chan et al. 2007): the
+                // reduce-scatter and the all-gather halves each move (M-1)/M b into a node, 2 (M-1)/M b in all (issue
+                // 22's "what the rails allow"). For M = 2 that is b, the other node's whole vector (or its sum), which
+                // no scheme avoids. (M-1)/M b, the all-gather half alone, had put the floor at half of it (decision
+                // 0177).
+                case ALLREDUCE -> 2 * (placement.nodeCount() - 1) * b / placement.nodeCount();
                 case SCATTER -> k == placement.nodeOf(root) ? 0 : local * b;
                 // Whatever is combined where, a node must take in at least one partial vector (reduce: the
                 // root's; a scan: every node but rank 0's) or one per block its ranks get (reduce-scatter).

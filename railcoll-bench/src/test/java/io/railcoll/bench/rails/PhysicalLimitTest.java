@@ -33,4 +33,18 @@ class PhysicalLimitTest {
         assertEquals(0, PhysicalLimit.intoBusiestNode(Collective.BARRIER, uneven, b, 0));
         assertEquals(0, PhysicalLimit.intoBusiestNode(Collective.ALLGATHER, Placement.singleNode(8), b, 0));
     }
+
+    @Test
+    void allreduceMustBringTwiceTheNodesShareOfTheVector() {
+        // 2 (M-1)/M b (decision 0177): 4 nodes 1.5 b, 2 nodes b (the other node's vector), 3 uneven nodes 4/3 b;
+        // one node nothing.
+        assertEquals(3 * MIB / 2, PhysicalLimit.intoBusiestNode(Collective.ALLREDUCE, Placement.uniform(4, 4), MIB, 0));
+        assertEquals(MIB, PhysicalLimit.intoBusiestNode(Collective.ALLREDUCE, Placement.uniform(2, 2), MIB, 0));
+        assertEquals(4 * 3000 / 3, PhysicalLimit.intoBusiestNode(Collective.ALLREDUCE, Placement.ofCounts(3, 4, 2),
+                3000, 0));
+        assertEquals(0, PhysicalLimit.intoBusiestNode(Collective.ALLREDUCE, Placement.singleNode(8), MIB, 0));
+        // The 4x4 case: 1 MiB of all-reduce over 2 x 2 Gbit/s cannot take less than 3.15 ms.
+        PhysicalLimit l = PhysicalLimit.of(Collective.ALLREDUCE, Placement.uniform(4, 4), MIB, 0, 2, TWO_GBIT, 250_000);
+        assertEquals(3_145.728, l.floorUs(), 1e-6);
+    }
 }

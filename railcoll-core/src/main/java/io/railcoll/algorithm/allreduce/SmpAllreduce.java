@@ -32,7 +32,9 @@ import java.util.Optional;
  * hierarchical all-reduce. {@code allreduce.multi-leader-rabenseifner} has the same leaders run Rabenseifner's
  * all-reduce ({@link RabenseifnerAllreduce#appendAmong}) instead of recursive doubling in phase 2: {@code 2 log2 M}
  * start-ups instead of {@code log2 M}, but each node's rails carry {@code 2 (M-1)/M b} rather than
- * {@code log2 M b} (decision 0113), the large-vector form.
+ * {@code log2 M b} (decision 0113), the large-vector form. {@code allreduce.multi-leader-direct} moves the same bytes
+ * in 2 steps: each leader puts part j of its slice to the leader of node j at once, combines its part, and puts it
+ * to every other leader ({@link DirectAmong}, decision 0176).
  *
  * <p>Identical bits: each slice is combined inside a node by one leader, then across nodes by recursive doubling,
  * in which both partners compute {@code lower op higher}, and is afterwards only copied; every rank ends with the
@@ -47,28 +49,31 @@ public final class SmpAllreduce extends AlgorithmBase {
     public static final String ONE_LEADER_ID = "allreduce.smp";
     public static final String MULTI_LEADER_ID = "allreduce.multi-leader";
     public static final String MULTI_LEADER_RABENSEIFNER_ID = "allreduce.multi-leader-rabenseifner";
+    public static final String MULTI_LEADER_DIRECT_ID = "allreduce.multi-leader-direct";
     private static final int TAG_NODE_REDUCE = 0;
     private static final int TAG_NETWORK = 1;
 
     /** Leaders per node: a fixed count, or 0 for as many as the smallest node has ranks. */
     private final int fixedLeaders;
-    /** Whether the leaders run Rabenseifner's all-reduce across nodes rather than recursive doubling. */
-    private final boolean rabenseifner;
+    /** What the leaders of a slice run across nodes. */
+    private enum Among { RECURSIVE_DOUBLING, RABENSEIFNER, DIRECT }
 
-    private SmpAllreduce(String id, int fixedLeaders, boolean rabenseifner) {
+    private final Among among;
+
+    private SmpAllreduce(String id, int fixedLeaders, Among among) {
         super(id, Collective.ALLREDUCE);
         this.fixedLeaders = fixedLeaders;
-        this.rabenseifner = rabenseifner;
+        this.among = among;
     }
 
     /** One leader per node: node reduce, recursive doubling among node masters, node broadcast. */
     public static SmpAllreduce oneLeader() {
-        return new SmpAllreduce(ONE_LEADER_ID, 1, false);
+        return new SmpAllreduce(ONE_LEADER_ID, 1, Among.RECURSIVE_DOUBLING);
     }
 
     /** Every rank a leader of one slice (g = the fewest ranks on any node). */
     public static SmpAllreduce everyRankLeads() {
-        return new SmpAllreduce(MULTI_LEADER_ID, 0, false);
+        return new SmpAllreduce(MULTI_LEADER_ID, 0, Among.RECURSIVE_DOUBLING);
     }
 
     /**
@@ -76,7 +81,16 @@ public final class SmpAllreduce extends AlgorithmBase {
      * (decision 0113): each node's rails carry {@code 2 (M-1)/M b} instead of {@code log2 M b}, for large vectors.
      */
     public static SmpAllreduce everyRankLeadsRabenseifner() {
-        return new SmpAllreduce(MULTI_LEADER_RABENSEIFNER_ID, 0, true);
+        return new SmpAllreduce(MULTI_LEADER_RABENSEIFNER_ID, 0, Among.RABENSEIFNER);
+    }
+
+    /**
+     * Every rank a leader of one slice, the leaders of a slice running a direct reduce-scatter and all-gather across
+     * nodes ({@link DirectAmong}, decision 0176): the bytes of the Rabenseifner form, {@code 2 (M-1)/M b} per node,
+     * in 2 steps instead of {@code 2 log2 M}.
+     */
+    public static SmpAllreduce everyRankLeadsDirect() {
+        return new SmpAllreduce(MULTI_LEADER_DIRECT_ID, 0, Among.DIRECT);
     }
 
     /** Leaders per node for {@code placement}: never more than the smallest node has ranks. */
@@ -105,8 +119,11 @@ public final class SmpAllreduce extends AlgorithmBase {
         int local = placement.localRankOf(rank);
         int[] nodeRanks = placement.ranksOf(node);
         int nodes = placement.nodeCount();
-        int tagGather = TAG_NETWORK + (rabenseifner ? RabenseifnerAllreduce.tagsAmong(nodes)
-                : RecursiveDoublingAllreduce.tagsAmong(nodes));
+        int tagGather = TAG_NETWORK + switch (among) {
+            case RECURSIVE_DOUBLING -> RecursiveDoublingAllreduce.tagsAmong(nodes);
+            case RABENSEIFNER -> RabenseifnerAllreduce.tagsAmong(nodes);
+            case DIRECT -> DirectAmong.tags(nodes);
+        };
         ProgramBuilder p = new ProgramBuilder(rank);
         // Phase 1: slice i of my vector to leader i (my own slice stays for the combining below).
         for (int i = 0; i < g; i++) {
@@ -123,11 +140,13 @@ public final class SmpAllreduce extends AlgorithmBase {
             for (int m = 0; m < nodes; m++) {
                 peers[m] = placement.rankAt(m, local);
             }
-            if (rabenseifner) {
-                RabenseifnerAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off,
+            switch (among) {
+                case RECURSIVE_DOUBLING ->
+                        RecursiveDoublingAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off, len, TAG_NETWORK);
+                case RABENSEIFNER -> RabenseifnerAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off,
                         len / shape.elementBytes(), shape.elementBytes(), TAG_NETWORK);
-            } else {
-                RecursiveDoublingAllreduce.appendAmong(p, peers, node, Buffer.TEMP, partial, off, len, TAG_NETWORK);
+                case DIRECT -> DirectAmong.append(p, peers, node, Buffer.TEMP, partial, off,
+                        len / shape.elementBytes(), shape.elementBytes(), TAG_NETWORK);
             }
             // Phase 3: the finished slice to every other rank of the node.
             for (int j = 0; j < nodeRanks.length; j++) {
@@ -197,16 +216,25 @@ public final class SmpAllreduce extends AlgorithmBase {
         for (int r = 0; r < shape.size(); r++) {
             programs.add(program(shape, r));
         }
-        return Traffic.of(programs).cost(shape.placement(), shape.ports(), rabenseifner
-                ? "2 (L-1) (ts + b/g tau) + 2 log2 M ts + 2 (M-1)/M b/g tau + (L-1 + (M-1)/M) b/g gamma, one port"
-                : "2 (L-1) (ts + b/g tau) + log2 M (ts + b/g tau) + (L-1 + log2 M) b/g gamma, one port");
+        return Traffic.of(programs).cost(shape.placement(), shape.ports(), switch (among) {
+            case RABENSEIFNER ->
+                    "2 (L-1) (ts + b/g tau) + 2 log2 M ts + 2 (M-1)/M b/g tau + (L-1 + (M-1)/M) b/g gamma, one port";
+            case DIRECT -> "2 (L-1) (ts + b/g tau) + 2 (M-1) ts + 2 (M-1)/M b/g tau + (L-1 + (M-1)/M) b/g gamma,"
+                    + " one port";
+            case RECURSIVE_DOUBLING ->
+                    "2 (L-1) (ts + b/g tau) + log2 M (ts + b/g tau) + (L-1 + log2 M) b/g gamma, one port";
+        });
     }
 
     @Override
     public String summary() {
         return (fixedLeaders == 1 ? "node reduce (shm), recursive doubling among node masters, node broadcast"
                 : "every rank leads 1/L of the vector: node reduce-scatter (shm), "
-                + (rabenseifner ? "Rabenseifner's all-reduce" : "recursive doubling") + " among "
+                + switch (among) {
+                    case RABENSEIFNER -> "Rabenseifner's all-reduce";
+                    case DIRECT -> "a direct reduce-scatter and all-gather (2 steps)";
+                    case RECURSIVE_DOUBLING -> "recursive doubling";
+                } + " among "
                 + "same-index leaders across nodes, node all-gather")
                 + "; commutative operators; any placement; paper 002's multi-connection idea for reduction";
     }

@@ -251,6 +251,16 @@ public final class ShmTransport implements Transport {
     }
 
     @Override
+    public boolean awaitsDelivery() {
+        for (ShmLink l : active) {
+            if (l.awaitingPulls()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public boolean hasPendingOutput() {
         for (ShmLink l : active) {
             if (l.hasOutput()) {

@@ -426,6 +426,17 @@ final class LaneDriver {
     }
 
     /** Whether any lane of this driver still has frames queued to write. */
+    /** Whether some live lane has written a frame whose sender waits for the peer's ACK. */
+    boolean awaitsAcks() {
+        for (int i = 0, n = connections.size(); i < n; i++) {
+            TcpConnection c = connections.get(i);
+            if (!c.isBroken() && c.awaitsAck()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean hasPendingOutput() {
         for (int i = 0, n = connections.size(); i < n; i++) {
             TcpConnection c = connections.get(i);

@@ -91,6 +91,8 @@ final class TcpConnection {
     private final PeerLanes peerLanes;
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
     private final ArrayDeque<OutFrame> unacked = new ArrayDeque<>();
+    /** Frames in {@link #unacked} whose sender waits for their ACK (a completion not yet done: large frames). */
+    private int awaitingAck;
     /**
      * Frames a receiver lets go unacknowledged before it acknowledges at once, whatever their size: half the sender's
      * eager window ({@link #MAX_EAGER_IN_FLIGHT}), so a sender never runs out of it for want of an ACK.
@@ -388,6 +390,9 @@ final class TcpConnection {
                         f.completion.done();
                         f.completion = null;
                     }
+                    if (f.completion != null) {
+                        awaitingAck++;
+                    }
                     unacked.add(f);
                 } else {
                     if (f.completion != null) {
@@ -472,6 +477,7 @@ final class TcpConnection {
                 lanes.eagerAcknowledged();
             }
             if (f.completion != null) {
+                awaitingAck--;
                 f.completion.done();
             }
             recycle(f);
@@ -946,6 +952,7 @@ final class TcpConnection {
         List<OutFrame> moved = new ArrayList<>(unacked.size() + queue.size());
         moved.addAll(unacked);
         unacked.clear();
+        awaitingAck = 0;
         for (OutFrame f : queue) {
             if (f == ackFrame) {
                 continue;
@@ -1015,6 +1022,11 @@ final class TcpConnection {
     }
 
     /** DATA frames written and not acknowledged yet (tests). */
+    /** Whether a sender waits for an ACK on this lane: a written frame whose completion comes with its ACK. */
+    boolean awaitsAck() {
+        return awaitingAck > 0;
+    }
+
     int unackedCount() {
         return unacked.size();
     }

@@ -212,6 +212,16 @@ public final class TcpRailTransport extends RailTransport {
     }
 
     @Override
+    public boolean awaitsDelivery() {
+        boolean held = acquire();
+        try {
+            return driver.awaitsAcks();
+        } finally {
+            release(held);
+        }
+    }
+
+    @Override
     public void resume() {
         boolean held = acquire();
         try {

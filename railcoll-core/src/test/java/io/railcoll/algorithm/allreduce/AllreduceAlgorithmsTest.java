@@ -32,7 +32,8 @@ class AllreduceAlgorithmsTest {
         List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE);
         assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
                         KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
-                        SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, "allreduce.deterministic"),
+                        SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, SmpAllreduce.MULTI_LEADER_DIRECT_ID,
+                        "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {
@@ -97,5 +98,23 @@ class AllreduceAlgorithmsTest {
         assertEquals(2 * 8192, SmpAllreduce.everyRankLeads().cost(shape).interNodeSentBytes());
         assertEquals(3 * 8192 / 2, SmpAllreduce.everyRankLeadsRabenseifner().cost(shape).interNodeSentBytes());
         assertEquals(3 * 8192 / 2, SmpAllreduce.everyRankLeadsRabenseifner().cost(shape).interNodeReceivedBytes());
+    }
+
+    @Test
+    void directAmongTheLeadersCarriesTheSameBytesInFewerSteps() {
+        // The same 1.5 slices per leader as Rabenseifner, but the rail phase is 2 waits (reduce-scatter, all-gather)
+        // instead of 2 log2 4 = 4 (decision 0176): with a port per peer (k = 3) that is fewer steps; with one port
+        // its 3 puts per wait count as 3 steps.
+        for (int k : new int[] {1, 3}) {
+            Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.uniform(4, 4), k, 4096 * 8, 0, 8, true);
+            var direct = SmpAllreduce.everyRankLeadsDirect().cost(shape);
+            assertEquals(3 * 8192 / 2, direct.interNodeSentBytes());
+            assertEquals(3 * 8192 / 2, direct.interNodeReceivedBytes());
+            if (k == 3) {
+                var rabenseifner = SmpAllreduce.everyRankLeadsRabenseifner().cost(shape);
+                assertTrue(direct.steps() < rabenseifner.steps(), direct.steps() + " steps against "
+                        + rabenseifner.steps());
+            }
+        }
     }
 }

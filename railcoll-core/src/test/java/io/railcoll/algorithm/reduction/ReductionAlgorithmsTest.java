@@ -114,7 +114,7 @@ class ReductionAlgorithmsTest {
             }
         }
         assertEquals(List.of("allreduce.ring", "allreduce.smp", "allreduce.multi-leader",
-                        "allreduce.multi-leader-rabenseifner", RingReduceScatter.ID),
+                        "allreduce.multi-leader-rabenseifner", "allreduce.multi-leader-direct", RingReduceScatter.ID),
                 refusing);
     }
 
