@@ -120,7 +120,7 @@ public final class Railcoll {
                     // readability is each rank's own and is settled per call.
                     // Broadcasts single-copy only with at most 3 ranks on the node: every non-root pulls the same
                     // pages of the root at once, and 15 readers took 1759 us for 1 MiB on 16 processors (decision
-                    // 0182); with more ranks the node buffer's halves carry them, and from 128 KiB the rules pick
+                    // 0182); with more ranks the node buffer's halves carry them, and from 512 KiB the rules pick
                     // the node buffer's pipeline (decision 0181).
                     long threshold = config.cmaThresholdBytes();
                     long spare = perProcessor == 1 ? threshold : Long.MAX_VALUE;
