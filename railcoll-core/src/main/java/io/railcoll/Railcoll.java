@@ -39,6 +39,12 @@ import java.util.Map;
  * all-or-nothing: on any failure, whatever was opened is closed again before the exception leaves.
  */
 public final class Railcoll {
+    /**
+     * Most ranks on a node whose {@code broadcast.shm} goes single-copy (decision 0182): with one or two readers each
+     * copies half or two thirds and they barely contend for the root's pages; with more the node buffer is faster.
+     */
+    static final int SINGLE_COPY_BROADCAST_MAX_RANKS = 3;
+
     private Railcoll() {
     }
 
@@ -112,9 +118,14 @@ public final class Railcoll {
                     // ranks per processor, where they no longer depend on the host's placement state (decision 0016).
                     // The count and the settings agree across the node, so every rank takes the same steps;
                     // readability is each rank's own and is settled per call.
+                    // Broadcasts single-copy only with at most 3 ranks on the node: every non-root pulls the same
+                    // pages of the root at once, and 15 readers took 1759 us for 1 MiB on 16 processors (decision
+                    // 0182); with more ranks the node buffer's halves carry them, and from 512 KiB the rules pick
+                    // the node buffer's pipeline (decision 0181).
                     long threshold = config.cmaThresholdBytes();
-                    region.collectives().enableSingleCopy(perProcessor == 1 ? threshold : Long.MAX_VALUE, threshold,
-                            shm.readsEveryNodeMate());
+                    long spare = perProcessor == 1 ? threshold : Long.MAX_VALUE;
+                    region.collectives().enableSingleCopy(local.length <= SINGLE_COPY_BROADCAST_MAX_RANKS ? spare
+                            : Long.MAX_VALUE, spare, threshold, shm.readsEveryNodeMate());
                 }
             }
             router.setTransports(shm == null ? new Transport[] {tcp} : new Transport[] {shm, tcp});

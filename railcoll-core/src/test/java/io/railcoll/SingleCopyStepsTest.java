@@ -1,6 +1,8 @@
 package io.railcoll;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -82,6 +84,55 @@ class SingleCopyStepsTest {
                 fill(MemorySegment.ofArray(send), c.rank());
                 c.allgather(send, all);
                 check(MemorySegment.ofArray(all).asSlice(8L * (1 - c.rank()), 8), 1 - c.rank());
+            });
+        }
+    }
+
+    /**
+     * The contention-free single-copy broadcast (decision 0180), byte for byte: 2, 3, 5 and 8 ranks, every root, heap
+     * and native buffers, 0 bytes to more than the node buffer (parts of 64-byte multiples, trailing ones empty at 63
+     * bytes), then three back to back in flight with an all-gather between.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 5, 8})
+    void theScatterAllgatherBroadcastIsByteExactOnEveryRoot(int size) throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.startOnOneNode(size, CONFIG)) {
+            ranks.onEveryRank(c -> {
+                c.forceAlgorithm("broadcast.shm-scatter-allgather");
+                int n = c.size();
+                for (long b : new long[] {0, 1, 63, 65_537, 3 * 1024 * 1024 + 5}) {
+                    for (int root = 0; root < n; root++) {
+                        boolean heap = (root + b) % 2 == 0;
+                        try (Arena arena = Arena.ofShared()) {
+                            MemorySegment message = buffer(arena, b, heap);
+                            if (c.rank() == root) {
+                                fill(message, 100 + root);
+                            }
+                            c.broadcast(message, root);
+                            check(message, 100 + root);
+                        }
+                    }
+                }
+                try (Arena arena = Arena.ofShared()) {
+                    long b = 200_001;
+                    MemorySegment[] messages = new MemorySegment[3];
+                    Request[] requests = new Request[3];
+                    for (int i = 0; i < 3; i++) {
+                        messages[i] = arena.allocate(b);
+                        if (c.rank() == i % n) {
+                            fill(messages[i], 40 + i);
+                        }
+                        requests[i] = c.ibroadcast(messages[i], i % n);
+                    }
+                    byte[] send = new byte[8];
+                    byte[] all = new byte[8 * n];
+                    fill(MemorySegment.ofArray(send), c.rank());
+                    c.allgather(send, all);
+                    for (int i = 2; i >= 0; i--) {
+                        requests[i].await();
+                        check(messages[i], 40 + i);
+                    }
+                }
             });
         }
     }

@@ -53,6 +53,7 @@ import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
+import io.railcoll.algorithm.shm.SingleCopyScatterAllgatherBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyGather;
 import io.railcoll.algorithm.shm.SmpDirectShmAllgather;
 import io.railcoll.schedule.Algorithm;
@@ -103,6 +104,7 @@ public final class AlgorithmCatalog {
             NodeShmCollective.broadcast(),
             new NodeBroadcast(),
             new SingleCopyBroadcast(),
+            new SingleCopyScatterAllgatherBroadcast(),
             new RecursiveDoublingAllreduce(),
             new RingAllreduce(),
             new RabenseifnerAllreduce(),

@@ -51,7 +51,11 @@ final class CompiledProgram {
     final boolean nodeSteps;
     /** True when some op writes or reads the node buffer: see {@code CollectiveEngine}'s node-buffer rule. */
     final boolean nodeBuffer;
-    /** True when some op reads or writes a node-mate's buffers: the call announces its own (decision 0143). */
+    /**
+     * True when the call announces its buffers (decision 0143): some op reads or writes a node-mate's buffers, or the
+     * algorithm is a peer-access user whose node-mates may reach this rank's buffers although this rank reaches none
+     * of theirs (the root of {@code broadcast.shm-scatter-allgather}, decision 0180).
+     */
     final boolean peerBuffers;
     /** Index of the first NODE_WRITE, or -1. */
     final int firstNodeWrite;
@@ -79,7 +83,8 @@ final class CompiledProgram {
     private final int tableMask;
 
     /** {@code localRankOf} maps an AwaitFlag's peer (a rank) to its local rank (null where no node steps run). */
-    CompiledProgram(String algorithmId, RankProgram program, java.util.function.IntUnaryOperator localRankOf) {
+    CompiledProgram(String algorithmId, RankProgram program, java.util.function.IntUnaryOperator localRankOf,
+                    boolean peerAccessUser) {
         this.algorithmId = algorithmId;
         this.algorithmCode = algorithmId.hashCode();
         this.tempBytes = program.tempBytes();
@@ -246,7 +251,7 @@ final class CompiledProgram {
         nodeBuffer = bufferOps > 0;
         firstNodeWrite = firstWrite;
         lastMulticast = lastCast;
-        peerBuffers = peerOps > 0;
+        peerBuffers = peerOps > 0 || peerAccessUser;
         this.reduceGranule = reduceGranule;
     }
 

@@ -55,7 +55,8 @@ final class ProgramCache {
             if (programs.size() >= CAPACITY) {
                 programs.clear();
             }
-            p = new CompiledProgram(algorithm.id(), algorithm.program(shape, rank), localRankOf);
+            p = new CompiledProgram(algorithm.id(), algorithm.program(shape, rank), localRankOf,
+                    algorithm instanceof io.railcoll.schedule.PeerAccessUser);
             programs.put(key, p);
         }
         return p;

@@ -25,7 +25,7 @@ class AlgorithmCatalogTest {
                 "allgather.mc-1group", "allgather.mc-gather-based", "allgather.mc-2group", "allgather.mc-groups",
                 "allgather.shm", "allgather.smp-direct-shm", "allgather.shm-single-copy", "alltoall.direct", "alltoall.standard-exchange", "alltoall.bruck", "alltoall.pairwise",
                 "broadcast.knomial", "broadcast.scatter-allgather", "broadcast.multicast", "broadcast.shm", "broadcast.shm-pipeline",
-                "broadcast.shm-single-copy",
+                "broadcast.shm-single-copy", "broadcast.shm-scatter-allgather",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
                 "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner",
                 "allreduce.multi-leader-direct", "allreduce.shm", "allreduce.shm-single-copy",

@@ -40,6 +40,23 @@ class SingleCopyCheckerTest {
         }
     }
 
+    /**
+     * The contention-free single-copy broadcast (decision 0180) on 2, 3, 5 and 8 ranks, every root, from 0 bytes to
+     * more than the node buffer, sizes that leave trailing parts empty (63 bytes over 7 parts) or short.
+     */
+    @Test
+    void theScatterAllgatherBroadcastIsRightOnEveryRootAndSize() {
+        Algorithm a = AlgorithmCatalog.standard().byId("broadcast.shm-scatter-allgather");
+        for (int ranks : new int[] {2, 3, 5, 8}) {
+            for (long b : new long[] {0, 1, 63, 64, 65, 1000, 65_537, (2 << 20) + 1, 3 << 20}) {
+                for (int root = 0; root < ranks; root++) {
+                    Shape shape = new Shape(Collective.BROADCAST, Placement.parse("1x" + ranks), 1, b, root);
+                    ScheduleChecker.check(a, shape).orThrow();
+                }
+            }
+        }
+    }
+
     @Test
     void theyRefuseMoreThanOneNodeAndASingleRank() {
         Algorithm a = AlgorithmCatalog.standard().byId("allgather.shm-single-copy");

@@ -91,12 +91,14 @@ class BuiltInTableTest {
     }
 
     @ParameterizedTest
-    @ValueSource(longs = {0, 1, 64, 4096, 16384, 65536, 262144, 1048576})
+    @ValueSource(longs = {0, 1, 64, 4096, 16384, 65536, 131072, 262144, 524287, 524288, 1048576, 4194304})
     void onOneNodeTheNodeBufferCarriesEveryCollective(long b) {
-        for (String p : new String[] {"1x2", "1x4", "1x8", "1x16"}) {
+        for (String p : new String[] {"1x2", "1x3", "1x4", "1x8", "1x16"}) {
             assertEquals("allgather.shm", choice(Collective.ALLGATHER, p, 1, b, true), p + ", " + b + " B");
             assertEquals("gather.shm", choice(Collective.GATHER, p, 1, b, true), p + ", " + b + " B");
-            assertEquals("broadcast.shm", choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
+            // Broadcasts from 512 KiB among 4 or more ranks go through the node buffer's pipeline (decisions 0181, 0182).
+            String broadcast = b >= 524288 && !p.equals("1x2") && !p.equals("1x3") ? "broadcast.shm-pipeline" : "broadcast.shm";
+            assertEquals(broadcast, choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
             assertEquals("barrier.shm", choice(Collective.BARRIER, p, 1, 0, true), p);
         }
     }

@@ -30,11 +30,16 @@ public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser
     static final int WRITTEN = 0;
     /** Raised by a reader after each chunk it copied out whose slot a later chunk reuses. */
     static final int DRAINED = 1;
-    /** Messages up to this size go in one chunk: a flag per chunk costs more than the overlap saves. */
-    static final long SINGLE_CHUNK_BYTES = 32 * 1024;
+    /**
+     * Messages up to this size go in one chunk, and no chunk is smaller: where ranks outnumber processors every chunk
+     * can cost a reader a wake-up (1x16 on 2 processors: four 16 KiB chunks took 37-45 us at 64 KiB, one node-buffer
+     * step 4.4 us), and where every rank has a processor 64 KiB is about 6 us of copying, so little overlap is lost
+     * (decision 0181).
+     */
+    static final long SINGLE_CHUNK_BYTES = 64 * 1024;
     /** Chunks per message above that, so readers start after an eighth of the message. */
     static final int CHUNKS = 8;
-    static final long MIN_CHUNK_BYTES = 16 * 1024;
+    static final long MIN_CHUNK_BYTES = SINGLE_CHUNK_BYTES;
     static final long MAX_CHUNK_BYTES = 256 * 1024;
 
     public NodeBroadcast() {

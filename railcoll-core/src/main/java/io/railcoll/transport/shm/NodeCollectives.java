@@ -225,6 +225,8 @@ public final class NodeCollectives {
     private long singleCopyMinBytes = Long.MAX_VALUE;
     /** Smallest gather block that takes the single-copy announce step; {@code Long.MAX_VALUE}: none does. */
     private long singleCopyGatherMinBytes = Long.MAX_VALUE;
+    /** Smallest broadcast that takes the single-copy announce step; {@code Long.MAX_VALUE}: none does. */
+    private long singleCopyBroadcastMinBytes = Long.MAX_VALUE;
     /** Whether this rank may read every node-mate's memory (probed at start-up). */
     private boolean readsEveryNodeMate;
     private Cma.Copier singleCopier;
@@ -355,7 +357,7 @@ public final class NodeCollectives {
     public void nodeBroadcast(int root, MemorySegment buffer, long offset, long bytes, long timeoutNs) {
         checkRoot(root);
         Objects.checkFromIndexSize(offset, bytes, buffer.byteSize());
-        boolean announce = bytes >= singleCopyMinBytes;
+        boolean announce = bytes >= singleCopyBroadcastMinBytes;
         begin(Kind.BROADCAST, root, bytes, announce, timeoutNs);
         try {
             if (mailboxes && bytes <= MAILBOX_DATA_BYTES) {
@@ -448,11 +450,22 @@ public final class NodeCollectives {
      *                           the calls still take the announce step and then go through the node buffer
      */
     public void enableSingleCopy(long minBytes, long gatherMinBytes, boolean readsEveryNodeMate) {
-        if (minBytes < 1 || gatherMinBytes < 1) {
-            throw new IllegalArgumentException("single-copy thresholds must be at least 1 byte, got " + minBytes + " and "
-                    + gatherMinBytes);
+        enableSingleCopy(minBytes, minBytes, gatherMinBytes, readsEveryNodeMate);
+    }
+
+    /**
+     * As {@link #enableSingleCopy(long, long, boolean)}, with broadcasts of at least {@code broadcastMinBytes} and
+     * all-gathers of at least {@code allgatherMinBytes} per block: a single-copy broadcast has every non-root pull
+     * the same pages of the root at once, which with many readers costs more than the copy (decision 0182).
+     */
+    public void enableSingleCopy(long broadcastMinBytes, long allgatherMinBytes, long gatherMinBytes,
+                                 boolean readsEveryNodeMate) {
+        if (broadcastMinBytes < 1 || allgatherMinBytes < 1 || gatherMinBytes < 1) {
+            throw new IllegalArgumentException("single-copy thresholds must be at least 1 byte, got "
+                    + broadcastMinBytes + ", " + allgatherMinBytes + " and " + gatherMinBytes);
         }
-        this.singleCopyMinBytes = minBytes;
+        this.singleCopyBroadcastMinBytes = broadcastMinBytes;
+        this.singleCopyMinBytes = allgatherMinBytes;
         this.singleCopyGatherMinBytes = gatherMinBytes;
         this.readsEveryNodeMate = readsEveryNodeMate;
         if (singleCopier == null) {

@@ -254,4 +254,31 @@ class NodeCollectivesThreadsTest {
         }
         assertTrue(transferFailures > 0, "no rank reported the failed transfer: " + failures);
     }
+    /**
+     * Broadcasts have their own single-copy threshold (decision 0182): with broadcasts left in the node buffer and
+     * all-gathers and gathers single-copy from 1 byte, a 64 KiB broadcast arrives through the node buffer (no
+     * single-copy call) while the all-gather and the gather of the same size go single-copy, byte for byte.
+     */
+    @Test
+    void broadcastsKeepTheNodeBufferWhileTheOthersGoSingleCopy() throws Exception {
+        long bytes = 65536;
+        List<Throwable> failures = runAll((rank, coll, arena) -> {
+            coll.enableSingleCopy(Long.MAX_VALUE, 1, 1, true);
+            for (int root = 0; root < RANKS; root++) {
+                long before = coll.singleCopyCalls();
+                MemorySegment buffer = rank == root ? block(arena, rank, bytes, 7) : arena.allocate(bytes);
+                coll.nodeBroadcast(root, buffer, 0, bytes, TIMEOUT_NS);
+                expectBlock(buffer, 0, root, bytes, 7, "broadcast root " + root);
+                assertEquals(before, coll.singleCopyCalls(), "a broadcast went single-copy");
+            }
+            long before = coll.singleCopyCalls();
+            MemorySegment all = arena.allocate(bytes * RANKS);
+            coll.nodeAllgather(block(arena, rank, bytes, 8), 0, bytes, all, 0, TIMEOUT_NS);
+            for (int q = 0; q < RANKS; q++) {
+                expectBlock(all, q * bytes, q, bytes, 8, "allgather");
+            }
+            assertEquals(before + 1, coll.singleCopyCalls(), "the all-gather did not go single-copy");
+        });
+        assertEquals(java.util.Collections.nCopies(RANKS, null), failures);
+    }
 }
