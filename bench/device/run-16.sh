@@ -125,14 +125,18 @@ mpi_step() {
 step node-barrier bench "${one[@]}" --collective barrier --algorithms auto,barrier.shm,barrier.dissemination \
     --peer "$peer"
 floor_step
-step node-broadcast bench "${one[@]}" --collective broadcast --algorithms auto --sizes "$sizes_small" --peer "$peer"
+# Forced beside auto: the pipeline (auto from 512 KiB on 4+ ranks), the scatter-allgather pulls and the old single-copy
+# path, so one run says which large one-node broadcast 16 processors want (docs/results/node-broadcast-large.md).
+step node-broadcast bench "${one[@]}" --collective broadcast --sizes "$sizes_small" --peer "$peer" \
+    --algorithms auto,broadcast.shm-pipeline,broadcast.shm-scatter-allgather,broadcast.shm-single-copy
 if [ "$testbed" = yes ]; then
   step testbed-latency bench --netns --rail-rate 2gbit --rails 2 --nodes 2 --ranks-per-node 1 --collective latency \
       --sizes 1,1k --no-report
   step testbed-allgather bench "${nets[@]}" "${tb[@]}" --collective allgather --algorithms auto \
       --sizes "$sizes_small" --peer "$peer"
 fi
-step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto --sizes "$sizes_reduce" --peer "$peer"
+step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto,allreduce.shm-single-copy \
+    --sizes "$sizes_reduce" --peer "$peer"
 # The testbed all-reduce with the candidates that tell a cost per rail wait (rabenseifner: 4 waits at 4 nodes,
 # direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
 if [ "$testbed" = yes ]; then
