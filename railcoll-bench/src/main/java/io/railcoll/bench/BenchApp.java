@@ -35,6 +35,9 @@ import java.util.List;
  * more than 0: after the passes, more samples of widely spread points within that time, {@link SampleSeries}).
  */
 public final class BenchApp implements RankApp {
+    /** The settling passes' time budget: at least one pass, more while the compilers are busy (up to 40x this). */
+    private static final long SETTLE_NS = 250_000_000L;
+
     @Override
     public void run(Communicator comm, List<String> args) throws IOException {
         Options o = Options.parse(args);
@@ -60,42 +63,25 @@ public final class BenchApp implements RankApp {
             counters = !o.railInterfaces.isEmpty() && leader
                     ? new PrintWriter(Files.newBufferedWriter(o.railOut.resolveSibling(o.railOut.getFileName() + ".n"
                     + comm.placement().nodeOf(rank)))) : null;
+            // Each point's preparation, once: the check, untimed calls, and how many calls a sample makes.
+            for (int a = 0; a < algs.size(); a++) {
+                select(comm, o, algs.get(a));
+                for (int z = 0; z < o.sizes.length; z++) {
+                    MemorySegment s = sendOf(o, send, o.sizes[z], n);
+                    MemorySegment r = recvOf(o, recv, o.sizes[z], n, rank);
+                    if (o.check) {
+                        check(comm, o, o.sizes[z], s, r);
+                    }
+                    warmUp(comm, o, s, r);
+                    iterations[a][z] = iterationsFor(comm, o, s, r);
+                }
+            }
+            settle(comm, o, algs, send, recv, iterations, times, allTimes);
             // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
             // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
             // instead of landing on whichever came first.
             for (int pass = 0; pass < o.samples; pass++) {
-                for (int a = 0; a < algs.size(); a++) {
-                    String alg = algs.get(a);
-                    boolean auto = alg.equals("auto");
-                    if (auto) {
-                        comm.clearForcedAlgorithm(o.collective);
-                    } else {
-                        comm.forceAlgorithm(alg);
-                    }
-                    for (int z = 0; z < o.sizes.length; z++) {
-                        long size = o.sizes[z];
-                        String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
-                        MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
-                        MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
-                                : o.collective.recvBytes(size, n, rank, o.root));
-                        if (pass == 0) {
-                            if (o.check) {
-                                check(comm, o, size, s, r);
-                            }
-                            warmUp(comm, o, s, r);
-                            iterations[a][z] = iterationsFor(comm, o, s, r);
-                        }
-                        int calls = iterations[a][z];
-                        long max = accounted(comm, o, label, size, calls, counters,
-                                () -> samplePoint(comm, o, s, r, calls, times, allTimes));
-                        if (rank == 0) {
-                            samplesSoFar[a][z].add(max);
-                            raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
-                            raw.flush();
-                            System.out.println("PROGRESS " + label + " " + size);
-                        }
-                    }
-                }
+                pass(comm, o, algs, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
             }
             if (o.autoSamplesNs > 0) {
                 sampleUntilSteady(comm, o, algs, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
@@ -213,6 +199,77 @@ public final class BenchApp implements RankApp {
                     + " %.0fx with an unsteady median%s%n", extraPasses, (System.nanoTime() - start) / 1e9, unsteady,
                     SampleSeries.SPREAD_LIMIT, unsteady > 0 ? " (time budget spent)" : "");
         }
+    }
+
+    private static void select(Communicator comm, Options o, String alg) {
+        if (alg.equals("auto")) {
+            comm.clearForcedAlgorithm(o.collective);
+        } else {
+            comm.forceAlgorithm(alg);
+        }
+    }
+
+    private static MemorySegment sendOf(Options o, MemorySegment send, long size, int n) {
+        return send.asSlice(0, o.collective.sendBytes(size, n));
+    }
+
+    private static MemorySegment recvOf(Options o, MemorySegment recv, long size, int n, int rank) {
+        return recv.asSlice(0, o.collective == Collective.BROADCAST ? size : o.collective.recvBytes(size, n, rank, o.root));
+    }
+
+    /**
+     * Untimed passes exactly like the timed ones (every point, its own number of calls per sample), until the
+     * compilers are quiet in every rank ({@link JitWarmup}, at least one pass). The warm-up's rounds make 4-32 calls
+     * per point; a sample makes up to {@code iterations}, and its loop is compiled anew (on-stack replacement, the
+     * collective inlined into it) during the first samples: on this host the first two passes of a 1x2 8-byte
+     * all-reduce measured 14-48 us per call, the next ones 0.7-1.1 us, after a warm-up that had reached quiet compilers.
+     */
+    private static void settle(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
+                               int[][] iterations, MemorySegment times, MemorySegment allTimes) {
+        if (o.jitWarmupNs <= 0) {
+            return;
+        }
+        JitWarmup.run(comm, "Settling passes", SETTLE_NS, () -> pass(comm, o, algs, send, recv, iterations, null, null,
+                null, times, allTimes));
+    }
+
+    /**
+     * One pass over every point, each sampled as {@code iterations} says; recorded into {@code samplesSoFar} and
+     * {@code raw} (rank 0) unless those are null (a settling pass). Returns the calls it made. Settling and timed
+     * passes run this one method, so the code the samples run is the code the settling passes compiled.
+     */
+    private static long pass(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
+                             int[][] iterations, SampleSeries[][] samplesSoFar, PrintWriter raw, PrintWriter counters,
+                             MemorySegment times, MemorySegment allTimes) {
+        int n = comm.size();
+        int rank = comm.rank();
+        long made = 0;
+        for (int a = 0; a < algs.size(); a++) {
+            String alg = algs.get(a);
+            boolean auto = alg.equals("auto");
+            select(comm, o, alg);
+            for (int z = 0; z < o.sizes.length; z++) {
+                long size = o.sizes[z];
+                MemorySegment s = sendOf(o, send, size, n);
+                MemorySegment r = recvOf(o, recv, size, n, rank);
+                int calls = iterations[a][z];
+                made += calls;
+                if (samplesSoFar == null) {
+                    samplePoint(comm, o, s, r, calls, times, allTimes);
+                    continue;
+                }
+                String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
+                long max = accounted(comm, o, label, size, calls, counters,
+                        () -> samplePoint(comm, o, s, r, calls, times, allTimes));
+                if (rank == 0) {
+                    samplesSoFar[a][z].add(max);
+                    raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
+                    raw.flush();
+                    System.out.println("PROGRESS " + label + " " + size);
+                }
+            }
+        }
+        return made;
     }
 
     /**

@@ -70,6 +70,11 @@ public final class JitWarmup {
      * Rank 0 decides after each round, so every rank makes the same calls; it prints how long the warm-up took.
      */
     public static void run(Communicator comm, long budgetNs, LongSupplier round) {
+        run(comm, "JIT warm-up", budgetNs, round);
+    }
+
+    /** {@link #run(Communicator, long, LongSupplier)}, its closing line starting with {@code label}. */
+    public static void run(Communicator comm, String label, long budgetNs, LongSupplier round) {
         if (budgetNs <= 0) {
             return;
         }
@@ -107,8 +112,8 @@ public final class JitWarmup {
             String ending = busiest <= QUIET_PER_MILLE ? "reached quiet compilers"
                     : String.format(java.util.Locale.ROOT, "STOPPED AT ITS CAP (%d x %.1f s) with compilers still busy",
                     QUIET_CAP_FACTOR, budgetNs / 1e9);
-            System.out.printf(java.util.Locale.ROOT, "JIT warm-up: %.1f s, %d rounds, %d calls; compilers busy %d per mille"
-                    + " of the last round at most: %s%n", (System.nanoTime() - start) / 1e9, rounds, calls, busiest, ending);
+            System.out.printf(java.util.Locale.ROOT, "%s: %.1f s, %d rounds, %d calls; compilers busy %d per mille"
+                    + " of the last round at most: %s%n", label, (System.nanoTime() - start) / 1e9, rounds, calls, busiest, ending);
         }
     }
 
