@@ -68,7 +68,8 @@ budget() { local left=$(( TOTAL_S - ($(date +%s) - started) - 15 )); echo $(( le
 # What the machine is, so the figures name it.
 { echo "== machine $(date -u +%FT%TZ)"; uname -a; nproc; grep -m1 "model name" /proc/cpuinfo; free -g | head -2
   echo "load: $(cat /proc/loadavg)"; command -v cc gcc || echo "no C compiler"
-  for c in hostname unshare nsenter; do command -v "$c" || echo "no $c"; done; } >> "$log" 2>&1
+  for c in hostname unshare nsenter; do command -v "$c" || echo "no $c"; done
+  echo "the peer's fake hosts resolve to (none expected): $(getent hosts rcnode1 rcnode2 rcnode3 | tr '\n' ' ')"; } >> "$log" 2>&1
 
 peer=openmpi
 if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then

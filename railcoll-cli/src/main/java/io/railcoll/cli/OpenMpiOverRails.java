@@ -118,6 +118,12 @@ final class OpenMpiOverRails {
             cmd.addAll(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe",
                     "-np", Integer.toString(placement.size()), "--host", hosts.toString(), "--map-by", "slot",
                     "--mca", "plm_rsh_agent", agent.toString(),
+                    // Never resolve the fake host names: Open MPI takes a host whose name resolves to one of this
+                    // machine's addresses for this node (orte_ifislocal) and starts its ranks here, beside node 0's,
+                    // where they share memory and the rails carry nothing. On the 16-processor machine of 2026-11-28
+                    // the 4x4 peer's bytes bypassed the rails although the fake names were set; a resolver that
+                    // answers every name locally there is the cause this rules out (not confirmed on that machine).
+                    "--do-not-resolve",
                     // ob1 named: only then is the btl list below what carries the bytes. Another pml (ucx, cm with an
                     // mtl) ignores every btl setting and picks its own transports and interfaces.
                     "--mca", "pml", "ob1",
