@@ -1,5 +1,6 @@
 package io.railcoll.algorithm.allreduce;
 
+import io.railcoll.algorithm.EvenSplit;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 
@@ -84,13 +85,11 @@ final class DirectAmong {
 
     /** First element of part {@code j} of {@code m}. */
     static long partLo(long elements, int m, int j) {
-        long q = elements / m;
-        long r = elements % m;
-        return j * q + Math.min(j, r);
+        return EvenSplit.first(elements, m, j);
     }
 
     /** Elements of part {@code j} of {@code m}. */
     static long partLength(long elements, int m, int j) {
-        return elements / m + (j < elements % m ? 1 : 0);
+        return EvenSplit.count(elements, m, j);
     }
 }

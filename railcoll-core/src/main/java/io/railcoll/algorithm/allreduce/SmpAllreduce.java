@@ -1,6 +1,7 @@
 package io.railcoll.algorithm.allreduce;
 
 import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.EvenSplit;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
@@ -197,16 +198,12 @@ public final class SmpAllreduce extends AlgorithmBase {
      * elements each, the first {@code elements%g} one more. Shared with the ring all-reduce's N parts.
      */
     static long sliceOffset(Shape shape, int g, int i) {
-        long q = shape.elements() / g;
-        long r = shape.elements() % g;
-        return (i * q + Math.min(i, r)) * shape.elementBytes();
+        return EvenSplit.first(shape.elements(), g, i) * shape.elementBytes();
     }
 
     /** Byte length of slice {@code i} of {@code g} (see {@link #sliceOffset}). */
     static long sliceLength(Shape shape, int g, int i) {
-        long q = shape.elements() / g;
-        long r = shape.elements() % g;
-        return (q + (i < r ? 1 : 0)) * shape.elementBytes();
+        return EvenSplit.count(shape.elements(), g, i) * shape.elementBytes();
     }
 
     /** The programs themselves as {@link Traffic}: three phases whose shape depends on the placement's nodes. */

@@ -1,6 +1,7 @@
 package io.railcoll.algorithm.shm;
 
 import io.railcoll.algorithm.AlgorithmBase;
+import io.railcoll.algorithm.EvenSplit;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
@@ -111,8 +112,8 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
                     p.awaitFlag(q, WRITTEN, c + 1);
                 }
             }
-            long sliceOff = slice(len / elementBytes, l, rank, true) * elementBytes;
-            long sliceLen = slice(len / elementBytes, l, rank, false) * elementBytes;
+            long sliceOff = EvenSplit.first(len / elementBytes, l, rank) * elementBytes;
+            long sliceLen = EvenSplit.count(len / elementBytes, l, rank) * elementBytes;
             if (sliceLen > 0) {
                 // c0 op (c1 op (... op cL-1)), folded from the right into this rank's part of RECV.
                 p.nodeRead((long) (l - 1) * chunk + sliceOff, Buffer.RECV, at + sliceOff, sliceLen);
@@ -188,13 +189,6 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
                 p.awaitFlag(q, flag, count);
             }
         }
-    }
-
-    /** Rank {@code i}'s slice of {@code elements} cut into {@code l}: its first element, or its element count. */
-    private static long slice(long elements, int l, int i, boolean offset) {
-        long q = elements / l;
-        long r = elements % l;
-        return offset ? i * q + Math.min(i, r) : q + (i < r ? 1 : 0);
     }
 
     /** No message: the bytes move in node steps, which the simulator prices (copies and flag crossings). */

@@ -1,5 +1,6 @@
 package io.railcoll.algorithm.shm;
 
+import io.railcoll.algorithm.EvenSplit;
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
@@ -52,8 +53,8 @@ public final class SingleCopyAllreduce extends SingleCopyAlgorithm {
             return p.build();
         }
         p.publish(SingleCopy.READY);
-        long off = sliceElement(elements, l, rank) * e;
-        long len = sliceElement(elements, l, rank + 1) * e - off;
+        long off = EvenSplit.first(elements, l, rank) * e;
+        long len = EvenSplit.first(elements, l, rank + 1) * e - off;
         long piece = Math.max(e, PIECE_BYTES - PIECE_BYTES % e);
         long temp = p.allocateTemp(Math.min(piece, len));
         boolean[] seen = new boolean[l];
@@ -73,8 +74,8 @@ public final class SingleCopyAllreduce extends SingleCopyAlgorithm {
         p.publish(REDUCED);
         for (int d = 1; d < l; d++) {
             int q = (rank + d) % l;
-            long qOff = sliceElement(elements, l, q) * e;
-            long qLen = sliceElement(elements, l, q + 1) * e - qOff;
+            long qOff = EvenSplit.first(elements, l, q) * e;
+            long qLen = EvenSplit.first(elements, l, q + 1) * e - qOff;
             p.awaitFlag(q, REDUCED, 1);
             if (qLen > 0) {
                 p.peerRead(q, Buffer.RECV, qOff, Buffer.RECV, qOff, qLen);
@@ -95,13 +96,6 @@ public final class SingleCopyAllreduce extends SingleCopyAlgorithm {
             seen[q] = true;
         }
         p.peerRead(q, Buffer.SEND, at, dst, dstOff, n);
-    }
-
-    /** The first element of slice {@code i} of {@code elements} cut into {@code l} (the first ones one longer). */
-    private static long sliceElement(long elements, int l, int i) {
-        long q = elements / l;
-        long r = elements % l;
-        return i * q + Math.min(i, r);
     }
 
     @Override
