@@ -163,20 +163,15 @@ public final class BenchApp implements RankApp {
             for (int a = 0; a < algs.size(); a++) {
                 String alg = algs.get(a);
                 boolean auto = alg.equals("auto");
-                if (auto) {
-                    comm.clearForcedAlgorithm(o.collective);
-                } else {
-                    comm.forceAlgorithm(alg);
-                }
+                select(comm, o, alg);
                 for (int z = 0; z < o.sizes.length; z++) {
                     if (flags.get(ValueLayout.JAVA_BYTE, a * o.sizes.length + z) == 0) {
                         continue;
                     }
                     long size = o.sizes[z];
                     String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
-                    MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
-                    MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
-                            : o.collective.recvBytes(size, n, comm.rank(), o.root));
+                    MemorySegment s = sendOf(o, send, size, n);
+                    MemorySegment r = recvOf(o, recv, size, n, comm.rank());
                     int calls = iterations[a][z];
                     long max = accounted(comm, o, label, size, calls, counters,
                             () -> samplePoint(comm, o, s, r, calls, times, allTimes));
@@ -283,16 +278,11 @@ public final class BenchApp implements RankApp {
         JitWarmup.run(comm, o.jitWarmupNs, () -> {
             long calls = 0;
             for (String alg : algs) {
-                if (alg.equals("auto")) {
-                    comm.clearForcedAlgorithm(o.collective);
-                } else {
-                    comm.forceAlgorithm(alg);
-                }
+                select(comm, o, alg);
                 for (int i = 0; i < sizes.length; i++) {
                     long size = sizes[i];
-                    MemorySegment s = send.asSlice(0, o.collective.sendBytes(size, n));
-                    MemorySegment r = recv.asSlice(0, o.collective == Collective.BROADCAST ? size
-                            : o.collective.recvBytes(size, n, comm.rank(), o.root));
+                    MemorySegment s = sendOf(o, send, size, n);
+                    MemorySegment r = recvOf(o, recv, size, n, comm.rank());
                     // Through the very code that samples (a barrier before each timed call, then the gather of
                     // the times): it must be compiled too, and see every collective a sample makes, not only the
                     // one measured, or the first samples run part-interpreted or deoptimized. Warmed with its own
