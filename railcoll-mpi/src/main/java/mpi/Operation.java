@@ -265,6 +265,24 @@ final class Operation {
         }
     }
 
+    /**
+     * The status a wait or test hands to the program as it reports this operation finished (decision 0168), with
+     * {@code index} set (0 where the form sets none); null after a failure. One object: the backend's status, made now
+     * and not kept (the request is completed next, so nothing asks for it again); a copy only where {@link #status()}
+     * made it already and handed it out ({@code getStatus}), so each snapshot the program holds stays its own.
+     */
+    Status reportedStatus(int index) throws MPIException {
+        take("status");
+        try {
+            if (!succeeded) {
+                return null;
+            }
+            return status != null ? status.withIndex(index) : pending.status().setIndex(index);
+        } finally {
+            STATE.setRelease(this, FREE);
+        }
+    }
+
     /** The communicator's handler's answer to an error of this request (a misuse of it, for example). */
     MPIException error(int errorClass, String detail) {
         return comm.raise(call, MPIException.of(errorClass, call + " on " + comm.describe() + ": " + detail));

@@ -17,7 +17,10 @@ interface Pending {
     /** Waits until finished (every wrapped operation has a deadline of its own, which fails it). */
     void await();
 
-    /** What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. */
+    /**
+     * What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. A snapshot
+     * of this operation's alone (made for it, shared with no other), which the caller may hand to the program.
+     */
     default Status status() {
         return Status.empty();
     }
