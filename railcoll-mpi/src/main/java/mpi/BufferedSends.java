@@ -66,6 +66,11 @@ final class BufferedSends {
         used = 0;
     }
 
+    /** Bytes of the attached buffer that messages in flight take, as last accounted (nothing is tested here). */
+    static synchronized long roomTaken() {
+        return used;
+    }
+
     /** Waits for every buffered send, then hands the attached array back (null when none was attached). */
     static synchronized byte[] detach() {
         drain();
