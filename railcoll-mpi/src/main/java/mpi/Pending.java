@@ -18,8 +18,9 @@ interface Pending {
     void await();
 
     /**
-     * What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. A snapshot
-     * of this operation's alone (made for it, shared with no other), which the caller may hand to the program.
+     * What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. This
+     * operation's alone (shared with no other operation; it may be the same object at each call), which its
+     * {@link Operation} hands to the program once, as the wait or test that completes it reports it.
      */
     default Status status() {
         return Status.empty();

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -152,7 +153,8 @@ class StatusFormsAllocationTest {
                 for (int done = 0; done < 2; ) {
                     Status[] got = Request.testSomeStatus(both);
                     done += got.length;
-                    returned += got.length == 0 ? 0 : STATUSES[got.length] + got.length * status + (receiveIn(got) ? received : 0);
+                    returned += got.length == 0 ? 0
+                            : STATUSES[got.length] + got.length * status + (receiveIn(got) ? received : 0);
                 }
             });
             Map<String, double[]> bytes = new LinkedHashMap<>();
@@ -188,6 +190,42 @@ class StatusFormsAllocationTest {
             assertTrue(e.getValue()[0] <= e.getValue()[1] + SLACK_BYTES, e.getKey() + ": " + e.getValue()[0]
                     + " B per round, bound " + e.getValue()[1] + " + " + SLACK_BYTES + ":\n" + all);
         }
+    }
+
+    /**
+     * The status a wait or test reports is made for it, not kept: one {@code getStatus} handed out before (and the
+     * program changed) is not the one {@code waitStatus} or {@code waitAnyStatus} returns, and each says what the
+     * round received (with its index where the form sets one).
+     */
+    @Test
+    void eachReportedStatusIsASnapshotOfItsOwn() throws Exception {
+        List<Object> perRank = InProcessComms.onRanks(1, (comm, rank) -> {
+            ByteBuffer out = MPI.newByteBuffer(16);
+            ByteBuffer in = MPI.newByteBuffer(16);
+            Prequest recv = comm.recvInit(in, 16, MPI.BYTE, 0, 8);
+            Prequest send = comm.sendInit(out, 16, MPI.BYTE, 0, 8);
+            Prequest[] both = {send, recv};
+            StringBuilder wrong = new StringBuilder();
+            for (int form = 0; form < 2; form++) {
+                Prequest.startAll(both);
+                send.waitFor();
+                Status looked;
+                while ((looked = recv.getStatus()) == null) {
+                    Thread.onSpinWait();
+                }
+                looked.setCancelled(true);
+                looked.setElements(MPI.BYTE, 3);
+                Status reported = form == 0 ? recv.waitStatus() : Request.waitAnyStatus(both);
+                if (reported == looked || reported.isCancelled() || reported.getCount(MPI.BYTE) != 16
+                        || reported.getTag() != 8 || reported.getIndex() != form) {
+                    wrong.append(form == 0 ? "waitStatus: " : "waitAnyStatus: ").append(reported).append(' ');
+                }
+            }
+            recv.free();
+            send.free();
+            return wrong.toString();
+        });
+        assertEquals("", perRank.get(0));
     }
 
     /** Whether {@code statuses} has the receive's (request 0 of the pair), which may cost a core status record. */
