@@ -1,5 +1,6 @@
 package mpi;
 
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -277,26 +278,28 @@ final class Completions {
     /** The indices of the {@code n} requests the pass before found finished, each completed. */
     private static int[] indices(Request[] requests, int n) throws MPIException {
         int[] indices = n == 0 ? NO_INDICES : new int[n];
-        for (int i = 0, k = 0; i < requests.length && k < n; i++) {
+        int k = 0;
+        for (int i = 0; i < requests.length && k < n; i++) {
             Operation o = requests[i].active();
             if (o != null && o.over()) {
                 indices[k++] = i;
                 complete(requests[i], o);
             }
         }
-        return indices;
+        return k == n ? indices : Arrays.copyOf(indices, k); // fewer: a request listed twice (erroneous in MPI)
     }
 
     /** The statuses (with their indices) of the {@code n} requests the pass before found finished, each completed. */
     private static Status[] statuses(Request[] requests, int n) throws MPIException {
         Status[] statuses = n == 0 ? NO_STATUSES : new Status[n];
-        for (int i = 0, k = 0; i < requests.length && k < n; i++) {
+        int k = 0;
+        for (int i = 0; i < requests.length && k < n; i++) {
             Operation o = requests[i].active();
             if (o != null && o.over()) {
                 statuses[k++] = completeReporting(requests[i], o, i);
             }
         }
-        return statuses;
+        return k == n ? statuses : Arrays.copyOf(statuses, k); // as in indices
     }
 
     private static void check(Request[] requests) throws MPIException {
