@@ -20,9 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code testSome}, {@code testSomeStatus}). One rank ({@link InProcessComms}): with no peer the figure is exact.
  *
  * <p>Each form's bound is what the bindings make it return, in bytes of this JVM (measured here by allocating the same
- * objects into a sink: a {@code Status}, {@code Status[n]}, {@code int[n]}), plus, for a round that reports the
- * receive's status, railcoll-core's status record, which {@code MessageRequest.status()} makes and which the JIT
- * scalar-replaces in some compilations and not in others (32 B here, or 0), plus {@link #SLACK_BYTES}, less than the
+ * objects into a sink: a {@code Status}, {@code Status[n]}, {@code int[n]}), plus {@link #SLACK_BYTES}, less than the
  * smallest object: one temporary per call (an array of operations, a
  * {@code boolean[]}, a record, a second {@code Status} copied to set its index) fails it. A test loop that finds
  * nothing finished must allocate nothing: {@code testStatus}, {@code testAllStatus} and {@code testAnyStatus} return
@@ -50,8 +48,6 @@ class StatusFormsAllocationTest {
     /** Bytes of the objects the rounds returned, added up by each round as it goes (see the class comment). */
     private static double returned;
     private static double status;
-    /** Bytes of railcoll-core's status record, which its {@code MessageRequest.status()} makes for a receive. */
-    private static double received;
     /** Bytes of an {@code int[n]} and a {@code Status[n]}, n = 0, 1, 2. */
     private static final double[] INTS = new double[3];
     private static final double[] STATUSES = new double[3];
@@ -59,7 +55,6 @@ class StatusFormsAllocationTest {
     @Test
     void theStatusFormsAllocateOnlyWhatTheyReturn() throws Exception {
         status = sizeOf(() -> sink = Status.of(0, 0, 0, 64));
-        received = sizeOf(() -> sink = new io.railcoll.Status(0, 0, 64));
         for (int n = 0; n < 3; n++) {
             int length = n;
             INTS[n] = sizeOf(() -> sink = new int[length]);
@@ -81,7 +76,7 @@ class StatusFormsAllocationTest {
                 if (s.getCount(MPI.BYTE) != 64 || s.getTag() != 5 || in.get(0) != round[0]) {
                     throw new AssertionError("round " + round[0] + ": " + s + ", received " + in.get(0));
                 }
-                returned += 2 * status + received;
+                returned += 2 * status;
             });
             cases.put("testStatus loops", () -> {
                 Prequest.startAll(both);
@@ -91,7 +86,7 @@ class StatusFormsAllocationTest {
                 while ((sink = recv.testStatus()) == null) {
                     Thread.onSpinWait();
                 }
-                returned += 2 * status + received;
+                returned += 2 * status;
             });
             cases.put("waitAllStatus", () -> {
                 Prequest.startAll(both);
@@ -99,14 +94,14 @@ class StatusFormsAllocationTest {
                 if (s.length != 2 || s[0].getCount(MPI.BYTE) != 64 || s[0].getIndex() != 0) {
                     throw new AssertionError(java.util.Arrays.toString(s));
                 }
-                returned += STATUSES[2] + 2 * status + received;
+                returned += STATUSES[2] + 2 * status;
             });
             cases.put("testAllStatus loop", () -> {
                 Prequest.startAll(both);
                 while ((sink = Request.testAllStatus(both)) == null) {
                     Thread.onSpinWait();
                 }
-                returned += STATUSES[2] + 2 * status + received;
+                returned += STATUSES[2] + 2 * status;
             });
             cases.put("waitAnyStatus twice", () -> {
                 Prequest.startAll(both);
@@ -115,14 +110,14 @@ class StatusFormsAllocationTest {
                 if (a + b != 1) {
                     throw new AssertionError("indices " + a + ", " + b);
                 }
-                returned += 2 * status + received;
+                returned += 2 * status;
             });
             cases.put("testAnyStatus loop", () -> {
                 Prequest.startAll(both);
                 for (int done = 0; done < 2; ) {
                     done += (sink = Request.testAnyStatus(both)) == null ? 0 : 1;
                 }
-                returned += 2 * status + received;
+                returned += 2 * status;
             });
             cases.put("waitSome until both", () -> {
                 Prequest.startAll(both);
@@ -137,7 +132,7 @@ class StatusFormsAllocationTest {
                 for (int done = 0; done < 2; ) {
                     Status[] got = Request.waitSomeStatus(both);
                     done += got.length;
-                    returned += STATUSES[got.length] + got.length * status + (receiveIn(got) ? received : 0);
+                    returned += STATUSES[got.length] + got.length * status;
                 }
             });
             cases.put("testSome until both", () -> {
@@ -153,8 +148,7 @@ class StatusFormsAllocationTest {
                 for (int done = 0; done < 2; ) {
                     Status[] got = Request.testSomeStatus(both);
                     done += got.length;
-                    returned += got.length == 0 ? 0
-                            : STATUSES[got.length] + got.length * status + (receiveIn(got) ? received : 0);
+                    returned += got.length == 0 ? 0 : STATUSES[got.length] + got.length * status;
                 }
             });
             Map<String, double[]> bytes = new LinkedHashMap<>();
@@ -182,7 +176,7 @@ class StatusFormsAllocationTest {
         @SuppressWarnings("unchecked")
         Map<String, double[]> bytes = (Map<String, double[]>) perRank.get(0);
         StringBuilder all = new StringBuilder("bytes per round (one rank, 64 B to itself; measured / returned): "
-                + "Status " + status + ", core status " + received + ", int[0..2] " + java.util.Arrays.toString(INTS) + ", Status[0..2] "
+                + "Status " + status + ", int[0..2] " + java.util.Arrays.toString(INTS) + ", Status[0..2] "
                 + java.util.Arrays.toString(STATUSES));
         bytes.forEach((k, v) -> all.append("\n  ").append(k).append(": ").append(v[0]).append(" / ").append(v[1]));
         System.out.println(all);
@@ -226,16 +220,6 @@ class StatusFormsAllocationTest {
             return wrong.toString();
         });
         assertEquals("", perRank.get(0));
-    }
-
-    /** Whether {@code statuses} has the receive's (request 0 of the pair), which may cost a core status record. */
-    private static boolean receiveIn(Status[] statuses) {
-        for (Status s : statuses) {
-            if (s.getIndex() == 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Bytes one {@code allocation} takes (it stores into {@link #sink}, so it is made). */
