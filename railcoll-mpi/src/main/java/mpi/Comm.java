@@ -1957,26 +1957,27 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * A persistent {@link #ibSend}: each start copies the elements into the attached buffer and sends them (a round
-     * of its own each start: the copy is made under the communicator's call, as {@code ibSend}'s).
+     * A persistent {@link #ibSend}: each start copies the elements into memory of the request's own, taking their room
+     * in the attached buffer ({@code MPI.ERR_BUFFER} where it has too little), and sends them from there; the round is
+     * finished when the start returns (decision 0167).
      */
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        collective("bSendInit", c -> {
+        String described = "bSendInit to " + peer(dest) + " (tag " + tag + ") on " + name;
+        Start copyOfItsOwn = c -> { // a round whose last message is still in flight: as ibSend
             Messages.checkSend(c, count, dest, tag);
-            if (dest != MPI.PROC_NULL) {
-                c.transfer(type).buffer(buf, count, "buf");
-            }
-        });
-        Start start = c -> {
-            Messages.checkSend(c, count, dest, tag);
-            if (dest != MPI.PROC_NULL) {
-                Transfer t = c.transfer(type);
-                BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
-            }
+            Transfer t = c.transfer(type);
+            BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
             return new Started(Pending.DONE);
         };
-        return new Prequest(this, "bSendInit to " + peer(dest) + " (tag " + tag + ") on " + name,
-                () -> start("bSendInit", start));
+        BufferedPersistentSend[] made = new BufferedPersistentSend[1];
+        collective("bSendInit", c -> {
+            Messages.checkSend(c, count, dest, tag);
+            Transfer t = dest == MPI.PROC_NULL ? null : c.transfer(type); // PROC_NULL: the buffer is not looked at
+            UserBuffer b = t == null ? null : t.buffer(buf, count, "buf");
+            made[0] = BufferedPersistentSend.of(this, "bSendInit", described, c, b, t, count, dest, tag, copyOfItsOwn);
+        });
+        sweepDetached();
+        return new Prequest(this, described, made[0]);
     }
 
     /** A persistent {@link #isSend}: each round finishes once the receiver matched that round's message. */

@@ -1,5 +1,6 @@
 package mpi;
 
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -12,36 +13,46 @@ import java.util.concurrent.locks.LockSupport;
  * own that fails it. A handle is set to null only when the call reports its request finished.
  */
 final class Completions {
-    /** How many finished requests a call reports. */
-    enum Mode {
-        /** waitAny, testAny: the lowest finished one. */
-        ONE,
-        /** waitSome, testSome: every finished one. */
-        SOME,
-        /** waitAll, testAll: all, or (a test) none. */
-        ALL
-    }
-
-    /** The requests a call reported finished (indices ascending) and their statuses (index set, except for ALL). */
-    record Done(int[] indices, Status[] statuses) {
-        static final Done NONE = new Done(new int[0], new Status[0]);
-    }
-
     private static final int SPINS = 100;
     private static final int YIELDS = 1_000;
     private static final long PARK_NS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** What {@link #awaitOne}, {@link #testOne} and the counts of the some forms return when every request is null. */
+    private static final int ALL_NULL = Integer.MIN_VALUE;
+    /** What testSome and testSomeStatus return when none has finished: empty, so one of each serves every call. */
+    private static final int[] NO_INDICES = new int[0];
+    private static final Status[] NO_STATUSES = new Status[0];
 
     private Completions() {
     }
 
-    // ---- the forms that report no status (waitAll, testAll, waitAny, testAny): no array, no record, no status per
-    // call (decision 0185), so a loop of persistent rounds completed by them allocates nothing. Same rules as the
-    // others: waitAll completes each request as it finishes; testAll completes none unless all have finished;
-    // waitAny and testAny report the lowest index that has finished.
+    // Every form allocates only what it returns (decisions 0185, 0168): the forms that report no status nothing; the
+    // others their int[] or Status[] and one Status per request reported (made by Operation.reportedStatus). No
+    // array of operations, no boolean[] of who finished, no record: an operation's own "done" word (Operation.over)
+    // says which ones a pass found finished, and a request is completed only when the call reports it. Rules: waitAll
+    // completes each request as it finishes; testAll none unless all have; waitAny and testAny report the lowest
+    // index that has finished; waitSome and testSome every one that has.
 
     /** {@link Request#waitAll}: waits until every request has finished, completing each as it does. */
     static void awaitAll(Request[] requests) throws MPIException {
         check(requests);
+        awaitAll(requests, null);
+    }
+
+    /** {@link Request#waitAllStatus}: as {@link #awaitAll}, every request's status (no index; empty for a null one). */
+    static Status[] awaitAllStatus(Request[] requests) throws MPIException {
+        check(requests);
+        Status[] statuses = new Status[requests.length];
+        awaitAll(requests, statuses);
+        for (int i = 0; i < statuses.length; i++) {
+            if (statuses[i] == null) {
+                statuses[i] = Status.empty(); // null when the call began
+            }
+        }
+        return statuses;
+    }
+
+    /** Waits for every request, completing each as it finishes; its status into {@code statuses} unless null. */
+    private static void awaitAll(Request[] requests, Status[] statuses) throws MPIException {
         for (int round = 0; ; round++) {
             int open = 0;
             int last = -1;
@@ -49,7 +60,7 @@ final class Completions {
                 Operation o = requests[i].active();
                 if (o != null) {
                     if (test(requests[i], o)) {
-                        finish(requests[i], o);
+                        complete(requests, i, o, statuses);
                     } else {
                         open++;
                         last = i;
@@ -60,7 +71,8 @@ final class Completions {
                 return;
             }
             if (open == 1) {
-                awaitAlone(requests[last]); // railcoll's own wait, which idles as it should
+                Operation o = awaitAlone(requests[last]); // railcoll's own wait, which idles as it should
+                complete(requests, last, o, statuses);
                 return;
             }
             idle(round);
@@ -69,28 +81,88 @@ final class Completions {
 
     /** {@link Request#testAll}: true, and every request completed, if all have finished; else false, none completed. */
     static boolean testAll(Request[] requests) throws MPIException {
+        if (!allFinished(requests)) {
+            return false;
+        }
+        completeAll(requests, null);
+        return true;
+    }
+
+    /** {@link Request#testAllStatus}: every status (as waitAllStatus's) if all have finished, else null. */
+    static Status[] testAllStatus(Request[] requests) throws MPIException {
+        if (!allFinished(requests)) {
+            return null;
+        }
+        Status[] statuses = new Status[requests.length];
+        completeAll(requests, statuses);
+        return statuses;
+    }
+
+    /** One test of every active request (each makes progress): whether all have finished. Completes none. */
+    private static boolean allFinished(Request[] requests) throws MPIException {
         check(requests);
         boolean all = true;
         for (int i = 0; i < requests.length; i++) {
             Operation o = requests[i].active();
             if (o != null) {
-                all &= test(requests[i], o); // every one tested: each makes progress
+                all &= test(requests[i], o);
             }
         }
-        if (!all) {
-            return false;
-        }
-        for (Request r : requests) {
-            Operation o = r.active();
+        return all;
+    }
+
+    /** Completes every request (all finished), its status into {@code statuses} unless null (empty for a null one). */
+    private static void completeAll(Request[] requests, Status[] statuses) throws MPIException {
+        for (int i = 0; i < requests.length; i++) {
+            Operation o = requests[i].active();
             if (o != null) {
-                finish(r, o);
+                complete(requests, i, o, statuses);
+            } else if (statuses != null) {
+                statuses[i] = Status.empty();
             }
         }
-        return true;
     }
 
     /** {@link Request#waitAny}: the lowest index that has finished (completed), or UNDEFINED if every one is null. */
     static int awaitAny(Request[] requests) throws MPIException {
+        int i = awaitOne(requests);
+        if (i == ALL_NULL) {
+            return MPI.UNDEFINED;
+        }
+        complete(requests[i], requests[i].active());
+        return i;
+    }
+
+    /** {@link Request#waitAnyStatus}: as {@link #awaitAny}, its status with the index. */
+    static Status awaitAnyStatus(Request[] requests) throws MPIException {
+        int i = awaitOne(requests);
+        if (i == ALL_NULL) {
+            return Status.empty().setIndex(MPI.UNDEFINED);
+        }
+        return completeReporting(requests[i], requests[i].active(), i);
+    }
+
+    /** {@link Request#testAny}: the lowest index that has finished (completed), else UNDEFINED. */
+    static int testAny(Request[] requests) throws MPIException {
+        int i = testOne(requests);
+        if (i < 0) {
+            return MPI.UNDEFINED;
+        }
+        complete(requests[i], requests[i].active());
+        return i;
+    }
+
+    /** {@link Request#testAnyStatus}: the status (with its index) of the lowest that has finished, else null. */
+    static Status testAnyStatus(Request[] requests) throws MPIException {
+        int i = testOne(requests);
+        if (i == ALL_NULL) {
+            return Status.empty().setIndex(MPI.UNDEFINED);
+        }
+        return i < 0 ? null : completeReporting(requests[i], requests[i].active(), i);
+    }
+
+    /** Waits until one has finished: the lowest such index (its request not yet completed), or ALL_NULL. */
+    private static int awaitOne(Request[] requests) throws MPIException {
         check(requests);
         for (int round = 0; ; round++) {
             int open = 0;
@@ -99,7 +171,6 @@ final class Completions {
                 Operation o = requests[i].active();
                 if (o != null) {
                     if (test(requests[i], o)) {
-                        finish(requests[i], o);
                         return i;
                     }
                     open++;
@@ -107,7 +178,7 @@ final class Completions {
                 }
             }
             if (open == 0) {
-                return MPI.UNDEFINED;
+                return ALL_NULL;
             }
             if (open == 1) {
                 awaitAlone(requests[last]);
@@ -117,17 +188,118 @@ final class Completions {
         }
     }
 
-    /** {@link Request#testAny}: the lowest index that has finished (completed), else UNDEFINED. */
-    static int testAny(Request[] requests) throws MPIException {
+    /** One test of each in turn: the lowest index found finished (not completed), UNDEFINED if none, or ALL_NULL. */
+    private static int testOne(Request[] requests) throws MPIException {
         check(requests);
+        boolean any = false;
         for (int i = 0; i < requests.length; i++) {
             Operation o = requests[i].active();
-            if (o != null && test(requests[i], o)) {
-                finish(requests[i], o);
-                return i;
+            if (o != null) {
+                if (test(requests[i], o)) {
+                    return i;
+                }
+                any = true;
             }
         }
-        return MPI.UNDEFINED;
+        return any ? MPI.UNDEFINED : ALL_NULL;
+    }
+
+    /** {@link Request#waitSome}: the indices of those that have finished, waiting for one; null if all are null. */
+    static int[] awaitSome(Request[] requests) throws MPIException {
+        int n = awaitSomeCount(requests);
+        return n == ALL_NULL ? null : indices(requests, n);
+    }
+
+    /** {@link Request#waitSomeStatus}: as {@link #awaitSome}, their statuses with their indices. */
+    static Status[] awaitSomeStatus(Request[] requests) throws MPIException {
+        int n = awaitSomeCount(requests);
+        return n == ALL_NULL ? null : statuses(requests, n);
+    }
+
+    /** {@link Request#testSome}: the indices of those that have finished, possibly none; null if all are null. */
+    static int[] testSome(Request[] requests) throws MPIException {
+        int n = testEach(requests);
+        return n == ALL_NULL ? null : indices(requests, n);
+    }
+
+    /** {@link Request#testSomeStatus}: as {@link #testSome}, their statuses with their indices. */
+    static Status[] testSomeStatus(Request[] requests) throws MPIException {
+        int n = testEach(requests);
+        return n == ALL_NULL ? null : statuses(requests, n);
+    }
+
+    /** Waits until at least one has finished: how many have (none completed yet), or ALL_NULL. */
+    private static int awaitSomeCount(Request[] requests) throws MPIException {
+        check(requests);
+        for (int round = 0; ; round++) {
+            int open = 0;
+            int finished = 0;
+            int last = -1;
+            for (int i = 0; i < requests.length; i++) {
+                Operation o = requests[i].active();
+                if (o != null) {
+                    if (test(requests[i], o)) {
+                        finished++;
+                    } else {
+                        open++;
+                        last = i;
+                    }
+                }
+            }
+            if (finished > 0) {
+                return finished;
+            }
+            if (open == 0) {
+                return ALL_NULL;
+            }
+            if (open == 1) {
+                awaitAlone(requests[last]); // the only one: railcoll's own wait
+                return 1;
+            }
+            idle(round);
+        }
+    }
+
+    /** One test of every active request: how many have finished (none completed yet), or ALL_NULL. */
+    private static int testEach(Request[] requests) throws MPIException {
+        check(requests);
+        int active = 0;
+        int finished = 0;
+        for (int i = 0; i < requests.length; i++) {
+            Operation o = requests[i].active();
+            if (o != null) {
+                active++;
+                finished += test(requests[i], o) ? 1 : 0;
+            }
+        }
+        return active == 0 ? ALL_NULL : finished;
+    }
+
+    /** The indices of the {@code n} requests the pass before found finished, each completed. */
+    private static int[] indices(Request[] requests, int n) throws MPIException {
+        int[] indices = n == 0 ? NO_INDICES : new int[n];
+        int k = 0;
+        for (int i = 0; i < requests.length && k < n; i++) {
+            Operation o = requests[i].active();
+            if (o != null && o.over()) {
+                indices[k++] = i;
+                complete(requests[i], o);
+            }
+        }
+        return k == n ? indices : Arrays.copyOf(indices, k); // fewer: a request listed twice (erroneous in MPI)
+    }
+
+    /** The statuses (with their indices) of the {@code n} requests the pass before found finished, each completed. */
+    private static Status[] statuses(Request[] requests, int n) throws MPIException {
+        Status[] statuses = n == 0 ? NO_STATUSES : new Status[n];
+        int k = 0;
+        for (int i = 0; i < requests.length && k < n; i++) {
+            Operation o = requests[i].active();
+            if (o != null && o.over()) {
+                statuses[k++] = completeReporting(requests[i], o, i);
+            }
+        }
+        return k == n ? statuses : Arrays.copyOf(statuses, k); // as in indices
     }
 
     private static void check(Request[] requests) throws MPIException {
@@ -140,8 +312,8 @@ final class Completions {
         }
     }
 
-    /** Waits for {@code r}'s operation alone and completes it; a failure completes it before it is thrown. */
-    private static void awaitAlone(Request r) throws MPIException {
+    /** Waits for {@code r}'s operation alone (not completing it) and returns it; a failure completes it, thrown. */
+    private static Operation awaitAlone(Request r) throws MPIException {
         Operation o = r.active();
         try {
             o.await();
@@ -149,92 +321,29 @@ final class Completions {
             r.completeIfOver(o);
             throw e;
         }
-        finish(r, o);
+        return o;
     }
 
-    /** A request reported finished: its handle null (a persistent one inactive), its operation recycled if it may be. */
-    private static void finish(Request r, Operation o) {
+    /** A request the call reports finished: its handle null (a persistent one inactive), its operation recycled. */
+    private static void complete(Request r, Operation o) {
         r.completed();
         o.recycle();
     }
 
-    /** Waits until {@code mode} is met; null if every request is null (ONE, SOME), all empty statuses (ALL). */
-    static Done await(Request[] requests, Mode mode) throws MPIException {
-        Operation[] ops = operations(requests);
-        boolean[] finished = new boolean[ops.length];
-        int active = 0;
-        for (Operation o : ops) {
-            active += o == null ? 0 : 1;
-        }
-        if (active == 0) {
-            return mode == Mode.ALL ? report(requests, ops, finished, mode) : null;
-        }
-        for (int round = 0; ; round++) {
-            int open = 0;
-            int last = -1;
-            boolean any = false;
-            for (int i = 0; i < ops.length; i++) {
-                if (ops[i] != null && !finished[i]) {
-                    finished[i] = test(requests[i], ops[i]);
-                    any |= finished[i];
-                    if (!finished[i]) {
-                        open++;
-                        last = i;
-                    }
-                }
-            }
-            if (open == 0 || (any && mode != Mode.ALL)) {
-                return report(requests, ops, finished, mode);
-            }
-            if (open == 1 && (mode == Mode.ALL || open == active)) {
-                // The last one (or the only one) alone: its wait is railcoll's, which idles as it should.
-                try {
-                    ops[last].await();
-                } catch (MPIException | RuntimeException e) {
-                    requests[last].completed();
-                    throw e;
-                }
-                finished[last] = true;
-                return report(requests, ops, finished, mode);
-            }
-            idle(round);
-        }
+    /** {@link #complete}, with the status it reports ({@code index} set; 0 where the form sets none). */
+    private static Status completeReporting(Request r, Operation o, int index) throws MPIException {
+        Status s = o.reportedStatus(index);
+        complete(r, o);
+        return s;
     }
 
-    /** One test of every active request; null if every request is null (ONE, SOME). */
-    static Done test(Request[] requests, Mode mode) throws MPIException {
-        Operation[] ops = operations(requests);
-        boolean[] finished = new boolean[ops.length];
-        boolean anyActive = false;
-        boolean all = true;
-        for (int i = 0; i < ops.length; i++) {
-            if (ops[i] != null) {
-                anyActive = true;
-                finished[i] = test(requests[i], ops[i]);
-                all &= finished[i];
-            }
+    /** {@link #complete} request {@code i}, its status into {@code statuses[i]} unless that is null. */
+    private static void complete(Request[] requests, int i, Operation o, Status[] statuses) throws MPIException {
+        if (statuses == null) {
+            complete(requests[i], o);
+        } else {
+            statuses[i] = completeReporting(requests[i], o, 0);
         }
-        if (!anyActive && mode != Mode.ALL) {
-            return null;
-        }
-        if (mode == Mode.ALL && !all) {
-            return Done.NONE;
-        }
-        return report(requests, ops, finished, mode);
-    }
-
-    /** The active operations of {@code requests} (null for a null request), after MPI.check. */
-    private static Operation[] operations(Request[] requests) throws MPIException {
-        MPI.check();
-        Objects.requireNonNull(requests, "requests");
-        Operation[] ops = new Operation[requests.length];
-        for (int i = 0; i < requests.length; i++) {
-            if (requests[i] == null) {
-                throw new NullPointerException("request " + i + " is null; use MPI.REQUEST_NULL for an empty slot");
-            }
-            ops[i] = requests[i].active();
-        }
-        return ops;
     }
 
     private static boolean test(Request r, Operation o) throws MPIException {
@@ -244,36 +353,6 @@ final class Completions {
             r.completeIfOver(o);
             throw e;
         }
-    }
-
-    /** Completes the handles the call reports and collects their statuses. */
-    private static Done report(Request[] requests, Operation[] ops, boolean[] finished, Mode mode)
-            throws MPIException {
-        if (mode == Mode.ALL) {
-            int[] indices = new int[ops.length];
-            Status[] statuses = new Status[ops.length];
-            for (int i = 0; i < ops.length; i++) {
-                indices[i] = i;
-                statuses[i] = ops[i] == null ? Status.empty() : ops[i].status();
-                requests[i].completed();
-            }
-            return new Done(indices, statuses);
-        }
-        int n = 0;
-        for (boolean f : finished) {
-            n += f ? 1 : 0;
-        }
-        n = mode == Mode.ONE ? Math.min(n, 1) : n;
-        int[] indices = new int[n];
-        Status[] statuses = new Status[n];
-        for (int i = 0, k = 0; i < ops.length && k < n; i++) {
-            if (finished[i]) {
-                indices[k] = i;
-                statuses[k++] = ops[i].status().withIndex(i);
-                requests[i].completed();
-            }
-        }
-        return new Done(indices, statuses);
     }
 
     private static void idle(int round) {

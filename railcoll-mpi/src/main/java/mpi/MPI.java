@@ -285,8 +285,8 @@ public final class MPI {
     }
 
     /**
-     * Attaches {@code buffer} for buffered sends ({@code Comm.bSend}, {@code ibSend}): each message takes its bytes plus
-     * {@link #BSEND_OVERHEAD} of it while in flight. One per process; {@code ERR_BUFFER} when one is attached already.
+     * Attaches {@code buffer} for buffered sends ({@code Comm.bSend}, {@code ibSend}, {@code bSendInit}'s rounds): each
+     * message takes its bytes plus {@link #BSEND_OVERHEAD} of it while in flight. One per process; {@code ERR_BUFFER} when one is attached already.
      */
     public static void attachBuffer(byte[] buffer) throws MPIException {
         check();

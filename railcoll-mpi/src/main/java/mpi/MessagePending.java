@@ -41,7 +41,8 @@ final class MessagePending implements Pending {
             s.markCancelled();
             return s;
         }
-        return status(request.status());
+        // railcoll's fields one by one: request.status() would make a record of its own per status (decision 0168)
+        return Status.of(request.statusSource(), request.statusTag(), MPI.SUCCESS, request.statusCount());
     }
 
     @Override

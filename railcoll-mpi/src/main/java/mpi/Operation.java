@@ -250,8 +250,10 @@ final class Operation {
     }
 
     /**
-     * The status it finished with; null before (or after a failure). Made when first asked for, so a wait that
-     * reports none ({@code waitFor}) makes none (decision 0159).
+     * A copy of the status it finished with, for {@code getStatus}, which leaves the request as it is; null before (or
+     * after a failure). The original is made when first asked for, so a wait that reports none ({@code waitFor})
+     * makes none (decision 0159), and kept here, never handed out: each snapshot the program holds is its own
+     * (decision 0168).
      */
     Status status() throws MPIException {
         take("status");
@@ -259,7 +261,25 @@ final class Operation {
             if (status == null && succeeded) {
                 status = pending.status();
             }
-            return status;
+            return status == null ? null : status.withIndex(0);
+        } finally {
+            STATE.setRelease(this, FREE);
+        }
+    }
+
+    /**
+     * The status a wait or test hands to the program as it reports this operation finished (decision 0168), with
+     * {@code index} set (0 where the form sets none); null after a failure. One object: the backend's status, made now
+     * and handed out (the request is completed next, so nothing asks for it again); a copy of the one kept where
+     * {@link #status()} made it already ({@code getStatus}), so each snapshot the program holds stays its own.
+     */
+    Status reportedStatus(int index) throws MPIException {
+        take("status");
+        try {
+            if (!succeeded) {
+                return null;
+            }
+            return status != null ? status.withIndex(index) : pending.status().setIndex(index);
         } finally {
             STATE.setRelease(this, FREE);
         }

@@ -17,7 +17,11 @@ interface Pending {
     /** Waits until finished (every wrapped operation has a deadline of its own, which fails it). */
     void await();
 
-    /** What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. */
+    /**
+     * What {@code wait}/{@code test} report once finished: an empty status unless the operation says more. This
+     * operation's alone (shared with no other operation; it may be the same object at each call), which its
+     * {@link Operation} hands to the program once, as the wait or test that completes it reports it.
+     */
     default Status status() {
         return Status.empty();
     }

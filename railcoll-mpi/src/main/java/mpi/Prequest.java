@@ -13,7 +13,8 @@ import java.util.Objects;
  * <p>How a round runs is its {@link Starter}'s: {@code sendInit}, {@code sSendInit}, {@code rSendInit} and
  * {@code recvInit} own one {@link Operation} and one persistent request of the backend ({@link PersistentMessage}:
  * railcoll-core's, decision 0088), made at set-up, which every start re-arms, so a round allocates nothing on a direct
- * buffer (decision 0185); {@code bSendInit} starts the buffered send anew each round.
+ * buffer (decision 0185); {@code bSendInit}'s ({@link BufferedPersistentSend}) copies into memory of its own and sends
+ * it through one such persistent send, its room taken from the attached buffer (decision 0167).
  *
  * <p>Errors: starting an active request, or a freed one (or one listed twice in {@link #startAll}), is
  * {@code MPI.ERR_REQUEST}, naming the call and the request, through its communicator's error handler. {@link #free()}

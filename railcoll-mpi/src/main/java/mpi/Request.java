@@ -118,7 +118,7 @@ public class Request implements Freeable {
             throw e;
         }
         completed();
-        Status s = report ? o.status() : null;
+        Status s = report ? o.reportedStatus(0) : null;
         o.recycle(); // the handle is null: no one reaches the operation through this request any more
         return s;
     }
@@ -149,7 +149,7 @@ public class Request implements Freeable {
             return null;
         }
         completed();
-        Status s = o.status();
+        Status s = o.reportedStatus(0);
         o.recycle();
         return s;
     }
@@ -193,8 +193,7 @@ public class Request implements Freeable {
 
     /** As {@link #waitAny}, its status with the index; an empty status with index {@code MPI.UNDEFINED} if all are null. */
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.await(requests, Completions.Mode.ONE);
-        return d == null ? Status.empty().withIndex(MPI.UNDEFINED) : d.statuses()[0];
+        return Completions.awaitAnyStatus(requests);
     }
 
     /** The index of one that has finished, or {@code MPI.UNDEFINED} if none has (or all are null). */
@@ -204,11 +203,7 @@ public class Request implements Freeable {
 
     /** The status (with its index) of one that has finished, null if none has; index {@code MPI.UNDEFINED} if all are null. */
     public static Status testAnyStatus(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.test(requests, Completions.Mode.ONE);
-        if (d == null) {
-            return Status.empty().withIndex(MPI.UNDEFINED);
-        }
-        return d.indices().length == 0 ? null : d.statuses()[0];
+        return Completions.testAnyStatus(requests);
     }
 
     /** Waits until all have finished; every handle is then null (a persistent request inactive). */
@@ -218,7 +213,7 @@ public class Request implements Freeable {
 
     /** Every request's status, in order (no index set; an empty one for a null request). */
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        return Completions.await(requests, Completions.Mode.ALL).statuses();
+        return Completions.awaitAllStatus(requests);
     }
 
     /** True, and every handle null, if all have finished; false, and no handle changed, otherwise. */
@@ -226,31 +221,28 @@ public class Request implements Freeable {
         return Completions.testAll(requests);
     }
 
-    /** Every request's status if all have finished, else null. */
+    /** Every request's status if all have finished (every handle then null), else null (no handle changed). */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.test(requests, Completions.Mode.ALL);
-        return d.indices().length == requests.length ? d.statuses() : null;
+        return Completions.testAllStatus(requests);
     }
 
     /** The indices of those that have finished, waiting for at least one; null if all are null. */
     public static int[] waitSome(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.await(requests, Completions.Mode.SOME);
-        return d == null ? null : d.indices();
+        return Completions.awaitSome(requests);
     }
 
+    /** As {@link #waitSome}, their statuses (each with its index); null if all are null. */
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.await(requests, Completions.Mode.SOME);
-        return d == null ? null : d.statuses();
+        return Completions.awaitSomeStatus(requests);
     }
 
     /** The indices of those that have finished, possibly none; null if all are null. */
     public static int[] testSome(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.test(requests, Completions.Mode.SOME);
-        return d == null ? null : d.indices();
+        return Completions.testSome(requests);
     }
 
+    /** As {@link #testSome}, their statuses (each with its index), possibly none; null if all are null. */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
-        Completions.Done d = Completions.test(requests, Completions.Mode.SOME);
-        return d == null ? null : d.statuses();
+        return Completions.testSomeStatus(requests);
     }
 }

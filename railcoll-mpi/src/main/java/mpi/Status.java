@@ -46,6 +46,12 @@ public final class Status {
         return s;
     }
 
+    /** Sets the index of this snapshot, not yet handed to the program, and returns it ({@code Operation.reportedStatus}). */
+    Status setIndex(int index) {
+        this.index = index;
+        return this;
+    }
+
     /** The bytes received (packed). */
     long bytes() {
         return bytes;

@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A persistent request's round allocates nothing in the mpi layer on a direct buffer (decision 0185): a
  * {@code recvInit} and a {@code sendInit} of 64 bytes to this rank itself, each round {@code start} of both and
  * {@code waitFor} of both (and started by {@code startAll}, completed by {@code waitAll}, {@code testAll},
- * {@code waitAny}, {@code testAny} and {@code test} loops: every form that reports no status), against the same rounds
+ * {@code waitAny}, {@code testAny} and {@code test} loops: every form that reports no status; and a {@code bSendInit}
+ * round, copied into the request's own memory with its room in an attached buffer that fits one message, decision
+ * 0167), against the same rounds
  * through railcoll-core's persistent requests ({@link RailcollInterop}) on the same memory. One rank
  * ({@link InProcessComms}), as {@link MpiLayerAllocationTest}: with no peer the figure is exact.
  *
@@ -111,6 +113,22 @@ class PersistentRequestAllocationTest {
                     Thread.onSpinWait();
                 }
             });
+            // A buffered persistent send (decision 0167): copied into its own memory, its room in the attached buffer.
+            byte[] attached = new byte[64 + MPI.BSEND_OVERHEAD];
+            MPI.attachBuffer(attached);
+            Prequest bRecv = comm.recvInit(in, 64, MPI.BYTE, 0, 7);
+            Prequest bSend = comm.bSendInit(out, 64, MPI.BYTE, 0, 7);
+            cases.put("mpi: bSendInit and recvInit, start both, waitFor both", () -> {
+                out.put(0, ++round[0]);
+                bRecv.start();
+                bSend.start();
+                out.put(0, (byte) 0); // the program's buffer is its own again once the start has returned
+                bSend.waitFor();
+                bRecv.waitFor();
+                if (in.get(0) != round[0]) {
+                    throw new AssertionError("buffered round " + round[0] + " received " + in.get(0));
+                }
+            });
             Map<String, Double> bytes = new LinkedHashMap<>();
             for (Map.Entry<String, Round> c : cases.entrySet()) {
                 for (int i = 0; i < WARM_UP_ROUNDS; i++) {
@@ -124,6 +142,11 @@ class PersistentRequestAllocationTest {
             }
             recv.free();
             send.free();
+            bRecv.free();
+            bSend.free();
+            if (MPI.detachBuffer() != attached) {
+                throw new AssertionError("detachBuffer did not hand back the attached array");
+            }
             return bytes;
         });
         @SuppressWarnings("unchecked")

@@ -155,6 +155,13 @@ class RequestTest {
         assertEquals(2, some.length);
         assertEquals(1, some[0].getIndex());
         assertEquals(2, some[1].getIndex());
+        // A request listed twice (erroneous in MPI) is reported once, at its first index, not with a stray slot.
+        Request twice = later(CompletableFuture.completedFuture(null));
+        assertArrayEquals(new int[] {0}, Request.waitSome(new Request[] {twice, twice}));
+        Request again = later(CompletableFuture.completedFuture(null));
+        Status[] once = Request.testSomeStatus(new Request[] {again, again});
+        assertEquals(1, once.length);
+        assertEquals(0, once[0].getIndex());
     }
 
     @Test

@@ -114,6 +114,11 @@ class PersistentMessageRequestTest {
                 if (r.isActive()) {
                     failures.add(me + " round " + round + ": " + r + " still active after its wait");
                 }
+                Status st = r.status(); // the accessors that make no Status say what it says, sends' and receives'
+                if (r.statusSource() != st.source() || r.statusTag() != st.tag() || r.statusCount() != st.count()) {
+                    failures.add(me + " round " + round + ": " + r + " status accessors " + r.statusSource() + ", "
+                            + r.statusTag() + ", " + r.statusCount() + " against " + st);
+                }
             }
             check(failures, me, round, "recv", in, recv.status(), left, 3, 0);
             check(failures, me, round, "any source", anyIn, any.status(), farLeft, 4, 100);
