@@ -16,8 +16,12 @@ public interface NodeArea {
     /** This rank's index among the ranks of its node. */
     int localRank();
 
-    /** The node buffer, shared by the node's ranks. */
-    MemorySegment buffer();
+    /**
+     * Half {@code half} (0 or 1) of the node buffer, shared by the node's ranks: each half is as large as a program
+     * may address ({@code schedule.NodeBuffer.BYTES}), and the engine gives a call the half of its sequence number's
+     * parity, so that a call's writes wait only for the call before the previous (decision 0186).
+     */
+    MemorySegment buffer(int half);
 
     /** The word {@code flag} of local rank {@code localRank} (acquire). */
     long flag(int localRank, int flag);

@@ -12,10 +12,13 @@ import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 
 /**
- * {@code barrier.shm-flags}: an SMP-aware barrier in node steps (decision 0101), a schedule the engine runs like any other.
+ * {@code barrier.shm}: an SMP-aware barrier in node steps (decisions 0101, 0187), a schedule the engine runs like any
+ * other.
  * <ul>
  *   <li>One node: every rank raises its node flag 0 and waits for every node-mate's (paper 000 sec. 4.2's one flag
- *       per process): one cache-line crossing, no counter.</li>
+ *       per process): one cache-line crossing, no counter, and every rank leaves as soon as it saw the last arrival.
+ *       Letting the master out first (node-mates wait for its release flag, as across nodes) measured slower at
+ *       1x2, 1x4 and 1x16 (decision 0187).</li>
  *   <li>Several nodes: every rank but the node's master raises flag 0 and waits for the master's flag 1; the master
  *       waits for its node-mates' flag 0, runs a k-port dissemination with the other masters
  *       ({@link MastersDissemination}, {@code ceil(log_{k+1} M)} rounds of zero-byte puts), then raises flag 1. No
@@ -23,12 +26,11 @@ import io.railcoll.topology.Placement;
  *       needs every master, which each started only after its whole node had entered.</li>
  * </ul>
  * A node-mate that waits sleeps on its doorbell, which a raise rings, so ranks that outnumber the processors do
- * not spin (the engine's rule). Any placement; only where the node region is enabled. Beside {@code barrier.shm}
- * (the node collectives' counters and mailboxes), which selection keeps while it measures faster (decision 0101).
- * Stateless.
+ * not spin (the engine's rule). Any placement (a rank alone on its node runs only the masters' part, which has no
+ * node step); only where the node region is enabled. Stateless.
  */
 public final class NodeFlagBarrier extends AlgorithmBase implements NodeRegionUser {
-    public static final String ID = "barrier.shm-flags";
+    public static final String ID = "barrier.shm";
     /** Raised by every rank when it enters. */
     static final int ENTERED = 0;
     /** Raised by a master once every rank of the job entered. */

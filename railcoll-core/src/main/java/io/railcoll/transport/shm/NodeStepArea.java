@@ -27,7 +27,7 @@ final class NodeStepArea implements NodeArea {
     private final int me;
     private final Doorbell[] bells;
     private final PeerWatch peers;
-    private final MemorySegment buffer;
+    private final MemorySegment[] halves;
     private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
     private volatile boolean peerAccess;
     /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
@@ -44,7 +44,9 @@ final class NodeStepArea implements NodeArea {
         this.me = me;
         this.bells = bells;
         this.peers = peers;
-        this.buffer = segment.asSlice(layout.stepBufferOffset(), RegionLayout.STEP_BUFFER_BYTES);
+        long half = RegionLayout.STEP_BUFFER_BYTES / 2;
+        this.halves = new MemorySegment[] {segment.asSlice(layout.stepBufferOffset(), half),
+                segment.asSlice(layout.stepBufferOffset() + half, half)};
     }
 
     @Override
@@ -53,8 +55,8 @@ final class NodeStepArea implements NodeArea {
     }
 
     @Override
-    public MemorySegment buffer() {
-        return buffer;
+    public MemorySegment buffer(int half) {
+        return halves[half];
     }
 
     @Override
