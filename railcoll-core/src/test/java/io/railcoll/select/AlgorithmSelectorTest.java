@@ -172,7 +172,7 @@ class AlgorithmSelectorTest {
     /** Decision 0061: a non-blocking call never selects what a transport carries out, and refuses it forced. */
     @Test
     void scheduledSelectionLeavesOutTheTransportsAlgorithms() {
-        AlgorithmSelector s = selector("rule.gather.10 = gather.shm if nodes=1\n");
+        AlgorithmSelector s = selector("rule.gather.10 = gather.shm if nodes=1 ranks=2..\n");
         s.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT);
         Shape gather = new Shape(Collective.GATHER, Placement.parse("1x4"), 2, 64, 0);
         assertEquals("gather.shm", s.select(gather).id());
