@@ -1238,6 +1238,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + (gate ? "waited to write the node buffer" : "awaited its node flag " + prog.tag[p.nextOp]));
             }
         }
+        if (!gate) {
+            // A node-mate that runs another call may never raise the flag awaited here (its program raises others):
+            // what it noted for this call tells, well before the deadline.
+            sameCallAs(p, prog.peer[p.nextOp]);
+        }
     }
 
     /** The rank of local rank {@code localRank} of this rank's node. */
@@ -1546,8 +1551,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             // transport this thread drives gets a short slice.
             int local = nodeWaitRank;
             nodeWaitRank = -1;
+            // With one call in flight nothing but that node-mate's raise moves its node steps on (decision 0188).
             nodeArea.await(local, nodeWaitWord, nodeWaitValue,
-                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS, inFlight == 1);
             return true;
         }
         if (awaitingHook && hook != null && !othersNeedDriving(null)) {

@@ -31,9 +31,11 @@ public interface NodeArea {
 
     /**
      * Sleeps at most {@code maxWaitNs} until local rank {@code localRank}'s word {@code flag} reaches {@code value}
-     * or anything wakes this rank (a ring of its doorbell); returns at once if the word already has.
+     * or anything wakes this rank (a ring of its doorbell); returns at once if the word already has. With
+     * {@code onlyItsRaises}, node-mates other than {@code localRank} do not ring this rank's doorbell when they raise
+     * (other rings still wake it): for a caller that nothing else in the node steps can move on (decision 0188).
      */
-    void await(int localRank, int flag, long value, long maxWaitNs);
+    void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises);
 
     /** Which of a rank's call buffers an announcement and a peer access name: SEND. */
     int SEND = 0;

@@ -23,9 +23,10 @@ class NodeStepsSimulationTest {
     private static final AlgorithmCatalog CATALOG = AlgorithmCatalog.standard();
 
     @Test
-    void aBarrierOfFlagsOnOneNodeCostsOneFlagCrossing() {
+    void aBarrierOfFlagsOnOneNodeCostsTwoFlagCrossings() {
+        // flags to the master, the master's release (decision 0187: the master leaves first)
         Shape shape = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
-        assertEquals(ALPHA_SHM, Simulator.predict(CATALOG.byId("barrier.shm"), shape, MODEL).timeNs(), 1e-9);
+        assertEquals(2 * ALPHA_SHM, Simulator.predict(CATALOG.byId("barrier.shm"), shape, MODEL).timeNs(), 1e-9);
     }
 
     @Test
