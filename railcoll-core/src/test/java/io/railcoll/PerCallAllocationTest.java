@@ -86,13 +86,13 @@ class PerCallAllocationTest {
     void callsOverSharedMemoryAllocateNothing() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.startOnOneNode(2, CONFIG)) {
             List<String> over = new ArrayList<>(measure("1 node x2 auto", ranks, null));
-            over.addAll(measure("1 node x2 engine", ranks, new String[]{"barrier.shm-flags", "broadcast.shm-pipeline",
+            over.addAll(measure("1 node x2 engine", ranks, new String[]{"barrier.shm", "broadcast.shm",
                     "allgather.ring", "allreduce.recursive-doubling"}));
             over.addAll(measure("1 node x2", ranks, null, messageCases()));
             // Once point-to-point was used, early collective frames are held, not paused: their records are reused
             // (decision 0089; before, about 200 B per call here).
-            over.addAll(measure("1 node x2 engine after point-to-point", ranks, new String[]{"barrier.shm-flags",
-                    "broadcast.shm-pipeline", "allgather.ring", "allreduce.recursive-doubling"}));
+            over.addAll(measure("1 node x2 engine after point-to-point", ranks, new String[]{"barrier.shm",
+                    "broadcast.shm", "allgather.ring", "allreduce.recursive-doubling"}));
             assertNone(over);
         }
     }

@@ -48,7 +48,6 @@ import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.algorithm.shm.NodeAllreduce;
 import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
-import io.railcoll.algorithm.shm.NodeShmBarrier;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
@@ -101,7 +100,6 @@ public final class AlgorithmCatalog {
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
-            NodeShmCollective.broadcast(),
             new NodeBroadcast(),
             new SingleCopyBroadcast(),
             new SingleCopyScatterAllgatherBroadcast(),
@@ -140,7 +138,6 @@ public final class AlgorithmCatalog {
             new RingReduceScatterv(),
             new DirectReduceScatterv(),
             new DisseminationBarrier(),
-            new NodeShmBarrier(),
             new NodeFlagBarrier()));
 
     private final Map<String, Algorithm> byId;

@@ -153,8 +153,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** The node region's offer for node steps (decision 0101), or null where programs may hold none. */
     private NodeArea nodeArea;
-    /** The last call posted whose program uses the node buffer (0: none yet). Driving thread. */
-    private long lastBufferSeq;
+    /**
+     * Per half of the node buffer (the call's sequence number's parity, decision 0186): the last call posted whose
+     * program uses the node buffer and that fell on that half (0: none yet). Driving thread.
+     */
+    private final long[] lastBufferSeq = new long[2];
     /** What {@link #sleep} waits for when the awaited call's next op is a node step: local rank, word, value. */
     private int nodeWaitRank = -1;
     /** When node-mates' liveness was last looked at (see {@link #checkNodeMates}). */
@@ -225,6 +228,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * only: node steps address ranks by their local rank in this engine's placement). Before the first collective.
      */
     public void attachNodeArea(NodeArea area) {
+        for (int half = 0; half < 2; half++) {
+            if (area.buffer(half).byteSize() < NodeBuffer.BYTES) {
+                throw new IllegalArgumentException("node buffer half " + half + " holds " + area.buffer(half).byteSize()
+                        + " bytes; programs may address " + NodeBuffer.BYTES);
+            }
+        }
         this.nodeArea = area;
         cache.useLocalRanks(placement);
     }
@@ -676,11 +685,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         p.buffers[Buffer.TEMP.ordinal()] = p.temp(program.tempBytes);
         p.sends.reset();
         p.nextOp = 0;
-        p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq : 0;
+        // Every rank of the node numbers its calls alike, so all bind the same half (decision 0186).
+        int half = (int) (seq & 1);
+        p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq[half] : 0;
         p.nodeGateOpen = p.nodeGateSeq == 0;
+        p.nodeBuffer = program.nodeBuffer ? nodeArea.buffer(half) : null;
         p.announced = false;
         if (program.nodeBuffer) {
-            lastBufferSeq = seq;
+            lastBufferSeq[half] = seq;
         }
         p.future = null;
         // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
@@ -1010,10 +1022,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     if (earlierNodeSteps(p) || !nodeGatePassed(p)) {
                         break ops;
                     }
-                    MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], nodeArea.buffer(), prog.dstOff[i],
+                    MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], p.nodeBuffer, prog.dstOff[i],
                             prog.length[i]);
                 }
-                case CompiledProgram.NODE_READ -> MemorySegment.copy(nodeArea.buffer(), prog.srcOff[i],
+                case CompiledProgram.NODE_READ -> MemorySegment.copy(p.nodeBuffer, prog.srcOff[i],
                         bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
                 case CompiledProgram.PUBLISH -> {
                     if (earlierNodeSteps(p)) {
@@ -1157,8 +1169,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     /**
-     * Whether {@code p} may write the node buffer: every node-mate has run every op of the last earlier call that
-     * used it, so none still reads what this write overwrites (the node buffer carries nothing between calls).
+     * Whether {@code p} may write its half of the node buffer: every node-mate has run every op of the last earlier
+     * call that used the same half, so none still reads what this write overwrites (the node buffer carries nothing
+     * between calls; a mate's done word only grows, and it runs its node steps call by call, so a word at or past
+     * that call means that call is done). The other half's last call may still be read (decision 0186).
      */
     private boolean nodeGatePassed(Posting p) {
         if (p.nodeGateOpen) {
@@ -1223,6 +1237,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + ") over shared memory during " + describe(p) + " while this rank "
                         + (gate ? "waited to write the node buffer" : "awaited its node flag " + prog.tag[p.nextOp]));
             }
+        }
+        if (!gate) {
+            // A node-mate that runs another call may never raise the flag awaited here (its program raises others):
+            // what it noted for this call tells, well before the deadline.
+            sameCallAs(p, prog.peer[p.nextOp]);
         }
     }
 
@@ -1347,8 +1366,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             missing.setLength(0);
             missing.append(nodeMate(local));
         } else if (prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE) {
-            waiting = "waiting to write the node buffer until every node-mate finished call #" + p.nodeGateSeq
-                    + ", or behind an earlier collective's node steps";
+            waiting = "waiting to write node-buffer half " + (p.heldSeq & 1) + " until every node-mate finished call #"
+                    + p.nodeGateSeq + " (the last that used that half), or behind an earlier collective's node steps";
         } else if (prog.kind[p.nextOp] == CompiledProgram.PUBLISH) {
             waiting = "waiting to raise a node flag behind an earlier collective's node steps";
         } else {
@@ -1532,8 +1551,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             // transport this thread drives gets a short slice.
             int local = nodeWaitRank;
             nodeWaitRank = -1;
+            // With one call in flight nothing but that node-mate's raise moves its node steps on (decision 0188).
             nodeArea.await(local, nodeWaitWord, nodeWaitValue,
-                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS, inFlight == 1);
             return true;
         }
         if (awaitingHook && hook != null && !othersNeedDriving(null)) {

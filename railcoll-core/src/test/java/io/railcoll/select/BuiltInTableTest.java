@@ -34,6 +34,14 @@ class BuiltInTableTest {
         return selector.select(new Shape(c, Placement.parse(placement), rails, blockBytes, 0)).id();
     }
 
+    /** The choice on one node where shared memory is on and the node agreed on single copy. */
+    private static String singleCopyChoice(Collective c, String placement, long blockBytes) {
+        AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        selector.enableTransport(NodePhased.TRANSPORT);
+        selector.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        return selector.select(new Shape(c, Placement.parse(placement), 1, blockBytes, 0)).id();
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {0, 1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576})
     void onTheMainJobsClusterEveryAllgatherSizeGetsANodeAwareAlgorithm(long b) {
@@ -98,9 +106,12 @@ class BuiltInTableTest {
         for (String p : new String[] {"1x2", "1x3", "1x4", "1x8", "1x16"}) {
             assertEquals("allgather.shm", choice(Collective.ALLGATHER, p, 1, b, true), p + ", " + b + " B");
             assertEquals("gather.shm", choice(Collective.GATHER, p, 1, b, true), p + ", " + b + " B");
-            // Broadcasts from 512 KiB among 4 or more ranks go through the node buffer's pipeline (decisions 0181, 0182).
-            String broadcast = b >= 524288 && !p.equals("1x2") && !p.equals("1x3") ? "broadcast.shm-pipeline" : "broadcast.shm";
-            assertEquals(broadcast, choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
+            // Broadcasts: the node buffer's pipeline (decisions 0181, 0186); without single copy agreed also on 2-3 ranks.
+            assertEquals("broadcast.shm", choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
+            // With single copy agreed, nodes of 2-3 ranks pull 64 KiB and up straight from the root (decision 0182).
+            String withCma = b >= 65536 && (p.equals("1x2") || p.equals("1x3")) ? "broadcast.shm-single-copy"
+                    : "broadcast.shm";
+            assertEquals(withCma, singleCopyChoice(Collective.BROADCAST, p, b), p + ", " + b + " B, single copy");
             assertEquals("barrier.shm", choice(Collective.BARRIER, p, 1, 0, true), p);
         }
     }

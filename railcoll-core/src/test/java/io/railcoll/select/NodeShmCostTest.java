@@ -1,6 +1,10 @@
 package io.railcoll.select;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.algorithm.barrier.DisseminationBarrier;
+import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.NodeStep;
+import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
@@ -13,16 +17,56 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.Optional;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * How a node-phased algorithm is costed: the slowest node's step before, the masters' schedule as simulated, the
- * slowest node's step after, one after the other ({@code barrier.shm} across nodes); on one node its step alone, a
+ * slowest node's step after, one after the other (a node barrier, a dissemination among the masters, a node
+ * barrier: what {@code barrier.shm} was before it became its node-step program, decision 0187); on one node its step alone, a
  * synchronization plus the copies ({@code allgather.shm}).
  */
 class NodeShmCostTest {
-    private static final NodePhased BARRIER_SHM = (NodePhased) AlgorithmCatalog.standard().byId("barrier.shm");
+    private static final NodePhased BARRIER_SHM = new NodePhased() {
+        private final Algorithm flat = new DisseminationBarrier();
+
+        @Override
+        public NodeStep before(Shape shape, int node) {
+            return NodeStep.BARRIER;
+        }
+
+        @Override
+        public Optional<Algorithm> between(Shape shape) {
+            return Optional.of(flat);
+        }
+
+        @Override
+        public NodeStep after(Shape shape, int node) {
+            return NodeStep.BARRIER;
+        }
+
+        @Override
+        public String id() {
+            return "barrier.test-node-phased";
+        }
+
+        @Override
+        public Collective collective() {
+            return Collective.BARRIER;
+        }
+
+        @Override
+        public RankProgram program(Shape shape, int rank) {
+            return flat.program(shape, rank);
+        }
+
+        @Override
+        public String summary() {
+            return "node barrier, flat dissemination, node barrier (a test's node-phased algorithm)";
+        }
+    };
     private static final NodePhased ALLGATHER_SHM = (NodePhased) AlgorithmCatalog.standard().byId("allgather.shm");
     /** 2 host cores shared by every rank, shared memory fast, rails slow: the testbed's proportions. */
     private static final CostModel MODEL = CostModel.hockney(new LinkCost(2_000, 0.1, 0), new LinkCost(30_000, 2, 0))

@@ -114,12 +114,14 @@ class SingleCopySystemTest {
     }
 
     /**
-     * The node collectives' own single copy (a one-node job runs broadcast.shm and gather.shm in the node region, the
-     * root and the other rank each moving part of the message with process_vm_readv/writev): a rank killed 2 ms into a
-     * 64 MiB call is named by the survivor, whichever side dies.
+     * A one-node job's broadcasts and gathers in the node region (gather.shm: the node collectives' own single copy;
+     * broadcast.shm-single-copy: single-copy node steps, root and other rank each moving part of the message with
+     * process_vm_readv/writev; broadcast.shm: the node buffer's pipeline in node steps, decision 0187): a rank killed
+     * 2 ms into a 64 MiB call is named by the survivor, whichever side dies.
      */
     @ParameterizedTest(name = "{0}, victim rank {1}")
-    @CsvSource({"broadcast.shm, 1", "broadcast.shm, 0", "gather.shm, 1", "gather.shm, 0"})
+    @CsvSource({"broadcast.shm, 1", "broadcast.shm, 0", "broadcast.shm-single-copy, 1", "broadcast.shm-single-copy, 0",
+            "gather.shm, 1", "gather.shm, 0"})
     void aNodeMateKilledDuringASingleCopyNodeCollectiveIsNamedBySurvivor(String algorithm, int victim) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(2), 1, FaultApps.DieDuringPull.class,
                 List.of(String.valueOf(victim), algorithm), Map.of("RAILCOLL_TIMEOUT_MS", "8000"), Jobs.SHORT_JOB);

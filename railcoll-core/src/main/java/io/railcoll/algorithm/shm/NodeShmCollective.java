@@ -2,7 +2,6 @@ package io.railcoll.algorithm.shm;
 
 import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.allgather.DirectAllgather;
-import io.railcoll.algorithm.broadcast.KnomialBroadcast;
 import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
@@ -22,15 +21,14 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code allgather.shm}: every rank copies its block into the node buffer, waits until all blocks are in, and
  *       copies the other N-1 out: 1 write and N-1 reads of b per rank, one synchronization;</li>
- *   <li>{@code gather.shm}: every non-root copies its block in, the root copies the N-1 blocks out;</li>
- *   <li>{@code broadcast.shm}: the root copies the message in once, every other rank copies it out.</li>
+ *   <li>{@code gather.shm}: every non-root copies its block in, the root copies the N-1 blocks out.</li>
  * </ul>
  * Messages larger than the node buffer stream through its two halves in pipelined steps, one synchronization per
  * step. Only for jobs whose ranks all share one node (and only when shared memory is on, which the selector
  * checks). No engine sequence number is taken: every rank of the node must select alike, as with any algorithm.
  *
  * <p>Its {@link #program programs} are the flat point-to-point schedule that moves the same bytes between the
- * same ranks ({@code allgather.direct}, {@code gather.direct}, {@code broadcast.knomial}), so the schedule checker
+ * same ranks ({@code allgather.direct}, {@code gather.direct}), so the schedule checker
  * and the simulator have something true to work on; the selector costs the shared-memory path with its own model
  * ({@code select.NodeShmCost}). Stateless.
  */
@@ -57,19 +55,12 @@ public final class NodeShmCollective extends AlgorithmBase implements NodePhased
                         + " once and copies the N-1 blocks out; any root; nodes = 1; paper 000 sec. 4.2");
     }
 
-    public static NodeShmCollective broadcast() {
-        return new NodeShmCollective(Collective.BROADCAST, new KnomialBroadcast(),
-                "shared-memory broadcast on one node: the root copies the message into the node buffer once, every"
-                        + " other rank copies it out concurrently; any root; nodes = 1; paper 000 sec. 4.2");
-    }
-
     @Override
     public NodeStep before(Shape shape, int node) {
         long b = shape.blockBytes();
         return switch (collective()) {
             case ALLGATHER -> NodeStep.allgather(b, Buffer.RECV, 0);
             case GATHER -> NodeStep.gather(shape.placement().localRankOf(shape.root()), b, Buffer.RECV, 0);
-            case BROADCAST -> NodeStep.broadcast(shape.placement().localRankOf(shape.root()), Buffer.RECV, 0, b);
             default -> throw new IllegalStateException("no one-node " + collective().id() + " here");
         };
     }

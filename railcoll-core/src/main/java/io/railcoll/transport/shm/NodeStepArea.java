@@ -5,6 +5,7 @@ import io.railcoll.memory.SharedAccess;
 import io.railcoll.transport.NodeArea;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 
 /**
  * The node region's offer to the engine's node steps ({@link NodeArea}, decision 0101): the node-step buffer and the
@@ -27,11 +28,16 @@ final class NodeStepArea implements NodeArea {
     private final int me;
     private final Doorbell[] bells;
     private final PeerWatch peers;
-    private final MemorySegment buffer;
+    private final MemorySegment[] halves;
     private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
     private volatile boolean peerAccess;
     /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
     private static final long AGREEMENT = 56;
+    /**
+     * Offset in a rank's announce line of whose raise alone it sleeps for in {@link #await}: 1 + that local rank, or
+     * 0 (any raise wakes it). Written by the owner only.
+     */
+    private static final long AWAITS = 48;
     private static final long YES = 2;
     private static final long NO = 1;
     /** A call word holds the call's sequence number (its low 40 bits) above its 24-bit digest. */
@@ -44,7 +50,9 @@ final class NodeStepArea implements NodeArea {
         this.me = me;
         this.bells = bells;
         this.peers = peers;
-        this.buffer = segment.asSlice(layout.stepBufferOffset(), RegionLayout.STEP_BUFFER_BYTES);
+        long half = RegionLayout.STEP_BUFFER_BYTES / 2;
+        this.halves = new MemorySegment[] {segment.asSlice(layout.stepBufferOffset(), half),
+                segment.asSlice(layout.stepBufferOffset() + half, half)};
     }
 
     @Override
@@ -53,8 +61,8 @@ final class NodeStepArea implements NodeArea {
     }
 
     @Override
-    public MemorySegment buffer() {
-        return buffer;
+    public MemorySegment buffer(int half) {
+        return halves[half];
     }
 
     @Override
@@ -62,15 +70,34 @@ final class NodeStepArea implements NodeArea {
         return SharedAccess.getLongAcquire(segment, layout.stepWord(localRank, flag));
     }
 
+    /**
+     * Sets the flag and rings the doorbell of every node-mate that sleeps, unless it sleeps for another node-mate's
+     * raise alone (its {@link #AWAITS} word): where ranks outnumber processors, a wake-up that finds nothing to do
+     * costs a scheduling slot that the rank the node waits for may need (decision 0188).
+     */
     @Override
     public void raise(int flag, long value) {
         SharedAccess.setLongRelease(segment, layout.stepWord(me, flag), value);
-        Doorbell.ringAll(bells, me);
+        // Dekker with await: the flag's store, then the sleeper counts and AWAITS words; the sleeper writes AWAITS,
+        // arms (a full barrier), then re-reads the flag. Either it sees the flag or this sees its announcement.
+        VarHandle.fullFence();
+        for (int r = 0; r < bells.length; r++) {
+            if (r != me && bells[r].waiters() != 0) {
+                long awaits = SharedAccess.getLongAcquire(segment, layout.stepAnnounceOffset(r) + AWAITS);
+                if (awaits == 0 || awaits == me + 1) {
+                    bells[r].ring();
+                }
+            }
+        }
     }
 
     @Override
-    public void await(int localRank, int flag, long value, long maxWaitNs) {
+    public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
         Doorbell own = bells[me];
+        long awaits = layout.stepAnnounceOffset(me) + AWAITS;
+        if (onlyItsRaises) {
+            SharedAccess.setLongRelease(segment, awaits, localRank + 1); // before arm(), whose add is a full barrier
+        }
         int key = own.arm();
         try {
             // Re-check after announcing: a raise that came before the announcement found no sleeper.
@@ -80,6 +107,9 @@ final class NodeStepArea implements NodeArea {
             own.await(key, maxWaitNs);
         } finally {
             own.disarm();
+            if (onlyItsRaises) {
+                SharedAccess.setLongRelease(segment, awaits, 0);
+            }
         }
     }
 

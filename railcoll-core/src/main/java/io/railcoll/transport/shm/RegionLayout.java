@@ -40,7 +40,7 @@ import io.railcoll.memory.Doorbell;
  * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
  *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
  *                                              address, RECV bytes; see {@link NodeStepArea} (decision 0143)
- * stepBufferOffset     STEP_BUFFER_BYTES     node-step buffer (page aligned), see {@link NodeStepArea}
+ * stepBufferOffset     STEP_BUFFER_BYTES     node-step buffer: half 0, half 1 (page aligned), see {@link NodeStepArea}
  * totalBytes
  * </pre>
  *
@@ -87,8 +87,11 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     /** Bytes of one mailbox: a header word and the data of a small all-gather block, four cache lines. */
     public static final long MAILBOX_BYTES = 4 * CacheLines.LINE_BYTES;
 
-    /** Bytes of the node-step buffer: what schedules with node steps may address (decision 0101). */
-    public static final long STEP_BUFFER_BYTES = 1L << 21;
+    /**
+     * Bytes of the node-step buffer: two halves, each what schedules with node steps may address (decision 0101),
+     * calls taking them by the parity of their sequence number (decision 0186).
+     */
+    public static final long STEP_BUFFER_BYTES = 2L << 21;
     /** Call words per rank in the node-step flags area: what call seq mod 16 was (see {@link NodeStepArea}). */
     public static final int STEP_CALL_WORDS = 16;
     /** Words per rank in the node-step flags area: four flags, the done word and the call words, a line each. */

@@ -75,7 +75,8 @@ class NodePhasedSchedulesTest {
                 }
             }
         }
-        assertTrue(checked > 500, "only " + checked + " shapes checked");
+        // gather.shm and allgather.shm since barrier.shm and broadcast.shm are node steps (decision 0187): 360 shapes
+        assertTrue(checked >= 360, "only " + checked + " shapes checked");
     }
 
     private static List<Integer> roots(Collective c, int n) {
