@@ -23,7 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class NodeShmCostTest {
     private static final NodePhased BARRIER_SHM = (NodePhased) AlgorithmCatalog.standard().byId("barrier.shm");
-    private static final NodePhased ALLGATHER_SHM = (NodePhased) AlgorithmCatalog.standard().byId("allgather.shm");
     /** 2 host cores shared by every rank, shared memory fast, rails slow: the testbed's proportions. */
     private static final CostModel MODEL = CostModel.hockney(new LinkCost(2_000, 0.1, 0), new LinkCost(30_000, 2, 0))
             .withCpu(2, CpuScope.HOST).withCopyNsPerByte(0.1);
@@ -42,14 +41,5 @@ class NodeShmCostTest {
         }
         assertTrue(masters > 0, "masters' dissemination priced at " + masters + " ns");
         assertEquals(before + masters + after, NodeShmCost.predictNs(BARRIER_SHM, shape, MODEL, 10_000_000), 1e-6);
-    }
-
-    /** 1x4, 64 KiB, the cores the job's two: 4 ranks on 2 cores (2 startups), L (L+1) b copied over 2 cores. */
-    @Test
-    void aOneNodeStepIsItsSynchronizationAndItsCopies() throws Exception {
-        long b = 65536;
-        Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("1x4"), 1, b, 0);
-        double expected = 2 * 2_000 + 4 * 5 * b / 2.0 * 0.1;
-        assertEquals(expected, NodeShmCost.predictNs(ALLGATHER_SHM, shape, MODEL, 10_000_000), 1e-6);
     }
 }

@@ -1,9 +1,7 @@
 package io.railcoll.algorithm.shm;
 
 import io.railcoll.algorithm.AlgorithmBase;
-import io.railcoll.algorithm.allgather.DirectAllgather;
 import io.railcoll.algorithm.broadcast.KnomialBroadcast;
-import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
@@ -19,18 +17,14 @@ import java.util.Optional;
  * A whole collective of a one-node job carried out in the node's shared memory (paper 000 section 4.2: the
  * shared-memory gather and broadcast, with one flag per process; here node-wide counters, see
  * {@code transport.shm.NodeCollectives}):
- * <ul>
- *   <li>{@code allgather.shm}: every rank copies its block into the node buffer, waits until all blocks are in, and
- *       copies the other N-1 out: 1 write and N-1 reads of b per rank, one synchronization;</li>
- *   <li>{@code gather.shm}: every non-root copies its block in, the root copies the N-1 blocks out;</li>
- *   <li>{@code broadcast.shm}: the root copies the message in once, every other rank copies it out.</li>
- * </ul>
+ * {@code broadcast.shm}: the root copies the message in once, every other rank copies it out ({@code gather.shm} and
+ * {@code allgather.shm} are node-step programs now: {@link NodeGather}, {@link NodeAllgather}, decision 0190).
  * Messages larger than the node buffer stream through its two halves in pipelined steps, one synchronization per
  * step. Only for jobs whose ranks all share one node (and only when shared memory is on, which the selector
  * checks). No engine sequence number is taken: every rank of the node must select alike, as with any algorithm.
  *
  * <p>Its {@link #program programs} are the flat point-to-point schedule that moves the same bytes between the
- * same ranks ({@code allgather.direct}, {@code gather.direct}, {@code broadcast.knomial}), so the schedule checker
+ * same ranks ({@code broadcast.knomial}), so the schedule checker
  * and the simulator have something true to work on; the selector costs the shared-memory path with its own model
  * ({@code select.NodeShmCost}). Stateless.
  */
@@ -42,19 +36,6 @@ public final class NodeShmCollective extends AlgorithmBase implements NodePhased
         super(collective.id() + ".shm", collective);
         this.equivalent = equivalent;
         this.summary = summary;
-    }
-
-    public static NodeShmCollective allgather() {
-        return new NodeShmCollective(Collective.ALLGATHER, new DirectAllgather(),
-                "shared-memory all-gather on one node: each rank copies its block into the node buffer, one"
-                        + " node-wide synchronization, each copies the N-1 others out (b written, (N-1)*b read per rank,"
-                        + " pipelined through two buffer halves); nodes = 1; paper 000 sec. 4.2, paper 002 Table 1");
-    }
-
-    public static NodeShmCollective gather() {
-        return new NodeShmCollective(Collective.GATHER, new DirectGather(),
-                "shared-memory gather on one node: non-roots copy their blocks into the node buffer, the root waits"
-                        + " once and copies the N-1 blocks out; any root; nodes = 1; paper 000 sec. 4.2");
     }
 
     public static NodeShmCollective broadcast() {
