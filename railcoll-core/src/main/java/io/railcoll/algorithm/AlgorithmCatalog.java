@@ -48,6 +48,8 @@ import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.algorithm.shm.NodeAllreduce;
 import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
+import io.railcoll.algorithm.shm.NodeAllgather;
+import io.railcoll.algorithm.shm.NodeGather;
 import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
@@ -75,7 +77,7 @@ public final class AlgorithmCatalog {
     private static final AlgorithmCatalog STANDARD = new AlgorithmCatalog(List.of(
             new BinomialTreeGather(),
             new DirectGather(),
-            NodeShmCollective.gather(),
+            new NodeGather(),
             new SingleCopyGather(),
             new DirectAllgather(),
             new StandardExchangeAllgather(),
@@ -90,7 +92,7 @@ public final class AlgorithmCatalog {
             new GatherBasedMultiConnectionAllgather(),
             MultiConnectionAllgather.twoGroup(),
             MultiConnectionAllgather.groups(),
-            NodeShmCollective.allgather(),
+            new NodeAllgather(),
             new SmpDirectShmAllgather(),
             new SingleCopyAllgather(),
             new DirectAlltoall(),

@@ -39,6 +39,22 @@ class AlgorithmCatalogTest {
                 "barrier.shm"), catalog.ids());
     }
 
+    /**
+     * The one-node gather and all-gather in shared memory hand the checker, simulator and cost model the programs the
+     * engine runs (node steps, decision 0190), not a stand-in the node's shared memory replaces.
+     */
+    @Test
+    void theNodeBuffersGatherAndAllgatherAreTheirOwnPrograms() {
+        for (String id : List.of("gather.shm", "allgather.shm")) {
+            Algorithm a = catalog.byId(id);
+            assertTrue(a instanceof io.railcoll.schedule.NodeRegionUser, id);
+            assertFalse(a instanceof io.railcoll.schedule.TransportProvided, id);
+            Shape shape = new Shape(a.collective(), Placement.singleNode(3), 1, 100, 1);
+            assertTrue(a.program(shape, 0).ops().stream().anyMatch(o -> o instanceof io.railcoll.schedule.Op.NodeWrite
+                    || o instanceof io.railcoll.schedule.Op.NodeRead), id);
+        }
+    }
+
     @Test
     void idsNameTheirCollectiveAndSummariesAreThere() {
         for (Algorithm a : catalog.all()) {

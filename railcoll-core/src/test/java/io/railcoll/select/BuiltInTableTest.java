@@ -104,6 +104,7 @@ class BuiltInTableTest {
     @ValueSource(longs = {0, 1, 64, 4096, 16384, 65536, 131072, 262144, 524287, 524288, 1048576, 4194304})
     void onOneNodeTheNodeBufferCarriesEveryCollective(long b) {
         for (String p : new String[] {"1x2", "1x3", "1x4", "1x8", "1x16"}) {
+            // Node-step programs (decision 0190): also what a non-blocking call runs.
             assertEquals("allgather.shm", choice(Collective.ALLGATHER, p, 1, b, true), p + ", " + b + " B");
             assertEquals("gather.shm", choice(Collective.GATHER, p, 1, b, true), p + ", " + b + " B");
             // Broadcasts: the node buffer's pipeline (decisions 0181, 0186); without single copy agreed also on 2-3 ranks.
@@ -113,6 +114,33 @@ class BuiltInTableTest {
                     : "broadcast.shm";
             assertEquals(withCma, singleCopyChoice(Collective.BROADCAST, p, b), p + ", " + b + " B, single copy");
             assertEquals("barrier.shm", choice(Collective.BARRIER, p, 1, 0, true), p);
+        }
+    }
+
+    /**
+     * Where the node agreed on cross-memory attach, one-node gathers of 2-4 ranks and all-gathers of 2 ranks go single
+     * copy from 64 KiB, as the node collectives did by themselves before gather.shm and allgather.shm became node-step
+     * programs (decision 0191); smaller blocks, and more ranks, stay in the node buffer.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, 1024, 65535, 65536, 65537, 1048576, 4194304})
+    void onOneNodeLargeGathersAndAllgathersAmongFewRanksGoSingleCopy(long b) {
+        AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        cma.enableTransport(NodePhased.TRANSPORT);
+        cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        for (String p : new String[] {"1x2", "1x3", "1x4", "1x5", "1x8", "1x16"}) {
+            int n = Placement.parse(p).size();
+            boolean large = b >= 65536;
+            for (int root : new int[] {0, n - 1}) {
+                Shape gather = new Shape(Collective.GATHER, Placement.parse(p), 1, b, root);
+                assertEquals(large && n <= 4 ? "gather.shm-single-copy" : "gather.shm", cma.select(gather).id(),
+                        p + ", " + b + " B, root " + root);
+                assertEquals(cma.select(gather).id(), cma.selectScheduled(gather).id());
+            }
+            Shape allgather = new Shape(Collective.ALLGATHER, Placement.parse(p), 1, b, 0);
+            assertEquals(large && n == 2 ? "allgather.shm-single-copy" : "allgather.shm", cma.select(allgather).id(),
+                    p + ", " + b + " B");
+            assertEquals(cma.select(allgather).id(), cma.selectScheduled(allgather).id());
         }
     }
 
