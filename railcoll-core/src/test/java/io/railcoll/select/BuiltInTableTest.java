@@ -1,7 +1,7 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodePhased;
+import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +29,7 @@ class BuiltInTableTest {
     private static String choice(Collective c, String placement, int rails, long blockBytes, boolean shm) {
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
         if (shm) {
-            selector.enableTransport(NodePhased.TRANSPORT);
+            selector.enableTransport(NodeRegionUser.TRANSPORT);
         }
         return selector.select(new Shape(c, Placement.parse(placement), rails, blockBytes, 0)).id();
     }
@@ -67,17 +67,16 @@ class BuiltInTableTest {
     }
 
     /**
-     * The rules' SMP-aware Direct with node steps is a program the engine runs (decision 0157): a non-blocking
-     * all-gather gets it where a blocking one does, and without shared memory neither does.
+     * The rules' SMP-aware Direct with node steps is a program the engine runs (decision 0157), chosen only where
+     * the node region is enabled.
      */
     @ParameterizedTest
     @ValueSource(longs = {8192, 16384, 131072, 1048576})
-    void theSmpDirectShmRuleServesNonBlockingCallsToo(long b) {
+    void theSmpDirectShmRuleNeedsTheNodeRegion(long b) {
         Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("4x4"), 2, b, 0);
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-        assertNotEquals("allgather.smp-direct-shm", selector.selectScheduled(shape).id(), "no node region yet");
-        selector.enableTransport(NodePhased.TRANSPORT);
-        assertEquals("allgather.smp-direct-shm", selector.selectScheduled(shape).id());
+        assertNotEquals("allgather.smp-direct-shm", selector.select(shape).id(), "no node region yet");
+        selector.enableTransport(NodeRegionUser.TRANSPORT);
         assertEquals("allgather.smp-direct-shm", selector.select(shape).id());
     }
 
@@ -116,22 +115,22 @@ class BuiltInTableTest {
             for (boolean commutative : new boolean[] {true, false}) {
                 Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.parse(p), 1, b, 0, 8, commutative);
                 AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-                selector.enableTransport(NodePhased.TRANSPORT);
+                selector.enableTransport(NodeRegionUser.TRANSPORT);
                 assertEquals("allreduce.shm", selector.select(shape).id(), p + ", " + b + " B");
-                assertEquals("allreduce.shm", selector.selectScheduled(shape).id(), p + ", " + b + " B");
+                assertEquals("allreduce.shm", selector.select(shape).id(), p + ", " + b + " B");
                 AlgorithmSelector noShm = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
                 assertFalse(noShm.select(shape).id().equals("allreduce.shm"), p + ", " + b + " B");
             }
         }
         // Where the node agreed on cross-memory attach too: single copy measured no faster here (decision 0171).
         AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-        cma.enableTransport(NodePhased.TRANSPORT);
+        cma.enableTransport(NodeRegionUser.TRANSPORT);
         cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
         assertEquals("allreduce.shm", cma.select(
                 Shape.reduction(Collective.ALLREDUCE, Placement.parse("1x4"), 1, b, 0, 8, false)).id(), b + " B");
         Shape twoNodes = Shape.reduction(Collective.ALLREDUCE, Placement.parse("2x2"), 1, b, 0, 8, true);
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-        selector.enableTransport(NodePhased.TRANSPORT);
+        selector.enableTransport(NodeRegionUser.TRANSPORT);
         assertFalse(selector.select(twoNodes).id().equals("allreduce.shm"), "2x2, " + b + " B");
     }
 

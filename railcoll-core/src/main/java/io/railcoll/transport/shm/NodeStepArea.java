@@ -30,6 +30,8 @@ final class NodeStepArea implements NodeArea {
     private final MemorySegment buffer;
     private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
     private volatile boolean peerAccess;
+    /** Peer reads and writes made so far (written by the owner thread only). */
+    private volatile long peerTransfers;
     /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
     private static final long AGREEMENT = 56;
     private static final long YES = 2;
@@ -139,6 +141,7 @@ final class NodeStepArea implements NodeArea {
                          long length) {
         long address = announced(localRank, seq, which, offset, length);
         copier.read(pidOf(localRank), address, dst, dstOffset, length);
+        peerTransfers++;
     }
 
     @Override
@@ -146,6 +149,7 @@ final class NodeStepArea implements NodeArea {
                           long length) {
         long address = announced(localRank, seq, which, offset, length);
         copier.write(pidOf(localRank), address, src, srcOffset, length);
+        peerTransfers++;
     }
 
     /** The address of {@code [offset, offset + length)} of local rank {@code localRank}'s announced buffer. */
@@ -171,6 +175,11 @@ final class NodeStepArea implements NodeArea {
 
     private long pidOf(int localRank) {
         return segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepAnnounceOffset(localRank) + 8);
+    }
+
+    @Override
+    public long peerTransfers() {
+        return peerTransfers;
     }
 
     @Override
