@@ -81,7 +81,7 @@ public final class NodeRegion implements AutoCloseable {
         if (localRank < 0 || localRank >= localSize) {
             throw new IllegalArgumentException("local rank " + localRank + " outside [0, " + localSize + ")");
         }
-        RegionLayout layout = new RegionLayout(localSize, config.ringBytes(), config.nodeBufferBytes());
+        RegionLayout layout = new RegionLayout(localSize, config.ringBytes());
         Path path = RegionFiles.path(config.directory(), jobId, nodeId);
         String who = "job " + jobId + ", node " + nodeId + ", local rank " + localRank;
         long startNs = System.nanoTime();

@@ -31,8 +31,8 @@ public final class ShmRankMain {
     static final long[] SIZES = {0, 1, 63, 64, 4095, 4096, 65537, 4L << 20};
     static final long PATTERN_BYTES = 8L << 20;
     static final long TIMEOUT_NS = 60_000_000_000L;
-    /** Small rings and node buffer, so that most sizes wrap and stream in many chunks. */
-    static final ShmConfig CONFIG = ShmConfig.defaults().withRingBytes(64 * 1024).withNodeBufferBytes(128 * 1024)
+    /** Small rings, so that most sizes wrap and stream in many chunks. */
+    static final ShmConfig CONFIG = ShmConfig.defaults().withRingBytes(64 * 1024)
             .withAttachTimeoutNs(60_000_000_000L);
 
     private ShmRankMain() {
