@@ -10,8 +10,7 @@ import java.lang.foreign.MemorySegment;
  * The node region's offer to the engine's node steps ({@link NodeArea}, decision 0101): the node-step buffer and the
  * node-step words of {@link RegionLayout}, with the node's doorbells to wake sleepers. A raise rings every node-mate's
  * doorbell that has a sleeper (one fence, and a futex wake only where someone sleeps), so a rank waiting for a flag
- * sleeps, rather than spins, when ranks outnumber processors. Separate from the {@link NodeCollectives} buffer and
- * counters, so a call of those never meets a schedule's node steps.
+ * sleeps, rather than spins, when ranks outnumber processors.
  *
  * <p>Single-copy node steps (decision 0143): a rank announces its call buffers in its line of the announce area
  * (pid, addresses, sizes, then the call's sequence number, release-written last), and node-mates read and write them
