@@ -50,7 +50,6 @@ import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeAllgather;
 import io.railcoll.algorithm.shm.NodeGather;
-import io.railcoll.algorithm.shm.NodeShmCollective;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;

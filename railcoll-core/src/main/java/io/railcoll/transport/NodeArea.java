@@ -67,6 +67,9 @@ public interface NodeArea {
     /** Copies the native {@code src[srcOffset..]} into local rank {@code localRank}'s buffer, as {@link #peerRead}. */
     void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset, long length);
 
+    /** Peer reads and writes this rank made so far (diagnostics and tests). */
+    long peerTransfers();
+
     /**
      * Announces what this rank's call {@code seq} is ({@code call}: a digest of its collective, algorithm, size and
      * root, below 2^24), before any of its raises, so that a node-mate that awaited one of them can check that both

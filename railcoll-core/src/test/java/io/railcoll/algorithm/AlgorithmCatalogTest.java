@@ -48,7 +48,6 @@ class AlgorithmCatalogTest {
         for (String id : List.of("gather.shm", "allgather.shm")) {
             Algorithm a = catalog.byId(id);
             assertTrue(a instanceof io.railcoll.schedule.NodeRegionUser, id);
-            assertFalse(a instanceof io.railcoll.schedule.TransportProvided, id);
             Shape shape = new Shape(a.collective(), Placement.singleNode(3), 1, 100, 1);
             assertTrue(a.program(shape, 0).ops().stream().anyMatch(o -> o instanceof io.railcoll.schedule.Op.NodeWrite
                     || o instanceof io.railcoll.schedule.Op.NodeRead), id);

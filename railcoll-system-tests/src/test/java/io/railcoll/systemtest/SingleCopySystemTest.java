@@ -26,9 +26,9 @@ class SingleCopySystemTest {
     private static final long T = Config.DEFAULT_CMA_THRESHOLD;
     private static final String SIZES = (T - 1) + "," + T + "," + (T + 1) + ",100003";
     private static final Pattern COUNTS = Pattern.compile(
-            "SINGLE-COPY rank (\\d+) sent (\\d+) puts (\\d+) bytes pulled (\\d+) puts (\\d+) bytes node calls (\\d+)");
+            "SINGLE-COPY rank (\\d+) sent (\\d+) puts (\\d+) bytes pulled (\\d+) puts (\\d+) bytes node transfers (\\d+)");
 
-    /** Sums of every rank's SINGLE-COPY line: puts sent, bytes sent, puts pulled, bytes pulled, node calls. */
+    /** Sums of every rank's SINGLE-COPY line: puts sent, bytes sent, puts pulled, bytes pulled, node transfers. */
     private static long[] totals(Jobs.Outcome o, int ranks) {
         long[] t = new long[5];
         Matcher m = COUNTS.matcher(o.stdout());
@@ -116,14 +116,14 @@ class SingleCopySystemTest {
     }
 
     /**
-     * A one-node job's broadcasts and gathers in the node region (gather.shm: the node collectives' own single copy;
-     * broadcast.shm-single-copy: single-copy node steps, root and other rank each moving part of the message with
-     * process_vm_readv/writev; broadcast.shm: the node buffer's pipeline in node steps, decision 0187): a rank killed
-     * 2 ms into a 64 MiB call is named by the survivor, whichever side dies.
+     * A one-node job's broadcasts and gathers in node steps (broadcast.shm: the node buffer's pipeline, decision 0187;
+     * broadcast.shm-single-copy and gather.shm-single-copy: single-copy node steps, the root and the other rank each
+     * moving part of the message with process_vm_readv/writev): a rank killed 2 ms into a 64 MiB call is named by the
+     * survivor, whichever side dies.
      */
     @ParameterizedTest(name = "{0}, victim rank {1}")
     @CsvSource({"broadcast.shm, 1", "broadcast.shm, 0", "broadcast.shm-single-copy, 1", "broadcast.shm-single-copy, 0",
-            "gather.shm, 1", "gather.shm, 0"})
+            "gather.shm-single-copy, 1", "gather.shm-single-copy, 0"})
     void aNodeMateKilledDuringASingleCopyNodeCollectiveIsNamedBySurvivor(String algorithm, int victim) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(2), 1, FaultApps.DieDuringPull.class,
                 List.of(String.valueOf(victim), algorithm), Map.of("RAILCOLL_TIMEOUT_MS", "8000"), Jobs.SHORT_JOB);

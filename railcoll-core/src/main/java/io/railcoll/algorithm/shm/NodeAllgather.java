@@ -36,7 +36,7 @@ public final class NodeAllgather extends AlgorithmBase implements NodeRegionUser
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape).or(() -> NodeBlockSlots.unsupported(shape, shape.size()));
+        return OneNode.ofSeveralRanks(shape).or(() -> NodeBlockSlots.unsupported(shape, shape.size()));
     }
 
     @Override

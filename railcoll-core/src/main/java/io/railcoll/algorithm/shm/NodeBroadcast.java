@@ -59,7 +59,7 @@ public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        return OneNode.ofSeveralRanks(shape);
     }
 
     @Override

@@ -35,7 +35,7 @@ public final class NodeGather extends AlgorithmBase implements NodeRegionUser {
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape)
+        return OneNode.ofSeveralRanks(shape)
                 .or(() -> NodeBlockSlots.unsupported(shape, shape.size() - 1));
     }
 

@@ -11,8 +11,7 @@ import java.lang.invoke.VarHandle;
  * The node region's offer to the engine's node steps ({@link NodeArea}, decision 0101): the node-step buffer and the
  * node-step words of {@link RegionLayout}, with the node's doorbells to wake sleepers. A raise rings every node-mate's
  * doorbell that has a sleeper (one fence, and a futex wake only where someone sleeps), so a rank waiting for a flag
- * sleeps, rather than spins, when ranks outnumber processors. Separate from the {@link NodeCollectives} buffer and
- * counters, so a call of those never meets a schedule's node steps.
+ * sleeps, rather than spins, when ranks outnumber processors.
  *
  * <p>Single-copy node steps (decision 0143): a rank announces its call buffers in its line of the announce area
  * (pid, addresses, sizes, then the call's sequence number, release-written last), and node-mates read and write them
@@ -31,6 +30,8 @@ final class NodeStepArea implements NodeArea {
     private final MemorySegment[] halves;
     private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
     private volatile boolean peerAccess;
+    /** Peer reads and writes made so far (written by the owner thread only). */
+    private volatile long peerTransfers;
     /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
     private static final long AGREEMENT = 56;
     /**
@@ -169,6 +170,7 @@ final class NodeStepArea implements NodeArea {
                          long length) {
         long address = announced(localRank, seq, which, offset, length);
         copier.read(pidOf(localRank), address, dst, dstOffset, length);
+        peerTransfers++;
     }
 
     @Override
@@ -176,6 +178,7 @@ final class NodeStepArea implements NodeArea {
                           long length) {
         long address = announced(localRank, seq, which, offset, length);
         copier.write(pidOf(localRank), address, src, srcOffset, length);
+        peerTransfers++;
     }
 
     /** The address of {@code [offset, offset + length)} of local rank {@code localRank}'s announced buffer. */
@@ -201,6 +204,11 @@ final class NodeStepArea implements NodeArea {
 
     private long pidOf(int localRank) {
         return segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepAnnounceOffset(localRank) + 8);
+    }
+
+    @Override
+    public long peerTransfers() {
+        return peerTransfers;
     }
 
     @Override

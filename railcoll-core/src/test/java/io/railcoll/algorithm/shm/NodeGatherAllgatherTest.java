@@ -4,7 +4,6 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodeBuffer;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Op;
 import io.railcoll.schedule.ScheduleChecker;
@@ -103,7 +102,6 @@ class NodeGatherAllgatherTest {
     void theyAreNodeStepProgramsNotStandIns() {
         for (Algorithm a : new Algorithm[] {GATHER, ALLGATHER}) {
             assertTrue(a instanceof NodeRegionUser, a.id());
-            assertFalse(a instanceof NodePhased, a.id());
         }
     }
 
