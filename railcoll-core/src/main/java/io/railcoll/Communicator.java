@@ -40,8 +40,8 @@ import java.util.Optional;
  * order; it may complete them in any order. A buffer handed to a request belongs to railcoll until the request has
  * finished, and is never touched after it finished or failed. The blocking calls are the same path: start, then
  * await. A non-blocking call selects only among algorithms whose schedules the engine runs: never the node's
- * shared-memory collectives ({@code barrier.shm}, {@code allgather.shm}, {@code gather.shm}, {@code broadcast.shm})
- * or multicast ({@code broadcast.multicast}, {@code allgather.smp-gather-mcast}), which run outside the engine and
+ * shared-memory collectives ({@code allgather.shm}, {@code gather.shm}; {@code barrier.shm} and {@code broadcast.shm}
+ * are node steps the engine runs, decision 0187) or multicast ({@code broadcast.multicast}, {@code allgather.smp-gather-mcast}), which run outside the engine and
  * block (decision 0061); forcing one of those and calling the {@code i} form fails with
  * {@link IllegalArgumentException} before anything is sent. A blocking call that selects one of them first completes every request in flight.
  *

@@ -40,8 +40,10 @@ import java.util.Map;
  */
 public final class Railcoll {
     /**
-     * Most ranks on a node whose {@code broadcast.shm} goes single-copy (decision 0182): with one or two readers each
-     * copies half or two thirds and they barely contend for the root's pages; with more the node buffer is faster.
+     * Most ranks on a node whose node-collective broadcast goes single-copy (decision 0182): with one or two readers
+     * each copies half or two thirds and they barely contend for the root's pages; with more the node buffer is
+     * faster. Since {@code broadcast.shm} is node steps (decision 0187) no algorithm runs that broadcast any more;
+     * {@code rule.broadcast.5} keeps the same limit for {@code broadcast.shm-single-copy}. Goes with NodeCollectives.
      */
     static final int SINGLE_COPY_BROADCAST_MAX_RANKS = 3;
 
