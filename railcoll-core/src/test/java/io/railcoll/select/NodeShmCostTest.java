@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * How a node-phased algorithm is costed: the slowest node's step before, the masters' schedule as simulated, the
- * slowest node's step after, one after the other ({@code barrier.shm} across nodes); on one node its step alone, a
- * synchronization plus the copies ({@code allgather.shm}).
+ * slowest node's step after, one after the other ({@code barrier.shm} across nodes). (The one-node case, priced on
+ * {@code allgather.shm}, went when that became a node-step program, decision 0190.)
  */
 class NodeShmCostTest {
     private static final NodePhased BARRIER_SHM = (NodePhased) AlgorithmCatalog.standard().byId("barrier.shm");
