@@ -1050,10 +1050,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         break ops;
                     }
                 }
-                case CompiledProgram.PEER_READ -> nodeArea.peerRead(prog.peer[i], p.heldSeq, prog.srcBuf[i],
-                        prog.srcOff[i], bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
-                case CompiledProgram.PEER_WRITE -> nodeArea.peerWrite(bound[prog.srcBuf[i]], prog.srcOff[i],
-                        prog.peer[i], p.heldSeq, prog.dstBuf[i], prog.dstOff[i], prog.length[i]);
+                case CompiledProgram.PEER_READ, CompiledProgram.PEER_WRITE -> peerCopy(p, i, bound);
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
             if (CallCounters.ON) {
@@ -1214,6 +1211,37 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * Runs {@code p}'s single-copy node step at op {@code i}. A node-mate that died is named as lost, with what this
+     * rank was copying, rather than as the failed system call (process_vm_readv's ESRCH), and the reason a node-mate
+     * sent before it left wins over the loss, as at a node step's wait.
+     */
+    private void peerCopy(Posting p, int i, MemorySegment[] bound) {
+        CompiledProgram prog = p.program;
+        boolean read = prog.kind[i] == CompiledProgram.PEER_READ;
+        try {
+            if (read) {
+                nodeArea.peerRead(prog.peer[i], p.heldSeq, prog.srcBuf[i], prog.srcOff[i], bound[prog.dstBuf[i]],
+                        prog.dstOff[i], prog.length[i]);
+            } else {
+                nodeArea.peerWrite(bound[prog.srcBuf[i]], prog.srcOff[i], prog.peer[i], p.heldSeq, prog.dstBuf[i],
+                        prog.dstOff[i], prog.length[i]);
+            }
+        } catch (RailcollException e) {
+            int local = prog.peer[i];
+            if (nodeArea.alive(local)) {
+                throw e;
+            }
+            pollEveryTransport();
+            checkFailure();
+            int peer = nodeMate(local);
+            throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
+                    + ") over shared memory during " + describe(p) + " while this rank " + (read ? "read " : "wrote ")
+                    + prog.length[i] + " bytes " + (read ? "from" : "into") + " its buffer by cross-memory attach: "
+                    + e.getMessage(), e);
         }
     }
 
