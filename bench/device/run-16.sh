@@ -129,7 +129,7 @@ floor_step
 # Forced beside auto: the pipeline (auto from 512 KiB on 4+ ranks), the scatter-allgather pulls and the old single-copy
 # path, so one run says which large one-node broadcast 16 processors want (docs/results/node-broadcast-large.md).
 step node-broadcast bench "${one[@]}" --collective broadcast --sizes "$sizes_small" --peer "$peer" \
-    --algorithms auto,broadcast.shm-pipeline,broadcast.shm-scatter-allgather,broadcast.shm-single-copy
+    --algorithms auto,broadcast.shm,broadcast.shm-scatter-allgather,broadcast.shm-single-copy
 if [ "$testbed" = yes ]; then
   step testbed-latency bench --netns --rail-rate 2gbit --rails 2 --nodes 2 --ranks-per-node 1 --collective latency \
       --sizes 1,1k --no-report

@@ -39,11 +39,8 @@ import java.util.Optional;
  * call: no thread runs them behind the program's back. Every rank starts collectives, blocking or not, in the same
  * order; it may complete them in any order. A buffer handed to a request belongs to railcoll until the request has
  * finished, and is never touched after it finished or failed. The blocking calls are the same path: start, then
- * await. A non-blocking call selects only among algorithms whose schedules the engine runs: never the node's
- * shared-memory collectives ({@code barrier.shm}, {@code allgather.shm}, {@code gather.shm}, {@code broadcast.shm})
- * or multicast ({@code broadcast.multicast}, {@code allgather.smp-gather-mcast}), which run outside the engine and
- * block (decision 0061); forcing one of those and calling the {@code i} form fails with
- * {@link IllegalArgumentException} before anything is sent. A blocking call that selects one of them first completes every request in flight.
+ * await. Every algorithm, the shared-memory and multicast ones included, is a schedule the engine runs, so a
+ * non-blocking call selects exactly as a blocking one does (decision 0194).
  *
  * <p>Threading: by default a communicator is used by one thread at a time (any thread, not two at once); a thread
  * that calls while another is inside is refused with an {@link IllegalStateException} naming both. Built with

@@ -10,7 +10,6 @@ import io.railcoll.bootstrap.RankRecord;
 import io.railcoll.engine.CollectiveEngine;
 import io.railcoll.engine.ContextRouter;
 import io.railcoll.transport.SharedDriver;
-import io.railcoll.memory.NodeCpus;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.Transport;
@@ -39,12 +38,6 @@ import java.util.Map;
  * all-or-nothing: on any failure, whatever was opened is closed again before the exception leaves.
  */
 public final class Railcoll {
-    /**
-     * Most ranks on a node whose {@code broadcast.shm} goes single-copy (decision 0182): with one or two readers each
-     * copies half or two thirds and they barely contend for the root's pages; with more the node buffer is faster.
-     */
-    static final int SINGLE_COPY_BROADCAST_MAX_RANKS = 3;
-
     private Railcoll() {
     }
 
@@ -110,23 +103,6 @@ public final class Railcoll {
                                 .withAttachTimeoutNs(config.connectTimeoutNs()));
                 shm = new ShmTransport(id.rank(), local, id.size(), region, router, config.cma(),
                         config.cmaThresholdBytes(), config.connectTimeoutNs());
-                int perProcessor = NodeCpus.ranksPerProcessor(local.length);
-                if (config.cma() && perProcessor <= 2) {
-                    // A single-copy call ends when every node-mate has read or written, which costs a pass of the
-                    // scheduler over the node when ranks outnumber processors. Broadcasts and all-gathers only while
-                    // every rank has a processor (measured slower otherwise, decision 0012); gathers also with two
-                    // ranks per processor, where they no longer depend on the host's placement state (decision 0016).
-                    // The count and the settings agree across the node, so every rank takes the same steps;
-                    // readability is each rank's own and is settled per call.
-                    // Broadcasts single-copy only with at most 3 ranks on the node: every non-root pulls the same
-                    // pages of the root at once, and 15 readers took 1759 us for 1 MiB on 16 processors (decision
-                    // 0182); with more ranks the node buffer's halves carry them, and from 512 KiB the rules pick
-                    // the node buffer's pipeline (decision 0181).
-                    long threshold = config.cmaThresholdBytes();
-                    long spare = perProcessor == 1 ? threshold : Long.MAX_VALUE;
-                    region.collectives().enableSingleCopy(local.length <= SINGLE_COPY_BROADCAST_MAX_RANKS ? spare
-                            : Long.MAX_VALUE, spare, threshold, shm.readsEveryNodeMate());
-                }
             }
             router.setTransports(shm == null ? new Transport[] {tcp} : new Transport[] {shm, tcp});
             RankTransports shared = new RankTransports(table, config, router, driver, tcp, shm);
@@ -141,8 +117,7 @@ public final class Railcoll {
             RailcollCommunicator comm = new RailcollCommunicator(id.rank(), shared, engine, region, selector, source);
             if (config.sharedMemory()) {
                 // On every rank alike (selection must agree), also those alone on their node (no region).
-                comm.enableNodeShm(new NodeShmCollectives(id.rank(), placement,
-                        region == null ? null : region.collectives(), engine, config.timeoutNs()));
+                comm.enableNodeRegion();
                 // Single copy (decision 0143): the node agrees, so that every rank of it offers the same algorithms;
                 // those are one-node algorithms, so nodes that agree differently never select differently.
                 if (region != null && region.agreePeerAccess(config.cma() && shm.readsEveryNodeMate(),

@@ -8,7 +8,6 @@ import io.railcoll.reduce.Operator;
 import io.railcoll.reduce.Reduction;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.MulticastUser;
 import io.railcoll.select.AlgorithmSelector;
@@ -25,7 +24,7 @@ import java.util.Optional;
  * The {@link Communicator} built by {@link Railcoll} (the world) or by a split of another (a sub-communicator):
  * checks arguments, builds the shape, selects the algorithm and hands the call to its engine. Every communicator of a
  * rank has its own engine, placement, selection and call numbering over the rank's shared transports
- * ({@link RankTransports}); only the world runs node collectives in the node's shared-memory region and multicast
+ * ({@link RankTransports}); only the world runs node steps in the node's shared-memory region and multicast
  * (decision 0071). Used by one thread at a time, or by any thread when thread-safe: the {@link CallGate} enforces
  * which; closed by whoever obtained it.
  */
@@ -78,7 +77,6 @@ final class RailcollCommunicator implements Communicator {
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
     private MulticastBroadcaster multicast;
     /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
-    private NodeShmCollectives nodeShm;
     /** Per collective, the shape of the last call (see {@link #shape}). */
     private final Shape[] lastShapes = new Shape[Collective.values().length];
     /** The last all-gatherv's block layouts, for a repeat with the same counts (decision 0160). */
@@ -145,10 +143,9 @@ final class RailcollCommunicator implements Communicator {
         }
     }
 
-    /** Enables the collectives the node's shared memory carries out itself ({@code *.shm}). Start-up only. */
-    void enableNodeShm(NodeShmCollectives nodeShm) {
-        this.nodeShm = nodeShm;
-        selector.enableTransport(NodePhased.TRANSPORT);
+    /** Lets selection pick the algorithms whose programs hold node steps (the node region is open). Start-up only. */
+    void enableNodeRegion() {
+        selector.enableTransport(io.railcoll.schedule.NodeRegionUser.TRANSPORT);
     }
 
     /** Offers the single-copy algorithms: this node agreed that cross-memory attach works (decision 0143). */
@@ -197,8 +194,8 @@ final class RailcollCommunicator implements Communicator {
     public SingleCopyCounts singleCopyCounts() {
         if (shm instanceof io.railcoll.transport.shm.ShmTransport t) {
             long[] c = t.singleCopyCounts();
-            return new SingleCopyCounts(c[0], c[1], c[2], c[3], 
-                    region instanceof io.railcoll.transport.shm.NodeRegion r ? r.collectives().singleCopyCalls() : 0);
+            return new SingleCopyCounts(c[0], c[1], c[2], c[3],
+                    region instanceof io.railcoll.transport.shm.NodeRegion r ? r.stepArea().peerTransfers() : 0);
         }
         return SingleCopyCounts.NONE;
     }
@@ -1247,7 +1244,7 @@ final class RailcollCommunicator implements Communicator {
             if (stageRecv) {
                 return postStaged(shape, s, stageSend, recvBytes, result ? r : null, reduction);
             }
-            return post(selectFor(shape, true), shape, s, r, reduction, stageSend, true);
+            return post(selector.select(shape), shape, s, r, reduction, stageSend, true);
         }
         MemorySegment runSend = s;
         MemorySegment runRecv = r;
@@ -1534,17 +1531,13 @@ final class RailcollCommunicator implements Communicator {
         }
         int n = size();
         Shape rows = shape(Collective.ALLGATHER, (long) Long.BYTES * n, 0);
-        CollectiveEngine.PackedCall exchange = new CollectiveEngine.PackedCall(selectFor(rows, true), rows,
+        CollectiveEngine.PackedCall exchange = new CollectiveEngine.PackedCall(selector.select(rows), rows,
                 MemorySegment.ofArray(rowBytes(sendCounts)), (long) Long.BYTES * n, null, null,
                 (long) Long.BYTES * n * n, null, null);
-        if (nodeShm != null) {
-            // The data call counts in the node's numbering now, in program order, though it is bound later.
-            nodeShm.announceByMessages(Collective.ALLTOALLV);
-        }
         MemorySegment s = send;
         return engine.postChained(exchange, all -> {
             Shape shape = variableShape(Collective.ALLTOALLV, 0, matrixOf(all, recvCounts), 1, true);
-            return packedCall(selector.selectScheduled(shape), shape, null, s, out, recv, in);
+            return packedCall(selector.select(shape), shape, null, s, out, recv, in);
         }, call);
     }
 
@@ -1638,7 +1631,7 @@ final class RailcollCommunicator implements Communicator {
     private long runVariable(Shape shape, Reduction reduction, MemorySegment send, VariableLayout out,
                              MemorySegment recv, VariableLayout in, boolean nonBlocking) {
         if (nonBlocking) {
-            return engine.postPacked(packedCall(selectFor(shape, true), shape, reduction, send, out, recv, in));
+            return engine.postPacked(packedCall(selector.select(shape), shape, reduction, send, out, recv, in));
         }
         long sendBytes = shape.sendBytes(rank);
         long recvBytes = shape.recvBytes(rank);
@@ -1747,19 +1740,7 @@ final class RailcollCommunicator implements Communicator {
     /** As {@link #run} (blocking), for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
     private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                               boolean stageSend) {
-        return post(selectFor(shape, false), shape, send, recv, reduction, stageSend, false);
-    }
-
-    /**
-     * The algorithm of a call that runs in the engine (a reduction, or a call of the i-forms), announced to the node's
-     * shared memory as one that goes by messages.
-     */
-    private Algorithm selectFor(Shape shape, boolean nonBlocking) {
-        Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
-        if (nodeShm != null) {
-            nodeShm.announceByMessages(shape);
-        }
-        return algorithm;
+        return post(selector.select(shape), shape, send, recv, reduction, stageSend, false);
     }
 
     /**
@@ -1768,7 +1749,7 @@ final class RailcollCommunicator implements Communicator {
      */
     private long postStaged(Shape shape, MemorySegment send, boolean stageSend, long recvBytes, MemorySegment resultTo,
                             Reduction reduction) {
-        return engine.postStaged(selectFor(shape, true), shape, send, stageSend, recvBytes, resultTo, reduction);
+        return engine.postStaged(selector.select(shape), shape, send, stageSend, recvBytes, resultTo, reduction);
     }
 
     /** Posts a call to the engine; a blocking one is then awaited (one way to run a schedule); returns its number. */
@@ -1870,22 +1851,11 @@ final class RailcollCommunicator implements Communicator {
     // ---- plumbing ----
 
     /**
-     * Runs a call (blocking) or starts it (non-blocking: among the algorithms whose schedules the engine runs,
-     * decision 0061), and returns its sequence number (0 for a blocking call carried out in the node's shared memory
-     * outside the engine). A call whose program multicasts opens the multicast group first if it is not yet open.
+     * Runs a call (blocking) or starts it (non-blocking), and returns its sequence number. A call whose program
+     * multicasts opens the multicast group first if it is not yet open.
      */
     private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
-        Algorithm algorithm = nonBlocking ? selector.selectScheduled(shape) : selector.select(shape);
-        if (algorithm instanceof NodePhased phased) {
-            // Node steps wait outside the engine, advancing no call in flight: those finish first.
-            engine.awaitAllInFlight();
-            long recvBytes = shape.collective().recvBytes(shape.blockBytes(), size(), rank, shape.root());
-            nodeShm.run(phased, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes));
-            return 0;
-        }
-        if (nodeShm != null) {
-            nodeShm.announceByMessages(shape);
-        }
+        Algorithm algorithm = selector.select(shape);
         if (algorithm instanceof MulticastUser && !multicast.isOpen()) {
             // Opening the group is collective and runs calls of its own: every rank does it at this same call.
             engine.awaitAllInFlight();

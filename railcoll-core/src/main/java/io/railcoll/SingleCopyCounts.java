@@ -7,9 +7,9 @@ package io.railcoll;
  * @param bytesSent   their bytes
  * @param putsPulled  puts of node-mates this rank pulled into its buffers
  * @param bytesPulled their bytes
- * @param nodeCalls   node collectives (gather, broadcast, all-gather in the node buffer) this rank carried out
- *                    single-copy, between the node-mates' own buffers
+ * @param nodeTransfers single-copy node steps this rank carried out (peer reads and writes between the node-mates'
+ *                      own buffers, in the {@code *.shm-single-copy} algorithms' programs)
  */
-public record SingleCopyCounts(long putsSent, long bytesSent, long putsPulled, long bytesPulled, long nodeCalls) {
+public record SingleCopyCounts(long putsSent, long bytesSent, long putsPulled, long bytesPulled, long nodeTransfers) {
     public static final SingleCopyCounts NONE = new SingleCopyCounts(0, 0, 0, 0, 0);
 }

@@ -199,7 +199,6 @@ class DeterministicReductionTest {
                     for (boolean commutative : new boolean[] {true, false}) {
                         Shape s = Shape.reduction(c, p, 2, b, c.hasRoot() ? 1 : 0, 8, commutative);
                         assertEquals(RankOrderReduction.idFor(c), on.select(s).id(), s.toString());
-                        assertEquals(RankOrderReduction.idFor(c), on.selectScheduled(s).id(), s.toString());
                         assertFalse(off.select(s).deterministic(), s.toString());
                         String explained = on.explain(s).toString();
                         assertTrue(explained.contains(RankOrderReduction.idFor(c)), explained);

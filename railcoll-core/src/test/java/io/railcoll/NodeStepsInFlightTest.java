@@ -1,6 +1,8 @@
 package io.railcoll;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +25,8 @@ class NodeStepsInFlightTest {
     void nodeStepCollectivesInFlightTogetherCompleteOutOfOrder() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.startOnOneNode(3, CONFIG)) {
             ranks.onEveryRank(c -> {
-                c.forceAlgorithm("broadcast.shm-pipeline");
-                c.forceAlgorithm("barrier.shm-flags");
+                c.forceAlgorithm("broadcast.shm");
+                c.forceAlgorithm("barrier.shm");
                 byte[] small = new byte[100_003];
                 byte[] large = new byte[3_000_001]; // more than the node buffer: slots reused after drain flags
                 if (c.rank() == 1) {
@@ -55,6 +57,63 @@ class NodeStepsInFlightTest {
     }
 
     /**
+     * The node buffer's two halves (decision 0186): a call's writes wait only for the last call on the same half, so a
+     * reader of one call may still be copying out while the next call's root writes the other half. Many broadcasts
+     * back to back, blocking and several in flight, roots and sizes changing every call (one byte to more than a
+     * half, which streams through its slots), barriers between some of them so that the halves' turns do not simply
+     * alternate per broadcast; every rank checks every byte of every call, each call with its own pattern. A root
+     * that wrote into a half a node-mate still read, or read the wrong half, shows as a wrong byte.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {3, 5})
+    void backToBackBroadcastsNeverReadAHalfALaterCallOverwrote(int ranks) throws Exception {
+        long[] sizes = {1, 100, 4093, 65536, 65537, 300_007, 1, 2_500_001, 17, 131_072};
+        try (InProcessRanks all = InProcessRanks.startOnOneNode(ranks, CONFIG)) {
+            all.onEveryRank(c -> {
+                c.forceAlgorithm("broadcast.shm");
+                c.forceAlgorithm("barrier.shm");
+                int call = 0;
+                for (int round = 0; round < 3; round++) {
+                    for (long size : sizes) { // blocking, one after the other
+                        int root = (call * 7 + round) % ranks;
+                        byte[] b = new byte[(int) size];
+                        if (c.rank() == root) {
+                            fill(b, call);
+                        }
+                        c.broadcast(b, root);
+                        check(b, call);
+                        if (call % 4 == 3) {
+                            c.barrier();
+                        }
+                        call++;
+                    }
+                    byte[][] bufs = new byte[4][];
+                    Request[] requests = new Request[4];
+                    for (int i = 0; i < sizes.length; i += 4) { // four in flight, completed last first
+                        int first = call;
+                        int n = Math.min(4, sizes.length - i);
+                        for (int j = 0; j < n; j++) {
+                            int root = (call * 5 + 1) % ranks;
+                            bufs[j] = new byte[(int) sizes[i + j]];
+                            if (c.rank() == root) {
+                                fill(bufs[j], call);
+                            }
+                            requests[j] = c.ibroadcast(bufs[j], root);
+                            call++;
+                        }
+                        for (int j = n - 1; j >= 0; j--) {
+                            requests[j].await();
+                        }
+                        for (int j = 0; j < n; j++) {
+                            check(bufs[j], first + j);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /**
      * Node-mates that disagree on the size, or on the collective, of a call in node steps fail with a mismatch, every
      * one of them (at the latest in their next call), and the rank that finds it before it reads the other's bytes as
      * its own: node steps carry no frame header, so the engine compares the call each node-mate noted before its
@@ -65,8 +124,8 @@ class NodeStepsInFlightTest {
         for (boolean otherCollective : new boolean[] {false, true}) {
             try (InProcessRanks ranks = InProcessRanks.startOnOneNode(3, CONFIG)) {
                 ranks.onEveryRank(c -> {
-                    c.forceAlgorithm("broadcast.shm-pipeline");
-                    c.forceAlgorithm("barrier.shm-flags");
+                    c.forceAlgorithm("broadcast.shm");
+                    c.forceAlgorithm("barrier.shm");
                     c.broadcast(new byte[5], 0); // one agreed call first
                 });
                 List<Future<?>> calls = new ArrayList<>();

@@ -1,11 +1,9 @@
 package io.railcoll.bench;
 
 import io.railcoll.schedule.Algorithm;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.TransportProvided;
 import io.railcoll.settings.RailcollSettings;
 
 import java.util.Locale;
@@ -34,7 +32,7 @@ public final class Candidates {
             // The node agrees on cross-memory attach at start-up; with RAILCOLL_CMA off it never does (decision 0143).
             return sharedMemoryOn(env) && RailcollSettings.CMA.read(env);
         }
-        if (a instanceof TransportProvided t && t.transport().equals(NodePhased.TRANSPORT) || a instanceof NodeRegionUser) {
+        if (a instanceof NodeRegionUser) {
             return sharedMemoryOn(env);
         }
         if (a instanceof io.railcoll.schedule.MulticastUser) {

@@ -50,7 +50,7 @@ public final class CheckApp implements RankApp {
         }
         var sc = comm.singleCopyCounts();
         System.out.println("SINGLE-COPY rank " + comm.rank() + " sent " + sc.putsSent() + " puts " + sc.bytesSent()
-                + " bytes pulled " + sc.putsPulled() + " puts " + sc.bytesPulled() + " bytes node calls " + sc.nodeCalls());
+                + " bytes pulled " + sc.putsPulled() + " puts " + sc.bytesPulled() + " bytes node transfers " + sc.nodeTransfers());
         if (comm.rank() == 0) {
             System.out.println("CHECKED " + cases + " cases on " + comm.size() + " ranks ("
                     + comm.placement().describe() + ", " + comm.rails() + " rails)");

@@ -20,12 +20,12 @@ class CandidatesTest {
     void nodeStepAlgorithmsNeedSharedMemoryOn() {
         Shape barrier = new Shape(Collective.BARRIER, Placement.parse("2,1,2"), 2, 1, 0);
         Shape broadcast = new Shape(Collective.BROADCAST, Placement.singleNode(3), 1, 1, 0);
-        for (String id : new String[] {"barrier.shm-flags", "barrier.shm"}) {
+        for (String id : new String[] {"barrier.shm"}) {
             Algorithm a = CATALOG.byId(id);
             assertTrue(Candidates.runnable(a, barrier, Map.of()), id + " with shared memory on");
             assertFalse(Candidates.runnable(a, barrier, Map.of("RAILCOLL_SHM", "off")), id + " with RAILCOLL_SHM=off");
         }
-        Algorithm pipeline = CATALOG.byId("broadcast.shm-pipeline");
+        Algorithm pipeline = CATALOG.byId("broadcast.shm");
         assertTrue(Candidates.runnable(pipeline, broadcast, Map.of()));
         assertFalse(Candidates.runnable(pipeline, broadcast, Map.of("RAILCOLL_SHM", "0")));
     }

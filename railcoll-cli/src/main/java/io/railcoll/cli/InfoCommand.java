@@ -149,7 +149,7 @@ final class InfoCommand implements Callable<Integer> {
             selector.enableTransport(io.railcoll.algorithm.broadcast.MulticastBroadcastAlgorithm.TRANSPORT); // RAILCOLL_MCAST
         }
         if (config.sharedMemory()) {
-            selector.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT); // RAILCOLL_SHM
+            selector.enableTransport(io.railcoll.schedule.NodeRegionUser.TRANSPORT); // RAILCOLL_SHM
         }
         long bytes = BenchCommand.parseSizes(size).getFirst();
         Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c.hasRoot() ? root : 0, groups);

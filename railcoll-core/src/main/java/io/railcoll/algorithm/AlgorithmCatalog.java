@@ -48,8 +48,8 @@ import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.algorithm.shm.NodeAllreduce;
 import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
-import io.railcoll.algorithm.shm.NodeShmBarrier;
-import io.railcoll.algorithm.shm.NodeShmCollective;
+import io.railcoll.algorithm.shm.NodeAllgather;
+import io.railcoll.algorithm.shm.NodeGather;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
@@ -76,7 +76,7 @@ public final class AlgorithmCatalog {
     private static final AlgorithmCatalog STANDARD = new AlgorithmCatalog(List.of(
             new BinomialTreeGather(),
             new DirectGather(),
-            NodeShmCollective.gather(),
+            new NodeGather(),
             new SingleCopyGather(),
             new DirectAllgather(),
             new StandardExchangeAllgather(),
@@ -91,7 +91,7 @@ public final class AlgorithmCatalog {
             new GatherBasedMultiConnectionAllgather(),
             MultiConnectionAllgather.twoGroup(),
             MultiConnectionAllgather.groups(),
-            NodeShmCollective.allgather(),
+            new NodeAllgather(),
             new SmpDirectShmAllgather(),
             new SingleCopyAllgather(),
             new DirectAlltoall(),
@@ -101,7 +101,6 @@ public final class AlgorithmCatalog {
             new KnomialBroadcast(),
             new ScatterAllgatherBroadcast(),
             new MulticastBroadcastAlgorithm(),
-            NodeShmCollective.broadcast(),
             new NodeBroadcast(),
             new SingleCopyBroadcast(),
             new SingleCopyScatterAllgatherBroadcast(),
@@ -140,7 +139,6 @@ public final class AlgorithmCatalog {
             new RingReduceScatterv(),
             new DirectReduceScatterv(),
             new DisseminationBarrier(),
-            new NodeShmBarrier(),
             new NodeFlagBarrier()));
 
     private final Map<String, Algorithm> byId;

@@ -153,8 +153,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** The node region's offer for node steps (decision 0101), or null where programs may hold none. */
     private NodeArea nodeArea;
-    /** The last call posted whose program uses the node buffer (0: none yet). Driving thread. */
-    private long lastBufferSeq;
+    /**
+     * Per half of the node buffer (the call's sequence number's parity, decision 0186): the last call posted whose
+     * program uses the node buffer and that fell on that half (0: none yet). Driving thread.
+     */
+    private final long[] lastBufferSeq = new long[2];
     /** What {@link #sleep} waits for when the awaited call's next op is a node step: local rank, word, value. */
     private int nodeWaitRank = -1;
     /** When node-mates' liveness was last looked at (see {@link #checkNodeMates}). */
@@ -225,6 +228,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * only: node steps address ranks by their local rank in this engine's placement). Before the first collective.
      */
     public void attachNodeArea(NodeArea area) {
+        for (int half = 0; half < 2; half++) {
+            if (area.buffer(half).byteSize() < NodeBuffer.BYTES) {
+                throw new IllegalArgumentException("node buffer half " + half + " holds " + area.buffer(half).byteSize()
+                        + " bytes; programs may address " + NodeBuffer.BYTES);
+            }
+        }
         this.nodeArea = area;
         cache.useLocalRanks(placement);
     }
@@ -676,11 +685,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         p.buffers[Buffer.TEMP.ordinal()] = p.temp(program.tempBytes);
         p.sends.reset();
         p.nextOp = 0;
-        p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq : 0;
+        // Every rank of the node numbers its calls alike, so all bind the same half (decision 0186).
+        int half = (int) (seq & 1);
+        p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq[half] : 0;
         p.nodeGateOpen = p.nodeGateSeq == 0;
+        p.nodeBuffer = program.nodeBuffer ? nodeArea.buffer(half) : null;
         p.announced = false;
         if (program.nodeBuffer) {
-            lastBufferSeq = seq;
+            lastBufferSeq[half] = seq;
         }
         p.future = null;
         // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
@@ -1010,10 +1022,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     if (earlierNodeSteps(p) || !nodeGatePassed(p)) {
                         break ops;
                     }
-                    MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], nodeArea.buffer(), prog.dstOff[i],
+                    MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], p.nodeBuffer, prog.dstOff[i],
                             prog.length[i]);
                 }
-                case CompiledProgram.NODE_READ -> MemorySegment.copy(nodeArea.buffer(), prog.srcOff[i],
+                case CompiledProgram.NODE_READ -> MemorySegment.copy(p.nodeBuffer, prog.srcOff[i],
                         bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
                 case CompiledProgram.PUBLISH -> {
                     if (earlierNodeSteps(p)) {
@@ -1038,10 +1050,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         break ops;
                     }
                 }
-                case CompiledProgram.PEER_READ -> nodeArea.peerRead(prog.peer[i], p.heldSeq, prog.srcBuf[i],
-                        prog.srcOff[i], bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
-                case CompiledProgram.PEER_WRITE -> nodeArea.peerWrite(bound[prog.srcBuf[i]], prog.srcOff[i],
-                        prog.peer[i], p.heldSeq, prog.dstBuf[i], prog.dstOff[i], prog.length[i]);
+                case CompiledProgram.PEER_READ, CompiledProgram.PEER_WRITE -> peerCopy(p, i, bound);
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
             if (CallCounters.ON) {
@@ -1157,8 +1166,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     /**
-     * Whether {@code p} may write the node buffer: every node-mate has run every op of the last earlier call that
-     * used it, so none still reads what this write overwrites (the node buffer carries nothing between calls).
+     * Whether {@code p} may write its half of the node buffer: every node-mate has run every op of the last earlier
+     * call that used the same half, so none still reads what this write overwrites (the node buffer carries nothing
+     * between calls; a mate's done word only grows, and it runs its node steps call by call, so a word at or past
+     * that call means that call is done). The other half's last call may still be read (decision 0186).
      */
     private boolean nodeGatePassed(Posting p) {
         if (p.nodeGateOpen) {
@@ -1203,6 +1214,37 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code p}'s single-copy node step at op {@code i}. A node-mate that died is named as lost, with what this
+     * rank was copying, rather than as the failed system call (process_vm_readv's ESRCH), and the reason a node-mate
+     * sent before it left wins over the loss, as at a node step's wait.
+     */
+    private void peerCopy(Posting p, int i, MemorySegment[] bound) {
+        CompiledProgram prog = p.program;
+        boolean read = prog.kind[i] == CompiledProgram.PEER_READ;
+        try {
+            if (read) {
+                nodeArea.peerRead(prog.peer[i], p.heldSeq, prog.srcBuf[i], prog.srcOff[i], bound[prog.dstBuf[i]],
+                        prog.dstOff[i], prog.length[i]);
+            } else {
+                nodeArea.peerWrite(bound[prog.srcBuf[i]], prog.srcOff[i], prog.peer[i], p.heldSeq, prog.dstBuf[i],
+                        prog.dstOff[i], prog.length[i]);
+            }
+        } catch (RailcollException e) {
+            int local = prog.peer[i];
+            if (nodeArea.alive(local)) {
+                throw e;
+            }
+            pollEveryTransport();
+            checkFailure();
+            int peer = nodeMate(local);
+            throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
+                    + ") over shared memory during " + describe(p) + " while this rank " + (read ? "read " : "wrote ")
+                    + prog.length[i] + " bytes " + (read ? "from" : "into") + " its buffer by cross-memory attach: "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** A node step waits: the node-mate it waits for (every one, at the node-buffer gate) must be alive. */
     private void checkNodeMates(Posting p) {
         long now = System.nanoTime();
@@ -1223,6 +1265,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + ") over shared memory during " + describe(p) + " while this rank "
                         + (gate ? "waited to write the node buffer" : "awaited its node flag " + prog.tag[p.nextOp]));
             }
+        }
+        if (!gate) {
+            // A node-mate that runs another call may never raise the flag awaited here (its program raises others):
+            // what it noted for this call tells, well before the deadline.
+            sameCallAs(p, prog.peer[p.nextOp]);
         }
     }
 
@@ -1347,8 +1394,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             missing.setLength(0);
             missing.append(nodeMate(local));
         } else if (prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE) {
-            waiting = "waiting to write the node buffer until every node-mate finished call #" + p.nodeGateSeq
-                    + ", or behind an earlier collective's node steps";
+            waiting = "waiting to write node-buffer half " + (p.heldSeq & 1) + " until every node-mate finished call #"
+                    + p.nodeGateSeq + " (the last that used that half), or behind an earlier collective's node steps";
         } else if (prog.kind[p.nextOp] == CompiledProgram.PUBLISH) {
             waiting = "waiting to raise a node flag behind an earlier collective's node steps";
         } else {
@@ -1532,8 +1579,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             // transport this thread drives gets a short slice.
             int local = nodeWaitRank;
             nodeWaitRank = -1;
+            // With one call in flight nothing but that node-mate's raise moves its node steps on (decision 0188).
             nodeArea.await(local, nodeWaitWord, nodeWaitValue,
-                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS);
+                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS, inFlight == 1);
             return true;
         }
         if (awaitingHook && hook != null && !othersNeedDriving(null)) {

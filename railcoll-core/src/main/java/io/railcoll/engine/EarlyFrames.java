@@ -15,8 +15,10 @@ import java.util.List;
  * <p>The payload must be copied (the call that will take it is not posted, so there is nowhere else to land it, and
  * pausing the connection instead could hold back a point-to-point message this rank waits for, decision 0080); the
  * records that hold it are not made per frame (decision 0089): a replayed frame's record and its memory are kept for
- * the next early frame, at most {@link #SPARES} of them, each at most {@link #SPARE_BYTES}, so what stays allocated is
- * bounded whatever the traffic. The frames arriving are a short list searched by the connection's header object, not a
+ * the next early frame, each at most {@link #SPARE_BYTES}, together at most {@link #SPARES_LIMIT_BYTES}, so what stays
+ * allocated is bounded whatever the traffic. The bound is in bytes, not records (decision 0195): a root that runs
+ * hundreds of small calls ahead of a busy receiver (eager puts, two ranks on a loaded host) held more frames than the
+ * 32 records once kept, and every frame past them was a new record, 160-230 bytes per call. The frames arriving are a short list searched by the connection's header object, not a
  * hash map (whose node is one allocation per frame).
  *
  * <p>Threading: {@link #hold} and {@link #completeIfHeld} on the thread that reads the frame's connection (several
@@ -25,10 +27,14 @@ import java.util.List;
 final class EarlyFrames {
     /** Most payload bytes held at once (every communicator together). */
     static final long LIMIT_BYTES = 64L << 20;
-    /** Records kept for reuse after their frame was replayed. */
-    static final int SPARES = 32;
     /** The largest payload memory a kept record may hold: larger frames' records are dropped once replayed. */
     static final int SPARE_BYTES = 16 << 10;
+    /** Most memory the kept records stand for together, each counted as at least {@link #RECORD_BYTES}. */
+    static final long SPARES_LIMIT_BYTES = 4L << 20;
+    /** What a kept record costs at the least besides its payload (header, segment, array): counts small ones fairly. */
+    static final int RECORD_BYTES = 256;
+    /** Kept records looked at for one that fits, newest first (frames of one stream are mostly of one size). */
+    private static final int SCAN = 32;
 
     /** A frame read early: its header (the job's rank numbering) and payload, complete once all of it arrived. */
     private static final class Held {
@@ -55,8 +61,9 @@ final class EarlyFrames {
     /** Frames whose payload is arriving. */
     private final List<Held> arriving = new ArrayList<>();
     private final List<Held> held = new ArrayList<>();
-    private final Held[] spares = new Held[SPARES];
+    private Held[] spares = new Held[32];
     private int spareCount;
+    private long spareBytes;
     private long heldBytes;
     private volatile boolean empty = true;
 
@@ -83,15 +90,32 @@ final class EarlyFrames {
 
     /** A kept record whose memory holds {@code bytes}, or a new one. */
     private Held record(int bytes) {
-        for (int i = 0; i < spareCount; i++) {
+        for (int i = spareCount - 1; i >= 0 && i >= spareCount - SCAN; i--) {
             Held f = spares[i];
             if (f.payload.byteSize() >= bytes) {
                 spares[i] = spares[--spareCount];
                 spares[spareCount] = null;
+                spareBytes -= cost(f);
                 return f;
             }
         }
         return new Held(bytes);
+    }
+
+    /** Keeps a replayed frame's record for the next early frame, within the bounds. */
+    private void keep(Held f) {
+        if (f.payload.byteSize() > SPARE_BYTES || spareBytes + cost(f) > SPARES_LIMIT_BYTES) {
+            return;
+        }
+        if (spareCount == spares.length) {
+            spares = java.util.Arrays.copyOf(spares, 2 * spareCount); // grows to the largest backlog seen, then stays
+        }
+        spares[spareCount++] = f;
+        spareBytes += cost(f);
+    }
+
+    private static long cost(Held f) {
+        return Math.max(f.payload.byteSize(), RECORD_BYTES);
     }
 
     /** Whether {@code h} is the header of a frame being held; if so, its payload is now complete. */
@@ -133,9 +157,7 @@ final class EarlyFrames {
             held.remove(i);
             heldBytes -= f.header.fragLength;
             target.complete(member, f.header);
-            if (spareCount < SPARES && f.payload.byteSize() <= SPARE_BYTES) {
-                spares[spareCount++] = f;
-            }
+            keep(f);
         }
         empty = held.isEmpty();
     }

@@ -68,6 +68,8 @@ final class Posting {
     boolean multicastPosted;
     /** A call with node-buffer steps: the earlier such call every node-mate must have finished first (0: none). */
     long nodeGateSeq;
+    /** The half of the node buffer this call's node reads and writes address (decision 0186), or null: none. */
+    MemorySegment nodeBuffer;
     /** Whether the node-buffer gate was passed (or is not needed). */
     boolean nodeGateOpen;
     /** Whether this call announced its buffers to its node-mates yet (decision 0143). */

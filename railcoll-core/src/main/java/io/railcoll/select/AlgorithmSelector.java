@@ -4,8 +4,6 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.NodePhased;
-import io.railcoll.schedule.TransportProvided;
 import io.railcoll.sim.Simulator;
 import io.railcoll.topology.Placement;
 
@@ -29,9 +27,9 @@ import java.util.Set;
  *       supports the shape is costed by {@link ModelCost} (most through the {@link Simulator}). The prediction is made once per power-of-two bucket
  *       of block sizes, at the bucket's lower edge, and remembered, so a call pays for it once.</li>
  * </ol>
- * An algorithm a transport carries out ({@link TransportProvided}, e.g. {@code broadcast.multicast} or
- * {@code allgather.shm}) can run only when that transport is {@link #enableTransport enabled}; it is costed by its
- * own model ({@link MulticastCost}, {@link NodeShmCost}), not simulated. Every step is deterministic, so all ranks, given the same tuning and transports, choose alike. {@link #explain} shows the same
+ * An algorithm that needs a capability of the transports (a node region for node steps, single copy, a multicast
+ * group) can run only when that capability is {@link #enableTransport enabled}; a multicast is priced with the
+ * tuning's multicast parameters ({@link MulticastCost}). Every step is deterministic, so all ranks, given the same tuning and transports, choose alike. {@link #explain} shows the same
  * decision with every alternative's prediction. Thread-confined to its communicator.
  */
 public final class AlgorithmSelector {
@@ -44,7 +42,7 @@ public final class AlgorithmSelector {
 
     /** {@code inOrder}: a reduction whose operator needs rank order, which fewer algorithms run. */
     private record ModelKey(Collective collective, int bucket, int root, int ports, int groups, boolean inOrder,
-                            boolean engineOnly, int totalBucket) {
+                            int totalBucket) {
     }
 
     private final AlgorithmCatalog catalog = AlgorithmCatalog.standard();
@@ -59,11 +57,11 @@ public final class AlgorithmSelector {
     private final Map<Collective, List<Rule>> rules = new EnumMap<>(Collective.class);
     private final Set<String> transports = new HashSet<>();
     /**
-     * The last shape selected for, per collective and kind of call (blocking, non-blocking), and its choice: a loop
+     * The last shape selected for, per collective, and its choice: a loop
      * of like calls (the communicator keeps its shape objects) finds it again by identity, allocating nothing.
      * Forgotten whenever forcing, clearing or the transports change.
      */
-    private final Shape[] lastShape = new Shape[2 * Collective.values().length];
+    private final Shape[] lastShape = new Shape[Collective.values().length];
     private final Algorithm[] lastChoice = new Algorithm[lastShape.length];
     /** The placement the remembered choices are for; a communicator's never changes, so identity suffices. */
     private Placement choicesFor;
@@ -133,29 +131,14 @@ public final class AlgorithmSelector {
 
     /** Why {@code a} cannot run {@code shape} here: its own restrictions, or its transport is not enabled. */
     private Optional<String> unsupported(Algorithm a, Shape shape) {
-        return unsupported(a, shape, false);
-    }
-
-    /**
-     * As {@link #unsupported(Algorithm, Shape)}; with {@code engineOnly}, an algorithm a transport carries out
-     * cannot run either (a non-blocking call runs only schedules the engine runs, decision 0061).
-     */
-    private Optional<String> unsupported(Algorithm a, Shape shape, boolean engineOnly) {
         Optional<String> own = a.unsupportedReason(shape).or(() -> notDeterministic(a));
         if (own.isPresent()) {
             return own;
         }
-        if (engineOnly && a instanceof TransportProvided t) {
-            return Optional.of("a non-blocking call runs only algorithms whose schedules the engine runs, and "
-                    + a.id() + " is carried out by the " + t.transport() + " transport (decision 0061)");
-        }
-        if (a instanceof TransportProvided t && !transports.contains(t.transport())) {
-            return Optional.of(t.transportOff());
-        }
         if (a instanceof io.railcoll.schedule.MulticastUser && !transports.contains(io.railcoll.schedule.MulticastUser.TRANSPORT)) {
             return Optional.of(io.railcoll.schedule.MulticastUser.transportOff());
         }
-        if (a instanceof io.railcoll.schedule.NodeRegionUser && !transports.contains(NodePhased.TRANSPORT)) {
+        if (a instanceof io.railcoll.schedule.NodeRegionUser && !transports.contains(io.railcoll.schedule.NodeRegionUser.TRANSPORT)) {
             return Optional.of("no node region here: shared memory between the ranks of a node is off"
                     + " (RAILCOLL_SHM=off) or this is a sub-communicator (decision 0101)");
         }
@@ -169,9 +152,9 @@ public final class AlgorithmSelector {
     }
 
     /** The forced algorithm {@code id}, which must be able to run {@code shape} (never a silent fall-back). */
-    private Algorithm require(String id, Shape shape, boolean engineOnly) {
+    private Algorithm require(String id, Shape shape) {
         Algorithm a = catalog.require(id, shape);
-        unsupported(a, shape, engineOnly).ifPresent(reason -> {
+        unsupported(a, shape).ifPresent(reason -> {
             throw new IllegalArgumentException("algorithm " + id + " cannot run " + shape.collective().id() + " on N="
                     + shape.size() + " (" + shape.placement().describe() + "): " + reason);
         });
@@ -204,35 +187,20 @@ public final class AlgorithmSelector {
      * @throws IllegalStateException    if no algorithm of the collective can
      */
     public Algorithm select(Shape shape) {
-        return select(shape, false);
-    }
-
-    /**
-     * The algorithm for {@code shape} among those whose schedules the engine runs: for a non-blocking call, which
-     * the engine holds in flight beside others (decision 0061). A forced algorithm carried out by a transport
-     * ({@code *.shm}, multicast) is refused, never replaced.
-     *
-     * @throws IllegalArgumentException if a forced algorithm cannot run the shape here, saying why
-     */
-    public Algorithm selectScheduled(Shape shape) {
-        return select(shape, true);
-    }
-
-    private Algorithm select(Shape shape, boolean engineOnly) {
-        int memo = 2 * shape.collective().ordinal() + (engineOnly ? 1 : 0);
+        int memo = shape.collective().ordinal();
         if (lastShape[memo] == shape) {
             return lastChoice[memo];
         }
-        Algorithm a = choose(shape, engineOnly);
+        Algorithm a = choose(shape);
         lastShape[memo] = shape;
         lastChoice[memo] = a;
         return a;
     }
 
-    private Algorithm choose(Shape shape, boolean engineOnly) {
+    private Algorithm choose(Shape shape) {
         String f = forced.get(shape.collective());
         if (f != null) {
-            return require(f, shape, engineOnly);
+            return require(f, shape);
         }
         if (shape.placement() != choicesFor) {
             remember(shape.placement());
@@ -240,17 +208,17 @@ public final class AlgorithmSelector {
         for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape, fewestPerNode, mostPerNode)) {
                 Algorithm a = catalog.byId(rule.algorithmId());
-                if (unsupported(a, shape, engineOnly).isEmpty()) {
+                if (unsupported(a, shape).isEmpty()) {
                     return a;
                 }
             }
         }
         // A v-variant's choice is remembered by the buckets of its largest count and of its total.
         ModelKey key = new ModelKey(shape.collective(), bucket(shape.blockBytes()), shape.root(), shape.ports(),
-                shape.groups(), !shape.commutative(), engineOnly, shape.counts() == null ? 0 : bucket(totalBytes(shape)));
+                shape.groups(), !shape.commutative(), shape.counts() == null ? 0 : bucket(totalBytes(shape)));
         Algorithm a = modelChoices.get(key);
         if (a == null) {
-            Ranking ranking = rank(costed(shape), engineOnly);
+            Ranking ranking = rank(costed(shape));
             if (ranking.chosen() == null) {
                 throw new IllegalStateException("no " + shape.collective().id() + " algorithm supports " + shape + ": "
                         + ranking.candidates());
@@ -276,7 +244,7 @@ public final class AlgorithmSelector {
     /** The decision {@link #select} makes for {@code shape}, why, and the model's prediction for every alternative. */
     public Explanation explain(Shape shape) {
         Shape costed = costed(shape);
-        Ranking ranking = rank(costed, false);
+        Ranking ranking = rank(costed);
         List<String> notes = new ArrayList<>();
         String source = "tuning " + tuning.source() + describeMeasured();
         String f = forced.get(shape.collective());
@@ -352,13 +320,13 @@ public final class AlgorithmSelector {
     }
 
     /** Every algorithm of the collective with its prediction or why it has none; the fastest wins, catalog order on ties. */
-    private Ranking rank(Shape shape, boolean engineOnly) {
+    private Ranking rank(Shape shape) {
         List<Explanation.Candidate> candidates = new ArrayList<>();
         String best = null;
         String firstSupported = null;
         double bestNs = Double.POSITIVE_INFINITY;
         for (Algorithm a : catalog.forCollective(shape.collective())) {
-            Optional<String> unsupported = unsupported(a, shape, engineOnly);
+            Optional<String> unsupported = unsupported(a, shape);
             if (unsupported.isPresent()) {
                 candidates.add(new Explanation.Candidate(a.id(), OptionalDouble.empty(), "cannot run: " + unsupported.get()));
                 continue;

@@ -1,7 +1,6 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Algorithm;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.MulticastUser;
 import io.railcoll.sim.AnalyticEstimate;
@@ -14,8 +13,7 @@ import java.util.OptionalDouble;
 
 /**
  * The cost model's time for one algorithm on one shape, the one prediction selection ranks by and {@code tune} fits
- * and checks: an algorithm with node steps in shared memory by {@link NodeShmCost}, one a transport carries out by
- * {@link MulticastCost} (plus its simulated schedule before), every other by the {@link Simulator}; a schedule whose
+ * and checks: every algorithm by the {@link Simulator} (node steps, multicasts and messages alike); a schedule whose
  * simulation would exceed {@code maxOps} by the closed-form {@link AnalyticEstimate} instead (labelled so). The caller
  * has checked that the algorithm can run the shape. Stateless.
  */
@@ -29,12 +27,6 @@ public final class ModelCost {
      */
     public static Explanation.Candidate predict(Algorithm a, Shape shape, CostModel model, long maxOps) {
         try {
-            if (a instanceof NodePhased phased) {
-                StringBuilder masters = new StringBuilder();
-                double ns = NodeShmCost.predictNs(phased, shape, model, maxOps, masters);
-                return new Explanation.Candidate(a.id(), OptionalDouble.of(ns), "node steps: alpha_shm * ceil(ranks/cores)"
-                        + " + copies" + (masters.isEmpty() ? "" : "; masters " + masters));
-            }
             if (a instanceof MulticastUser && model.multicast().isEmpty()) {
                 return new Explanation.Candidate(a.id(), OptionalDouble.empty(),
                         "not costed: the tuning has no model.mcast parameters (only forced or by a rule)");

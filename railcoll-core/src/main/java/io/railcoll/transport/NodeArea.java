@@ -16,8 +16,12 @@ public interface NodeArea {
     /** This rank's index among the ranks of its node. */
     int localRank();
 
-    /** The node buffer, shared by the node's ranks. */
-    MemorySegment buffer();
+    /**
+     * Half {@code half} (0 or 1) of the node buffer, shared by the node's ranks: each half is as large as a program
+     * may address ({@code schedule.NodeBuffer.BYTES}), and the engine gives a call the half of its sequence number's
+     * parity, so that a call's writes wait only for the call before the previous (decision 0186).
+     */
+    MemorySegment buffer(int half);
 
     /** The word {@code flag} of local rank {@code localRank} (acquire). */
     long flag(int localRank, int flag);
@@ -27,9 +31,11 @@ public interface NodeArea {
 
     /**
      * Sleeps at most {@code maxWaitNs} until local rank {@code localRank}'s word {@code flag} reaches {@code value}
-     * or anything wakes this rank (a ring of its doorbell); returns at once if the word already has.
+     * or anything wakes this rank (a ring of its doorbell); returns at once if the word already has. With
+     * {@code onlyItsRaises}, node-mates other than {@code localRank} do not ring this rank's doorbell when they raise
+     * (other rings still wake it): for a caller that nothing else in the node steps can move on (decision 0188).
      */
-    void await(int localRank, int flag, long value, long maxWaitNs);
+    void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises);
 
     /** Which of a rank's call buffers an announcement and a peer access name: SEND. */
     int SEND = 0;
@@ -60,6 +66,9 @@ public interface NodeArea {
 
     /** Copies the native {@code src[srcOffset..]} into local rank {@code localRank}'s buffer, as {@link #peerRead}. */
     void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset, long length);
+
+    /** Peer reads and writes this rank made so far (diagnostics and tests). */
+    long peerTransfers();
 
     /**
      * Announces what this rank's call {@code seq} is ({@code call}: a digest of its collective, algorithm, size and

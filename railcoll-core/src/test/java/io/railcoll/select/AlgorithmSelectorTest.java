@@ -101,8 +101,7 @@ class AlgorithmSelectorTest {
                 String fastest = null;
                 for (Explanation.Candidate candidate : e.candidates()) {
                     Algorithm listed = AlgorithmCatalog.standard().byId(candidate.id());
-                    if (listed instanceof io.railcoll.schedule.TransportProvided
-                            || listed instanceof io.railcoll.schedule.MulticastUser
+                    if (listed instanceof io.railcoll.schedule.MulticastUser
                             || listed instanceof io.railcoll.schedule.NodeRegionUser) {
                         // its transport or the node region is off here: listed, not costed (MulticastSelectionTest)
                         assertTrue(candidate.detail().startsWith("cannot run"), candidate.detail());
@@ -169,41 +168,17 @@ class AlgorithmSelectorTest {
         assertTrue(notes.getFirst().contains("rule.alltoall.10") && notes.getFirst().contains("cannot run"), notes.toString());
     }
 
-    /** Decision 0061: a non-blocking call never selects what a transport carries out, and refuses it forced. */
-    @Test
-    void scheduledSelectionLeavesOutTheTransportsAlgorithms() {
-        AlgorithmSelector s = selector("rule.barrier.10 = barrier.shm if nodes=1\n");
-        s.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT);
-        Shape barrier = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
-        assertEquals("barrier.shm", s.select(barrier).id());
-        String scheduled = s.selectScheduled(barrier).id();
-        assertTrue(!(AlgorithmCatalog.standard().byId(scheduled) instanceof io.railcoll.schedule.TransportProvided),
-                scheduled);
-        assertEquals("barrier.shm", s.select(barrier).id(), "the blocking choice is remembered apart");
-        for (Collective c : List.of(Collective.ALLGATHER, Collective.BROADCAST, Collective.GATHER)) {
-            for (long b : new long[] {1, 4096, 1 << 20}) {
-                Shape shape = new Shape(c, Placement.parse("1x4"), 2, b, 0);
-                Algorithm a = s.selectScheduled(shape);
-                assertTrue(!(a instanceof io.railcoll.schedule.TransportProvided), c + " " + b + ": " + a.id());
-            }
-        }
-        s.force("barrier.shm");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.selectScheduled(barrier));
-        assertTrue(e.getMessage().contains("decision 0061"), e.getMessage());
-        assertEquals("barrier.shm", s.select(barrier).id());
-    }
-
     /** Node steps need the node region: without it the selector says so, forced or not (decision 0101). */
     @Test
     void nodeStepsNeedTheNodeRegion() {
-        AlgorithmSelector s = selector("rule.barrier.10 = barrier.shm-flags if nodes=1\n");
+        String flags = io.railcoll.algorithm.shm.NodeFlagBarrier.ID;
+        AlgorithmSelector s = selector("rule.barrier.10 = " + flags + " if nodes=1\n");
         Shape barrier = new Shape(Collective.BARRIER, Placement.parse("1x4"), 2, 0, 0);
-        assertTrue(!s.select(barrier).id().equals("barrier.shm-flags"), s.select(barrier).id());
-        s.enableTransport(io.railcoll.schedule.NodePhased.TRANSPORT);
-        assertEquals("barrier.shm-flags", s.select(barrier).id());
-        assertEquals("barrier.shm-flags", s.selectScheduled(barrier).id(), "node steps are a schedule the engine runs");
+        assertTrue(!s.select(barrier).id().equals(flags), s.select(barrier).id());
+        s.enableTransport(io.railcoll.schedule.NodeRegionUser.TRANSPORT);
+        assertEquals(flags, s.select(barrier).id());
         AlgorithmSelector off = selector("");
-        off.force("barrier.shm-flags");
+        off.force(flags);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> off.select(barrier));
         assertTrue(e.getMessage().contains("no node region"), e.getMessage());
     }

@@ -1,7 +1,7 @@
 package io.railcoll.select;
 
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodePhased;
+import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,9 +29,17 @@ class BuiltInTableTest {
     private static String choice(Collective c, String placement, int rails, long blockBytes, boolean shm) {
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
         if (shm) {
-            selector.enableTransport(NodePhased.TRANSPORT);
+            selector.enableTransport(NodeRegionUser.TRANSPORT);
         }
         return selector.select(new Shape(c, Placement.parse(placement), rails, blockBytes, 0)).id();
+    }
+
+    /** The choice on one node where shared memory is on and the node agreed on single copy. */
+    private static String singleCopyChoice(Collective c, String placement, long blockBytes) {
+        AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        selector.enableTransport(NodeRegionUser.TRANSPORT);
+        selector.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        return selector.select(new Shape(c, Placement.parse(placement), 1, blockBytes, 0)).id();
     }
 
     @ParameterizedTest
@@ -67,17 +75,16 @@ class BuiltInTableTest {
     }
 
     /**
-     * The rules' SMP-aware Direct with node steps is a program the engine runs (decision 0157): a non-blocking
-     * all-gather gets it where a blocking one does, and without shared memory neither does.
+     * The rules' SMP-aware Direct with node steps is a program the engine runs (decision 0157), chosen only where
+     * the node region is enabled.
      */
     @ParameterizedTest
     @ValueSource(longs = {8192, 16384, 131072, 1048576})
-    void theSmpDirectShmRuleServesNonBlockingCallsToo(long b) {
+    void theSmpDirectShmRuleNeedsTheNodeRegion(long b) {
         Shape shape = new Shape(Collective.ALLGATHER, Placement.parse("4x4"), 2, b, 0);
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-        assertNotEquals("allgather.smp-direct-shm", selector.selectScheduled(shape).id(), "no node region yet");
-        selector.enableTransport(NodePhased.TRANSPORT);
-        assertEquals("allgather.smp-direct-shm", selector.selectScheduled(shape).id());
+        assertNotEquals("allgather.smp-direct-shm", selector.select(shape).id(), "no node region yet");
+        selector.enableTransport(NodeRegionUser.TRANSPORT);
         assertEquals("allgather.smp-direct-shm", selector.select(shape).id());
     }
 
@@ -96,12 +103,42 @@ class BuiltInTableTest {
     @ValueSource(longs = {0, 1, 64, 4096, 16384, 65536, 131072, 262144, 524287, 524288, 1048576, 4194304})
     void onOneNodeTheNodeBufferCarriesEveryCollective(long b) {
         for (String p : new String[] {"1x2", "1x3", "1x4", "1x8", "1x16"}) {
+            // Node-step programs (decision 0190): also what a non-blocking call runs.
             assertEquals("allgather.shm", choice(Collective.ALLGATHER, p, 1, b, true), p + ", " + b + " B");
             assertEquals("gather.shm", choice(Collective.GATHER, p, 1, b, true), p + ", " + b + " B");
-            // Broadcasts from 512 KiB among 4 or more ranks go through the node buffer's pipeline (decisions 0181, 0182).
-            String broadcast = b >= 524288 && !p.equals("1x2") && !p.equals("1x3") ? "broadcast.shm-pipeline" : "broadcast.shm";
-            assertEquals(broadcast, choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
+            // Broadcasts: the node buffer's pipeline (decisions 0181, 0186); without single copy agreed also on 2-3 ranks.
+            assertEquals("broadcast.shm", choice(Collective.BROADCAST, p, 1, b, true), p + ", " + b + " B");
+            // With single copy agreed, nodes of 2-3 ranks pull 64 KiB and up straight from the root (decision 0182).
+            String withCma = b >= 65536 && (p.equals("1x2") || p.equals("1x3")) ? "broadcast.shm-single-copy"
+                    : "broadcast.shm";
+            assertEquals(withCma, singleCopyChoice(Collective.BROADCAST, p, b), p + ", " + b + " B, single copy");
             assertEquals("barrier.shm", choice(Collective.BARRIER, p, 1, 0, true), p);
+        }
+    }
+
+    /**
+     * Where the node agreed on cross-memory attach, one-node gathers and all-gathers of 2 ranks go single copy from
+     * 64 KiB, as the node collectives did by themselves before gather.shm and allgather.shm became node-step programs
+     * (decision 0191); smaller blocks, and more ranks (also 3-4 ranks' gathers, which the old code sent to single
+     * copy, measured faster in the node buffer), stay in the node buffer.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 1, 1024, 65535, 65536, 65537, 1048576, 4194304})
+    void onOneNodeLargeGathersAndAllgathersAmongFewRanksGoSingleCopy(long b) {
+        AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        cma.enableTransport(NodeRegionUser.TRANSPORT);
+        cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        for (String p : new String[] {"1x2", "1x3", "1x4", "1x5", "1x8", "1x16"}) {
+            int n = Placement.parse(p).size();
+            boolean large = b >= 65536;
+            for (int root : new int[] {0, n - 1}) {
+                Shape gather = new Shape(Collective.GATHER, Placement.parse(p), 1, b, root);
+                assertEquals(large && n == 2 ? "gather.shm-single-copy" : "gather.shm", cma.select(gather).id(),
+                        p + ", " + b + " B, root " + root);
+            }
+            Shape allgather = new Shape(Collective.ALLGATHER, Placement.parse(p), 1, b, 0);
+            assertEquals(large && n == 2 ? "allgather.shm-single-copy" : "allgather.shm", cma.select(allgather).id(),
+                    p + ", " + b + " B");
         }
     }
 
@@ -116,22 +153,22 @@ class BuiltInTableTest {
             for (boolean commutative : new boolean[] {true, false}) {
                 Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.parse(p), 1, b, 0, 8, commutative);
                 AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-                selector.enableTransport(NodePhased.TRANSPORT);
+                selector.enableTransport(NodeRegionUser.TRANSPORT);
                 assertEquals("allreduce.shm", selector.select(shape).id(), p + ", " + b + " B");
-                assertEquals("allreduce.shm", selector.selectScheduled(shape).id(), p + ", " + b + " B");
+                assertEquals("allreduce.shm", selector.select(shape).id(), p + ", " + b + " B");
                 AlgorithmSelector noShm = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
                 assertFalse(noShm.select(shape).id().equals("allreduce.shm"), p + ", " + b + " B");
             }
         }
         // Where the node agreed on cross-memory attach too: single copy measured no faster here (decision 0171).
         AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-        cma.enableTransport(NodePhased.TRANSPORT);
+        cma.enableTransport(NodeRegionUser.TRANSPORT);
         cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
         assertEquals("allreduce.shm", cma.select(
                 Shape.reduction(Collective.ALLREDUCE, Placement.parse("1x4"), 1, b, 0, 8, false)).id(), b + " B");
         Shape twoNodes = Shape.reduction(Collective.ALLREDUCE, Placement.parse("2x2"), 1, b, 0, 8, true);
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
-        selector.enableTransport(NodePhased.TRANSPORT);
+        selector.enableTransport(NodeRegionUser.TRANSPORT);
         assertFalse(selector.select(twoNodes).id().equals("allreduce.shm"), "2x2, " + b + " B");
     }
 

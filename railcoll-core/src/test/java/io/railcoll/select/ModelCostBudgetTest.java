@@ -3,7 +3,6 @@ package io.railcoll.select;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.Shape;
 import io.railcoll.sim.AnalyticEstimate;
 import io.railcoll.sim.CostModel;
@@ -28,7 +27,7 @@ class ModelCostBudgetTest {
     void underTheBudgetThePredictionIsTheSimulation() {
         Shape shape = new Shape(Collective.ALLGATHER, Placement.uniform(8, 4), 2, 4096, 0);
         for (Algorithm a : AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER)) {
-            if (a instanceof NodePhased || a instanceof io.railcoll.schedule.MulticastUser || a.unsupportedReason(shape).isPresent()) {
+            if (a instanceof io.railcoll.schedule.MulticastUser || a.unsupportedReason(shape).isPresent()) {
                 continue;
             }
             Explanation.Candidate c = ModelCost.predict(a, shape, MODEL, Simulator.DEFAULT_MAX_OPS);
@@ -43,7 +42,7 @@ class ModelCostBudgetTest {
             for (long b : new long[] {1, 4096, 1 << 20}) {
                 Shape shape = new Shape(Collective.ALLGATHER, p, 2, b, 0);
                 for (Algorithm a : AlgorithmCatalog.standard().forCollective(Collective.ALLGATHER)) {
-                    if (a instanceof NodePhased || a instanceof io.railcoll.schedule.MulticastUser || a.unsupportedReason(shape).isPresent()) {
+                    if (a instanceof io.railcoll.schedule.MulticastUser || a.unsupportedReason(shape).isPresent()) {
                         continue;
                     }
                     Explanation.Candidate c = ModelCost.predict(a, shape, MODEL, 10);

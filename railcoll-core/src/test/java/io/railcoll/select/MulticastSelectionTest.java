@@ -53,7 +53,7 @@ class MulticastSelectionTest {
     @Test
     void theCatalogListsItAsAMulticastProgramWithItsPaper() {
         var a = AlgorithmCatalog.standard().byId("broadcast.multicast");
-        assertTrue(a instanceof MulticastUser && !(a instanceof io.railcoll.schedule.TransportProvided));
+        assertTrue(a instanceof MulticastUser);
         Shape shape = broadcast(P4X4, 100, 5);
         for (int r = 0; r < 16; r++) {
             assertEquals(List.of(new Op.Multicast(5, Buffer.RECV, 0, 100)), a.program(shape, r).ops(), "rank " + r);

@@ -54,7 +54,7 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        return OneNode.ofSeveralRanks(shape);
     }
 
     /**

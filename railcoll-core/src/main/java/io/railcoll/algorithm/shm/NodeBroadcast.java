@@ -14,18 +14,19 @@ import io.railcoll.schedule.Shape;
 import java.util.Optional;
 
 /**
- * {@code broadcast.shm-pipeline}: a one-node broadcast through the node buffer in node steps (paper 000 sec. 4.2; decision
- * 0101), a schedule the engine runs like any other. The root copies the message into the node buffer chunk by chunk,
+ * {@code broadcast.shm}: a one-node broadcast through the node buffer in node steps (paper 000 sec. 4.2; decisions
+ * 0101, 0186), a schedule the engine runs like any other. The root copies the message into the node buffer chunk by chunk,
  * raising its flag 0 after each; every other rank waits for each raise and copies that chunk out, so readers copy
  * chunk j while the root writes chunk j+1 (a pipeline: about one write of the message plus one chunk's read, instead
  * of a write plus a read). Chunks go round {@link NodeBuffer#BYTES} / chunk slots; before the root overwrites a slot
  * it waits for every reader's flag 1, raised after each chunk a later one will overwrite, so a message larger than
- * the buffer streams through it. Any root; nodes = 1; only where the node region is enabled. Beside
- * {@code broadcast.shm} (the node collectives' protocols, with single copy), which selection keeps while it measures
- * faster (decision 0101). Stateless.
+ * the buffer streams through it. The engine gives consecutive calls the node buffer's two halves in turn, so a
+ * root's next broadcast waits only for the readers of the one before the previous (decision 0186). Any root;
+ * nodes = 1; only where the node region is enabled. Where single copy is agreed, selection sends 64 KiB and up on
+ * nodes of 2-3 ranks to {@code broadcast.shm-single-copy} (decision 0182). Stateless.
  */
 public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser {
-    public static final String ID = "broadcast.shm-pipeline";
+    public static final String ID = "broadcast.shm";
     /** Raised by the root after each chunk it wrote. */
     static final int WRITTEN = 0;
     /** Raised by a reader after each chunk it copied out whose slot a later chunk reuses. */
@@ -58,7 +59,7 @@ public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser
 
     @Override
     protected Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        return OneNode.ofSeveralRanks(shape);
     }
 
     @Override

@@ -24,7 +24,7 @@ abstract class SingleCopyAlgorithm extends AlgorithmBase implements PeerAccessUs
 
     @Override
     protected final Optional<String> restriction(Shape shape) {
-        return NodeShmCollective.oneNodeOfSeveralRanks(shape);
+        return OneNode.ofSeveralRanks(shape);
     }
 
     /** No message: what each subclass states as its own cost (every algorithm declares its cost itself). */

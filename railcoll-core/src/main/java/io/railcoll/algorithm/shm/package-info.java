@@ -1,10 +1,10 @@
 /**
- * Collectives of a one-node job that the node's shared memory carries out itself ({@code allgather.shm},
- * {@code gather.shm}, {@code broadcast.shm}, {@code barrier.shm}): the shared-memory gather, broadcast and
- * all-gather of paper 000 section 4.2 run as whole collectives, every rank copying into or out of one node buffer
- * and waiting on node-wide counters, instead of point-to-point puts through the rings. They are
- * {@link io.railcoll.schedule.TransportProvided} catalog entries (transport {@code shm}, see
- * docs/decisions/0011); the communicator hands them to the node region. Imports {@code schedule},
- * {@code topology} and the point-to-point algorithms whose programs stand for them; nothing of the transports.
+ * Algorithms whose programs work in the node's shared memory: node steps over the node region (copies into and out
+ * of the node buffer, flags raised and awaited; paper 000 section 4.2's shared-memory gather, broadcast and
+ * all-gather, the node barrier, the node all-reduce) and single-copy node steps (reads and writes of node-mates'
+ * announced buffers). They are ordinary schedules: the checker verifies their programs, the simulator prices them,
+ * and the engine runs exactly those programs where the node region is enabled ({@link
+ * io.railcoll.schedule.NodeRegionUser}, {@link io.railcoll.schedule.PeerAccessUser}). Imports {@code schedule},
+ * {@code topology} and the point-to-point algorithms they compose with; nothing of the transports.
  */
 package io.railcoll.algorithm.shm;

@@ -40,11 +40,11 @@ import java.util.Objects;
  *
  * <p><b>Engine use.</b> The engine's waiting thread sleeps on {@link #ownDoorbell()} through an
  * {@link #newIdler() idler}; shared-memory senders on this node (via the channels and node
- * collectives) and this process's TCP progress threads ring it after handing it work.
+ * steps) and this process's TCP progress threads ring it after handing it work.
  *
  * <p>Threading: {@link #open} and {@link #close} by one thread; the accessors are thread-safe;
  * the objects handed out state their own contracts. Close only after every thread stopped using
- * the channels, collectives and doorbells: closing unmaps the memory they point into.
+ * the channels, node steps and doorbells: closing unmaps the memory they point into.
  */
 public final class NodeRegion implements AutoCloseable {
     private final String jobId;
@@ -62,7 +62,6 @@ public final class NodeRegion implements AutoCloseable {
     private final PeerWatch peers;
     private final ShmChannel[] outbound;
     private final ShmChannel[] inbound;
-    private final NodeCollectives collectives;
     private final NodeStepArea stepArea;
     private boolean unlinked;
     private boolean startedUp;
@@ -82,7 +81,7 @@ public final class NodeRegion implements AutoCloseable {
         if (localRank < 0 || localRank >= localSize) {
             throw new IllegalArgumentException("local rank " + localRank + " outside [0, " + localSize + ")");
         }
-        RegionLayout layout = new RegionLayout(localSize, config.ringBytes(), config.nodeBufferBytes());
+        RegionLayout layout = new RegionLayout(localSize, config.ringBytes());
         Path path = RegionFiles.path(config.directory(), jobId, nodeId);
         String who = "job " + jobId + ", node " + nodeId + ", local rank " + localRank;
         long startNs = System.nanoTime();
@@ -153,7 +152,6 @@ public final class NodeRegion implements AutoCloseable {
                     inbound[r] = channel(r, localRank);
                 }
             }
-            this.collectives = new NodeCollectives(segment, layout, localRank, peers, waitStrategy, who);
             this.stepArea = new NodeStepArea(segment, layout, localRank, doorbells, peers);
             startedUp = true;
         } catch (RuntimeException | Error e) {
@@ -304,10 +302,6 @@ public final class NodeRegion implements AutoCloseable {
         return stepArea.agreePeerAccess(mine, timeoutNs);
     }
 
-    public NodeCollectives collectives() {
-        return collectives;
-    }
-
     public PeerWatch peers() {
         return peers;
     }
@@ -347,9 +341,6 @@ public final class NodeRegion implements AutoCloseable {
                 bells[r] = new Doorbell(segment, layout.doorbell(r));
             }
             Doorbell.ringAll(bells, localRank);
-            if (collectives != null) {
-                collectives.wakeAll();
-            }
         } catch (RuntimeException e) {
             failure = keep(failure, e);
         }

@@ -5,13 +5,13 @@ import io.railcoll.memory.SharedAccess;
 import io.railcoll.transport.NodeArea;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 
 /**
  * The node region's offer to the engine's node steps ({@link NodeArea}, decision 0101): the node-step buffer and the
  * node-step words of {@link RegionLayout}, with the node's doorbells to wake sleepers. A raise rings every node-mate's
  * doorbell that has a sleeper (one fence, and a futex wake only where someone sleeps), so a rank waiting for a flag
- * sleeps, rather than spins, when ranks outnumber processors. Separate from the {@link NodeCollectives} buffer and
- * counters, so a call of those never meets a schedule's node steps.
+ * sleeps, rather than spins, when ranks outnumber processors.
  *
  * <p>Single-copy node steps (decision 0143): a rank announces its call buffers in its line of the announce area
  * (pid, addresses, sizes, then the call's sequence number, release-written last), and node-mates read and write them
@@ -27,11 +27,18 @@ final class NodeStepArea implements NodeArea {
     private final int me;
     private final Doorbell[] bells;
     private final PeerWatch peers;
-    private final MemorySegment buffer;
+    private final MemorySegment[] halves;
     private final Cma.Copier copier = new Cma.Copier(Arena.ofAuto());
     private volatile boolean peerAccess;
+    /** Peer reads and writes made so far (written by the owner thread only). */
+    private volatile long peerTransfers;
     /** Offset in a rank's announce line of its word in the node's agreement on single copy: 0 until it said. */
     private static final long AGREEMENT = 56;
+    /**
+     * Offset in a rank's announce line of whose raise alone it sleeps for in {@link #await}: 1 + that local rank, or
+     * 0 (any raise wakes it). Written by the owner only.
+     */
+    private static final long AWAITS = 48;
     private static final long YES = 2;
     private static final long NO = 1;
     /** A call word holds the call's sequence number (its low 40 bits) above its 24-bit digest. */
@@ -44,7 +51,9 @@ final class NodeStepArea implements NodeArea {
         this.me = me;
         this.bells = bells;
         this.peers = peers;
-        this.buffer = segment.asSlice(layout.stepBufferOffset(), RegionLayout.STEP_BUFFER_BYTES);
+        long half = RegionLayout.STEP_BUFFER_BYTES / 2;
+        this.halves = new MemorySegment[] {segment.asSlice(layout.stepBufferOffset(), half),
+                segment.asSlice(layout.stepBufferOffset() + half, half)};
     }
 
     @Override
@@ -53,8 +62,8 @@ final class NodeStepArea implements NodeArea {
     }
 
     @Override
-    public MemorySegment buffer() {
-        return buffer;
+    public MemorySegment buffer(int half) {
+        return halves[half];
     }
 
     @Override
@@ -62,15 +71,34 @@ final class NodeStepArea implements NodeArea {
         return SharedAccess.getLongAcquire(segment, layout.stepWord(localRank, flag));
     }
 
+    /**
+     * Sets the flag and rings the doorbell of every node-mate that sleeps, unless it sleeps for another node-mate's
+     * raise alone (its {@link #AWAITS} word): where ranks outnumber processors, a wake-up that finds nothing to do
+     * costs a scheduling slot that the rank the node waits for may need (decision 0188).
+     */
     @Override
     public void raise(int flag, long value) {
         SharedAccess.setLongRelease(segment, layout.stepWord(me, flag), value);
-        Doorbell.ringAll(bells, me);
+        // Dekker with await: the flag's store, then the sleeper counts and AWAITS words; the sleeper writes AWAITS,
+        // arms (a full barrier), then re-reads the flag. Either it sees the flag or this sees its announcement.
+        VarHandle.fullFence();
+        for (int r = 0; r < bells.length; r++) {
+            if (r != me && bells[r].waiters() != 0) {
+                long awaits = SharedAccess.getLongAcquire(segment, layout.stepAnnounceOffset(r) + AWAITS);
+                if (awaits == 0 || awaits == me + 1) {
+                    bells[r].ring();
+                }
+            }
+        }
     }
 
     @Override
-    public void await(int localRank, int flag, long value, long maxWaitNs) {
+    public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
         Doorbell own = bells[me];
+        long awaits = layout.stepAnnounceOffset(me) + AWAITS;
+        if (onlyItsRaises) {
+            SharedAccess.setLongRelease(segment, awaits, localRank + 1); // before arm(), whose add is a full barrier
+        }
         int key = own.arm();
         try {
             // Re-check after announcing: a raise that came before the announcement found no sleeper.
@@ -80,6 +108,9 @@ final class NodeStepArea implements NodeArea {
             own.await(key, maxWaitNs);
         } finally {
             own.disarm();
+            if (onlyItsRaises) {
+                SharedAccess.setLongRelease(segment, awaits, 0);
+            }
         }
     }
 
@@ -139,6 +170,7 @@ final class NodeStepArea implements NodeArea {
                          long length) {
         long address = announced(localRank, seq, which, offset, length);
         copier.read(pidOf(localRank), address, dst, dstOffset, length);
+        peerTransfers++;
     }
 
     @Override
@@ -146,6 +178,7 @@ final class NodeStepArea implements NodeArea {
                           long length) {
         long address = announced(localRank, seq, which, offset, length);
         copier.write(pidOf(localRank), address, src, srcOffset, length);
+        peerTransfers++;
     }
 
     /** The address of {@code [offset, offset + length)} of local rank {@code localRank}'s announced buffer. */
@@ -171,6 +204,11 @@ final class NodeStepArea implements NodeArea {
 
     private long pidOf(int localRank) {
         return segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepAnnounceOffset(localRank) + 8);
+    }
+
+    @Override
+    public long peerTransfers() {
+        return peerTransfers;
     }
 
     @Override

@@ -134,7 +134,7 @@ final class RegionFiles {
         if (usable < total) {
             Files.deleteIfExists(path);
             throw new ShmException(ShmException.Reason.REGION, who + ": the region needs " + total + " bytes but "
-                    + path.getParent() + " has " + usable + " free; lower ringBytes or nodeBufferBytes");
+                    + path.getParent() + " has " + usable + " free; lower ringBytes");
         }
         Arena arena = Arena.ofShared();
         try {

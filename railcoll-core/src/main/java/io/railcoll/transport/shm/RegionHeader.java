@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  *  24      8    creator start time milliseconds since the epoch, 0 if unknown (guards pid reuse)
  *  32      4    local size         ranks on the node
  *  36      4    ring bytes         per ordered pair
- *  40      8    node buffer bytes  as configured
+ *  40      8    reserved
  *  48      8    total bytes        of the file
  *  56      4    job id length      bytes, 1..64
  *  60      4    reserved
@@ -31,9 +31,10 @@ import java.nio.charset.StandardCharsets;
  * <p>Immutable value; {@link #write} and {@link #publishReady} are called once, by the creator.
  */
 record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, long creatorStartMillis,
-                    int localSize, int ringBytes, long nodeBufferBytes, long totalBytes, String jobId) {
+                    int localSize, int ringBytes, long totalBytes, String jobId) {
     static final long MAGIC = 0x6c6c6f636c696172L;
-    static final int LAYOUT_VERSION = 4;
+    /** 5: the node collectives' slots, node-wide words, mailboxes and node buffer are gone (decision 0194). */
+    static final int LAYOUT_VERSION = 5;
     static final long READY = 0x5944414552L; // "READY"
     static final int MAX_JOB_ID_BYTES = 64;
 
@@ -44,7 +45,6 @@ record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, 
     private static final long OFF_START = 24;
     private static final long OFF_LOCAL_SIZE = 32;
     private static final long OFF_RING_BYTES = 36;
-    private static final long OFF_NODE_BUFFER = 40;
     private static final long OFF_TOTAL = 48;
     private static final long OFF_JOB_LENGTH = 56;
     private static final long OFF_JOB = 64;
@@ -53,7 +53,7 @@ record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, 
     /** The header a creator with this identity writes for {@code layout}. */
     static RegionHeader of(String jobId, int nodeId, long pid, long startMillis, RegionLayout layout) {
         return new RegionHeader(MAGIC, LAYOUT_VERSION, nodeId, pid, startMillis, layout.localSize(),
-                layout.ringBytes(), layout.nodeBufferBytes(), layout.totalBytes(), jobId);
+                layout.ringBytes(), layout.totalBytes(), jobId);
     }
 
     /** Reads the fields (not the ready word); a file that is not a railcoll region gives a wrong {@link #magic}. */
@@ -67,8 +67,7 @@ record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, 
         return new RegionHeader(segment.get(ValueLayout.JAVA_LONG, OFF_MAGIC), segment.get(ValueLayout.JAVA_INT, OFF_VERSION),
                 segment.get(ValueLayout.JAVA_INT, OFF_NODE), segment.get(ValueLayout.JAVA_LONG, OFF_PID),
                 segment.get(ValueLayout.JAVA_LONG, OFF_START), segment.get(ValueLayout.JAVA_INT, OFF_LOCAL_SIZE),
-                segment.get(ValueLayout.JAVA_INT, OFF_RING_BYTES), segment.get(ValueLayout.JAVA_LONG, OFF_NODE_BUFFER),
-                segment.get(ValueLayout.JAVA_LONG, OFF_TOTAL), jobId);
+                segment.get(ValueLayout.JAVA_INT, OFF_RING_BYTES), segment.get(ValueLayout.JAVA_LONG, OFF_TOTAL), jobId);
     }
 
     /** Writes every field but the ready word: the pid first, so that an inspector can see who initialises. */
@@ -80,7 +79,6 @@ record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, 
         segment.set(ValueLayout.JAVA_INT, OFF_NODE, nodeId);
         segment.set(ValueLayout.JAVA_INT, OFF_LOCAL_SIZE, localSize);
         segment.set(ValueLayout.JAVA_INT, OFF_RING_BYTES, ringBytes);
-        segment.set(ValueLayout.JAVA_LONG, OFF_NODE_BUFFER, nodeBufferBytes);
         segment.set(ValueLayout.JAVA_LONG, OFF_TOTAL, totalBytes);
         byte[] job = jobId.getBytes(StandardCharsets.US_ASCII);
         segment.set(ValueLayout.JAVA_INT, OFF_JOB_LENGTH, job.length);
@@ -111,9 +109,6 @@ record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, 
         }
         if (ringBytes != expected.ringBytes) {
             diff.append(" ring bytes ").append(ringBytes).append(" vs ").append(expected.ringBytes).append(';');
-        }
-        if (nodeBufferBytes != expected.nodeBufferBytes) {
-            diff.append(" node buffer bytes ").append(nodeBufferBytes).append(" vs ").append(expected.nodeBufferBytes).append(';');
         }
         if (totalBytes != expected.totalBytes) {
             diff.append(" total bytes ").append(totalBytes).append(" vs ").append(expected.totalBytes).append(';');

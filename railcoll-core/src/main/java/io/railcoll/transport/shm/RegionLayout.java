@@ -16,31 +16,16 @@ import io.railcoll.memory.Doorbell;
  *                                              2 detached, 3 gave up during start-up;
  *                                              release-written last)
  * doorbellOffset       L x 128               doorbell of local rank r, see {@link Doorbell}
- * collectiveOffset     L x 128               collective slot of local rank r: +0 call descriptor
- *                                              (long), +8 address of its block for a single-copy
- *                                              call (long, 0: none), +16 and +24 the call in which it
- *                                              last contributed to half 0 and half 1 (longs); see
- *                                              {@link NodeCollectives}
- * syncOffset           10 x 128              node-wide collective words, one 128-byte slot each:
- *                                              arrivals of half 0, of half 1, drains of half 0,
- *                                              of half 1 (longs), abort word (long), then the
- *                                              doorbells arrivals 0, arrivals 1, drains 0, drains 1,
- *                                              mailboxes
- * mailboxOffset        L x 2 x 256           mailboxes of local rank r, parity p at mailboxOffset +
- *                                              256 (2 r + p): +0 header (long, release-written
- *                                              last), +8 up to 248 bytes of data; see
- *                                              {@link NodeCollectives}
  * ringControlOffset    P x 256               ring control of pair p: +0 tail (writer's line),
  *                                              +128 head (reader's line); P = L (L - 1)
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
- * nodeBufferOffset     2 x halfBytes         node buffer: half 0, half 1 (page aligned)
  * stepFlagsOffset      L x 21 x 64           node-step words of local rank r: flag f at stepFlagsOffset +
  *                                              64 (21 r + f), f = 0..3, then its done word (f = 4), then
  *                                              16 call words (f = 5..20); see {@link NodeStepArea}
  * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
  *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
  *                                              address, RECV bytes; see {@link NodeStepArea} (decision 0143)
- * stepBufferOffset     STEP_BUFFER_BYTES     node-step buffer (page aligned), see {@link NodeStepArea}
+ * stepBufferOffset     STEP_BUFFER_BYTES     node-step buffer: half 0, half 1 (page aligned), see {@link NodeStepArea}
  * totalBytes
  * </pre>
  *
@@ -52,14 +37,12 @@ import io.railcoll.memory.Doorbell;
  *
  * @param localSize ranks on the node, 1..256
  * @param ringBytes bytes per ring, a power of two >= 4096
- * @param nodeBufferBytes bytes of the node buffer as configured (rounded to two equal halves)
  */
-public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
+public record RegionLayout(int localSize, int ringBytes) {
     /** Largest node this layout supports; the ring count grows with its square. */
     public static final int MAX_LOCAL_SIZE = 256;
     public static final long HEADER_BYTES = CacheLines.PAGE_BYTES;
     public static final long ATTACH_SLOT_BYTES = CacheLines.SLOT_BYTES;
-    public static final long COLLECTIVE_SLOT_BYTES = CacheLines.SLOT_BYTES;
     public static final long RING_CONTROL_BYTES = 2 * CacheLines.SLOT_BYTES;
 
     static final long ATTACH_PID = 0;
@@ -71,24 +54,11 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
     static final long STATE_DETACHED = 2;
     static final long STATE_ABANDONED = 3;
 
-    static final long COLLECTIVE_DESCRIPTOR = 0;
-    static final long COLLECTIVE_SOURCE = 8;
-    /** Two words, one per node-buffer half: the call in which this rank last contributed to that half. */
-    static final long COLLECTIVE_CONTRIBUTION = 16;
-
-    /** Slots of the node-wide collective area, in order. */
-    static final int SYNC_ARRIVALS = 0;
-    static final int SYNC_DRAINS = 2;
-    static final int SYNC_ABORT = 4;
-    static final int SYNC_ARRIVAL_BELLS = 5;
-    static final int SYNC_DRAIN_BELLS = 7;
-    static final int SYNC_MAILBOX_BELL = 9;
-    static final int SYNC_SLOTS = 10;
-    /** Bytes of one mailbox: a header word and the data of a small all-gather block, four cache lines. */
-    public static final long MAILBOX_BYTES = 4 * CacheLines.LINE_BYTES;
-
-    /** Bytes of the node-step buffer: what schedules with node steps may address (decision 0101). */
-    public static final long STEP_BUFFER_BYTES = 1L << 21;
+    /**
+     * Bytes of the node-step buffer: two halves, each what schedules with node steps may address (decision 0101),
+     * calls taking them by the parity of their sequence number (decision 0186).
+     */
+    public static final long STEP_BUFFER_BYTES = 2L << 21;
     /** Call words per rank in the node-step flags area: what call seq mod 16 was (see {@link NodeStepArea}). */
     public static final int STEP_CALL_WORDS = 16;
     /** Words per rank in the node-step flags area: four flags, the done word and the call words, a line each. */
@@ -100,10 +70,6 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
         }
         if (Integer.bitCount(ringBytes) != 1 || ringBytes < CacheLines.PAGE_BYTES) {
             throw new IllegalArgumentException("ringBytes must be a power of two >= 4096, got " + ringBytes);
-        }
-        if (CacheLines.alignDown(nodeBufferBytes / 2 / localSize, CacheLines.LINE_BYTES) < CacheLines.LINE_BYTES) {
-            throw new IllegalArgumentException("nodeBufferBytes " + nodeBufferBytes + " leaves less than one "
-                    + "64-byte line per rank per half for " + localSize + " ranks; need >= " + 128L * localSize);
         }
     }
 
@@ -128,54 +94,16 @@ public record RegionLayout(int localSize, int ringBytes, long nodeBufferBytes) {
         return doorbellOffset() + checkRank(localRank) * Doorbell.BYTES;
     }
 
-    public long collectiveOffset() {
-        return doorbellOffset() + localSize * Doorbell.BYTES;
-    }
-
-    public long collectiveSlot(int localRank) {
-        return collectiveOffset() + checkRank(localRank) * COLLECTIVE_SLOT_BYTES;
-    }
-
-    public long syncOffset() {
-        return collectiveOffset() + localSize * COLLECTIVE_SLOT_BYTES;
-    }
-
-    /** Offset of slot {@code index} (one of the {@code SYNC_*} constants, plus the half where there are two). */
-    public long syncSlot(int index) {
-        if (index < 0 || index >= SYNC_SLOTS) {
-            throw new IllegalArgumentException("node-wide slot " + index + " outside [0, " + SYNC_SLOTS + ")");
-        }
-        return syncOffset() + index * CacheLines.SLOT_BYTES;
-    }
-
-    public long mailboxOffset() {
-        return syncOffset() + SYNC_SLOTS * CacheLines.SLOT_BYTES;
-    }
-
-    /** Mailbox {@code parity} (0 or 1) of local rank {@code localRank}. */
-    public long mailbox(int localRank, int parity) {
-        return mailboxOffset() + (2L * checkRank(localRank) + (parity & 1)) * MAILBOX_BYTES;
-    }
-
     public long ringControlOffset() {
-        return mailboxOffset() + 2L * localSize * MAILBOX_BYTES;
+        return doorbellOffset() + localSize * Doorbell.BYTES;
     }
 
     public long ringDataOffset() {
         return CacheLines.alignUp(ringControlOffset() + (long) pairCount() * RING_CONTROL_BYTES, CacheLines.PAGE_BYTES);
     }
 
-    public long nodeBufferOffset() {
-        return ringDataOffset() + (long) pairCount() * ringBytes;
-    }
-
-    /** Bytes of one half of the node buffer: a 64-byte multiple. */
-    public long halfBytes() {
-        return CacheLines.alignDown(nodeBufferBytes / 2, CacheLines.LINE_BYTES);
-    }
-
     public long stepFlagsOffset() {
-        return nodeBufferOffset() + 2 * halfBytes();
+        return ringDataOffset() + (long) pairCount() * ringBytes;
     }
 
     /** Offset of word {@code word} (a flag 0..3, or 4: the done word) of local rank {@code localRank}. */

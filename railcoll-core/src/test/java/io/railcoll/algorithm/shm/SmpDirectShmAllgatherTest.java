@@ -4,7 +4,6 @@ import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodeBuffer;
-import io.railcoll.schedule.NodePhased;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Op;
 import io.railcoll.schedule.ScheduleChecker;
@@ -73,7 +72,6 @@ class SmpDirectShmAllgatherTest {
     /** What runs is the program: no stand-in, node steps in it, and node-mates put nothing on the wire. */
     @Test
     void itIsAProgramOfNodeStepsNotAStandIn() {
-        assertFalse(ALGORITHM instanceof NodePhased);
         assertTrue(ALGORITHM instanceof NodeRegionUser);
         Shape shape = new Shape(Collective.ALLGATHER, Placement.uniform(2, 2), 1, 1, 0);
         List<Op> master = ALGORITHM.program(shape, 0).ops();

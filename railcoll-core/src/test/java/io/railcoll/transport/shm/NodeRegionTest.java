@@ -26,7 +26,7 @@ class NodeRegionTest {
     @BeforeEach
     void setUp() throws Exception {
         dir = RegionFixtures.scratchDirectory();
-        config = ShmConfig.defaults().withDirectory(dir).withRingBytes(4096).withNodeBufferBytes(8192)
+        config = ShmConfig.defaults().withDirectory(dir).withRingBytes(4096)
                 .withAttachTimeoutNs(10_000_000_000L);
     }
 
@@ -105,7 +105,7 @@ class NodeRegionTest {
     void aStaleRegionOfADeadCreatorIsReportedAndReplaced() throws Exception {
         Path path = NodeRegion.pathOf(dir, "job5", 0);
         long dead = RegionFixtures.deadPid();
-        RegionFixtures.writeRegionFile(path, RegionHeader.of("job5", 0, dead, 0, new RegionLayout(1, 4096, 8192)));
+        RegionFixtures.writeRegionFile(path, RegionHeader.of("job5", 0, dead, 0, new RegionLayout(1, 4096)));
         String stderr = captureStderr(() -> {
             try (NodeRegion region = NodeRegion.open("job5", 0, 0, 1, config)) {
                 assertEquals(1, region.localSize());
@@ -120,7 +120,7 @@ class NodeRegionTest {
     void aRegionOfAnotherJobUnderThisNameIsReplaced() throws Exception {
         Path path = NodeRegion.pathOf(dir, "job6", 0);
         RegionFixtures.writeRegionFile(path, RegionHeader.of("other", 0, ProcessHandle.current().pid(),
-                Processes.currentStartMillis(), new RegionLayout(1, 4096, 8192)));
+                Processes.currentStartMillis(), new RegionLayout(1, 4096)));
         String stderr = captureStderr(() -> NodeRegion.open("job6", 0, 0, 1, config).close());
         assertTrue(stderr.contains("not job 'job6'"), stderr);
     }
@@ -129,7 +129,7 @@ class NodeRegionTest {
     void aLiveRegionOfThisJobIsNotTakenOver() throws Exception {
         Path path = NodeRegion.pathOf(dir, "job7", 0);
         RegionFixtures.writeRegionFile(path, RegionHeader.of("job7", 0, ProcessHandle.current().pid(),
-                Processes.currentStartMillis(), new RegionLayout(1, 4096, 8192)));
+                Processes.currentStartMillis(), new RegionLayout(1, 4096)));
         ShmException e = assertThrows(ShmException.class, () -> NodeRegion.open("job7", 0, 0, 1, config));
         assertEquals(ShmException.Reason.REGION, e.reason());
         assertTrue(e.getMessage().contains("is in use"), e.getMessage());
@@ -138,7 +138,7 @@ class NodeRegionTest {
 
     @Test
     void removeStaleTakesOnlyFilesOfDeadCreatorsWithTheJobPrefix() throws Exception {
-        RegionLayout layout = new RegionLayout(2, 4096, 8192);
+        RegionLayout layout = new RegionLayout(2, 4096);
         long dead = RegionFixtures.deadPid();
         long me = ProcessHandle.current().pid();
         long myStart = Processes.currentStartMillis();

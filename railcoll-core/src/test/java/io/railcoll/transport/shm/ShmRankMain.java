@@ -31,8 +31,8 @@ public final class ShmRankMain {
     static final long[] SIZES = {0, 1, 63, 64, 4095, 4096, 65537, 4L << 20};
     static final long PATTERN_BYTES = 8L << 20;
     static final long TIMEOUT_NS = 60_000_000_000L;
-    /** Small rings and node buffer, so that most sizes wrap and stream in many chunks. */
-    static final ShmConfig CONFIG = ShmConfig.defaults().withRingBytes(64 * 1024).withNodeBufferBytes(128 * 1024)
+    /** Small rings, so that most sizes wrap and stream in many chunks. */
+    static final ShmConfig CONFIG = ShmConfig.defaults().withRingBytes(64 * 1024)
             .withAttachTimeoutNs(60_000_000_000L);
 
     private ShmRankMain() {
@@ -74,15 +74,6 @@ public final class ShmRankMain {
                 try (NodeRegion region = NodeRegion.open(jobId, localSize, process, localSize, CONFIG)) {
                     checks += streams(region, pattern);
                     checks += singleCopy(region, pattern);
-                    // Small all-gathers through the mailboxes and through the counters, whatever this machine's default.
-                    region.collectives().useMailboxes(true);
-                    checks += collectives(region, pattern, false);
-                    region.collectives().useMailboxes(false);
-                    checks += collectives(region, pattern, false);
-                    checks += singleCopyCollectives(region, pattern);
-                    checks += barriers(region);
-                    region.collectives().useMailboxes(true);
-                    checks += barriers(region);
                 }
                 System.out.println("OK localSize=" + localSize + " checks=" + checks);
             }
@@ -185,129 +176,6 @@ public final class ShmRankMain {
         return checks;
     }
 
-    /**
-     * The node collectives again with single copy on for every block of at least 1 byte: first with native buffers
-     * everywhere (every gather, broadcast and all-gather but the 0-byte ones must go single-copy), then with the last
-     * rank's buffers on the Java heap (every call must fall back to the node buffer, since process_vm_readv cannot
-     * reach them), both checked byte for byte.
-     */
-    private static long singleCopyCollectives(NodeRegion region, MemorySegment pattern) {
-        NodeCollectives coll = region.collectives();
-        boolean readsAll = true;
-        for (int q = 0; q < region.localSize(); q++) {
-            readsAll &= region.cmaUsableWith(q);
-        }
-        if (!readsAll) {
-            throw new IllegalStateException("process_vm_readv refused between node-mates: " + Cma.ptraceDiagnosis());
-        }
-        coll.enableSingleCopy(1, true);
-        long nonEmpty = Arrays.stream(SIZES).filter(b -> b > 0).count();
-        long before = coll.singleCopyCalls();
-        long checks = collectives(region, pattern, false);
-        // The gather, the broadcast and the all-gather of each size.
-        if (coll.singleCopyCalls() - before != 3 * nonEmpty) {
-            throw new AssertionError("native buffers: " + (coll.singleCopyCalls() - before) + " single-copy calls, "
-                    + "expected " + 3 * nonEmpty);
-        }
-        before = coll.singleCopyCalls();
-        checks += collectives(region, pattern, true);
-        if (region.localSize() > 1 && coll.singleCopyCalls() != before) {
-            throw new AssertionError("a node-mate's heap buffers: " + (coll.singleCopyCalls() - before)
-                    + " calls went single-copy, expected none");
-        }
-        return checks;
-    }
-
-    /**
-     * Gather, broadcast and all-gather of every size, roots moving; with {@code lastOnHeap} the last local rank's
-     * sources and destinations are on the Java heap.
-     */
-    private static long collectives(NodeRegion region, MemorySegment nativePattern, boolean lastOnHeap) {
-        int size = region.localSize();
-        int me = region.localRank();
-        boolean heap = lastOnHeap && me == size - 1;
-        MemorySegment pattern = heap
-                ? MemorySegment.ofArray(nativePattern.toArray(ValueLayout.JAVA_BYTE)) : nativePattern;
-        NodeCollectives coll = region.collectives();
-        long checks = 0;
-        for (int index = 0; index < SIZES.length; index++) {
-            long bytes = SIZES[index];
-            try (Arena arena = Arena.ofConfined()) {
-                LongFunction<MemorySegment> allocate = n -> heap
-                        ? MemorySegment.ofArray(new byte[Math.toIntExact(n)]) : arena.allocate(n);
-                int root = index % size;
-                MemorySegment gathered = me == root ? allocate.apply(Math.max(1, bytes * size)) : null;
-                coll.nodeGather(root, pattern, offset(me, 0, index, bytes), bytes, gathered, 0, TIMEOUT_NS);
-                if (me == root) {
-                    for (int q = 0; q < size; q++) {
-                        expect(gathered, q * bytes, pattern, offset(q, 0, index, bytes), bytes,
-                                "nodeGather of " + bytes + " bytes, block of local rank " + q);
-                        checks++;
-                    }
-                }
-
-                int bcastRoot = (index + 1) % size;
-                MemorySegment buffer = allocate.apply(Math.max(1, bytes) + 7);
-                if (me == bcastRoot) {
-                    MemorySegment.copy(pattern, offset(me, 1, index, bytes), buffer, 7, bytes);
-                } else {
-                    buffer.fill((byte) 0x5a);
-                }
-                coll.nodeBroadcast(bcastRoot, buffer, 7, bytes, TIMEOUT_NS);
-                expect(buffer, 7, pattern, offset(bcastRoot, 1, index, bytes), bytes,
-                        "nodeBroadcast of " + bytes + " bytes from local rank " + bcastRoot);
-                checks++;
-
-                MemorySegment all = allocate.apply(Math.max(1, bytes * size));
-                coll.nodeAllgather(pattern, offset(me, 2, index, bytes), bytes, all, 0, TIMEOUT_NS);
-                for (int q = 0; q < size; q++) {
-                    expect(all, q * bytes, pattern, offset(q, 2, index, bytes), bytes,
-                            "nodeAllgather of " + bytes + " bytes, block of local rank " + q);
-                    checks++;
-                }
-            }
-        }
-        return checks;
-    }
-
-    /**
-     * No rank may leave barrier k before every rank entered it: entry and exit times (one
-     * system-wide monotonic clock) are all-gathered afterwards and compared. Ranks enter late by
-     * different amounts so that a barrier that does not wait would be caught.
-     */
-    private static long barriers(NodeRegion region) {
-        int size = region.localSize();
-        int me = region.localRank();
-        int rounds = 12;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment times = arena.allocate(16L * rounds, 8);
-            for (int k = 0; k < rounds; k++) {
-                long delayMillis = (me * 3L + k) % 4;
-                if (delayMillis > 0) {
-                    sleep(delayMillis);
-                }
-                times.set(ValueLayout.JAVA_LONG, 16L * k, System.nanoTime());
-                region.collectives().nodeBarrier(TIMEOUT_NS);
-                times.set(ValueLayout.JAVA_LONG, 16L * k + 8, System.nanoTime());
-            }
-            MemorySegment all = arena.allocate(16L * rounds * size, 8);
-            region.collectives().nodeAllgather(times, 0, 16L * rounds, all, 0, TIMEOUT_NS);
-            for (int k = 0; k < rounds; k++) {
-                long lastEntry = Long.MIN_VALUE;
-                long firstExit = Long.MAX_VALUE;
-                for (int q = 0; q < size; q++) {
-                    lastEntry = Math.max(lastEntry, all.get(ValueLayout.JAVA_LONG, 16L * rounds * q + 16L * k));
-                    firstExit = Math.min(firstExit, all.get(ValueLayout.JAVA_LONG, 16L * rounds * q + 16L * k + 8));
-                }
-                if (firstExit < lastEntry) {
-                    throw new AssertionError("barrier " + k + ": a rank left " + (lastEntry - firstExit)
-                            + " ns before the last one entered");
-                }
-            }
-            return rounds;
-        }
-    }
-
     // ---- kill ------------------------------------------------------------------------------
 
     private static void kill(String jobId, int process, int victim) {
@@ -324,7 +192,8 @@ public final class ShmRankMain {
             } else if (process == reader) {
                 region.channelFrom(victim).readFully(arena.allocate(1 << 20), 0, 1 << 20, TIMEOUT_NS);
             } else {
-                region.collectives().nodeBarrier(TIMEOUT_NS);
+                // The victim never writes to this rank: its read must end with the victim's death, not the deadline.
+                region.channelFrom(victim).readFully(arena.allocate(1), 0, 1, TIMEOUT_NS);
             }
         }
     }

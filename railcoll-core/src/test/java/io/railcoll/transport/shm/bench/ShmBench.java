@@ -109,7 +109,7 @@ public final class ShmBench {
             idle(region);
         }
         try (NodeRegion region = open(job, node++, me, ShmConfig.defaults())) {
-            idleInNodeBarrier(region);
+            idleOnNodeFlag(region);
         }
     }
 
@@ -230,15 +230,15 @@ public final class ShmBench {
     }
 
     /**
-     * Rank 1 waits in a node barrier for about a second while rank 0 sleeps (what a one-node collective does when a
+     * Rank 1 waits for a node flag of rank 0 for about a second while rank 0 sleeps (what a node step does when a
      * node-mate is late); rank 1 reports the CPU it used.
      */
-    private static void idleInNodeBarrier(NodeRegion region) throws InterruptedException {
+    private static void idleOnNodeFlag(NodeRegion region) throws InterruptedException {
         int me = region.localRank();
-        region.collectives().nodeBarrier(TIMEOUT_NS);
+        var area = region.stepArea();
         if (me == 0) {
             Thread.sleep(1000);
-            region.collectives().nodeBarrier(TIMEOUT_NS);
+            area.raise(0, 1);
             return;
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -246,14 +246,19 @@ public final class ShmBench {
         long wall = System.nanoTime();
         long thread = threads.getCurrentThreadCpuTime();
         long process = os.getProcessCpuTime();
-        region.collectives().nodeBarrier(TIMEOUT_NS);
+        long deadline = wall + TIMEOUT_NS;
+        while (area.flag(0, 0) < 1) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("local rank 0 did not raise node flag 0 within the deadline");
+            }
+            area.await(0, 0, 1, 100_000_000L, false);
+        }
         wall = System.nanoTime() - wall;
         thread = threads.getCurrentThreadCpuTime() - thread;
         process = os.getProcessCpuTime() - process;
-        System.out.println(String.format(Locale.ROOT, "idle in a node barrier: blocked %.0f ms; waiting thread used"
-                + " %.2f ms CPU (%.2f%% of a core), whole process %.2f ms (%.2f%%), %d futex sleeps", wall / 1e6,
-                thread / 1e6, 100.0 * thread / wall, process / 1e6, 100.0 * process / wall,
-                region.collectives().sleeps()));
+        System.out.println(String.format(Locale.ROOT, "idle on a node flag: blocked %.0f ms; waiting thread used"
+                + " %.2f ms CPU (%.2f%% of a core), whole process %.2f ms (%.2f%%)", wall / 1e6,
+                thread / 1e6, 100.0 * thread / wall, process / 1e6, 100.0 * process / wall));
     }
 
     /** Rank 1 blocks in a read for about a second while rank 0 sleeps; rank 1 reports the CPU it used. */
