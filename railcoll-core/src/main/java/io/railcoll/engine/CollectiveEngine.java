@@ -1235,14 +1235,21 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             if (nodeArea.alive(local)) {
                 throw e;
             }
-            pollEveryTransport();
-            checkFailure();
-            int peer = nodeMate(local);
-            throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
-                    + ") over shared memory during " + describe(p) + " while this rank " + (read ? "read " : "wrote ")
-                    + prog.length[i] + " bytes " + (read ? "from" : "into") + " its buffer by cross-memory attach: "
-                    + e.getMessage(), e);
+            throw nodeMateLost(p, local, (read ? "read " : "wrote ") + prog.length[i] + " bytes "
+                    + (read ? "from" : "into") + " its buffer by cross-memory attach: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The failure of {@code p} when node-mate {@code local} is gone while this rank {@code doing}: the reason that
+     * node-mate (or a rail thread) sent before it left, if one arrived, else a {@link PeerLostException} naming it.
+     */
+    private RailcollException nodeMateLost(Posting p, int local, String doing, Throwable cause) {
+        pollEveryTransport();
+        checkFailure();
+        int peer = nodeMate(local);
+        return new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
+                + ") over shared memory during " + describe(p) + " while this rank " + doing, cause);
     }
 
     /** A node step waits: the node-mate it waits for (every one, at the node-buffer gate) must be alive. */
@@ -1258,12 +1265,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? local : prog.peer[p.nextOp] + 1); r++) {
             if (!nodeArea.alive(r)) {
                 // A node-mate that failed sent its reason before it left: that reason, not the loss, is the news.
-                pollEveryTransport();
-                checkFailure(); // or one a rail thread read
-                int peer = nodeMate(r);
-                throw new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
-                        + ") over shared memory during " + describe(p) + " while this rank "
-                        + (gate ? "waited to write the node buffer" : "awaited its node flag " + prog.tag[p.nextOp]));
+                throw nodeMateLost(p, r, gate ? "waited to write the node buffer" : "awaited its node flag "
+                        + prog.tag[p.nextOp], null);
             }
         }
         if (!gate) {
