@@ -164,6 +164,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private long lastNodeLivenessNs;
     private static final long NODE_LIVENESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(5);
     private int nodeWaitWord;
+    /**
+     * Per local rank, the latest call in which this rank saw that node-mate's raise at an await (decision 0200): the
+     * node-mate had then finished the node steps of every earlier call, which {@link #nodeGatePassed} needs to know.
+     */
+    private long[] raisedSeen = new long[0];
     private long nodeWaitValue;
 
     private volatile RailcollException failure;
@@ -235,6 +240,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
         }
         this.nodeArea = area;
+        this.raisedSeen = new long[placement.localSizeOf(rank)];
         cache.useLocalRanks(placement);
     }
 
@@ -704,8 +710,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.algorithm = program.algorithmCode;
         // A v-variant's per-rank counts travel as their digest (decision 0085).
         meta.blockBytes = shape.wireBlockBytes();
+        p.digest = callDigest(meta);
         if (program.nodeSteps && nodeArea != null) {
-            nodeArea.noteCall(seq, callDigest(meta)); // before any raise of this call: see sameCallAs
+            nodeArea.noteCall(seq, p.digest); // before any raise of this call: see sameNotedCallAs
         }
         p.startNs = System.nanoTime();
         history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,
@@ -1037,13 +1044,17 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         nodeArea.announce(p.heldSeq, bound[Buffer.SEND.ordinal()], bound[Buffer.RECV.ordinal()]);
                         p.announced = true;
                     }
-                    nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]));
+                    nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]), p.digest);
                 }
                 case CompiledProgram.AWAIT -> {
-                    if (nodeArea.flag(prog.peer[i], prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
+                    int mate = prog.peer[i];
+                    if (nodeArea.flag(mate, prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
                         break ops;
                     }
-                    sameCallAs(p, prog.peer[i]);
+                    sameRaiseAs(p, mate, prog.tag[i]);
+                    if (raisedSeen[mate] < p.heldSeq) {
+                        raisedSeen[mate] = p.heldSeq;
+                    }
                 }
                 case CompiledProgram.MULTICAST -> {
                     if (!multicastDelivered(p, i)) {
@@ -1063,7 +1074,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         if (prog.nodeBuffer && start < n) {
             // Done with the node buffer: a node-mate's next call that writes it may (see nodeGatePassed).
-            nodeArea.raise(NodeBuffer.FLAGS, flagValue(p.heldSeq, 0));
+            nodeArea.raise(NodeBuffer.FLAGS, flagValue(p.heldSeq, 0), p.digest);
         }
         if (p.sends.pending() > 0) {
             return i - start;
@@ -1122,22 +1133,38 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     /**
-     * Fails with a mismatch on every rank where the node-mate whose raise {@code p} just saw runs another call as this
-     * number (collective, operands, algorithm, size or root): node steps carry no frame header, so without this
-     * ranks that disagree would read each other's node buffer as their own call's. The node-mate announced its call
-     * before its first raise (release), and the flag was read with acquire, so the announcement is there unless the
-     * node-mate has run 16 calls further since (then it no longer shows, and nothing is compared).
+     * Fails with a mismatch on every rank where the node-mate whose raise of {@code flag} {@code p} just saw runs
+     * another call as this number (collective, operands, algorithm, size or root): node steps carry no frame header,
+     * so without this ranks that disagree would read each other's node buffer as their own call's. The raise carried
+     * the raising call's digest in the flag's own line (decision 0200), so the check costs no second line; where the
+     * node-mate raised that flag again since, the line shows a later call and nothing is compared.
      */
-    private void sameCallAs(Posting p, int local) {
-        long theirs = nodeArea.notedCall(local, p.heldSeq);
-        if (theirs >= 0 && theirs != callDigest(p.meta)) {
-            int peer = nodeMate(local);
-            throw mismatch(p, "rank " + peer + " (node-mate) runs another collective, algorithm, size or root as call #"
-                    + p.heldSeq + " than this rank's " + describe(p) + ", seen in node steps");
+    private void sameRaiseAs(Posting p, int local, int flag) {
+        long theirs = nodeArea.raisedCall(local, flag, p.heldSeq);
+        if (theirs >= 0 && theirs != p.digest) {
+            throw callMismatch(p, local);
         }
     }
 
-    /** A 24-bit digest of what a call is, as its frames' headers would carry it (see {@link #sameCallAs}). */
+    /**
+     * As {@link #sameRaiseAs}, from what the node-mate noted for this call before its first raise: for a wait whose
+     * flag the node-mate may never raise because its program is another (seen at a liveness look). The note shows
+     * unless the node-mate has run 16 calls further since.
+     */
+    private void sameNotedCallAs(Posting p, int local) {
+        long theirs = nodeArea.notedCall(local, p.heldSeq);
+        if (theirs >= 0 && theirs != p.digest) {
+            throw callMismatch(p, local);
+        }
+    }
+
+    private MismatchException callMismatch(Posting p, int local) {
+        int peer = nodeMate(local);
+        return mismatch(p, "rank " + peer + " (node-mate) runs another collective, algorithm, size or root as call #"
+                + p.heldSeq + " than this rank's " + describe(p) + ", seen in node steps");
+    }
+
+    /** A 24-bit digest of what a call is, as its frames' headers would carry it (see {@link #sameRaiseAs}). */
     private static long callDigest(FrameHeader meta) {
         long h = meta.collective * 0x9E3779B97F4A7C15L;
         h = (h ^ meta.algorithm) * 0x9E3779B97F4A7C15L;
@@ -1178,7 +1205,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         long need = flagValue(p.nodeGateSeq, 0);
         int local = placement.localSizeOf(rank);
         for (int r = 0; r < local; r++) {
-            if (nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
+            // A raise of a later call seen at an await says the same as the done word without fetching its line:
+            // node steps run call by call, so that node-mate had run every op of the gate's call before it.
+            if (raisedSeen[r] <= p.nodeGateSeq && nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
                 return false;
             }
         }
@@ -1272,7 +1301,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (!gate) {
             // A node-mate that runs another call may never raise the flag awaited here (its program raises others):
             // what it noted for this call tells, well before the deadline.
-            sameCallAs(p, prog.peer[p.nextOp]);
+            sameNotedCallAs(p, prog.peer[p.nextOp]);
         }
     }
 
@@ -1529,8 +1558,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             work += h.doWork();
         }
         // The transport that carries what is awaited is polled every round; the others (a selector poll is a system
-        // call) every eighth round, or every round while this rank's own puts are still leaving.
-        boolean all = awaited == null || (idle & 7) == 0 || sendsPending();
+        // call) every eighth round, or every round while this rank's own puts are still leaving. A lone call that
+        // waits for a node-mate's raise awaits no transport: its spin reads that flag, not every ring (decision 0200).
+        boolean nodeStepOnly = nodeWaitRank >= 0 && inFlight == 1;
+        boolean all = awaited == null && !nodeStepOnly || (idle & 7) == 0 || sendsPending();
         for (int i = 0; i < transports.length; i++) {
             Transport t = transports[i];
             // A transport no peer is routed through only carries goodbyes and aborts: look at it now and then, not in

@@ -26,8 +26,19 @@ public interface NodeArea {
     /** The word {@code flag} of local rank {@code localRank} (acquire). */
     long flag(int localRank, int flag);
 
-    /** Sets this rank's word {@code flag} to {@code value} (release) and wakes the node-mates that sleep. */
-    void raise(int flag, long value);
+    /**
+     * Sets this rank's word {@code flag} to {@code value} (release) and wakes the node-mates that sleep. {@code call}
+     * (the raising call's digest, as {@link #noteCall}) goes into the word's own cache line first, so that a node-mate
+     * that saw the raise checks the call with no second line to fetch ({@link #raisedCall}).
+     */
+    void raise(int flag, long value, long call);
+
+    /**
+     * The digest that local rank {@code localRank} raised its word {@code flag} with in call {@code seq}, or -1 where
+     * the line no longer shows that call (the node-mate raised the word again in a later call). Read after the flag
+     * itself (acquire), so a raise seen there is seen here too.
+     */
+    long raisedCall(int localRank, int flag, long seq);
 
     /**
      * Sleeps at most {@code maxWaitNs} until local rank {@code localRank}'s word {@code flag} reaches {@code value}

@@ -44,6 +44,13 @@ final class NodeStepArea implements NodeArea {
     /** A call word holds the call's sequence number (its low 40 bits) above its 24-bit digest. */
     private static final long CALL_MASK = (1L << 24) - 1;
     private static final long SEQ_MASK = (1L << 40) - 1;
+    /** A flag's value is {@code seq << 20 | count} ({@link NodeArea}). */
+    private static final int FLAG_COUNT_BITS = 20;
+    /**
+     * Offset in a flag's line of the digest of the call that raised it last, as a call word: a node-mate that saw
+     * the raise reads it from the line it already fetched (decision 0200).
+     */
+    private static final long RAISED_CALL = 8;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -77,8 +84,12 @@ final class NodeStepArea implements NodeArea {
      * costs a scheduling slot that the rank the node waits for may need (decision 0188).
      */
     @Override
-    public void raise(int flag, long value) {
-        SharedAccess.setLongRelease(segment, layout.stepWord(me, flag), value);
+    public void raise(int flag, long value, long call) {
+        long word = layout.stepWord(me, flag);
+        // The call's digest in the flag's line, before the flag's release store: one line tells a reader both.
+        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL,
+                (value >>> FLAG_COUNT_BITS & SEQ_MASK) << 24 | call & CALL_MASK);
+        SharedAccess.setLongRelease(segment, word, value);
         // Dekker with await: the flag's store, then the sleeper counts and AWAITS words; the sleeper writes AWAITS,
         // arms (a full barrier), then re-reads the flag. Either it sees the flag or this sees its announcement.
         VarHandle.fullFence();
@@ -90,6 +101,12 @@ final class NodeStepArea implements NodeArea {
                 }
             }
         }
+    }
+
+    @Override
+    public long raisedCall(int localRank, int flag, long seq) {
+        long word = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepWord(localRank, flag) + RAISED_CALL);
+        return word >>> 24 == (seq & SEQ_MASK) ? word & CALL_MASK : -1;
     }
 
     @Override

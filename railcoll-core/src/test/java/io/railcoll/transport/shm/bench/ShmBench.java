@@ -238,7 +238,7 @@ public final class ShmBench {
         var area = region.stepArea();
         if (me == 0) {
             Thread.sleep(1000);
-            area.raise(0, 1);
+            area.raise(0, 1, 0);
             return;
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
