@@ -46,6 +46,8 @@ import io.railcoll.algorithm.broadcast.ScatterAllgatherBroadcast;
 import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.algorithm.gather.DirectGather;
 import io.railcoll.algorithm.shm.NodeAllreduce;
+import io.railcoll.algorithm.shm.NodeDisseminationBarrier;
+import io.railcoll.algorithm.shm.NodeDoublingAllreduce;
 import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeAllgather;
@@ -113,6 +115,7 @@ public final class AlgorithmCatalog {
             SmpAllreduce.everyRankLeadsRabenseifner(),
             SmpAllreduce.everyRankLeadsDirect(),
             new NodeAllreduce(),
+            new NodeDoublingAllreduce(),
             new SingleCopyAllreduce(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
@@ -139,7 +142,8 @@ public final class AlgorithmCatalog {
             new RingReduceScatterv(),
             new DirectReduceScatterv(),
             new DisseminationBarrier(),
-            new NodeFlagBarrier()));
+            new NodeFlagBarrier(),
+            new NodeDisseminationBarrier()));
 
     private final Map<String, Algorithm> byId;
 

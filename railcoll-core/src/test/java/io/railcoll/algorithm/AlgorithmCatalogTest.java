@@ -28,7 +28,7 @@ class AlgorithmCatalogTest {
                 "broadcast.shm-single-copy", "broadcast.shm-scatter-allgather",
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
                 "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner",
-                "allreduce.multi-leader-direct", "allreduce.shm", "allreduce.shm-single-copy",
+                "allreduce.multi-leader-direct", "allreduce.shm", "allreduce.shm-doubling", "allreduce.shm-single-copy",
                 "reduce.binomial", "reduce.rabenseifner",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
                 "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",
@@ -36,7 +36,7 @@ class AlgorithmCatalogTest {
                 "scatter.direct", "gatherv.direct", "gatherv.binomial",
                 "scatterv.direct", "scatterv.binomial", "allgatherv.ring", "allgatherv.direct", "alltoallv.direct",
                 "alltoallv.pairwise", "reduce-scatterv.ring", "reduce-scatterv.direct", "barrier.dissemination",
-                "barrier.shm"), catalog.ids());
+                "barrier.shm", "barrier.shm-dissemination"), catalog.ids());
     }
 
     /**

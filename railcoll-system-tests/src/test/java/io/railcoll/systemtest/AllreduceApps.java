@@ -125,6 +125,11 @@ final class AllreduceApps {
                             String what = c.op().id() + " on " + c.type() + ", " + count + " elements, " + form + ", "
                                     + id;
                             Algorithm forced = id.equals("auto") ? null : AlgorithmCatalog.standard().byId(id);
+                            int e = c.type().sizeBytes();
+                            if (forced != null && forced.unsupportedReason(Shape.reduction(Collective.ALLREDUCE,
+                                    comm.placement(), 1, count * e, 0, e, c.op().commutative())).isPresent()) {
+                                continue; // a size it refuses (allreduce.shm-doubling: small vectors only), on every rank
+                            }
                             if (forced != null && !c.op().commutative()
                                     && RankOrder.refusesNonCommutative(id, Collective.ALLREDUCE, comm.placement())) {
                                 // The ring and the SMP-aware ones cannot combine in rank order: refused before

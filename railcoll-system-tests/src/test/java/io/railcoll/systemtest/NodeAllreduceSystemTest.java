@@ -23,14 +23,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NodeAllreduceSystemTest {
 
     @ParameterizedTest(name = "1x{0}")
-    @ValueSource(ints = {2, 3})
+    @ValueSource(ints = {2, 3, 5})
     void forcedAndAutomaticMatchTheSequentialReference(int ranks) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(ranks), 1, AllreduceApps.Check.class,
-                List.of("counts=0,1,7,1001,300007", "algorithms=allreduce.shm,allreduce.shm-single-copy,auto", "ops=sum,minloc,affine-compose"),
+                List.of("counts=0,1,7,1001,300007", "algorithms=allreduce.shm,allreduce.shm-single-copy,allreduce.shm-doubling,auto", "ops=sum,minloc,affine-compose"),
                 Map.of()).assertSucceeded();
         assertTrue(o.stdout().contains("ALLREDUCE-CHECKED "), o.stdout());
         assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm:"), o.stdout());
         assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm-single-copy:"), o.stdout());
+        assertTrue(o.stdout().contains("ALLREDUCE-TIME allreduce.shm-doubling:"), o.stdout());
     }
 
     /**

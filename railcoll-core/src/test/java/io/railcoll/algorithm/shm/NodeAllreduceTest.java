@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class NodeAllreduceTest {
     private static final Algorithm ALGORITHM = AlgorithmCatalog.standard().byId(NodeAllreduce.ID);
     private static final Algorithm SINGLE_COPY = AlgorithmCatalog.standard().byId(SingleCopyAllreduce.ID);
+    private static final Algorithm DOUBLING = AlgorithmCatalog.standard().byId(NodeDoublingAllreduce.ID);
 
     @Test
     void everyOneNodeShapeChecks() {
@@ -43,6 +44,9 @@ class NodeAllreduceTest {
                                 commutative);
                         checked += check(ALGORITHM, shape, failures);
                         checked += check(SINGLE_COPY, shape, failures);
+                        if (DOUBLING.unsupportedReason(shape).isEmpty()) {
+                            checked += check(DOUBLING, shape, failures);
+                        }
                     }
                 }
             }
@@ -99,6 +103,28 @@ class NodeAllreduceTest {
         assertEquals(6, ops.stream().filter(o -> o instanceof Op.PeerRead).count());
         assertEquals(3, publishes(ops)); // READY, REDUCED, DONE
         assertTrue(SINGLE_COPY instanceof PeerAccessUser);
+    }
+
+    /**
+     * {@code allreduce.shm-doubling} (decision 0201): one slot read per round, log2 P rounds (two more where L is not a
+     * power of two), and it refuses vectors whose slots outgrow the node buffer, saying so.
+     */
+    @Test
+    void theDoublingFormReadsOneSlotPerRoundAndRefusesLargeVectors() {
+        for (int n : new int[] {2, 4, 5, 8, 12, 16, 17}) {
+            int rounds = 31 - Integer.numberOfLeadingZeros(n);
+            for (int r = 0; r < n; r++) {
+                List<Op> ops = DOUBLING.program(Shape.reduction(Collective.ALLREDUCE, Placement.singleNode(n), 1, 64, 0,
+                        8, true), r).ops();
+                long reads = ops.stream().filter(o -> o instanceof Op.NodeRead).count();
+                int extra = n - (1 << rounds);
+                long expected = r < 2 * extra ? (r % 2 == 0 ? 1 : rounds + 1) : rounds;
+                assertEquals(expected, reads, "1x" + n + " rank " + r);
+            }
+        }
+        String why = DOUBLING.unsupportedReason(Shape.reduction(Collective.ALLREDUCE, Placement.singleNode(16), 1,
+                1 << 20, 0, 8, true)).orElseThrow();
+        assertTrue(why.contains("node buffer"), why);
     }
 
     @Test
