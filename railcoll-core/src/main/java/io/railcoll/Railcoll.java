@@ -80,8 +80,10 @@ public final class Railcoll {
         CollectiveEngine engine = null;
         try {
             listeners = RailListeners.open(railAddresses, Math.max(64, id.size() * railAddresses.size()));
+            // The processors this rank sees and the ranks it shares them with travel in its record, so that every
+            // rank judges alike whether every rank has a processor of its own (decision 0196).
             RankRecord mine = new RankRecord(id.rank(), id.size(), ProcessHandle.current().pid(), id.node(),
-                    listeners.endpoints());
+                    listeners.endpoints(), io.railcoll.memory.NodeCpus.count(), io.railcoll.memory.NodeCpus.hostRanks());
             JobTable table = source.exchange(mine, config.connectTimeoutNs());
             Handshake handshake = source.handshake();
             var channels = RailMesh.connect(id.rank(), table, listeners, handshake, config.connectTimeoutNs(), log,

@@ -106,8 +106,15 @@ final class RankTransports {
         return engine;
     }
 
-    /** A new communicator's algorithm selection: the settings' forced algorithms and tuning, nothing enabled yet. */
+    /**
+     * A new communicator's algorithm selection: the settings' forced algorithms and tuning, nothing enabled yet, and
+     * whether every rank of the job has a processor of its own, judged from the job table every rank holds alike
+     * (decision 0196): a sub-communicator keeps the world's verdict, so its ranks agree as the world's do.
+     */
     AlgorithmSelector selector() {
-        return AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv(), config.deterministic());
+        AlgorithmSelector s = AlgorithmSelector.fromEnvironment(config.forcedAlgorithms(), System.getenv(),
+                config.deterministic());
+        s.everyRankHasAProcessor(table.everyRankHasAProcessor());
+        return s;
     }
 }

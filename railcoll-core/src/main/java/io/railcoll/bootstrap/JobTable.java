@@ -1,5 +1,6 @@
 package io.railcoll.bootstrap;
 
+import io.railcoll.memory.NodeCpus;
 import io.railcoll.topology.Placement;
 
 import java.io.DataInputStream;
@@ -36,6 +37,24 @@ public record JobTable(List<RankRecord> ranks, Placement placement) {
 
     public RankRecord rank(int r) {
         return ranks.get(r);
+    }
+
+    /**
+     * Whether no rank shares a processor (decision 0196): every rank saw at least as many processors as ranks share
+     * them, its node-mates or, on a cluster emulated on one host, every rank of that host ({@link
+     * NodeCpus#outnumbered(int, int, int)}, the test a waiting rank's spinning uses). The AND over every rank of the
+     * table, which every rank holds alike, so every rank gets the same answer; a rank whose processors are not known
+     * (0) makes it false.
+     */
+    public boolean everyRankHasAProcessor() {
+        for (int r = 0; r < ranks.size(); r++) {
+            RankRecord rec = ranks.get(r);
+            if (rec.processors() == 0 || NodeCpus.outnumbered(placement.localSizeOf(r), rec.processors(),
+                    rec.hostRanks())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public int rails() {

@@ -30,6 +30,11 @@ public final class NodeCpus {
         return COUNT;
     }
 
+    /** The ranks the launcher says share this host's processors ({@link #HOST_RANKS_VARIABLE}), 0 when unset. */
+    public static int hostRanks() {
+        return HOST_RANKS;
+    }
+
     /**
      * Whether the ranks sharing this node's processors outnumber them, for a node of {@code ranksOnNode}: then a
      * waiting rank must not spin (it would hold the processor the rank it waits for needs) and the calls that make
@@ -41,7 +46,11 @@ public final class NodeCpus {
         return outnumbered(ranksOnNode, COUNT, HOST_RANKS);
     }
 
-    static boolean outnumbered(int ranksOnNode, int cpus, int hostRanks) {
+    /**
+     * {@link #outnumbered(int)} for a rank that sees {@code cpus} processors and {@code hostRanks} ranks on its host
+     * (0: only its node's): how a job table judges every rank by the counts each rank published (decision 0196).
+     */
+    public static boolean outnumbered(int ranksOnNode, int cpus, int hostRanks) {
         return ranksPerProcessor(ranksOnNode, cpus, hostRanks) > 1;
     }
 

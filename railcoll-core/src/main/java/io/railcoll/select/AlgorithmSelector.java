@@ -57,6 +57,11 @@ public final class AlgorithmSelector {
     private final Map<Collective, List<Rule>> rules = new EnumMap<>(Collective.class);
     private final Set<String> transports = new HashSet<>();
     /**
+     * Whether every rank of the job has a processor of its own, for rules with {@code processors=} (decision 0196);
+     * false (ranks may share) until the communicator's set-up says otherwise.
+     */
+    private boolean ownProcessors;
+    /**
      * The last shape selected for, per collective, and its choice: a loop
      * of like calls (the communicator keeps its shape objects) finds it again by identity, allocating nothing.
      * Forgotten whenever forcing, clearing or the transports change.
@@ -127,6 +132,21 @@ public final class AlgorithmSelector {
         transports.add(transport);
         java.util.Arrays.fill(lastShape, null);
         modelChoices.clear();
+    }
+
+    /**
+     * Tells selection whether every rank of the job has a processor of its own, a placement fact for the rules that
+     * name {@code processors=own} or {@code processors=shared} (decision 0196). Every rank must be told alike (the
+     * communicator takes it from the job table all ranks hold); forgets remembered choices.
+     */
+    public void everyRankHasAProcessor(boolean own) {
+        ownProcessors = own;
+        java.util.Arrays.fill(lastShape, null);
+    }
+
+    /** What {@link #everyRankHasAProcessor(boolean)} last said; false until then. */
+    public boolean everyRankHasAProcessor() {
+        return ownProcessors;
     }
 
     /** Why {@code a} cannot run {@code shape} here: its own restrictions, or its transport is not enabled. */
@@ -206,7 +226,7 @@ public final class AlgorithmSelector {
             remember(shape.placement());
         }
         for (Rule rule : rules.get(shape.collective())) {
-            if (rule.matches(shape, fewestPerNode, mostPerNode)) {
+            if (rule.matches(shape, ownProcessors, fewestPerNode, mostPerNode)) {
                 Algorithm a = catalog.byId(rule.algorithmId());
                 if (unsupported(a, shape).isEmpty()) {
                     return a;
@@ -246,7 +266,8 @@ public final class AlgorithmSelector {
         Shape costed = costed(shape);
         Ranking ranking = rank(costed);
         List<String> notes = new ArrayList<>();
-        String source = "tuning " + tuning.source() + describeMeasured();
+        String source = "tuning " + tuning.source() + describeMeasured() + "; "
+                + (ownProcessors ? "every rank has a processor of its own" : "ranks may share processors");
         String f = forced.get(shape.collective());
         if (f != null) {
             Optional<String> why = unsupported(catalog.byId(f), shape);
@@ -256,7 +277,7 @@ public final class AlgorithmSelector {
                     ranking.candidates(), notes, source);
         }
         for (Rule rule : rules.get(shape.collective())) {
-            if (rule.matches(shape)) {
+            if (rule.matches(shape, ownProcessors)) {
                 Optional<String> why = unsupported(catalog.byId(rule.algorithmId()), shape);
                 if (why.isEmpty()) {
                     return new Explanation(shape, rule.algorithmId(), Explanation.Reason.RULE, "rule " + rule.name()

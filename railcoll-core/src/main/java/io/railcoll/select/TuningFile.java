@@ -56,8 +56,10 @@ import java.util.regex.Pattern;
  * </pre>
  * Every key must be one of these (a typo is an error, not a silent default). A rule is
  * {@code rule.<collective>.<order> = <algorithm id> [if <condition>...]} with conditions {@code size=}, {@code ranks=},
- * {@code nodes=}, {@code ranks-per-node=}, {@code ports=} over {@link Range}s; rules of a collective are tried by
- * increasing order. A rule whose algorithm cannot run some shape it covers is rejected here, naming the line: the
+ * {@code nodes=}, {@code ranks-per-node=}, {@code ports=} over {@link Range}s, and {@code processors=own} (every rank
+ * of the job has a processor of its own) or {@code processors=shared} (some node's ranks outnumber its processors;
+ * on an emulated cluster, the host's ranks its processors), a fact every rank settles alike at start-up
+ * ({@link Processors}, decision 0196); rules of a collective are tried by increasing order. A rule whose algorithm cannot run some shape it covers is rejected here, naming the line: the
  * check runs the algorithm's {@link Algorithm#unsupportedReason} on sample shapes of the rule's ranges (each range's
  * ends and a middle value, uniform placements, root 0, two groups), since no check can try every shape. Stateless.
  */
@@ -258,6 +260,7 @@ public final class TuningFile {
                     + algorithm.collective().id() + " algorithm");
         }
         Map<String, Range> conditions = new LinkedHashMap<>();
+        Processors processors = Processors.ANY;
         if (words.length > 1) {
             if (!words[1].equals("if") || words.length == 2) {
                 throw r.error(key, "expected 'if' and conditions after the algorithm, got '" + value.strip() + "'");
@@ -265,9 +268,21 @@ public final class TuningFile {
             for (int i = 2; i < words.length; i++) {
                 int eq = words[i].indexOf('=');
                 String name = eq < 0 ? words[i] : words[i].substring(0, eq);
-                if (eq < 0 || !List.of("size", "ranks", "nodes", "ranks-per-node", "ports").contains(name)) {
+                if (eq < 0 || !List.of("size", "ranks", "nodes", "ranks-per-node", "ports", "processors").contains(name)) {
                     throw r.error(key, "bad condition '" + words[i] + "'; conditions are size=, ranks=, nodes=, "
-                            + "ranks-per-node=, ports= with a range such as 4, 1..64k, 4k.. or ..256");
+                            + "ranks-per-node=, ports= with a range such as 4, 1..64k, 4k.. or ..256, and processors="
+                            + Processors.keys() + " (whether every rank has a processor of its own)");
+                }
+                if (name.equals("processors")) {
+                    if (processors != Processors.ANY) {
+                        throw r.error(key, "processors is given twice");
+                    }
+                    try {
+                        processors = Processors.fromKey(words[i].substring(eq + 1));
+                    } catch (IllegalArgumentException e) {
+                        throw r.error(key, e.getMessage());
+                    }
+                    continue;
                 }
                 try {
                     if (conditions.put(name, Range.parse(words[i].substring(eq + 1))) != null) {
@@ -283,7 +298,7 @@ public final class TuningFile {
         Rule rule = new Rule(key, collective, conditions.getOrDefault("size", Range.ANY),
                 conditions.getOrDefault("ranks", Range.ANY), conditions.getOrDefault("nodes", Range.ANY),
                 conditions.getOrDefault("ranks-per-node", Range.ANY), conditions.getOrDefault("ports", Range.ANY),
-                algorithm.id(), r.where(key));
+                processors, algorithm.id(), r.where(key));
         checkRunnable(r, key, rule, algorithm);
         return rule;
     }
@@ -388,9 +403,11 @@ public final class TuningFile {
         });
         sb.append('\n');
         sb.append("# Rules: rule.<collective>.<order> = <algorithm id> [if size=A..B ranks=A..B nodes=A..B\n");
-        sb.append("# ranks-per-node=A..B ports=A..B]; sizes are bytes per rank's block and may end in k, m, g. Within a\n");
-        sb.append("# collective, rules are tried by increasing order; the first that matches and whose algorithm can\n");
-        sb.append("# run the shape wins. Without a matching rule the model's cheapest algorithm runs.\n");
+        sb.append("# ranks-per-node=A..B ports=A..B processors=own|shared]; sizes are bytes per rank's block and may end\n");
+        sb.append("# in k, m, g; processors=own: every rank of the job has a processor of its own, shared: some node's\n");
+        sb.append("# ranks outnumber its processors (decision 0196). Within a collective, rules are tried by increasing\n");
+        sb.append("# order; the first that matches and whose algorithm can run the shape wins. Without a matching rule\n");
+        sb.append("# the model's cheapest algorithm runs.\n");
         for (Rule rule : tuning.rules()) {
             sb.append(rule.name()).append(" = ").append(rule.algorithmId());
             if (!rule.conditions().equals("always")) {

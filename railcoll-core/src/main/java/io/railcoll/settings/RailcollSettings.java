@@ -127,7 +127,8 @@ public final class RailcollSettings {
             "the libpmix file to load, instead of searching for it");
     public static final Setting<Integer> NODE_CPUS = Setting.integer("RAILCOLL_NODE_CPUS", 1, 1 << 20,
             Math.max(1, Runtime.getRuntime().availableProcessors()), "processors",
-            "the processors of the host the launcher binds ranks on");
+            "the processors of the host the launcher binds ranks on; also decides the tuning rules' processors=own|shared"
+                    + " (decision 0196)");
     public static final Setting<Integer> HOST_RANKS = Setting.integer("RAILCOLL_HOST_RANKS", 1, Integer.MAX_VALUE, 1,
             "ranks", "ranks that share this host's processors (set by the launcher on an emulated cluster)");
 

@@ -49,6 +49,29 @@ class RendezvousTest {
         }
     }
 
+    /**
+     * Every rank's processor count travels with its record, so every member gets the same verdict on whether every
+     * rank has a processor of its own (decision 0196), also when one rank saw fewer processors than the others.
+     */
+    @Test
+    void everyMemberGetsTheSameProcessorVerdict() throws Exception {
+        for (int fewest : new int[] {1, 2}) {
+            try (RendezvousServer server = start(3, new ByteArrayOutputStream())) {
+                int least = fewest;
+                List<CompletableFuture<JobTable>> tables = List.of(
+                        CompletableFuture.supplyAsync(() -> join(server, job, 0, "nodeA", 8), POOL),
+                        CompletableFuture.supplyAsync(() -> join(server, job, 1, "nodeB", 8), POOL),
+                        CompletableFuture.supplyAsync(() -> join(server, job, 2, "nodeA", least), POOL));
+                for (CompletableFuture<JobTable> f : tables) {
+                    JobTable t = f.get(30, TimeUnit.SECONDS);
+                    assertEquals(List.of(8, 8, least), t.ranks().stream().map(RankRecord::processors).toList());
+                    // nodeA has 2 ranks: rank 2's 1 processor is outnumbered there, 2 are not.
+                    assertEquals(least >= 2, t.everyRankHasAProcessor(), "rank 2 sees " + least + " processors");
+                }
+            }
+        }
+    }
+
     @Test
     void aStrangerWithoutTheSecretIsRefusedAndTheJobStillForms() throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
@@ -100,8 +123,12 @@ class RendezvousTest {
     }
 
     private static JobTable join(RendezvousServer server, Handshake hs, int rank, String node) {
+        return join(server, hs, rank, node, 0);
+    }
+
+    private static JobTable join(RendezvousServer server, Handshake hs, int rank, String node, int processors) {
         RankRecord rec = new RankRecord(rank, sizeOf(server), 1000 + rank, node,
-                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000 + rank)));
+                List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), 40000 + rank)), processors, 0);
         return RendezvousClient.exchange(server.address(), hs, rec, TIMEOUT);
     }
 

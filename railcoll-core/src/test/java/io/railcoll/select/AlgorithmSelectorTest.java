@@ -182,4 +182,33 @@ class AlgorithmSelectorTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> off.select(barrier));
         assertTrue(e.getMessage().contains("no node region"), e.getMessage());
     }
+
+    /**
+     * processors=own / processors=shared (decision 0196): a rule applies only where the fact the communicator set
+     * says so; the fact starts false (ranks may share), and changing it forgets the choice remembered for a shape.
+     */
+    @Test
+    void aProcessorConditionFollowsTheFactSelectionWasGiven() {
+        AlgorithmSelector s = selector("""
+                rule.allgather.10 = allgather.ring if processors=own
+                rule.allgather.20 = allgather.direct if processors=shared
+                """);
+        Shape shape = allgather(P4X4, 4096);
+        assertTrue(!s.everyRankHasAProcessor());
+        assertEquals("allgather.direct", s.select(shape).id());
+        s.everyRankHasAProcessor(true);
+        assertEquals("allgather.ring", s.select(shape).id(), "the same shape object, after the fact changed");
+        Explanation own = s.explain(shape);
+        assertEquals(Explanation.Reason.RULE, own.reason());
+        assertTrue(own.why().contains("rule.allgather.10") && own.why().contains("processors=own"), own.why());
+        s.everyRankHasAProcessor(false);
+        assertEquals("allgather.direct", s.select(shape).id());
+        assertTrue(s.explain(shape).why().contains("processors=shared"), s.explain(shape).why());
+        // Without a condition a rule holds either way.
+        AlgorithmSelector plain = selector("rule.allgather.10 = allgather.ring\n");
+        for (boolean own2 : new boolean[] {false, true}) {
+            plain.everyRankHasAProcessor(own2);
+            assertEquals("allgather.ring", plain.select(shape).id());
+        }
+    }
 }

@@ -143,6 +143,56 @@ class BuiltInTableTest {
     }
 
     /**
+     * Where every rank of the job has a processor of its own (decision 0196) and the node agreed on single copy,
+     * gathers of 3 or more ranks and all-reduces of 3 or more ranks go single copy from 1 MiB (the 16-processor
+     * machine's figures); 2-rank gathers from 64 KiB as before, 2-rank all-reduces stay in the node buffer (measured
+     * slower here, decision 0171); all-gathers and broadcasts are as where ranks share processors. Without single
+     * copy, or where ranks share processors, the node buffer.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 8, 65536, 262144, 1048575, 1048576, 1048583, 4194304, 16L << 20})
+    void whereEveryRankHasAProcessorLargeGathersAndAllreducesGoSingleCopy(long b) {
+        for (String p : new String[] {"1x2", "1x3", "1x4", "1x16", "1x256"}) {
+            Placement placement = Placement.parse(p);
+            int n = placement.size();
+            AlgorithmSelector own = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+            own.enableTransport(NodeRegionUser.TRANSPORT);
+            own.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+            own.everyRankHasAProcessor(true);
+            AlgorithmSelector shared = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+            shared.enableTransport(NodeRegionUser.TRANSPORT);
+            shared.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+            AlgorithmSelector ownNoCma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+            ownNoCma.enableTransport(NodeRegionUser.TRANSPORT);
+            ownNoCma.everyRankHasAProcessor(true);
+            String where = p + ", " + b + " B";
+            boolean twoRankSingleCopy = n == 2 && b >= 65536;
+            boolean large = n >= 3 && b >= 1048576;
+            for (int root : new int[] {0, n - 1}) {
+                Shape gather = new Shape(Collective.GATHER, placement, 1, b, root);
+                assertEquals(twoRankSingleCopy || large ? "gather.shm-single-copy" : "gather.shm",
+                        own.select(gather).id(), where + ", root " + root);
+                assertEquals(twoRankSingleCopy ? "gather.shm-single-copy" : "gather.shm",
+                        shared.select(gather).id(), where + ", root " + root + ", ranks share processors");
+                assertEquals("gather.shm", ownNoCma.select(gather).id(), where + ", root " + root + ", no single copy");
+            }
+            Shape allgather = new Shape(Collective.ALLGATHER, placement, 1, b, 0);
+            assertEquals(twoRankSingleCopy ? "allgather.shm-single-copy" : "allgather.shm", own.select(allgather).id(),
+                    where);
+            Shape broadcast = new Shape(Collective.BROADCAST, placement, 1, b, n - 1);
+            assertEquals(shared.select(broadcast).id(), own.select(broadcast).id(), where);
+            for (boolean commutative : new boolean[] {true, false}) {
+                Shape allreduce = Shape.reduction(Collective.ALLREDUCE, placement, 1, b - b % 8, 0, 8, commutative);
+                String wr = where + (commutative ? "" : ", in rank order");
+                assertEquals(n >= 3 && b - b % 8 >= 1048576 ? "allreduce.shm-single-copy" : "allreduce.shm",
+                        own.select(allreduce).id(), wr);
+                assertEquals("allreduce.shm", shared.select(allreduce).id(), wr + ", ranks share processors");
+                assertEquals("allreduce.shm", ownNoCma.select(allreduce).id(), wr + ", no single copy");
+            }
+        }
+    }
+
+    /**
      * One-node all-reduce in the node buffer (decision 0170), blocking and non-blocking (a schedule the engine runs),
      * any operator, also where single copy is agreed; without shared memory, or on several nodes, by messages.
      */

@@ -42,7 +42,11 @@ class TuningFileTest {
                 new Rule("rule.allgather.20", Collective.ALLGATHER, new Range(1024 * 1024, Long.MAX_VALUE),
                         new Range(2, 64), Range.ANY, Range.ANY, Range.ANY, "allgather.ring", "test"),
                 new Rule("rule.barrier.5", Collective.BARRIER, Range.ANY, Range.ANY, Range.ANY, Range.ANY, Range.ANY,
-                        "barrier.dissemination", "test"));
+                        "barrier.dissemination", "test"),
+                new Rule("rule.gather.17", Collective.GATHER, new Range(1 << 20, Long.MAX_VALUE), new Range(3, 256),
+                        Range.exactly(1), Range.ANY, Range.ANY, Processors.OWN, "gather.direct", "test"),
+                new Rule("rule.gather.18", Collective.GATHER, Range.ANY, Range.ANY, Range.ANY, Range.ANY, Range.ANY,
+                        Processors.SHARED, "gather.direct", "test"));
         return new Tuning(model, rules, Map.of("placement", "4x4", "date", "today",
                 "command", "C:\\railcoll\\bin tune --out a=b:c"), "test");
     }
@@ -59,8 +63,8 @@ class TuningFileTest {
             Rule a = t.rules().get(i);
             Rule b = back.rules().get(i);
             assertEquals(List.of(a.name(), a.collective(), a.sizeBytes(), a.ranks(), a.nodes(), a.ranksPerNode(), a.ports(),
-                    a.algorithmId()), List.of(b.name(), b.collective(), b.sizeBytes(), b.ranks(), b.nodes(),
-                    b.ranksPerNode(), b.ports(), b.algorithmId()));
+                    a.processors(), a.algorithmId()), List.of(b.name(), b.collective(), b.sizeBytes(), b.ranks(), b.nodes(),
+                    b.ranksPerNode(), b.ports(), b.processors(), b.algorithmId()));
             assertTrue(b.origin().startsWith("round-trip line "), b.origin());
         }
         assertEquals(text, TuningFile.format(back));
@@ -108,6 +112,36 @@ class TuningFileTest {
         assertEquals(List.of("rule.gather.9", "rule.gather.100"),
                 t.rulesFor(Collective.GATHER).stream().map(Rule::name).toList());
         assertEquals(new Range(0, 1024), t.rulesFor(Collective.GATHER).getFirst().sizeBytes());
+    }
+
+    /** processors=own|shared (decision 0196): read, written back as given, and anything else refused by name. */
+    @Test
+    void theProcessorConditionIsReadWrittenAndCheckedByName() {
+        Tuning t = TuningFile.parse(HEADER + """
+                rule.gather.1 = gather.direct if size=1m.. processors=own
+                rule.gather.2 = gather.binomial if processors=shared nodes=2
+                rule.gather.3 = gather.direct if size=4
+                """, "processors");
+        List<Rule> rules = t.rulesFor(Collective.GATHER);
+        assertEquals(List.of(Processors.OWN, Processors.SHARED, Processors.ANY),
+                rules.stream().map(Rule::processors).toList());
+        assertEquals("size=1m.. processors=own", rules.get(0).conditions());
+        assertEquals("nodes=2 processors=shared", rules.get(1).conditions());
+        assertEquals("processors=own", new Rule("rule.gather.4", Collective.GATHER, Range.ANY, Range.ANY, Range.ANY,
+                Range.ANY, Range.ANY, Processors.OWN, "gather.direct", "test").conditions());
+        assertTrue(TuningFile.format(t).contains("rule.gather.2 = gather.binomial if nodes=2 processors=shared\n"),
+                TuningFile.format(t));
+        assertEquals(rules.stream().map(Rule::conditions).toList(), TuningFile.parse(TuningFile.format(t), "again")
+                .rulesFor(Collective.GATHER).stream().map(Rule::conditions).toList());
+        assertError(HEADER + "rule.gather.1 = gather.direct if processors=mine\n", "line 6",
+                "processors=mine is neither own (every rank has a processor of its own) nor shared");
+        assertError(HEADER + "rule.gather.1 = gather.direct if processors=\n", "line 6", "processors= is neither own");
+        assertError(HEADER + "rule.gather.1 = gather.direct if processors=own processors=shared\n", "line 6",
+                "processors is given twice");
+        assertError(HEADER + "rule.gather.1 = gather.direct if processors\n", "line 6",
+                "bad condition 'processors'; conditions are size=, ranks=, nodes=, ranks-per-node=, ports= with a range"
+                        + " such as 4, 1..64k, 4k.. or ..256, and processors=own|shared");
+        assertError(HEADER + "rule.gather.1 = gather.direct if processors=1..4\n", "line 6", "processors=1..4 is neither");
     }
 
     @Test
