@@ -181,13 +181,20 @@ class BuiltInTableTest {
                     where);
             Shape broadcast = new Shape(Collective.BROADCAST, placement, 1, b, n - 1);
             assertEquals(shared.select(broadcast).id(), own.select(broadcast).id(), where);
+            // Barriers: the dissemination in node flags where every rank has a processor (decision 0201).
+            Shape barrier = new Shape(Collective.BARRIER, placement, 1, 0, 0);
+            assertEquals(n >= 3 ? "barrier.shm-dissemination" : "barrier.shm", own.select(barrier).id(), where);
+            assertEquals("barrier.shm", shared.select(barrier).id(), where + ", ranks share processors");
             for (boolean commutative : new boolean[] {true, false}) {
                 Shape allreduce = Shape.reduction(Collective.ALLREDUCE, placement, 1, b - b % 8, 0, 8, commutative);
                 String wr = where + (commutative ? "" : ", in rank order");
-                assertEquals(n >= 3 && b - b % 8 >= 1048576 ? "allreduce.shm-single-copy" : "allreduce.shm",
-                        own.select(allreduce).id(), wr);
+                // Small vectors on 3-16 ranks with a processor each: recursive doubling in node steps (decision 0201).
+                boolean doubling = n >= 3 && n <= 16 && b - b % 8 <= 16384;
+                assertEquals(n >= 3 && b - b % 8 >= 1048576 ? "allreduce.shm-single-copy"
+                        : doubling ? "allreduce.shm-doubling" : "allreduce.shm", own.select(allreduce).id(), wr);
                 assertEquals("allreduce.shm", shared.select(allreduce).id(), wr + ", ranks share processors");
-                assertEquals("allreduce.shm", ownNoCma.select(allreduce).id(), wr + ", no single copy");
+                assertEquals(doubling ? "allreduce.shm-doubling" : "allreduce.shm", ownNoCma.select(allreduce).id(),
+                        wr + ", no single copy");
             }
         }
     }
