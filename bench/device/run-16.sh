@@ -6,7 +6,9 @@
 # runs is prepared and tried here first.
 #
 #   bench/device/run-16.sh prepare   here: builds .bundle/ (make-bundle.sh) and compiles bench/mpi/MpiBench.java into
-#                                    .bundle/mpibench with the bundle's CLI jars on the class path
+#                                    .bundle/mpibench with the bundle's CLI jars on the class path; with
+#                                    BASE_RAILCOLL=DIR (an earlier bundle's railcoll/ directory) also .bundle/base, which
+#                                    the A/B steps run beside this build
 #   bench/device/run-16.sh smoke     here: every step with 2 ranks per node and two sizes, through the bundle, so the
 #                                    one run there does not fail on a typo (about 3 minutes on this 2-core host)
 #   bench/device/run-16.sh run       there (device `run`, carry [".bundle"]): the measurements below; results go to
@@ -43,11 +45,13 @@ case "$mode" in
     rm -rf .bundle/mpibench && mkdir -p .bundle/mpibench
     "$jdk/bin/javac" --release 25 -d .bundle/mpibench -cp ".bundle/railcoll/lib/*" bench/mpi/MpiBench.java
     cp bench/device/run-16.sh .bundle/run-16.sh
+    # BASE_RAILCOLL=DIR: a base build's .bundle/railcoll (cli jar and lib/), for the A/B steps below.
+    if [ -n "${BASE_RAILCOLL:-}" ]; then rm -rf .bundle/base && cp -a "$BASE_RAILCOLL" .bundle/base; fi
     du -sh .bundle
     exit 0 ;;
-  smoke) rpn=2; mpi_sizes="8 1024"; sizes_small=1,64k; sizes_reduce=8,8k; samples=3; warm=500; STEP_S=${STEP_S:-240}
+  smoke) rpn=2; mpi_sizes="8 1024"; sizes_small=1,64k; sizes_copy=1,64k; sizes_reduce=8,8k; samples=3; warm=500; STEP_S=${STEP_S:-240}
          TOTAL_S=${TOTAL_S:-900} ;;
-  run) rpn=16; sizes_small=1,1k,64k,1m; sizes_reduce=8,128,1k,8k,128k,1m,8m,16m; samples=7; warm=2000
+  run) rpn=16; sizes_small=1,1k,64k,1m; sizes_copy=1,1k,64k,256k,1m; sizes_reduce=8,128,1k,8k,16k,128k,512k,1m,8m; samples=7; warm=2000
        STEP_S=${STEP_S:-120} TOTAL_S=${TOTAL_S:-520} ;;
   *) echo "usage: bench/device/run-16.sh prepare|smoke|run" >&2; exit 2 ;;
 esac
@@ -55,6 +59,9 @@ esac
 [ -f .bundle/env.sh ] || { echo "run-16: no .bundle/ here; run 'bench/device/run-16.sh prepare' first" >&2; exit 2; }
 # shellcheck disable=SC1091
 . .bundle/env.sh
+# env.sh unpacks the bundle into /opt/rcb only once: a machine (or this host) that ran an earlier bundle would run its
+# railcoll jars, so this bundle's replace them.
+rm -rf /opt/rcb/railcoll && cp -a .bundle/railcoll /opt/rcb/railcoll
 if [ "$mode" = smoke ]; then out=bench-out/device-16-smoke; else out=${OUT:+$OUT/device-16}; out=${out:-bench-out/device-16}; fi
 rm -rf "$out"; mkdir -p "$out"
 log="$out/run.log"
@@ -75,6 +82,8 @@ peer=openmpi
 if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
   peer=none; say "run-16: no C compiler, so Open MPI's peer_bench cannot be built: figures without the peer"
 fi
+# The bench knows no peer "none": without a C compiler the steps run without --peer.
+peer_args=(--peer "$peer"); [ "$peer" = none ] && peer_args=()
 testbed=yes
 if ! ip netns add rc16-probe >/dev/null 2>&1; then
   testbed=no; say "run-16: network namespaces cannot be made here: the 4x4 testbed steps are skipped"
@@ -92,7 +101,12 @@ step() {
   if [ "$limit" -lt 20 ]; then say "== $name SKIPPED: ${limit}s left of TOTAL_S=$TOTAL_S"; return; fi
   say "== $name $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) limit ${limit}s: rcb $*"
   local csv=(); [ "$1" = bench ] && csv=(--csv "$out/$name.csv")
-  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh; rcb "$@"' rcb "$@" "${csv[@]}" > "$out/$name.txt" 2>&1
+  # RCB_BASE=1: the base build's jars first on the class path (the ranks inherit it).
+  timeout --kill-after=5 "$limit" bash -c '. .bundle/env.sh
+    if [ -n "${RCB_BASE:-}" ]; then
+      "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC \
+        -cp "$PWD/.bundle/base/railcoll-cli.jar:$PWD/.bundle/base/lib/*" io.railcoll.cli.RailcollCli "$@"
+    else rcb "$@"; fi' rcb "$@" "${csv[@]}" > "$out/$name.txt" 2>&1
   local rc=$?
   say "   rc=$rc"
   if [ "$1" = bench ]; then grep -A12 -i "median" "$out/$name.txt" | head -24 >> "$log"; else tail -40 "$out/$name.txt" >> "$log"; fi
@@ -123,36 +137,56 @@ mpi_step() {
 }
 # In the order of what the issues judge first, one-node and testbed steps interleaved, so that a run cut short by
 # TOTAL_S still has some of each.
-step node-barrier bench "${one[@]}" --collective barrier --algorithms auto,barrier.shm,barrier.dissemination \
-    --peer "$peer"
+step node-barrier bench "${one[@]}" --collective barrier \
+    --algorithms auto,barrier.shm,barrier.shm-dissemination,barrier.dissemination \
+    "${peer_args[@]}"
 floor_step
 # Forced beside auto: the pipeline (auto from 512 KiB on 4+ ranks), the scatter-allgather pulls and the old single-copy
 # path, so one run says which large one-node broadcast 16 processors want (docs/results/node-broadcast-large.md).
-step node-broadcast bench "${one[@]}" --collective broadcast --sizes "$sizes_small" --peer "$peer" \
+step node-broadcast bench "${one[@]}" --collective broadcast --sizes "$sizes_small" "${peer_args[@]}" \
     --algorithms auto,broadcast.shm,broadcast.shm-scatter-allgather,broadcast.shm-single-copy
 if [ "$testbed" = yes ]; then
   step testbed-latency bench --netns --rail-rate 2gbit --rails 2 --nodes 2 --ranks-per-node 1 --collective latency \
       --sizes 1,1k --no-report
   step testbed-allgather bench "${nets[@]}" "${tb[@]}" --collective allgather --algorithms auto \
-      --sizes "$sizes_small" --peer "$peer"
+      --sizes "$sizes_small" "${peer_args[@]}"
 fi
-step node-allreduce bench "${one[@]}" --collective allreduce --algorithms auto,allreduce.shm-single-copy \
-    --sizes "$sizes_reduce" --peer "$peer"
+step node-allreduce bench "${one[@]}" --collective allreduce \
+    --algorithms auto,allreduce.shm,allreduce.shm-doubling,allreduce.shm-single-copy \
+    --sizes "$sizes_reduce" "${peer_args[@]}"
 # The testbed all-reduce with the candidates that tell a cost per rail wait (rabenseifner: 4 waits at 4 nodes,
 # direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
 if [ "$testbed" = yes ]; then
   tb_reduce_sizes=$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)
   tb_reduce_algs=auto,allreduce.multi-leader-rabenseifner,allreduce.multi-leader-direct,allreduce.multi-leader
   step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms "$tb_reduce_algs" \
-      --sizes "$tb_reduce_sizes" --peer "$peer"
+      --sizes "$tb_reduce_sizes" "${peer_args[@]}"
   step testbed-allreduce-threaded bench "${nets[@]}" "${tb[@]}" --engine threaded --collective allreduce \
       --algorithms "$tb_reduce_algs" --sizes "$tb_reduce_sizes"
   step testbed-allreduce-breakdown run --netns --rail-rate 2gbit --rails 2 "${tb[@]}" \
       --jvm-option=-Drailcoll.counters=true io.railcoll.bench.LatencyBreakdownApp collective=allreduce \
       algorithm=allreduce.multi-leader-rabenseifner size=1048576 calls=60 warmup=300 traced=40
 fi
-step node-allgather bench "${one[@]}" --collective allgather --algorithms auto --sizes "$sizes_small" --peer "$peer"
-step node-gather bench "${one[@]}" --collective gather --algorithms auto --sizes "$sizes_small" --peer "$peer"
+# Auto beside the node buffer and single copy, so that one run says where single copy wins on this many processors
+# (decisions 0196, 0197).
+step node-allgather bench "${one[@]}" --collective allgather --algorithms auto,allgather.shm,allgather.shm-single-copy \
+    --sizes "$sizes_copy" "${peer_args[@]}"
+step node-gather bench "${one[@]}" --collective gather --algorithms auto,gather.shm,gather.shm-single-copy \
+    --sizes "$sizes_copy" "${peer_args[@]}"
+# The same one-node calls on the bundle's base build (.bundle/base, the commit before this session's engine changes,
+# when present) and on this one, alternating, with the same barrier between timed calls on both: what the engine's
+# changes did, measured in one run (decision 0200).
+if [ -d .bundle/base ]; then
+  ab=(--set RAILCOLL_ALGORITHM_BARRIER=barrier.shm)
+  for round in 1 2; do
+    for build in base new; do
+      RCB_BASE=$([ $build = base ] && echo 1) step "ab-barrier-$build-$round" bench "${one[@]}" "${ab[@]}" \
+          --collective barrier --algorithms barrier.shm
+      RCB_BASE=$([ $build = base ] && echo 1) step "ab-allgather-$build-$round" bench "${one[@]}" "${ab[@]}" \
+          --collective allgather --algorithms allgather.shm --sizes 1,1k
+    done
+  done
+fi
 [ "$mode" = run ] && mpi_sizes="8 64 1024 16384 131072 1048576"
 mpi_step node-mpi --nodes 1 --ranks-per-node "$rpn"
 [ "$mode" = run ] && mpi_sizes="8 1024 131072"
