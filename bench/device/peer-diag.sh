@@ -6,14 +6,16 @@
 # rail0), and a small MPI program whose every rank prints its host name, its network namespace (readlink
 # /proc/self/ns/net), the rail0 bytes its namespace's counters saw around 10 all-gathers of 256 KiB, and the BTL
 # Open MPI chose. The agent logs each call, so "agent:" lines say whether mpirun used it at all.
-#   PASS: the two nodes' ranks print different netns inodes, and both namespaces' rail0 counters grew
+# Twice: with the environment as it is, and as the bench runs the peer (decision 0198: without the environment's
+# OMPI_MCA_*/PMIX_MCA_* variables, --mca plm rsh). Each ends with a VERDICT line:
+#   PASS: the two nodes' ranks print different netns inodes, and every rank's rail0 counters grew
 #   FAIL: one netns for all ranks (mpirun never started the remote daemon in the second namespace) or 0 bytes on rail0
 # Usage, in the project root with .bundle/ (bench/device/run-16.sh prepare): bench/device/peer-diag.sh
 # (RCB_ENV=file sources another env.sh, to try it here without touching /opt/rcb.)
 set -u
 cd "$(dirname "$0")/../.."
 echo "== peer-diag $(date -u +%FT%TZ) on $(uname -n), $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "-- environment that Open MPI reads (OMPI_/OPAL_/PMIX_/ORTE_/SLURM_/PBS_/LSB_ variables; none expected):"
+echo "-- environment that Open MPI reads (OMPI_/OPAL_/PMIX_/ORTE_/SLURM_/PBS_/LSB_ variables; an OMPI_MCA_plm other than rsh sends every rank to node 0):"
 env | grep -E '^(OMPI_|OPAL_|PMIX_|ORTE_|SLURM_|PBS_|LSB_|HYDRA_|TMPDIR=)' || echo "   (none)"
 echo "-- mounts of /tmp and /dev/shm:"; grep -E ' (/tmp|/dev/shm|/run) ' /proc/mounts || echo "   (not separate mounts)"
 # shellcheck disable=SC1090
@@ -82,15 +84,31 @@ esac
 EOF
 chmod 700 "$d/agent.sh"
 run() {
-  echo "-- mpirun $* (in $n0)"
-  timeout --kill-after=3 25 ip netns exec "$n0" mpirun.openmpi --allow-run-as-root --oversubscribe -np 4 \
-    --host localhost:2,rcnode1:2 --map-by slot --mca plm_rsh_agent "$d/agent.sh" --do-not-resolve \
-    --mca pml ob1 --mca btl_tcp_if_include rail0 --mca oob_tcp_if_include rail0 --mca mpi_yield_when_idle 1 "$@" \
-    "$d/diag" 2>&1 | grep -a -v -E '^\s*$' | head -80
-  echo "   exit ${PIPESTATUS[0]}; rail0 counters now: $n0 $(ip netns exec "$n0" cat /sys/class/net/rail0/statistics/rx_bytes) rx, $n1 $(ip netns exec "$n1" cat /sys/class/net/rail0/statistics/rx_bytes) rx"
+  local label=$1; shift
+  echo "-- $label (in $n0)"
+  timeout --kill-after=3 25 "$@" ip netns exec "$n0" mpirun.openmpi --allow-run-as-root --oversubscribe -np 4 \
+    --host localhost:2,rcnode1:2 --map-by slot --mca plm_rsh_agent "$d/agent.sh" --do-not-resolve --display-map \
+    --mca pml ob1 --mca btl tcp,vader,self --mca btl_tcp_if_include rail0 --mca oob_tcp_if_include rail0 \
+    --mca mpi_yield_when_idle 1 $extra "$d/diag" > "$d/out" 2>&1
+  echo "   exit $?; rail0 rx counters now: $n0 $(ip netns exec "$n0" cat /sys/class/net/rail0/statistics/rx_bytes), $n1 $(ip netns exec "$n1" cat /sys/class/net/rail0/statistics/rx_bytes)"
+  grep -a -v -E '^\s*$' "$d/out" | grep -a -E 'diag rank|agent:|Data for node|ALLOCATED|flags=|rror|isolated' | cut -c1-220 | head -30
+  local ns_a ns_b bytes
+  ns_a=$(grep -a -E '^diag rank [01]/' "$d/out" | sed 's/.* netns \([^ ]*\).*/\1/' | sort -u | tr '\n' ' ')
+  ns_b=$(grep -a -E '^diag rank [23]/' "$d/out" | sed 's/.* netns \([^ ]*\).*/\1/' | sort -u | tr '\n' ' ')
+  bytes=$(grep -a -E '^diag rank' "$d/out" | sed 's/.*allgathers: \([0-9-]*\).*/\1/' | sort -n | head -1)
+  if [ -n "$ns_a" ] && [ -n "$ns_b" ] && [ "$ns_a" != "$ns_b" ] && [ "${bytes:-0}" -gt 0 ]; then
+    echo "   VERDICT $label: PASS - nodes 0 and 1 ran in different namespaces ($ns_a/ $ns_b), rail0 carried >= $bytes B per rank"
+  else
+    echo "   VERDICT $label: FAIL - node 0 ranks in [$ns_a], node 1 ranks in [$ns_b], least rail0 bytes per rank ${bytes:-none}"
+  fi
 }
-# As the bench runs it, with the launch and the mapping shown.
-run --mca btl tcp,vader,self --display-allocation --display-map --mca plm_base_verbose 5 --mca ras_base_verbose 5
-# Without shared memory: if the ranks were not in two namespaces, this one cannot differ from the first.
-run --mca btl tcp,self
+# 1. As an unscrubbed launch got it: the environment as it is (the 16-processor image's OMPI_MCA_plm=isolated put
+#    every rank in node 0's namespace, 2026-11-28).
+extra=""
+run "environment as is" env
+# 2. As the bench runs the peer since decision 0198: without OMPI_MCA_*/PMIX_MCA_* variables, plm rsh named.
+unset_args=$(env | sed -n 's/^\(OMPI_MCA_[^=]*\|PMIX_MCA_[^=]*\)=.*/-u \1/p' | tr '\n' ' ')
+extra="--mca plm rsh"
+# shellcheck disable=SC2086
+run "as the bench runs it (env $unset_args--mca plm rsh)" env $unset_args
 echo "== peer-diag end $(date -u +%T)"
