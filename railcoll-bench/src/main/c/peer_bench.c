@@ -38,6 +38,8 @@
  * Output: CSV on stdout, written by rank 0 only; the first field names the record type:
  *   info,library,"<MPI_Get_library_version, first line>"
  *   info,ranks,<N>
+ *   where,<rank>,<network namespace>,<host name>   (one per rank: readlink /proc/self/ns/net, gethostname; the
+ *                                                  testbed peer checks that every node's ranks run in its namespace)
  *   check,<collective>,<ranks>,<size_bytes>,ok
  *   check,<collective>,<ranks>,<size_bytes>,FAILED,<ranks with wrong bytes>
  *   sample,<collective>,<ranks>,<size_bytes>,<iterations>,<sample_index>,<latency_us>
@@ -53,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum collective { ALLGATHER, GATHER, BCAST, BARRIER, ALLTOALL, ALLREDUCE, REDUCE, REDUCE_SCATTER, SCAN, EXSCAN };
 
@@ -409,6 +412,44 @@ static void print_library(void) {
     printf("info,ranks,%d\n", rank_count);
 }
 
+#define WHERE_LEN 256
+
+/* Every rank's network namespace and host name, gathered to rank 0 and printed as where records (collective).
+ * Open MPI can start ranks elsewhere than asked without failing (a plm that launches nothing remote, OMPI_MCA_plm=isolated,
+ * maps every rank onto mpirun's node): only where they ran says whether the emulated nodes were nodes. */
+static void print_where(void) {
+    char ns[96] = "unknown";
+    char host[128] = "unknown";
+    ssize_t n = readlink("/proc/self/ns/net", ns, sizeof ns - 1);
+    ns[n > 0 ? n : 0] = '\0';
+    if (n <= 0) {
+        strcpy(ns, "unknown");
+    }
+    if (gethostname(host, sizeof host) != 0) {
+        strcpy(host, "unknown");
+    }
+    host[sizeof host - 1] = '\0';
+    for (char *p = host; *p; p++) {
+        if (*p == ',' || *p == '"' || *p == '\n') {
+            *p = '_';
+        }
+    }
+    char mine[WHERE_LEN];
+    snprintf(mine, sizeof mine, "%.95s,%.127s", ns, host);
+    char *all = rank_id == 0 ? malloc((size_t)WHERE_LEN * (size_t)rank_count) : NULL;
+    if (rank_id == 0 && all == NULL) {
+        fprintf(stderr, "peer_bench: cannot allocate the where records\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(mine, WHERE_LEN, MPI_CHAR, all, WHERE_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank_id == 0) {
+        for (int r = 0; r < rank_count; r++) {
+            printf("where,%d,%s\n", r, all + (size_t)r * WHERE_LEN);
+        }
+        free(all);
+    }
+}
+
 /* Reads rx and tx bytes of every accounted interface from this process's namespace into counts[2*i],
  * counts[2*i+1]; aborts naming an interface the namespace lacks. */
 static void read_rails(const struct options *o, long long *counts) {
@@ -520,6 +561,7 @@ int main(int argc, char **argv) {
     if (rank_id == 0) {
         print_library();
     }
+    print_where();
     int failed = 0;
     for (int s = 0; s < o.size_count; s++) {
         long size = o.sizes[s];

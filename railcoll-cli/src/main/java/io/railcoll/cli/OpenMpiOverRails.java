@@ -1,9 +1,11 @@
 package io.railcoll.cli;
 
+import io.railcoll.bench.peer.OpenMpiEnvironment;
 import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.peer.PeerOutput;
 import io.railcoll.bench.peer.PeerResults;
 import io.railcoll.bench.peer.PeerRun;
+import io.railcoll.bench.peer.PeerWhereCheck;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.Series;
 import io.railcoll.launcher.NamespaceNetwork;
@@ -29,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * messages over them), with {@code pml ob1} named so that no other pml (ucx, cm) can bypass the btl list. Runs
  * {@code peer_bench} (one collective call timed alone, OSU style); for the point-to-point modes with 2 ranks:
  * {@code MPI_Bcast} is one message, {@code MPI_Allgather} one message each way. {@code mpirun} is the one
- * {@link OpenMpiPeer#locate} finds, as for the one-host peer.
+ * {@link OpenMpiPeer#locate} finds, as for the one-host peer, run without the environment's MCA variables
+ * ({@link OpenMpiEnvironment}). Every rank reports its network namespace, and a run whose ranks did not run in their
+ * nodes' namespaces fails ({@link PeerWhereCheck}) instead of reporting figures that never touched a rail.
  *
  * <p>One run at a time; the script is a temporary file removed afterwards. Processes are killed at the deadline.
  */
@@ -117,12 +121,13 @@ final class OpenMpiOverRails {
             List<String> cmd = new ArrayList<>(net.commandPrefix(0));
             cmd.addAll(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe",
                     "-np", Integer.toString(placement.size()), "--host", hosts.toString(), "--map-by", "slot",
-                    "--mca", "plm_rsh_agent", agent.toString(),
+                    // The rsh launcher, named: only it calls the agent. Another (plm isolated, which the 16-processor
+                    // machine's image chose through OMPI_MCA_plm in the environment, decision 0198) starts no remote
+                    // daemon and maps every rank onto this node without an error.
+                    "--mca", "plm", "rsh", "--mca", "plm_rsh_agent", agent.toString(),
                     // Never resolve the fake host names: Open MPI takes a host whose name resolves to one of this
                     // machine's addresses for this node (orte_ifislocal) and starts its ranks here, beside node 0's,
-                    // where they share memory and the rails carry nothing. On the 16-processor machine of 2026-11-28
-                    // the 4x4 peer's bytes bypassed the rails although the fake names were set; a resolver that
-                    // answers every name locally there is the cause this rules out (not confirmed on that machine).
+                    // where they share memory and the rails carry nothing.
                     "--do-not-resolve",
                     // ob1 named: only then is the btl list below what carries the bytes. Another pml (ucx, cm with an
                     // mtl) ignores every btl setting and picks its own transports and interfaces.
@@ -133,8 +138,11 @@ final class OpenMpiOverRails {
                     "--mca", "mpi_yield_when_idle", "1",
                     program.toString()));
             cmd.addAll(run.withRailInterfaces(railNames).programArgs());
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            ProcessBuilder builder = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            // Open MPI's defaults and the settings above, whatever the environment sets (OpenMpiEnvironment).
+            OpenMpiEnvironment.scrub(builder.environment());
+            Process p = builder.start();
             if (!p.waitFor(20, TimeUnit.MINUTES)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
@@ -145,6 +153,13 @@ final class OpenMpiOverRails {
             if (p.exitValue() != 0 || !parsed.complete() || !parsed.failedChecks().isEmpty()) {
                 throw new IOException("Open MPI over the rails failed (exit " + p.exitValue() + "): " + String.join(" ", cmd)
                         + "\n" + tail(stdout) + "\n" + tail(Files.readString(err, StandardCharsets.UTF_8)));
+            }
+            List<String> misplaced = route == Route.RAILS ? PeerWhereCheck.problems(placement, parsed.where()) : List.of();
+            if (!misplaced.isEmpty()) {
+                throw new IOException("Open MPI's ranks did not run on the testbed's nodes (" + placement.describe()
+                        + "), so its figures would not be the rails': " + String.join("; ", misplaced)
+                        + ". Ranks reported: " + parsed.where() + ". Command: " + String.join(" ", cmd) + "\n"
+                        + tail(Files.readString(err, StandardCharsets.UTF_8)));
             }
             return new PeerResults(OpenMpiPeer.NAME, peer.identity(),
                     parsed.results(Series.of(run.collective(), OpenMpiPeer.NAME, placement, rails, engineLabel)),

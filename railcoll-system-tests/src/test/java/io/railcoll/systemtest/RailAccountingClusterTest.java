@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Rail accounting on the real testbed, through the CLI's real entry point: a normal run counts, on the rails, the
  * bytes the collective must move (within 10%) and passes; a peer whose ranks all run in node 0's namespace (its bytes
- * over that namespace's loopback: {@code --peer-route loopback}) is marked impossible and fails the bench. Needs root
+ * over that namespace's loopback: {@code --peer-route loopback}) is marked impossible and fails the bench; a peer run
+ * under an environment that sets {@code OMPI_MCA_plm=isolated} still runs on the rails. Needs root
  * and Open MPI; skipped with the reason otherwise.
  */
 class RailAccountingClusterTest {
@@ -49,13 +51,28 @@ class RailAccountingClusterTest {
         assertTrue(cells.get(header.indexOf("rail_bytes_per_call")).matches("rail0=\\d+;rail1=\\d+"), row);
         assertEquals("ok", cells.get(header.indexOf("verdict")), row);
         assertTrue(Files.readString(out.resolve("normal/report.md")).contains("rail0 B/call"), "report has no accounting");
-        // The peer too: its ranks on nodes 1.. run under their own host names, so Open MPI keeps shared memory within
-        // a node and its bytes between nodes cross the rails (on a machine without hostname(1) they once did not).
+        // The peer too: its ranks run in their nodes' namespaces (the bench checks where each rank ran), so its bytes
+        // between nodes cross the rails.
         String peerRow = csv.stream().filter(l -> l.startsWith("allgather,openmpi,")).findFirst()
                 .orElseThrow(() -> new AssertionError("no openmpi row in\n" + csv));
         List<String> peerCells = List.of(peerRow.split(","));
         assertEquals("ok", peerCells.get(header.indexOf("verdict")), peerRow);
         assertTrue(Double.parseDouble(peerCells.get(header.indexOf("busiest_node_bytes_per_call"))) >= 0.9 * must, peerRow);
+
+        // The 16-processor machine's image exports these (2026-11-28); with them Open MPI's isolated launcher put every
+        // rank on mpirun's node and the peer's rails carried 0 bytes. The peer runs without them (decision 0198).
+        Run imaged = cli(concat(common, "--out", out.resolve("imaged").toString()), Map.of("OMPI_MCA_plm", "isolated",
+                "OMPI_MCA_btl_vader_single_copy_mechanism", "none", "PMIX_MCA_gds", "hash"));
+        assertEquals(0, imaged.exit, imaged.output);
+        assertTrue(imaged.output.contains("peer: ignoring the environment's OMPI_MCA_btl_vader_single_copy_mechanism=none"
+                + " OMPI_MCA_plm=isolated PMIX_MCA_gds=hash"), imaged.output);
+        String imagedRow = Files.readAllLines(out.resolve("imaged/results.csv")).stream()
+                .filter(l -> l.startsWith("allgather,openmpi,")).findFirst()
+                .orElseThrow(() -> new AssertionError("no openmpi row in\n" + imaged.output));
+        List<String> imagedCells = List.of(imagedRow.split(","));
+        assertEquals("ok", imagedCells.get(header.indexOf("verdict")), imagedRow);
+        assertTrue(Double.parseDouble(imagedCells.get(header.indexOf("busiest_node_bytes_per_call"))) >= 0.9 * must,
+                imagedRow);
 
         Run control = cli(concat(common, "--peer-route", "loopback", "--out", out.resolve("control").toString()));
         assertEquals(3, control.exit, control.output);
@@ -78,6 +95,10 @@ class RailAccountingClusterTest {
     }
 
     private static Run cli(List<String> args) throws IOException, InterruptedException {
+        return cli(args, Map.of());
+    }
+
+    private static Run cli(List<String> args, Map<String, String> environment) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
@@ -87,7 +108,9 @@ class RailAccountingClusterTest {
         cmd.addAll(args);
         Path log = Files.createTempFile("railcoll-accounting-", ".log");
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            Process p = builder.start();
             if (!p.waitFor(10, TimeUnit.MINUTES)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();

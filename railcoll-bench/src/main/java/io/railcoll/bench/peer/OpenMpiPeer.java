@@ -96,8 +96,9 @@ public final class OpenMpiPeer {
             return new Lookup(Optional.empty(), mpirun.get() + " is not Open MPI's (it says '" + identity + "'); "
                     + NOT_INSTALLED);
         }
+        String ignored = OpenMpiEnvironment.note();
         return new Lookup(Optional.of(new OpenMpiPeer(mpicc.get(), mpirun.get(), version, cacheDir)),
-                "peer: " + version + " (" + mpirun.get() + ")");
+                "peer: " + version + " (" + mpirun.get() + ")" + (ignored.isEmpty() ? "" : "\n" + ignored));
     }
 
     /**
@@ -207,7 +208,7 @@ public final class OpenMpiPeer {
     PeerOutput output(PeerRun run) {
         Path binary = build();
         List<String> command = MpirunCommand.build(mpirun, binary, run, Runtime.getRuntime().availableProcessors());
-        PeerProcess.Output out = PeerProcess.run(command, Map.of(), null, run.timeout());
+        PeerProcess.Output out = PeerProcess.run(command, Map.of(), null, run.timeout(), OpenMpiEnvironment::dropped);
         PeerOutput parsed = PeerOutput.parse(out.stdout());
         String what = run.collective().id() + " on " + run.ranks() + " ranks";
         if (!parsed.failedChecks().isEmpty()) {
@@ -231,7 +232,7 @@ public final class OpenMpiPeer {
 
     /** Runs a short tool (mpicc, mpirun --version); its combined output on success, an exception otherwise. */
     private static String runTool(List<String> command, Duration timeout) {
-        PeerProcess.Output out = PeerProcess.run(command, Map.of(), null, timeout);
+        PeerProcess.Output out = PeerProcess.run(command, Map.of(), null, timeout, OpenMpiEnvironment::dropped);
         if (out.exitCode() != 0) {
             throw new PeerException("'" + String.join(" ", command) + "' exited with status " + out.exitCode()
                     + ":\n" + PeerProcess.tail(out.stdout() + out.stderr()));

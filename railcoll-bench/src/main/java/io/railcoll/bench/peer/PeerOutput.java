@@ -21,6 +21,7 @@ import java.util.TreeMap;
  * <pre>
  * info,library,"Open MPI v4.1.4, package: Debian OpenMPI, ..."
  * info,ranks,2
+ * where,0,net:[4026531833],host1           (rank, network namespace, host name: one per rank)
  * check,allgather,2,1024,ok                 (or ...,FAILED,&lt;ranks with wrong bytes&gt;)
  * sample,allgather,2,1024,1000,0,2.106       (collective, ranks, size_bytes, iterations, sample index, latency_us)
  * done,allgather,2
@@ -33,10 +34,16 @@ import java.util.TreeMap;
  * @param complete      whether the closing {@code done} record was seen
  * @param railLines     the {@code rails,...} records of rail accounting, as printed (read by
  *                      {@code io.railcoll.bench.rails.RailLedger})
+ * @param where         where each rank ran, as it reported (checked by {@link PeerWhereCheck} on the testbed)
  */
 public record PeerOutput(String library, String collective, int ranks, List<Check> checks,
                          SortedMap<Long, Samples> samplesBySize, SortedMap<Long, Integer> iterationsBySize,
-                         boolean complete, List<String> otherLines, List<String> railLines) {
+                         boolean complete, List<String> otherLines, List<String> railLines,
+                         List<Where> where) {
+
+    /** Where one rank ran: its network namespace ({@code net:[inode]}) and host name. */
+    public record Where(int rank, String netns, String host) {
+    }
 
     /** The outcome of {@code --check} at one size; {@code badRanks} is how many ranks saw wrong bytes. */
     public record Check(long sizeBytes, boolean ok, int badRanks) {
@@ -52,6 +59,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         boolean complete = false;
         List<String> other = new ArrayList<>();
         List<String> rails = new ArrayList<>();
+        List<Where> where = new ArrayList<>();
         for (String line : stdout.split("\n")) {
             CSVRecord r = recordOf(line.strip());
             String type = r == null ? "" : r.get(0);
@@ -83,6 +91,10 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
                     }
                     case "done" -> complete = true;
                     case "rails" -> rails.add(line.strip());
+                    case "where" -> {
+                        Where w = new Where(Integer.parseInt(r.get(1)), r.get(2), r.get(3));
+                        where.add(w);
+                    }
                     default -> {
                         if (!line.isBlank()) {
                             other.add(line);
@@ -96,7 +108,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         }
         return new PeerOutput(library, collective, ranks, List.copyOf(checks), Collections.unmodifiableSortedMap(samples),
                 Collections.unmodifiableSortedMap(iterations),
-                complete, List.copyOf(other), List.copyOf(rails));
+                complete, List.copyOf(other), List.copyOf(rails), List.copyOf(where));
     }
 
     private static CSVRecord recordOf(String line) {

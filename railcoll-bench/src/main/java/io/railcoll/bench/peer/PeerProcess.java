@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Runs a peer's command with its output in files (no pipe can fill up and stall it), its input from
@@ -23,6 +24,12 @@ final class PeerProcess {
     }
 
     static Output run(List<String> command, Map<String, String> environment, Path directory, Duration timeout) {
+        return run(command, environment, directory, timeout, name -> false);
+    }
+
+    /** {@link #run}, without the inherited variables {@code drop} names (before {@code environment} is added). */
+    static Output run(List<String> command, Map<String, String> environment, Path directory, Duration timeout,
+                      Predicate<String> drop) {
         Path stdout = null;
         Path stderr = null;
         Process process = null;
@@ -31,6 +38,7 @@ final class PeerProcess {
             stderr = Files.createTempFile("railcoll-peer-", ".err");
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            builder.environment().keySet().removeIf(drop);
             builder.environment().putAll(environment);
             if (directory != null) {
                 builder.directory(directory.toFile());

@@ -16,6 +16,8 @@ class PeerOutputTest {
     static final String OUTPUT = """
             info,library,"Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"
             info,ranks,2
+            where,0,net:[4026532186],vm
+            where,1,net:[4026532329],rcnode1
             check,allgather,2,1,ok
             sample,allgather,2,1,1000,0,0.434
             sample,allgather,2,1,1000,1,0.558
@@ -35,6 +37,8 @@ class PeerOutputTest {
         assertEquals("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022", out.library());
         assertEquals("allgather", out.collective());
         assertEquals(2, out.ranks());
+        assertEquals(List.of(new PeerOutput.Where(0, "net:[4026532186]", "vm"),
+                new PeerOutput.Where(1, "net:[4026532329]", "rcnode1")), out.where());
         assertTrue(out.complete());
         assertEquals(List.of(new PeerOutput.Check(1, true, 0), new PeerOutput.Check(65537, false, 1)), out.checks());
         assertEquals(List.of(new PeerOutput.Check(65537, false, 1)), out.failedChecks());
