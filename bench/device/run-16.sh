@@ -51,7 +51,7 @@ case "$mode" in
     exit 0 ;;
   smoke) rpn=2; mpi_sizes="8 1024"; sizes_small=1,64k; sizes_copy=1,64k; sizes_reduce=8,8k; samples=3; warm=500; STEP_S=${STEP_S:-240}
          TOTAL_S=${TOTAL_S:-900} ;;
-  run) rpn=16; sizes_small=1,1k,64k,1m; sizes_copy=1,1k,64k,256k,1m; sizes_reduce=8,128,1k,8k,16k,128k,512k,1m,8m; samples=7; warm=2000
+  run) rpn=16; sizes_small=1,1k,64k,1m; sizes_copy=1,1k,64k,256k,1m; sizes_reduce=${SIZES_REDUCE:-8,128,1k,8k,16k,128k,512k,1m,8m}; samples=7; warm=2000
        STEP_S=${STEP_S:-120} TOTAL_S=${TOTAL_S:-520} ;;
   *) echo "usage: bench/device/run-16.sh prepare|smoke|run" >&2; exit 2 ;;
 esac
@@ -68,6 +68,7 @@ log="$out/run.log"
 say() { echo "$*" | tee -a "$log"; }
 started=$(date +%s)
 # ONLY="name ...": run just these steps (a second, shorter device call after fixes); empty runs every step.
+# SIZES_REDUCE and BCAST_ALGS narrow the one-node all-reduce's sizes and the broadcast's algorithms likewise.
 wanted() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 # Seconds a step may take now: STEP_S, or what is left of TOTAL_S less 15 s to pack the results.
 budget() { local left=$(( TOTAL_S - ($(date +%s) - started) - 15 )); echo $(( left < STEP_S ? left : STEP_S )); }
@@ -144,7 +145,7 @@ floor_step
 # Forced beside auto: the pipeline (auto from 512 KiB on 4+ ranks), the scatter-allgather pulls and the old single-copy
 # path, so one run says which large one-node broadcast 16 processors want (docs/results/node-broadcast-large.md).
 step node-broadcast bench "${one[@]}" --collective broadcast --sizes "$sizes_small" "${peer_args[@]}" \
-    --algorithms auto,broadcast.shm,broadcast.shm-scatter-allgather,broadcast.shm-single-copy
+    --algorithms "${BCAST_ALGS:-auto,broadcast.shm,broadcast.shm-scatter-allgather,broadcast.shm-single-copy}"
 if [ "$testbed" = yes ]; then
   step testbed-latency bench --netns --rail-rate 2gbit --rails 2 --nodes 2 --ranks-per-node 1 --collective latency \
       --sizes 1,1k --no-report
