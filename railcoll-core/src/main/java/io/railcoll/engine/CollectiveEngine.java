@@ -61,6 +61,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Busy polls before yielding, when this node has a core per rank; none when ranks outnumber cores. */
     private static final int SPIN_ROUNDS = 64;
+    /** Pauses a spin round spends on a node word before the loop looks at anything else (decision 0200). */
+    private static final int NODE_SPIN = 16;
     /**
      * How long a wait yields before it sleeps. When ranks outnumber cores, yielding hands the core to the rank whose
      * data this one awaits, which usually answers within tens of microseconds; sleeping costs a futex wake and a
@@ -861,7 +863,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     continue;
                 }
                 Posting awaited = oldestUnfinished(seqs, count);
-                if (idle > 0) {
+                // A liveness look reads the clock and, at a node step, node-mates' words: every 16th round while
+                // spinning (a spin round must stay short to see a raise at once), every round once yielding.
+                if (idle > 0 && (idle >= spinRounds || (idle & 15) == 0)) {
                     checkLiveness();
                 }
                 noteNodeWait(awaited);
@@ -1577,7 +1581,15 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             idleSinceNs = System.nanoTime();
         }
         if (idle < spinRounds) {
-            Thread.onSpinWait();
+            if (nodeStepOnly) {
+                // Spin on the awaited word itself for a while: a round of the whole loop is tens of nanoseconds, the
+                // raise is seen here within one pause of its line arriving (decision 0200).
+                for (int i = 0; i < NODE_SPIN && nodeArea.flag(nodeWaitRank, nodeWaitWord) < nodeWaitValue; i++) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                Thread.onSpinWait();
+            }
         } else if (System.nanoTime() - idleSinceNs < yieldBudgetNs) {
             if (CallCounters.ON) {
                 CallCounters.add(Event.ENGINE_YIELD);
