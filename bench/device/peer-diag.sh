@@ -111,4 +111,14 @@ unset_args=$(env | sed -n 's/^\(OMPI_MCA_[^=]*\|PMIX_MCA_[^=]*\)=.*/-u \1/p' | t
 extra="--mca plm rsh"
 # shellcheck disable=SC2086
 run "as the bench runs it (env $unset_args--mca plm rsh)" env $unset_args
+# 3. The one-node peer as the bench runs it: the isolated launcher named (the default, rsh, refuses to start where
+#    neither ssh nor rsh exists, as on the 16-processor machine).
+echo "-- one node as the bench runs it (env $unset_args--mca plm isolated), 2 ranks"
+# shellcheck disable=SC2086
+env $unset_args timeout --kill-after=3 20 mpirun.openmpi --allow-run-as-root --oversubscribe -np 2 --mca plm isolated \
+  --mca mpi_yield_when_idle 1 "$d/diag" > "$d/out" 2>&1
+rc=$?
+grep -a -E 'diag rank|rror|could not' "$d/out" | cut -c1-160
+[ "$rc" = 0 ] && [ "$(grep -a -c '^diag rank' "$d/out")" = 2 ] && echo "   VERDICT one node: PASS" \
+  || echo "   VERDICT one node: FAIL (exit $rc)"
 echo "== peer-diag end $(date -u +%T)"

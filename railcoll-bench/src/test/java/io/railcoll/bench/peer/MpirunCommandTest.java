@@ -21,7 +21,7 @@ class MpirunCommandTest {
         PeerRun run = PeerRun.of(Collective.ALLGATHER, Placement.uniform(4, 4), List.of(1L, 1024L))
                 .withCounts(20, 100, 2, 10).withSamples(3).withCheck(true);
         assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "16",
-                "--mca", "mpi_yield_when_idle", "1",
+                "--mca", "mpi_yield_when_idle", "1", "--mca", "plm", "isolated",
                 "/cache/peer_bench-abc", "--collective", "allgather", "--sizes", "1,1024",
                 "--warmup", "20", "--iterations", "100", "--large-warmup", "2", "--large-iterations", "10",
                 "--large-from", "8192", "--samples", "3", "--check"), MpirunCommand.build(MPIRUN, PROGRAM, run, 2));
@@ -33,8 +33,20 @@ class MpirunCommandTest {
                 .withMpirunArgs(List.of("--mca", "btl", "self,vader"), "one-host vader");
         List<String> cmd = MpirunCommand.build(MPIRUN, PROGRAM, run, 2);
         assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                "--mca", "btl", "self,vader", "/cache/peer_bench-abc", "--collective", "bcast", "--sizes", "8"),
-                cmd.subList(0, 13));
+                "--mca", "plm", "isolated", "--mca", "btl", "self,vader", "/cache/peer_bench-abc", "--collective", "bcast",
+                "--sizes", "8"), cmd.subList(0, 16));
+    }
+
+    /** Extra arguments that choose a launcher (an agent for other hosts) keep it: no isolated launcher beside them. */
+    @Test
+    void aLauncherInTheExtraArgsReplacesTheIsolatedOne() {
+        for (List<String> launcher : List.of(List.of("--mca", "plm", "rsh"), List.of("--mca", "plm_rsh_agent", "/tmp/agent"))) {
+            PeerRun run = PeerRun.of(Collective.BROADCAST, Placement.uniform(2, 1), List.of(8L))
+                    .withMpirunArgs(launcher, "agent");
+            List<String> cmd = MpirunCommand.build(MPIRUN, PROGRAM, run, 2);
+            assertFalse(cmd.contains("isolated"), cmd.toString());
+            assertEquals(launcher, cmd.subList(5, 8));
+        }
     }
 
     @Test
