@@ -3,6 +3,7 @@ package io.railcoll.algorithm.allreduce;
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.algorithm.ElementBoundaries;
 import io.railcoll.algorithm.shm.NodeAllreduce;
+import io.railcoll.algorithm.shm.NodeDoublingAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
@@ -35,7 +36,7 @@ class AllreduceAlgorithmsTest {
         assertEquals(List.of(RecursiveDoublingAllreduce.ID, RingAllreduce.ID, RabenseifnerAllreduce.ID,
                         KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
                         SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, SmpAllreduce.MULTI_LEADER_DIRECT_ID,
-                        NodeAllreduce.ID, SingleCopyAllreduce.ID,
+                        NodeAllreduce.ID, NodeDoublingAllreduce.ID, SingleCopyAllreduce.ID,
                         "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
