@@ -126,9 +126,11 @@ final class AllreduceApps {
                                     + id;
                             Algorithm forced = id.equals("auto") ? null : AlgorithmCatalog.standard().byId(id);
                             int e = c.type().sizeBytes();
+                            // A size it refuses (allreduce.shm-doubling: small vectors only) is left out, on every
+                            // rank; asked as commutative, so that a refusal of the operator is counted below instead.
                             if (forced != null && forced.unsupportedReason(Shape.reduction(Collective.ALLREDUCE,
-                                    comm.placement(), 1, count * e, 0, e, c.op().commutative())).isPresent()) {
-                                continue; // a size it refuses (allreduce.shm-doubling: small vectors only), on every rank
+                                    comm.placement(), 1, count * e, 0, e, true)).isPresent()) {
+                                continue;
                             }
                             if (forced != null && !c.op().commutative()
                                     && RankOrder.refusesNonCommutative(id, Collective.ALLREDUCE, comm.placement())) {
