@@ -271,11 +271,20 @@ public final class ScheduleChecker {
                         checkRange(shape, program, r, i, "NodeRead destination", w.dst(), w.dstOffset(), w.length(), c);
                     }
                     case Op.Publish f -> {
+                        if (f.length() > 0) {
+                            checkRange(shape, program, r, i, "Publish payload source", f.src(), f.srcOffset(),
+                                    f.length(), c);
+                        }
                     }
                     case Op.AwaitFlag a -> {
                         if (a.peer() >= n || a.peer() == r || !shape.placement().sameNode(r, a.peer())) {
                             c.add(Rule.STRUCTURE, r, i, "awaits a node flag of rank " + a.peer()
                                     + ", which is not another rank of its node");
+                        }
+                        if (a.length() > 0) {
+                            checkWritable(r, i, a.dst(), c);
+                            checkRange(shape, program, r, i, "AwaitFlag payload destination", a.dst(), a.dstOffset(),
+                                    a.length(), c);
                         }
                     }
                     case Op.Multicast m -> {
@@ -390,15 +399,26 @@ public final class ScheduleChecker {
         return c.count == before ? matching : null;
     }
 
-    /** Links every AwaitFlag to the Publish it waits for: its peer's count-th raise of that flag. */
+    /**
+     * Links every AwaitFlag to the Publish it waits for: its peer's count-th raise of that flag. A flag carries bytes
+     * in at most one raise per call (a second would overwrite what node-mates may still read: {@link Rule#NODE_RACE}),
+     * and an await that reads bytes names the raise that carried them, with their length (decision 0202): it then
+     * reads exactly what the writer published in this call, and only once the raise is seen.
+     */
     private static void matchAwaits(List<RankProgram> programs, SymbolicExecution.Matching matching, Collector c) {
         Map<Long, Integer> raises = new HashMap<>();
         for (int r = 0; r < programs.size(); r++) {
             int[] raised = new int[NodeBuffer.FLAGS];
+            int[] carried = new int[NodeBuffer.FLAGS];
             List<Op> ops = programs.get(r).ops();
             for (int i = 0; i < ops.size(); i++) {
                 if (ops.get(i) instanceof Op.Publish f) {
                     raises.put(raiseKey(r, f.flag(), ++raised[f.flag()]), i);
+                    if (f.length() > 0 && carried[f.flag()]++ > 0) {
+                        c.add(Rule.NODE_RACE, r, i, "raises node flag " + f.flag() + " with a payload a second time in"
+                                + " the call: it would overwrite bytes node-mates may still read (one payload per flag"
+                                + " per call)");
+                    }
                 }
             }
         }
@@ -412,6 +432,12 @@ public final class ScheduleChecker {
                                 + a.flag() + ", which that rank never makes");
                     } else {
                         matching.linkAwait(r, i, a.peer(), publish);
+                        long carried = ((Op.Publish) programs.get(a.peer()).ops().get(publish)).length();
+                        if (a.length() > 0 && carried != a.length()) {
+                            c.add(Rule.MATCHING, r, i, "reads " + a.length() + " payload bytes of raise " + a.count()
+                                    + " of rank " + a.peer() + "'s node flag " + a.flag() + ", which carries "
+                                    + carried + ": an await reads the payload of the raise that carried it");
+                        }
                     }
                 }
             }
