@@ -29,7 +29,10 @@ import java.util.function.IntFunction;
  *   <li>node steps (decision 0101): an AwaitFlag names a node-mate and a raise its Publishes make; the node
  *       buffer is one per node, shared by its ranks; no two accesses to the same bytes of it, one a write, that no
  *       Publish/AwaitFlag (or message) chain orders ({@link Rule#NODE_RACE}: a read before the write it needs is
- *       published, or a write over bytes a node-mate may still be reading);</li>
+ *       published, or a write over bytes a node-mate may still be reading); a Publish that carries bytes in its
+ *       flag's line does so at most once per flag and call ({@link Rule#NODE_RACE}), and an AwaitFlag that reads
+ *       them names that raise and its length ({@link Rule#MATCHING}); the bytes are taken when the raise runs and
+ *       land at the await, so the result check covers them (decision 0202);</li>
  *   <li>single-copy steps (decision 0143): a PeerRead or PeerWrite reaches a node-mate of its node, within that
  *       rank's buffer; it comes after one of the owner's Publishes (the engine announces the buffers' addresses just
  *       before it), before the owner's last op, and is ordered with every access of the owner to the same bytes
