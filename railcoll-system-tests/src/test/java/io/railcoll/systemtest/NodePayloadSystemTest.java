@@ -39,7 +39,7 @@ class NodePayloadSystemTest {
     @ValueSource(ints = {2, 3, 5})
     void smallAllreducesInTheFlagsLineMatchTheSequentialReference(int ranks) {
         Jobs.Outcome o = Jobs.run(Placement.singleNode(ranks), 1, AllreduceApps.Check.class,
-                List.of("counts=0,1,2,3,6,7,24,25", "algorithms=allreduce.shm,auto"), Map.of()).assertSucceeded();
+                List.of("counts=0,1,2,3,6,7,24,25", "algorithms=allreduce.shm,allreduce.shm-doubling,auto"), Map.of()).assertSucceeded();
         assertTrue(o.stdout().contains("ALLREDUCE-CHECKED "), o.stdout());
     }
 }
