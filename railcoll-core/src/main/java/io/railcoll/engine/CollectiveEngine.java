@@ -241,6 +241,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + " bytes; programs may address " + NodeBuffer.BYTES);
             }
         }
+        if (NodeArea.PAYLOAD_BYTES < NodeBuffer.PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("a node flag carries " + NodeArea.PAYLOAD_BYTES + " bytes; programs may"
+                    + " raise " + NodeBuffer.PAYLOAD_BYTES);
+        }
         this.nodeArea = area;
         this.raisedSeen = new long[placement.localSizeOf(rank)];
         cache.useLocalRanks(placement);
@@ -1441,9 +1445,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + (shows & 0xfffff) + ")";
             missing.setLength(0);
             missing.append(nodeMate(local));
-        } else if (prog.gated(p.nextOp) && !p.nodeGateOpen) {
-            waiting = "waiting to write node-buffer half (or node-flag payload area) " + (p.heldSeq & 1) + " until every node-mate finished call #"
-                    + p.nodeGateSeq + " (the last that used that half), or behind an earlier collective's node steps";
+        } else if (prog.gated(p.nextOp)) {
+            waiting = "waiting to write node-buffer half " + (p.heldSeq & 1) + (prog.kind[p.nextOp]
+                    == CompiledProgram.PUBLISH ? " (a node flag's payload area of that parity)" : "")
+                    + " until every node-mate finished call #" + p.nodeGateSeq + " (the last that used that half),"
+                    + " or behind an earlier collective's node steps";
         } else if (prog.kind[p.nextOp] == CompiledProgram.PUBLISH) {
             waiting = "waiting to raise a node flag behind an earlier collective's node steps";
         } else {
