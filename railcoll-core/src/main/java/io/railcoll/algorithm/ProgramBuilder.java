@@ -93,6 +93,21 @@ public final class ProgramBuilder {
     }
 
     /**
+     * Raises flag {@code flag} carrying {@code src[srcOffset..srcOffset+length)} in the flag's line (at most
+     * {@link io.railcoll.schedule.NodeBuffer#PAYLOAD_BYTES}; decision 0202).
+     */
+    public ProgramBuilder publish(int flag, Buffer src, long srcOffset, long length) {
+        ops.add(new Op.Publish(flag, src, srcOffset, length));
+        return this;
+    }
+
+    /** Awaits node-mate {@code peer}'s {@code count}-th raise of {@code flag} and copies the bytes it carried. */
+    public ProgramBuilder awaitFlag(int peer, int flag, int count, Buffer dst, long dstOffset, long length) {
+        ops.add(new Op.AwaitFlag(peer, flag, count, dst, dstOffset, length));
+        return this;
+    }
+
+    /**
      * Delivers {@code buffer[offset..offset+length)} from {@code root} to every rank through the multicast group
      * (decision 0146): every rank's program adds the same one, in the same order.
      */

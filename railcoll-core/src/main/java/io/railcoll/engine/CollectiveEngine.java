@@ -241,6 +241,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         + " bytes; programs may address " + NodeBuffer.BYTES);
             }
         }
+        if (NodeArea.PAYLOAD_BYTES < NodeBuffer.PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("a node flag carries " + NodeArea.PAYLOAD_BYTES + " bytes; programs may"
+                    + " raise " + NodeBuffer.PAYLOAD_BYTES);
+        }
         this.nodeArea = area;
         this.raisedSeen = new long[placement.localSizeOf(rank)];
         cache.useLocalRanks(placement);
@@ -1039,7 +1043,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 case CompiledProgram.NODE_READ -> MemorySegment.copy(p.nodeBuffer, prog.srcOff[i],
                         bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
                 case CompiledProgram.PUBLISH -> {
-                    if (earlierNodeSteps(p)) {
+                    // A raise that carries bytes overwrites its parity's payload area: the node-buffer gate's rule.
+                    if (earlierNodeSteps(p) || prog.payload[i] > 0 && !nodeGatePassed(p)) {
                         break ops;
                     }
                     if (prog.peerBuffers && !p.announced) {
@@ -1048,7 +1053,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         nodeArea.announce(p.heldSeq, bound[Buffer.SEND.ordinal()], bound[Buffer.RECV.ordinal()]);
                         p.announced = true;
                     }
-                    nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]), p.digest);
+                    if (prog.payload[i] > 0) {
+                        nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]), p.digest,
+                                bound[prog.srcBuf[i]], prog.srcOff[i], prog.payload[i]);
+                    } else {
+                        nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]), p.digest);
+                    }
                 }
                 case CompiledProgram.AWAIT -> {
                     int mate = prog.peer[i];
@@ -1058,6 +1068,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     sameRaiseAs(p, mate, prog.tag[i]);
                     if (raisedSeen[mate] < p.heldSeq) {
                         raisedSeen[mate] = p.heldSeq;
+                    }
+                    if (prog.payload[i] > 0) {
+                        // The awaited raise carried these bytes in the line just fetched (decision 0202); the mate
+                        // overwrites that area only past the gate, after this rank's done word for this call.
+                        nodeArea.readPayload(mate, prog.tag[i], (int) (p.heldSeq & 1), bound[prog.dstBuf[i]],
+                                prog.dstOff[i], prog.payload[i]);
                     }
                 }
                 case CompiledProgram.MULTICAST -> {
@@ -1234,7 +1250,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             nodeWaitRank = prog.peer[i];
             nodeWaitWord = prog.tag[i];
             nodeWaitValue = flagValue(p.heldSeq, prog.length[i]);
-        } else if (prog.kind[i] == CompiledProgram.NODE_WRITE && !p.nodeGateOpen && !earlierNodeSteps(p)) {
+        } else if (prog.gated(i) && !p.nodeGateOpen && !earlierNodeSteps(p)) {
             long need = flagValue(p.nodeGateSeq, 0);
             for (int r = 0, local = placement.localSizeOf(rank); r < local; r++) {
                 if (nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
@@ -1293,7 +1309,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         lastNodeLivenessNs = now;
         CompiledProgram prog = p.program;
-        boolean gate = prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE;
+        boolean gate = prog.gated(p.nextOp) && !p.nodeGateOpen;
         int local = placement.localSizeOf(rank);
         for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? local : prog.peer[p.nextOp] + 1); r++) {
             if (!nodeArea.alive(r)) {
@@ -1391,7 +1407,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 }
             }
             if (!p.opsDone() && (prog.kind[p.nextOp] == CompiledProgram.AWAIT
-                    || prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE && !p.nodeGateOpen)) {
+                    || prog.gated(p.nextOp) && !p.nodeGateOpen)) {
                 checkNodeMates(p);
             }
             if (now - (p.startNs + timeoutNs) > 0) {
@@ -1429,9 +1445,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + (shows & 0xfffff) + ")";
             missing.setLength(0);
             missing.append(nodeMate(local));
-        } else if (prog.kind[p.nextOp] == CompiledProgram.NODE_WRITE) {
-            waiting = "waiting to write node-buffer half " + (p.heldSeq & 1) + " until every node-mate finished call #"
-                    + p.nodeGateSeq + " (the last that used that half), or behind an earlier collective's node steps";
+        } else if (prog.gated(p.nextOp)) {
+            waiting = "waiting to write node-buffer half " + (p.heldSeq & 1) + (prog.kind[p.nextOp]
+                    == CompiledProgram.PUBLISH ? " (a node flag's payload area of that parity)" : "")
+                    + " until every node-mate finished call #" + p.nodeGateSeq + " (the last that used that half),"
+                    + " or behind an earlier collective's node steps";
         } else if (prog.kind[p.nextOp] == CompiledProgram.PUBLISH) {
             waiting = "waiting to raise a node flag behind an earlier collective's node steps";
         } else {

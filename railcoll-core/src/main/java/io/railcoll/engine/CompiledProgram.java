@@ -46,10 +46,18 @@ final class CompiledProgram {
     final long[] length;
     /** For RECV ops, the slot they wait on. */
     final int[] slot;
+    /**
+     * For PUBLISH and AWAIT, the bytes the raise carries in its flag's line (decision 0202), 0 when none: a PUBLISH
+     * copies them from srcBuf/srcOff, an AWAIT into dstBuf/dstOff.
+     */
+    final long[] payload;
 
     /** True when some op is a node step: the call needs the node region. */
     final boolean nodeSteps;
-    /** True when some op writes or reads the node buffer: see {@code CollectiveEngine}'s node-buffer rule. */
+    /**
+     * True when some op writes or reads the node buffer, or a flag's payload (the payload areas go by the call's
+     * parity as the buffer's halves, and the same gate protects them): see {@code CollectiveEngine}'s node-buffer rule.
+     */
     final boolean nodeBuffer;
     /**
      * True when the call announces its buffers (decision 0143): some op reads or writes a node-mate's buffers, or the
@@ -99,6 +107,7 @@ final class CompiledProgram {
         dstOff = new long[n];
         length = new long[n];
         slot = new int[n];
+        payload = new long[n];
         int recvs = 0;
         for (Op op : ops) {
             if (op instanceof Op.Recv) {
@@ -184,6 +193,10 @@ final class CompiledProgram {
                     kind[i] = PUBLISH;
                     tag[i] = f.flag();
                     length[i] = ++raised[f.flag()];
+                    srcBuf[i] = (byte) f.src().ordinal();
+                    srcOff[i] = f.srcOffset();
+                    payload[i] = f.length();
+                    bufferOps += f.length() > 0 ? 1 : 0;
                     nodeOps++;
                 }
                 case Op.AwaitFlag a -> {
@@ -191,6 +204,10 @@ final class CompiledProgram {
                     peer[i] = localRankOf == null ? a.peer() : localRankOf.applyAsInt(a.peer());
                     tag[i] = a.flag();
                     length[i] = a.count();
+                    dstBuf[i] = (byte) a.dst().ordinal();
+                    dstOff[i] = a.dstOffset();
+                    payload[i] = a.length();
+                    bufferOps += a.length() > 0 ? 1 : 0;
                     nodeOps++;
                 }
                 case Op.Multicast m -> {
@@ -253,6 +270,14 @@ final class CompiledProgram {
         lastMulticast = lastCast;
         peerBuffers = peerOps > 0 || peerAccessUser;
         this.reduceGranule = reduceGranule;
+    }
+
+    /**
+     * Whether op {@code i} overwrites what node-mates may still read of the call two before (a NODE_WRITE, or a
+     * PUBLISH that carries bytes): it waits at the node-buffer gate (decisions 0186, 0202).
+     */
+    boolean gated(int i) {
+        return kind[i] == NODE_WRITE || kind[i] == PUBLISH && payload[i] > 0;
     }
 
     /** A node-mate's buffer as the node area names it: only SEND and RECV are announced. */

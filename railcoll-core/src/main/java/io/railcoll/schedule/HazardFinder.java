@@ -73,10 +73,14 @@ final class HazardFinder {
                     case Op.NodeRead w -> add(recv, temp, w.dst(), w.dstOffset(), w.length(), true, i, r, i, r, i,
                             () -> "op " + at + " (NodeRead of the node buffer into " + w.dst() + "[" + w.dstOffset() + ","
                                     + (w.dstOffset() + w.length()) + "))");
-                    case Op.Publish f -> {
-                    }
-                    case Op.AwaitFlag a -> {
-                    }
+                    // A raise reads the bytes it carries, and an await writes them, at its own op (decision 0202).
+                    case Op.Publish f -> add(recv, temp, f.src(), f.srcOffset(), f.length(), false, i, r, i, r, i,
+                            () -> "op " + at + " (Publish of flag " + f.flag() + " carrying " + f.src() + "["
+                                    + f.srcOffset() + "," + (f.srcOffset() + f.length()) + "))");
+                    case Op.AwaitFlag a -> add(recv, temp, a.dst(), a.dstOffset(), a.length(), true, i, r, i, r, i,
+                            () -> "op " + at + " (AwaitFlag of rank " + a.peer() + "'s flag " + a.flag() + " reading its"
+                                    + " payload into " + a.dst() + "[" + a.dstOffset() + "," + (a.dstOffset()
+                                    + a.length()) + "))");
                     // Reads (root) or writes (others) its range only while it is the op being run.
                     case Op.Multicast m -> add(recv, temp, m.buffer(), m.offset(), m.length(), m.root() != r, i, r, i,
                             r, i, () -> "op " + at + " (Multicast from rank " + m.root() + " of " + m.buffer() + "["

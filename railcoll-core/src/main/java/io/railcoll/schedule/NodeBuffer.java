@@ -16,6 +16,13 @@ public final class NodeBuffer {
     /** Raises of one flag in one call a program may await (the engine keeps the count in 20 bits). */
     public static final int MAX_COUNT = (1 << 20) - 1;
 
+    /**
+     * Bytes a {@link Op.Publish} may carry in its flag's own cache line (decision 0202): two areas of this size, one per
+     * parity of the call's sequence number as the buffer's halves, fill the 48 bytes the flag value and the raising
+     * call's digest leave of the 64-byte line.
+     */
+    public static final int PAYLOAD_BYTES = 24;
+
     private NodeBuffer() {
     }
 
@@ -23,6 +30,13 @@ public final class NodeBuffer {
         if (offset < 0 || length < 0 || offset > BYTES - length) {
             throw new IllegalArgumentException("node buffer range [" + offset + ", " + offset + " + " + length
                     + ") outside [0, " + BYTES + ")");
+        }
+    }
+
+    static void checkPayload(long length) {
+        if (length > PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("a node flag carries at most " + PAYLOAD_BYTES + " bytes, not " + length
+                    + " (larger blocks go through the node buffer)");
         }
     }
 

@@ -17,6 +17,8 @@ package io.railcoll.schedule;
  *   <li>{@link Publish}: raises one of this rank's node flags by one (release), waking node-mates that sleep.</li>
  *   <li>{@link AwaitFlag}: blocks until a node-mate's flag has been raised {@code count} times in this call.</li>
  * </ul>
+ * A Publish may carry up to {@link NodeBuffer#PAYLOAD_BYTES} bytes in the flag's own line, and the AwaitFlag of that
+ * raise may read them: a small message then costs a node-mate one cache miss, not two (decision 0202).
  * Multicast (decision 0146) sends one stream to every rank through the transport's multicast group:
  * <ul>
  *   <li>{@link Multicast}: on {@code root}, sends {@code buffer[offset..offset+length)} to every other rank; on every
@@ -116,22 +118,68 @@ public sealed interface Op {
 
     /**
      * Raises this rank's node flag {@code flag} by one: everything this rank did before (its node-buffer writes and
-     * reads) is visible to a node-mate whose {@link AwaitFlag} sees the raise.
+     * reads) is visible to a node-mate whose {@link AwaitFlag} sees the raise. With {@code length > 0} the raise
+     * carries {@code src[srcOffset..srcOffset+length)} (at most {@link NodeBuffer#PAYLOAD_BYTES}) in the flag's own
+     * cache line, written before the raise's release (decision 0202): a node-mate's AwaitFlag of this raise reads it
+     * with the flag, one line instead of a flag and a node-buffer slot. One raise per flag per call may carry bytes.
      */
-    record Publish(int flag) implements Op {
+    record Publish(int flag, Buffer src, long srcOffset, long length) implements Op {
         public Publish {
             NodeBuffer.checkFlag(flag);
+            checkRange(srcOffset, length);
+            NodeBuffer.checkPayload(length);
+            if (length == 0) {
+                src = Buffer.SEND;
+                srcOffset = 0;
+            }
+        }
+
+        /** A raise that carries no bytes. */
+        public Publish(int flag) {
+            this(flag, Buffer.SEND, 0, 0);
+        }
+
+        /** As a payload-less raise was always written (program digests stay what they were). */
+        @Override
+        public String toString() {
+            return length == 0 ? "Publish[flag=" + flag + "]" : "Publish[flag=" + flag + ", src=" + src
+                    + ", srcOffset=" + srcOffset + ", length=" + length + "]";
         }
     }
 
-    /** Waits until node-mate {@code peer} has raised its flag {@code flag} {@code count} times in this call. */
-    record AwaitFlag(int peer, int flag, int count) implements Op {
+    /**
+     * Waits until node-mate {@code peer} has raised its flag {@code flag} {@code count} times in this call. With
+     * {@code length > 0} it then copies the bytes that raise carried (the {@code count}-th must be the one with a
+     * payload of exactly {@code length} bytes) into {@code dst[dstOffset..]} (decision 0202).
+     */
+    record AwaitFlag(int peer, int flag, int count, Buffer dst, long dstOffset, long length) implements Op {
         public AwaitFlag {
             NodeBuffer.checkFlag(flag);
             if (peer < 0 || count < 1) {
                 throw new IllegalArgumentException("an AwaitFlag needs a rank >= 0 and a count >= 1: " + peer + ", "
                         + count);
             }
+            checkRange(dstOffset, length);
+            NodeBuffer.checkPayload(length);
+            if (length == 0) {
+                dst = Buffer.RECV;
+                dstOffset = 0;
+            } else if (dst == Buffer.SEND) {
+                throw new IllegalArgumentException("a schedule never writes the SEND buffer");
+            }
+        }
+
+        /** A wait that reads no bytes. */
+        public AwaitFlag(int peer, int flag, int count) {
+            this(peer, flag, count, Buffer.RECV, 0, 0);
+        }
+
+        /** As a payload-less wait was always written (program digests stay what they were). */
+        @Override
+        public String toString() {
+            return length == 0 ? "AwaitFlag[peer=" + peer + ", flag=" + flag + ", count=" + count + "]"
+                    : "AwaitFlag[peer=" + peer + ", flag=" + flag + ", count=" + count + ", dst=" + dst
+                    + ", dstOffset=" + dstOffset + ", length=" + length + "]";
         }
     }
 

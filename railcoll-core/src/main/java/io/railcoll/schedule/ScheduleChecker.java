@@ -29,7 +29,10 @@ import java.util.function.IntFunction;
  *   <li>node steps (decision 0101): an AwaitFlag names a node-mate and a raise its Publishes make; the node
  *       buffer is one per node, shared by its ranks; no two accesses to the same bytes of it, one a write, that no
  *       Publish/AwaitFlag (or message) chain orders ({@link Rule#NODE_RACE}: a read before the write it needs is
- *       published, or a write over bytes a node-mate may still be reading);</li>
+ *       published, or a write over bytes a node-mate may still be reading); a Publish that carries bytes in its
+ *       flag's line does so at most once per flag and call ({@link Rule#NODE_RACE}), and an AwaitFlag that reads
+ *       them names that raise and its length ({@link Rule#MATCHING}); the bytes are taken when the raise runs and
+ *       land at the await, so the result check covers them (decision 0202);</li>
  *   <li>single-copy steps (decision 0143): a PeerRead or PeerWrite reaches a node-mate of its node, within that
  *       rank's buffer; it comes after one of the owner's Publishes (the engine announces the buffers' addresses just
  *       before it), before the owner's last op, and is ordered with every access of the owner to the same bytes
@@ -271,11 +274,20 @@ public final class ScheduleChecker {
                         checkRange(shape, program, r, i, "NodeRead destination", w.dst(), w.dstOffset(), w.length(), c);
                     }
                     case Op.Publish f -> {
+                        if (f.length() > 0) {
+                            checkRange(shape, program, r, i, "Publish payload source", f.src(), f.srcOffset(),
+                                    f.length(), c);
+                        }
                     }
                     case Op.AwaitFlag a -> {
                         if (a.peer() >= n || a.peer() == r || !shape.placement().sameNode(r, a.peer())) {
                             c.add(Rule.STRUCTURE, r, i, "awaits a node flag of rank " + a.peer()
                                     + ", which is not another rank of its node");
+                        }
+                        if (a.length() > 0) {
+                            checkWritable(r, i, a.dst(), c);
+                            checkRange(shape, program, r, i, "AwaitFlag payload destination", a.dst(), a.dstOffset(),
+                                    a.length(), c);
                         }
                     }
                     case Op.Multicast m -> {
@@ -390,15 +402,26 @@ public final class ScheduleChecker {
         return c.count == before ? matching : null;
     }
 
-    /** Links every AwaitFlag to the Publish it waits for: its peer's count-th raise of that flag. */
+    /**
+     * Links every AwaitFlag to the Publish it waits for: its peer's count-th raise of that flag. A flag carries bytes
+     * in at most one raise per call (a second would overwrite what node-mates may still read: {@link Rule#NODE_RACE}),
+     * and an await that reads bytes names the raise that carried them, with their length (decision 0202): it then
+     * reads exactly what the writer published in this call, and only once the raise is seen.
+     */
     private static void matchAwaits(List<RankProgram> programs, SymbolicExecution.Matching matching, Collector c) {
         Map<Long, Integer> raises = new HashMap<>();
         for (int r = 0; r < programs.size(); r++) {
             int[] raised = new int[NodeBuffer.FLAGS];
+            int[] carried = new int[NodeBuffer.FLAGS];
             List<Op> ops = programs.get(r).ops();
             for (int i = 0; i < ops.size(); i++) {
                 if (ops.get(i) instanceof Op.Publish f) {
                     raises.put(raiseKey(r, f.flag(), ++raised[f.flag()]), i);
+                    if (f.length() > 0 && carried[f.flag()]++ > 0) {
+                        c.add(Rule.NODE_RACE, r, i, "raises node flag " + f.flag() + " with a payload a second time in"
+                                + " the call: it would overwrite bytes node-mates may still read (one payload per flag"
+                                + " per call)");
+                    }
                 }
             }
         }
@@ -412,6 +435,12 @@ public final class ScheduleChecker {
                                 + a.flag() + ", which that rank never makes");
                     } else {
                         matching.linkAwait(r, i, a.peer(), publish);
+                        long carried = ((Op.Publish) programs.get(a.peer()).ops().get(publish)).length();
+                        if (a.length() > 0 && carried != a.length()) {
+                            c.add(Rule.MATCHING, r, i, "reads " + a.length() + " payload bytes of raise " + a.count()
+                                    + " of rank " + a.peer() + "'s node flag " + a.flag() + ", which carries "
+                                    + carried + ": an await reads the payload of the raise that carried it");
+                        }
                     }
                 }
             }

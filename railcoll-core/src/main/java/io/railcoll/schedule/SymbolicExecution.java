@@ -99,9 +99,24 @@ final class SymbolicExecution {
                     } else if (op instanceof Op.Copy c) {
                         List<SymbolicBuffer.Piece> data = readDefined(r, i, c.src(), c.srcOffset(), c.length());
                         buffer(r, c.dst()).write(c.dstOffset(), data);
-                    } else if (op instanceof Op.AwaitFlag) {
+                    } else if (op instanceof Op.Publish f) {
+                        if (f.length() > 0) {
+                            // Taken when raised, as a put's data when issued: the bytes the flag's line carries.
+                            putData.get(r).set(i, readDefined(r, i, f.src(), f.srcOffset(), f.length()));
+                        }
+                    } else if (op instanceof Op.AwaitFlag a) {
                         if (next[matching.peerRank(r, i)] <= matching.peerOp(r, i)) {
                             break;
+                        }
+                        if (a.length() > 0) {
+                            List<SymbolicBuffer.Piece> data = putData.get(matching.peerRank(r, i))
+                                    .get(matching.peerOp(r, i));
+                            if (data == null) {
+                                sink.add(ScheduleChecker.Rule.UNINITIALIZED_READ, r, i, "reads a payload that rank "
+                                        + a.peer() + "'s awaited raise does not carry");
+                            } else {
+                                buffer(r, a.dst()).write(a.dstOffset(), data);
+                            }
                         }
                     } else if (op instanceof Op.NodeWrite w) {
                         List<SymbolicBuffer.Piece> data = readDefined(r, i, w.src(), w.srcOffset(), w.length());

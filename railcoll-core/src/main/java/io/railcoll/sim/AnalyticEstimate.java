@@ -128,7 +128,8 @@ public final class AnalyticEstimate {
                     total += ns;
                     cpu += ns;
                 }
-                // A node flag crosses the node as a cache line: one shared-memory startup.
+                // A node flag crosses the node as a cache line: one shared-memory startup, with the bytes a raise
+                // carries in that line included (decision 0202).
                 case Op.AwaitFlag x -> total += shm.messageNs(0);
                 // Every rank waits out one delivery (the root sends it, the others receive it).
                 case Op.Multicast x -> total += MulticastTime.ns(x.length(), p.size(), model);

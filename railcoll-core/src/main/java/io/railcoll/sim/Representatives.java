@@ -116,13 +116,14 @@ final class Representatives {
                 // Node steps stay within a node: the same op with the same local peer.
                 case Op.NodeWrite x -> b.get(i) instanceof Op.NodeWrite y && y.length() == x.length();
                 case Op.NodeRead x -> b.get(i) instanceof Op.NodeRead y && y.length() == x.length();
-                case Op.Publish x -> b.get(i).equals(x);
+                case Op.Publish x -> b.get(i) instanceof Op.Publish y && y.flag() == x.flag()
+                        && y.length() == x.length();
                 case Op.PeerRead x -> b.get(i) instanceof Op.PeerRead y && y.length() == x.length()
                         && y.peer() == (x.peer() + shift) % size;
                 case Op.PeerWrite x -> b.get(i) instanceof Op.PeerWrite y && y.length() == x.length()
                         && y.peer() == (x.peer() + shift) % size;
                 case Op.AwaitFlag x -> b.get(i) instanceof Op.AwaitFlag y && y.flag() == x.flag()
-                        && y.count() == x.count() && y.peer() == (x.peer() + shift) % size;
+                        && y.count() == x.count() && y.peer() == (x.peer() + shift) % size && y.length() == x.length();
                 // One root for the whole group: a node shift does not map its sender onto another node's.
                 case Op.Multicast x -> false;
             };

@@ -32,7 +32,9 @@ import java.util.Arrays;
  *   <li><b>PeerRead, PeerWrite</b>: one copy of m bytes straight between two ranks' buffers, priced as a Copy
  *       plus one shared-memory startup (the system call), with no node-buffer round trip (decision 0143);</li>
  *   <li><b>Publish</b>: free; <b>AwaitFlag</b>: done one shared-memory startup ({@code alpha} of the
- *       shared-memory class, a cache line crossing the node) after the matching Publish ran.</li>
+ *       shared-memory class, a cache line crossing the node) after the matching Publish ran. A raise that carries
+ *       bytes in the flag's line, and the await that reads them, cost the same: the bytes cross in the flag's own
+ *       line (decision 0202), with no node-buffer copy.</li>
  *   <li><b>Multicast</b>: the root's takes {@link MulticastTime#ns} (paper 003's model); every other rank's is
  *       done when the root's is (decision 0146).</li>
  * </ol>

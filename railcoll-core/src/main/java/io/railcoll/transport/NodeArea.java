@@ -34,6 +34,24 @@ public interface NodeArea {
     void raise(int flag, long value, long call);
 
     /**
+     * As {@link #raise(int, long, long)}, carrying {@code src[srcOffset..srcOffset+length)} (at most
+     * {@link #PAYLOAD_BYTES}) in the flag's own cache line (decision 0202): the bytes go into the area of the raising
+     * call's parity ({@code value >>> 20 & 1}) before the flag's release store, so a node-mate that saw the raise
+     * reads them ({@link #readPayload}) from the line it has just fetched. The caller sees to it that no node-mate
+     * still reads that area for the call two before (the engine's node-buffer gate, as for the buffer's halves).
+     */
+    void raise(int flag, long value, long call, MemorySegment src, long srcOffset, long length);
+
+    /**
+     * Copies {@code length} bytes that local rank {@code localRank} carried in its raise of {@code flag} in a call of
+     * parity {@code parity} into {@code dst[dstOffset..]}. Read after the flag itself (acquire) shows that raise.
+     */
+    void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length);
+
+    /** Bytes a raise may carry in its flag's line ({@code schedule.NodeBuffer.PAYLOAD_BYTES}, decision 0202). */
+    int PAYLOAD_BYTES = 24;
+
+    /**
      * The digest that local rank {@code localRank} raised its word {@code flag} with in call {@code seq}, or -1 where
      * the line no longer shows that call (the node-mate raised the word again in a later call). Read after the flag
      * itself (acquire), so a raise seen there is seen here too.

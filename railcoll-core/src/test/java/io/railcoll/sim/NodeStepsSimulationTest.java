@@ -37,6 +37,26 @@ class NodeStepsSimulationTest {
                 1e-9);
     }
 
+    /**
+     * A block in the flag's line (decision 0202) costs its flag crossing and nothing more: a 1x4 broadcast of 24 bytes
+     * is one crossing, while 25 bytes go through the node buffer, a crossing plus the root's write and a reader's read.
+     */
+    @Test
+    void aBlockInTheFlagsLineCostsOneCrossingAndNoCopy() {
+        Algorithm broadcast = CATALOG.byId("broadcast.shm");
+        double inLine = Simulator.predict(broadcast, new Shape(Collective.BROADCAST, Placement.parse("1x4"), 2, 24, 1),
+                MODEL).timeNs();
+        assertEquals(ALPHA_SHM, inLine, 1e-9);
+        double slot = Simulator.predict(broadcast, new Shape(Collective.BROADCAST, Placement.parse("1x4"), 2, 25, 1),
+                MODEL).timeNs();
+        assertEquals(ALPHA_SHM + 2 * 25 * COPY_NS_PER_BYTE, slot, 1e-9);
+        // An all-gather's ranks each await three node-mates' lines: one crossing deep, the own block's copy (after the
+        // raise) hidden behind it.
+        double allgather = Simulator.predict(CATALOG.byId("allgather.shm"), new Shape(Collective.ALLGATHER,
+                Placement.parse("1x4"), 2, 8, 0), MODEL).timeNs();
+        assertEquals(ALPHA_SHM, allgather, 1e-9);
+    }
+
     /** Readers copy chunk j while the root writes chunk j+1: less than a write of the message plus a read of it. */
     @Test
     void aPipelinedBroadcastOverlapsTheRootsWritesWithTheReadersReads() {

@@ -6,6 +6,7 @@ import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.LinkTally;
+import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
@@ -20,7 +21,9 @@ import java.util.Optional;
  * and N-1 reads of b per rank, one flag crossing. Blocks too large for the node buffer go through it in chunks
  * ({@link NodeBlockSlots}): a rank raises {@link #DRAINED} after it read a chunk of every node-mate, and rewrites a
  * slot only after every node-mate's raise for the chunk there before. A 0-byte all-gather is still one raise and
- * N-1 awaits per rank (a node-mate running another call fails with a mismatch rather than at its deadline). Nodes =
+ * N-1 awaits per rank (a node-mate running another call fails with a mismatch rather than at its deadline). Blocks of
+ * at most {@link NodeBuffer#PAYLOAD_BYTES} ride in the raise itself, in the flag's cache line, and each await reads
+ * them from there: one line per node-mate instead of a flag and a slot (decision 0202). Nodes =
  * 1, at least 2 ranks; only where the node region is enabled. Stateless.
  */
 public final class NodeAllgather extends AlgorithmBase implements NodeRegionUser {
@@ -50,6 +53,15 @@ public final class NodeAllgather extends AlgorithmBase implements NodeRegionUser
             p.publish(WRITTEN);
             for (int d = 1; d < n; d++) {
                 p.awaitFlag((rank + d) % n, WRITTEN, 1);
+            }
+            return p.build();
+        }
+        if (b <= NodeBuffer.PAYLOAD_BYTES) {
+            // The block rides in the flag's own line: one cache miss per node-mate, no slot (decision 0202).
+            p.publish(WRITTEN, Buffer.SEND, 0, b).copy(Buffer.SEND, 0, Buffer.RECV, rank * b, b);
+            for (int d = 1; d < n; d++) {
+                int q = (rank + d) % n;
+                p.awaitFlag(q, WRITTEN, 1, Buffer.RECV, q * b, b);
             }
             return p.build();
         }

@@ -148,7 +148,8 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
     /**
      * The small form: every node-mate's slot is read as soon as it is raised, and the whole vector combined,
      * {@code c0 op (c1 op (...))}, on every rank. Slots are {@code b} rounded up to whole lines apart; rank L-1's
-     * vector lands straight in RECV, the others' in TEMP, this rank's own is taken from SEND.
+     * vector lands straight in RECV, the others' in TEMP, this rank's own is taken from SEND. A vector of at most
+     * {@link NodeBuffer#PAYLOAD_BYTES} rides in the flag's own line instead of a slot (decision 0202).
      */
     private static void readAll(ProgramBuilder p, int l, int rank, long bytes) {
         if (bytes == 0) {
@@ -159,15 +160,22 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
             return;
         }
         long stride = (bytes + LINE - 1) / LINE * LINE;
-        p.nodeWrite(Buffer.SEND, 0, rank * stride, bytes).publish(WRITTEN);
+        // A vector of at most PAYLOAD_BYTES rides in the raise, in the flag's own line (decision 0202).
+        boolean inline = bytes <= NodeBuffer.PAYLOAD_BYTES;
+        if (inline) {
+            p.publish(WRITTEN, Buffer.SEND, 0, bytes);
+        } else {
+            p.nodeWrite(Buffer.SEND, 0, rank * stride, bytes).publish(WRITTEN);
+        }
         long temp = p.allocateTemp((l - 1) * bytes);
         for (int q = 0; q < l; q++) {
             if (q != rank) {
-                p.awaitFlag(q, WRITTEN, 1);
-                if (q == l - 1) {
-                    p.nodeRead(q * stride, Buffer.RECV, 0, bytes);
+                Buffer dst = q == l - 1 ? Buffer.RECV : Buffer.TEMP;
+                long at = q == l - 1 ? 0 : temp + q * bytes;
+                if (inline) {
+                    p.awaitFlag(q, WRITTEN, 1, dst, at, bytes);
                 } else {
-                    p.nodeRead(q * stride, Buffer.TEMP, temp + q * bytes, bytes);
+                    p.awaitFlag(q, WRITTEN, 1).nodeRead(q * stride, dst, at, bytes);
                 }
             }
         }

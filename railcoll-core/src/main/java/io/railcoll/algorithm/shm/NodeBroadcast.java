@@ -23,7 +23,9 @@ import java.util.Optional;
  * the buffer streams through it. The engine gives consecutive calls the node buffer's two halves in turn, so a
  * root's next broadcast waits only for the readers of the one before the previous (decision 0186). Any root;
  * nodes = 1; only where the node region is enabled. Where single copy is agreed, selection sends 64 KiB and up on
- * nodes of 2-3 ranks to {@code broadcast.shm-single-copy} (decision 0182). Stateless.
+ * nodes of 2-3 ranks to {@code broadcast.shm-single-copy} (decision 0182). A message of at most
+ * {@link NodeBuffer#PAYLOAD_BYTES} rides in the root's raise itself, in the flag's cache line (decision 0202).
+ * Stateless.
  */
 public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser {
     public static final String ID = "broadcast.shm";
@@ -70,6 +72,15 @@ public final class NodeBroadcast extends AlgorithmBase implements NodeRegionUser
         int slots = (int) (NodeBuffer.BYTES / chunk);
         int root = shape.root();
         ProgramBuilder p = new ProgramBuilder(rank);
+        if (bytes > 0 && bytes <= NodeBuffer.PAYLOAD_BYTES) {
+            // The message rides in the root's raise, in the flag's own line: one cache miss per reader (decision 0202).
+            if (rank == root) {
+                p.publish(WRITTEN, Buffer.RECV, 0, bytes);
+            } else {
+                p.awaitFlag(root, WRITTEN, 1, Buffer.RECV, 0, bytes);
+            }
+            return p.build();
+        }
         for (int j = 0; j < chunks; j++) {
             long offset = j * chunk;
             long length = Math.min(chunk, bytes - offset);

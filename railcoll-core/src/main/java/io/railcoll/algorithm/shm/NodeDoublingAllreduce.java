@@ -28,8 +28,9 @@ import java.util.Optional;
  * operands in the same order, so every rank gets the same bits. The bracketing is a balanced tree, not
  * {@code allreduce.shm}'s fold from the right, so the two may differ in the last bits of a floating-point sum (neither is
  * the deterministic option's order). Slots: one per rank and round, {@code b} rounded up to whole 128-byte lines
- * apart, so a vector must fit {@code (log2 P + 2) L} slots in the node buffer. Nodes = 1, at least two ranks.
- * Stateless.
+ * apart, so a vector must fit {@code (log2 P + 2) L} slots in the node buffer. Vectors of 1..24 bytes on up to 16
+ * ranks skip the slots: each round's partial result rides in the raise of a flag of its own, in the flag's cache line,
+ * one line per round instead of two (decision 0202). Nodes = 1, at least two ranks. Stateless.
  */
 public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRegionUser {
     public static final String ID = "allreduce.shm-doubling";
@@ -71,6 +72,9 @@ public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRe
         long bytes = shape.blockBytes();
         Slots slots = new Slots(slotBytes(shape), l);
         ProgramBuilder p = new ProgramBuilder(rank);
+        if (inFlagLines(shape)) {
+            return inFlagLines(p, rank, rounds, extra, bytes);
+        }
         if (rank < 2 * extra && rank % 2 == 0) {
             // Folded into rank + 1, which stands for both and hands the result back at the end.
             write(p, Buffer.SEND, 0, slots.at(0, rank), bytes).publish(WRITTEN);
@@ -105,6 +109,54 @@ public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRe
         }
         if (rank < 2 * extra) {
             write(p, Buffer.RECV, 0, slots.at(rounds + 1, rank), bytes).publish(WRITTEN);
+        }
+        return p.build();
+    }
+
+    /**
+     * Whether every partial result rides in a raise (decision 0202): a vector of 1..{@link NodeBuffer#PAYLOAD_BYTES}
+     * bytes, and a flag for each raise a rank makes (one payload per flag per call): log2 P rounds, plus the hand-back
+     * where L is not a power of two, at most {@link NodeBuffer#FLAGS} (L up to 16).
+     */
+    private static boolean inFlagLines(Shape shape) {
+        int l = shape.size();
+        int raises = rounds(l) + (l == Integer.highestOneBit(l) ? 0 : 1);
+        return shape.blockBytes() > 0 && shape.blockBytes() <= NodeBuffer.PAYLOAD_BYTES && raises <= NodeBuffer.FLAGS;
+    }
+
+    /**
+     * The rounds with the partial results in the flags' lines: a rank's round s raises its flag s carrying its partial
+     * result, and its partner's await of that raise reads it; no slot, one line per round. A folded pair's even rank
+     * raises flag 0 with its vector, and its odd partner hands the result back in flag {@code rounds}.
+     */
+    private static RankProgram inFlagLines(ProgramBuilder p, int rank, int rounds, int extra, long bytes) {
+        if (rank < 2 * extra && rank % 2 == 0) {
+            p.publish(0, Buffer.SEND, 0, bytes).awaitFlag(rank + 1, rounds, 1, Buffer.RECV, 0, bytes);
+            return p.build();
+        }
+        long temp = p.allocateTemp(bytes);
+        Partial acc = new Partial(Buffer.RECV, 0);
+        p.copy(Buffer.SEND, 0, Buffer.RECV, 0, bytes);
+        if (rank < 2 * extra) {
+            p.awaitFlag(rank - 1, 0, 1, Buffer.TEMP, temp, bytes).reduce(Buffer.TEMP, temp, Buffer.RECV, 0, bytes);
+        }
+        int v = rank < 2 * extra ? rank / 2 : rank - extra;
+        for (int s = 0; s < rounds; s++) {
+            int partner = real(v ^ 1 << s, extra);
+            Partial other = acc.buffer == Buffer.RECV ? new Partial(Buffer.TEMP, temp) : new Partial(Buffer.RECV, 0);
+            p.publish(s, acc.buffer, acc.offset, bytes).awaitFlag(partner, s, 1, other.buffer, other.offset, bytes);
+            if (partner < rank) {
+                p.reduce(other.buffer, other.offset, acc.buffer, acc.offset, bytes);
+            } else {
+                p.reduce(acc.buffer, acc.offset, other.buffer, other.offset, bytes);
+                acc = other;
+            }
+        }
+        if (acc.buffer != Buffer.RECV) {
+            p.copy(acc.buffer, acc.offset, Buffer.RECV, 0, bytes);
+        }
+        if (rank < 2 * extra) {
+            p.publish(rounds, Buffer.RECV, 0, bytes);
         }
         return p.build();
     }

@@ -6,6 +6,7 @@ import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.LinkTally;
+import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * waits for that raise and copies the block out. Blocks too large for the node buffer go through it in chunks
  * ({@link NodeBlockSlots}): a non-root rewrites a slot only after the root raised {@link #DRAINED} for the chunk
  * there before, so the buffer streams. A 0-byte gather is still one raise per non-root, awaited by the root: a
- * node-mate that runs another call meets this one's digest there and fails with a mismatch. Any root; nodes = 1, at
+ * node-mate that runs another call meets this one's digest there and fails with a mismatch. Blocks of at most
+ * {@link NodeBuffer#PAYLOAD_BYTES} ride in the raise itself, in the flag's cache line (decision 0202). Any root; nodes = 1, at
  * least 2 ranks; only where the node region is enabled. Stateless.
  */
 public final class NodeGather extends AlgorithmBase implements NodeRegionUser {
@@ -54,6 +56,19 @@ public final class NodeGather extends AlgorithmBase implements NodeRegionUser {
                 }
             } else {
                 p.publish(WRITTEN);
+            }
+            return p.build();
+        }
+        if (b <= NodeBuffer.PAYLOAD_BYTES) {
+            // The block rides in the flag's own line: one cache miss per non-root at the root (decision 0202).
+            if (rank == root) {
+                p.copy(Buffer.SEND, 0, Buffer.RECV, root * b, b);
+                for (int d = 1; d < n; d++) {
+                    int q = (root + d) % n;
+                    p.awaitFlag(q, WRITTEN, 1, Buffer.RECV, q * b, b);
+                }
+            } else {
+                p.publish(WRITTEN, Buffer.SEND, 0, b);
             }
             return p.build();
         }

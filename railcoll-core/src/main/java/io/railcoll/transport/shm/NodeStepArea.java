@@ -51,6 +51,11 @@ final class NodeStepArea implements NodeArea {
      * the raise reads it from the line it already fetched (decision 0200).
      */
     private static final long RAISED_CALL = 8;
+    /**
+     * Offset in a flag's line of the bytes a raise carries (decision 0202): two areas of {@link NodeArea#PAYLOAD_BYTES},
+     * one per parity of the raising call's sequence number, so a call writes only the area the call two before used.
+     */
+    private static final long PAYLOAD = 16;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -85,7 +90,20 @@ final class NodeStepArea implements NodeArea {
      */
     @Override
     public void raise(int flag, long value, long call) {
+        raise(flag, value, call, null, 0, 0);
+    }
+
+    @Override
+    public void raise(int flag, long value, long call, MemorySegment src, long srcOffset, long length) {
         long word = layout.stepWord(me, flag);
+        if (length > 0) {
+            if (length > PAYLOAD_BYTES) {
+                throw new IllegalArgumentException("a node flag carries at most " + PAYLOAD_BYTES + " bytes, not "
+                        + length);
+            }
+            // Plain stores ahead of the flag's release store below: a reader that acquires the flag sees them.
+            MemorySegment.copy(src, srcOffset, segment, payloadOffset(word, value >>> FLAG_COUNT_BITS & 1), length);
+        }
         // The call's digest in the flag's line, before the flag's release store: one line tells a reader both.
         segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL,
                 (value >>> FLAG_COUNT_BITS & SEQ_MASK) << 24 | call & CALL_MASK);
@@ -101,6 +119,18 @@ final class NodeStepArea implements NodeArea {
                 }
             }
         }
+    }
+
+    @Override
+    public void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length) {
+        if (length < 0 || length > PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("a node flag carries at most " + PAYLOAD_BYTES + " bytes, not " + length);
+        }
+        MemorySegment.copy(segment, payloadOffset(layout.stepWord(localRank, flag), parity & 1), dst, dstOffset, length);
+    }
+
+    private static long payloadOffset(long word, long parity) {
+        return word + PAYLOAD + parity * PAYLOAD_BYTES;
     }
 
     @Override

@@ -21,7 +21,10 @@ import io.railcoll.memory.Doorbell;
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
  * stepFlagsOffset      L x 21 x 64           node-step words of local rank r: flag f at stepFlagsOffset +
  *                                              64 (21 r + f), f = 0..3, then its done word (f = 4), then
- *                                              16 call words (f = 5..20); see {@link NodeStepArea}
+ *                                              16 call words (f = 5..20); a flag's line: +0 value, +8 the raising
+ *                                              call's digest (decision 0200), +16 and +40 the bytes a raise of an
+ *                                              even and an odd call carries (24 each, decision 0202); see
+ *                                              {@link NodeStepArea}
  * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
  *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
  *                                              address, RECV bytes; see {@link NodeStepArea} (decision 0143)

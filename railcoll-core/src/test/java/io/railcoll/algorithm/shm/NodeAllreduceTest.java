@@ -122,6 +122,21 @@ class NodeAllreduceTest {
                 assertEquals(expected, reads, "1x" + n + " rank " + r);
             }
         }
+        // Up to 24 bytes on up to 16 ranks each round's partial result rides in a raise of its own flag (decision
+        // 0202): the same waits, no slot; 17 ranks would need five flags and keep the slots.
+        for (int n : new int[] {2, 3, 5, 8, 12, 16, 17}) {
+            int rounds = 31 - Integer.numberOfLeadingZeros(n);
+            int extra = n - (1 << rounds);
+            for (int r = 0; r < n; r++) {
+                List<Op> ops = DOUBLING.program(Shape.reduction(Collective.ALLREDUCE, Placement.singleNode(n), 1, 24, 0,
+                        8, true), r).ops();
+                long inLine = ops.stream().filter(o -> o instanceof Op.AwaitFlag a && a.length() == 24).count();
+                long slots = ops.stream().filter(o -> o instanceof Op.NodeRead || o instanceof Op.NodeWrite).count();
+                long expected = r < 2 * extra ? (r % 2 == 0 ? 1 : rounds + 1) : rounds;
+                assertEquals(n <= 16 ? expected : 0, inLine, "1x" + n + " rank " + r);
+                assertEquals(n <= 16, slots == 0, "1x" + n + " rank " + r + ": " + ops);
+            }
+        }
         String why = DOUBLING.unsupportedReason(Shape.reduction(Collective.ALLREDUCE, Placement.singleNode(16), 1,
                 1 << 20, 0, 8, true)).orElseThrow();
         assertTrue(why.contains("node buffer"), why);

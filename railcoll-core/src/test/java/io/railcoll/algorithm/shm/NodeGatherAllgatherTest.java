@@ -2,6 +2,7 @@ package io.railcoll.algorithm.shm;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.NodeRegionUser;
@@ -72,7 +73,15 @@ class NodeGatherAllgatherTest {
     @Test
     void smallBlocksTakeOneRaiseLargeOnesOneRaiseAndOneDrainPerChunk() {
         Placement p = Placement.singleNode(4);
-        List<Op> small = ALLGATHER.program(new Shape(Collective.ALLGATHER, p, 1, 8, 0), 1).ops();
+        // Up to PAYLOAD_BYTES the block rides in the raise and every await reads it (decision 0202): no slot.
+        List<Op> tiny = ALLGATHER.program(new Shape(Collective.ALLGATHER, p, 1, 8, 0), 1).ops();
+        assertEquals(1, count(tiny, Op.Publish.class));
+        assertEquals(3, count(tiny, Op.AwaitFlag.class));
+        assertEquals(0, count(tiny, Op.NodeWrite.class));
+        assertEquals(0, count(tiny, Op.NodeRead.class));
+        assertTrue(tiny.stream().allMatch(op -> !(op instanceof Op.AwaitFlag a) || a.length() == 8), tiny.toString());
+        List<Op> small = ALLGATHER.program(new Shape(Collective.ALLGATHER, p, 1, NodeBuffer.PAYLOAD_BYTES + 1, 0), 1)
+                .ops();
         assertEquals(1, count(small, Op.Publish.class));
         assertEquals(3, count(small, Op.AwaitFlag.class));
         assertEquals(1, count(small, Op.NodeWrite.class));
@@ -83,8 +92,10 @@ class NodeGatherAllgatherTest {
         // WRITTEN per chunk, DRAINED per chunk whose slot a later one reuses.
         assertEquals(slots.chunks() + slots.chunks() - NodeBlockSlots.DEPTH, count(large, Op.Publish.class));
         // A gather's non-root writes and raises, and only waits for the root's drains of a reused slot.
-        List<Op> nonRoot = GATHER.program(new Shape(Collective.GATHER, p, 1, 8, 2), 1).ops();
+        List<Op> nonRoot = GATHER.program(new Shape(Collective.GATHER, p, 1, 100, 2), 1).ops();
         assertEquals(List.of(Op.NodeWrite.class, Op.Publish.class), nonRoot.stream().map(Object::getClass).toList());
+        assertEquals(List.of(new Op.Publish(0, Buffer.SEND, 0, 8)),
+                GATHER.program(new Shape(Collective.GATHER, p, 1, 8, 2), 1).ops());
     }
 
     /** Zero bytes: still one crossing, so that a node-mate running another call meets this call's digest. */
