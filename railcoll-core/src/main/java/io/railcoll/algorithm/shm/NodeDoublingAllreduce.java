@@ -70,33 +70,29 @@ public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRe
         int rounds = rounds(l);
         int extra = l - (1 << rounds);
         long bytes = shape.blockBytes();
-        Slots slots = new Slots(slotBytes(shape), l);
+        Exchange exchange = inFlagLines(shape) ? new InFlagLines(bytes) : new InSlots(new Slots(slotBytes(shape), l),
+                rank, bytes);
         ProgramBuilder p = new ProgramBuilder(rank);
-        if (inFlagLines(shape)) {
-            return inFlagLines(p, rank, rounds, extra, bytes);
-        }
+        int handBack = rounds + 1;
         if (rank < 2 * extra && rank % 2 == 0) {
             // Folded into rank + 1, which stands for both and hands the result back at the end.
-            write(p, Buffer.SEND, 0, slots.at(0, rank), bytes).publish(WRITTEN);
-            p.awaitFlag(rank + 1, WRITTEN, rounds + 1);
-            read(p, slots.at(rounds + 1, rank + 1), Buffer.RECV, 0, bytes);
+            exchange.give(p, 0, new Partial(Buffer.SEND, 0));
+            exchange.take(p, handBack, rank + 1, new Partial(Buffer.RECV, 0));
             return p.build();
         }
         long temp = p.allocateTemp(bytes);
         Partial acc = new Partial(Buffer.RECV, 0);
         p.copy(Buffer.SEND, 0, Buffer.RECV, 0, bytes);
         if (rank < 2 * extra) {
-            p.awaitFlag(rank - 1, WRITTEN, 1);
-            read(p, slots.at(0, rank - 1), Buffer.TEMP, temp, bytes);
+            exchange.take(p, 0, rank - 1, new Partial(Buffer.TEMP, temp));
             p.reduce(Buffer.TEMP, temp, Buffer.RECV, 0, bytes);
         }
         int v = rank < 2 * extra ? rank / 2 : rank - extra;
         for (int s = 0; s < rounds; s++) {
             int partner = real(v ^ 1 << s, extra);
-            write(p, acc.buffer, acc.offset, slots.at(s + 1, rank), bytes).publish(WRITTEN);
-            p.awaitFlag(partner, WRITTEN, s + 1);
             Partial other = acc.buffer == Buffer.RECV ? new Partial(Buffer.TEMP, temp) : new Partial(Buffer.RECV, 0);
-            read(p, slots.at(s + 1, partner), other.buffer, other.offset, bytes);
+            exchange.give(p, s + 1, acc);
+            exchange.take(p, s + 1, partner, other);
             if (partner < rank) {
                 p.reduce(other.buffer, other.offset, acc.buffer, acc.offset, bytes);
             } else {
@@ -108,7 +104,7 @@ public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRe
             p.copy(acc.buffer, acc.offset, Buffer.RECV, 0, bytes);
         }
         if (rank < 2 * extra) {
-            write(p, Buffer.RECV, 0, slots.at(rounds + 1, rank), bytes).publish(WRITTEN);
+            exchange.give(p, handBack, new Partial(Buffer.RECV, 0));
         }
         return p.build();
     }
@@ -125,40 +121,51 @@ public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRe
     }
 
     /**
-     * The rounds with the partial results in the flags' lines: a rank's round s raises its flag s carrying its partial
-     * result, and its partner's await of that raise reads it; no slot, one line per round. A folded pair's even rank
-     * raises flag 0 with its vector, and its odd partner hands the result back in flag {@code rounds}.
+     * How a rank hands a vector to a node-mate at a stage (0: the pairs' fold, s + 1: round s, log2 P + 1: the
+     * hand-back) and takes one: the only difference between the two forms.
      */
-    private static RankProgram inFlagLines(ProgramBuilder p, int rank, int rounds, int extra, long bytes) {
-        if (rank < 2 * extra && rank % 2 == 0) {
-            p.publish(0, Buffer.SEND, 0, bytes).awaitFlag(rank + 1, rounds, 1, Buffer.RECV, 0, bytes);
-            return p.build();
+    private interface Exchange {
+        void give(ProgramBuilder p, int stage, Partial from);
+
+        void take(ProgramBuilder p, int stage, int from, Partial into);
+    }
+
+    /**
+     * Through the node buffer: a slot per rank and stage, one flag (WRITTEN) raised once per stage, so stage k's
+     * raise is the raiser's k-th (the fold's the first).
+     */
+    private record InSlots(Slots slots, int rank, long bytes) implements Exchange {
+        @Override
+        public void give(ProgramBuilder p, int stage, Partial from) {
+            write(p, from.buffer, from.offset, slots.at(stage, rank), bytes).publish(WRITTEN);
         }
-        long temp = p.allocateTemp(bytes);
-        Partial acc = new Partial(Buffer.RECV, 0);
-        p.copy(Buffer.SEND, 0, Buffer.RECV, 0, bytes);
-        if (rank < 2 * extra) {
-            p.awaitFlag(rank - 1, 0, 1, Buffer.TEMP, temp, bytes).reduce(Buffer.TEMP, temp, Buffer.RECV, 0, bytes);
+
+        @Override
+        public void take(ProgramBuilder p, int stage, int from, Partial into) {
+            p.awaitFlag(from, WRITTEN, Math.max(stage, 1));
+            read(p, slots.at(stage, from), into.buffer, into.offset, bytes);
         }
-        int v = rank < 2 * extra ? rank / 2 : rank - extra;
-        for (int s = 0; s < rounds; s++) {
-            int partner = real(v ^ 1 << s, extra);
-            Partial other = acc.buffer == Buffer.RECV ? new Partial(Buffer.TEMP, temp) : new Partial(Buffer.RECV, 0);
-            p.publish(s, acc.buffer, acc.offset, bytes).awaitFlag(partner, s, 1, other.buffer, other.offset, bytes);
-            if (partner < rank) {
-                p.reduce(other.buffer, other.offset, acc.buffer, acc.offset, bytes);
-            } else {
-                p.reduce(acc.buffer, acc.offset, other.buffer, other.offset, bytes);
-                acc = other;
-            }
+    }
+
+    /**
+     * In the flags' lines (decision 0202): a flag of its own for each raise a rank makes, carrying the vector, and its
+     * await reads it; no slot, one line per stage. The fold raises flag 0, round s flag s, the hand-back flag log2 P
+     * (the fold's raiser is an even folded rank, round 0's the others, so no rank raises a flag twice).
+     */
+    private record InFlagLines(long bytes) implements Exchange {
+        @Override
+        public void give(ProgramBuilder p, int stage, Partial from) {
+            p.publish(flagOf(stage), from.buffer, from.offset, bytes);
         }
-        if (acc.buffer != Buffer.RECV) {
-            p.copy(acc.buffer, acc.offset, Buffer.RECV, 0, bytes);
+
+        @Override
+        public void take(ProgramBuilder p, int stage, int from, Partial into) {
+            p.awaitFlag(from, flagOf(stage), 1, into.buffer, into.offset, bytes);
         }
-        if (rank < 2 * extra) {
-            p.publish(rounds, Buffer.RECV, 0, bytes);
+
+        private static int flagOf(int stage) {
+            return Math.max(stage - 1, 0);
         }
-        return p.build();
     }
 
     /** The rank that virtual rank {@code v} is: the odd rank of a folded pair, or a rank past the pairs. */
@@ -170,10 +177,10 @@ public final class NodeDoublingAllreduce extends AlgorithmBase implements NodeRe
     private record Partial(Buffer buffer, long offset) {
     }
 
-    /** Slot of {@code rank} in round {@code round} (0: the pairs' fold, last: the hand-back). */
+    /** Slot of {@code rank} in stage {@code stage} (0: the pairs' fold, last: the hand-back). */
     private record Slots(long stride, int l) {
-        long at(int round, int rank) {
-            return (round * (long) l + rank) * stride;
+        long at(int stage, int rank) {
+            return (stage * (long) l + rank) * stride;
         }
     }
 
