@@ -32,6 +32,8 @@
 #     allreduce 1 MiB and 4 MiB (auto and three multi-leader forms), Open MPI peer; again with the threaded engine;
 #     the per-op breakdown of multi-leader-rabenseifner           issue 22: 80% of the rails' limit, 1.0x Open MPI
 #     the mpi program on the testbed                               issue 23: at most 1.1x
+#   with .bundle/base (prepare with BASE_RAILCOLL=...): barrier and 1 B / 1 KiB all-gather on 1x16 on the base build and
+#   on this one, alternating, the same barrier.shm between timed calls on both (ab-*-base-N, ab-*-new-N)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:-}
