@@ -61,6 +61,11 @@ final class InfoCommand implements Callable<Integer> {
     @Option(names = "--size", description = "With --explain: block size in bytes, e.g. 4096 or 4k (default ${DEFAULT-VALUE}).", defaultValue = "4096")
     String size;
 
+    @Option(names = "--processors", paramLabel = "own|shared", description = "With --explain: whether every rank has a"
+            + " processor of its own (the tuning rules' processors= condition, decision 0196); default: as a job of"
+            + " this placement emulated on this machine would find (its ranks against this machine's processors).")
+    String processors;
+
     @Option(names = "--sizes", converter = OptionValues.Sizes.class, description = "With --simulate: block sizes (default ${DEFAULT-VALUE}).", defaultValue = "1,4,16,64,256,1k,4k,16k,64k,256k,1m")
     String sizes;
 
@@ -152,9 +157,35 @@ final class InfoCommand implements Callable<Integer> {
             selector.enableTransport(io.railcoll.schedule.NodeRegionUser.TRANSPORT); // RAILCOLL_SHM
         }
         long bytes = BenchCommand.parseSizes(size).getFirst();
-        Shape shape = new Shape(c, Placement.parse(placement), rails, bytes, c.hasRoot() ? root : 0, groups);
+        Placement p = Placement.parse(placement);
+        boolean own = everyRankHasAProcessor(processors, p, io.railcoll.memory.NodeCpus.count());
+        selector.everyRankHasAProcessor(own);
+        Shape shape = new Shape(c, p, rails, bytes, c.hasRoot() ? root : 0, groups);
+        System.out.println("processors: " + (own ? "own" : "shared") + (processors == null ? " (" + p.size()
+                + " ranks of an emulated job on this machine's " + io.railcoll.memory.NodeCpus.count()
+                + " processors; --processors to say otherwise)" : " (--processors)"));
         System.out.print(selector.explain(shape).render());
         return 0;
+    }
+
+    /**
+     * The verdict {@code --explain} selects with: {@code option} (own or shared) when given, else what a job of
+     * {@code placement} emulated on a machine of {@code cpus} processors would find: one node counts its ranks, an
+     * emulated cluster every rank of the job, as the job table does (decision 0196).
+     *
+     * @throws IllegalArgumentException for an option other than own or shared
+     */
+    static boolean everyRankHasAProcessor(String option, Placement placement, int cpus) {
+        if (option != null) {
+            return switch (option) {
+                case "own" -> true;
+                case "shared" -> false;
+                default -> throw new IllegalArgumentException("--processors takes own or shared, not '" + option
+                        + "'");
+            };
+        }
+        int hostRanks = placement.nodeCount() > 1 ? placement.size() : 0;
+        return !io.railcoll.memory.NodeCpus.outnumbered(placement.maxRanksPerNode(), cpus, hostRanks);
     }
 
     private int simulate() {
