@@ -1040,8 +1040,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], p.nodeBuffer, prog.dstOff[i],
                             prog.length[i]);
                 }
-                case CompiledProgram.NODE_READ -> MemorySegment.copy(p.nodeBuffer, prog.srcOff[i],
-                        bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
+                case CompiledProgram.NODE_READ -> {
+                    if (earlierNodeSteps(p)) {
+                        break ops;
+                    }
+                    MemorySegment.copy(p.nodeBuffer, prog.srcOff[i], bound[prog.dstBuf[i]], prog.dstOff[i],
+                            prog.length[i]);
+                }
                 case CompiledProgram.PUBLISH -> {
                     // A raise that carries bytes overwrites its parity's payload area: the node-buffer gate's rule.
                     if (earlierNodeSteps(p) || prog.payload[i] > 0 && !nodeGatePassed(p)) {
@@ -1062,7 +1067,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 }
                 case CompiledProgram.AWAIT -> {
                     int mate = prog.peer[i];
-                    if (nodeArea.flag(mate, prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
+                    // Every node step, reads and waits too, runs after the earlier calls' (not only raises and
+                    // writes): a call that finished its node steps ahead of an earlier one would raise a done word
+                    // saying both were done, and a node-mate past the gate would overwrite what the earlier one has
+                    // still to read (a non-blocking broadcast's payload, overwritten by a later all-gather's).
+                    if (earlierNodeSteps(p)
+                            || nodeArea.flag(mate, prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
                         break ops;
                     }
                     sameRaiseAs(p, mate, prog.tag[i]);
@@ -1081,7 +1091,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         break ops;
                     }
                 }
-                case CompiledProgram.PEER_READ, CompiledProgram.PEER_WRITE -> peerCopy(p, i, bound);
+                case CompiledProgram.PEER_READ, CompiledProgram.PEER_WRITE -> {
+                    if (earlierNodeSteps(p)) {
+                        break ops;
+                    }
+                    peerCopy(p, i, bound);
+                }
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
             if (CallCounters.ON) {
@@ -1202,6 +1217,17 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * Whether a call in flight before {@code p} still has node steps to run. Node steps of calls run in call order on
      * every rank: a flag raised by a later call would otherwise count for an earlier one's wait.
      */
+    /** The earliest call in flight before {@code p} that still has node steps to run, or {@code p}. */
+    private Posting earliestWithNodeSteps(Posting p) {
+        for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
+            Posting q = table[(int) (seq & (WINDOW - 1))];
+            if (q.activeSeq == seq && q.program.nodeSteps && !q.opsDone()) {
+                return q;
+            }
+        }
+        return p;
+    }
+
     private boolean earlierNodeSteps(Posting p) {
         for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
             Posting q = table[(int) (seq & (WINDOW - 1))];
@@ -1244,6 +1270,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (p == null || p.opsDone() || nodeArea == null) {
             return;
         }
+        // A call's node steps wait for an earlier call's: what that one waits for is what holds this one up.
+        p = earliestWithNodeSteps(p);
         CompiledProgram prog = p.program;
         int i = p.nextOp;
         if (prog.kind[i] == CompiledProgram.AWAIT) {
