@@ -33,6 +33,8 @@ final class Sim {
     final int[] workEverySteps;
     /** When set, a member's failure is recorded here (and the member stops) instead of ending the run. */
     java.util.Map<Integer, RuntimeException> failures;
+    /** Runs before every step with the simulated time (e.g. to release held control messages). */
+    java.util.function.LongConsumer beforeStep = now -> { };
 
     Sim(int[] ranks, MulticastSettings settings, FaultPlan faults, int communicatorId, boolean[] unavailable) {
         this.ranks = ranks.clone();
@@ -82,6 +84,7 @@ final class Sim {
             m.postJoin(nowNs);
         }
         for (long stepIndex = 0; ; stepIndex++) {
+            beforeStep.accept(nowNs);
             boolean all = true;
             for (int i = 0; i < n; i++) {
                 if (frozen[i]) {
