@@ -22,6 +22,7 @@ final class Sim {
     final MulticastCounters[] counters;
     final FaultInjectingPort[] faulty;
     final SimNetwork.Port[] ports;
+    final SimNetwork.Link[] links;
     final List<String> log = new ArrayList<>();
     final List<List<Long>> delivered = new ArrayList<>();
     final List<MemorySegment> reused = new ArrayList<>();
@@ -42,6 +43,7 @@ final class Sim {
         counters = new MulticastCounters[ranks.length];
         faulty = new FaultInjectingPort[ranks.length];
         ports = new SimNetwork.Port[ranks.length];
+        links = new SimNetwork.Link[ranks.length];
         frozen = new boolean[ranks.length];
         workEverySteps = new int[ranks.length];
         java.util.Arrays.fill(workEverySteps, 1);
@@ -54,8 +56,9 @@ final class Sim {
                 p = faulty[i];
             }
             boolean down = unavailable != null && unavailable[i];
+            links[i] = net.link(ranks[i]);
             members[i] = new BroadcastProtocol(ranks, ranks[i], 77L, communicatorId, settings, down ? null : p,
-                    down ? "sim: join refused" : null, net.link(ranks[i]), counters[i], log::add);
+                    down ? "sim: join refused" : null, links[i], counters[i], log::add);
             delivered.add(new ArrayList<>());
         }
     }
