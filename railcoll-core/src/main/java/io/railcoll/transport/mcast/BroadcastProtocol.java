@@ -30,7 +30,9 @@ import java.util.function.Consumer;
  * 0): each sends its parent a final REPORT (an ACK) once it and its subtree delivered every broadcast since the
  * last synchronization; the manager then sends RELEASE down the tree and the channels are reused. A datagram of
  * the next epoch arriving before the RELEASE proves the manager released (its root was released), so a member
- * that already reported applies the release at once instead of dropping the datagram.
+ * that already reported applies the release at once instead of dropping the datagram; so does a control message
+ * naming a broadcast of the next epoch (by the end of its range: the join's range [0, 0) starts where the next
+ * epoch does, decision 0204).
  *
  * <h2>Reliability (sec. 4.4, 5.2)</h2>
  * Every datagram carries a checksum; a corrupt one is dropped and counted. A receiver whose awaited broadcast made
@@ -618,7 +620,8 @@ public final class BroadcastProtocol {
             if (settings.reliable() && !failedOver && waited >= settings.syncTimeoutNs() << Math.min(sync.senderTimeouts, 20)) {
                 sync.senderTimeouts++;
                 goBack(epochStart, sync.end, 0, null);
-                if (me == manager && sync.managerTimeouts++ < settings.maxRetransmissions()) {
+                // Not in the join (nothing to re-send): its RETRANSMIT of [0, 0) would only be noise on every link.
+                if (me == manager && sync.end > epochStart && sync.managerTimeouts++ < settings.maxRetransmissions()) {
                     // Manager side: the synchronization makes no progress; ask every root to re-send everything.
                     putNack(ControlMessages.RETRANSMIT, sync.end, 0L, false);
                     sendDown(control.flip());
@@ -768,7 +771,7 @@ public final class BroadcastProtocol {
             return;
         }
         long end = m.getLong(16);
-        if (sync.provenReleasedBy(start)) {
+        if (sync.provenReleasedBy(end - 1)) {
             applyRelease(sync.end, 0); // the child was released before this member: the RELEASE is on its way
         }
         sync.childReported(fromRank, start, end, epochStart, nextSeq);
@@ -786,13 +789,13 @@ public final class BroadcastProtocol {
     /** Re-sends this member's part of what a (relayed) NACK says is missing. */
     private void onRetransmit(ByteBuffer m) {
         long start = m.getLong(8);
-        if (sync.provenReleasedBy(start)) {
-            applyRelease(sync.end, 0); // a NACK of the next epoch proves the release, as a datagram would
+        long end = m.getLong(16);
+        if (sync.provenReleasedBy(end - 1)) {
+            applyRelease(sync.end, 0); // a NACK awaiting a broadcast of the next epoch proves the release, as a datagram would
         }
         if (start != epochStart || failedOver) {
             return; // stale: that epoch was released, or the tree carries everything now
         }
-        long end = m.getLong(16);
         long mask = m.getLong(24);
         goBack(start, end, mask, m);
     }

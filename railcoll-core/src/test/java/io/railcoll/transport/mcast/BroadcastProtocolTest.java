@@ -159,6 +159,55 @@ class BroadcastProtocolTest {
     }
 
     @Test
+    void aJoinReportDelayedPastTheSyncTimeoutLetsNobodyStartEarly() {
+        // CI (MulticastClusterTest on the nftables rail, 2026-11): rank 1's join REPORT was late (a TCP segment lost on
+        // the impaired rail waits for its retransmission time-out), the manager's synchronization time-out fired in the
+        // join and sent a RETRANSMIT of [0, 0), and every member that had reported took it as proof of the join's
+        // release (its range starts at the join's end). Ranks 1 to 3 then broadcast and synchronized #0..#2 among
+        // themselves, and rank 2's REPORT of that reached the manager, still in the join and already holding rank 2's
+        // join REPORT: "rank 0 got an unexpected synchronization report from rank 2".
+        Sim sim = new Sim(FOUR, settings(), FaultPlan.NONE, 1, null);
+        long start = sim.nowNs;
+        sim.net.hold(1, 0);
+        boolean[] released = {false};
+        sim.beforeStep = now -> {
+            if (!released[0] && now - start >= 300_000_000L) { // past 6 synchronization time-outs of 50 ms
+                released[0] = true;
+                // The manager had nothing to re-send in the join, so it sent nothing at all while it waited.
+                assertEquals(0, sim.links[0].sent, "control messages from the manager during the join");
+                sim.net.release(1, 0);
+            }
+        };
+        // No broadcast of the first epoch comes from the manager, so the others could finish it without it.
+        List<Sim.Step> script = List.of(new Sim.Step(2, 8), new Sim.Step(3, 1500), new Sim.Step(1, 100_000), new Sim.Step(0, 8));
+        sim.run(script, 10_000_000_000L);
+        assertEveryoneGotEverythingOnce(sim, script.size());
+    }
+
+    @Test
+    void aRetransmitRequestOfTheJoinIsNoProofThatTheJoinWasReleased() {
+        // What only a released member can send proves the release: a datagram of broadcast #0 or later, a NACK or
+        // REPORT naming it. A RETRANSMIT of [0, 0) names no broadcast (the manager's time-out in the join sent one).
+        Sim sim = new Sim(new int[] {0, 1}, settings(), FaultPlan.NONE, 1, null);
+        BroadcastProtocol manager = sim.members[0];
+        BroadcastProtocol member = sim.members[1];
+        member.postJoin(sim.nowNs);
+        member.doWork(sim.nowNs); // reports the join to the manager, which has not started yet
+        java.nio.ByteBuffer retransmit = java.nio.ByteBuffer.allocate(ControlMessages.REPORT_HEADER);
+        ControlMessages.putReportHeader(retransmit, ControlMessages.RETRANSMIT, false, 0, 0, 0, 0);
+        sim.net.link(0).send(1, retransmit.flip());
+        member.doWork(sim.nowNs);
+        assertTrue(!member.isDone(), "the member left the join before the manager released it");
+        manager.postJoin(sim.nowNs);
+        for (int i = 0; i < 10 && !(manager.isDone() && member.isDone()); i++) {
+            manager.doWork(sim.nowNs);
+            member.doWork(sim.nowNs);
+        }
+        assertTrue(manager.isDone() && member.isDone());
+        assertEquals(1, sim.counters[1].get(Counter.SYNCS));
+    }
+
+    @Test
     void withoutReliabilityALostDatagramEndsInANamedTimeout() {
         MulticastSettings s = settings().withReliability(false, ChecksumKind.NONE).withTimeouts(2_000_000L, 50_000_000L, 100_000_000L);
         Sim clean = new Sim(FOUR, s, FaultPlan.NONE, 1, null);

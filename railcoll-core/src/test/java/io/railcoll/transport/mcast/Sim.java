@@ -22,6 +22,7 @@ final class Sim {
     final MulticastCounters[] counters;
     final FaultInjectingPort[] faulty;
     final SimNetwork.Port[] ports;
+    final SimNetwork.Link[] links;
     final List<String> log = new ArrayList<>();
     final List<List<Long>> delivered = new ArrayList<>();
     final List<MemorySegment> reused = new ArrayList<>();
@@ -33,6 +34,8 @@ final class Sim {
     final int[] workEverySteps;
     /** When set, a member's failure is recorded here (and the member stops) instead of ending the run. */
     java.util.Map<Integer, RuntimeException> failures;
+    /** Runs before every step with the simulated time (e.g. to release held control messages). */
+    java.util.function.LongConsumer beforeStep = now -> { };
 
     Sim(int[] ranks, MulticastSettings settings, FaultPlan faults, int communicatorId, boolean[] unavailable) {
         this.ranks = ranks.clone();
@@ -40,6 +43,7 @@ final class Sim {
         counters = new MulticastCounters[ranks.length];
         faulty = new FaultInjectingPort[ranks.length];
         ports = new SimNetwork.Port[ranks.length];
+        links = new SimNetwork.Link[ranks.length];
         frozen = new boolean[ranks.length];
         workEverySteps = new int[ranks.length];
         java.util.Arrays.fill(workEverySteps, 1);
@@ -52,8 +56,9 @@ final class Sim {
                 p = faulty[i];
             }
             boolean down = unavailable != null && unavailable[i];
+            links[i] = net.link(ranks[i]);
             members[i] = new BroadcastProtocol(ranks, ranks[i], 77L, communicatorId, settings, down ? null : p,
-                    down ? "sim: join refused" : null, net.link(ranks[i]), counters[i], log::add);
+                    down ? "sim: join refused" : null, links[i], counters[i], log::add);
             delivered.add(new ArrayList<>());
         }
     }
@@ -82,6 +87,7 @@ final class Sim {
             m.postJoin(nowNs);
         }
         for (long stepIndex = 0; ; stepIndex++) {
+            beforeStep.accept(nowNs);
             boolean all = true;
             for (int i = 0; i < n; i++) {
                 if (frozen[i]) {

@@ -19,6 +19,8 @@ final class SimNetwork {
     private final List<Port> ports = new ArrayList<>();
     private final List<Link> links = new ArrayList<>();
     final List<Integer> dead = new ArrayList<>();
+    /** Control messages of a held (from, to) pair wait here, in order, until {@link #release}: a slow TCP segment. */
+    private final java.util.Map<Long, ArrayDeque<byte[]>> held = new java.util.HashMap<>();
     /** When > 0, datagrams sent after this many in total are lost (multicast breaks mid-stream). */
     long breakAfterDatagrams = -1;
     private long datagrams;
@@ -84,6 +86,11 @@ final class SimNetwork {
             }
             byte[] b = new byte[message.remaining()];
             message.duplicate().get(b);
+            ArrayDeque<byte[]> waiting = held.get(pair(rank, peerRank));
+            if (waiting != null) {
+                waiting.add(b);
+                return;
+            }
             for (Link l : links) {
                 if (l.rank == peerRank) {
                     l.inbox.add(new Object[] {rank, b});
@@ -105,6 +112,33 @@ final class SimNetwork {
                         + " (control link closed without goodbye)");
             }
             return n;
+        }
+    }
+
+    private static long pair(int from, int to) {
+        return ((long) from << 32) | (to & 0xffffffffL);
+    }
+
+    /** Holds every control message from {@code from} to {@code to} (in order) until {@link #release}. */
+    void hold(int from, int to) {
+        held.putIfAbsent(pair(from, to), new ArrayDeque<>());
+    }
+
+    /** Delivers what was held from {@code from} to {@code to}, in order, and stops holding. */
+    void release(int from, int to) {
+        ArrayDeque<byte[]> waiting = held.remove(pair(from, to));
+        if (waiting == null) {
+            return;
+        }
+        Link sender = null;
+        for (Link l : links) {
+            if (l.rank == from) {
+                sender = l;
+                break;
+            }
+        }
+        for (byte[] b : waiting) {
+            sender.send(to, ByteBuffer.wrap(b));
         }
     }
 
