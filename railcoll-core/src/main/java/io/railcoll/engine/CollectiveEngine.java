@@ -27,6 +27,8 @@ import io.railcoll.transport.Transport;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -44,7 +46,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * an earlier call in flight still has puts to that peer to make, so that its frames never overtake the earlier
  * call's on a connection (decision 0060). A wait of more than {@link #PROBE_AFTER_NS} sends the awaited peer a
  * probe (this rank's call without data), so that ranks that disagree but exchange no data still find out (decision
- * 0041). A call fails at its deadline, counted from when it was posted (decision 0040); any failure fails the
+ * 0041). A call fails at its deadline, counted from its first wait (decisions 0040, 0205); any failure fails the
  * communicator and with it every call in flight (a call that had finished before stays finished).
  *
  * <p>Progress is made by whichever call waits or tests ({@link #await}, {@link #awaitAny}, {@link #test}, a blocking
@@ -122,6 +124,16 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private final Posting[] table = new Posting[WINDOW];
     /** The number of the last call posted; frames of later ones pause their connection. */
     private volatile long postedSeq;
+    private static final VarHandle POSTED_SEQ;
+
+    static {
+        try {
+            POSTED_SEQ = MethodHandles.lookup().findVarHandle(CollectiveEngine.class, "postedSeq",
+                    long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** The number of the oldest call that may be in flight (every earlier one has finished). Driving thread. */
     private long oldestSeq = 1;
     /** Calls posted and not finished. Driving thread. */
@@ -522,7 +534,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (resultTo != null) {
             p.resultTo = resultTo;
         }
-        postedSeq = seq;
+        POSTED_SEQ.setRelease(this, seq); // after the call's slot: see Posting#setActive
         if (inFlight++ == 0) {
             oldestSeq = seq;
         }
@@ -720,10 +732,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (program.nodeSteps && nodeArea != null) {
             nodeArea.noteCall(seq, p.digest); // before any raise of this call: see sameNotedCallAs
         }
-        p.startNs = System.nanoTime();
+        p.clockStarted = false; // the deadline's clock starts at the call's first idle look (checkLiveness)
         history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,
                 program.algorithmId);
-        p.activeSeq = seq; // publishes the call to the transports' threads
+        p.setActive(seq); // publishes the call to the transports' threads
     }
 
     /** Calls started and not yet finished. */
@@ -734,7 +746,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /**
      * Drives every call in flight until call {@code seq} has finished (true) or {@code untilNs} (a
      * {@link System#nanoTime} value; {@link Long#MAX_VALUE} for none) has passed (false). The call's own deadline
-     * ({@code RAILCOLL_TIMEOUT_MS} from when it was posted) fails it, and the communicator, with a
+     * ({@code RAILCOLL_TIMEOUT_MS} from its first wait) fails it, and the communicator, with a
      * {@link CollectiveTimeoutException}.
      *
      * @throws RailcollException the failure of this call or of the communicator, which fails every call in flight
@@ -1384,7 +1396,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             p.onResult.accept(p.buffers[Buffer.RECV.ordinal()]);
         }
         p.done = true;
-        p.activeSeq = Posting.NONE;
+        p.setActive(Posting.NONE);
         retire(p);
     }
 
@@ -1419,6 +1431,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             Posting p = table[(int) (seq & (WINDOW - 1))];
             if (p.activeSeq != seq) {
                 continue;
+            }
+            if (!p.clockStarted) {
+                p.startNs = now;
+                p.clockStarted = true;
             }
             CompiledProgram prog = p.program;
             boolean receiving = !p.opsDone() && prog.kind[p.nextOp] == CompiledProgram.RECV;
@@ -1623,7 +1639,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (work > 0) {
             return 0;
         }
-        if (idle == 0) {
+        // The yield budget counts from the end of the spin: a wait that ends while spinning, most waits of small
+        // calls, reads no clock (a clock read costs about as much as a node-mate's raise takes to arrive, issue 21).
+        if (idle == spinRounds) {
             idleSinceNs = System.nanoTime();
         }
         if (idle < spinRounds) {

@@ -28,6 +28,15 @@ import java.util.function.Consumer;
 final class Posting {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle ACTIVE_SEQ;
+
+    static {
+        try {
+            ACTIVE_SEQ = MethodHandles.lookup().findVarHandle(Posting.class, "activeSeq", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** No call holds the slot (never used, or its call finished or failed). */
     static final long NONE = 0;
@@ -40,6 +49,15 @@ final class Posting {
      * Cleared only after {@link #activeSeq} is set to it, so a transport thread that finds neither knows the call is over.
      */
     volatile long reservedSeq;
+    /**
+     * Sets {@link #activeSeq} with a release store: it publishes the fields written before it, which is all a
+     * transport thread needs. A volatile store would add a full fence to every call's start and end, each waiting for
+     * the call's stores to node-mates' lines to drain (issue 21); nothing reads back in a Dekker handshake with it.
+     */
+    void setActive(long seq) {
+        ACTIVE_SEQ.setRelease(this, seq);
+    }
+
     /** A label for failure messages (what the call is part of), or null. */
     String purpose;
     /** The sequence number of the call that last held this slot (done, failed or in flight). Driver thread. */
@@ -54,7 +72,13 @@ final class Posting {
     Reduction reduction;
     /** The frame header's collective field: the code, with the type and operator above it. */
     int operands;
+    /**
+     * When the call's deadline clock started: at the first look of a wait or test that found nothing to do, not at
+     * posting (a call that finishes without idling reads no clock). The deadline is {@code RAILCOLL_TIMEOUT_MS} after
+     * it. Valid once {@link #clockStarted}.
+     */
     long startNs;
+    boolean clockStarted;
     final MemorySegment[] buffers = new MemorySegment[Buffer.values().length];
     long[] slotBytes = new long[16];
     int[] slotFrames = new int[16];
