@@ -24,6 +24,46 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RequestTest {
     private static final Config CONFIG = Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(30));
 
+    /**
+     * A request's deadline counts from its first wait, not from when it was started (decision 0205): a program that
+     * computes longer than the time-out between starting a request and waiting for it still gets the whole time-out
+     * to wait, and then fails with the named error. Rank 1 never joins.
+     */
+    @Test
+    void aRequestsDeadlineCountsFromItsFirstWait() throws Exception {
+        long timeoutMs = 1_000;
+        try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults().withTimeoutNs(
+                TimeUnit.MILLISECONDS.toNanos(timeoutMs)))) {
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            Throwable[] failure = new Throwable[1];
+            long[] waitedMs = new long[1];
+            ranks.onEveryRank(c -> {
+                if (c.rank() == 1) {
+                    assertTrue(done.await(60, TimeUnit.SECONDS)); // alive and silent, then leaves without calling
+                    return;
+                }
+                try {
+                    Request r = c.ibarrier();
+                    Thread.sleep(timeoutMs * 3 / 2); // "computing" past the time-out before the first wait
+                    long start = System.nanoTime();
+                    try {
+                        r.await();
+                    } catch (RailcollException e) {
+                        failure[0] = e;
+                    }
+                    waitedMs[0] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                } finally {
+                    done.countDown();
+                }
+            });
+            assertTrue(failure[0] instanceof CollectiveTimeoutException, String.valueOf(failure[0]));
+            assertTrue(failure[0].getMessage().contains("ranks missing: 1"), failure[0].getMessage());
+            // Counted from posting, the wait would have failed at once; from the first wait it lasts the time-out.
+            assertTrue(waitedMs[0] >= timeoutMs * 9 / 10, "the wait failed after " + waitedMs[0] + " ms: "
+                    + failure[0].getMessage());
+        }
+    }
+
     /** Thread-safe: a request started on one thread is tested, awaited and viewed as a future on others. */
     @Test
     void anyThreadMayStartTestAndAwaitRequestsWhenThreadSafe() throws Exception {
