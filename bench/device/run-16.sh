@@ -29,7 +29,7 @@
 #   4x4 namespace testbed, 2 rails at 2 Gbit/s (skipped, with a line saying so, where namespaces cannot be made):
 #     point-to-point latency, 2 nodes x 1 rank, 1 B               issue 21's 26 us
 #     allgather 1 B, 1 KiB, 64 KiB, 1 MiB (auto), Open MPI peer   issue 21: 1 B at most 100 us and 1.0x Open MPI
-#     allreduce 1 MiB and 4 MiB (auto and three multi-leader forms), Open MPI peer; again with the threaded engine;
+#     allreduce 1 MiB and 4 MiB (auto and four multi-leader forms), Open MPI peer; again with the threaded engine;
 #     the per-op breakdown of multi-leader-rabenseifner           issue 22: 80% of the rails' limit, 1.0x Open MPI
 #     the mpi program on the testbed                               issue 23: at most 1.1x
 #   with .bundle/base (prepare with BASE_RAILCOLL=...): barrier and 1 B / 1 KiB all-gather on 1x16 on the base build and
@@ -161,7 +161,7 @@ step node-allreduce bench "${one[@]}" --collective allreduce \
 # direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
 if [ "$testbed" = yes ]; then
   tb_reduce_sizes=$([ "$mode" = smoke ] && echo 8k || echo 1m,4m)
-  tb_reduce_algs=auto,allreduce.multi-leader-rabenseifner,allreduce.multi-leader-direct,allreduce.multi-leader
+  tb_reduce_algs=auto,allreduce.multi-leader-rabenseifner,allreduce.multi-leader-direct,allreduce.multi-leader,allreduce.multi-leader-single-copy
   step testbed-allreduce bench "${nets[@]}" "${tb[@]}" --collective allreduce --algorithms "$tb_reduce_algs" \
       --sizes "$tb_reduce_sizes" "${peer_args[@]}"
   step testbed-allreduce-threaded bench "${nets[@]}" "${tb[@]}" --engine threaded --collective allreduce \

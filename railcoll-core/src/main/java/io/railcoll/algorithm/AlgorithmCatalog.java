@@ -54,6 +54,7 @@ import io.railcoll.algorithm.shm.NodeAllgather;
 import io.railcoll.algorithm.shm.NodeGather;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
+import io.railcoll.algorithm.shm.SingleCopyMultiLeaderAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyScatterAllgatherBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyGather;
@@ -117,6 +118,7 @@ public final class AlgorithmCatalog {
             new NodeAllreduce(),
             new NodeDoublingAllreduce(),
             new SingleCopyAllreduce(),
+            new SingleCopyMultiLeaderAllreduce(),
             new BinomialReduce(),
             new RabenseifnerReduce(),
             new RingReduceScatter(),

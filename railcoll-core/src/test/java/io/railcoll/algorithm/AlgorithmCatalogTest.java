@@ -29,6 +29,7 @@ class AlgorithmCatalogTest {
                 "allreduce.recursive-doubling", "allreduce.ring", "allreduce.rabenseifner", "allreduce.kport",
                 "allreduce.smp", "allreduce.multi-leader", "allreduce.multi-leader-rabenseifner",
                 "allreduce.multi-leader-direct", "allreduce.shm", "allreduce.shm-doubling", "allreduce.shm-single-copy",
+                "allreduce.multi-leader-single-copy",
                 "reduce.binomial", "reduce.rabenseifner",
                 "reduce-scatter.ring", "reduce-scatter.recursive-halving", "scan.recursive-doubling",
                 "exscan.recursive-doubling", "scan.smp", "allreduce.deterministic", "reduce.deterministic",

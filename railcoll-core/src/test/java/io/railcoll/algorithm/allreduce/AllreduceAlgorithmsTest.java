@@ -5,6 +5,7 @@ import io.railcoll.algorithm.ElementBoundaries;
 import io.railcoll.algorithm.shm.NodeAllreduce;
 import io.railcoll.algorithm.shm.NodeDoublingAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
+import io.railcoll.algorithm.shm.SingleCopyMultiLeaderAllreduce;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.ScheduleChecker;
@@ -27,6 +28,9 @@ class AllreduceAlgorithmsTest {
 
     private static List<Placement> placements(int n) {
         return n == 9 ? List.of(Placement.uniform(9, 1), Placement.ofCounts(3, 4, 2), Placement.uniform(1, 9))
+                : n == 16 ? List.of(Placement.uniform(16, 1), Placement.uniform(1, 16), Placement.uniform(4, 4))
+                : n == 10 ? List.of(Placement.uniform(10, 1), Placement.uniform(1, 10), Placement.uniform(5, 2))
+                : n == 4 ? List.of(Placement.uniform(4, 1), Placement.uniform(1, 4), Placement.uniform(2, 2))
                 : List.of(Placement.uniform(n, 1), Placement.uniform(1, n));
     }
 
@@ -37,7 +41,7 @@ class AllreduceAlgorithmsTest {
                         KportAllreduce.ID, SmpAllreduce.ONE_LEADER_ID, SmpAllreduce.MULTI_LEADER_ID,
                         SmpAllreduce.MULTI_LEADER_RABENSEIFNER_ID, SmpAllreduce.MULTI_LEADER_DIRECT_ID,
                         NodeAllreduce.ID, NodeDoublingAllreduce.ID, SingleCopyAllreduce.ID,
-                        "allreduce.deterministic"),
+                        SingleCopyMultiLeaderAllreduce.ID, "allreduce.deterministic"),
                 algorithms.stream().map(Algorithm::id).toList());
         int checked = 0;
         for (Algorithm a : algorithms) {
