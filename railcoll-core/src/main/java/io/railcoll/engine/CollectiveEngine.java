@@ -63,8 +63,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** Busy polls before yielding, when this node has a core per rank; none when ranks outnumber cores. */
     private static final int SPIN_ROUNDS = 64;
-    /** Pauses a spin round spends on a node word before the loop looks at anything else (decision 0200). */
-    private static final int NODE_SPIN = 16;
     /**
      * How long a wait yields before it sleeps. When ranks outnumber cores, yielding hands the core to the rank whose
      * data this one awaits, which usually answers within tens of microseconds; sleeping costs a futex wake and a
@@ -165,25 +163,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /** What {@link #awaitHook} waits for, or null; read by the blocker's re-check. */
     private volatile java.util.function.BooleanSupplier awaitedExternal;
 
-    /** The node region's offer for node steps (decision 0101), or null where programs may hold none. */
-    private NodeArea nodeArea;
-    /**
-     * Per half of the node buffer (the call's sequence number's parity, decision 0186): the last call posted whose
-     * program uses the node buffer and that fell on that half (0: none yet). Driving thread.
-     */
-    private final long[] lastBufferSeq = new long[2];
-    /** What {@link #sleep} waits for when the awaited call's next op is a node step: local rank, word, value. */
-    private int nodeWaitRank = -1;
-    /** When node-mates' liveness was last looked at (see {@link #checkNodeMates}). */
-    private long lastNodeLivenessNs;
-    private static final long NODE_LIVENESS_EVERY_NS = TimeUnit.MILLISECONDS.toNanos(5);
-    private int nodeWaitWord;
-    /**
-     * Per local rank, the latest call in which this rank saw that node-mate's raise at an await (decision 0200): the
-     * node-mate had then finished the node steps of every earlier call, which {@link #nodeGatePassed} needs to know.
-     */
-    private long[] raisedSeen = new long[0];
-    private long nodeWaitValue;
+    /** The node steps of this engine's calls, over the node region once one is attached (decision 0206). */
+    private final NodeSteps nodeSteps = new NodeSteps(table);
 
     private volatile RailcollException failure;
     /**
@@ -257,8 +238,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalArgumentException("a node flag carries " + NodeArea.PAYLOAD_BYTES + " bytes; programs may"
                     + " raise " + NodeBuffer.PAYLOAD_BYTES);
         }
-        this.nodeArea = area;
-        this.raisedSeen = new long[placement.localSizeOf(rank)];
+        nodeSteps.attach(area, placement.localSizeOf(rank));
         cache.useLocalRanks(placement);
     }
 
@@ -682,11 +662,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalArgumentException(algorithm.id() + " for " + shape + " combines ranges that are not whole "
                     + reduction.type() + " elements (" + reduction.type().sizeBytes() + " bytes each)");
         }
-        if (program.nodeSteps && nodeArea == null) {
+        if (program.nodeSteps && !nodeSteps.attached()) {
             throw new IllegalStateException(algorithm.id() + " has node steps, but " + who + " has no node region"
                     + " (shared memory off, alone on its node, or a sub-communicator)");
         }
-        if (program.peerBuffers && !nodeArea.peerAccess()) {
+        if (program.peerBuffers && !nodeSteps.peerAccess()) {
             throw new IllegalStateException(algorithm.id() + " copies straight between node-mates' buffers, but "
                     + who + "'s node did not agree at start-up that cross-memory attach works between its ranks"
                     + " (RAILCOLL_CMA=off, or the kernel refuses process_vm_readv; decision 0143)");
@@ -709,15 +689,14 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         p.buffers[Buffer.TEMP.ordinal()] = p.temp(program.tempBytes);
         p.sends.reset();
         p.nextOp = 0;
-        // Every rank of the node numbers its calls alike, so all bind the same half (decision 0186).
-        int half = (int) (seq & 1);
-        p.nodeGateSeq = program.nodeBuffer ? lastBufferSeq[half] : 0;
-        p.nodeGateOpen = p.nodeGateSeq == 0;
-        p.nodeBuffer = program.nodeBuffer ? nodeArea.buffer(half) : null;
-        p.announced = false;
         if (program.nodeBuffer) {
-            lastBufferSeq[half] = seq;
+            nodeSteps.bindBuffer(p, seq);
+        } else {
+            p.nodeGateSeq = 0;
+            p.nodeGateOpen = true;
+            p.nodeBuffer = null;
         }
+        p.announced = false;
         p.future = null;
         // A reduction's type and operator ride above the collective's code, so that ranks disagreeing on them fail.
         p.operands = reduction == null ? 0 : reduction.wireCode();
@@ -728,9 +707,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         meta.algorithm = program.algorithmCode;
         // A v-variant's per-rank counts travel as their digest (decision 0085).
         meta.blockBytes = shape.wireBlockBytes();
-        p.digest = callDigest(meta);
-        if (program.nodeSteps && nodeArea != null) {
-            nodeArea.noteCall(seq, p.digest); // before any raise of this call: see sameNotedCallAs
+        p.digest = NodeSteps.callDigest(meta);
+        if (program.nodeSteps && nodeSteps.attached()) {
+            nodeSteps.noteCall(seq, p.digest); // before any raise of this call: see NodeSteps#notedOtherCall
         }
         p.clockStarted = false; // the deadline's clock starts at the call's first idle look (checkLiveness)
         history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,
@@ -884,7 +863,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 if (idle > 0 && (idle >= spinRounds || (idle & 15) == 0)) {
                     checkLiveness();
                 }
-                noteNodeWait(awaited);
+                nodeSteps.noteNodeWait(awaited, oldestSeq);
                 // A call inside a multicast waits for the stream's socket, which wakes that sleep.
                 idle = progress(idle, awaitedTransport(awaited), awaited != null && awaited == multicastOwner);
                 if (idle > 0 && untilNs != Long.MAX_VALUE && System.nanoTime() - untilNs > 0) {
@@ -1046,56 +1025,27 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
                 case CompiledProgram.REDUCE -> combine(p, i);
                 case CompiledProgram.NODE_WRITE -> {
-                    if (earlierNodeSteps(p) || !nodeGatePassed(p)) {
+                    if (!nodeSteps.write(p, i, oldestSeq)) {
                         break ops;
                     }
-                    MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i], p.nodeBuffer, prog.dstOff[i],
-                            prog.length[i]);
                 }
                 case CompiledProgram.NODE_READ -> {
-                    if (earlierNodeSteps(p)) {
+                    if (!nodeSteps.read(p, i, oldestSeq)) {
                         break ops;
                     }
-                    MemorySegment.copy(p.nodeBuffer, prog.srcOff[i], bound[prog.dstBuf[i]], prog.dstOff[i],
-                            prog.length[i]);
                 }
                 case CompiledProgram.PUBLISH -> {
-                    // A raise that carries bytes overwrites its parity's payload area: the node-buffer gate's rule.
-                    if (earlierNodeSteps(p) || prog.payload[i] > 0 && !nodeGatePassed(p)) {
+                    if (!nodeSteps.publish(p, i, oldestSeq)) {
                         break ops;
-                    }
-                    if (prog.peerBuffers && !p.announced) {
-                        // Before the call's first raise, whose release makes it visible: node-mates' peer accesses
-                        // come after it (the checker's PEER_RACE rule), so they never find an earlier call's buffers.
-                        nodeArea.announce(p.heldSeq, bound[Buffer.SEND.ordinal()], bound[Buffer.RECV.ordinal()]);
-                        p.announced = true;
-                    }
-                    if (prog.payload[i] > 0) {
-                        nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]), p.digest,
-                                bound[prog.srcBuf[i]], prog.srcOff[i], prog.payload[i]);
-                    } else {
-                        nodeArea.raise(prog.tag[i], flagValue(p.heldSeq, prog.length[i]), p.digest);
                     }
                 }
                 case CompiledProgram.AWAIT -> {
-                    int mate = prog.peer[i];
-                    // Every node step, reads and waits too, runs after the earlier calls' (not only raises and
-                    // writes): a call that finished its node steps ahead of an earlier one would raise a done word
-                    // saying both were done, and a node-mate past the gate would overwrite what the earlier one has
-                    // still to read (a non-blocking broadcast's payload, overwritten by a later all-gather's).
-                    if (earlierNodeSteps(p)
-                            || nodeArea.flag(mate, prog.tag[i]) < flagValue(p.heldSeq, prog.length[i])) {
+                    int other = nodeSteps.await(p, i, oldestSeq);
+                    if (other == NodeSteps.WAITS) {
                         break ops;
                     }
-                    sameRaiseAs(p, mate, prog.tag[i]);
-                    if (raisedSeen[mate] < p.heldSeq) {
-                        raisedSeen[mate] = p.heldSeq;
-                    }
-                    if (prog.payload[i] > 0) {
-                        // The awaited raise carried these bytes in the line just fetched (decision 0202); the mate
-                        // overwrites that area only past the gate, after this rank's done word for this call.
-                        nodeArea.readPayload(mate, prog.tag[i], (int) (p.heldSeq & 1), bound[prog.dstBuf[i]],
-                                prog.dstOff[i], prog.payload[i]);
+                    if (other != NodeSteps.RAN) {
+                        throw callMismatch(p, other);
                     }
                 }
                 case CompiledProgram.MULTICAST -> {
@@ -1104,10 +1054,13 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     }
                 }
                 case CompiledProgram.PEER_READ, CompiledProgram.PEER_WRITE -> {
-                    if (earlierNodeSteps(p)) {
-                        break ops;
+                    try {
+                        if (!nodeSteps.peerCopy(p, i, oldestSeq)) {
+                            break ops;
+                        }
+                    } catch (RailcollException e) {
+                        throw peerCopyFailed(p, i, e);
                     }
-                    peerCopy(p, i, bound);
                 }
                 default -> throw new IllegalStateException("unknown op kind " + prog.kind[i]);
             }
@@ -1120,8 +1073,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             return i - start;
         }
         if (prog.nodeBuffer && start < n) {
-            // Done with the node buffer: a node-mate's next call that writes it may (see nodeGatePassed).
-            nodeArea.raise(NodeBuffer.FLAGS, flagValue(p.heldSeq, 0), p.digest);
+            nodeSteps.doneWithBuffer(p);
         }
         if (p.sends.pending() > 0) {
             return i - start;
@@ -1179,154 +1131,27 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         OpTrace.op(p.heldSeq, kind);
     }
 
-    /**
-     * Fails with a mismatch on every rank where the node-mate whose raise of {@code flag} {@code p} just saw runs
-     * another call as this number (collective, operands, algorithm, size or root): node steps carry no frame header,
-     * so without this ranks that disagree would read each other's node buffer as their own call's. The raise carried
-     * the raising call's digest in the flag's own line (decision 0200), so the check costs no second line; where the
-     * node-mate raised that flag again since, the line shows a later call and nothing is compared.
-     */
-    private void sameRaiseAs(Posting p, int local, int flag) {
-        long theirs = nodeArea.raisedCall(local, flag, p.heldSeq);
-        if (theirs >= 0 && theirs != p.digest) {
-            throw callMismatch(p, local);
-        }
-    }
-
-    /**
-     * As {@link #sameRaiseAs}, from what the node-mate noted for this call before its first raise: for a wait whose
-     * flag the node-mate may never raise because its program is another (seen at a liveness look). The note shows
-     * unless the node-mate has run 16 calls further since.
-     */
-    private void sameNotedCallAs(Posting p, int local) {
-        long theirs = nodeArea.notedCall(local, p.heldSeq);
-        if (theirs >= 0 && theirs != p.digest) {
-            throw callMismatch(p, local);
-        }
-    }
-
     private MismatchException callMismatch(Posting p, int local) {
         int peer = nodeMate(local);
         return mismatch(p, "rank " + peer + " (node-mate) runs another collective, algorithm, size or root as call #"
                 + p.heldSeq + " than this rank's " + describe(p) + ", seen in node steps");
     }
 
-    /** A 24-bit digest of what a call is, as its frames' headers would carry it (see {@link #sameRaiseAs}). */
-    private static long callDigest(FrameHeader meta) {
-        long h = meta.collective * 0x9E3779B97F4A7C15L;
-        h = (h ^ meta.algorithm) * 0x9E3779B97F4A7C15L;
-        h = (h ^ meta.root) * 0x9E3779B97F4A7C15L;
-        h = (h ^ meta.blockBytes) * 0x9E3779B97F4A7C15L;
-        return (h ^ h >>> 29) & 0xffffff;
-    }
-
-    /** What a node word reads once call {@code seq} raised it {@code count} times (see {@link NodeArea}). */
-    private static long flagValue(long seq, long count) {
-        return seq << 20 | count;
-    }
-
     /**
-     * Whether a call in flight before {@code p} still has node steps to run. Node steps of calls run in call order on
-     * every rank: a flag raised by a later call would otherwise count for an earlier one's wait.
+     * The failure of {@code p}'s single-copy node step at op {@code i}, which the transport failed with {@code e}. A
+     * node-mate that died is named as lost, with what this rank was copying, rather than as the failed system call
+     * (process_vm_readv's ESRCH), and the reason a node-mate sent before it left wins over the loss, as at a node
+     * step's wait.
      */
-    /** The earliest call in flight before {@code p} that still has node steps to run, or {@code p}. */
-    private Posting earliestWithNodeSteps(Posting p) {
-        for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
-            Posting q = table[(int) (seq & (WINDOW - 1))];
-            if (q.activeSeq == seq && q.program.nodeSteps && !q.opsDone()) {
-                return q;
-            }
-        }
-        return p;
-    }
-
-    private boolean earlierNodeSteps(Posting p) {
-        for (long seq = oldestSeq; seq < p.heldSeq; seq++) {
-            Posting q = table[(int) (seq & (WINDOW - 1))];
-            if (q.activeSeq == seq && q.program.nodeSteps && !q.opsDone()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether {@code p} may write its half of the node buffer: every node-mate has run every op of the last earlier
-     * call that used the same half, so none still reads what this write overwrites (the node buffer carries nothing
-     * between calls; a mate's done word only grows, and it runs its node steps call by call, so a word at or past
-     * that call means that call is done). The other half's last call may still be read (decision 0186).
-     */
-    private boolean nodeGatePassed(Posting p) {
-        if (p.nodeGateOpen) {
-            return true;
-        }
-        long need = flagValue(p.nodeGateSeq, 0);
-        int local = placement.localSizeOf(rank);
-        for (int r = 0; r < local; r++) {
-            // A raise of a later call seen at an await says the same as the done word without fetching its line:
-            // node steps run call by call, so that node-mate had run every op of the gate's call before it.
-            if (raisedSeen[r] <= p.nodeGateSeq && nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
-                return false;
-            }
-        }
-        p.nodeGateOpen = true;
-        return true;
-    }
-
-    /**
-     * Notes in {@link #nodeWaitRank} what {@code p} waits for when its next op is a node step that cannot run, so
-     * that {@link #sleep} sleeps until that word changes; -1 otherwise.
-     */
-    private void noteNodeWait(Posting p) {
-        nodeWaitRank = -1;
-        if (p == null || p.opsDone() || nodeArea == null) {
-            return;
-        }
-        // A call's node steps wait for an earlier call's: what that one waits for is what holds this one up.
-        p = earliestWithNodeSteps(p);
-        CompiledProgram prog = p.program;
-        int i = p.nextOp;
-        if (prog.kind[i] == CompiledProgram.AWAIT) {
-            nodeWaitRank = prog.peer[i];
-            nodeWaitWord = prog.tag[i];
-            nodeWaitValue = flagValue(p.heldSeq, prog.length[i]);
-        } else if (prog.gated(i) && !p.nodeGateOpen && !earlierNodeSteps(p)) {
-            long need = flagValue(p.nodeGateSeq, 0);
-            for (int r = 0, local = placement.localSizeOf(rank); r < local; r++) {
-                if (nodeArea.flag(r, NodeBuffer.FLAGS) < need) {
-                    nodeWaitRank = r;
-                    nodeWaitWord = NodeBuffer.FLAGS;
-                    nodeWaitValue = need;
-                    return;
-                }
-            }
-        }
-    }
-
-    /**
-     * Runs {@code p}'s single-copy node step at op {@code i}. A node-mate that died is named as lost, with what this
-     * rank was copying, rather than as the failed system call (process_vm_readv's ESRCH), and the reason a node-mate
-     * sent before it left wins over the loss, as at a node step's wait.
-     */
-    private void peerCopy(Posting p, int i, MemorySegment[] bound) {
+    private RailcollException peerCopyFailed(Posting p, int i, RailcollException e) {
         CompiledProgram prog = p.program;
         boolean read = prog.kind[i] == CompiledProgram.PEER_READ;
-        try {
-            if (read) {
-                nodeArea.peerRead(prog.peer[i], p.heldSeq, prog.srcBuf[i], prog.srcOff[i], bound[prog.dstBuf[i]],
-                        prog.dstOff[i], prog.length[i]);
-            } else {
-                nodeArea.peerWrite(bound[prog.srcBuf[i]], prog.srcOff[i], prog.peer[i], p.heldSeq, prog.dstBuf[i],
-                        prog.dstOff[i], prog.length[i]);
-            }
-        } catch (RailcollException e) {
-            int local = prog.peer[i];
-            if (nodeArea.alive(local)) {
-                throw e;
-            }
-            throw nodeMateLost(p, local, (read ? "read " : "wrote ") + prog.length[i] + " bytes "
-                    + (read ? "from" : "into") + " its buffer by cross-memory attach: " + e.getMessage(), e);
+        int local = prog.peer[i];
+        if (nodeSteps.alive(local)) {
+            return e;
         }
+        return nodeMateLost(p, local, (read ? "read " : "wrote ") + prog.length[i] + " bytes "
+                + (read ? "from" : "into") + " its buffer by cross-memory attach: " + e.getMessage(), e);
     }
 
     /**
@@ -1343,25 +1168,21 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** A node step waits: the node-mate it waits for (every one, at the node-buffer gate) must be alive. */
     private void checkNodeMates(Posting p) {
-        long now = System.nanoTime();
-        if (now - lastNodeLivenessNs < NODE_LIVENESS_EVERY_NS) {
-            return; // a look reads /proc per node-mate
+        if (!nodeSteps.livenessLookDue()) {
+            return;
         }
-        lastNodeLivenessNs = now;
         CompiledProgram prog = p.program;
-        boolean gate = prog.gated(p.nextOp) && !p.nodeGateOpen;
-        int local = placement.localSizeOf(rank);
-        for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? local : prog.peer[p.nextOp] + 1); r++) {
-            if (!nodeArea.alive(r)) {
-                // A node-mate that failed sent its reason before it left: that reason, not the loss, is the news.
-                throw nodeMateLost(p, r, gate ? "waited to write the node buffer" : "awaited its node flag "
-                        + prog.tag[p.nextOp], null);
-            }
+        boolean gate = NodeSteps.atGate(p);
+        int lost = nodeSteps.lostMate(p);
+        if (lost >= 0) {
+            // A node-mate that failed sent its reason before it left: that reason, not the loss, is the news.
+            throw nodeMateLost(p, lost, gate ? "waited to write the node buffer" : "awaited its node flag "
+                    + prog.tag[p.nextOp], null);
         }
-        if (!gate) {
-            // A node-mate that runs another call may never raise the flag awaited here (its program raises others):
-            // what it noted for this call tells, well before the deadline.
-            sameNotedCallAs(p, prog.peer[p.nextOp]);
+        // A node-mate that runs another call may never raise the flag awaited here (its program raises others):
+        // what it noted for this call tells, well before the deadline.
+        if (!gate && nodeSteps.notedOtherCall(p, prog.peer[p.nextOp])) {
+            throw callMismatch(p, prog.peer[p.nextOp]);
         }
     }
 
@@ -1483,7 +1304,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     + " bytes of it had arrived";
         } else if (prog.kind[p.nextOp] == CompiledProgram.AWAIT) {
             int local = prog.peer[p.nextOp];
-            long shows = nodeArea.flag(local, prog.tag[p.nextOp]);
+            long shows = nodeSteps.flag(local, prog.tag[p.nextOp]);
             waiting = "waiting for rank " + nodeMate(local) + " to raise its node flag " + prog.tag[p.nextOp] + " for the "
                     + prog.length[p.nextOp] + "th time in this call (it shows call " + (shows >>> 20) + ", count "
                     + (shows & 0xfffff) + ")";
@@ -1626,7 +1447,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         // The transport that carries what is awaited is polled every round; the others (a selector poll is a system
         // call) every eighth round, or every round while this rank's own puts are still leaving. A lone call that
         // waits for a node-mate's raise awaits no transport: its spin reads that flag, not every ring (decision 0200).
-        boolean nodeStepOnly = nodeWaitRank >= 0 && inFlight == 1;
+        boolean nodeStepOnly = nodeSteps.waiting() && inFlight == 1;
         boolean all = awaited == null && !nodeStepOnly || (idle & 7) == 0 || sendsPending();
         for (int i = 0; i < transports.length; i++) {
             Transport t = transports[i];
@@ -1646,11 +1467,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         }
         if (idle < spinRounds) {
             if (nodeStepOnly) {
-                // Spin on the awaited word itself for a while: a round of the whole loop is tens of nanoseconds, the
-                // raise is seen here within one pause of its line arriving (decision 0200).
-                for (int i = 0; i < NODE_SPIN && nodeArea.flag(nodeWaitRank, nodeWaitWord) < nodeWaitValue; i++) {
-                    Thread.onSpinWait();
-                }
+                nodeSteps.spinOnAwaitedWord();
             } else {
                 Thread.onSpinWait();
             }
@@ -1684,14 +1501,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * (false: it slept where only its slice or unrelated news end it, see {@link Event#ENGINE_SLEEP_ASTRAY}).
      */
     private boolean sleep(Transport awaited, boolean awaitingHook) {
-        if (nodeWaitRank >= 0) {
+        if (nodeSteps.waiting()) {
             // A node-mate's raise rings this rank's doorbell, as do shared-memory senders and rail threads; a
             // transport this thread drives gets a short slice.
-            int local = nodeWaitRank;
-            nodeWaitRank = -1;
-            // With one call in flight nothing but that node-mate's raise moves its node steps on (decision 0188).
-            nodeArea.await(local, nodeWaitWord, nodeWaitValue,
-                    hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS, inFlight == 1);
+            nodeSteps.sleepOnAwaitedWord(hook != null || transports.length > 1 ? SHARED_SLICE_NS : BLOCK_SLICE_NS,
+                    inFlight == 1);
             return true;
         }
         if (awaitingHook && hook != null && !othersNeedDriving(null)) {

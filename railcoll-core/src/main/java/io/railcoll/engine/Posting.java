@@ -84,7 +84,7 @@ final class Posting {
     int[] slotFrames = new int[16];
     /** Header fields copied into every frame this call puts (its own, since several calls put at once). */
     final FrameHeader meta = new FrameHeader();
-    /** The 24-bit digest of what this call is, which its node steps' raises carry (see the engine's callDigest). */
+    /** The 24-bit digest of what this call is, which its node steps' raises carry (see NodeSteps#callDigest). */
     long digest;
     /** Frames this call put that a transport may still read from its buffers. */
     final SendCompletion sends = new SendCompletion();
