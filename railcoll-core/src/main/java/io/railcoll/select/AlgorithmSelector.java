@@ -228,7 +228,7 @@ public final class AlgorithmSelector {
         for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape, ownProcessors, fewestPerNode, mostPerNode)) {
                 Algorithm a = catalog.byId(rule.algorithmId());
-                if (unsupported(a, shape).isEmpty()) {
+                if (unsupported(a, shape).isEmpty() && agreedNodeByNode(a, shape).isEmpty()) {
                     return a;
                 }
             }
@@ -278,7 +278,8 @@ public final class AlgorithmSelector {
         }
         for (Rule rule : rules.get(shape.collective())) {
             if (rule.matches(shape, ownProcessors)) {
-                Optional<String> why = unsupported(catalog.byId(rule.algorithmId()), shape);
+                Optional<String> why = unsupported(catalog.byId(rule.algorithmId()), shape)
+                        .or(() -> agreedNodeByNode(catalog.byId(rule.algorithmId()), shape));
                 if (why.isEmpty()) {
                     return new Explanation(shape, rule.algorithmId(), Explanation.Reason.RULE, "rule " + rule.name()
                             + " (" + rule.origin() + "): " + rule.conditions() + " -> " + rule.algorithmId(),
@@ -336,6 +337,20 @@ public final class AlgorithmSelector {
         return Optional.empty();
     }
 
+    /**
+     * A single-copy algorithm that spans several nodes runs only when forced: single copy is agreed node by node at
+     * start-up (decision 0143), so where nodes agreed differently their ranks would choose differently and fail with a
+     * mismatch. On one node every rank shares the one agreement, so one-node single-copy algorithms stay choosable
+     * (decision 0207).
+     */
+    private static Optional<String> agreedNodeByNode(Algorithm a, Shape shape) {
+        if (a instanceof io.railcoll.schedule.PeerAccessUser && shape.placement().nodeCount() > 1) {
+            return Optional.of("chosen only when forced: it needs single copy on every node, which each node agrees on"
+                    + " by itself");
+        }
+        return Optional.empty();
+    }
+
     /** The model's choice (null when no algorithm can run the shape), why, and every candidate. */
     private record Ranking(String chosen, String why, List<Explanation.Candidate> candidates) {
     }
@@ -353,7 +368,7 @@ public final class AlgorithmSelector {
                 continue;
             }
             Explanation.Candidate c = ModelCost.predict(a, shape, tuning.model(), SELECTION_MAX_OPS);
-            Optional<String> notChosen = onlyByRequest(a);
+            Optional<String> notChosen = onlyByRequest(a).or(() -> agreedNodeByNode(a, shape));
             if (notChosen.isPresent()) {
                 // Priced, for the explanation, but never the model's choice.
                 candidates.add(new Explanation.Candidate(a.id(), c.predictedNs(), c.detail() + "; " + notChosen.get()));

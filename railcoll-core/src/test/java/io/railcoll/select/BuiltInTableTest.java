@@ -236,4 +236,32 @@ class BuiltInTableTest {
             assertFalse(choice(c, "1x8", 1, b, false).endsWith(".shm"), c + " " + b);
         }
     }
+    /**
+     * Single copy is agreed node by node, so an algorithm that needs it on several nodes is never chosen by a rule or
+     * the model (ranks on nodes that agreed differently would choose differently): only forced (decision 0207). The
+     * model would have chosen allreduce.multi-leader-single-copy at 2x2 from 1 MiB.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {8, 65536, 1048576, 4194304, 16777216})
+    void aSingleCopyAlgorithmAcrossNodesRunsOnlyWhenForced(long b) {
+        for (String p : new String[] {"2x2", "4x4", "3,4,2", "5x2", "2x8"}) {
+            for (boolean own : new boolean[] {true, false}) {
+                AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+                cma.enableTransport(NodeRegionUser.TRANSPORT);
+                cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+                cma.everyRankHasAProcessor(own);
+                Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.parse(p), 2, b, 0, 8, true);
+                assertFalse(cma.select(shape) instanceof io.railcoll.schedule.PeerAccessUser,
+                        p + ", " + b + " B: " + cma.select(shape).id());
+                assertTrue(cma.explain(shape).toString().contains("chosen only when forced"),
+                        p + ", " + b + " B: " + cma.explain(shape));
+            }
+        }
+        AlgorithmSelector forced = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        forced.enableTransport(NodeRegionUser.TRANSPORT);
+        forced.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        forced.force("allreduce.multi-leader-single-copy");
+        Shape shape = Shape.reduction(Collective.ALLREDUCE, Placement.parse("2x2"), 2, b, 0, 8, true);
+        assertEquals("allreduce.multi-leader-single-copy", forced.select(shape).id());
+    }
 }
