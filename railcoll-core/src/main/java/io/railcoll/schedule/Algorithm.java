@@ -45,10 +45,18 @@ public interface Algorithm {
      * which the checker then verifies against its programs.
      */
     default CostTerms cost(Shape shape) {
+        return measuredCost(shape, "measured from the programs of " + id());
+    }
+
+    /**
+     * The cost terms measured from this algorithm's programs for {@code shape} ({@link Traffic}), stated with
+     * {@code formula}: for an algorithm whose phases depend on the placement too much for one closed form.
+     */
+    default CostTerms measuredCost(Shape shape, String formula) {
         List<RankProgram> programs = new ArrayList<>(shape.size());
         for (int r = 0; r < shape.size(); r++) {
             programs.add(program(shape, r));
         }
-        return Traffic.of(programs).cost(shape.placement(), shape.ports(), "measured from the programs of " + id());
+        return Traffic.of(programs).cost(shape.placement(), shape.ports(), formula);
     }
 }

@@ -11,8 +11,6 @@ import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -209,11 +207,7 @@ public final class SmpAllreduce extends AlgorithmBase {
     /** The programs themselves as {@link Traffic}: three phases whose shape depends on the placement's nodes. */
     @Override
     public CostTerms cost(Shape shape) {
-        List<RankProgram> programs = new ArrayList<>();
-        for (int r = 0; r < shape.size(); r++) {
-            programs.add(program(shape, r));
-        }
-        return Traffic.of(programs).cost(shape.placement(), shape.ports(), switch (among) {
+        return measuredCost(shape, switch (among) {
             case RABENSEIFNER ->
                     "2 (L-1) (ts + b/g tau) + 2 log2 M ts + 2 (M-1)/M b/g tau + (L-1 + (M-1)/M) b/g gamma, one port";
             case DIRECT -> "2 (L-1) (ts + b/g tau) + 2 (M-1) ts + 2 (M-1)/M b/g tau + (L-1 + (M-1)/M) b/g gamma,"

@@ -10,8 +10,6 @@ import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -98,11 +96,7 @@ public final class SmpScan extends AlgorithmBase {
     /** The programs themselves as {@link Traffic}. */
     @Override
     public CostTerms cost(Shape shape) {
-        List<RankProgram> programs = new ArrayList<>();
-        for (int r = 0; r < shape.size(); r++) {
-            programs.add(program(shape, r));
-        }
-        return Traffic.of(programs).cost(shape.placement(), shape.ports(),
+        return measuredCost(shape,
                 "(2 ceil(log2 L) + ceil(log2 M) + 1) (ts + b*tau), one port");
     }
 

@@ -10,11 +10,8 @@ import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.PeerAccessUser;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
-import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -161,11 +158,7 @@ public final class SingleCopyMultiLeaderAllreduce extends AlgorithmBase implemen
     /** The leaders' messages across nodes; the single-copy steps are priced by the simulator. */
     @Override
     public CostTerms cost(Shape shape) {
-        List<RankProgram> programs = new ArrayList<>();
-        for (int r = 0; r < shape.size(); r++) {
-            programs.add(program(shape, r));
-        }
-        return Traffic.of(programs).cost(shape.placement(), shape.ports(),
+        return measuredCost(shape,
                 "2 log2 M ts + 2 (M-1)/M b/g tau across nodes; (L-1)/g b + (g-1)/g b pulled per rank inside a node");
     }
 
