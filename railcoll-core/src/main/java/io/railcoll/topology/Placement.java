@@ -135,6 +135,15 @@ public final class Placement {
         return ranksOfNode[node].length;
     }
 
+    /** The ranks on the node with the fewest: how many same-index leaders every node can field. */
+    public int fewestRanksOnANode() {
+        int fewest = Integer.MAX_VALUE;
+        for (int[] ranks : ranksOfNode) {
+            fewest = Math.min(fewest, ranks.length);
+        }
+        return fewest;
+    }
+
     /** The {@code localRank}-th rank of {@code node}. */
     public int rankAt(int node, int localRank) {
         return ranksOfNode[node][localRank];

@@ -94,10 +94,7 @@ public final class SmpAllreduce extends AlgorithmBase {
 
     /** Leaders per node for {@code placement}: never more than the smallest node has ranks. */
     int leaders(Placement placement) {
-        int fewest = Integer.MAX_VALUE;
-        for (int node = 0; node < placement.nodeCount(); node++) {
-            fewest = Math.min(fewest, placement.ranksOnNode(node));
-        }
+        int fewest = placement.fewestRanksOnANode();
         return fixedLeaders > 0 ? Math.min(fixedLeaders, fewest) : fewest;
     }
 

@@ -66,7 +66,7 @@ public final class SingleCopyMultiLeaderAllreduce extends AlgorithmBase implemen
     @Override
     public RankProgram program(Shape shape, int rank) {
         Placement placement = shape.placement();
-        int g = fewestRanksOnANode(placement);
+        int g = placement.fewestRanksOnANode();
         int node = placement.nodeOf(rank);
         int local = placement.localRankOf(rank);
         int[] mates = placement.ranksOf(node);
@@ -145,14 +145,6 @@ public final class SingleCopyMultiLeaderAllreduce extends AlgorithmBase implemen
             ready[q] = true;
         }
         p.peerRead(mates[q], Buffer.SEND, at, dst, dstOff, n);
-    }
-
-    private static int fewestRanksOnANode(Placement placement) {
-        int fewest = Integer.MAX_VALUE;
-        for (int node = 0; node < placement.nodeCount(); node++) {
-            fewest = Math.min(fewest, placement.ranksOnNode(node));
-        }
-        return fewest;
     }
 
     /** The leaders' messages across nodes; the single-copy steps are priced by the simulator. */
