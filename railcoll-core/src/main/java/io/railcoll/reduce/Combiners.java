@@ -5,11 +5,19 @@ import java.util.Map;
 
 /**
  * Which (element type, operator) pairs are defined, and the {@link Combiner} for each (the table is in
- * {@link PredefinedOperator}). The predefined combiners are made once, when this class loads. Thread-safe.
+ * {@link PredefinedOperator}). The predefined combiners are made once, when this class loads. Where the JVM runs
+ * with {@code --add-modules jdk.incubator.vector}, the arithmetic and bitwise operators on int, long, float and
+ * double combine with the Vector API ({@link VectorCombiners}, decision 0210), every other pair with the staged
+ * loops; without the module nothing of the Vector API is loaded. Thread-safe.
  */
 public final class Combiners {
 
+    /** Whether this JVM resolved the Vector API's module (it is an incubator module: only when asked for). */
+    private static final boolean VECTOR_API = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
     private static final Map<ElementType, Map<PredefinedOperator, Combiner>> TABLE = new EnumMap<>(ElementType.class);
+    /** The staged loops of every pair, whichever {@link #TABLE} uses: for the tests and the benchmark to compare. */
+    private static final Map<ElementType, Map<PredefinedOperator, Combiner>> STAGED = new EnumMap<>(ElementType.class);
 
     static {
         define(ElementType.BYTE, PredefinedOperator.SUM, StagedCombiners.ofBytes(ByteLoops::sum));
@@ -92,8 +100,26 @@ public final class Combiners {
     private Combiners() {
     }
 
-    private static void define(ElementType type, PredefinedOperator op, Combiner combiner) {
-        TABLE.computeIfAbsent(type, t -> new EnumMap<>(PredefinedOperator.class)).put(op, combiner);
+    private static void define(ElementType type, PredefinedOperator op, Combiner staged) {
+        Combiner vector = VECTOR_API ? VectorCombiners.of(type, op, staged) : null;
+        TABLE.computeIfAbsent(type, t -> new EnumMap<>(PredefinedOperator.class)).put(op, vector != null ? vector : staged);
+        STAGED.computeIfAbsent(type, t -> new EnumMap<>(PredefinedOperator.class)).put(op, staged);
+    }
+
+    /** Whether this JVM combines with the Vector API where it can (it runs with {@code jdk.incubator.vector}). */
+    public static boolean vectorApi() {
+        return VECTOR_API;
+    }
+
+    /**
+     * The staged loop of predefined {@code op} on {@code type} ({@link StagedCombiners}), even where {@link #of} gives
+     * the Vector API's: what the tests and the local-reduction benchmark compare it with.
+     *
+     * @throws IllegalArgumentException if the pair is not defined
+     */
+    public static Combiner staged(ElementType type, PredefinedOperator op) {
+        of(type, op); // the same refusal as of()
+        return STAGED.get(type).get(op);
     }
 
     /** True when {@code op} is defined on {@code type}; a user operator is defined on every type. */

@@ -26,7 +26,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Every (element type, operator) pair against a scalar reference written independently of the loops (element by
  * element, through {@code long}/{@code double} arithmetic and explicit rules for NaN, -0.0 and ties), on seeded
  * random data with special values, for counts 0, 1, odd, around the staging chunk and larger, unaligned offsets,
- * native and heap segments, and in == inout. Pairs that are not defined must be refused with a message naming them.
+ * native and heap segments, and in == inout; both the combiners {@link Combiners#of} gives (in this JVM, which runs
+ * with the Vector API's module, those of {@link VectorCombiners} where there is one) and the staged loops. Pairs that
+ * are not defined must be refused with a message naming them.
  */
 class CombinersTest {
 
@@ -35,6 +37,32 @@ class CombinersTest {
 
     @Test
     void everyDefinedPairMatchesTheReference() {
+        assertEquals(69, checkEveryPair(false), "defined pairs");
+    }
+
+    @Test
+    void everyStagedLoopMatchesTheReference() {
+        assertEquals(69, checkEveryPair(true), "defined pairs");
+    }
+
+    /** The unit tests run with the Vector API (the module's pom): its combiners, not the staged loops, are checked. */
+    @Test
+    void theVectorApiCombinesWhereItCan() {
+        assertTrue(Combiners.vectorApi(), "this test JVM must run with --add-modules jdk.incubator.vector");
+        int vector = 0;
+        for (ElementType type : ElementType.values()) {
+            for (PredefinedOperator op : PredefinedOperator.values()) {
+                if (Reference.defined(type, op) && Combiners.of(type, op) != Combiners.staged(type, op)) {
+                    vector++;
+                }
+            }
+        }
+        // Sum, product, min, max on int, long, float, double; and, or, xor on int and long.
+        assertEquals(22, vector, "pairs combined with the Vector API");
+        assertThrows(IllegalArgumentException.class, () -> Combiners.staged(ElementType.FLOAT, PredefinedOperator.BXOR));
+    }
+
+    private static int checkEveryPair(boolean staged) {
         int checked = 0;
         for (ElementType type : ElementType.values()) {
             for (PredefinedOperator op : PredefinedOperator.values()) {
@@ -43,17 +71,18 @@ class CombinersTest {
                 }
                 for (long count : COUNTS) {
                     for (int layout = 0; layout < 3; layout++) {
-                        check(type, op, count, layout, 1000L * type.ordinal() + 31L * op.ordinal() + count);
+                        check(type, op, staged, count, layout, 1000L * type.ordinal() + 31L * op.ordinal() + count);
                     }
                 }
                 checked++;
             }
         }
-        assertEquals(69, checked, "defined pairs");
+        return checked;
     }
 
     /** layout 0: two native segments, offsets 3 and 5; 1: heap segments, offsets 0; 2: in and inout the same range. */
-    private static void check(ElementType type, PredefinedOperator op, long count, int layout, long seed) {
+    private static void check(ElementType type, PredefinedOperator op, boolean staged, long count, int layout,
+                              long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         int size = type.sizeBytes();
         long bytes = count * size;
@@ -91,14 +120,14 @@ class CombinersTest {
             byte[] left = in.asSlice(inOffset, bytes).toArray(JAVA_BYTE);
             byte[] right = inout.asSlice(inoutOffset, bytes).toArray(JAVA_BYTE);
             byte[] expected = Reference.combine(type, op, left, right, count);
-            Combiners.of(type, op).combine(in, inOffset, inout, inoutOffset, count);
+            (staged ? Combiners.staged(type, op) : Combiners.of(type, op)).combine(in, inOffset, inout, inoutOffset, count);
             byte[] actual = inout.asSlice(inoutOffset, bytes).toArray(JAVA_BYTE);
             if (!java.util.Arrays.equals(expected, actual)) {
                 for (long i = 0; i < count; i++) {
                     MemorySegment e = MemorySegment.ofArray(expected).asSlice(i * size, size);
                     MemorySegment a = MemorySegment.ofArray(actual).asSlice(i * size, size);
                     if (e.mismatch(a) >= 0) {
-                        fail(op + " on " + type + ", count " + count + ", layout " + layout + ": element " + i
+                        fail((staged ? "staged " : "") + op + " on " + type + ", count " + count + ", layout " + layout + ": element " + i
                                 + " of " + Reference.describe(type, MemorySegment.ofArray(left), i * size) + " op "
                                 + Reference.describe(type, MemorySegment.ofArray(right), i * size) + " gave "
                                 + Reference.describe(type, a, 0) + ", expected " + Reference.describe(type, e, 0));
@@ -235,8 +264,10 @@ class CombinersTest {
             }
             // An array and an index: an iterator here would be the test's own allocation (measured: 32 bytes a pass).
             Combiner[] all = combiners.toArray(new Combiner[0]);
-            long allocated = 0;
-            for (int round = 0; round < 3; round++) {
+            long allocated = Long.MAX_VALUE;
+            // Until the loops are compiled: the Vector API boxes its vectors in the interpreter and C1, and only C2
+            // (which compiles a kernel after some thousands of calls) keeps them in registers.
+            for (int round = 0; round < 40 && allocated >= 1024; round++) {
                 long before = threads.getCurrentThreadAllocatedBytes();
                 for (int i = 0; i < 100; i++) {
                     for (int c = 0; c < all.length; c++) {

@@ -1,0 +1,339 @@
+package io.railcoll.reduce;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+
+/**
+ * The combining loops written with the Vector API ({@code jdk.incubator.vector}), for the JVMs that run with
+ * {@code --add-modules jdk.incubator.vector} (decision 0210): {@code inout[i] = in[i] op inout[i]} read and written
+ * straight from and to both segments, a whole vector of the platform's preferred width per step. C2's auto-vectorisation
+ * cannot do this (it does not vectorise a loop over two segments, which might alias), so the {@link StagedCombiners}
+ * copy the left operand into a heap array first; here there is no staging pass, and a combine runs at about the speed
+ * of a copy. Only native segments take this path (the Vector API reads heap segments of byte arrays only); the
+ * elements after the last whole vector, and every other pair, go to the staged combiner given. Each kernel is
+ * element-wise, with Java's own operations (wrapping integer arithmetic, {@link Math#min}/{@link Math#max} on floating
+ * point), so its bytes are those of the staged loop. Loaded only when the module is present (see {@link Combiners}).
+ * Stateless; any thread.
+ */
+final class VectorCombiners {
+    private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+
+    /** Combines the whole vectors of {@code bytes} bytes from the two offsets on; returns the bytes it combined. */
+    @FunctionalInterface
+    private interface Kernel {
+        long apply(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes);
+    }
+
+    private VectorCombiners() {
+    }
+
+    /** The vector combiner for {@code op} on {@code type}, falling back on {@code staged}; null where there is none. */
+    static Combiner of(ElementType type, PredefinedOperator op, Combiner staged) {
+        Kernel kernel = switch (type) {
+            case INT -> switch (op) {
+                case SUM -> (Kernel) VectorCombiners::sumInts;
+                case PROD -> (Kernel) VectorCombiners::prodInts;
+                case MIN -> (Kernel) VectorCombiners::minInts;
+                case MAX -> (Kernel) VectorCombiners::maxInts;
+                case BAND -> (Kernel) VectorCombiners::bandInts;
+                case BOR -> (Kernel) VectorCombiners::borInts;
+                case BXOR -> (Kernel) VectorCombiners::bxorInts;
+                default -> null;
+            };
+            case LONG -> switch (op) {
+                case SUM -> (Kernel) VectorCombiners::sumLongs;
+                case PROD -> (Kernel) VectorCombiners::prodLongs;
+                case MIN -> (Kernel) VectorCombiners::minLongs;
+                case MAX -> (Kernel) VectorCombiners::maxLongs;
+                case BAND -> (Kernel) VectorCombiners::bandLongs;
+                case BOR -> (Kernel) VectorCombiners::borLongs;
+                case BXOR -> (Kernel) VectorCombiners::bxorLongs;
+                default -> null;
+            };
+            case FLOAT -> switch (op) {
+                case SUM -> (Kernel) VectorCombiners::sumFloats;
+                case PROD -> (Kernel) VectorCombiners::prodFloats;
+                case MIN -> (Kernel) VectorCombiners::minFloats;
+                case MAX -> (Kernel) VectorCombiners::maxFloats;
+                default -> null;
+            };
+            case DOUBLE -> switch (op) {
+                case SUM -> (Kernel) VectorCombiners::sumDoubles;
+                case PROD -> (Kernel) VectorCombiners::prodDoubles;
+                case MIN -> (Kernel) VectorCombiners::minDoubles;
+                case MAX -> (Kernel) VectorCombiners::maxDoubles;
+                default -> null;
+            };
+            default -> null;
+        };
+        return kernel == null ? null : combiner(kernel, type.sizeBytes(), staged);
+    }
+
+    private static Combiner combiner(Kernel kernel, int size, Combiner staged) {
+        return (in, inOffset, inout, inoutOffset, count) -> {
+            if (!in.isNative() || !inout.isNative()) {
+                staged.combine(in, inOffset, inout, inoutOffset, count);
+                return;
+            }
+            Bounds.check(in, inOffset, inout, inoutOffset, count, size);
+            long done = kernel.apply(in, inOffset, inout, inoutOffset, count * size);
+            if (done < count * size) {
+                staged.combine(in, inOffset + done, inout, inoutOffset + done, count - done / size);
+            }
+        };
+    }
+
+    private static long sumInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.add(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long prodInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.mul(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long minInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.min(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long maxInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.max(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long bandInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.and(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long borInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.or(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long bxorInts(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = INTS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            IntVector a = IntVector.fromMemorySegment(INTS, in, inOffset + i, ORDER);
+            IntVector b = IntVector.fromMemorySegment(INTS, inout, inoutOffset + i, ORDER);
+            a.lanewise(VectorOperators.XOR, b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long sumLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.add(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long prodLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.mul(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long minLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.min(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long maxLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.max(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long bandLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.and(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long borLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.or(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long bxorLongs(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = LONGS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            LongVector a = LongVector.fromMemorySegment(LONGS, in, inOffset + i, ORDER);
+            LongVector b = LongVector.fromMemorySegment(LONGS, inout, inoutOffset + i, ORDER);
+            a.lanewise(VectorOperators.XOR, b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long sumFloats(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = FLOATS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            FloatVector a = FloatVector.fromMemorySegment(FLOATS, in, inOffset + i, ORDER);
+            FloatVector b = FloatVector.fromMemorySegment(FLOATS, inout, inoutOffset + i, ORDER);
+            a.add(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long prodFloats(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = FLOATS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            FloatVector a = FloatVector.fromMemorySegment(FLOATS, in, inOffset + i, ORDER);
+            FloatVector b = FloatVector.fromMemorySegment(FLOATS, inout, inoutOffset + i, ORDER);
+            a.mul(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long minFloats(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = FLOATS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            FloatVector a = FloatVector.fromMemorySegment(FLOATS, in, inOffset + i, ORDER);
+            FloatVector b = FloatVector.fromMemorySegment(FLOATS, inout, inoutOffset + i, ORDER);
+            a.min(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long maxFloats(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = FLOATS.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            FloatVector a = FloatVector.fromMemorySegment(FLOATS, in, inOffset + i, ORDER);
+            FloatVector b = FloatVector.fromMemorySegment(FLOATS, inout, inoutOffset + i, ORDER);
+            a.max(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long sumDoubles(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = DOUBLES.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            DoubleVector a = DoubleVector.fromMemorySegment(DOUBLES, in, inOffset + i, ORDER);
+            DoubleVector b = DoubleVector.fromMemorySegment(DOUBLES, inout, inoutOffset + i, ORDER);
+            a.add(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long prodDoubles(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = DOUBLES.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            DoubleVector a = DoubleVector.fromMemorySegment(DOUBLES, in, inOffset + i, ORDER);
+            DoubleVector b = DoubleVector.fromMemorySegment(DOUBLES, inout, inoutOffset + i, ORDER);
+            a.mul(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long minDoubles(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = DOUBLES.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            DoubleVector a = DoubleVector.fromMemorySegment(DOUBLES, in, inOffset + i, ORDER);
+            DoubleVector b = DoubleVector.fromMemorySegment(DOUBLES, inout, inoutOffset + i, ORDER);
+            a.min(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+    private static long maxDoubles(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+        long step = DOUBLES.vectorByteSize();
+        long end = bytes - bytes % step;
+        for (long i = 0; i < end; i += step) {
+            DoubleVector a = DoubleVector.fromMemorySegment(DOUBLES, in, inOffset + i, ORDER);
+            DoubleVector b = DoubleVector.fromMemorySegment(DOUBLES, inout, inoutOffset + i, ORDER);
+            a.max(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
+        }
+        return end;
+    }
+
+}
