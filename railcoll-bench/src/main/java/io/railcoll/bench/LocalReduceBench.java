@@ -29,7 +29,8 @@ import java.util.Locale;
  * Arguments (key=value): types (default int,long,float,double), op (default sum), sizes in bytes (default
  * 8192,131072,4194304,67108864: first-level cache, second-level cache, last-level cache, memory on this host),
  * samples (default 9), sample-ms (default 40), warmup-ms (default 1500). {@code bin/railcoll bench --collective
- * local-reduce} runs it twice, once with {@code -XX:-UseSuperWord} to show what vectorisation gives.
+ * local-reduce} runs it three times: with the Vector API's module (the combiners of decision 0210), without it (the
+ * staged loops C2 vectorises), and without it and with {@code -XX:-UseSuperWord} to show what C2's vectorisation gives.
  */
 public final class LocalReduceBench {
 
@@ -38,8 +39,8 @@ public final class LocalReduceBench {
                       double ratio) {
         public String line() {
             return String.format(Locale.ROOT, "LOCALREDUCE type=%s op=%s bytes=%d copy_gbs=%.3f reduce_gbs=%.3f"
-                            + " ratio=%.3f reduce_gelems=%.3f", type.name().toLowerCase(Locale.ROOT), op.id(), bytes,
-                    copyGbs, reduceGbs, ratio, reduceGbs / type.sizeBytes());
+                            + " ratio=%.3f reduce_gelems=%.3f vector_api=%b", type.name().toLowerCase(Locale.ROOT),
+                    op.id(), bytes, copyGbs, reduceGbs, ratio, reduceGbs / type.sizeBytes(), Combiners.vectorApi());
         }
     }
 

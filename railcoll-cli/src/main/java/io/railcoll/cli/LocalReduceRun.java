@@ -17,9 +17,11 @@ import java.util.stream.Collectors;
 
 /**
  * {@code railcoll bench --collective local-reduce}: the local reduction loops against a plain copy, on this machine
- * (no cluster). Runs {@code io.railcoll.bench.LocalReduceBench} in a fresh JVM, then again with C2's
- * auto-vectorisation off ({@code -XX:-UseSuperWord}) as the control, and prints per type and size copy GB/s, reduce
- * GB/s, their ratio (issue 22's target: at least 0.7) and what vectorisation gains. Writes
+ * (no cluster). Runs {@code io.railcoll.bench.LocalReduceBench} in three fresh JVMs: with the Vector API's module
+ * (decision 0210: what a JVM started with {@code --add-modules jdk.incubator.vector} combines with), without it (the
+ * staged loops), and without it with C2's auto-vectorisation off ({@code -XX:-UseSuperWord}) as the control. Prints
+ * per type and size each JVM's reduce GB/s and its ratio to the copy measured beside it in the same JVM (issue 22's
+ * target: at least 0.7). Writes
  * {@code local-reduce.csv} into {@code --out}. {@code --sizes} (vector bytes), {@code --samples} and
  * {@code --sample-ms} apply.
  */
@@ -41,21 +43,27 @@ final class LocalReduceRun {
         PrintStream out = System.out;
         out.println("local reduction (sum) against MemorySegment.copy, " + Runtime.getRuntime().availableProcessors()
                 + " processors, load average " + loadAverage() + "; GB/s counts the vector's bytes once");
-        Map<String, Map<String, String>> vectorised = measure(args, List.of());
+        Map<String, Map<String, String>> vectorApi = measure(args, List.of("--add-modules=jdk.incubator.vector"));
+        Map<String, Map<String, String>> staged = measure(args, List.of());
         Map<String, Map<String, String>> scalar = measure(args, List.of("-XX:-UseSuperWord"));
-        out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %17s %9s%n", "type", "bytes", "copy GB/s", "reduce GB/s",
-                "ratio", "no-SuperWord GB/s", "vector x");
+        requirePath(vectorApi, true);
+        requirePath(staged, false);
+        out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %10s %11s %7s %17s%n", "type", "bytes", "copy GB/s",
+                "vector GB/s", "ratio", "copy GB/s", "staged GB/s", "ratio", "no-SuperWord GB/s");
         List<String> csv = new ArrayList<>();
-        csv.add("type,op,bytes,copy_gbs,reduce_gbs,ratio,reduce_gelems,reduce_gbs_without_superword");
-        for (Map.Entry<String, Map<String, String>> e : vectorised.entrySet()) {
+        csv.add("type,op,bytes,copy_gbs,reduce_gbs,ratio,reduce_gelems,staged_copy_gbs,staged_reduce_gbs,staged_ratio,"
+                + "reduce_gbs_without_superword");
+        for (Map.Entry<String, Map<String, String>> e : vectorApi.entrySet()) {
             Map<String, String> row = e.getValue();
+            Map<String, String> loops = staged.getOrDefault(e.getKey(), Map.of());
             Map<String, String> control = scalar.get(e.getKey());
-            double reduce = Double.parseDouble(row.get("reduce_gbs"));
             double plain = control == null ? Double.NaN : Double.parseDouble(control.get("reduce_gbs"));
-            out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %17.3f %9.2f%n", row.get("type"), row.get("bytes"),
-                    row.get("copy_gbs"), row.get("reduce_gbs"), row.get("ratio"), plain, reduce / plain);
+            out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %10s %11s %7s %17.3f%n", row.get("type"), row.get("bytes"),
+                    row.get("copy_gbs"), row.get("reduce_gbs"), row.get("ratio"), loops.get("copy_gbs"),
+                    loops.get("reduce_gbs"), loops.get("ratio"), plain);
             csv.add(String.join(",", row.get("type"), row.get("op"), row.get("bytes"), row.get("copy_gbs"),
-                    row.get("reduce_gbs"), row.get("ratio"), row.get("reduce_gelems"), String.format(Locale.ROOT, "%.3f", plain)));
+                    row.get("reduce_gbs"), row.get("ratio"), row.get("reduce_gelems"), loops.get("copy_gbs"),
+                    loops.get("reduce_gbs"), loops.get("ratio"), String.format(Locale.ROOT, "%.3f", plain)));
         }
         Files.createDirectories(cmd.out);
         Path file = cmd.out.resolve("local-reduce.csv");
@@ -101,6 +109,16 @@ final class LocalReduceRun {
                     + String.join("\n", other));
         }
         return rows;
+    }
+
+    /** Every row says whether its JVM combined with the Vector API: the columns must be what they are labelled. */
+    private static void requirePath(Map<String, Map<String, String>> rows, boolean vectorApi) throws IOException {
+        for (Map<String, String> row : rows.values()) {
+            if (Boolean.parseBoolean(row.get("vector_api")) != vectorApi) {
+                throw new IOException(BENCH_MAIN + " combined " + (vectorApi ? "without" : "with") + " the Vector API"
+                        + " where it was started " + (vectorApi ? "with" : "without") + " its module: " + row);
+            }
+        }
     }
 
     private static String loadAverage() {
