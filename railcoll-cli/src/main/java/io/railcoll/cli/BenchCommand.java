@@ -125,6 +125,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Directory for results.csv, report.md and plots (default ${DEFAULT-VALUE}).", defaultValue = "bench-out")
     Path out;
 
+    @Option(names = "--jvm-option", paramLabel = "OPTION", description = "Extra JVM option for every railcoll rank, "
+            + "e.g. --jvm-option=--add-modules=jdk.incubator.vector (all-reduce and the other reductions then combine "
+            + "with the Vector API, decision 0210); repeatable.")
+    List<String> jvmOptions = new ArrayList<>();
+
     @Option(names = "--peer", description = "Also run the same sweep through these peers in the same run, comma-separated: "
             + "openmpi (Open MPI, found on the PATH), mpj (MPJ Express: multicore device on one node, niodev across the testbed's nodes).")
     String peer;
@@ -300,8 +305,8 @@ final class BenchCommand implements Callable<Integer> {
                     Files.deleteIfExists(out.resolve("rail-counters.csv.n" + node));
                 }
             }
-            JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env, List.of(),
-                    Duration.ofHours(2));
+            JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env,
+                    List.copyOf(jvmOptions), Duration.ofHours(2));
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
                     + "), " + cluster.rails + " rails, engine " + cluster.engine() + ", intra-node traffic over "
                     + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
