@@ -23,6 +23,7 @@
 #     broadcast 1 B, 1 KiB, 64 KiB, 1 MiB (auto)                   issue 21: at most 1.0x at 64 KiB and 1 MiB
 #     allgather and gather 1 B .. 1 MiB (auto)                     issue 21: nothing slower than before
 #     allreduce of doubles 8 B .. 16 MiB (auto)                    issue 22: at most 1.0x at every size
+#     the same, ranks with the Vector API's module (decision 0210); the local reduction against a copy
 #     the floor (bench/node-floor.c) at 1 B, 1 KiB and 4 KiB (its largest block)
 #     the mpi program (bench/mpi/MpiBench.java), allreduce and allgather 8 B .. 1 MiB: railcoll-mpi over railcoll's
 #     own API, alternating sample by sample                        issue 23: at most 1.1x
@@ -44,6 +45,15 @@ case "$mode" in
     set -e
     ../shared/tools/bundle/make-bundle.sh
     jdk=$(bin/find-jdk)
+    # The reductions' Vector API combiners (decision 0210) need jdk.incubator.vector, which the shared bundle's
+    # runtime leaves out: the same runtime again with it added (about 1 MB).
+    rt=$(mktemp -d)
+    tar -C "$rt" -xJf .bundle/jre.tar.xz
+    mods=$("$rt/jre/bin/java" --list-modules | sed 's/@.*//' | paste -sd, -)
+    rm -rf "$rt/jre"
+    "$jdk/bin/jlink" --add-modules "$mods,jdk.incubator.vector" --strip-debug --no-man-pages --no-header-files \
+        --compress zip-0 --output "$rt/jre"
+    tar -C "$rt" -cJf .bundle/jre.tar.xz jre && rm -rf "$rt"
     rm -rf .bundle/mpibench && mkdir -p .bundle/mpibench
     "$jdk/bin/javac" --release 25 -d .bundle/mpibench -cp ".bundle/railcoll/lib/*" bench/mpi/MpiBench.java
     cp bench/device/run-16.sh .bundle/run-16.sh
@@ -157,6 +167,10 @@ fi
 step node-allreduce bench "${one[@]}" --collective allreduce \
     --algorithms auto,allreduce.shm,allreduce.shm-doubling,allreduce.shm-single-copy \
     --sizes "$sizes_reduce" "${peer_args[@]}"
+# The combiners with the Vector API (decision 0210): auto's all-reduce again, and the loops against a copy.
+step node-allreduce-vector bench "${one[@]}" --collective allreduce --algorithms auto \
+    --jvm-option=--add-modules=jdk.incubator.vector --sizes "$sizes_reduce"
+step local-reduce bench --collective local-reduce --samples 5 --out "$out/local-reduce"
 # The testbed all-reduce with the candidates that tell a cost per rail wait (rabenseifner: 4 waits at 4 nodes,
 # direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
 if [ "$testbed" = yes ]; then
