@@ -11,10 +11,11 @@ import java.lang.foreign.MemorySegment;
  * <p>Threading: under its communicator's thread contract, as the communicator's other calls.
  */
 public final class MatchedMessage {
-    private final RailcollCommunicator comm;
+    /** Its communicator's point-to-point calls, which receive it. */
+    private final PointToPointCalls comm;
     private final io.railcoll.engine.PointToPoint.Matched matched;
 
-    MatchedMessage(RailcollCommunicator comm, io.railcoll.engine.PointToPoint.Matched matched) {
+    MatchedMessage(PointToPointCalls comm, io.railcoll.engine.PointToPoint.Matched matched) {
         this.comm = comm;
         this.matched = matched;
     }
