@@ -110,7 +110,8 @@ final class RailcollCommunicator implements Communicator {
         this.bootstrap = bootstrap;
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
-        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
+        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing,
+                lastShapes);
     }
 
     /** A sub-communicator: its own engine, placement and selection over the rank's shared transports. */
@@ -134,7 +135,8 @@ final class RailcollCommunicator implements Communicator {
         this.bootstrap = null;
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
-        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
+        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing,
+                lastShapes);
     }
 
     /**
