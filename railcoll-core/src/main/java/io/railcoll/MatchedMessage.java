@@ -12,11 +12,11 @@ import java.lang.foreign.MemorySegment;
  */
 public final class MatchedMessage {
     /** Its communicator's point-to-point calls, which receive it. */
-    private final PointToPointCalls comm;
+    private final PointToPointCalls calls;
     private final io.railcoll.engine.PointToPoint.Matched matched;
 
-    MatchedMessage(PointToPointCalls comm, io.railcoll.engine.PointToPoint.Matched matched) {
-        this.comm = comm;
+    MatchedMessage(PointToPointCalls calls, io.railcoll.engine.PointToPoint.Matched matched) {
+        this.calls = calls;
         this.matched = matched;
     }
 
@@ -32,7 +32,7 @@ public final class MatchedMessage {
      * @throws IllegalStateException     it was received already
      */
     public Status recv(MemorySegment into) {
-        return comm.mrecv(matched, into);
+        return calls.mrecv(matched, into);
     }
 
     public Status recv(byte[] into) {
@@ -41,7 +41,7 @@ public final class MatchedMessage {
 
     /** Starts {@link #recv}: {@code into} is railcoll's until the request has finished. */
     public MessageRequest irecv(MemorySegment into) {
-        return comm.imrecv(matched, into);
+        return calls.imrecv(matched, into);
     }
 
     public MessageRequest irecv(byte[] into) {
