@@ -80,9 +80,7 @@ final class VariableCollectives {
 
     private long gatherv(String call, MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root,
                          boolean nonBlocking) {
-        plumbing.requireOpen();
-        plumbing.checkRoot(root);
-        checkCounts(call, counts);
+        checkRooted(call, root, counts);
         VariableLayout out = null;
         VariableLayout in = null;
         if (rank == root) {
@@ -126,9 +124,7 @@ final class VariableCollectives {
 
     private long scatterv(String call, MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root,
                           boolean nonBlocking) {
-        plumbing.requireOpen();
-        plumbing.checkRoot(root);
-        checkCounts(call, counts);
+        checkRooted(call, root, counts);
         VariableLayout out = null;
         VariableLayout in = null;
         if (rank == root) {
@@ -401,6 +397,13 @@ final class VariableCollectives {
         Shape s = Shape.variable(collective, placement, ports, root, counts, elementBytes, commutative);
         lastShapes[collective.ordinal()] = s;
         return s;
+    }
+
+    /** What a v-variant with a root checks first, in this order: the communicator is open, the root, the counts. */
+    private void checkRooted(String call, int root, long[] counts) {
+        plumbing.requireOpen();
+        plumbing.checkRoot(root);
+        checkCounts(call, counts);
     }
 
     /** One non-negative count per rank. */
