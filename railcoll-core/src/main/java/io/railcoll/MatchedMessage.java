@@ -11,11 +11,12 @@ import java.lang.foreign.MemorySegment;
  * <p>Threading: under its communicator's thread contract, as the communicator's other calls.
  */
 public final class MatchedMessage {
-    private final RailcollCommunicator comm;
+    /** Its communicator's point-to-point calls, which receive it. */
+    private final PointToPointCalls calls;
     private final io.railcoll.engine.PointToPoint.Matched matched;
 
-    MatchedMessage(RailcollCommunicator comm, io.railcoll.engine.PointToPoint.Matched matched) {
-        this.comm = comm;
+    MatchedMessage(PointToPointCalls calls, io.railcoll.engine.PointToPoint.Matched matched) {
+        this.calls = calls;
         this.matched = matched;
     }
 
@@ -31,7 +32,7 @@ public final class MatchedMessage {
      * @throws IllegalStateException     it was received already
      */
     public Status recv(MemorySegment into) {
-        return comm.mrecv(matched, into);
+        return calls.mrecv(matched, into);
     }
 
     public Status recv(byte[] into) {
@@ -40,7 +41,7 @@ public final class MatchedMessage {
 
     /** Starts {@link #recv}: {@code into} is railcoll's until the request has finished. */
     public MessageRequest irecv(MemorySegment into) {
-        return comm.imrecv(matched, into);
+        return calls.imrecv(matched, into);
     }
 
     public MessageRequest irecv(byte[] into) {

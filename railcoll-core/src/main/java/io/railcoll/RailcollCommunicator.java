@@ -2,7 +2,6 @@ package io.railcoll;
 
 import io.railcoll.bootstrap.JobTable;
 import io.railcoll.engine.CollectiveEngine;
-import io.railcoll.engine.PointToPoint;
 import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.Operator;
 import io.railcoll.reduce.Reduction;
@@ -29,7 +28,7 @@ import java.util.Optional;
  * which; closed by whoever obtained it.
  */
 final class RailcollCommunicator implements Communicator {
-    private static final MemorySegment NO_BUFFER = MemorySegment.ofArray(new byte[0]);
+    static final MemorySegment NO_BUFFER = MemorySegment.ofArray(new byte[0]);
     /** Stands for any thread but the caller's when checking that transports' threads may touch a segment. */
     private static final Thread OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
 
@@ -64,7 +63,11 @@ final class RailcollCommunicator implements Communicator {
     private final Placement placement;
     private final CollectiveEngine engine;
     /** Its point-to-point messages, under a context of their own (decision 0080). */
-    private final PointToPoint p2p;
+    private final PointToPointCalls messages;
+    /** Its collectives with per-rank counts (decision 0085). */
+    private final VariableCollectives variable;
+    /** What those two use of this communicator: its checks, shapes, staging and way to run a call. */
+    private final CallPlumbing plumbing = new Plumbing();
     private final Transport rails;
     private final Transport shm;
     private final AutoCloseable region;
@@ -79,8 +82,6 @@ final class RailcollCommunicator implements Communicator {
     /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
     /** Per collective, the shape of the last call (see {@link #shape}). */
     private final Shape[] lastShapes = new Shape[Collective.values().length];
-    /** The last all-gatherv's block layouts, for a repeat with the same counts (decision 0160). */
-    private final LastAllgathervLayouts lastAllgathervLayouts;
     /** The last reduction's type and operator (see {@link #reduction}). */
     private Reduction lastReduction;
     /** Native memory for reductions in place and over arrays other than byte[]; null until first needed. */
@@ -98,7 +99,6 @@ final class RailcollCommunicator implements Communicator {
         this.shm = shared.shm;
         this.region = region;
         this.rank = rank;
-        this.lastAllgathervLayouts = new LastAllgathervLayouts(rank);
         this.table = shared.table;
         this.placement = table.placement();
         this.jobRanks = java.util.stream.IntStream.range(0, placement.size()).toArray();
@@ -108,7 +108,10 @@ final class RailcollCommunicator implements Communicator {
         this.ports = shared.ports;
         this.groups = shared.config.groups();
         this.bootstrap = bootstrap;
-        this.p2p = shared.pointToPoint(engine, context, name, jobRanks, rank);
+        this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
+                shared.router, plumbing, name, placement.size());
+        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing,
+                lastShapes);
     }
 
     /** A sub-communicator: its own engine, placement and selection over the rank's shared transports. */
@@ -121,7 +124,6 @@ final class RailcollCommunicator implements Communicator {
         this.shm = shared.shm;
         this.region = null;
         this.rank = plan.rank();
-        this.lastAllgathervLayouts = new LastAllgathervLayouts(rank);
         this.table = shared.table;
         this.placement = plan.placement();
         this.jobRanks = jobRanks;
@@ -131,7 +133,62 @@ final class RailcollCommunicator implements Communicator {
         this.ports = shared.ports;
         this.groups = shared.config.groups();
         this.bootstrap = null;
-        this.p2p = shared.pointToPoint(engine, context, name, jobRanks, rank);
+        this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
+                shared.router, plumbing, name, placement.size());
+        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing,
+                lastShapes);
+    }
+
+    /**
+     * The view of this communicator's plumbing its collaborators run calls through (decision 0208): each method is
+     * one of this communicator's own, called as it is.
+     */
+    private final class Plumbing implements CallPlumbing {
+        @Override
+        public void requireOpen() {
+            open();
+        }
+
+        @Override
+        public void checkRoot(int root) {
+            RailcollCommunicator.this.checkRoot(root);
+        }
+
+        @Override
+        public Shape shape(Collective collective, long blockBytes, int root) {
+            return RailcollCommunicator.this.shape(collective, blockBytes, root);
+        }
+
+        @Override
+        public long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+            return RailcollCommunicator.this.run(shape, send, recv, nonBlocking);
+        }
+
+        @Override
+        public long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
+                                 boolean stageSend) {
+            return RailcollCommunicator.this.runReduction(shape, send, recv, reduction, stageSend);
+        }
+
+        @Override
+        public MemorySegment staging(long bytes) {
+            return RailcollCommunicator.this.staging(bytes);
+        }
+
+        @Override
+        public Reduction reduction(ElementType type, Operator op) {
+            return RailcollCommunicator.this.reduction(type, op);
+        }
+
+        @Override
+        public Request request(long seq, String call) {
+            return RailcollCommunicator.this.request(seq, call);
+        }
+
+        @Override
+        public Request start(String call, java.util.function.LongSupplier start) {
+            return RailcollCommunicator.this.start(call, start);
+        }
     }
 
     /** Enables broadcast.multicast through {@code multicast}; opens it now when {@code openNow}. Start-up only. */
@@ -488,323 +545,76 @@ final class RailcollCommunicator implements Communicator {
         return child;
     }
 
-    // ---- point-to-point messages (decision 0080) ----
-
-    /** The longest message: the receiver may have to hold it in one Java array. */
-    private static final long MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 16;
+    // ---- point-to-point messages (decision 0080): PointToPointCalls ----
 
     @Override
     public void send(MemorySegment data, int dest, int tag) {
-        blockingSend("send", data, dest, tag, false);
+        messages.send(data, dest, tag);
     }
 
     @Override
     public void ssend(MemorySegment data, int dest, int tag) {
-        blockingSend("ssend", data, dest, tag, true);
-    }
-
-    private void blockingSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
-        gate.enter(call);
-        try {
-            PointToPoint.SendOp op = startSend(call, data, dest, tag, synchronous);
-            p2p.await(op, Long.MAX_VALUE);
-        } finally {
-            gate.exit();
-        }
+        messages.ssend(data, dest, tag);
     }
 
     @Override
     public Status recv(MemorySegment into, int source, int tag) {
-        gate.enter("recv");
-        try {
-            PointToPoint.RecvOp op = startRecv("recv", into, source, tag);
-            p2p.await(op, Long.MAX_VALUE);
-            return received(op, "recv");
-        } finally {
-            gate.exit();
-        }
+        return messages.recv(into, source, tag);
     }
 
     @Override
     public Status sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment into, int source, int recvTag) {
-        gate.enter("sendRecv");
-        try {
-            checkSend("sendRecv", data, dest, sendTag);
-            checkRecv("sendRecv", into, source, recvTag);
-            if (into.asOverlappingSlice(data).isPresent()) {
-                throw new IllegalArgumentException("sendRecv: the receive buffer overlaps the data sent");
-            }
-            // The receive is posted first, so a message from this rank to itself lands in it directly.
-            PointToPoint.RecvOp r = startRecv("sendRecv", into, source, recvTag);
-            PointToPoint.SendOp s = startSend("sendRecv", data, dest, sendTag, false);
-            p2p.await(r, Long.MAX_VALUE);
-            p2p.await(s, Long.MAX_VALUE);
-            return received(r, "sendRecv");
-        } finally {
-            gate.exit();
-        }
+        return messages.sendRecv(data, dest, sendTag, into, source, recvTag);
     }
 
     @Override
     public MessageRequest isend(MemorySegment data, int dest, int tag) {
-        return nonBlockingSend("isend", data, dest, tag, false);
+        return messages.isend(data, dest, tag);
     }
 
     @Override
     public MessageRequest issend(MemorySegment data, int dest, int tag) {
-        return nonBlockingSend("issend", data, dest, tag, true);
-    }
-
-    /** isend and issend with no lambda per call (issue 21). */
-    private MessageRequest nonBlockingSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
-        gate.enter(call);
-        try {
-            return new MessageRequest(p2p, startSend(call, data, dest, tag, synchronous), gate, call);
-        } finally {
-            gate.exit();
-        }
+        return messages.issend(data, dest, tag);
     }
 
     @Override
     public MessageRequest sendInit(MemorySegment data, int dest, int tag) {
-        return persistentSend("sendInit", data, dest, tag, false);
+        return messages.sendInit(data, dest, tag);
     }
 
     @Override
     public MessageRequest ssendInit(MemorySegment data, int dest, int tag) {
-        return persistentSend("ssendInit", data, dest, tag, true);
-    }
-
-    /**
-     * A persistent send (decision 0088), checked now: a standard one restarts its one operation each round; a
-     * synchronous one starts a new one (see {@link PointToPoint#restart(PointToPoint.SendOp, MemorySegment)}).
-     */
-    private MessageRequest persistentSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
-        gate.enter(call);
-        try {
-            open();
-            checkSend(call, data, dest, tag);
-            return new MessageRequest(p2p, PointToPoint.unstartedSend(data.byteSize(), dest, tag, synchronous), gate,
-                    call, last -> {
-                        open();
-                        shared.router.usePointToPoint();
-                        return synchronous ? p2p.isend(data, dest, tag, true)
-                                : p2p.restart((PointToPoint.SendOp) last, data);
-                    });
-        } finally {
-            gate.exit();
-        }
+        return messages.ssendInit(data, dest, tag);
     }
 
     @Override
     public MessageRequest recvInit(MemorySegment into, int source, int tag) {
-        gate.enter("recvInit");
-        try {
-            open();
-            checkRecv("recvInit", into, source, tag);
-            return new MessageRequest(p2p, PointToPoint.unstartedRecv(into, source, tag), gate, "recvInit", last -> {
-                open();
-                shared.router.usePointToPoint();
-                return p2p.restart((PointToPoint.RecvOp) last);
-            });
-        } finally {
-            gate.exit();
-        }
+        return messages.recvInit(into, source, tag);
     }
 
     @Override
     public MessageRequest irecv(MemorySegment into, int source, int tag) {
-        gate.enter("irecv");
-        try {
-            return new MessageRequest(p2p, startRecv("irecv", into, source, tag), gate, "irecv");
-        } finally {
-            gate.exit();
-        }
+        return messages.irecv(into, source, tag);
     }
 
     @Override
     public Status probe(int source, int tag) {
-        gate.enter("probe");
-        try {
-            open();
-            checkSource("probe", source, tag);
-            shared.router.usePointToPoint();
-            PointToPoint.Probed p = p2p.probe(source, tag);
-            return new Status(p.source(), p.tag(), p.count());
-        } finally {
-            gate.exit();
-        }
+        return messages.probe(source, tag);
     }
 
     @Override
     public Optional<Status> iprobe(int source, int tag) {
-        gate.enter("iprobe");
-        try {
-            open();
-            checkSource("iprobe", source, tag);
-            shared.router.usePointToPoint();
-            PointToPoint.Probed p = p2p.iprobeAfterProgress(source, tag);
-            return p == null ? Optional.empty() : Optional.of(new Status(p.source(), p.tag(), p.count()));
-        } finally {
-            gate.exit();
-        }
+        return messages.iprobe(source, tag);
     }
 
     @Override
     public MatchedMessage mprobe(int source, int tag) {
-        if (gate.threadSafe()) {
-            return mprobeBetweenRounds(source, tag);
-        }
-        gate.enter("mprobe");
-        try {
-            open();
-            checkSource("mprobe", source, tag);
-            shared.router.usePointToPoint();
-            return new MatchedMessage(this, p2p.mprobe(source, tag));
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /**
-     * A thread-safe communicator's blocking matched probe (decision 0134): each round of progress and matching runs
-     * under the gate, the wait between rounds outside it, so that other threads' sends, receives and collectives on
-     * this communicator go on while this one waits (they drive the progress it waits for). Taking the message stays
-     * one step under the point-to-point lock ({@link PointToPoint#improbe}); the deadline counts from the first round.
-     */
-    private MatchedMessage mprobeBetweenRounds(int source, int tag) {
-        long startNs = System.nanoTime();
-        for (int round = 0; ; round++) {
-            gate.enter("mprobe");
-            try {
-                open();
-                checkSource("mprobe", source, tag);
-                shared.router.usePointToPoint();
-                PointToPoint.Matched m = p2p.mprobeRound(source, tag, startNs);
-                if (m != null) {
-                    return new MatchedMessage(this, m);
-                }
-            } finally {
-                gate.exit();
-            }
-            pauseOutsideTheGate(round);
-        }
-    }
-
-    /** Between two rounds of a wait outside the gate: spin, then yield, then park up to a millisecond. */
-    private static void pauseOutsideTheGate(int round) {
-        if (round < 64) {
-            Thread.onSpinWait();
-        } else if (round < 128) {
-            Thread.yield();
-        } else {
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(1_000_000L, 10_000L << Math.min(round - 128, 7)));
-        }
+        return messages.mprobe(source, tag);
     }
 
     @Override
     public Optional<MatchedMessage> improbe(int source, int tag) {
-        gate.enter("improbe");
-        try {
-            open();
-            checkSource("improbe", source, tag);
-            shared.router.usePointToPoint();
-            PointToPoint.Matched m = p2p.improbeAfterProgress(source, tag);
-            return m == null ? Optional.empty() : Optional.of(new MatchedMessage(this, m));
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /** {@link MatchedMessage#recv}: receives matched message {@code m} into {@code into}. */
-    Status mrecv(PointToPoint.Matched m, MemorySegment into) {
-        gate.enter("mrecv");
-        try {
-            PointToPoint.RecvOp op = startMatchedRecv("mrecv", m, into);
-            p2p.await(op, Long.MAX_VALUE);
-            return received(op, "mrecv");
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /** {@link MatchedMessage#irecv}. */
-    MessageRequest imrecv(PointToPoint.Matched m, MemorySegment into) {
-        return startRequest("imrecv", () -> startMatchedRecv("imrecv", m, into));
-    }
-
-    private PointToPoint.RecvOp startMatchedRecv(String call, PointToPoint.Matched m, MemorySegment into) {
-        open();
-        requireNonNull(into, call, "the buffer");
-        if (into.isReadOnly()) {
-            throw new IllegalArgumentException(call + ": the buffer is read-only");
-        }
-        return p2p.mrecv(m, into);
-    }
-
-    private MessageRequest startRequest(String call, java.util.function.Supplier<PointToPoint.Op> start) {
-        gate.enter(call);
-        try {
-            return new MessageRequest(p2p, start.get(), gate, call);
-        } finally {
-            gate.exit();
-        }
-    }
-
-    private PointToPoint.SendOp startSend(String call, MemorySegment data, int dest, int tag, boolean synchronous) {
-        open();
-        checkSend(call, data, dest, tag);
-        shared.router.usePointToPoint();
-        return p2p.isend(data, dest, tag, synchronous);
-    }
-
-    private PointToPoint.RecvOp startRecv(String call, MemorySegment into, int source, int tag) {
-        open();
-        checkRecv(call, into, source, tag);
-        shared.router.usePointToPoint();
-        return p2p.irecv(into, source, tag);
-    }
-
-    /** A finished receive's status, or its truncation thrown. */
-    private static Status received(PointToPoint.RecvOp op, String call) {
-        TruncatedMessageException t = MessageRequest.truncation(op, call);
-        if (t != null) {
-            throw t;
-        }
-        return MessageRequest.statusOf(op);
-    }
-
-    private void checkSend(String call, MemorySegment data, int dest, int tag) {
-        requireNonNull(data, call, "data");
-        if (dest < 0 || dest >= size()) {
-            throw new IllegalArgumentException(call + ": rank " + dest + " is out of range: " + name + " has " + size()
-                    + " ranks");
-        }
-        if (tag < 0) {
-            throw new IllegalArgumentException(call + ": the tag must be >= 0, got " + tag);
-        }
-        if (data.byteSize() > MAX_MESSAGE_BYTES) {
-            throw new IllegalArgumentException(call + ": a message holds at most " + MAX_MESSAGE_BYTES + " bytes, got "
-                    + data.byteSize());
-        }
-    }
-
-    private void checkRecv(String call, MemorySegment into, int source, int tag) {
-        requireNonNull(into, call, "the buffer");
-        checkSource(call, source, tag);
-        if (into.isReadOnly()) {
-            throw new IllegalArgumentException(call + ": the buffer is read-only");
-        }
-    }
-
-    private void checkSource(String call, int source, int tag) {
-        if (source != ANY_SOURCE && (source < 0 || source >= size())) {
-            throw new IllegalArgumentException(call + ": rank " + source + " is out of range: " + name + " has "
-                    + size() + " ranks (ANY_SOURCE is " + ANY_SOURCE + ")");
-        }
-        if (tag < 0 && tag != ANY_TAG) {
-            throw new IllegalArgumentException(call + ": the tag must be >= 0 or ANY_TAG (" + ANY_TAG + "), got " + tag);
-        }
+        return messages.improbe(source, tag);
     }
 
     // ---- barrier ----
@@ -1050,7 +860,7 @@ final class RailcollCommunicator implements Communicator {
      * The first {@code bytes} of {@code m}: {@code m} itself when that is all of it, so that the common call (a buffer
      * of exactly the call's size) allocates no slice.
      */
-    private static MemorySegment leading(MemorySegment m, long bytes) {
+    static MemorySegment leading(MemorySegment m, long bytes) {
         return m.byteSize() == bytes ? m : m.asSlice(0, bytes);
     }
 
@@ -1266,12 +1076,12 @@ final class RailcollCommunicator implements Communicator {
     }
 
     /** Whether the transports can read or write {@code m} directly: native memory or a byte[] (decision 0009). */
-    private static boolean transportsReach(MemorySegment m) {
+    static boolean transportsReach(MemorySegment m) {
         return m.heapBase().isEmpty() || m.heapBase().get() instanceof byte[];
     }
 
     /** As {@link #requireNonNull}, but heap segments over any array pass: the reductions stage them. */
-    private static void requireUsable(MemorySegment m, String what) {
+    static void requireUsable(MemorySegment m, String what) {
         if (m == null) {
             throw new IllegalArgumentException(what + " must not be null");
         }
@@ -1349,379 +1159,62 @@ final class RailcollCommunicator implements Communicator {
         return run(shape(Collective.SCATTER, b, root), s, r, nonBlocking);
     }
 
-    // ---- the v-variants: per-rank counts (decision 0085) ----
+    // ---- the v-variants: per-rank counts (decision 0085): VariableCollectives ----
 
     @Override
     public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
-        gate.enter("gatherv");
-        try {
-            gatherv("gatherv", send, recv, counts, displs, root, false);
-        } finally {
-            gate.exit();
-        }
+        variable.gatherv(send, recv, counts, displs, root);
     }
 
-    /** The counts and displacements are copied: the caller may reuse its arrays at once (decision 0108). */
     @Override
     public Request igatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
-        long[] c = copy(counts);
-        long[] d = copy(displs);
-        return start("igatherv", () -> gatherv("igatherv", send, recv, c, d, root, true));
-    }
-
-    private long gatherv(String call, MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root,
-                         boolean nonBlocking) {
-        open();
-        checkRoot(root);
-        checkCounts(call, counts);
-        VariableLayout out = null;
-        VariableLayout in = null;
-        if (rank == root) {
-            requireNonNull(recv, "recv (on the root)");
-            checkWritable(call, recv);
-            in = new VariableLayout(call, "recv", counts, displs, recv.byteSize(), true);
-            if (send == null) {
-                // In place: the root's block already lies in recv, where it stays.
-                send = recv;
-                out = new VariableLayout(call, "recv (the root's own block, in place)",
-                        new long[] {counts[root]}, new long[] {in.displacement(root)}, recv.byteSize(), false);
-            }
-        } else {
-            recv = null;
-            if (send == null && counts[rank] == 0) {
-                send = NO_BUFFER; // a rank with nothing to send may pass no buffer
-            }
-        }
-        if (out == null) {
-            requireNonNull(send, "send");
-            out = new VariableLayout(call, "send", new long[] {counts[rank]}, null, send.byteSize(), false);
-        }
-        return runVariable(variableShape(Collective.GATHERV, root, counts, 1, true), null, send, out, recv, in,
-                nonBlocking);
+        return variable.igatherv(send, recv, counts, displs, root);
     }
 
     @Override
     public void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
-        gate.enter("scatterv");
-        try {
-            scatterv("scatterv", send, counts, displs, recv, root, false);
-        } finally {
-            gate.exit();
-        }
+        variable.scatterv(send, counts, displs, recv, root);
     }
 
     @Override
     public Request iscatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
-        long[] c = copy(counts);
-        long[] d = copy(displs);
-        return start("iscatterv", () -> scatterv("iscatterv", send, c, d, recv, root, true));
-    }
-
-    private long scatterv(String call, MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root,
-                          boolean nonBlocking) {
-        open();
-        checkRoot(root);
-        checkCounts(call, counts);
-        VariableLayout out = null;
-        VariableLayout in = null;
-        if (rank == root) {
-            requireNonNull(send, "send (on the root)");
-            out = new VariableLayout(call, "send", counts, displs, send.byteSize(), false);
-        } else {
-            send = null;
-        }
-        if (recv == null && rank != root && counts[rank] == 0) {
-            recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
-        }
-        if (recv != null || rank != root) {
-            requireNonNull(recv, "recv");
-            checkWritable(call, recv);
-            in = new VariableLayout(call, "recv", new long[] {counts[rank]}, null, recv.byteSize(), true);
-        } // else in place: the root's own block stays in send; the schedule's copy of it lands in staging
-        return runVariable(variableShape(Collective.SCATTERV, root, counts, 1, true), null, send, out, recv, in,
-                nonBlocking);
+        return variable.iscatterv(send, counts, displs, recv, root);
     }
 
     @Override
     public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
-        gate.enter("allgatherv");
-        try {
-            allgatherv("allgatherv", send, recv, counts, displs, false);
-        } finally {
-            gate.exit();
-        }
+        variable.allgatherv(send, recv, counts, displs);
     }
 
-    /**
-     * Inline, with the caller's arrays (no copies, no lambda): everything kept past this call is built over copies of
-     * them ({@link LastAllgathervLayouts}, the shape's {@code BlockCounts}), and nothing reads them after it returns.
-     */
     @Override
     public Request iallgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
-        gate.enter("iallgatherv");
-        try {
-            return request(allgatherv("iallgatherv", send, recv, counts, displs, true), "iallgatherv");
-        } finally {
-            gate.exit();
-        }
-    }
-
-    private long allgatherv(String call, MemorySegment send, MemorySegment recv, long[] counts, long[] displs,
-                            boolean nonBlocking) {
-        open();
-        checkCounts(call, counts);
-        requireNonNull(recv, "recv");
-        checkWritable(call, recv);
-        VariableLayout in = lastAllgathervLayouts.in(call, counts, displs, recv.byteSize(),
-                send == null ? -1 : send.byteSize());
-        VariableLayout out = lastAllgathervLayouts.out();
-        if (send == null) {
-            send = recv; // in place: this rank's block already lies in recv
-        }
-        return runVariable(variableShape(Collective.ALLGATHERV, 0, counts, 1, true), null, send, out, recv, in,
-                nonBlocking);
+        return variable.iallgatherv(send, recv, counts, displs);
     }
 
     @Override
     public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
                           long[] recvCounts, long[] recvDispls) {
-        gate.enter("alltoallv");
-        try {
-            alltoallv("alltoallv", send, sendCounts, sendDispls, recv, recvCounts, recvDispls, false);
-        } finally {
-            gate.exit();
-        }
+        variable.alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
-    /**
-     * Two calls in the engine under one request: the all-gather of the send counts, and the data, whose number is
-     * reserved now and whose shape is built when the counts have arrived (decision 0108). Nothing waits here.
-     */
     @Override
     public Request ialltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
                               long[] recvCounts, long[] recvDispls) {
-        long[] sc = copy(sendCounts);
-        long[] sd = copy(sendDispls);
-        long[] rc = copy(recvCounts);
-        long[] rd = copy(recvDispls);
-        return start("ialltoallv", () -> alltoallv("ialltoallv", send, sc, sd, recv, rc, rd, true));
-    }
-
-    private long alltoallv(String call, MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
-                           long[] recvCounts, long[] recvDispls, boolean nonBlocking) {
-        open();
-        requireNonNull(recv, "recv");
-        checkWritable(call, recv);
-        checkCounts(call + " (recvCounts)", recvCounts);
-        if (send == null) {
-            // In place (MPI_IN_PLACE): recv's blocks are sent, with recv's counts, and replaced.
-            send = recv;
-            sendCounts = recvCounts;
-            sendDispls = recvDispls;
-        } else {
-            requireNonNull(send, "send");
-            checkCounts(call + " (sendCounts)", sendCounts);
-        }
-        VariableLayout out = new VariableLayout(call, "send", sendCounts, sendDispls, send.byteSize(), false);
-        VariableLayout in = new VariableLayout(call, "recv", recvCounts, recvDispls, recv.byteSize(), true);
-        if (!nonBlocking) {
-            long[] matrix = exchangeRows(sendCounts, recvCounts);
-            return runVariable(variableShape(Collective.ALLTOALLV, 0, matrix, 1, true), null, send, out, recv, in,
-                    false);
-        }
-        int n = size();
-        Shape rows = shape(Collective.ALLGATHER, (long) Long.BYTES * n, 0);
-        CollectiveEngine.PackedCall exchange = new CollectiveEngine.PackedCall(selector.select(rows), rows,
-                MemorySegment.ofArray(rowBytes(sendCounts)), (long) Long.BYTES * n, null, null,
-                (long) Long.BYTES * n * n, null, null);
-        MemorySegment s = send;
-        return engine.postChained(exchange, all -> {
-            Shape shape = variableShape(Collective.ALLTOALLV, 0, matrixOf(all, recvCounts), 1, true);
-            return packedCall(selector.select(shape), shape, null, s, out, recv, in);
-        }, call);
-    }
-
-    /**
-     * The all-to-allv's count matrix: every rank's send counts (its row) all-gathered, with this rank's own column
-     * replaced by the counts it expects to receive. Consistent arguments give every rank the same matrix; a rank
-     * that expects other counts than its peers send has another one, whose digest fails the call on every rank as a
-     * count mismatch (decision 0085).
-     */
-    private long[] exchangeRows(long[] sendCounts, long[] recvCounts) {
-        int n = size();
-        byte[] all = new byte[Long.BYTES * n * n];
-        run(shape(Collective.ALLGATHER, Long.BYTES * n, 0), MemorySegment.ofArray(rowBytes(sendCounts)),
-                MemorySegment.ofArray(all), false);
-        return matrixOf(MemorySegment.ofArray(all), recvCounts);
-    }
-
-    /** This rank's send counts as the little-endian longs its all-to-allv's count exchange sends. */
-    private static byte[] rowBytes(long[] sendCounts) {
-        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(Long.BYTES * sendCounts.length)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        for (long c : sendCounts) {
-            mine.putLong(c);
-        }
-        return mine.array();
-    }
-
-    /** The gathered rows as the count matrix, with this rank's column replaced by {@code recvCounts}. */
-    private long[] matrixOf(MemorySegment rows, long[] recvCounts) {
-        int n = size();
-        long[] matrix = new long[n * n];
-        for (int i = 0; i < n * n; i++) {
-            matrix[i] = rows.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
-                    (long) i * Long.BYTES);
-        }
-        for (int i = 0; i < n; i++) {
-            matrix[i * n + rank] = recvCounts[i];
-        }
-        return matrix;
+        return variable.ialltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
     @Override
     public void reduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts, Operator op) {
-        gate.enter("reduceScatter");
-        try {
-            reduceScatter("reduceScatter", send, recv, type, recvCounts, op, false);
-        } finally {
-            gate.exit();
-        }
+        variable.reduceScatter(send, recv, type, recvCounts, op);
     }
 
     @Override
     public Request ireduceScatter(MemorySegment send, MemorySegment recv, ElementType type, long[] recvCounts,
                                   Operator op) {
-        long[] c = copy(recvCounts);
-        return start("ireduceScatter", () -> reduceScatter("ireduceScatter", send, recv, type, c, op, true));
+        return variable.ireduceScatter(send, recv, type, recvCounts, op);
     }
 
-    private long reduceScatter(String call, MemorySegment send, MemorySegment recv, ElementType type,
-                               long[] recvCounts, Operator op, boolean nonBlocking) {
-        open();
-        Reduction reduction = reduction(type, op);
-        checkCounts(call, recvCounts);
-        long[] bytes = new long[recvCounts.length];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = vectorBytes(call, type, recvCounts[i]);
-        }
-        if (recv == null && bytes[rank] == 0) {
-            recv = NO_BUFFER; // a rank with nothing to receive may pass no buffer
-        }
-        requireUsable(send, "send");
-        requireUsable(recv, "recv");
-        checkWritable(call, recv);
-        VariableLayout out = new VariableLayout(call, "send", bytes, null, send.byteSize(), false);
-        VariableLayout in = new VariableLayout(call, "recv", new long[] {bytes[rank]}, null, recv.byteSize(), true);
-        return runVariable(variableShape(Collective.REDUCE_SCATTERV, 0, bytes, type.sizeBytes(), op.commutative()),
-                reduction, send, out, recv, in, nonBlocking);
-    }
-
-    private static long[] copy(long[] a) {
-        return a == null ? null : a.clone();
-    }
-
-    /**
-     * Runs a v-variant on packed buffers: a side whose blocks do not lie packed at offset 0, or that the transports
-     * cannot reach (a heap array other than byte[]), or a send that overlaps recv (in place), goes through staging
-     * memory, packed before the call and unpacked after. {@code recv} null with receive bytes: the schedule's result
-     * is not wanted (a scatterv root in place). A blocking call stages in the communicator's memory; a non-blocking
-     * one in its engine slot's, packed when it starts and unpacked when its last op has run (decision 0108).
-     */
-    private long runVariable(Shape shape, Reduction reduction, MemorySegment send, VariableLayout out,
-                             MemorySegment recv, VariableLayout in, boolean nonBlocking) {
-        if (nonBlocking) {
-            return engine.postPacked(packedCall(selector.select(shape), shape, reduction, send, out, recv, in));
-        }
-        long sendBytes = shape.sendBytes(rank);
-        long recvBytes = shape.recvBytes(rank);
-        boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
-        boolean stageRecv = stagesRecv(recvBytes, recv, in);
-        MemorySegment s = sendBytes == 0 ? NO_BUFFER : stageSend ? null : leading(send, sendBytes);
-        MemorySegment r = recvBytes == 0 ? NO_BUFFER : stageRecv ? null : leading(recv, recvBytes);
-        if (stageSend || stageRecv) {
-            MemorySegment staged = staging((stageSend ? sendBytes : 0) + (stageRecv ? recvBytes : 0));
-            if (stageSend) {
-                s = staged.asSlice(0, sendBytes);
-                out.pack(send, s);
-            }
-            if (stageRecv) {
-                r = staged.asSlice(stageSend ? sendBytes : 0, recvBytes);
-            }
-        }
-        long seq = reduction != null ? runReduction(shape, s, r, reduction, false) : run(shape, s, r, false);
-        if (stageRecv && recv != null) {
-            in.unpack(r, recv);
-        }
-        return seq;
-    }
-
-    /** A non-blocking v-variant for the engine: what {@link #runVariable} stages goes to the call's slot instead. */
-    private CollectiveEngine.PackedCall packedCall(Algorithm algorithm, Shape shape, Reduction reduction,
-                                                   MemorySegment send, VariableLayout out, MemorySegment recv,
-                                                   VariableLayout in) {
-        long sendBytes = shape.sendBytes(rank);
-        long recvBytes = shape.recvBytes(rank);
-        boolean stageSend = stagesSend(sendBytes, send, out, recv, recvBytes);
-        boolean stageRecv = stagesRecv(recvBytes, recv, in);
-        return new CollectiveEngine.PackedCall(algorithm, shape,
-                sendBytes == 0 ? NO_BUFFER : stageSend ? null : leading(send, sendBytes), sendBytes,
-                stageSend ? staged -> out.pack(send, staged) : null,
-                recvBytes == 0 ? NO_BUFFER : stageRecv ? null : leading(recv, recvBytes), recvBytes,
-                stageRecv && recv != null ? staged -> in.unpack(staged, recv) : null, reduction);
-    }
-
-    private static boolean stagesSend(long sendBytes, MemorySegment send, VariableLayout out, MemorySegment recv,
-                                      long recvBytes) {
-        boolean overlap = sendBytes > 0 && recv != null && recvBytes > 0 && send.asOverlappingSlice(recv).isPresent();
-        return sendBytes > 0 && (!out.packed() || !transportsReach(send) || overlap);
-    }
-
-    private static boolean stagesRecv(long recvBytes, MemorySegment recv, VariableLayout in) {
-        return recvBytes > 0 && (recv == null || !in.packed() || !transportsReach(recv));
-    }
-
-    /** A v-variant's shape; the last one per collective is kept, so a loop of like calls builds none. */
-    private Shape variableShape(Collective collective, int root, long[] countBytes, int elementBytes,
-                                boolean commutative) {
-        Shape last = lastShapes[collective.ordinal()];
-        if (last != null && last.root() == root && last.elementBytes() == elementBytes
-                && last.commutative() == commutative && last.counts().sameAs(countBytes)) {
-            return last;
-        }
-        io.railcoll.schedule.BlockCounts counts;
-        try {
-            counts = collective == Collective.ALLTOALLV ? io.railcoll.schedule.BlockCounts.matrix(size(), countBytes)
-                    : io.railcoll.schedule.BlockCounts.perRank(countBytes);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(collective.id() + ": " + e.getMessage(), e);
-        }
-        Shape s = Shape.variable(collective, placement, ports, root, counts, elementBytes, commutative);
-        lastShapes[collective.ordinal()] = s;
-        return s;
-    }
-
-    /** One non-negative count per rank. */
-    private void checkCounts(String call, long[] counts) {
-        if (counts == null) {
-            throw new IllegalArgumentException(call + ": the counts must not be null");
-        }
-        if (counts.length != size()) {
-            throw new IllegalArgumentException(call + ": " + counts.length + " counts, expected " + size()
-                    + " (one per rank)");
-        }
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] < 0) {
-                throw new IllegalArgumentException(call + ": the count of rank " + i + " is negative: " + counts[i]);
-            }
-        }
-    }
-
-    private static void checkWritable(String call, MemorySegment recv) {
-        if (recv.isReadOnly()) {
-            throw new IllegalArgumentException(call + ": the receive buffer is read-only");
-        }
-    }
+    // ---- staging, reductions and requests ----
 
     private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
                                         Operator op) {
@@ -1812,7 +1305,7 @@ final class RailcollCommunicator implements Communicator {
         return s;
     }
 
-    private static long vectorBytes(String call, ElementType type, long count) {
+    static long vectorBytes(String call, ElementType type, long count) {
         if (count < 0 || count > Long.MAX_VALUE / type.sizeBytes()) {
             throw new IllegalArgumentException(call + ": count " + count + " is out of range");
         }
@@ -1903,13 +1396,13 @@ final class RailcollCommunicator implements Communicator {
      * {@link #requireNonNull(Object, String)} naming {@code call + ": " + what}, joined only when it fails (a message's
      * checks run at every send and receive, issue 21).
      */
-    private static void requireNonNull(Object o, String call, String what) {
+    static void requireNonNull(Object o, String call, String what) {
         if (o == null || o instanceof MemorySegment m && !m.scope().isAlive()) {
             requireNonNull(o, call + ": " + what);
         }
     }
 
-    private static void requireNonNull(Object o, String what) {
+    static void requireNonNull(Object o, String what) {
         if (o == null) {
             throw new IllegalArgumentException(what + " must not be null");
         }
