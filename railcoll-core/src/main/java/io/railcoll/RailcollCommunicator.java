@@ -80,8 +80,13 @@ final class RailcollCommunicator implements Communicator {
     /** Carries out broadcast.multicast; null when RAILCOLL_MCAST=off. */
     private MulticastBroadcaster multicast;
     /** Carries out the algorithms with node steps in shared memory (*.shm); null when RAILCOLL_SHM=off. */
-    /** Per collective, the shape of the last call (see {@link #shape}). */
+    /**
+     * Per collective, the last shape {@link #shape} built, and the last {@link #reductionShape} built: apart, so that
+     * neither takes the other's for its own (a reduction's shape has one master group and its type's element size, a
+     * plain one the configured groups), and a {@link #selectedAlgorithm} question changes no call's shape.
+     */
     private final Shape[] lastShapes = new Shape[Collective.values().length];
+    private final Shape[] lastReductionShapes = new Shape[Collective.values().length];
     /** The last reduction's type and operator (see {@link #reduction}). */
     private Reduction lastReduction;
     /** Native memory for reductions in place and over arrays other than byte[]; null until first needed. */
@@ -110,8 +115,7 @@ final class RailcollCommunicator implements Communicator {
         this.bootstrap = bootstrap;
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
-        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing,
-                lastShapes);
+        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
     }
 
     /** A sub-communicator: its own engine, placement and selection over the rank's shared transports. */
@@ -135,8 +139,7 @@ final class RailcollCommunicator implements Communicator {
         this.bootstrap = null;
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
-        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing,
-                lastShapes);
+        this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
     }
 
     /**
@@ -1295,13 +1298,13 @@ final class RailcollCommunicator implements Communicator {
     }
 
     private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op, int root) {
-        Shape last = lastShapes[collective.ordinal()];
+        Shape last = lastReductionShapes[collective.ordinal()];
         if (last != null && last.blockBytes() == bytes && last.elementBytes() == type.sizeBytes()
                 && last.commutative() == op.commutative() && last.root() == root) {
             return last;
         }
         Shape s = Shape.reduction(collective, placement, ports, bytes, root, type.sizeBytes(), op.commutative());
-        lastShapes[collective.ordinal()] = s;
+        lastReductionShapes[collective.ordinal()] = s;
         return s;
     }
 

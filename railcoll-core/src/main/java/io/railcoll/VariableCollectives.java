@@ -42,14 +42,11 @@ final class VariableCollectives {
     private final CallPlumbing plumbing;
     /** The last all-gatherv's block layouts, for a repeat with the same counts (decision 0160). */
     private final LastAllgathervLayouts lastAllgathervLayouts;
-    /**
-     * The communicator's shape of the last call per collective, shared with it: {@link #variableShape} reads and
-     * writes the v-collectives' slots, and so does the communicator's {@code selectedAlgorithm} for a v-collective.
-     */
-    private final Shape[] lastShapes;
+    /** The shape of the last v-variant call per collective (see {@link #variableShape}); the communicator keeps its own. */
+    private final Shape[] lastShapes = new Shape[io.railcoll.schedule.Collective.values().length];
 
     VariableCollectives(CallGate gate, int rank, Placement placement, int ports, CollectiveEngine engine,
-                        AlgorithmSelector selector, CallPlumbing plumbing, Shape[] lastShapes) {
+                        AlgorithmSelector selector, CallPlumbing plumbing) {
         this.gate = gate;
         this.rank = rank;
         this.size = placement.size();
@@ -59,7 +56,6 @@ final class VariableCollectives {
         this.selector = selector;
         this.plumbing = plumbing;
         this.lastAllgathervLayouts = new LastAllgathervLayouts(rank);
-        this.lastShapes = lastShapes;
     }
 
     public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
