@@ -35,6 +35,27 @@ class NodeAllreduceSystemTest {
     }
 
     /**
+     * Ranks started with the Vector API's module (decision 0210) combine int, long, float and double with it: the
+     * same check against the sequential reference, bit-identical on every rank, on one node and on two uneven ones
+     * (the rail algorithms' combines too); heap forms of the app fall back to the staged loops in the same job.
+     */
+    @ParameterizedTest(name = "ranks per node {0}: {1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = ';', value = {
+            "3;auto,allreduce.shm", "2,1;auto,allreduce.rabenseifner,allreduce.recursive-doubling"})
+    void ranksWithTheVectorApiMatchTheSequentialReference(String ranksPerNode, String algorithms) {
+        Placement p = Placement.ofCounts(java.util.Arrays.stream(ranksPerNode.split(",")).mapToInt(Integer::parseInt).toArray());
+        Jobs.Outcome o = Jobs.run(p, 1, AllreduceApps.Check.class,
+                List.of("counts=0,1,7,1001,300007", "algorithms=" + algorithms),
+                Map.of(), List.of("--add-modules=jdk.incubator.vector")).assertSucceeded();
+        assertTrue(o.stdout().contains("ALLREDUCE-CHECKED "), o.stdout());
+        for (int r = 0; r < p.size(); r++) {
+            // The JVM's own line: the module was resolved, so Combiners chose the Vector API's loops.
+            assertTrue(o.stderr().contains("[r" + r + "] WARNING: Using incubator modules: jdk.incubator.vector"),
+                    "rank " + r + ":\n" + o.stderr());
+        }
+    }
+
+    /**
      * Node steps carry no frame header: ranks that disagree on type, operator, count or user operator meet each
      * other's call digest at their first flag wait and every rank fails with a mismatch, long before the deadline.
      */
