@@ -16,8 +16,8 @@ import java.nio.ByteOrder;
  * straight from and to both segments, a whole vector of the platform's preferred width per step. C2's auto-vectorisation
  * cannot do this (it does not vectorise a loop over two segments, which might alias), so the {@link StagedCombiners}
  * copy the left operand into a heap array first; here there is no staging pass, and a combine runs at about the speed
- * of a copy. Only native segments take this path (the Vector API reads heap segments of byte arrays only); the
- * elements after the last whole vector, and every other pair, go to the staged combiner given. Each kernel is
+ * of a copy. Native segments and heap segments over byte arrays take this path (the Vector API reads no other heap
+ * segment); the elements after the last whole vector, and every other segment, go to the staged combiner given. Each kernel is
  * element-wise, with Java's own operations (wrapping integer arithmetic, {@link Math#min}/{@link Math#max} on floating
  * point), so its bytes are those of the staged loop. Loaded only when the module is present (see {@link Combiners}).
  * Stateless; any thread.
@@ -80,9 +80,14 @@ final class VectorCombiners {
         return kernel == null ? null : combiner(kernel, type.sizeBytes(), staged);
     }
 
+    /** Whether the Vector API reads and writes {@code s}: native memory, or a heap segment over a byte array. */
+    private static boolean readable(MemorySegment s) {
+        return s.isNative() || s.heapBase().orElse(null) instanceof byte[];
+    }
+
     private static Combiner combiner(Kernel kernel, int size, Combiner staged) {
         return (in, inOffset, inout, inoutOffset, count) -> {
-            if (!in.isNative() || !inout.isNative()) {
+            if (!readable(in) || !readable(inout)) {
                 staged.combine(in, inOffset, inout, inoutOffset, count);
                 return;
             }
