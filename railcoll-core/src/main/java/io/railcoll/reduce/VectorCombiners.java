@@ -19,7 +19,10 @@ import java.nio.ByteOrder;
  * of a copy. Native segments and heap segments over byte arrays take this path (the Vector API reads no other heap
  * segment); the elements after the last whole vector, and every other segment, go to the staged combiner given. Each kernel is
  * element-wise, with Java's own operations (wrapping integer arithmetic, {@link Math#min}/{@link Math#max} on floating
- * point), so its bytes are those of the staged loop. Loaded only when the module is present (see {@link Combiners}).
+ * point), so its bytes are those of the staged loop. Each (type, operator) has its own kernel, written out: C2
+ * turns a vector operation into instructions only where its operator is a constant in the code it compiles, and a
+ * kernel's loop is compiled by itself (on-stack replacement), so one loop taking the operator as an argument would
+ * run boxed and far slower than the staged loop. Loaded only when the module is present (see {@link Combiners}).
  * Stateless; any thread.
  */
 final class VectorCombiners {
