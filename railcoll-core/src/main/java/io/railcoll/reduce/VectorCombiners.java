@@ -43,6 +43,9 @@ final class VectorCombiners {
 
     /** The vector combiner for {@code op} on {@code type}, falling back on {@code staged}; null where there is none. */
     static Combiner of(ElementType type, PredefinedOperator op, Combiner staged) {
+        if (LONGS.length() < 2) {
+            return null; // a platform without vector registers of at least 128 bits: C2's loops are as good
+        }
         Kernel kernel = switch (type) {
             case INT -> switch (op) {
                 case SUM -> (Kernel) VectorCombiners::sumInts;
