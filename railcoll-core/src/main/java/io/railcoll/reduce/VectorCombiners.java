@@ -13,17 +13,20 @@ import java.nio.ByteOrder;
 /**
  * The combining loops written with the Vector API ({@code jdk.incubator.vector}), for the JVMs that run with
  * {@code --add-modules jdk.incubator.vector} (decision 0210): {@code inout[i] = in[i] op inout[i]} read and written
- * straight from and to both segments, a whole vector of the platform's preferred width per step. C2's auto-vectorisation
- * cannot do this (it does not vectorise a loop over two segments, which might alias), so the {@link StagedCombiners}
- * copy the left operand into a heap array first; here there is no staging pass, and a combine runs at about the speed
- * of a copy. Native segments and heap segments over byte arrays take this path (the Vector API reads no other heap
- * segment); the elements after the last whole vector, and every other segment, go to the staged combiner given. Each kernel is
- * element-wise, with Java's own operations (wrapping integer arithmetic, {@link Math#min}/{@link Math#max} on floating
- * point), so its bytes are those of the staged loop. Each (type, operator) has its own kernel, written out: C2
- * turns a vector operation into instructions only where its operator is a constant in the code it compiles, and a
- * kernel's loop is compiled by itself (on-stack replacement), so one loop taking the operator as an argument would
- * run boxed and far slower than the staged loop. Loaded only when the module is present (see {@link Combiners}).
- * Stateless; any thread.
+ * straight from and to both segments, a whole vector of the platform's preferred width per step. C2's
+ * auto-vectorisation cannot do this (it does not vectorise a loop over two segments, which might alias), so the
+ * {@link StagedCombiners} copy the left operand into a heap array first; here there is no staging pass, and a combine
+ * runs at about the speed of a copy.
+ *
+ * <p>Native segments and heap segments over byte arrays take this path (the Vector API reads no other heap segment);
+ * the elements after the last whole vector, and every other segment, go to the staged combiner given. Each kernel is
+ * element-wise, with Java's own operations (wrapping integer arithmetic, {@link Math#min}/{@link Math#max} on
+ * floating point), so its bytes are those of the staged loop.
+ *
+ * <p>Each (type, operator) has its own kernel, written out: C2 turns a vector operation into instructions only where
+ * its operator is a constant in the code it compiles, and a kernel's loop is compiled by itself (on-stack
+ * replacement), so one loop taking the operator as an argument would run boxed and far slower than the staged loop.
+ * Loaded only when the module is present (see {@link Combiners}). Stateless; any thread.
  */
 final class VectorCombiners {
     private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED;
@@ -48,37 +51,37 @@ final class VectorCombiners {
         }
         Kernel kernel = switch (type) {
             case INT -> switch (op) {
-                case SUM -> (Kernel) VectorCombiners::sumInts;
-                case PROD -> (Kernel) VectorCombiners::prodInts;
-                case MIN -> (Kernel) VectorCombiners::minInts;
-                case MAX -> (Kernel) VectorCombiners::maxInts;
-                case BAND -> (Kernel) VectorCombiners::bandInts;
-                case BOR -> (Kernel) VectorCombiners::borInts;
-                case BXOR -> (Kernel) VectorCombiners::bxorInts;
+                case SUM -> VectorCombiners::sumInts;
+                case PROD -> VectorCombiners::prodInts;
+                case MIN -> VectorCombiners::minInts;
+                case MAX -> VectorCombiners::maxInts;
+                case BAND -> VectorCombiners::bandInts;
+                case BOR -> VectorCombiners::borInts;
+                case BXOR -> VectorCombiners::bxorInts;
                 default -> null;
             };
             case LONG -> switch (op) {
-                case SUM -> (Kernel) VectorCombiners::sumLongs;
-                case PROD -> (Kernel) VectorCombiners::prodLongs;
-                case MIN -> (Kernel) VectorCombiners::minLongs;
-                case MAX -> (Kernel) VectorCombiners::maxLongs;
-                case BAND -> (Kernel) VectorCombiners::bandLongs;
-                case BOR -> (Kernel) VectorCombiners::borLongs;
-                case BXOR -> (Kernel) VectorCombiners::bxorLongs;
+                case SUM -> VectorCombiners::sumLongs;
+                case PROD -> VectorCombiners::prodLongs;
+                case MIN -> VectorCombiners::minLongs;
+                case MAX -> VectorCombiners::maxLongs;
+                case BAND -> VectorCombiners::bandLongs;
+                case BOR -> VectorCombiners::borLongs;
+                case BXOR -> VectorCombiners::bxorLongs;
                 default -> null;
             };
             case FLOAT -> switch (op) {
-                case SUM -> (Kernel) VectorCombiners::sumFloats;
-                case PROD -> (Kernel) VectorCombiners::prodFloats;
-                case MIN -> (Kernel) VectorCombiners::minFloats;
-                case MAX -> (Kernel) VectorCombiners::maxFloats;
+                case SUM -> VectorCombiners::sumFloats;
+                case PROD -> VectorCombiners::prodFloats;
+                case MIN -> VectorCombiners::minFloats;
+                case MAX -> VectorCombiners::maxFloats;
                 default -> null;
             };
             case DOUBLE -> switch (op) {
-                case SUM -> (Kernel) VectorCombiners::sumDoubles;
-                case PROD -> (Kernel) VectorCombiners::prodDoubles;
-                case MIN -> (Kernel) VectorCombiners::minDoubles;
-                case MAX -> (Kernel) VectorCombiners::maxDoubles;
+                case SUM -> VectorCombiners::sumDoubles;
+                case PROD -> VectorCombiners::prodDoubles;
+                case MIN -> VectorCombiners::minDoubles;
+                case MAX -> VectorCombiners::maxDoubles;
                 default -> null;
             };
             default -> null;
