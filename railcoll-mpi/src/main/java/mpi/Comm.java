@@ -560,17 +560,26 @@ public class Comm implements Freeable, Cloneable {
                                 Datatype recvtype) throws MPIException {
         Call c = begin("allGather");
         try {
+            DirectCall again = c.repeatedAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            if (again != null) {
+                c.backend.allgather(again.send(), again.recv());
+                return;
+            }
             c.count(sendcount, "sendcount");
             c.count(recvcount, "recvcount");
             Transfer s = c.transfer(sendtype);
             Transfer r = c.transfer(recvtype);
             c.sameBytes(s, sendcount, r, recvcount);
-            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            UserBuffer in = s.buffer(sendbuf, sendcount, "sendbuf");
+            MemorySegment send = s.send(in, 0, sendcount);
             long all = (long) recvcount * c.size;
             UserBuffer out = r.buffer(recvbuf, all, "recvbuf");
             MemorySegment recv = r.recvArea(out, all);
             c.backend.allgather(send, recv);
             r.deliver(recv, out, 0, all);
+            if (s.sendsInPlace(in) && r.landsInPlace(out)) {
+                c.remember(DirectCall.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, send, recv));
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
@@ -695,14 +704,24 @@ public class Comm implements Freeable, Cloneable {
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Call c = begin("allReduce");
         try {
+            DirectCall again = c.repeatedAllReduce(sendbuf, recvbuf, count, type, op);
+            if (again != null) {
+                c.backend.allreduce(again.send(), again.recv(), again.elementType(), again.elements(), again.operator());
+                return;
+            }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
-            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer in = t.buffer(sendbuf, count, "sendbuf");
+            MemorySegment send = t.send(in, 0, count);
             UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
             MemorySegment recv = t.recvArea(out, count);
             c.allreduce(plan, op, t, send, recv, count);
             t.deliver(recv, out, 0, count);
+            if (plan.elementType() != null && t.sendsInPlace(in) && t.landsInPlace(out)) {
+                c.remember(DirectCall.allReduce(sendbuf, recvbuf, count, type, op, send, recv, plan.elementType(),
+                        plan.elements(count), plan.operator()));
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
