@@ -3,6 +3,7 @@ package mpi;
 import io.railcoll.reduce.Combiners;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.WeakReference;
 import java.util.Objects;
 
 /**
@@ -31,6 +32,12 @@ final class Call {
     /** The transfers of the datatypes of the last calls (reusable call only), round-robin over the slots. */
     private final Transfer[] transfers;
     private int nextTransfer;
+    /**
+     * The last all-gather and all-reduce of the reusable call that went straight to railcoll (decision 0209); weakly
+     * held, as the views, since they hold the buffers; null on a call of its own.
+     */
+    private WeakReference<DirectCall> lastAllGather;
+    private WeakReference<DirectCall> lastAllReduce;
     /** The reusable call's per-rank block sizes of {@link #allgatherv} (filled at each call; railcoll copies them). */
     private long[] blockSizes;
     /** The reusable call's per-rank byte displacements for an all-gatherv landing in the program's memory. */
@@ -110,13 +117,58 @@ final class Call {
 
     /** The plan for a reduction by {@code op} on {@code type}; marks a user op as used. */
     Reductions.Plan plan(Op op, Datatype type) throws MPIException {
+        usable(op);
+        Reductions.Plan plan = type.plan(op, this);
+        op.markUsed();
+        return plan;
+    }
+
+    private void usable(Op op) throws MPIException {
         Objects.requireNonNull(op, "op");
         if (op.isFreed()) {
             throw error(MPI.ERR_OP, "invalid reduce operation: the op was freed");
         }
-        Reductions.Plan plan = type.plan(op, this);
+    }
+
+    /**
+     * The last all-gather that went straight to railcoll if this one has the same arguments, its datatypes checked
+     * usable again (the checks of the arguments alone passed then and would pass now); else null.
+     */
+    DirectCall repeatedAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
+                                 Datatype recvtype) throws MPIException {
+        WeakReference<DirectCall> last = lastAllGather;
+        DirectCall d = last == null ? null : last.get();
+        if (d == null || !d.isAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+            return null;
+        }
+        sendtype.usable(this);
+        recvtype.usable(this);
+        return d;
+    }
+
+    /** As {@link #repeatedAllGather}, for an all-reduce: the datatype checked usable, the op not freed, marked used. */
+    DirectCall repeatedAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        WeakReference<DirectCall> last = lastAllReduce;
+        DirectCall d = last == null ? null : last.get();
+        if (d == null || !d.isAllReduce(sendbuf, recvbuf, count, type, op)) {
+            return null;
+        }
+        type.usable(this);
+        usable(op);
         op.markUsed();
-        return plan;
+        return d;
+    }
+
+    /** Keeps {@code d}, an all-gather or all-reduce that went straight to railcoll, for the next (reusable call only). */
+    void remember(DirectCall d) {
+        if (views == null) {
+            return;
+        }
+        if (d.op() == null) {
+            lastAllGather = new WeakReference<>(d);
+        } else {
+            lastAllReduce = new WeakReference<>(d);
+        }
     }
 
     /** All-reduce of {@code count} packed elements of {@code type} from {@code send} into {@code recv}. */

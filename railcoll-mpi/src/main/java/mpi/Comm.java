@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.Buffer;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A communicator: the ranks a collective runs among. {@code MPI.COMM_WORLD} is every rank of the job, over
@@ -27,7 +26,7 @@ public class Comm implements Freeable, Cloneable {
     /** The split type of {@code Intracomm.splitType} for ranks sharing memory ({@code MPI_COMM_TYPE_SHARED}). */
     public static final int TYPE_SHARED = 0;
 
-    private final ReentrantLock lock = new ReentrantLock(true);
+    private final CallLock lock = new CallLock();
     private final Staging staging = new Staging();
     /**
      * The stagings of finished non-blocking operations, for the next ones (decision 0150): taken and given back by
@@ -94,7 +93,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Unbinds it and releases its staging memory (at {@code MPI.Finalize}). */
     void unbind() {
-        lock.lock();
+        lock.enter();
         try {
             backend = null;
             reusable = null;
@@ -102,7 +101,7 @@ public class Comm implements Freeable, Cloneable {
             closeSpareStagings();
             detached.clear();
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -155,7 +154,7 @@ public class Comm implements Freeable, Cloneable {
             throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));
         }
         releasing();
-        lock.lock();
+        lock.enter();
         try {
             freed = true;
             backend = null;
@@ -167,7 +166,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (RuntimeException e) {
             throw raise("free", failed(MPI.ERR_OTHER, "free", e));
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -433,7 +432,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -453,7 +452,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -561,21 +560,30 @@ public class Comm implements Freeable, Cloneable {
                                 Datatype recvtype) throws MPIException {
         Call c = begin("allGather");
         try {
+            DirectCall again = c.repeatedAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            if (again != null) {
+                c.backend.allgather(again.send(), again.recv());
+                return;
+            }
             c.count(sendcount, "sendcount");
             c.count(recvcount, "recvcount");
             Transfer s = c.transfer(sendtype);
             Transfer r = c.transfer(recvtype);
             c.sameBytes(s, sendcount, r, recvcount);
-            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
+            UserBuffer in = s.buffer(sendbuf, sendcount, "sendbuf");
+            MemorySegment send = s.send(in, 0, sendcount);
             long all = (long) recvcount * c.size;
             UserBuffer out = r.buffer(recvbuf, all, "recvbuf");
             MemorySegment recv = r.recvArea(out, all);
             c.backend.allgather(send, recv);
             r.deliver(recv, out, 0, all);
+            if (s.sendsInPlace(in) && r.landsInPlace(out)) {
+                c.remember(DirectCall.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, send, recv));
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -594,7 +602,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -618,7 +626,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -634,7 +642,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -658,7 +666,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -696,18 +704,28 @@ public class Comm implements Freeable, Cloneable {
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Call c = begin("allReduce");
         try {
+            DirectCall again = c.repeatedAllReduce(sendbuf, recvbuf, count, type, op);
+            if (again != null) {
+                c.backend.allreduce(again.send(), again.recv(), again.elementType(), again.elements(), again.operator());
+                return;
+            }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
-            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+            UserBuffer in = t.buffer(sendbuf, count, "sendbuf");
+            MemorySegment send = t.send(in, 0, count);
             UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
             MemorySegment recv = t.recvArea(out, count);
             c.allreduce(plan, op, t, send, recv, count);
             t.deliver(recv, out, 0, count);
+            if (plan.elementType() != null && t.sendsInPlace(in) && t.landsInPlace(out)) {
+                c.remember(DirectCall.allReduce(sendbuf, recvbuf, count, type, op, send, recv, plan.elementType(),
+                        plan.elements(count), plan.operator()));
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -725,7 +743,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -753,7 +771,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -779,7 +797,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1119,7 +1137,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, "iBcast", e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1215,7 +1233,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, "iAllGatherv", e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1236,7 +1254,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, "iAllGatherv", e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1283,7 +1301,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, "iAllReduce", e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1302,7 +1320,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, "iAllReduce", e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1747,7 +1765,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1800,7 +1818,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1823,7 +1841,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1906,7 +1924,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -1942,7 +1960,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, "iRecv", e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -2119,7 +2137,7 @@ public class Comm implements Freeable, Cloneable {
             own.close();
             throw fault(this, name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -2236,7 +2254,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException | RuntimeException e) {
             throw fault(reportTo, name, e);
         } finally {
-            lock.unlock();
+            lock.exit();
         }
     }
 
@@ -2256,16 +2274,13 @@ public class Comm implements Freeable, Cloneable {
      */
     private Call begin(String name, Comm reportTo, Staging own, boolean sharedCall) throws MPIException {
         Backend b = live(name);
-        if (!lock.tryLock()) {
-            if (!MPI.threadMultiple()) {
-                throw reportTo.raise(name, MPIException.of(MPI.ERR_OTHER, name + " on rank " + b.rank() + " of " + this.name
-                        + ": another thread is inside a call on this communicator; calls from several threads at once"
-                        + " need MPI.InitThread(args, MPI.THREAD_MULTIPLE)"));
-            }
-            lock.lock();
+        if (!lock.tryEnter(MPI.threadMultiple())) {
+            throw reportTo.raise(name, MPIException.of(MPI.ERR_OTHER, name + " on rank " + b.rank() + " of " + this.name
+                    + ": another thread is inside a call on this communicator; calls from several threads at once"
+                    + " need MPI.InitThread(args, MPI.THREAD_MULTIPLE)"));
         }
         try {
-            boolean nested = lock.getHoldCount() > 1;
+            boolean nested = lock.nested();
             if (own != null && (!sharedCall || nested)) {
                 return Call.once(name, b, own, this);
             }
@@ -2282,7 +2297,7 @@ public class Comm implements Freeable, Cloneable {
             }
             return c.named(name, own == null ? staging : own);
         } catch (RuntimeException e) {
-            lock.unlock();
+            lock.exit();
             throw fault(reportTo, name, e);
         }
     }

@@ -70,7 +70,9 @@ public final class Op implements Freeable {
 
     /** Marks the op as used by a reduction (a user op is no longer null), as the bindings do on first use. */
     void markUsed() {
-        used = true;
+        if (!used) { // a predefined op is shared by every communicator and thread: no store per call to its line
+            used = true;
+        }
     }
 
     /**

@@ -47,6 +47,11 @@ final class Transfer {
         return direct(b) && !b.needsCommit();
     }
 
+    /** Whether {@link #send} hands railcoll {@code b}'s own memory, not a packed copy in staging. */
+    boolean sendsInPlace(UserBuffer b) {
+        return direct(b);
+    }
+
     /** The packed bytes of elements {@code [first, first + count)} of {@code b}, to be sent (or reduced in place). */
     MemorySegment send(UserBuffer b, long first, long count) {
         if (direct(b)) {

@@ -3,7 +3,9 @@ package mpi;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -92,6 +94,94 @@ class ReusedCallStateTest {
             in.put(0, mine);
             comm.bcast(in, 1, MPI.DOUBLE, 1);
             assertEquals(2.0, in.get(0));
+            return null;
+        });
+        assertEquals(2, failures.size());
+    }
+
+    /**
+     * A repeated all-gather or all-reduce on direct buffers goes straight to railcoll (decision 0209): it still moves
+     * the buffers' current contents, a changed count or buffer is a new call, a collection in between changes nothing,
+     * and a datatype or op freed since the last like call is an error, not a call.
+     */
+    @Test
+    void repeatedCallsThatGoStraightToRailcollGiveTheResultsAndErrorsOfFreshOnes() throws Exception {
+        List<Object> failures = InProcessComms.onRanks(2, (comm, rank) -> {
+            int mine = rank + 1;
+            ByteBuffer in = MPI.newByteBuffer(8);
+            ByteBuffer out = MPI.newByteBuffer(16);
+            ByteBuffer other = MPI.newByteBuffer(16);
+            for (int round = 0; round < 6; round++) {
+                int count = round < 4 ? 8 : 3;
+                ByteBuffer into = round == 3 ? other : out;
+                for (int i = 0; i < 8; i++) {
+                    in.put(i, (byte) (mine * 10 + round + i));
+                }
+                for (int i = 0; i < 16; i++) {
+                    out.put(i, (byte) -1);
+                    other.put(i, (byte) -2);
+                }
+                comm.allGather(in, count, MPI.BYTE, into, count, MPI.BYTE);
+                for (int i = 0; i < 16; i++) {
+                    int block = i / count;
+                    byte want = block < 2 ? (byte) ((block + 1) * 10 + round + i % count) : (byte) (into == out ? -1 : -2);
+                    assertEquals(want, into.get(i), "round " + round + ", byte " + i);
+                    assertEquals(into == out ? (byte) -2 : (byte) -1, (into == out ? other : out).get(i),
+                            "round " + round + ": the buffer not passed, byte " + i);
+                }
+                if (round == 1) {
+                    System.gc();
+                }
+            }
+            DoubleBuffer x = MPI.newDoubleBuffer(4);
+            DoubleBuffer sum = MPI.newDoubleBuffer(4);
+            for (int round = 0; round < 4; round++) {
+                for (int i = 0; i < 4; i++) {
+                    x.put(i, mine * (round + i));
+                }
+                comm.allReduce(x, sum, 4, MPI.DOUBLE, round == 2 ? MPI.MAX : MPI.SUM);
+                for (int i = 0; i < 4; i++) {
+                    assertEquals(round == 2 ? 2.0 * (round + i) : 3.0 * (round + i), sum.get(i), "round " + round);
+                }
+            }
+            // A derived contiguous type and a user op that railcoll runs itself, freed after like calls.
+            Datatype ints = Datatype.createContiguous(2, MPI.INT);
+            ints.commit();
+            Op product = new Op(new UserFunction() {
+                @Override
+                public void call(Object inBuf, Object inOutBuf, int count, Datatype type) {
+                    int[] a = (int[]) inBuf;
+                    int[] b = (int[]) inOutBuf;
+                    for (int i = 0; i < count * 2; i++) {
+                        b[i] = a[i] * b[i];
+                    }
+                }
+            }, true);
+            IntBuffer p = MPI.newIntBuffer(2);
+            IntBuffer q = MPI.newIntBuffer(2);
+            IntBuffer all = MPI.newIntBuffer(4);
+            for (int round = 0; round < 3; round++) {
+                p.put(0, mine + round);
+                p.put(1, mine * 3);
+                comm.allReduce(p, q, 1, ints, product);
+                assertEquals((1 + round) * (2 + round), q.get(0), "round " + round);
+                assertEquals(18, q.get(1), "round " + round);
+                comm.allGather(p, 1, ints, all, 1, ints);
+                assertEquals(List.of(1 + round, 3, 2 + round, 6),
+                        List.of(all.get(0), all.get(1), all.get(2), all.get(3)), "round " + round);
+            }
+            product.free();
+            MPIException opFreed = assertThrows(MPIException.class, () -> comm.allReduce(p, q, 1, ints, product));
+            assertEquals(MPI.ERR_OP, opFreed.getErrorClass(), opFreed.getMessage());
+            ints.free();
+            MPIException typeFreed = assertThrows(MPIException.class, () -> comm.allGather(p, 1, ints, all, 1, ints));
+            assertEquals(MPI.ERR_TYPE, typeFreed.getErrorClass(), typeFreed.getMessage());
+            MPIException reduceTypeFreed = assertThrows(MPIException.class,
+                    () -> comm.allReduce(p, q, 1, ints, MPI.SUM));
+            assertEquals(MPI.ERR_TYPE, reduceTypeFreed.getErrorClass(), reduceTypeFreed.getMessage());
+            // The communicator still works after the errors, on the buffers it remembered.
+            comm.allGather(in, 8, MPI.BYTE, out, 8, MPI.BYTE);
+            assertEquals((byte) (20 + 5), out.get(8));
             return null;
         });
         assertEquals(2, failures.size());
