@@ -279,8 +279,11 @@ class CombinersTest {
             Combiner[] all = combiners.toArray(new Combiner[0]);
             long allocated = Long.MAX_VALUE;
             // Until the loops are compiled: the Vector API boxes its vectors in the interpreter and C1, and only C2
-            // (which compiles a kernel after some thousands of calls) keeps them in registers.
-            for (int round = 0; round < 40 && allocated >= 1024; round++) {
+            // (which compiles a kernel after some thousands of calls) keeps them in registers. C2 compiling the 22
+            // vector kernels took 30 rounds (8 s) on an idle 2-processor host and more than 40 under CI's load, so
+            // the rounds run against a deadline, not a count: a loop that still allocates after it fails.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(150);
+            while (allocated >= 1024 && System.nanoTime() < deadline) {
                 long before = threads.getCurrentThreadAllocatedBytes();
                 for (int i = 0; i < 100; i++) {
                     for (int c = 0; c < all.length; c++) {
