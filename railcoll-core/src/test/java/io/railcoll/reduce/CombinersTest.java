@@ -81,9 +81,8 @@ class CombinersTest {
     }
 
     /**
-     * layout 0: two native segments, offsets 3 and 5; 1: heap segments over a byte and a long array, offsets 0 (the
-     * Vector API reads no heap segment but a byte array's: the staged loop); 2: in and inout the same range; 3: heap
-     * segments over byte arrays, offsets 3 and 5.
+     * layout 0: two native segments, offsets 3 and 5; 1: heap segments over a byte and a long array, offsets 0; 2: in
+     * and inout the same range; 3: heap segments over byte arrays, offsets 3 and 5 (heap segments: the staged loops).
      */
     private static void check(ElementType type, PredefinedOperator op, boolean staged, long count, int layout,
                               long seed) {
@@ -264,7 +263,7 @@ class CombinersTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment in = arena.allocate(64 * 1024);
             MemorySegment inout = arena.allocate(64 * 1024);
-            // Heap segments over byte arrays too: the Vector API's combiners take those as well (decision 0210).
+            // Heap segments over byte arrays too: the Vector API's combiners hand those to the staged loops.
             MemorySegment heapIn = MemorySegment.ofArray(new byte[64 * 1024]);
             MemorySegment heapInout = MemorySegment.ofArray(new byte[64 * 1024]);
             List<Combiner> combiners = new ArrayList<>();
