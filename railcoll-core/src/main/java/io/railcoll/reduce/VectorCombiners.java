@@ -18,8 +18,8 @@ import java.nio.ByteOrder;
  * {@link StagedCombiners} copy the left operand into a heap array first; here there is no staging pass, and a combine
  * runs at about the speed of a copy.
  *
- * <p>Native segments take this path; the elements after the last whole vector, and heap segments, go to the staged
- * combiner given. The Vector API reads heap segments over byte arrays too, but telling those from other heap
+ * <p>Native segments of at least {@link #MIN_BYTES} take this path; the elements after the last whole vector, shorter
+ * vectors and heap segments go to the staged combiner given. The Vector API reads heap segments over byte arrays too, but telling those from other heap
  * segments takes {@link MemorySegment#heapBase()}, whose {@code Optional} a busy JVM did not always keep off the heap
  * (the allocation check of the unit tests failed in CI with 16 bytes per segment and call). Each kernel is
  * element-wise, with Java's own operations (wrapping integer arithmetic, {@link Math#min}/{@link Math#max} on
@@ -36,6 +36,14 @@ final class VectorCombiners {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /**
+     * Vectors shorter than this (four of the platform's vectors: 256 bytes with AVX-512) take the staged loop. Such a
+     * kernel runs one to three steps a call, so it is compiled by C2 only after thousands of calls (a longer one is
+     * compiled early by its loop's back branches), and until then the Vector API boxes every vector: hundreds of bytes
+     * a call, which the per-call allocation check saw as 288 bytes per 64-byte all-reduce on a loaded host. The staged
+     * loop is as quick at these sizes.
+     */
+    private static final long MIN_BYTES = 4L * INTS.vectorByteSize();
 
     /** Combines the whole vectors of {@code bytes} bytes from the two offsets on; returns the bytes it combined. */
     @FunctionalInterface
@@ -93,7 +101,7 @@ final class VectorCombiners {
 
     private static Combiner combiner(Kernel kernel, int size, Combiner staged) {
         return (in, inOffset, inout, inoutOffset, count) -> {
-            if (!in.isNative() || !inout.isNative()) {
+            if (count * size < MIN_BYTES || !in.isNative() || !inout.isNative()) {
                 staged.combine(in, inOffset, inout, inoutOffset, count);
                 return;
             }

@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class CombinersTest {
 
-    private static final long[] COUNTS = {0, 1, 2, 7, 31, Staging.CHUNK_ELEMENTS - 1, Staging.CHUNK_ELEMENTS,
+    /** Around the staging chunk, and around the Vector API's shortest vector (256 bytes with AVX-512: 32 or 64). */
+    private static final long[] COUNTS = {0, 1, 2, 7, 31, 32, 33, 63, 64, 65, 129, Staging.CHUNK_ELEMENTS - 1, Staging.CHUNK_ELEMENTS,
             Staging.CHUNK_ELEMENTS + 1, 3 * Staging.CHUNK_ELEMENTS + 17};
 
     @Test
