@@ -10,10 +10,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.LongSupplier;
 
 /**
- * What a communicator's call collaborators ({@link PointToPointCalls}, {@link VariableCollectives}) use of the
- * communicator itself: its open check, its root check, and its one way to shape, run and number a collective (the
- * shapes it keeps, selection, its staging memory, its engine). It is the narrow view of
- * {@link RailcollCommunicator}'s plumbing, which stays there (decision 0208); one implementation, made once per
+ * What a communicator's call collaborators ({@link PointToPointCalls}, {@link VariableCollectives},
+ * {@link Derivations}) use of the communicator itself: its open check, its root check, and its one way to shape, run
+ * and number a collective (the shapes it keeps, selection, its staging memory, its engine). It is the narrow view of
+ * {@link RailcollCommunicator}'s plumbing, which stays there (decisions 0208, 0211); one implementation, made once per
  * communicator, so a call through it allocates nothing and stays monomorphic.
  *
  * <p>Threading: inside the communicator's thread contract ({@link CallGate}), as the communicator's own methods.
