@@ -47,9 +47,11 @@ final class RailcollCommunicator implements Communicator {
     private final PointToPointCalls messages;
     /** Its collectives with per-rank counts (decision 0085). */
     private final VariableCollectives variable;
+    /** Its reductions with one count per rank: allreduce, reduce, reduceScatterBlock, scan, exscan. */
+    private final ReductionCalls reductions;
     /** Its sub-communicators: split, dup, idup, splitByNode, create, createGroup (decisions 0070, 0125, 0149). */
     private final Derivations derivations;
-    /** What those three use of this communicator: its checks, shapes, staging and way to run a call. */
+    /** What those four use of this communicator: its checks, shapes, staging and way to run a call. */
     private final CallPlumbing plumbing = new Plumbing();
     private final Transport rails;
     private final Transport shm;
@@ -99,6 +101,7 @@ final class RailcollCommunicator implements Communicator {
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
         this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
+        this.reductions = new ReductionCalls(gate, rank, placement.size(), selector, plumbing);
         this.derivations = new Derivations(gate, plumbing, engine, shared, rank, placement, context, name, jobRanks);
     }
 
@@ -124,6 +127,7 @@ final class RailcollCommunicator implements Communicator {
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
         this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
+        this.reductions = new ReductionCalls(gate, rank, placement.size(), selector, plumbing);
         this.derivations = new Derivations(gate, plumbing, engine, shared, rank, placement, context, name, jobRanks);
     }
 
@@ -156,6 +160,28 @@ final class RailcollCommunicator implements Communicator {
         public long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                                  boolean stageSend) {
             return RailcollCommunicator.this.runReduction(shape, send, recv, reduction, stageSend);
+        }
+
+        @Override
+        public Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op, int root) {
+            return RailcollCommunicator.this.reductionShape(collective, bytes, type, op, root);
+        }
+
+        @Override
+        public long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv,
+                         Reduction reduction, boolean stageSend, boolean nonBlocking) {
+            return RailcollCommunicator.this.post(algorithm, shape, send, recv, reduction, stageSend, nonBlocking);
+        }
+
+        @Override
+        public long postStaged(Shape shape, MemorySegment send, boolean stageSend, long recvBytes,
+                               MemorySegment resultTo, Reduction reduction) {
+            return RailcollCommunicator.this.postStaged(shape, send, stageSend, recvBytes, resultTo, reduction);
+        }
+
+        @Override
+        public void checkFits(String op, MemorySegment recv, long needed) {
+            RailcollCommunicator.this.checkFits(op, recv, needed);
         }
 
         @Override
@@ -613,64 +639,21 @@ final class RailcollCommunicator implements Communicator {
         alltoall(segment(send), segment(recv));
     }
 
-    // ---- allreduce ----
+    // ---- reductions with one count per rank (decision 0211): ReductionCalls ----
 
     @Override
     public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("allreduce");
-        try {
-            allreduceEntered(send, recv, type, count, op);
-        } finally {
-            gate.exit();
-        }
+        reductions.allreduce(send, recv, type, count, op);
     }
 
-    /** Through {@link #combine}, which gives arrays other than byte[] memory of the call's own (decision 0090). */
     @Override
     public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iallreduce");
-        try {
-            return request(combine("iallreduce", Collective.ALLREDUCE, send, recv, type, count, op, 0, true),
-                    "iallreduce");
-        } finally {
-            gate.exit();
-        }
+        return reductions.iallreduce(send, recv, type, count, op);
     }
 
     @Override
     public Request iallreduce(MemorySegment buffer, ElementType type, long count, Operator op) {
         return iallreduce(buffer, buffer, type, count, op);
-    }
-
-    /**
-     * The first {@code bytes} of {@code m}: {@code m} itself when that is all of it, so that the common call (a buffer
-     * of exactly the call's size) allocates no slice.
-     */
-    static MemorySegment leading(MemorySegment m, long bytes) {
-        return m.byteSize() == bytes ? m : m.asSlice(0, bytes);
-    }
-
-    private void allreduceEntered(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        open();
-        requireNonNull(send, "send");
-        requireNonNull(recv, "recv");
-        Reduction reduction = reduction(type, op);
-        long bytes = vectorBytes("allreduce", type, count);
-        checkHolds("allreduce", "send", send, bytes, type, count);
-        checkHolds("allreduce", "recv", recv, bytes, type, count);
-        checkFits("allreduce", recv, bytes);
-        MemorySegment s = leading(send, bytes);
-        MemorySegment r = leading(recv, bytes);
-        if (s.asOverlappingSlice(r).isPresent()) {
-            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
-                        + " pass the same range (or the in-place form) to reduce in place");
-            }
-            // In place: the call's own copy of the data is SEND (a schedule never reads what it writes).
-            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), r, r, reduction, true);
-            return;
-        }
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false);
     }
 
     @Override
@@ -680,185 +663,73 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void allreduce(int[] send, int[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.INT, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
 
     @Override
     public void allreduce(long[] send, long[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.LONG, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
 
     @Override
     public void allreduce(float[] send, float[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.FLOAT, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
 
     @Override
     public void allreduce(double[] send, double[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
-
-    /**
-     * Arrays other than byte[] cannot be viewed as the ByteBuffers the transports write from and read into: the
-     * vector goes through the staging memory, SEND in its first half and RECV in its second.
-     */
-    private void allreduceStaged(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("allreduce");
-        try {
-            allreduceStagedEntered(send, recv, type, count, op);
-        } finally {
-            gate.exit();
-        }
-    }
-
-    // ---- reduce, reduce-scatter, scan, exscan ----
 
     @Override
     public void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
-        combineBlocking("reduce", Collective.REDUCE, send, recv, type, count, op, root);
+        reductions.reduce(send, recv, type, count, op, root);
     }
 
     @Override
     public Request ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
-        gate.enter("ireduce");
-        try {
-            return request(combine("ireduce", Collective.REDUCE, send, recv, type, count, op, root, true), "ireduce");
-        } finally {
-            gate.exit();
-        }
+        return reductions.ireduce(send, recv, type, count, op, root);
     }
 
     @Override
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount, Operator op) {
-        combineBlocking("reduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0);
+        reductions.reduceScatterBlock(send, recv, type, recvCount, op);
     }
 
     @Override
     public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount,
                                        Operator op) {
-        gate.enter("ireduceScatterBlock");
-        try {
-            return request(combine("ireduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0,
-                    true), "ireduceScatterBlock");
-        } finally {
-            gate.exit();
-        }
+        return reductions.ireduceScatterBlock(send, recv, type, recvCount, op);
     }
 
     @Override
     public void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        combineBlocking("scan", Collective.SCAN, send, recv, type, count, op, 0);
+        reductions.scan(send, recv, type, count, op);
     }
 
     @Override
     public Request iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iscan");
-        try {
-            return request(combine("iscan", Collective.SCAN, send, recv, type, count, op, 0, true), "iscan");
-        } finally {
-            gate.exit();
-        }
+        return reductions.iscan(send, recv, type, count, op);
     }
 
     @Override
     public void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        combineBlocking("exscan", Collective.EXSCAN, send, recv, type, count, op, 0);
+        reductions.exscan(send, recv, type, count, op);
     }
 
     @Override
     public Request iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iexscan");
-        try {
-            return request(combine("iexscan", Collective.EXSCAN, send, recv, type, count, op, 0, true), "iexscan");
-        } finally {
-            gate.exit();
-        }
+        return reductions.iexscan(send, recv, type, count, op);
     }
 
-    private void combineBlocking(String call, Collective collective, MemorySegment send, MemorySegment recv,
-                                 ElementType type, long count, Operator op, int root) {
-        gate.enter(call);
-        try {
-            combine(call, collective, send, recv, type, count, op, root, false);
-        } finally {
-            gate.exit();
-        }
-    }
+    // ---- argument helpers the collaborators share ----
 
     /**
-     * A reduction other than all-reduce: checks every argument before anything is sent, stages what the transports
-     * cannot use (heap segments over arrays other than byte[]; a SEND that is also RECV, in place) through native
-     * memory, and copies the result back. {@code count} is the elements of one block: the vector of reduce and the
-     * scans, the block each rank receives of a reduce-scatter, all-reduce's vector. A blocking call stages through
-     * the communicator's memory; a non-blocking one through its engine slot's (decision 0090). Called inside the
-     * thread contract; returns the call's sequence number.
+     * The first {@code bytes} of {@code m}: {@code m} itself when that is all of it, so that the common call (a buffer
+     * of exactly the call's size) allocates no slice.
      */
-    private long combine(String call, Collective collective, MemorySegment send, MemorySegment recv, ElementType type,
-                         long count, Operator op, int root, boolean nonBlocking) {
-        open();
-        Reduction reduction = reduction(type, op);
-        if (collective.hasRoot()) {
-            checkRoot(root);
-        }
-        long bytes = vectorBytes(call, type, count);
-        long sendBytes = collective.sendBytes(bytes, size(), rank, root);
-        long recvBytes = collective.recvBytes(bytes, size(), rank, root);
-        if (collective == Collective.REDUCE_SCATTER && bytes > 0 && sendBytes / size() != bytes) {
-            throw new IllegalArgumentException(call + ": " + size() + " blocks of " + count + " " + type
-                    + " elements overflow a long");
-        }
-        requireUsable(send, "send");
-        checkHolds(call, "send", send, sendBytes, type, sendBytes / type.sizeBytes());
-        MemorySegment s = leading(send, sendBytes);
-        MemorySegment r = NO_BUFFER;
-        if (recvBytes > 0) {
-            requireUsable(recv, rank == root && collective == Collective.REDUCE ? "recv (on the root)" : "recv");
-            checkHolds(call, "recv", recv, recvBytes, type, count);
-            if (recv.isReadOnly()) {
-                throw new IllegalArgumentException(call + ": the receive buffer is read-only");
-            }
-            r = leading(recv, recvBytes);
-        }
-        boolean inPlace = false;
-        if (recvBytes > 0 && s.asOverlappingSlice(r).isPresent()) {
-            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                throw new IllegalArgumentException(call + ": send and recv overlap without starting at the same"
-                        + " place; pass the same buffer (the in-place form) to " + call + " in place");
-            }
-            inPlace = true;
-        }
-        boolean stageSend = inPlace || !transportsReach(s);
-        boolean stageRecv = !transportsReach(r);
-        // Rank 0 of an exscan gets no result: its recv keeps what it held.
-        boolean result = !(collective == Collective.EXSCAN && rank == 0);
-        Shape shape = reductionShape(collective, bytes, type, op, root);
-        if (nonBlocking) {
-            if (stageRecv) {
-                return postStaged(shape, s, stageSend, recvBytes, result ? r : null, reduction);
-            }
-            return post(selector.select(shape), shape, s, r, reduction, stageSend, true);
-        }
-        MemorySegment runSend = s;
-        MemorySegment runRecv = r;
-        if (stageSend || stageRecv) {
-            MemorySegment staged = staging(sendBytes + recvBytes);
-            if (stageSend) {
-                runSend = staged.asSlice(0, sendBytes);
-                MemorySegment.copy(s, 0, runSend, 0, sendBytes);
-            }
-            if (stageRecv) {
-                runRecv = staged.asSlice(sendBytes, recvBytes);
-            }
-        }
-        long seq = runReduction(shape, runSend, runRecv, reduction, false);
-        if (stageRecv && result) {
-            MemorySegment.copy(runRecv, 0, r, 0, recvBytes);
-        }
-        return seq;
+    static MemorySegment leading(MemorySegment m, long bytes) {
+        return m.byteSize() == bytes ? m : m.asSlice(0, bytes);
     }
 
     /** Whether the transports can read or write {@code m} directly: native memory or a byte[] (decision 0009). */
@@ -1002,20 +873,6 @@ final class RailcollCommunicator implements Communicator {
 
     // ---- staging, reductions and requests ----
 
-    private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
-                                        Operator op) {
-        open();
-        Reduction reduction = reduction(type, op);
-        long bytes = vectorBytes("allreduce", type, count);
-        checkHolds("allreduce", "recv", recv, bytes, type, count);
-        MemorySegment staged = staging(2 * bytes);
-        MemorySegment s = staged.asSlice(0, bytes);
-        MemorySegment r = staged.asSlice(bytes, bytes);
-        MemorySegment.copy(send, 0, s, 0, bytes);
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false);
-        MemorySegment.copy(r, 0, recv, 0, bytes);
-    }
-
     /** As {@link #run} (blocking), for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
     private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                               boolean stageSend) {
@@ -1076,10 +933,6 @@ final class RailcollCommunicator implements Communicator {
         return lastReduction;
     }
 
-    private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op) {
-        return reductionShape(collective, bytes, type, op, 0);
-    }
-
     private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op, int root) {
         Shape last = lastReductionShapes[collective.ordinal()];
         if (last != null && last.blockBytes() == bytes && last.elementBytes() == type.sizeBytes()
@@ -1096,23 +949,6 @@ final class RailcollCommunicator implements Communicator {
             throw new IllegalArgumentException(call + ": count " + count + " is out of range");
         }
         return type.bytes(count);
-    }
-
-    private static void checkHolds(String call, String what, MemorySegment m, long bytes, ElementType type, long count) {
-        if (m.byteSize() < bytes) {
-            throw new IllegalArgumentException(call + ": " + what + " holds " + m.byteSize() + " bytes but " + count
-                    + " " + type + " elements need " + bytes);
-        }
-    }
-
-    private static void requireArrays(Object send, Object recv) {
-        if (send == null || recv == null) {
-            throw new IllegalArgumentException("allreduce: send and recv must not be null");
-        }
-        if (java.lang.reflect.Array.getLength(recv) < java.lang.reflect.Array.getLength(send)) {
-            throw new IllegalArgumentException("allreduce: recv has " + java.lang.reflect.Array.getLength(recv)
-                    + " elements, fewer than the " + java.lang.reflect.Array.getLength(send) + " of send");
-        }
     }
 
     /** At least {@code bytes} of native memory, kept and grown by doubling; freed by {@link #close()}. */
