@@ -32,21 +32,6 @@ final class RailcollCommunicator implements Communicator {
     /** Stands for any thread but the caller's when checking that transports' threads may touch a segment. */
     private static final Thread OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
 
-    /** The first block of every split's exchange, so that a split run against another all-gather is caught. */
-    private static final int SPLIT_MAGIC = 0x53504c54;
-    private static final int SPLIT_BLOCK_BYTES = 6 * Integer.BYTES;
-
-    /** How a communicator is derived from its parent; the ordinal travels in the split's exchange. */
-    private enum Derivation {
-        SPLIT("split"), DUP("dup"), NODE("splitByNode"), CREATE("create");
-
-        final String call;
-
-        Derivation(String call) {
-            this.call = call;
-        }
-    }
-
     private final int rank;
     private final JobTable table;
     private final RankTransports shared;
@@ -56,17 +41,17 @@ final class RailcollCommunicator implements Communicator {
     private final String name;
     /** The job rank of each of this communicator's ranks. */
     private final int[] jobRanks;
-    /** How many communicators this one has made (split, dup, ...): part of their contexts. */
-    private long creations;
-    /** How many communicators {@code createGroup} made here, per members and tag: part of their contexts. */
-    private final java.util.Map<String, Long> groupCreations = new java.util.HashMap<>();
     private final Placement placement;
     private final CollectiveEngine engine;
     /** Its point-to-point messages, under a context of their own (decision 0080). */
     private final PointToPointCalls messages;
     /** Its collectives with per-rank counts (decision 0085). */
     private final VariableCollectives variable;
-    /** What those two use of this communicator: its checks, shapes, staging and way to run a call. */
+    /** Its reductions with one count per rank: allreduce, reduce, reduceScatterBlock, scan, exscan. */
+    private final ReductionCalls reductions;
+    /** Its sub-communicators: split, dup, idup, splitByNode, create, createGroup (decisions 0070, 0125, 0149). */
+    private final Derivations derivations;
+    /** What those four use of this communicator: its checks, shapes, staging and way to run a call. */
     private final CallPlumbing plumbing = new Plumbing();
     private final Transport rails;
     private final Transport shm;
@@ -116,11 +101,13 @@ final class RailcollCommunicator implements Communicator {
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
         this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
+        this.reductions = new ReductionCalls(gate, rank, placement.size(), selector, plumbing);
+        this.derivations = new Derivations(gate, plumbing, engine, shared, rank, placement, context, name, jobRanks);
     }
 
     /** A sub-communicator: its own engine, placement and selection over the rank's shared transports. */
-    private RailcollCommunicator(RankTransports shared, SplitPlan plan, String name, int[] jobRanks,
-                                 CollectiveEngine engine) {
+    RailcollCommunicator(RankTransports shared, SplitPlan plan, String name, int[] jobRanks,
+                         CollectiveEngine engine) {
         this.gate = new CallGate(plan.rank(), shared.config.threadSafe());
         this.shared = shared;
         this.context = plan.context();
@@ -140,6 +127,8 @@ final class RailcollCommunicator implements Communicator {
         this.messages = new PointToPointCalls(gate, shared.pointToPoint(engine, context, name, jobRanks, rank),
                 shared.router, plumbing, name, placement.size());
         this.variable = new VariableCollectives(gate, rank, placement, ports, engine, selector, plumbing);
+        this.reductions = new ReductionCalls(gate, rank, placement.size(), selector, plumbing);
+        this.derivations = new Derivations(gate, plumbing, engine, shared, rank, placement, context, name, jobRanks);
     }
 
     /**
@@ -171,6 +160,28 @@ final class RailcollCommunicator implements Communicator {
         public long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                                  boolean stageSend) {
             return RailcollCommunicator.this.runReduction(shape, send, recv, reduction, stageSend);
+        }
+
+        @Override
+        public Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op, int root) {
+            return RailcollCommunicator.this.reductionShape(collective, bytes, type, op, root);
+        }
+
+        @Override
+        public long post(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv,
+                         Reduction reduction, boolean stageSend, boolean nonBlocking) {
+            return RailcollCommunicator.this.post(algorithm, shape, send, recv, reduction, stageSend, nonBlocking);
+        }
+
+        @Override
+        public long postStaged(Shape shape, MemorySegment send, boolean stageSend, long recvBytes,
+                               MemorySegment resultTo, Reduction reduction) {
+            return RailcollCommunicator.this.postStaged(shape, send, stageSend, recvBytes, resultTo, reduction);
+        }
+
+        @Override
+        public void checkFits(String op, MemorySegment recv, long needed) {
+            RailcollCommunicator.this.checkFits(op, recv, needed);
         }
 
         @Override
@@ -314,238 +325,36 @@ final class RailcollCommunicator implements Communicator {
         return name;
     }
 
-    // ---- sub-communicators ----
+    // ---- sub-communicators (decisions 0070, 0125, 0149): Derivations ----
 
     @Override
     public Optional<Communicator> split(int color, int key) {
-        return derive(Derivation.SPLIT, color < 0 ? UNDEFINED : color, key, 0);
+        return derivations.split(color, key);
     }
 
     @Override
     public Communicator dup() {
-        return derive(Derivation.DUP, 0, rank, 0).orElseThrow();
+        return derivations.dup();
     }
 
     @Override
     public Communicator splitByNode() {
-        return derive(Derivation.NODE, nodeId(), rank, 0).orElseThrow();
+        return derivations.splitByNode();
     }
 
     @Override
     public Optional<Communicator> create(int[] ranks) {
-        requireNonNull(ranks, "create: ranks");
-        boolean[] seen = new boolean[size()];
-        int index = -1;
-        for (int i = 0; i < ranks.length; i++) {
-            int r = ranks[i];
-            if (r < 0 || r >= size()) {
-                throw new IllegalArgumentException("create: rank " + r + " (at " + i + ") is out of range: " + name
-                        + " has " + size() + " ranks");
-            }
-            if (seen[r]) {
-                throw new IllegalArgumentException("create: rank " + r + " is listed twice");
-            }
-            seen[r] = true;
-            if (r == rank) {
-                index = i;
-            }
-        }
-        return derive(Derivation.CREATE, index < 0 ? UNDEFINED : 0, index, java.util.Arrays.hashCode(ranks));
+        return derivations.create(ranks);
     }
 
-    /**
-     * MPI_Comm_create_group (decision 0125): the members alone agree on the new communicator's context, each
-     * computing it from this one's, the members, the tag and how many such communicators of those members and tag
-     * it made here before ({@link SplitPlan#groupContext}); no message to a non-member, no count the non-members keep.
-     * The members then all-gather (members, tag, sequence) on the new communicator, which both checks that they
-     * agree and waits until every one has made it; members that passed other ranks or another tag compute another
-     * context, and the wait ends at the deadline with a message naming this call.
-     */
     @Override
     public Communicator createGroup(int[] ranks, int tag) {
-        requireNonNull(ranks, "createGroup: ranks");
-        if (tag < 0) {
-            throw new IllegalArgumentException("createGroup: tag " + tag + " is negative");
-        }
-        boolean[] seen = new boolean[size()];
-        boolean member = false;
-        for (int i = 0; i < ranks.length; i++) {
-            int r = ranks[i];
-            if (r < 0 || r >= size()) {
-                throw new IllegalArgumentException("createGroup: rank " + r + " (at " + i + ") is out of range: "
-                        + name + " has " + size() + " ranks");
-            }
-            if (seen[r]) {
-                throw new IllegalArgumentException("createGroup: rank " + r + " is listed twice");
-            }
-            seen[r] = true;
-            member |= r == rank;
-        }
-        if (!member) {
-            throw new IllegalArgumentException("createGroup: rank " + rank + " of " + name + " is not among the ranks "
-                    + java.util.Arrays.toString(ranks) + "; only the members call it");
-        }
-        RailcollCommunicator child;
-        long sequence;
-        gate.enter("createGroup");
-        try {
-            open();
-            synchronized (groupCreations) {
-                sequence = groupCreations.merge(java.util.Arrays.toString(ranks) + " tag " + tag, 1L, Long::sum) - 1;
-            }
-            SplitPlan plan = SplitPlan.of(ranks, rank, placement,
-                    SplitPlan.groupContext(context, ranks, tag, sequence));
-            int[] members = new int[ranks.length];
-            for (int i = 0; i < members.length; i++) {
-                members[i] = jobRanks[ranks[i]];
-            }
-            String childName = name + ".createGroup#" + sequence + "(tag " + tag + ")";
-            CollectiveEngine childEngine = shared.engine(plan.rank(), plan.placement(), plan.context(), childName,
-                    members);
-            child = new RailcollCommunicator(shared, plan, childName, members, childEngine);
-            shared.open.add(child);
-        } finally {
-            gate.exit();
-        }
-        child.agreeOnGroup(ranks, tag, sequence);
-        return child;
+        return derivations.createGroup(ranks, tag);
     }
 
-    /** The members' check of a {@code createGroup}: the same ranks, tag and sequence everywhere, or a mismatch. */
-    private void agreeOnGroup(int[] ranks, int tag, long sequence) {
-        ByteBuffer mine = ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        mine.putInt(SPLIT_MAGIC).putInt(java.util.Arrays.hashCode(ranks)).putInt(tag).putInt((int) sequence)
-                .putInt(ranks.length).putInt(0);
-        byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
-        try {
-            allgather(MemorySegment.ofArray(mine.array()), MemorySegment.ofArray(all));
-        } catch (CollectiveTimeoutException e) {
-            close();
-            throw new CollectiveTimeoutException("rank " + rank + ": createGroup(ranks " + java.util.Arrays.toString(
-                    ranks) + ", tag " + tag + ") waited for every member to call createGroup with the same ranks and"
-                    + " tag, in the same order as its other createGroup calls with them: " + e.getMessage());
-        }
-        for (int r = 0; r < size(); r++) {
-            if (!java.util.Arrays.equals(all, r * SPLIT_BLOCK_BYTES, (r + 1) * SPLIT_BLOCK_BYTES, mine.array(), 0,
-                    SPLIT_BLOCK_BYTES)) {
-                close();
-                throw new MismatchException("rank " + rank + " of " + name + ": mismatch: the members of createGroup"
-                        + "(ranks " + java.util.Arrays.toString(ranks) + ", tag " + tag + ") disagree: rank " + r
-                        + " passed other ranks, another tag or is at another createGroup of them");
-            }
-        }
-    }
-
-    /**
-     * Makes a communicator of the ranks of this one that pass the same {@code color}, ordered by {@code key} then
-     * rank: one all-gather of every rank's (color, key) on this communicator, checked, then a context derived alike
-     * on every member (decision 0070). {@code args} is what every rank must agree on besides (the ranks of a create).
-     */
-    private Optional<Communicator> derive(Derivation how, int color, int key, int args) {
-        gate.enter(how.call);
-        try {
-            open();
-            long creation = creations;
-            byte[] mine = derivationBlock(how, color, key, creation, args);
-            byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
-            // Started as idup starts it, then awaited: the non-blocking selection may pick another all-gather than the
-            // blocking one, and a rank's dup must pair with another's idup (decision 0149).
-            engine.await(run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0), MemorySegment.ofArray(mine),
-                    MemorySegment.ofArray(all), true), Long.MAX_VALUE);
-            creations++;
-            int[] colors = new int[size()];
-            int[] keys = new int[size()];
-            checkDerivation(how, creation, args, all, colors, keys);
-            SplitPlan plan = SplitPlan.of(colors, keys, rank, placement, context, creation);
-            return plan == null ? Optional.empty() : Optional.of(child(plan, how, creation, color));
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /**
-     * MPI_Comm_idup: {@link #dup()}'s all-gather started as a non-blocking collective on this communicator, in its
-     * order of collectives (a rank's {@code idup} pairs with another's {@code dup} or {@code idup}). A dup's context
-     * depends on nothing the other ranks send, so the new communicator is made now (frames for it that arrive early
-     * wait for it, as after a {@code dup}); the all-gather's answer is checked when the request has finished.
-     */
     @Override
     public DupInFlight idup() {
-        gate.enter("idup");
-        try {
-            open();
-            long creation = creations;
-            byte[] all = new byte[SPLIT_BLOCK_BYTES * size()];
-            long seq = run(shape(Collective.ALLGATHER, SPLIT_BLOCK_BYTES, 0),
-                    MemorySegment.ofArray(derivationBlock(Derivation.DUP, 0, rank, creation, 0)),
-                    MemorySegment.ofArray(all), true);
-            creations++;
-            int[] keys = new int[size()];
-            java.util.Arrays.setAll(keys, r -> r);
-            SplitPlan plan = SplitPlan.of(new int[size()], keys, rank, placement, context, creation);
-            RailcollCommunicator made = child(plan, Derivation.DUP, creation, 0);
-            return new DupInFlight(request(seq, "idup"), made, () -> {
-                gate.enter("idup", ".check");
-                try {
-                    checkDerivation(Derivation.DUP, creation, 0, all, new int[size()], new int[size()]);
-                } finally {
-                    gate.exit();
-                }
-            });
-        } finally {
-            gate.exit();
-        }
-    }
-
-    /** This rank's block of a derivation's all-gather: what every rank must agree on, and its colour and key. */
-    private static byte[] derivationBlock(Derivation how, int color, int key, long creation, int args) {
-        java.nio.ByteBuffer mine = java.nio.ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt((int) creation).putInt(args);
-        return mine.array();
-    }
-
-    /**
-     * Reads every rank's block of a derivation's all-gather into {@code colors} and {@code keys}; a rank that called
-     * something else is a {@link MismatchException}, sent to the other ranks too.
-     */
-    private void checkDerivation(Derivation how, long creation, int args, byte[] all, int[] colors, int[] keys) {
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(all).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        for (int r = 0; r < size(); r++) {
-            int magic = in.getInt();
-            int derivation = in.getInt();
-            colors[r] = in.getInt();
-            keys[r] = in.getInt();
-            int theirCreation = in.getInt();
-            int theirArgs = in.getInt();
-            if (magic != SPLIT_MAGIC || derivation != how.ordinal() || theirCreation != (int) creation
-                    || theirArgs != args) {
-                MismatchException e = new MismatchException("rank " + rank + " of " + name + ": mismatch: this rank"
-                        + " called " + how.call + " (communicator #" + creation + " made from " + name + ") but rank "
-                        + r + " " + (magic != SPLIT_MAGIC ? "called an all-gather of " + SPLIT_BLOCK_BYTES
-                        + "-byte blocks" : derivation != how.ordinal() ? "called " + Derivation.values()[
-                        Math.floorMod(derivation, Derivation.values().length)].call : theirCreation != (int) creation
-                        ? "is at communicator #" + theirCreation : "passed other ranks to create"));
-                engine.abortPeers(e);
-                throw e;
-            }
-        }
-    }
-
-    /** The communicator {@code plan} describes, made by this one's {@code creation}-th derivation, and opened. */
-    private RailcollCommunicator child(SplitPlan plan, Derivation how, long creation, int color) {
-        int[] members = new int[plan.parentRanks().length];
-        for (int i = 0; i < members.length; i++) {
-            members[i] = jobRanks[plan.parentRanks()[i]];
-        }
-        String childName = name + "." + how.call + "#" + creation + switch (how) {
-            case SPLIT -> "(color " + color + ")";
-            case NODE -> "(node " + nodeId() + ")";
-            default -> "";
-        };
-        CollectiveEngine childEngine = shared.engine(plan.rank(), plan.placement(), plan.context(), childName, members);
-        RailcollCommunicator child = new RailcollCommunicator(shared, plan, childName, members, childEngine);
-        shared.open.add(child);
-        return child;
+        return derivations.idup();
     }
 
     // ---- point-to-point messages (decision 0080): PointToPointCalls ----
@@ -830,64 +639,21 @@ final class RailcollCommunicator implements Communicator {
         alltoall(segment(send), segment(recv));
     }
 
-    // ---- allreduce ----
+    // ---- reductions with one count per rank (decision 0211): ReductionCalls ----
 
     @Override
     public void allreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("allreduce");
-        try {
-            allreduceEntered(send, recv, type, count, op);
-        } finally {
-            gate.exit();
-        }
+        reductions.allreduce(send, recv, type, count, op);
     }
 
-    /** Through {@link #combine}, which gives arrays other than byte[] memory of the call's own (decision 0090). */
     @Override
     public Request iallreduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iallreduce");
-        try {
-            return request(combine("iallreduce", Collective.ALLREDUCE, send, recv, type, count, op, 0, true),
-                    "iallreduce");
-        } finally {
-            gate.exit();
-        }
+        return reductions.iallreduce(send, recv, type, count, op);
     }
 
     @Override
     public Request iallreduce(MemorySegment buffer, ElementType type, long count, Operator op) {
         return iallreduce(buffer, buffer, type, count, op);
-    }
-
-    /**
-     * The first {@code bytes} of {@code m}: {@code m} itself when that is all of it, so that the common call (a buffer
-     * of exactly the call's size) allocates no slice.
-     */
-    static MemorySegment leading(MemorySegment m, long bytes) {
-        return m.byteSize() == bytes ? m : m.asSlice(0, bytes);
-    }
-
-    private void allreduceEntered(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        open();
-        requireNonNull(send, "send");
-        requireNonNull(recv, "recv");
-        Reduction reduction = reduction(type, op);
-        long bytes = vectorBytes("allreduce", type, count);
-        checkHolds("allreduce", "send", send, bytes, type, count);
-        checkHolds("allreduce", "recv", recv, bytes, type, count);
-        checkFits("allreduce", recv, bytes);
-        MemorySegment s = leading(send, bytes);
-        MemorySegment r = leading(recv, bytes);
-        if (s.asOverlappingSlice(r).isPresent()) {
-            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                throw new IllegalArgumentException("allreduce: send and recv overlap without being the same range;"
-                        + " pass the same range (or the in-place form) to reduce in place");
-            }
-            // In place: the call's own copy of the data is SEND (a schedule never reads what it writes).
-            runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), r, r, reduction, true);
-            return;
-        }
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false);
     }
 
     @Override
@@ -897,185 +663,73 @@ final class RailcollCommunicator implements Communicator {
 
     @Override
     public void allreduce(int[] send, int[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.INT, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
 
     @Override
     public void allreduce(long[] send, long[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.LONG, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
 
     @Override
     public void allreduce(float[] send, float[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.FLOAT, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
 
     @Override
     public void allreduce(double[] send, double[] recv, Operator op) {
-        requireArrays(send, recv);
-        allreduceStaged(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), ElementType.DOUBLE, send.length, op);
+        reductions.allreduce(send, recv, op);
     }
-
-    /**
-     * Arrays other than byte[] cannot be viewed as the ByteBuffers the transports write from and read into: the
-     * vector goes through the staging memory, SEND in its first half and RECV in its second.
-     */
-    private void allreduceStaged(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("allreduce");
-        try {
-            allreduceStagedEntered(send, recv, type, count, op);
-        } finally {
-            gate.exit();
-        }
-    }
-
-    // ---- reduce, reduce-scatter, scan, exscan ----
 
     @Override
     public void reduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
-        combineBlocking("reduce", Collective.REDUCE, send, recv, type, count, op, root);
+        reductions.reduce(send, recv, type, count, op, root);
     }
 
     @Override
     public Request ireduce(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op, int root) {
-        gate.enter("ireduce");
-        try {
-            return request(combine("ireduce", Collective.REDUCE, send, recv, type, count, op, root, true), "ireduce");
-        } finally {
-            gate.exit();
-        }
+        return reductions.ireduce(send, recv, type, count, op, root);
     }
 
     @Override
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount, Operator op) {
-        combineBlocking("reduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0);
+        reductions.reduceScatterBlock(send, recv, type, recvCount, op);
     }
 
     @Override
     public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, ElementType type, long recvCount,
                                        Operator op) {
-        gate.enter("ireduceScatterBlock");
-        try {
-            return request(combine("ireduceScatterBlock", Collective.REDUCE_SCATTER, send, recv, type, recvCount, op, 0,
-                    true), "ireduceScatterBlock");
-        } finally {
-            gate.exit();
-        }
+        return reductions.ireduceScatterBlock(send, recv, type, recvCount, op);
     }
 
     @Override
     public void scan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        combineBlocking("scan", Collective.SCAN, send, recv, type, count, op, 0);
+        reductions.scan(send, recv, type, count, op);
     }
 
     @Override
     public Request iscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iscan");
-        try {
-            return request(combine("iscan", Collective.SCAN, send, recv, type, count, op, 0, true), "iscan");
-        } finally {
-            gate.exit();
-        }
+        return reductions.iscan(send, recv, type, count, op);
     }
 
     @Override
     public void exscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        combineBlocking("exscan", Collective.EXSCAN, send, recv, type, count, op, 0);
+        reductions.exscan(send, recv, type, count, op);
     }
 
     @Override
     public Request iexscan(MemorySegment send, MemorySegment recv, ElementType type, long count, Operator op) {
-        gate.enter("iexscan");
-        try {
-            return request(combine("iexscan", Collective.EXSCAN, send, recv, type, count, op, 0, true), "iexscan");
-        } finally {
-            gate.exit();
-        }
+        return reductions.iexscan(send, recv, type, count, op);
     }
 
-    private void combineBlocking(String call, Collective collective, MemorySegment send, MemorySegment recv,
-                                 ElementType type, long count, Operator op, int root) {
-        gate.enter(call);
-        try {
-            combine(call, collective, send, recv, type, count, op, root, false);
-        } finally {
-            gate.exit();
-        }
-    }
+    // ---- argument helpers the collaborators share ----
 
     /**
-     * A reduction other than all-reduce: checks every argument before anything is sent, stages what the transports
-     * cannot use (heap segments over arrays other than byte[]; a SEND that is also RECV, in place) through native
-     * memory, and copies the result back. {@code count} is the elements of one block: the vector of reduce and the
-     * scans, the block each rank receives of a reduce-scatter, all-reduce's vector. A blocking call stages through
-     * the communicator's memory; a non-blocking one through its engine slot's (decision 0090). Called inside the
-     * thread contract; returns the call's sequence number.
+     * The first {@code bytes} of {@code m}: {@code m} itself when that is all of it, so that the common call (a buffer
+     * of exactly the call's size) allocates no slice.
      */
-    private long combine(String call, Collective collective, MemorySegment send, MemorySegment recv, ElementType type,
-                         long count, Operator op, int root, boolean nonBlocking) {
-        open();
-        Reduction reduction = reduction(type, op);
-        if (collective.hasRoot()) {
-            checkRoot(root);
-        }
-        long bytes = vectorBytes(call, type, count);
-        long sendBytes = collective.sendBytes(bytes, size(), rank, root);
-        long recvBytes = collective.recvBytes(bytes, size(), rank, root);
-        if (collective == Collective.REDUCE_SCATTER && bytes > 0 && sendBytes / size() != bytes) {
-            throw new IllegalArgumentException(call + ": " + size() + " blocks of " + count + " " + type
-                    + " elements overflow a long");
-        }
-        requireUsable(send, "send");
-        checkHolds(call, "send", send, sendBytes, type, sendBytes / type.sizeBytes());
-        MemorySegment s = leading(send, sendBytes);
-        MemorySegment r = NO_BUFFER;
-        if (recvBytes > 0) {
-            requireUsable(recv, rank == root && collective == Collective.REDUCE ? "recv (on the root)" : "recv");
-            checkHolds(call, "recv", recv, recvBytes, type, count);
-            if (recv.isReadOnly()) {
-                throw new IllegalArgumentException(call + ": the receive buffer is read-only");
-            }
-            r = leading(recv, recvBytes);
-        }
-        boolean inPlace = false;
-        if (recvBytes > 0 && s.asOverlappingSlice(r).isPresent()) {
-            if (s.address() != r.address() || !s.heapBase().equals(r.heapBase())) {
-                throw new IllegalArgumentException(call + ": send and recv overlap without starting at the same"
-                        + " place; pass the same buffer (the in-place form) to " + call + " in place");
-            }
-            inPlace = true;
-        }
-        boolean stageSend = inPlace || !transportsReach(s);
-        boolean stageRecv = !transportsReach(r);
-        // Rank 0 of an exscan gets no result: its recv keeps what it held.
-        boolean result = !(collective == Collective.EXSCAN && rank == 0);
-        Shape shape = reductionShape(collective, bytes, type, op, root);
-        if (nonBlocking) {
-            if (stageRecv) {
-                return postStaged(shape, s, stageSend, recvBytes, result ? r : null, reduction);
-            }
-            return post(selector.select(shape), shape, s, r, reduction, stageSend, true);
-        }
-        MemorySegment runSend = s;
-        MemorySegment runRecv = r;
-        if (stageSend || stageRecv) {
-            MemorySegment staged = staging(sendBytes + recvBytes);
-            if (stageSend) {
-                runSend = staged.asSlice(0, sendBytes);
-                MemorySegment.copy(s, 0, runSend, 0, sendBytes);
-            }
-            if (stageRecv) {
-                runRecv = staged.asSlice(sendBytes, recvBytes);
-            }
-        }
-        long seq = runReduction(shape, runSend, runRecv, reduction, false);
-        if (stageRecv && result) {
-            MemorySegment.copy(runRecv, 0, r, 0, recvBytes);
-        }
-        return seq;
+    static MemorySegment leading(MemorySegment m, long bytes) {
+        return m.byteSize() == bytes ? m : m.asSlice(0, bytes);
     }
 
     /** Whether the transports can read or write {@code m} directly: native memory or a byte[] (decision 0009). */
@@ -1219,20 +873,6 @@ final class RailcollCommunicator implements Communicator {
 
     // ---- staging, reductions and requests ----
 
-    private void allreduceStagedEntered(MemorySegment send, MemorySegment recv, ElementType type, long count,
-                                        Operator op) {
-        open();
-        Reduction reduction = reduction(type, op);
-        long bytes = vectorBytes("allreduce", type, count);
-        checkHolds("allreduce", "recv", recv, bytes, type, count);
-        MemorySegment staged = staging(2 * bytes);
-        MemorySegment s = staged.asSlice(0, bytes);
-        MemorySegment r = staged.asSlice(bytes, bytes);
-        MemorySegment.copy(send, 0, s, 0, bytes);
-        runReduction(reductionShape(Collective.ALLREDUCE, bytes, type, op), s, r, reduction, false);
-        MemorySegment.copy(r, 0, recv, 0, bytes);
-    }
-
     /** As {@link #run} (blocking), for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
     private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                               boolean stageSend) {
@@ -1293,10 +933,6 @@ final class RailcollCommunicator implements Communicator {
         return lastReduction;
     }
 
-    private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op) {
-        return reductionShape(collective, bytes, type, op, 0);
-    }
-
     private Shape reductionShape(Collective collective, long bytes, ElementType type, Operator op, int root) {
         Shape last = lastReductionShapes[collective.ordinal()];
         if (last != null && last.blockBytes() == bytes && last.elementBytes() == type.sizeBytes()
@@ -1313,23 +949,6 @@ final class RailcollCommunicator implements Communicator {
             throw new IllegalArgumentException(call + ": count " + count + " is out of range");
         }
         return type.bytes(count);
-    }
-
-    private static void checkHolds(String call, String what, MemorySegment m, long bytes, ElementType type, long count) {
-        if (m.byteSize() < bytes) {
-            throw new IllegalArgumentException(call + ": " + what + " holds " + m.byteSize() + " bytes but " + count
-                    + " " + type + " elements need " + bytes);
-        }
-    }
-
-    private static void requireArrays(Object send, Object recv) {
-        if (send == null || recv == null) {
-            throw new IllegalArgumentException("allreduce: send and recv must not be null");
-        }
-        if (java.lang.reflect.Array.getLength(recv) < java.lang.reflect.Array.getLength(send)) {
-            throw new IllegalArgumentException("allreduce: recv has " + java.lang.reflect.Array.getLength(recv)
-                    + " elements, fewer than the " + java.lang.reflect.Array.getLength(send) + " of send");
-        }
     }
 
     /** At least {@code bytes} of native memory, kept and grown by doubling; freed by {@link #close()}. */
