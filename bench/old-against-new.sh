@@ -31,6 +31,8 @@ if [ ! -x "$old/railcoll-cli/target/railcoll-cli.jar" ] && [ ! -f "$old/railcoll
 fi
 bin/railcoll --version >/dev/null 2>&1 || true # builds this checkout first if its sources changed
 mkdir -p "$out"
+# TABLE_ONLY=1: print the table of an earlier run's $OUT again, running nothing.
+[ -n "${TABLE_ONLY:-}" ] && rounds=0
 for round in $(seq 1 "$rounds"); do
   for c in $colls; do
     sizes=$sizes_default
@@ -55,9 +57,11 @@ rows = collections.defaultdict(lambda: collections.defaultdict(list))
 for f in sorted(glob.glob(sys.argv[1] + '/*.txt')):
     c, p, b, r = re.match(r'.*/([a-z]+)-(\d+x\d+)-(old|new)-r(\d+)\.txt', f).groups()
     for line in open(f):
-        m = re.match(r'^(\d+[BKM])\s+(\S+)', line)
+        m = re.match(r'^(\d+[BKM])\s+(.*)$', line)
         if m:
-            rows[(c, p, m.group(1))][b].append(float(m.group(2).rstrip('*~')))
+            # auto's column per algorithm it chose: the size's figure is the one that is not '-'
+            values = [v for v in m.group(2).split() if v != '-']
+            rows[(c, p, m.group(1))][b].append(float(values[0].rstrip('*~')))
 unit = {'B': 1, 'K': 1024, 'M': 1 << 20}
 print("| collective | placement | size | old per round (us) | new per round (us) | new/old (medians) |")
 print("|---|---|---|---|---|---|")
