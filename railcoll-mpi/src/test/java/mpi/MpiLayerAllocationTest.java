@@ -27,9 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exact, and the mpi layer runs the same code for one rank as for many. docs/results/mpi.md has two-rank figures.
  *
  * <p>Each rank counts the bytes its own thread allocates ({@code ThreadMXBean.getCurrentThreadAllocatedBytes}) over
- * {@link #CALLS} warmed-up calls of each path, the mean per call; {@link #ROUNDS} rounds, the smallest mean of each path
- * kept, so that a collection or a recompilation in one round does not count while an allocation made at every call
- * shows in all of them. The mpi path may allocate at most {@link #BOUND_BYTES} per call more than the API's.
+ * {@link #CALLS} warmed-up calls of each path, the mean per call, the two paths one after the other in each of
+ * {@link #ROUNDS} rounds; the smallest difference of a round is kept, so that a collection or a recompilation in one
+ * round does not count while an allocation made at every call shows in all of them. The mpi path may allocate at most
+ * {@link #BOUND_BYTES} per call more than the API's.
  * Allocation, not time: the figure does not depend on the load of the machine.
  */
 class MpiLayerAllocationTest {
@@ -95,11 +96,18 @@ class MpiLayerAllocationTest {
                 }
                 double mpi = Double.MAX_VALUE;
                 double api = Double.MAX_VALUE;
+                double extra = Double.MAX_VALUE;
                 for (int round = 0; round < ROUNDS; round++) {
-                    mpi = Math.min(mpi, bytesPerCall(c.mpi()));
-                    api = Math.min(api, bytesPerCall(c.api()));
+                    double m = bytesPerCall(c.mpi());
+                    double a = bytesPerCall(c.api());
+                    mpi = Math.min(mpi, m);
+                    api = Math.min(api, a);
+                    // The difference within one round: the API's own point-to-point figure moves from round to round
+                    // (686 and 784 B per send+recv pair to itself in two CI runs), so the two smallest means may come
+                    // from different rounds, while an object the layer adds at every call shows in every round.
+                    extra = Math.min(extra, m - a);
                 }
-                bytes.put(c.name(), new double[] {api, mpi, c.bound()});
+                bytes.put(c.name(), new double[] {api, mpi, c.bound(), extra});
             }
             return bytes;
         });
@@ -113,9 +121,9 @@ class MpiLayerAllocationTest {
                 @SuppressWarnings("unchecked")
                 double[] b = ((Map<String, double[]>) perRank.get(r)).get(name);
                 table.append(String.format(" rank %d %.1f, %.1f;", r, b[0], b[1]));
-                if (b[1] - b[0] > b[2]) {
-                    over.add(String.format("%s on rank %d: %.1f B/call through mpi, %.1f through the API (bound %.0f"
-                            + " above it)", name, r, b[1], b[0], b[2]));
+                if (b[3] > b[2]) {
+                    over.add(String.format("%s on rank %d: %.1f B/call through mpi, %.1f through the API, at least"
+                            + " %.1f more in every round (bound %.0f above it)", name, r, b[1], b[0], b[3], b[2]));
                 }
             }
             table.append('\n');
