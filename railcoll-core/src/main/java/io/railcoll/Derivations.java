@@ -29,7 +29,8 @@ import static io.railcoll.RailcollCommunicator.requireNonNull;
 final class Derivations {
     /** The first block of every split's exchange, so that a split run against another all-gather is caught. */
     private static final int SPLIT_MAGIC = 0x53504c54;
-    private static final int SPLIT_BLOCK_BYTES = 6 * Integer.BYTES;
+    /** Magic, derivation (or the ranks' hash), colour (or tag), key (or rank count), args: ints; the count: a long. */
+    private static final int SPLIT_BLOCK_BYTES = 5 * Integer.BYTES + Long.BYTES;
 
     /** How a communicator is derived from its parent; the ordinal travels in the split's exchange. */
     private enum Derivation {
@@ -166,8 +167,8 @@ final class Derivations {
      */
     private static void agreeOnGroup(Communicator child, int[] ranks, int tag, long sequence) {
         ByteBuffer mine = ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        mine.putInt(SPLIT_MAGIC).putInt(Arrays.hashCode(ranks)).putInt(tag).putInt((int) sequence)
-                .putInt(ranks.length).putInt(0);
+        mine.putInt(SPLIT_MAGIC).putInt(Arrays.hashCode(ranks)).putInt(tag).putInt(ranks.length).putInt(0)
+                .putLong(sequence);
         byte[] all = new byte[SPLIT_BLOCK_BYTES * child.size()];
         try {
             child.allgather(MemorySegment.ofArray(mine.array()), MemorySegment.ofArray(all));
@@ -251,7 +252,7 @@ final class Derivations {
     /** This rank's block of a derivation's all-gather: what every rank must agree on, and its colour and key. */
     private static byte[] derivationBlock(Derivation how, int color, int key, long creation, int args) {
         ByteBuffer mine = ByteBuffer.allocate(SPLIT_BLOCK_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt((int) creation).putInt(args);
+        mine.putInt(SPLIT_MAGIC).putInt(how.ordinal()).putInt(color).putInt(key).putInt(args).putLong(creation);
         return mine.array();
     }
 
@@ -266,15 +267,15 @@ final class Derivations {
             int derivation = in.getInt();
             colors[r] = in.getInt();
             keys[r] = in.getInt();
-            int theirCreation = in.getInt();
             int theirArgs = in.getInt();
-            if (magic != SPLIT_MAGIC || derivation != how.ordinal() || theirCreation != (int) creation
+            long theirCreation = in.getLong();
+            if (magic != SPLIT_MAGIC || derivation != how.ordinal() || theirCreation != creation
                     || theirArgs != args) {
                 MismatchException e = new MismatchException("rank " + rank + " of " + name + ": mismatch: this rank"
                         + " called " + how.call + " (communicator #" + creation + " made from " + name + ") but rank "
                         + r + " " + (magic != SPLIT_MAGIC ? "called an all-gather of " + SPLIT_BLOCK_BYTES
                         + "-byte blocks" : derivation != how.ordinal() ? "called " + Derivation.values()[
-                        Math.floorMod(derivation, Derivation.values().length)].call : theirCreation != (int) creation
+                        Math.floorMod(derivation, Derivation.values().length)].call : theirCreation != creation
                         ? "is at communicator #" + theirCreation : "passed other ranks to create"));
                 engine.abortPeers(e);
                 throw e;
