@@ -58,6 +58,9 @@ public final class Placement {
 
     /** Ranks filled node by node: {@code ofCounts(3,4,2)} puts ranks 0-2 on node 0, 3-6 on node 1, 7-8 on node 2. */
     public static Placement ofCounts(int... ranksPerNode) {
+        if (ranksPerNode.length == 0) {
+            throw new IllegalArgumentException("a placement needs at least one node");
+        }
         int total = 0;
         for (int c : ranksPerNode) {
             if (c <= 0) {
@@ -77,6 +80,9 @@ public final class Placement {
 
     /** {@code nodes} nodes with {@code ranksPerNode} ranks each. */
     public static Placement uniform(int nodes, int ranksPerNode) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("a placement needs at least one node, got " + nodes + " nodes");
+        }
         int[] counts = new int[nodes];
         Arrays.fill(counts, ranksPerNode);
         return ofCounts(counts);
