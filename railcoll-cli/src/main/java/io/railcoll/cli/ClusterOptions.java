@@ -14,11 +14,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import io.railcoll.algorithm.AlgorithmCatalog;
+import io.railcoll.schedule.Collective;
+
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The emulated cluster, shared by every command that launches a job. */
 final class ClusterOptions {
+    /** Set by the launcher for each rank (bootstrap reads it); not a setting of its own, but harmless in a --set. */
+    private static final String LAUNCHER_SET_LOCAL_RANK = "RAILCOLL_LOCAL_RANK";
+
     @Option(names = "--nodes", description = "Emulated nodes (default ${DEFAULT-VALUE}).", defaultValue = "4")
     int nodes;
 
@@ -88,6 +97,7 @@ final class ClusterOptions {
         put(env, "--timeout-ms", RailcollSettings.TIMEOUT, timeoutMs);
         put(env, "--stripe-threshold", RailcollSettings.STRIPE_THRESHOLD, stripeThreshold);
         put(env, "--deterministic", RailcollSettings.DETERMINISTIC, deterministic);
+        checkSetNames();
         try {
             RailcollSettings.checkAll(env);
             Config.fromEnvironment(env);
@@ -104,6 +114,46 @@ final class ClusterOptions {
 
     long stripeThreshold() {
         return RailcollSettings.STRIPE_THRESHOLD.read(environment());
+    }
+
+    /**
+     * Every {@code --set} key that looks like a railcoll setting must be one, and a forced algorithm must be in the
+     * catalog: a misspelt {@code RAILCOLL_TIMEOUT_M} or {@code RAILCOLL_ALGORITHM_ALLGATHR} was passed to the ranks,
+     * which ignored it, and an unknown algorithm id failed every rank at its first call with a stack trace.
+     */
+    private void checkSetNames() {
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            String key = e.getKey().strip();
+            if (!key.startsWith("RAILCOLL_") || RailcollSettings.named(key).isPresent()
+                    || key.equals(LAUNCHER_SET_LOCAL_RANK)) {
+                continue;
+            }
+            if (!key.startsWith(RailcollSettings.FORCED_ALGORITHM_PREFIX)) {
+                throw usage("--set " + key + " is not a railcoll setting; known: " + String.join(", ", knownNames()));
+            }
+            String collective = key.substring(RailcollSettings.FORCED_ALGORITHM_PREFIX.length());
+            if (Arrays.stream(Collective.values()).noneMatch(c -> c.name().equals(collective))) {
+                throw usage("--set " + key + " names no collective; known: " + String.join(", ",
+                        Arrays.stream(Collective.values()).map(c -> RailcollSettings.FORCED_ALGORITHM_PREFIX + c.name())
+                                .toList()));
+            }
+            String id = e.getValue() == null ? "" : e.getValue().strip();
+            if (!id.isEmpty() && !id.equals("auto")) {
+                try {
+                    AlgorithmCatalog.standard().byId(id);
+                } catch (IllegalArgumentException unknown) {
+                    throw usage("--set " + key + "=" + id + ": " + unknown.getMessage());
+                }
+            }
+        }
+    }
+
+    /** The railcoll settings a {@code --set} may name. */
+    private static List<String> knownNames() {
+        List<String> names = new ArrayList<>();
+        RailcollSettings.ALL.forEach(s -> names.add(s.name()));
+        names.add(RailcollSettings.FORCED_ALGORITHM_PREFIX + "<COLLECTIVE>");
+        return names;
     }
 
     private <T> void put(Map<String, String> env, String option, Setting<T> setting, String optionValue) {

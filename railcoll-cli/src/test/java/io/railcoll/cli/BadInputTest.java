@@ -80,6 +80,12 @@ class BadInputTest {
             "run --set RAILCOLL_ENGINE=single --engine threaded io.railcoll.bench.CheckApp | --engine threaded ; RAILCOLL_ENGINE=single ; disagree",
             "bench --set RAILCOLL_SHM=off --intra-node shm | --intra-node shm ; RAILCOLL_SHM=off ; disagree",
             "bench --set RAILCOLL_SHM=perhaps | RAILCOLL_SHM=perhaps ; on, off",
+            // a misspelt setting was passed to the ranks and ignored; an unknown algorithm failed every rank at its
+            // first call with a stack trace
+            "run --set RAILCOLL_TIMEOUT_M=5 io.railcoll.bench.CheckApp | RAILCOLL_TIMEOUT_M ; not a railcoll setting ; RAILCOLL_TIMEOUT_MS",
+            "run --set RAILCOLL_ALGORITHM_ALLGATHR=allgather.ring io.railcoll.bench.CheckApp | RAILCOLL_ALGORITHM_ALLGATHR ; names no collective ; RAILCOLL_ALGORITHM_ALLGATHER",
+            "run --set RAILCOLL_ALGORITHM_ALLGATHER=allgather.nope io.railcoll.bench.CheckApp | RAILCOLL_ALGORITHM_ALLGATHER=allgather.nope ; unknown algorithm ; allgather.ring",
+            "bench --set RAILCOLL_ALGORITHM_BARRIER=barrier.nope | barrier.nope ; unknown algorithm",
             // decision 0091: a deterministic run refuses a reduction algorithm that does not fold in rank order
             "bench --collective allreduce --deterministic --algorithms ring | allreduce.ring ; fixed rank order ; --deterministic",
             "bench --deterministic maybe | --deterministic ; 'maybe' ; on, off",
