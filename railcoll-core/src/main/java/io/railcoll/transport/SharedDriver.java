@@ -12,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * frame it reads, to whichever communicator's engine it belongs ({@code engine.ContextRouter}), so a thread that
  * finds the lock taken has nothing to do but wait a little and look again.
  *
- * <p>Reentrant: a frame callback run inside a poll may put (a probe) or resume. Threading: any thread.
+ * <p>Reentrant: a frame callback run inside a poll may put (a probe) or resume. Threading: any thread. A lock on a
+ * hot path, the one exception to that rule, and why: decision 0215.
  * Lifetime: one per rank, held by the world communicator.
  */
 public final class SharedDriver {
