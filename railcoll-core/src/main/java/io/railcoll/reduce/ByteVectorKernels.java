@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
-import static jdk.incubator.vector.VectorOperators.LSHR;
+import static jdk.incubator.vector.VectorOperators.UMIN;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
 /**
@@ -16,9 +16,10 @@ import static jdk.incubator.vector.VectorOperators.XOR;
  * reading and writing both segments, and returns the bytes it combined; {@link VectorCombiners} checks the ranges
  * first and hands the rest to the staged loop. Arithmetic wraps in 8 bits (the low byte of Java's {@code int} result,
  * as the staged loops' {@code (byte)} cast keeps); min and max are signed. Logical operators give the staged loops'
- * bits: {@code v | -v} has its sign bit set exactly when {@code v != 0}, so the sign bit of the two combined is the
- * answer, and an unsigned shift by the lane's width less one stores it as 1 or 0. BOOLEAN uses the logical kernels as
- * they are. Loaded only when the JVM has the module. Stateless; any thread.
+ * bits: the unsigned minimum of a lane and 1 is 1 exactly when the lane is not zero (one instruction, where the staged
+ * loops' {@code (v | -v) >>> 31} would take an unsigned shift, which x86 does not have for byte lanes: 2.5 to 3 times
+ * slower on booleans, decision 0213). BOOLEAN uses the logical kernels as they are. Loaded only when the JVM has the
+ * module. Stateless; any thread.
  */
 final class ByteVectorKernels {
     private static final VectorSpecies<Byte> SPECIES = ByteVector.SPECIES_PREFERRED;
@@ -110,7 +111,7 @@ final class ByteVectorKernels {
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
-            ByteVector r = a.or(a.neg()).and(b.or(b.neg())).lanewise(LSHR, 7);
+            ByteVector r = a.lanewise(UMIN, (byte) 1).and(b.lanewise(UMIN, (byte) 1));
             r.intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
         return end;
@@ -122,8 +123,7 @@ final class ByteVectorKernels {
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
-            ByteVector r = a.or(a.neg()).or(b.or(b.neg())).lanewise(LSHR, 7);
-            r.intoMemorySegment(inout, inoutOffset + i, ORDER);
+            a.or(b).lanewise(UMIN, (byte) 1).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
         return end;
     }
@@ -134,7 +134,7 @@ final class ByteVectorKernels {
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
-            ByteVector r = a.or(a.neg()).lanewise(XOR, b.or(b.neg())).lanewise(LSHR, 7);
+            ByteVector r = a.lanewise(UMIN, (byte) 1).lanewise(XOR, b.lanewise(UMIN, (byte) 1));
             r.intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
         return end;

@@ -10,14 +10,15 @@ import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
 /**
- * The Vector API's kernels on {@code long} elements (decision 0210, 0213), one per operator, written out because C2
+ * The Vector API's kernels on {@code long} elements (decision 0210 and 0213), one per operator, written out because C2
  * turns a vector operation into instructions only where its operator is a constant in the code it compiles. Each
  * combines {@code inout[i] = in[i] op inout[i]} for the whole vectors of {@code bytes} bytes from the two offsets on,
  * reading and writing both segments, and returns the bytes it combined; {@link VectorCombiners} checks the ranges
  * first and hands the rest to the staged loop. Arithmetic wraps as Java's {@code long} does; min and max are signed.
  * Logical operators give the staged loops' bits: {@code v | -v} has its sign bit set exactly when {@code v != 0}, so
  * the sign bit of the two combined is the answer, and an unsigned shift by the lane's width less one stores it as 1 or
- * 0. Loaded only when the JVM has the module. Stateless; any thread.
+ * 0. (The unsigned minimum of the other kernels needs AVX-512 on long lanes; a shift of long lanes is there
+ * everywhere.) Loaded only when the JVM has the module. Stateless; any thread.
  */
 final class LongVectorKernels {
     private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
