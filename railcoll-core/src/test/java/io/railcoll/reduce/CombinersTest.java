@@ -285,8 +285,9 @@ class CombinersTest {
             long allocated = Long.MAX_VALUE;
             // Until the loops are compiled: the Vector API boxes its vectors in the interpreter and C1, and only C2
             // (which compiles a kernel after some thousands of calls) keeps them in registers. C2 compiling the 22
-            // vector kernels took 30 rounds (8 s) on an idle 2-processor host and more than 40 under CI's load, so
-            // the rounds run against a deadline, not a count: a loop that still allocates after it fails.
+            // vector kernels of decision 0210 took 30 rounds (8 s) on an idle 2-processor host and more than 40 under
+            // CI's load; the 50 of decision 0213 (61 pairs) took 8-12 s on that host under load 3-4. So the rounds run
+            // against a deadline, not a count: a loop that still allocates after it fails.
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(150);
             while (allocated >= 1024 && System.nanoTime() < deadline) {
                 long before = threads.getCurrentThreadAllocatedBytes();
