@@ -6,7 +6,7 @@ import jdk.incubator.vector.LongVector;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The combining loops written with the Vector API ({@code jdk.incubator.vector}), for the JVMs that run with
+ * The combiners written with the Vector API ({@code jdk.incubator.vector}), for the JVMs that run with
  * {@code --add-modules jdk.incubator.vector} (decision 0210): {@code inout[i] = in[i] op inout[i]} read and written
  * straight from and to both segments, a whole vector of the platform's preferred width per step. C2's
  * auto-vectorisation cannot do this (it does not vectorise a loop over two segments, which might alias), so the
@@ -22,10 +22,13 @@ import java.lang.foreign.MemorySegment;
  * own operations (wrapping integer arithmetic, unsigned order for char, {@link Math#min}/{@link Math#max} on floating
  * point, 1 or 0 from a logical operator), so its bytes are those of the staged loop.
  *
- * <p>Each (type, operator) has its own kernel, written out: C2 turns a vector operation into instructions only where
- * its operator is a constant in the code it compiles, and a kernel's loop is compiled by itself (on-stack
- * replacement), so one loop taking the operator as an argument would run boxed and far slower than the staged loop.
- * Loaded only when the module is present (see {@link Combiners}). Stateless; any thread.
+ * <p>Each (type, operator) has its own kernel, written out, in one class per lane type ({@link ByteVectorKernels},
+ * {@link ShortVectorKernels}, {@link IntVectorKernels}, {@link LongVectorKernels}, {@link FloatVectorKernels},
+ * {@link DoubleVectorKernels}; CHAR uses the short kernels but for min and max, BOOLEAN the byte kernels' logical
+ * ones): C2 turns a vector operation into instructions only where its operator is a constant in the code it
+ * compiles, and a kernel's loop is compiled by itself (on-stack replacement), so one loop taking the operator as an
+ * argument would run boxed and far slower than the staged loop. This class holds the table and the checks around a
+ * kernel. Loaded only when the module is present (see {@link Combiners}). Stateless; any thread.
  */
 final class VectorCombiners {
     /**
