@@ -6,19 +6,23 @@ import jdk.incubator.vector.VectorSpecies;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
 /**
- * The Vector API's kernels on {@code long} elements (decision 0210 and 0213), one per operator, written out because C2
- * turns a vector operation into instructions only where its operator is a constant in the code it compiles. Each
- * combines {@code inout[i] = in[i] op inout[i]} for the whole vectors of {@code bytes} bytes from the two offsets on,
- * reading and writing both segments, and returns the bytes it combined; {@link VectorCombiners} checks the ranges
- * first and hands the rest to the staged loop. Arithmetic wraps as Java's {@code long} does; min and max are signed.
- * Logical operators give the staged loops' bits: {@code v | -v} has its sign bit set exactly when {@code v != 0}, so
- * the sign bit of the two combined is the answer, and an unsigned shift by the lane's width less one stores it as 1 or
- * 0. (The unsigned minimum of the other kernels needs AVX-512 on long lanes; a shift of long lanes is there
- * everywhere.) Loaded only when the JVM has the module. Stateless; any thread.
+ * The Vector API's kernels on {@code long} elements (decisions 0210 and 0213), one per operator, written out because
+ * C2 turns a vector operation into instructions only where its operator is a constant in the code it compiles. Each
+ * combines {@code inout[i] = in[i] op inout[i]} for the {@code bytes} bytes (whole elements) from the two offsets on,
+ * reading and writing both segments: whole vectors first, then the elements after the last whole vector, one at a
+ * time, with the staged loops' own expression (cheaper than handing a few elements to the staged combiner, which
+ * checks the range again, looks up its thread's arrays and copies; decision 0213). {@link VectorCombiners} checks the
+ * ranges first. Arithmetic wraps as Java's {@code long} does; min and max are signed. Logical operators give the
+ * staged loops' bits: {@code v | -v} has its sign bit set exactly when {@code v != 0}, so the sign bit of the two
+ * combined is the answer, and an unsigned shift by 63 stores it as 1 or 0. (The unsigned minimum of the other kernels
+ * needs AVX-512 on long lanes; a shift of long lanes is there everywhere.)
+ *
+ * <p>Loaded only when the JVM has the module. Stateless; any thread.
  */
 final class LongVectorKernels {
     private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
@@ -27,7 +31,7 @@ final class LongVectorKernels {
     private LongVectorKernels() {
     }
 
-    static long sum(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void sum(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -35,10 +39,14 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.add(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, a + b);
+        }
     }
 
-    static long prod(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void prod(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -46,10 +54,14 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.mul(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, a * b);
+        }
     }
 
-    static long min(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void min(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -57,10 +69,14 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.min(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, Math.min(a, b));
+        }
     }
 
-    static long max(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void max(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -68,10 +84,14 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.max(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, Math.max(a, b));
+        }
     }
 
-    static long band(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void band(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -79,10 +99,14 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.and(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, a & b);
+        }
     }
 
-    static long bor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void bor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -90,10 +114,14 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.or(b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, a | b);
+        }
     }
 
-    static long bxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void bxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -101,34 +129,44 @@ final class LongVectorKernels {
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
             a.lanewise(XOR, b).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, a ^ b);
+        }
     }
 
-    static long land(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void land(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
-            LongVector r = a.or(a.neg()).and(b.or(b.neg())).lanewise(LSHR, 63);
-            r.intoMemorySegment(inout, inoutOffset + i, ORDER);
+            a.or(a.neg()).and(b.or(b.neg())).lanewise(LSHR, 63).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, (truth(a) & truth(b)) >>> 63);
+        }
     }
 
-    static long lor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void lor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
-            LongVector r = a.or(a.neg()).or(b.or(b.neg())).lanewise(LSHR, 63);
-            r.intoMemorySegment(inout, inoutOffset + i, ORDER);
+            a.or(a.neg()).or(b.or(b.neg())).lanewise(LSHR, 63).intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, (truth(a) | truth(b)) >>> 63);
+        }
     }
 
-    static long lxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
+    static void lxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
         long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
@@ -137,6 +175,15 @@ final class LongVectorKernels {
             LongVector r = a.or(a.neg()).lanewise(XOR, b.or(b.neg())).lanewise(LSHR, 63);
             r.intoMemorySegment(inout, inoutOffset + i, ORDER);
         }
-        return end;
+        for (long i = end; i < bytes; i += 8) {
+            long a = in.get(JAVA_LONG_UNALIGNED, inOffset + i);
+            long b = inout.get(JAVA_LONG_UNALIGNED, inoutOffset + i);
+            inout.set(JAVA_LONG_UNALIGNED, inoutOffset + i, (truth(a) ^ truth(b)) >>> 63);
+        }
+    }
+
+    /** Sign bit set exactly when {@code v != 0}, as in the staged loops. */
+    private static long truth(long v) {
+        return v | -v;
     }
 }

@@ -14,11 +14,11 @@ import java.lang.foreign.MemorySegment;
  * runs at about the speed of a copy.
  *
  * <p>Every predefined operator on byte, short, char, int, long, float, double and boolean has a kernel (decisions 0210
- * and 0213); MINLOC and MAXLOC keep their loops. Native segments of at least {@link #MIN_BYTES} take this path; the
- * elements after the last whole vector, shorter vectors and heap segments go to the staged combiner given. The Vector
- * API reads heap segments over byte arrays too, but telling those from other heap segments takes
- * {@link MemorySegment#heapBase()}, whose {@code Optional} a busy JVM did not always keep off the heap (the allocation
- * check of the unit tests failed in CI with 16 bytes per segment and call). Each kernel is element-wise, with Java's
+ * and 0213); MINLOC and MAXLOC keep their loops. Native segments of at least {@link #MIN_BYTES} take this path (the
+ * elements after the last whole vector too, one at a time in the kernel); shorter vectors and heap segments go to the
+ * staged combiner given. The Vector API reads heap segments over byte arrays too, but telling those from other heap
+ * segments takes {@link MemorySegment#heapBase()}, whose {@code Optional} a busy JVM did not always keep off the heap
+ * (the allocation check of the unit tests failed in CI with 16 bytes per segment and call). Each kernel is element-wise, with Java's
  * own operations (wrapping integer arithmetic, unsigned order for char, {@link Math#min}/{@link Math#max} on floating
  * point, 1 or 0 from a logical operator), so its bytes are those of the staged loop.
  *
@@ -40,10 +40,10 @@ final class VectorCombiners {
      */
     private static final long MIN_BYTES = 4L * IntVector.SPECIES_PREFERRED.vectorByteSize();
 
-    /** Combines the whole vectors of {@code bytes} bytes from the two offsets on; returns the bytes it combined. */
+    /** Combines the {@code bytes} bytes (whole elements) from the two offsets on, whose ranges are checked. */
     @FunctionalInterface
     private interface Kernel {
-        long apply(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes);
+        void apply(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes);
     }
 
     private VectorCombiners() {
@@ -154,10 +154,7 @@ final class VectorCombiners {
                 return;
             }
             Bounds.check(in, inOffset, inout, inoutOffset, count, size);
-            long done = kernel.apply(in, inOffset, inout, inoutOffset, count * size);
-            if (done < count * size) {
-                staged.combine(in, inOffset + done, inout, inoutOffset + done, count - done / size);
-            }
+            kernel.apply(in, inOffset, inout, inoutOffset, count * size);
         };
     }
 }
