@@ -6,9 +6,9 @@ import java.util.Map;
 /**
  * Which (element type, operator) pairs are defined, and the {@link Combiner} for each (the table is in
  * {@link PredefinedOperator}). The predefined combiners are made once, when this class loads. Where the JVM runs
- * with {@code --add-modules jdk.incubator.vector}, the arithmetic and bitwise operators on int, long, float and
- * double combine with the Vector API ({@link VectorCombiners}, decision 0210), every other pair with the staged
- * loops; without the module nothing of the Vector API is loaded. Thread-safe.
+ * with {@code --add-modules jdk.incubator.vector}, every predefined operator but MINLOC and MAXLOC combines with the
+ * Vector API ({@link VectorCombiners}, decisions 0210 and 0213), the pairs with the staged loops; without the module
+ * nothing of the Vector API is loaded. Thread-safe.
  */
 public final class Combiners {
 

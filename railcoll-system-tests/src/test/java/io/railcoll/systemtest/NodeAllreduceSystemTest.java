@@ -35,9 +35,10 @@ class NodeAllreduceSystemTest {
     }
 
     /**
-     * Ranks started with the Vector API's module (decision 0210) combine int, long, float and double with it: the
-     * same check against the sequential reference, bit-identical on every rank, on one node and on two uneven ones
-     * (the rail algorithms' combines too); heap forms of the app fall back to the staged loops in the same job.
+     * Ranks started with the Vector API's module (decisions 0210, 0213) combine the cases' int, long, float, double and
+     * byte with it: the same check against the sequential reference, bit-identical on every rank, on one node and on
+     * two uneven ones (the rail algorithms' combines too); heap forms of the app fall back to the staged loops in the
+     * same job.
      */
     @ParameterizedTest(name = "ranks per node {0}: {1}")
     @org.junit.jupiter.params.provider.CsvSource(delimiter = ';', value = {
