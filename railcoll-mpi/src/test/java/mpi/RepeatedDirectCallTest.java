@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * with seeded random bytes, and after it every byte of every buffer of this rank is checked against a sequential
  * reference computed from what all ranks held. A buffer's position, which the bindings ignore, is moved too: that is
  * the same call. Real ranks ({@link InProcessComms}, one thread each) on 1, 2, 3 and 5 ranks, 3 and 5 on two nodes of
- * uneven sizes (shared memory within a node, loopback TCP between them).
+ * uneven sizes (shared memory within a node, loopback TCP between them); the collectives that move bytes also on
+ * {@code byte[]} arrays, which railcoll moves as they are too.
  */
 class RepeatedDirectCallTest {
     /** The seed of every buffer's contents; another by {@code -Drailcoll.test.seed=N}. */
@@ -45,9 +46,14 @@ class RepeatedDirectCallTest {
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
+    /** Two bytes as a derived contiguous type: the datatype a {@code byte[]} can take besides {@code MPI.BYTE}. */
+    private static Datatype pair;
+
     @BeforeAll
     static void init() throws MPIException {
         Singleton.init();
+        pair = Datatype.createContiguous(2, MPI.BYTE);
+        pair.commit();
     }
 
     enum Coll {
@@ -82,18 +88,35 @@ class RepeatedDirectCallTest {
     @ParameterizedTest(name = "nodes {0}")
     @ValueSource(strings = {"1", "2", "1,2", "2,3"})
     void everyRepeatIsTheCallOfItsArguments(String nodes) throws Exception {
+        check(nodes, false);
+    }
+
+    /**
+     * The same on {@code byte[]} arrays (offsets by {@code MPI.slice}: heap buffers over them), which railcoll also
+     * moves as they are, for the collectives that move bytes; the other datatype is a derived contiguous one.
+     */
+    @ParameterizedTest(name = "nodes {0}")
+    @ValueSource(strings = {"2", "2,3"})
+    void everyRepeatOnByteArraysIsTheCallOfItsArguments(String nodes) throws Exception {
+        check(nodes, true);
+    }
+
+    private static void check(String nodes, boolean heap) throws Exception {
         int[] nodeSizes = Arrays.stream(nodes.split(",")).mapToInt(Integer::parseInt).toArray();
         List<Object> done = InProcessComms.onNodes(nodeSizes, (comm, rank) -> {
             int size = comm.getSize();
             int bytes = COUNT * 8 * size + 16;
-            ByteBuffer[] pool = new ByteBuffer[POOL];
+            Object[] pool = new Object[POOL];
             for (int w = 0; w < POOL; w++) {
-                pool[w] = MPI.newByteBuffer(bytes);
+                pool[w] = heap ? new byte[bytes] : MPI.newByteBuffer(bytes);
             }
             Map<Integer, ByteBuffer> slices = new HashMap<>();
             int calls = 0;
             for (Coll coll : Coll.values()) {
-                List<Args> variants = variants(coll, size);
+                if (heap && coll.reduction) {
+                    continue;
+                }
+                List<Args> variants = variants(coll, size, heap);
                 Args base = variants.get(0);
                 List<Args> sequence = new ArrayList<>();
                 for (Args v : variants.subList(1, variants.size())) {
@@ -102,14 +125,21 @@ class RepeatedDirectCallTest {
                 for (Args a : sequence) {
                     int call = calls++;
                     for (int w = 0; w < POOL; w++) {
-                        pool[w].put(0, contents(coll, call, rank, w, bytes));
+                        byte[] now = contents(coll, call, rank, w, bytes);
+                        if (pool[w] instanceof byte[] array) {
+                            System.arraycopy(now, 0, array, 0, bytes);
+                        } else {
+                            ((ByteBuffer) pool[w]).put(0, now);
+                        }
                     }
                     run(comm, coll, a, pool, slices);
                     byte[][] want = expected(coll, a, call, rank, size, bytes);
                     int[] ignore = ignored(coll, a, size);
                     for (int w = 0; w < POOL; w++) {
-                        byte[] got = new byte[bytes];
-                        pool[w].get(0, got);
+                        byte[] got = pool[w] instanceof byte[] array ? array.clone() : new byte[bytes];
+                        if (pool[w] instanceof ByteBuffer b) {
+                            b.get(0, got);
+                        }
                         if (ignore != null && ignore[0] == w) {
                             Arrays.fill(got, ignore[1], ignore[2], (byte) 0);
                             Arrays.fill(want[w], ignore[1], ignore[2], (byte) 0);
@@ -126,9 +156,9 @@ class RepeatedDirectCallTest {
     }
 
     /** The base set first, then one set per argument it can differ in, each differing in that argument alone. */
-    private static List<Args> variants(Coll coll, int size) {
+    private static List<Args> variants(Coll coll, int size, boolean heap) {
         Datatype type = coll.reduction ? MPI.INT : MPI.BYTE;
-        Datatype otherType = coll.reduction ? MPI.LONG : MPI.SHORT;
+        Datatype otherType = coll.reduction ? MPI.LONG : heap ? pair : MPI.SHORT;
         Op op = coll.reduction ? MPI.SUM : null;
         int root = coll.rooted ? size - 1 : 0;
         Args base = new Args("base", 0, 0, 1, 0, COUNT, type, op, root, false, 0);
@@ -152,18 +182,21 @@ class RepeatedDirectCallTest {
         if (coll.hasInPlace) {
             all.add(base.with("in place", 0, 0, 1, 0, COUNT, type, op, root, true, 0));
         }
-        all.add(base.with("position (ignored: the same call)", 0, 0, 1, 0, COUNT, type, op, root, false, POSITION));
+        if (!heap) { // a byte[] has no position
+            all.add(base.with("position (ignored: the same call)", 0, 0, 1, 0, COUNT, type, op, root, false, POSITION));
+        }
         return all;
     }
 
-    private static Object buffer(ByteBuffer[] pool, Map<Integer, ByteBuffer> slices, int which, int offset) {
+    private static Object buffer(Object[] pool, Map<Integer, ByteBuffer> slices, int which, int offset) {
         if (offset == 0) {
             return pool[which];
         }
-        return slices.computeIfAbsent(which * 1000 + offset, k -> MPI.slice(pool[which], offset));
+        return slices.computeIfAbsent(which * 1000 + offset, k -> pool[which] instanceof byte[] array
+                ? MPI.slice(array, offset) : MPI.slice((ByteBuffer) pool[which], offset));
     }
 
-    private static void run(Intracomm comm, Coll coll, Args a, ByteBuffer[] pool, Map<Integer, ByteBuffer> slices)
+    private static void run(Intracomm comm, Coll coll, Args a, Object[] pool, Map<Integer, ByteBuffer> slices)
             throws MPIException {
         Object s = buffer(pool, slices, a.send(), a.sendOffset());
         Object r = buffer(pool, slices, a.recv(), a.recvOffset());
@@ -234,7 +267,7 @@ class RepeatedDirectCallTest {
     }
 
     private static int elementBytes(Datatype t) {
-        return t == MPI.LONG ? 8 : t == MPI.INT ? 4 : t == MPI.SHORT ? 2 : 1;
+        return t == MPI.LONG ? 8 : t == MPI.INT ? 4 : t == MPI.SHORT || t == pair ? 2 : 1;
     }
 
     /** Every buffer of rank {@code me} after the call, computed from what every rank held before it. */
