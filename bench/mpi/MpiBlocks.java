@@ -19,8 +19,9 @@ import mpi.*;
  * rank ({@code --placement 1}) the collective is a local copy, which leaves the layer's own cost per call bare.
  *
  * <p>Prints on rank 0: {@code <collective> <bytes> barrier=<b> rounds=<blocks> api med <ns> mpi med <ns> ratio med
- * <r> q1 <r> q3 <r>}. Args: collective (allgather: bytes per rank; allreduce: a SUM of bytes/8 doubles), bytes,
- * seconds, barrier. Run: {@code bin/railcoll run --placement 2 --classpath <classes> MpiBlocks allgather 8 10 1}.
+ * <r> q1 <r> q3 <r>}. Args: collective (allgather, allgather-inplace, gather, scatter, alltoall, bcast: bytes per
+ * rank or block; allreduce, allreduce-inplace, reduce, reduce-inplace, reducescatterblock, scan, exscan: a SUM of
+ * bytes/8 doubles), bytes, seconds, barrier (see {@link #calls}). Run: {@code bin/railcoll run --placement 2 --classpath <classes> MpiBlocks allgather 8 10 1}.
  */
 public class MpiBlocks {
     private static final int BLOCK = 2000;
@@ -34,36 +35,9 @@ public class MpiBlocks {
         int bytes = Integer.parseInt(args[1]);
         double seconds = Double.parseDouble(args[2]);
         boolean barrier = args[3].equals("1");
-        Runnable apiCall;
-        Runnable mpiCall;
-        if (collective.equals("allreduce")) {
-            int n = Math.max(1, bytes / 8);
-            DoubleBuffer in = MPI.newDoubleBuffer(n);
-            DoubleBuffer out = MPI.newDoubleBuffer(n);
-            MemorySegment inSeg = MemorySegment.ofBuffer(in);
-            MemorySegment outSeg = MemorySegment.ofBuffer(out);
-            apiCall = () -> api.allreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM);
-            mpiCall = () -> {
-                try {
-                    MPI.COMM_WORLD.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM);
-                } catch (MPIException e) {
-                    throw new IllegalStateException(e);
-                }
-            };
-        } else {
-            ByteBuffer in = MPI.newByteBuffer(bytes);
-            ByteBuffer out = MPI.newByteBuffer(bytes * size);
-            MemorySegment inSeg = MemorySegment.ofBuffer(in);
-            MemorySegment outSeg = MemorySegment.ofBuffer(out);
-            apiCall = () -> api.allgather(inSeg, outSeg);
-            mpiCall = () -> {
-                try {
-                    MPI.COMM_WORLD.allGather(in, bytes, MPI.BYTE, out, bytes, MPI.BYTE);
-                } catch (MPIException e) {
-                    throw new IllegalStateException(e);
-                }
-            };
-        }
+        Runnable[] calls = calls(api, collective, bytes, rank, size);
+        Runnable apiCall = calls[0];
+        Runnable mpiCall = calls[1];
         for (int i = 0; i < 30; i++) {
             block(apiCall, barrier);
             block(mpiCall, barrier);
@@ -95,6 +69,92 @@ public class MpiBlocks {
                     ratio[blocks / 4], ratio[3 * blocks / 4]);
         }
         MPI.Finalize();
+    }
+
+    /** An MPI call as a Runnable (the bench's calls throw no MPIException unless something is broken). */
+    private interface MpiCall {
+        void run() throws MPIException;
+    }
+
+    private static Runnable mpi(MpiCall call) {
+        return () -> {
+            try {
+                call.run();
+            } catch (MPIException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
+    /**
+     * {API call, mpi call} of {@code collective} on direct buffers, the same memory on both paths. Reductions are a
+     * SUM of bytes/8 doubles per rank (reducescatterblock: per block); the others move bytes per rank (per block for
+     * alltoall and scatter). Roots are 0. The API has no in-place all-gather: allgather-inplace runs the API's
+     * all-gather from a separate buffer (the mpi layer copies this rank's block out to staging first).
+     */
+    private static Runnable[] calls(Communicator api, String collective, int bytes, int rank, int size) {
+        Intracomm w = MPI.COMM_WORLD;
+        int n = Math.max(1, bytes / 8);
+        boolean root = rank == 0;
+        switch (collective) {
+            case "allreduce", "allreduce-inplace", "reduce", "reduce-inplace", "scan", "exscan" -> {
+                DoubleBuffer in = MPI.newDoubleBuffer(n);
+                DoubleBuffer out = MPI.newDoubleBuffer(n);
+                MemorySegment inSeg = MemorySegment.ofBuffer(in);
+                MemorySegment outSeg = MemorySegment.ofBuffer(out);
+                ElementType d = ElementType.DOUBLE;
+                PredefinedOperator sum = PredefinedOperator.SUM;
+                return switch (collective) {
+                    case "allreduce" -> new Runnable[] {() -> api.allreduce(inSeg, outSeg, d, n, sum),
+                            mpi(() -> w.allReduce(in, out, n, MPI.DOUBLE, MPI.SUM))};
+                    case "allreduce-inplace" -> new Runnable[] {() -> api.allreduce(outSeg, d, n, sum),
+                            mpi(() -> w.allReduce(out, n, MPI.DOUBLE, MPI.SUM))};
+                    case "reduce" -> new Runnable[] {() -> api.reduce(inSeg, root ? outSeg : null, d, n, sum, 0),
+                            mpi(() -> w.reduce(in, out, n, MPI.DOUBLE, MPI.SUM, 0))};
+                    case "reduce-inplace" -> new Runnable[] {() -> api.reduce(outSeg, d, n, sum, 0),
+                            mpi(() -> w.reduce(out, n, MPI.DOUBLE, MPI.SUM, 0))};
+                    case "scan" -> new Runnable[] {() -> api.scan(inSeg, outSeg, d, n, sum),
+                            mpi(() -> w.scan(in, out, n, MPI.DOUBLE, MPI.SUM))};
+                    default -> new Runnable[] {() -> api.exscan(inSeg, outSeg, d, n, sum),
+                            mpi(() -> w.exScan(in, out, n, MPI.DOUBLE, MPI.SUM))};
+                };
+            }
+            case "reducescatterblock" -> {
+                DoubleBuffer in = MPI.newDoubleBuffer(n * size);
+                DoubleBuffer out = MPI.newDoubleBuffer(n);
+                MemorySegment inSeg = MemorySegment.ofBuffer(in);
+                MemorySegment outSeg = MemorySegment.ofBuffer(out);
+                return new Runnable[] {
+                        () -> api.reduceScatterBlock(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM),
+                        mpi(() -> w.reduceScatterBlock(in, out, n, MPI.DOUBLE, MPI.SUM))};
+            }
+            case "bcast" -> {
+                ByteBuffer buf = MPI.newByteBuffer(bytes);
+                MemorySegment seg = MemorySegment.ofBuffer(buf);
+                return new Runnable[] {() -> api.broadcast(seg, 0), mpi(() -> w.bcast(buf, bytes, MPI.BYTE, 0))};
+            }
+            default -> {
+                ByteBuffer small = MPI.newByteBuffer(bytes);
+                ByteBuffer all = MPI.newByteBuffer(bytes * size);
+                ByteBuffer all2 = MPI.newByteBuffer(bytes * size);
+                MemorySegment smallSeg = MemorySegment.ofBuffer(small);
+                MemorySegment allSeg = MemorySegment.ofBuffer(all);
+                MemorySegment all2Seg = MemorySegment.ofBuffer(all2);
+                return switch (collective) {
+                    case "allgather" -> new Runnable[] {() -> api.allgather(smallSeg, allSeg),
+                            mpi(() -> w.allGather(small, bytes, MPI.BYTE, all, bytes, MPI.BYTE))};
+                    case "allgather-inplace" -> new Runnable[] {() -> api.allgather(smallSeg, allSeg),
+                            mpi(() -> w.allGather(all, bytes, MPI.BYTE))};
+                    case "gather" -> new Runnable[] {() -> api.gather(smallSeg, root ? allSeg : null, 0),
+                            mpi(() -> w.gather(small, bytes, MPI.BYTE, all, bytes, MPI.BYTE, 0))};
+                    case "scatter" -> new Runnable[] {() -> api.scatter(root ? allSeg : null, smallSeg, 0),
+                            mpi(() -> w.scatter(all, bytes, MPI.BYTE, small, bytes, MPI.BYTE, 0))};
+                    case "alltoall" -> new Runnable[] {() -> api.alltoall(allSeg, all2Seg),
+                            mpi(() -> w.allToAll(all, bytes, MPI.BYTE, all2, bytes, MPI.BYTE))};
+                    default -> throw new IllegalArgumentException("unknown collective " + collective);
+                };
+            }
+        }
     }
 
     /** Rank's mean ns per call over one block. */

@@ -33,11 +33,10 @@ final class Call {
     private final Transfer[] transfers;
     private int nextTransfer;
     /**
-     * The last all-gather and all-reduce of the reusable call that went straight to railcoll (decision 0209); weakly
-     * held, as the views, since they hold the buffers; null on a call of its own.
+     * The last call of each {@link DirectCall.Kind} of the reusable call that went straight to railcoll (decisions
+     * 0209, 0212); weakly held, as the views, since they hold the buffers; null on a call of its own.
      */
-    private WeakReference<DirectCall> lastAllGather;
-    private WeakReference<DirectCall> lastAllReduce;
+    private final WeakReference<DirectCall>[] lastCalls;
     /** The reusable call's per-rank block sizes of {@link #allgatherv} (filled at each call; railcoll copies them). */
     private long[] blockSizes;
     /** The reusable call's per-rank byte displacements for an all-gatherv landing in the program's memory. */
@@ -52,6 +51,9 @@ final class Call {
         this.comm = comm;
         this.views = reusable ? new BufferViews() : null;
         this.transfers = reusable ? new Transfer[4] : null;
+        @SuppressWarnings("unchecked")
+        WeakReference<DirectCall>[] last = reusable ? new WeakReference[DirectCall.Kind.values().length] : null;
+        this.lastCalls = last;
     }
 
     /** A call of its own, for one non-blocking or nested call. */
@@ -131,26 +133,28 @@ final class Call {
     }
 
     /**
-     * The last all-gather that went straight to railcoll if this one has the same arguments, its datatypes checked
-     * usable again (the checks of the arguments alone passed then and would pass now); else null.
+     * The last call of {@code kind} that went straight to railcoll if this one has the same arguments (0 and null for
+     * those this rank ignores, as when it was remembered), its datatypes checked usable again (the checks of the
+     * arguments alone passed then and would pass now); else null. Decision 0212.
      */
-    DirectCall repeatedAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                                 Datatype recvtype) throws MPIException {
-        WeakReference<DirectCall> last = lastAllGather;
-        DirectCall d = last == null ? null : last.get();
-        if (d == null || !d.isAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+    DirectCall repeatedMove(DirectCall.Kind kind, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                            int recvcount, Datatype recvtype, int root) throws MPIException {
+        DirectCall d = last(kind);
+        if (d == null || !d.is(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, null, root)) {
             return null;
         }
-        sendtype.usable(this);
-        recvtype.usable(this);
+        stillUsable(d);
         return d;
     }
 
-    /** As {@link #repeatedAllGather}, for an all-reduce: the datatype checked usable, the op not freed, marked used. */
-    DirectCall repeatedAllReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        WeakReference<DirectCall> last = lastAllReduce;
-        DirectCall d = last == null ? null : last.get();
-        if (d == null || !d.isAllReduce(sendbuf, recvbuf, count, type, op)) {
+    /**
+     * As {@link #repeatedMove}, for a reduction of {@code count} elements of {@code type} by {@code op}: the datatype
+     * checked usable, the op not freed, and marked used, as the full path does.
+     */
+    DirectCall repeatedReduction(DirectCall.Kind kind, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                                 int root) throws MPIException {
+        DirectCall d = last(kind);
+        if (d == null || !d.is(sendbuf, count, type, recvbuf, count, type, op, root)) {
             return null;
         }
         type.usable(this);
@@ -159,16 +163,56 @@ final class Call {
         return d;
     }
 
-    /** Keeps {@code d}, an all-gather or all-reduce that went straight to railcoll, for the next (reusable call only). */
-    void remember(DirectCall d) {
-        if (views == null) {
-            return;
+    private void stillUsable(DirectCall d) throws MPIException {
+        if (d.sendtype() != null) {
+            d.sendtype().usable(this);
         }
-        if (d.op() == null) {
-            lastAllGather = new WeakReference<>(d);
-        } else {
-            lastAllReduce = new WeakReference<>(d);
+        if (d.recvtype() != null && d.recvtype() != d.sendtype()) {
+            d.recvtype().usable(this);
         }
+    }
+
+    /** Remembers a call of {@code kind} that railcoll ran on the program's own memory, {@code send} and {@code recv}. */
+    void rememberMove(DirectCall.Kind kind, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
+                      int recvcount, Datatype recvtype, int root, MemorySegment send, MemorySegment recv) {
+        DirectCall d = slot(kind);
+        if (d != null) {
+            d.set(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, null, root, send, recv, null, 0, null);
+        }
+    }
+
+    /** As {@link #rememberMove}, for a reduction of {@code count} elements that railcoll ran by {@code plan}. */
+    void rememberReduction(DirectCall.Kind kind, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                           int root, MemorySegment send, MemorySegment recv, Reductions.Plan plan) {
+        DirectCall d = slot(kind);
+        if (d != null) {
+            d.set(sendbuf, count, type, recvbuf, count, type, op, root, send, recv, plan.elementType(),
+                    plan.elements(count), plan.operator());
+        }
+    }
+
+    private DirectCall last(DirectCall.Kind kind) {
+        if (lastCalls == null) {
+            return null;
+        }
+        WeakReference<DirectCall> ref = lastCalls[kind.ordinal()];
+        return ref == null ? null : ref.get();
+    }
+
+    /**
+     * The entry of {@code kind} to fill: the one kept, if it was not collected, else a new one (null on a call of its
+     * own, which remembers nothing).
+     */
+    private DirectCall slot(DirectCall.Kind kind) {
+        if (lastCalls == null) {
+            return null;
+        }
+        DirectCall d = last(kind);
+        if (d == null) {
+            d = new DirectCall();
+            lastCalls[kind.ordinal()] = new WeakReference<>(d);
+        }
+        return d;
     }
 
     /** All-reduce of {@code count} packed elements of {@code type} from {@code send} into {@code recv}. */

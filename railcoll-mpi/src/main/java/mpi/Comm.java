@@ -440,6 +440,11 @@ public class Comm implements Freeable, Cloneable {
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         Call c = begin("bcast");
         try {
+            DirectCall again = c.repeatedMove(DirectCall.Kind.BCAST, buf, count, type, null, 0, null, root);
+            if (again != null) {
+                c.backend.broadcast(again.send(), root);
+                return;
+            }
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
@@ -448,6 +453,9 @@ public class Comm implements Freeable, Cloneable {
             c.backend.broadcast(bytes, root);
             if (c.rank != root) {
                 t.deliver(bytes, b, 0, count);
+            }
+            if (t.sendsInPlace(b) && t.landsInPlace(b)) {
+                c.rememberMove(DirectCall.Kind.BCAST, buf, count, type, null, 0, null, root, bytes, null);
             }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
@@ -459,13 +467,27 @@ public class Comm implements Freeable, Cloneable {
     /** Rank i's {@code sendcount} elements land as block i ({@code recvcount} elements) of the root's {@code recvbuf}. */
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                              Datatype recvtype, int root) throws MPIException {
-        collective("gather", c -> {
+        Call c = begin("gather");
+        try {
+            // The receive arguments matter on the root only; elsewhere they are no part of the repeat's key.
+            boolean atRoot = c.rank == root;
+            DirectCall again = c.repeatedMove(DirectCall.Kind.GATHER, sendbuf, sendcount, sendtype,
+                    atRoot ? recvbuf : null, atRoot ? recvcount : 0, atRoot ? recvtype : null, root);
+            if (again != null) {
+                c.backend.gather(again.send(), again.recv(), root);
+                return;
+            }
             c.count(sendcount, "sendcount");
             c.root(root);
             Transfer s = c.transfer(sendtype);
-            MemorySegment send = s.send(s.buffer(sendbuf, sendcount, "sendbuf"), 0, sendcount);
-            if (c.rank != root) {
+            UserBuffer in = s.buffer(sendbuf, sendcount, "sendbuf");
+            MemorySegment send = s.send(in, 0, sendcount);
+            if (!atRoot) {
                 c.backend.gather(send, null, root);
+                if (s.sendsInPlace(in)) {
+                    c.rememberMove(DirectCall.Kind.GATHER, sendbuf, sendcount, sendtype, null, 0, null, root, send,
+                            null);
+                }
                 return;
             }
             c.count(recvcount, "recvcount");
@@ -476,7 +498,15 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = r.recvArea(out, all);
             c.backend.gather(send, recv, root);
             r.deliver(recv, out, 0, all);
-        });
+            if (s.sendsInPlace(in) && r.landsInPlace(out)) {
+                c.rememberMove(DirectCall.Kind.GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                        send, recv);
+            }
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.exit();
+        }
     }
 
     /**
@@ -560,7 +590,8 @@ public class Comm implements Freeable, Cloneable {
                                 Datatype recvtype) throws MPIException {
         Call c = begin("allGather");
         try {
-            DirectCall again = c.repeatedAllGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+            DirectCall again = c.repeatedMove(DirectCall.Kind.ALL_GATHER, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, 0);
             if (again != null) {
                 c.backend.allgather(again.send(), again.recv());
                 return;
@@ -578,7 +609,8 @@ public class Comm implements Freeable, Cloneable {
             c.backend.allgather(send, recv);
             r.deliver(recv, out, 0, all);
             if (s.sendsInPlace(in) && r.landsInPlace(out)) {
-                c.remember(DirectCall.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, send, recv));
+                c.rememberMove(DirectCall.Kind.ALL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                        0, send, recv);
             }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
@@ -591,6 +623,15 @@ public class Comm implements Freeable, Cloneable {
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
         Call c = begin("allGather");
         try {
+            DirectCall again = c.repeatedMove(DirectCall.Kind.ALL_GATHER_IN_PLACE, buf, count, type, null, 0, null, 0);
+            if (again != null) {
+                // As below: this rank's block is copied out first, since railcoll's send and receive may not overlap.
+                MemorySegment block = again.send();
+                MemorySegment own = c.staging.take(block.byteSize());
+                MemorySegment.copy(block, 0, own, 0, block.byteSize());
+                c.backend.allgather(own, again.recv());
+                return;
+            }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             long all = (long) count * c.size;
@@ -599,6 +640,10 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = t.recvArea(b, all);
             c.backend.allgather(own, recv);
             t.deliver(recv, b, 0, all);
+            if (t.sendsInPlace(b) && t.landsInPlace(b)) {
+                c.rememberMove(DirectCall.Kind.ALL_GATHER_IN_PLACE, buf, count, type, null, 0, null, 0,
+                        t.send(b, (long) c.rank * count, count), recv);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
@@ -651,6 +696,12 @@ public class Comm implements Freeable, Cloneable {
                                Datatype recvtype) throws MPIException {
         Call c = begin("allToAll");
         try {
+            DirectCall again = c.repeatedMove(DirectCall.Kind.ALL_TO_ALL, sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype, 0);
+            if (again != null) {
+                c.backend.alltoall(again.send(), again.recv());
+                return;
+            }
             c.count(sendcount, "sendcount");
             c.count(recvcount, "recvcount");
             Transfer s = c.transfer(sendtype);
@@ -658,11 +709,16 @@ public class Comm implements Freeable, Cloneable {
             c.sameBytes(s, sendcount, r, recvcount);
             long sendAll = (long) sendcount * c.size;
             long recvAll = (long) recvcount * c.size;
-            MemorySegment send = s.send(s.buffer(sendbuf, sendAll, "sendbuf"), 0, sendAll);
+            UserBuffer in = s.buffer(sendbuf, sendAll, "sendbuf");
+            MemorySegment send = s.send(in, 0, sendAll);
             UserBuffer out = r.buffer(recvbuf, recvAll, "recvbuf");
             MemorySegment recv = r.recvArea(out, recvAll);
             c.backend.alltoall(send, recv);
             r.deliver(recv, out, 0, recvAll);
+            if (s.sendsInPlace(in) && r.landsInPlace(out)) {
+                c.rememberMove(DirectCall.Kind.ALL_TO_ALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                        0, send, recv);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
@@ -704,7 +760,7 @@ public class Comm implements Freeable, Cloneable {
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Call c = begin("allReduce");
         try {
-            DirectCall again = c.repeatedAllReduce(sendbuf, recvbuf, count, type, op);
+            DirectCall again = c.repeatedReduction(DirectCall.Kind.ALL_REDUCE, sendbuf, recvbuf, count, type, op, 0);
             if (again != null) {
                 c.backend.allreduce(again.send(), again.recv(), again.elementType(), again.elements(), again.operator());
                 return;
@@ -719,8 +775,7 @@ public class Comm implements Freeable, Cloneable {
             c.allreduce(plan, op, t, send, recv, count);
             t.deliver(recv, out, 0, count);
             if (plan.elementType() != null && t.sendsInPlace(in) && t.landsInPlace(out)) {
-                c.remember(DirectCall.allReduce(sendbuf, recvbuf, count, type, op, send, recv, plan.elementType(),
-                        plan.elements(count), plan.operator()));
+                c.rememberReduction(DirectCall.Kind.ALL_REDUCE, sendbuf, recvbuf, count, type, op, 0, send, recv, plan);
             }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
@@ -733,6 +788,11 @@ public class Comm implements Freeable, Cloneable {
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         Call c = begin("allReduce");
         try {
+            DirectCall again = c.repeatedReduction(DirectCall.Kind.ALL_REDUCE_IN_PLACE, buf, null, count, type, op, 0);
+            if (again != null) {
+                c.backend.allreduce(again.send(), again.send(), again.elementType(), again.elements(), again.operator());
+                return;
+            }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -740,6 +800,10 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment data = t.send(b, 0, count);
             c.allreduce(plan, op, t, data, data, count);
             t.deliver(data, b, 0, count);
+            if (plan.elementType() != null && t.sendsInPlace(b) && t.landsInPlace(b)) {
+                c.rememberReduction(DirectCall.Kind.ALL_REDUCE_IN_PLACE, buf, null, count, type, op, 0, data, data,
+                        plan);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
@@ -755,19 +819,36 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Call c = begin("reduce");
         try {
+            // recvbuf matters on the root only; elsewhere it is no part of the repeat's key.
+            boolean atRoot = c.rank == root;
+            DirectCall again = c.repeatedReduction(DirectCall.Kind.REDUCE, sendbuf, atRoot ? recvbuf : null, count, type,
+                    op, root);
+            if (again != null) {
+                c.backend.reduce(again.send(), again.recv(), again.elementType(), again.elements(), again.operator(),
+                        root);
+                return;
+            }
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
-            MemorySegment send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
-            if (c.rank != root) {
+            UserBuffer in = t.buffer(sendbuf, count, "sendbuf");
+            MemorySegment send = t.send(in, 0, count);
+            boolean direct = plan.elementType() != null && t.sendsInPlace(in);
+            if (!atRoot) {
                 c.reduce(plan, op, t, send, null, count, root);
+                if (direct) {
+                    c.rememberReduction(DirectCall.Kind.REDUCE, sendbuf, null, count, type, op, root, send, null, plan);
+                }
                 return;
             }
             UserBuffer out = t.buffer(recvbuf, count, "recvbuf");
             MemorySegment recv = t.recvArea(out, count);
             c.reduce(plan, op, t, send, recv, count, root);
             t.deliver(recv, out, 0, count);
+            if (direct && t.landsInPlace(out)) {
+                c.rememberReduction(DirectCall.Kind.REDUCE, sendbuf, recvbuf, count, type, op, root, send, recv, plan);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
@@ -782,18 +863,26 @@ public class Comm implements Freeable, Cloneable {
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
         Call c = begin("reduce");
         try {
+            DirectCall again = c.repeatedReduction(DirectCall.Kind.REDUCE_IN_PLACE, buf, null, count, type, op, root);
+            if (again != null) {
+                c.backend.reduce(again.send(), again.recv(), again.elementType(), again.elements(), again.operator(),
+                        root);
+                return;
+            }
             c.count(count, "count");
             c.root(root);
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
             UserBuffer b = t.buffer(buf, count, "buf");
             MemorySegment data = t.send(b, 0, count);
-            if (c.rank != root) {
-                c.reduce(plan, op, t, data, null, count, root);
-                return;
+            MemorySegment recv = c.rank == root ? data : null;
+            c.reduce(plan, op, t, data, recv, count, root);
+            if (c.rank == root) {
+                t.deliver(data, b, 0, count);
             }
-            c.reduce(plan, op, t, data, data, count, root);
-            t.deliver(data, b, 0, count);
+            if (plan.elementType() != null && t.sendsInPlace(b) && t.landsInPlace(b)) {
+                c.rememberReduction(DirectCall.Kind.REDUCE_IN_PLACE, buf, null, count, type, op, root, data, recv, plan);
+            }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
         } finally {
@@ -807,22 +896,47 @@ public class Comm implements Freeable, Cloneable {
      */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        collective("reduceScatterBlock", c -> {
+        Call c = begin("reduceScatterBlock");
+        try {
+            DirectCall again = c.repeatedReduction(DirectCall.Kind.REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                    type, op, 0);
+            if (again != null) {
+                c.backend.reduceScatterBlock(again.send(), again.recv(), again.elementType(), again.elements(),
+                        again.operator());
+                return;
+            }
             c.count(recvcount, "recvcount");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
             long all = (long) recvcount * c.size;
-            MemorySegment send = t.send(t.buffer(sendbuf, all, "sendbuf"), 0, all);
+            UserBuffer in = t.buffer(sendbuf, all, "sendbuf");
+            MemorySegment send = t.send(in, 0, all);
             UserBuffer out = t.buffer(recvbuf, recvcount, "recvbuf");
             MemorySegment recv = t.recvArea(out, recvcount);
             c.reduceScatterBlock(plan, op, t, send, recv, recvcount);
             t.deliver(recv, out, 0, recvcount);
-        });
+            if (plan.elementType() != null && t.sendsInPlace(in) && t.landsInPlace(out)) {
+                c.rememberReduction(DirectCall.Kind.REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, type, op, 0,
+                        send, recv, plan);
+            }
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.exit();
+        }
     }
 
     /** In place: {@code buf} holds {@code size * count} elements; this rank's result lands in its first {@code count}. */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        collective("reduceScatterBlock", c -> {
+        Call c = begin("reduceScatterBlock");
+        try {
+            DirectCall again = c.repeatedReduction(DirectCall.Kind.REDUCE_SCATTER_BLOCK_IN_PLACE, buf, null, count,
+                    type, op, 0);
+            if (again != null) {
+                c.backend.reduceScatterBlock(again.send(), again.recv(), again.elementType(), again.elements(),
+                        again.operator());
+                return;
+            }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
@@ -832,7 +946,15 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment recv = data.asSlice(0, t.bytes(count));
             c.reduceScatterBlock(plan, op, t, data, recv, count);
             t.deliver(recv, b, 0, count);
-        });
+            if (plan.elementType() != null && t.sendsInPlace(b) && t.landsInPlace(b)) {
+                c.rememberReduction(DirectCall.Kind.REDUCE_SCATTER_BLOCK_IN_PLACE, buf, null, count, type, op, 0, data,
+                        recv, plan);
+            }
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.exit();
+        }
     }
 
     /**
@@ -881,23 +1003,43 @@ public class Comm implements Freeable, Cloneable {
      */
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
                               Datatype recvtype, int root) throws MPIException {
-        collective("scatter", c -> {
+        Call c = begin("scatter");
+        try {
+            // The send arguments matter on the root only; elsewhere they are no part of the repeat's key.
+            boolean atRoot = c.rank == root;
+            DirectCall again = c.repeatedMove(DirectCall.Kind.SCATTER, atRoot ? sendbuf : null, atRoot ? sendcount : 0,
+                    atRoot ? sendtype : null, recvbuf, recvcount, recvtype, root);
+            if (again != null) {
+                c.backend.scatter(again.send(), again.recv(), root);
+                return;
+            }
             c.count(recvcount, "recvcount");
             c.root(root);
             Transfer r = c.transfer(recvtype);
             UserBuffer out = r.buffer(recvbuf, recvcount, "recvbuf");
             MemorySegment send = null;
-            if (c.rank == root) {
+            boolean direct = r.landsInPlace(out);
+            if (atRoot) {
                 c.count(sendcount, "sendcount");
                 Transfer s = c.transfer(sendtype);
                 c.sameBytes(s, sendcount, r, recvcount);
                 long all = (long) sendcount * c.size;
-                send = s.send(s.buffer(sendbuf, all, "sendbuf"), 0, all);
+                UserBuffer in = s.buffer(sendbuf, all, "sendbuf");
+                send = s.send(in, 0, all);
+                direct &= s.sendsInPlace(in);
             }
             MemorySegment recv = r.recvArea(out, recvcount);
             c.backend.scatter(send, recv, root);
             r.deliver(recv, out, 0, recvcount);
-        });
+            if (direct) {
+                c.rememberMove(DirectCall.Kind.SCATTER, atRoot ? sendbuf : null, atRoot ? sendcount : 0,
+                        atRoot ? sendtype : null, recvbuf, recvcount, recvtype, root, send, recv);
+            }
+        } catch (MPIException | RuntimeException e) {
+            throw fault(this, c.name, e);
+        } finally {
+            lock.exit();
+        }
     }
 
     /**
@@ -1743,24 +1885,44 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Call c = begin(name);
         try {
+            DirectCall.Kind kind = exclusive
+                    ? (inPlace ? DirectCall.Kind.EX_SCAN_IN_PLACE : DirectCall.Kind.EX_SCAN)
+                    : (inPlace ? DirectCall.Kind.SCAN_IN_PLACE : DirectCall.Kind.SCAN);
+            Object in = inPlace ? null : sendbuf;
+            DirectCall again = c.repeatedReduction(kind, in, recvbuf, count, type, op, 0);
+            if (again != null) {
+                if (exclusive) {
+                    c.backend.exscan(again.send(), again.recv(), again.elementType(), again.elements(), again.operator());
+                } else {
+                    c.backend.scan(again.send(), again.recv(), again.elementType(), again.elements(), again.operator());
+                }
+                return;
+            }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             Reductions.Plan plan = c.plan(op, type);
             MemorySegment send;
             UserBuffer out;
             MemorySegment recv;
+            boolean sendsInPlace;
             if (inPlace) {
                 out = t.buffer(recvbuf, count, "buf");
                 send = t.send(out, 0, count);
                 recv = send;
+                sendsInPlace = t.sendsInPlace(out);
             } else {
-                send = t.send(t.buffer(sendbuf, count, "sendbuf"), 0, count);
+                UserBuffer from = t.buffer(sendbuf, count, "sendbuf");
+                send = t.send(from, 0, count);
                 out = t.buffer(recvbuf, count, "recvbuf");
                 recv = t.recvArea(out, count);
+                sendsInPlace = t.sendsInPlace(from);
             }
             c.scan(plan, op, t, send, recv, count, exclusive);
             if (!exclusive || c.rank > 0) {
                 t.deliver(recv, out, 0, count);
+            }
+            if (plan.elementType() != null && sendsInPlace && t.landsInPlace(out)) {
+                c.rememberReduction(kind, in, recvbuf, count, type, op, 0, send, recv, plan);
             }
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
@@ -2267,9 +2429,10 @@ public class Comm implements Freeable, Cloneable {
      * Starts call {@code name}: after {@code MPI.check()}, with the call lock taken (the caller unlocks it in a
      * {@code finally} after the call, and hands what it throws to {@link #fault}). A blocking call ({@code own} null)
      * that this thread is not already inside (a user op calling MPI) resets the communicator's staging memory and gets
-     * its reusable {@link Call}; the others get a call of their own. The hot collectives (barrier, bcast, allGather,
-     * allReduce, reduce) run their bodies between this and the unlock, the rest through {@link #collective}: the same
-     * steps, with a lambda, which allocates (decision 0136). A non-blocking call ({@code own} its staging) gets the
+     * its reusable {@link Call}; the others get a call of their own. The hot collectives (barrier, bcast, gather,
+     * scatter, allGather, allToAll, allReduce, reduce, reduceScatterBlock, scan, exScan) run their bodies between this
+     * and the unlock, the rest through {@link #collective}: the same steps, with a lambda, which allocates (decision
+     * 0136). The hot ones other than barrier first ask the call for a repeat of their last direct call (decision 0212). A non-blocking call ({@code own} its staging) gets the
      * reusable call too where {@code sharedCall} says its finishing work needs nothing of it (decision 0150).
      */
     private Call begin(String name, Comm reportTo, Staging own, boolean sharedCall) throws MPIException {

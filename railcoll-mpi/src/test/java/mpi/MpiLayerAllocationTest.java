@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the mpi layer allocates per call above railcoll's own API (decision 0136): the blocking collectives issue 23's
- * overhead target is about (allReduce, allGather, bcast, reduce, barrier), on direct buffers and on arrays, called
+ * overhead target is about (allReduce, allGather, bcast, reduce, barrier), on direct buffers and on arrays, and the
+ * forms a repeat sends straight to railcoll (decision 0212, {@link #repeatCases}), called
  * through an {@link Intracomm} and through the railcoll communicator under it ({@link RailcollInterop}) on the same
  * buffers, on a railcoll communicator of {@link #RANKS} rank ({@link InProcessComms}). One rank, because railcoll's
  * engine allocates while it waits for a peer, and on a loaded host the waits differ from round to round (two ranks at
@@ -180,6 +181,7 @@ class MpiLayerAllocationTest {
                     () -> api.iallreduce(inSeg, outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM).await(),
                     REQUEST_BYTES));
         }
+        cases.addAll(repeatCases(comm, api));
         for (int bytes : new int[] {8, 16384}) {
             ByteBuffer in = MPI.newByteBuffer(bytes);
             ByteBuffer out = MPI.newByteBuffer(bytes * size);
@@ -200,6 +202,56 @@ class MpiLayerAllocationTest {
                     () -> comm.bcast(inArray, bytes, MPI.BYTE, 0),
                     () -> api.broadcast(inArray, 0)));
         }
+        return cases;
+    }
+
+    /**
+     * The blocking forms a repeat sends straight to railcoll since decision 0212 (gather, scatter, reduceScatterBlock,
+     * exScan and the in-place allGather, reduce, reduceScatterBlock and scan, on direct buffers; allToAll is among
+     * {@link #otherCases}), and a loop that alternates between two argument sets (the op of an allReduce), whose every
+     * call refills the remembered entry of its kind instead of making one. The in-place allGather against the API's
+     * all-gather from a separate buffer: the layer copies this rank's block out first, into its staging.
+     */
+    private static List<Case> repeatCases(Intracomm comm, Communicator api) throws MPIException {
+        int size = comm.getSize();
+        List<Case> cases = new ArrayList<>();
+        int n = 8;
+        DoubleBuffer in = MPI.newDoubleBuffer(n * size);
+        DoubleBuffer out = MPI.newDoubleBuffer(n * size);
+        MemorySegment inSeg = MemorySegment.ofBuffer(in);
+        MemorySegment outSeg = MemorySegment.ofBuffer(out);
+        MemorySegment inBlock = inSeg.asSlice(0, 8L * n);
+        MemorySegment outBlock = outSeg.asSlice(0, 8L * n);
+        cases.add(new Case("gather direct " + n + " doubles",
+                () -> comm.gather(in, n, MPI.DOUBLE, out, n, MPI.DOUBLE, 0),
+                () -> api.gather(inBlock, outSeg, 0)));
+        cases.add(new Case("scatter direct " + n + " doubles",
+                () -> comm.scatter(in, n, MPI.DOUBLE, out, n, MPI.DOUBLE, 0),
+                () -> api.scatter(inSeg, outBlock, 0)));
+        cases.add(new Case("allGather in place direct " + n + " doubles",
+                () -> comm.allGather(out, n, MPI.DOUBLE),
+                () -> api.allgather(inBlock, outSeg)));
+        cases.add(new Case("reduce in place direct " + n + " doubles",
+                () -> comm.reduce(out, n, MPI.DOUBLE, MPI.SUM, 0),
+                () -> api.reduce(outBlock, ElementType.DOUBLE, n, PredefinedOperator.SUM, 0)));
+        cases.add(new Case("reduceScatterBlock direct " + n + " doubles",
+                () -> comm.reduceScatterBlock(in, out, n, MPI.DOUBLE, MPI.SUM),
+                () -> api.reduceScatterBlock(inSeg, outBlock, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
+        cases.add(new Case("reduceScatterBlock in place direct " + n + " doubles",
+                () -> comm.reduceScatterBlock(out, n, MPI.DOUBLE, MPI.SUM),
+                () -> api.reduceScatterBlock(outSeg, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
+        cases.add(new Case("scan in place direct " + n + " doubles",
+                () -> comm.scan(out, n, MPI.DOUBLE, MPI.SUM),
+                () -> api.scan(outBlock, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
+        cases.add(new Case("exScan direct " + n + " doubles",
+                () -> comm.exScan(in, out, n, MPI.DOUBLE, MPI.SUM),
+                () -> api.exscan(inBlock, outBlock, ElementType.DOUBLE, n, PredefinedOperator.SUM)));
+        int[] mpiCalls = {0};
+        int[] apiCalls = {0};
+        cases.add(new Case("allReduce direct " + n + " doubles, SUM and MAX alternating",
+                () -> comm.allReduce(in, out, n, MPI.DOUBLE, (mpiCalls[0]++ & 1) == 0 ? MPI.SUM : MPI.MAX),
+                () -> api.allreduce(inBlock, outBlock, ElementType.DOUBLE, n,
+                        (apiCalls[0]++ & 1) == 0 ? PredefinedOperator.SUM : PredefinedOperator.MAX)));
         return cases;
     }
 
