@@ -125,6 +125,13 @@ final class InProcessRanks implements AutoCloseable {
         return comms.size();
     }
 
+    /**
+     * How long {@link #onEveryRank} waits for the ranks: a hang fails within it. Three minutes, not one: a step that
+     * runs thousands of calls on every rank (the allocation tests' rounds) took over a minute in a CI run at load 32
+     * (the host's two processors shared with other builds), and failed there for want of time, not of progress.
+     */
+    private static final long STEP_TIMEOUT_S = 180;
+
     /** Runs {@code call} on every rank at once (a thread each) and waits for all, rethrowing the first failure. */
     void onEveryRank(RankCall call) throws Exception {
         List<Future<?>> running = new ArrayList<>();
@@ -135,7 +142,7 @@ final class InProcessRanks implements AutoCloseable {
             }));
         }
         for (Future<?> f : running) {
-            f.get(60, TimeUnit.SECONDS);
+            f.get(STEP_TIMEOUT_S, TimeUnit.SECONDS);
         }
     }
 

@@ -417,10 +417,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     /**
      * One round of progress outside any collective, without waiting: the progress hook, the rails, and any other
      * transport with frames still to write. For a wait outside the engine (a node step in shared memory) during
-     * which this rank's rails and multicast protocol must still be served, and what it queued must still leave: a
-     * PULLED answer queued behind this rank's own frames on a full ring is what completes a node-mate's single-copy
-     * put of the previous collective, and that node-mate waits for it before it joins the node step (without this,
-     * a 2+1-rank job hung once in a full test run). Owner thread.
+     * which this rank's rails and multicast protocol must still be served, and what it queued must still leave (a
+     * node-mate may wait for those frames before it joins the node step). Owner thread.
      *
      * @return how much work was done (0: nothing)
      */

@@ -56,11 +56,14 @@ public final class FrameHeader {
      * Shared memory only: a DATA frame whose payload stays in the sender's memory. The header is a DATA frame's
      * (same collective fields and lengths, {@code fragLength} bytes of the put); an 8-byte payload follows with the
      * address of those bytes in the sender's process. The receiver pulls them with {@code process_vm_readv} once
-     * the destination is posted, then answers {@link #PULLED} (docs/shared-memory.md).
+     * the destination is posted, then counts it finished in the ring's control block (docs/shared-memory.md).
      */
     public static final byte PULL = 6;
-    /** Shared memory only: the receiver finished pulling the oldest outstanding {@link #PULL} of this ring; no payload. */
-    public static final byte PULLED = 7;
+    /*
+     * 7 was PULLED, the receiver's answer to a PULL as a frame on the ring back. It could wait there behind frames
+     * of a later call that the sender, still waiting for the answer, could not take: a hang (decision 0217). The
+     * answer is now a count beside the ring's head, and 7 is an unknown type.
+     */
     /**
      * Shared memory only, first frame on every ring: {@code root} = 1 when the sender of this frame may pull from
      * the receiver's memory (so the receiver may send it {@link #PULL} frames), 0 otherwise; no payload.

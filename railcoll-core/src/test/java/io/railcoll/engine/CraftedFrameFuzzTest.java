@@ -52,7 +52,7 @@ class CraftedFrameFuzzTest {
     private static final Algorithm GATHER = AlgorithmCatalog.standard().byId(DirectGather.ID);
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
     private static final byte[] TYPES = {FrameHeader.DATA, FrameHeader.DATA, FrameHeader.DATA, FrameHeader.ABORT,
-            FrameHeader.GOODBYE, FrameHeader.ACK, FrameHeader.REPLAY, FrameHeader.PULL, FrameHeader.PULLED,
+            FrameHeader.GOODBYE, FrameHeader.ACK, FrameHeader.REPLAY, FrameHeader.PULL, 7 /* retired: was PULLED */,
             FrameHeader.PULL_OFFER, 0, 9};
 
     @FuzzTest

@@ -97,6 +97,22 @@ class SingleCopySystemTest {
         assertEquals(1, o.stderr().split("single-copy shared-memory puts are off", -1).length - 1, o.stderr());
     }
 
+    /**
+     * Decision 0217: the answer to a single-copy put reaches its sender although the receiver, running the next call
+     * already, has put that call's frames on the ring back first (before, the sender hung until its deadline). One
+     * node of 2 ranks and 3 (one blocking, one non-blocking, one blocking), each job six rounds of two calls.
+     */
+    @ParameterizedTest(name = "placement {0}")
+    @CsvSource({"'2'", "'3'"})
+    void aPullIsAnsweredWhileTheReceiverRunsALaterCall(String placement) {
+        Placement p = Placement.parse(placement);
+        Jobs.Outcome o = Jobs.run(p, 1, PullAnswerApps.LaterCallBeforeTheAnswer.class, List.of("6"),
+                Map.of("RAILCOLL_TIMEOUT_MS", "60000")).assertSucceeded();
+        for (int r = 0; r < p.size(); r++) {
+            assertTrue(o.stdout().contains("PULL-ANSWER-OK rank " + r + " rounds 6"), o.all());
+        }
+    }
+
     @ParameterizedTest(name = "victim rank {0} ({1})")
     @CsvSource({"1, receiver", "0, sender"})
     void aNodeMateKilledDuringAPullIsNamedBySurvivor(int victim, String role) {

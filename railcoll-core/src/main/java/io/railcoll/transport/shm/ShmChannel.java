@@ -20,6 +20,8 @@ import java.util.Objects;
  *              (writer's line, release)
  * +128  head  long  bytes ever read
  *              (reader's line, release)
+ * +136  pulled long  the writer's single-copy puts (PULL frames) the reader has finished pulling
+ *              (reader's line, release)
  * </pre>
  *
  * <p>Head and tail are ever-growing byte counts, never wrapped or reset: readable bytes are
@@ -40,10 +42,16 @@ import java.util.Objects;
 public final class ShmChannel {
     static final long TAIL = 0;
     static final long HEAD = CacheLines.SLOT_BYTES;
+    /**
+     * In the reader's line beside {@link #HEAD}: a count, not a frame on the ring back, so that the answer to a
+     * single-copy put never waits behind frames of a later call that the writer cannot take yet (decision 0217).
+     */
+    static final long PULLED = HEAD + Long.BYTES;
 
     private final MemorySegment segment;
     private final long tailOffset;
     private final long headOffset;
+    private final long pulledOffset;
     private final long dataOffset;
     private final long capacity;
     private final long mask;
@@ -78,6 +86,7 @@ public final class ShmChannel {
         Objects.checkFromIndexSize(dataOffset, capacity, segment.byteSize());
         this.tailOffset = controlOffset + TAIL;
         this.headOffset = controlOffset + HEAD;
+        this.pulledOffset = controlOffset + PULLED;
         this.dataOffset = dataOffset;
         this.capacity = capacity;
         this.mask = capacity - 1L;
@@ -153,6 +162,20 @@ public final class ShmChannel {
             delivered += n;
         }
         return delivered;
+    }
+
+    /**
+     * Publishes that the reader has finished pulling {@code count} of the writer's single-copy puts in all, and wakes
+     * the writer, whose puts complete with it. Reader side.
+     */
+    public void publishPulled(long count) {
+        SharedAccess.setLongRelease(segment, pulledOffset, count);
+        writerBell.ring();
+    }
+
+    /** How many of the writer's single-copy puts the reader has finished pulling in all. Writer side. */
+    public long pulled() {
+        return SharedAccess.getLongAcquire(segment, pulledOffset);
     }
 
     /** Bytes the reader could read now. Reader side. */

@@ -72,9 +72,12 @@ final class ShmLink {
     // ---- single copy (PULL frames) ----
     private final long peerPid;
     private final Pulls pulls;
-    /** PULL frames this rank sent that the peer has not answered with PULLED yet, oldest first. */
+    /** PULL frames this rank sent whose bytes the peer has not finished pulling yet, oldest first. */
     private final ArrayDeque<Out> awaitingPulled = new ArrayDeque<>();
-    private final FrameHeader pulledHeader = new FrameHeader();
+    /** This rank's PULL frames the peer has finished pulling, as far as this rank has completed them. */
+    private long pullsAnswered;
+    /** The peer's PULL frames this rank has finished pulling, published in the ring's control block. */
+    private long pullsFinished;
     private final MemorySegment addressIn;
     /** Whether the peer said it may pull from this process (its PULL_OFFER arrived with root = 1). */
     private boolean peerPulls;
@@ -99,8 +102,6 @@ final class ShmLink {
         this.arena = arena;
         this.pulls = pulls;
         this.addressIn = arena.allocate(8, 8);
-        pulledHeader.type = FrameHeader.PULLED;
-        pulledHeader.sourceRank = rank;
     }
 
     /** Whether the peer may pull from this process: puts to it may be sent as PULL frames. */
@@ -116,6 +117,38 @@ final class ShmLink {
     /** PULL frames sent whose bytes the peer has not finished pulling. */
     boolean awaitingPulls() {
         return !awaitingPulled.isEmpty();
+    }
+
+    /** Whether the peer has finished pulling a put of this rank's that {@link #completePulls} has not completed. */
+    boolean pullsToComplete() {
+        return !awaitingPulled.isEmpty() && out.pulled() > pullsAnswered;
+    }
+
+    /**
+     * Completes this rank's single-copy puts that the peer has finished pulling, oldest first (the peer pulls them in
+     * the order the ring carried their PULL frames); returns how many. Their buffers are this rank's again.
+     */
+    int completePulls() {
+        if (awaitingPulled.isEmpty()) {
+            return 0;
+        }
+        long finished = out.pulled();
+        int done = 0;
+        while (pullsAnswered < finished) {
+            Out f = awaitingPulled.poll();
+            if (f == null) {
+                throw new RailcollException("rank " + peer + " says it has pulled " + finished + " single-copy puts of"
+                        + " rank " + rank + ", which sent it only " + pullsAnswered);
+            }
+            pullsAnswered++;
+            done++;
+            f.completion.done();
+            f.payload = null;
+            f.completion = null;
+            f.pull = false;
+            pool.add(f);
+        }
+        return done;
     }
 
     /** Whether this rank is in the middle of pulling a put from the peer. */
@@ -174,7 +207,7 @@ final class ShmLink {
 
     /**
      * Queues a PULL frame: {@code meta} (a DATA frame's header with type PULL) and the address of the put's
-     * {@code length} bytes in this process. {@code completion} completes when the peer answers PULLED.
+     * {@code length} bytes in this process. {@code completion} completes when the peer counts the pull finished.
      */
     void enqueuePull(FrameHeader meta, long address, long length, SendCompletion completion) {
         Out f = take(meta);
@@ -235,7 +268,7 @@ final class ShmLink {
             queue.poll();
             done++;
             if (f.pull) {
-                awaitingPulled.add(f); // the peer reads this rank's buffer until it answers PULLED
+                awaitingPulled.add(f); // the peer reads this rank's buffer until it counts the pull finished
                 continue;
             }
             if (f.completion != null) {
@@ -300,18 +333,6 @@ final class ShmLink {
                             headerRead = 0;
                             state = State.PULL_ADDRESS;
                         }
-                        case FrameHeader.PULLED -> {
-                            Out f = awaitingPulled.poll();
-                            if (f == null) {
-                                throw new RailcollException("rank " + peer + " answered PULLED with no single-copy put outstanding");
-                            }
-                            frames++;
-                            f.completion.done();
-                            f.payload = null;
-                            f.completion = null;
-                            f.pull = false;
-                            pool.add(f);
-                        }
                         case FrameHeader.PULL_OFFER -> {
                             offerReceived = true;
                             peerPulls = inHeader.root == 1 && pulls.enabled();
@@ -375,10 +396,9 @@ final class ShmLink {
                     frames++;
                     target = null;
                     state = State.HEADER;
-                    pulledHeader.seq = inHeader.seq;
-                    pulledHeader.tag = inHeader.tag;
-                    pulledHeader.putLength = inHeader.putLength;
-                    enqueue(pulledHeader, MemorySegment.NULL, 0, 0, null);
+                    // The answer is a count in the ring's control block, not a frame behind this rank's own: those
+                    // may be of a later call the peer cannot take while it waits for this answer (decision 0217).
+                    in.publishPulled(++pullsFinished);
                     pulls.pulled(inHeader.fragLength);
                     sink.onDataComplete(-1, inHeader);
                     break;

@@ -188,7 +188,10 @@ public final class ShmTransport implements Transport {
         int work = 0;
         boolean pulling = false;
         for (ShmLink l : active) {
-            pulling |= l.awaitingPulls();
+            if (l.awaitingPulls()) {
+                pulling = true;
+                work += l.completePulls();
+            }
             if (l.hasOutput()) {
                 work += l.write();
             }
@@ -209,7 +212,7 @@ public final class ShmTransport implements Transport {
         try {
             // Re-check after announcing: a ring that came before the announcement found no sleeper.
             for (ShmLink l : active) {
-                if (l.hasInput() || (l.hasOutput() && l.write() > 0)) {
+                if (l.hasInput() || l.pullsToComplete() || (l.hasOutput() && l.write() > 0)) {
                     return;
                 }
             }

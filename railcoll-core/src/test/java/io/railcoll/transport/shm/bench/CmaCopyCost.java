@@ -6,7 +6,7 @@ import java.lang.foreign.*;
  * What a put costs in copies, for the single-copy threshold (docs/decisions/0009): process_vm_readv with a reused
  * {@link Cma.Copier} against one memcpy of the same size, both within this process (same caches as between two
  * processes of a node). The ring path costs two memcpys, the single-copy path one process_vm_readv plus a
- * PULLED frame. Best of 7 rounds. Not a test: prints figures.
+ * pull count. Best of 7 rounds. Not a test: prints figures.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp railcoll-core/target/classes:railcoll-core/target/test-classes \
