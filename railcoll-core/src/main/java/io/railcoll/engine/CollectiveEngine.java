@@ -624,7 +624,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw failed;
         }
         MemorySegment recv = call.recv() != null ? call.recv() : p.stageRecv(call.recvBytes());
+        // The program may have asked for the reserved call's future already (its request is the chain's): activate
+        // starts a slot without one, so it is carried over, else it would never complete (decision 0214).
+        CompletableFuture<Void> future = p.future;
         activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false);
+        p.future = future;
         p.onResult = call.recv() == null ? call.unpack() : null;
         p.reservedSeq = Posting.NONE; // after activeSeq: see Posting#reservedSeq
         resumeTransports();
