@@ -30,6 +30,21 @@ class RandomCallsSystemTest {
         }
     }
 
+    /**
+     * Found by seed 1 on 1x3 (decision 0214, bug 2): a non-blocking all-to-allv chose its data algorithm when its
+     * counts arrived, under whatever was forced then; a program that cleared the forced algorithm after starting it
+     * ran another algorithm than the ranks that ran it blocking, and every rank failed with a mismatch.
+     */
+    @org.junit.jupiter.api.Test
+    void aNonBlockingAlltoallvRunsTheAlgorithmForcedWhenItStarted() {
+        Placement p = Placement.parse("2,1");
+        Jobs.Outcome o = Jobs.run(p, 1, RandomCallsRegressionApps.AlltoallvForcedThenCleared.class, List.of(),
+                Map.of("RAILCOLL_TIMEOUT_MS", "30000"), Jobs.SHORT_JOB).assertSucceeded();
+        for (int r = 0; r < p.size(); r++) {
+            assertTrue(o.stdout().contains("FORCED-ALLTOALLV-OK rank " + r), o.all());
+        }
+    }
+
     @ParameterizedTest(name = "{0}, {1} rail(s), seed {2}, {3} steps")
     @CsvSource({"1x5, 1, 1, 300", "'3,4,2', 1, 2, 300", "2x2, 2, 3, 300", "1x1, 1, 4, 300"})
     void aSeededRandomSequenceOfCallsChecksOutOnEveryRank(String placement, int rails, long seed, int steps) {

@@ -93,6 +93,12 @@ final class RandomReductionCalls {
             super(shared, n, 1);
         }
 
+        /** The blocking all-reduce's segment form refuses them (decision 0090); only the i-form stages them. */
+        @Override
+        boolean wideHeapSegments() {
+            return false;
+        }
+
         @Override
         Collective collective() {
             return Collective.ALLREDUCE;
