@@ -120,6 +120,10 @@ abstract class RandomCall {
         }
     }
 
+    /** A last change to the expected contents, once the call has finished. */
+    void beforeCheck() {
+    }
+
     /** Bytes [from, from+length) of {@code b}'s body are undefined after the call: not compared (guards still are). */
     final void undefined(RandomBuffer b, long from, long length) {
         undefined.add(new Object[] {b, from, length});
@@ -127,6 +131,7 @@ abstract class RandomCall {
 
     /** Every buffer of the call byte for byte against its expected contents, and its guards. */
     final void check() {
+        beforeCheck();
         for (Object[] u : undefined) {
             RandomBuffer b = (RandomBuffer) u[0];
             long from = (Long) u[1];
