@@ -187,10 +187,6 @@ abstract class RandomCall {
         return Math.min(Math.min(b, largestBlock), maxTotal / Math.max(1, n));
     }
 
-    /**
-     * The largest block drawn ({@code largest=} of the app): the suite keeps under the 256 KiB shared-memory ring
-     * while bug 5 of decision 0214 (a large-block call that hangs on one rank, intermittently) is open; the soak
-     * draws every size.
-     */
+    /** The largest block drawn ({@code largest=} of the app, for reproductions that want small calls only). */
     static volatile long largestBlock = Long.MAX_VALUE;
 }

@@ -189,4 +189,51 @@ final class RandomCallsRegressionApps {
             System.out.println("DRIVEN-OK rank " + comm.rank());
         }
     }
+
+    /**
+     * Bug 5 of decision 0214 as seed 15 on "3,4,2" first met it: an all-to-all of 22005-byte blocks that ranks 1, 3
+     * and 8 start non-blocking and keep in flight across a scatterv (ranks 3, 4 and 8 non-blocking too) and a
+     * forced binomial reduce of 131070 bytes to root 1, the others running each call blocking; then every request
+     * is awaited and a barrier ends. Prints {@code MIXED-OK rank r}.
+     */
+    public static final class MixedFormsFirstCalls implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            int n = comm.size();
+            int me = comm.rank();
+            java.util.Set<Integer> nbAlltoall = java.util.Set.of(1, 3, 8);
+            java.util.Set<Integer> nbScatterv = java.util.Set.of(3, 4, 8);
+            java.util.List<Request> open = new java.util.ArrayList<>();
+            byte[] send = new byte[22005 * n];
+            byte[] recv = new byte[22005 * n];
+            if (nbAlltoall.contains(me)) {
+                open.add(comm.ialltoall(send, recv));
+            } else {
+                comm.alltoall(send, recv);
+            }
+            long[] counts = {72, 0, 214, 184, 0, 241, 260, 55, 100};
+            long[] c = java.util.Arrays.copyOf(counts, n);
+            byte[] all = me == 0 ? new byte[(int) java.util.Arrays.stream(c).sum()] : null;
+            byte[] mine = new byte[(int) c[me]];
+            if (args.contains("no-scatterv")) {
+                // left out
+            } else if (nbScatterv.contains(me)) {
+                open.add(comm.iscatterv(all, c, null, mine, 0));
+            } else {
+                comm.scatterv(all, c, null, mine, 0);
+            }
+            if (!args.contains("no-reduce")) {
+                comm.forceAlgorithm("reduce.binomial");
+                byte[] v = new byte[131070];
+                byte[] r = me == 1 ? new byte[131070] : null;
+                comm.reduce(v, r, io.railcoll.reduce.ElementType.SHORT, io.railcoll.reduce.PredefinedOperator.PROD, 1);
+                comm.clearForcedAlgorithm(io.railcoll.schedule.Collective.REDUCE);
+            }
+            for (Request q : open) {
+                q.await();
+            }
+            comm.barrier();
+            System.out.println("MIXED-OK rank " + me);
+        }
+    }
 }
