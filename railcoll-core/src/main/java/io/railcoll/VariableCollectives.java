@@ -230,9 +230,12 @@ final class VariableCollectives {
                 MemorySegment.ofArray(rowBytes(sendCounts)), (long) Long.BYTES * n, null, null,
                 (long) Long.BYTES * n * n, null, null);
         MemorySegment s = send;
+        // The data's algorithm is chosen when the counts have arrived, but as forced now: the program may clear or
+        // change the forced algorithm before then, and ranks that ran the call blocking chose under this one.
+        String forcedAtStart = selector.forced(Collective.ALLTOALLV).orElse(null);
         return engine.postChained(exchange, all -> {
             Shape shape = variableShape(Collective.ALLTOALLV, 0, matrixOf(all, recvCounts), 1, true);
-            return packedCall(selector.select(shape), shape, null, s, out, recv, in);
+            return packedCall(selector.selectAsForced(shape, forcedAtStart), shape, null, s, out, recv, in);
         }, call);
     }
 

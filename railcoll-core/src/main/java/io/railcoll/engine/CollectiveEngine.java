@@ -622,7 +622,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw failed;
         }
         MemorySegment recv = call.recv() != null ? call.recv() : p.stageRecv(call.recvBytes());
+        // The program may have asked for the reserved call's future already (its request is the chain's): activate
+        // starts a slot without one, so it is carried over, else it would never complete (decision 0214).
+        CompletableFuture<Void> future = p.future;
         activate(p, seq, call.shape(), program, packedSend(p, call), recv, call.reduction(), false);
+        p.future = future;
         p.onResult = call.recv() == null ? call.unpack() : null;
         p.reservedSeq = Posting.NONE; // after activeSeq: see Posting#reservedSeq
         resumeTransports();
@@ -750,6 +754,16 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public boolean test(long seq) {
         try {
             if (done(seq)) {
+                // Finished, yet still one round of progress for the calls in flight, as Request#test promises: a
+                // program may drive them (or a future) by testing a request that finished (decision 0214, bug 4).
+                // A failure found meanwhile is theirs: noted here, thrown by their own waits and tests.
+                try {
+                    if (inFlight > 0 && failure == null) {
+                        progressRound(advanceAll());
+                    }
+                } catch (RailcollException e) {
+                    fail(e);
+                }
                 return true;
             }
             int work = advanceAll();
@@ -757,24 +771,29 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 return true;
             }
             checkFailure();
-            ProgressHook h = hook;
-            if (h != null) {
-                work += h.doWork();
-            }
-            for (int i = 0; i < transports.length; i++) {
-                if (carriesTraffic[i] || transports[i].hasPendingOutput()) {
-                    work += transports[i].poll();
-                }
-            }
-            work += advanceAll();
-            if (work == 0) {
-                checkLiveness();
-            }
+            progressRound(work);
             return finished(seq);
         } catch (RailcollException e) {
             throw failed(e);
         } finally {
             completeFutures();
+        }
+    }
+
+    /** The rest of a test's round after a first {@link #advanceAll} that did {@code work}: transports, then again. */
+    private void progressRound(int work) {
+        ProgressHook h = hook;
+        if (h != null) {
+            work += h.doWork();
+        }
+        for (int i = 0; i < transports.length; i++) {
+            if (carriesTraffic[i] || transports[i].hasPendingOutput()) {
+                work += transports[i].poll();
+            }
+        }
+        work += advanceAll();
+        if (work == 0) {
+            checkLiveness();
         }
     }
 

@@ -218,7 +218,22 @@ public final class AlgorithmSelector {
     }
 
     private Algorithm choose(Shape shape) {
-        String f = forced.get(shape.collective());
+        return choose(shape, forced.get(shape.collective()));
+    }
+
+    /**
+     * The algorithm for {@code shape} under the algorithm forced when its call started ({@code forcedAtStart}, null:
+     * none), not the one forced now: a call whose shape is known only later (a non-blocking all-to-allv learns its
+     * count matrix from its first part) runs what was forced when it started, as a blocking call on another rank
+     * does (decision 0214).
+     *
+     * @throws IllegalArgumentException if the forced algorithm cannot run the shape, saying why
+     */
+    public Algorithm selectAsForced(Shape shape, String forcedAtStart) {
+        return choose(shape, forcedAtStart);
+    }
+
+    private Algorithm choose(Shape shape, String f) {
         if (f != null) {
             return require(f, shape);
         }
