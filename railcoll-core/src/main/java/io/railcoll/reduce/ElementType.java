@@ -14,7 +14,9 @@ package io.railcoll.reduce;
  *   LONG_INT    | long value @0 (8) | int index @8 | 4 padding |  16 bytes
  *   DOUBLE_INT  | double value @0 (8) | int index @8 | 4 padding | 16 bytes
  * </pre>
- * Padding bytes are neither read nor written. {@link #BOOLEAN} is one byte, zero for false and anything else true;
+ * An operator neither reads nor writes padding bytes, but the collectives move whole elements, so the padding of a
+ * result holds some rank's padding, which one unspecified (MPI defines nothing there either; decision 0214, bug 3).
+ * {@link #BOOLEAN} is one byte, zero for false and anything else true;
  * logical operators store 1 for true.
  */
 public enum ElementType {

@@ -46,7 +46,6 @@ final class RandomCallsApps {
                     case "seed" -> seed = Long.parseLong(kv[1]);
                     case "steps" -> steps = Integer.parseInt(kv[1]);
                     case "trace" -> trace = Boolean.parseBoolean(kv[1]);
-                    case "padding" -> RandomReduction.strictPadding = kv[1].equals("strict");
                     case "largest" -> RandomCall.largestBlock = Long.parseLong(kv[1]);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }

@@ -100,60 +100,6 @@ final class RandomCallsRegressionApps {
     }
 
     /**
-     * MINLOC on DOUBLE_INT through every reduction, recv's bytes set to 0x5A first: ElementType says the padding
-     * (bytes 12-15 of each element) is neither read nor written, so it must still be 0x5A after the call. Prints
-     * {@code PADDING-OK rank r}, or throws naming the calls that wrote it.
-     */
-    public static final class PaddingUntouched implements RankApp {
-        @Override
-        public void run(Communicator comm, List<String> args) {
-            int n = comm.size();
-            int count = 64;
-            io.railcoll.reduce.ElementType t = io.railcoll.reduce.ElementType.DOUBLE_INT;
-            io.railcoll.reduce.Operator op = io.railcoll.reduce.PredefinedOperator.MINLOC;
-            List<String> wrote = new java.util.ArrayList<>();
-            for (String call : List.of("allreduce", "reduce", "reduceScatterBlock", "scan", "exscan")) {
-                long elements = call.equals("reduceScatterBlock") ? (long) count * n : count;
-                byte[] send = new byte[(int) (16 * elements)];
-                java.lang.foreign.MemorySegment s = java.lang.foreign.MemorySegment.ofArray(send);
-                for (int i = 0; i < elements; i++) {
-                    s.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED, 16L * i, (i * 7 + comm.rank()) % 5);
-                    s.set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 16L * i + 8, comm.rank());
-                    s.set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 16L * i + 12, 0x11111111 * (comm.rank() + 1));
-                }
-                byte[] recv = new byte[16 * count];
-                java.util.Arrays.fill(recv, (byte) 0x5A);
-                switch (call) {
-                    case "allreduce" -> comm.allreduce(send, recv, t, op);
-                    case "reduce" -> comm.reduce(send, recv, t, op, 0);
-                    case "reduceScatterBlock" -> comm.reduceScatterBlock(send, recv, t, op);
-                    case "scan" -> comm.scan(send, recv, t, op);
-                    default -> comm.exscan(send, recv, t, op);
-                }
-                boolean rootOnly = call.equals("reduce") && comm.rank() != 0;
-                for (int i = 0; i < count && !rootOnly; i++) {
-                    boolean untouched = true;
-                    for (int b = 12; b < 16; b++) {
-                        untouched &= recv[16 * i + b] == 0x5A;
-                    }
-                    if (!untouched) {
-                        wrote.add(call + " (" + comm.selectedAlgorithm(io.railcoll.schedule.Collective.valueOf(
-                                switch (call) {
-                                    case "reduceScatterBlock" -> "REDUCE_SCATTER";
-                                    default -> call.toUpperCase(java.util.Locale.ROOT);
-                                }), 16L * count, 0) + ") element " + i);
-                        break;
-                    }
-                }
-            }
-            if (!wrote.isEmpty()) {
-                throw new AssertionError("rank " + comm.rank() + ": DOUBLE_INT padding written by " + wrote);
-            }
-            System.out.println("PADDING-OK rank " + comm.rank());
-        }
-    }
-
-    /**
      * Every rank finishes a small all-gather, starts a large one, and drives it only by testing the finished one
      * (Request#test: one round of progress on every collective in flight), waiting on the large one's future.
      * Prints {@code DRIVEN-OK rank r}.

@@ -37,9 +37,6 @@ final class RandomReduction {
                 }
             });
 
-    /** Whether recv's padding bytes of the 16-byte pair types are compared (see Reduction#beforeCheck). */
-    static volatile boolean strictPadding;
-
     record Case(ElementType type, Operator op) {
         @Override
         public String toString() {
