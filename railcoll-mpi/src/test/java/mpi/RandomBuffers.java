@@ -62,10 +62,13 @@ final class RandomBuffers {
         return new Layout(guard, Math.toIntExact(length));
     }
 
-    /** The kind of rank {@code rank}'s buffer {@code role} in this step; direct only where {@code directOnly}. */
-    static Kind kind(long seed, long step, int rank, int role, boolean directOnly) {
-        if (directOnly) {
-            return Kind.DIRECT;
+    /**
+     * The kind of rank {@code rank}'s buffer {@code role} in this step; a {@link java.nio.Buffer} (direct or a heap
+     * slice, which railcoll-mpi's i-forms take too: docs/mpi.md) where {@code buffersOnly}.
+     */
+    static Kind kind(long seed, long step, int rank, int role, boolean buffersOnly) {
+        if (buffersOnly) {
+            return (mix(seed, step, rank, role, 3) & 1) == 0 ? Kind.DIRECT : Kind.SLICE;
         }
         return Kind.values()[(int) Math.floorMod(mix(seed, step, rank, role, 3), 3)];
     }

@@ -80,7 +80,8 @@ final class RandomCall {
             return buf.passed;
         }
 
-        java.nio.Buffer direct() {
+        /** The buffer an i-form takes (direct or a heap slice). */
+    java.nio.Buffer direct() {
             return (java.nio.Buffer) passed();
         }
 

@@ -33,12 +33,12 @@ class RandomMpiCallsTest {
         List<Arguments> out = new ArrayList<>();
         if (seeds == 0) {
             long[] fixed = {1, 2, 3, 4};
-            for (int i = 0; i < nodes.length; i++) {
-                out.add(Arguments.of(fixed[i], nodes[i]));
+            for (long seed : fixed) {
+                out.add(Arguments.of(seed, nodes[(int) (seed % nodes.length)]));
             }
         } else {
             for (int s = 0; s < seeds; s++) {
-                out.add(Arguments.of(first + s, nodes[s % nodes.length]));
+                out.add(Arguments.of(first + s, nodes[(int) ((first + s) % nodes.length)]));
             }
         }
         return out.stream();
@@ -47,10 +47,24 @@ class RandomMpiCallsTest {
     @ParameterizedTest(name = "seed {0} nodes {1}")
     @MethodSource("placements")
     void randomCallsMatchTheReference(long seed, int[] nodes) throws Exception {
-        InProcessComms.onNodes(nodes, (comm, rank) -> {
-            run(comm, rank, seed);
-            return null;
-        });
+        // The first failure in time is the cause; the other ranks then fail with MPI_ERR_PROC_ABORTED.
+        java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        try {
+            InProcessComms.onNodes(nodes, (comm, rank) -> {
+                try {
+                    run(comm, rank, seed);
+                } catch (Throwable e) {
+                    failures.add(e);
+                    throw e;
+                }
+                return null;
+            });
+        } catch (Exception e) {
+            Throwable first = failures.stream().filter(f -> !(f instanceof MPIException m
+                    && m.getErrorClass() == MPI.ERR_PROC_ABORTED)).findFirst().orElse(failures.peek());
+            throw new AssertionError("seed " + seed + " nodes " + java.util.Arrays.toString(nodes) + ": " + first,
+                    first == null ? e : first);
+        }
     }
 
     private static void run(Intracomm world, int rank, long seed) throws MPIException {
