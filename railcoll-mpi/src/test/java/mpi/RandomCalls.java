@@ -27,9 +27,10 @@ final class RandomCalls {
 
     private static final String[] BLOCKING = {"bcast", "gather", "gatherv", "scatter", "scatterv", "allGather",
             "allGatherv", "allToAll", "allToAllv", "reduce", "allReduce", "reduceScatterBlock", "reduceScatter", "scan",
-            "exScan"};
+            "exScan", "minloc"};
     private static final String[] NON_BLOCKING = {"bcast", "gather", "scatter", "allGather", "allToAll", "reduce",
-            "allReduce", "reduceScatterBlock", "scan"};
+            "allReduce", "reduceScatterBlock", "scan", "minloc", "gatherv", "scatterv", "allGatherv", "allToAllv",
+            "reduceScatter", "exScan"};
 
     Started next(SplittableRandom rnd, long step, boolean nonBlocking) throws MPIException {
         String[] names = nonBlocking ? NON_BLOCKING : BLOCKING;
@@ -41,9 +42,10 @@ final class RandomCalls {
         RandomCall c = new RandomCall((nonBlocking ? "i" : "") + what + (inPlace ? "(in place)" : "") + " root " + root,
                 seed, step, rank, nonBlocking);
         return switch (what) {
+            case "minloc" -> RandomPairs.next(comm, size, rank, rnd, seed, step, nonBlocking);
             case "bcast" -> bcast(c, rnd, s, root, nonBlocking);
             case "gather", "scatter", "allGather", "allToAll" -> blocks(c, what, rnd, s, root, inPlace, nonBlocking);
-            case "gatherv", "scatterv", "allGatherv", "allToAllv" -> vectors(c, what, rnd, s, root, inPlace);
+            case "gatherv", "scatterv", "allGatherv", "allToAllv" -> vectors(c, what, rnd, s, root, inPlace, nonBlocking);
             default -> reduction(c, what, rnd, s, root, inPlace, nonBlocking);
         };
     }
@@ -229,7 +231,8 @@ final class RandomCalls {
     }
 
     private Started vectors(RandomCall c, String what, SplittableRandom rnd, RandomTypes.Model t, int root,
-                            boolean inPlace) throws MPIException {
+                            boolean inPlace, boolean nb) throws MPIException {
+        Request req = null;
         // One type on both sides here (the signature rules are the block calls'); counts differ by rank.
         int[] counts = new int[size];
         for (int i = 0; i < size; i++) {
@@ -248,7 +251,12 @@ final class RandomCalls {
                                 b.expect(displs[i], counts[i], b.packed(i, 0, counts[i]), 0);
                             }
                         }
-                        comm.gatherv(b.passed(), counts, displs, t.type(), root);
+                        req = nb ? comm.iGatherv(b.direct(), counts, displs, t.type(), root) : null;
+                        if (!nb) {
+                            comm.gatherv(b.passed(), counts, displs, t.type(), root);
+                        }
+                    } else if (nb) {
+                        req = comm.iGatherv(b.direct(), counts[rank], t.type(), root);
                     } else {
                         comm.gatherv(b.passed(), counts[rank], t.type(), root);
                     }
@@ -261,25 +269,41 @@ final class RandomCalls {
                         r.expect(displs[i], counts[i], s.packed(i, 0, counts[i]), 0);
                     }
                 }
-                comm.gatherv(s.passed(), counts[rank], t.type(), rank == root ? r.passed() : null,
-                        rank == root ? counts : null, rank == root ? displs : null, t.type(), root);
+                if (nb) {
+                    req = comm.iGatherv(s.direct(), counts[rank], t.type(), r.direct(), rank == root ? counts : null,
+                            rank == root ? displs : null, t.type(), root);
+                } else {
+                    comm.gatherv(s.passed(), counts[rank], t.type(), rank == root ? r.passed() : null,
+                            rank == root ? counts : null, rank == root ? displs : null, t.type(), root);
+                }
             }
             case "scatterv" -> {
                 if (inPlace) {
                     RandomCall.Arg b = c.arg(t, rankCountsV(root, span, counts), false);
                     if (rank == root) {
-                        comm.scatterv(b.passed(), counts, displs, t.type(), root);
+                        req = nb ? comm.iScatterv(b.direct(), counts, displs, t.type(), root) : null;
+                        if (!nb) {
+                            comm.scatterv(b.passed(), counts, displs, t.type(), root);
+                        }
                     } else {
                         b.expect(0, counts[rank], b.packed(root, displs[rank], counts[rank]), 0);
-                        comm.scatterv(b.passed(), counts[rank], t.type(), root);
+                        req = nb ? comm.iScatterv(b.direct(), counts[rank], t.type(), root) : null;
+                        if (!nb) {
+                            comm.scatterv(b.passed(), counts[rank], t.type(), root);
+                        }
                     }
                     break;
                 }
                 RandomCall.Arg s = c.arg(t, rankCounts(root, span, 0), false);
                 RandomCall.Arg r = c.arg(t, countsOf(counts), false);
                 r.expect(0, counts[rank], s.packed(root, displs[rank], counts[rank]), 0);
-                comm.scatterv(rank == root ? s.passed() : null, rank == root ? counts : null,
-                        rank == root ? displs : null, t.type(), r.passed(), counts[rank], t.type(), root);
+                if (nb) {
+                    req = comm.iScatterv(s.direct(), rank == root ? counts : null, rank == root ? displs : null,
+                            t.type(), r.direct(), counts[rank], t.type(), root);
+                } else {
+                    comm.scatterv(rank == root ? s.passed() : null, rank == root ? counts : null,
+                            rank == root ? displs : null, t.type(), r.passed(), counts[rank], t.type(), root);
+                }
             }
             case "allGatherv" -> {
                 if (inPlace) {
@@ -289,7 +313,11 @@ final class RandomCalls {
                             b.expect(displs[i], counts[i], b.packed(i, displs[i], counts[i]), 0);
                         }
                     }
-                    comm.allGatherv(b.passed(), counts, displs, t.type());
+                    if (nb) {
+                        req = comm.iAllGatherv(b.direct(), counts, displs, t.type());
+                    } else {
+                        comm.allGatherv(b.passed(), counts, displs, t.type());
+                    }
                     break;
                 }
                 RandomCall.Arg s = c.arg(t, countsOf(counts), false);
@@ -297,7 +325,11 @@ final class RandomCalls {
                 for (int i = 0; i < size; i++) {
                     r.expect(displs[i], counts[i], s.packed(i, 0, counts[i]), 0);
                 }
-                comm.allGatherv(s.passed(), counts[rank], t.type(), r.passed(), counts, displs, t.type());
+                if (nb) {
+                    req = comm.iAllGatherv(s.direct(), counts[rank], t.type(), r.direct(), counts, displs, t.type());
+                } else {
+                    comm.allGatherv(s.passed(), counts[rank], t.type(), r.passed(), counts, displs, t.type());
+                }
             }
             default -> { // allToAllv: counts[i][j] from i to j, every rank's send and receive layouts drawn here
                 int[][] sendCounts = new int[size][size];
@@ -327,11 +359,16 @@ final class RandomCalls {
                 for (int i = 0; i < size; i++) {
                     r.expect(rDispls[rank][i], recvCounts[rank][i], s.packed(i, sDispls[i][rank], sendCounts[i][rank]), 0);
                 }
-                comm.allToAllv(s.passed(), sendCounts[rank], sDispls[rank], t.type(), r.passed(), recvCounts[rank],
-                        rDispls[rank], t.type());
+                if (nb) {
+                    req = comm.iAllToAllv(s.direct(), sendCounts[rank], sDispls[rank], t.type(), r.direct(),
+                            recvCounts[rank], rDispls[rank], t.type());
+                } else {
+                    comm.allToAllv(s.passed(), sendCounts[rank], sDispls[rank], t.type(), r.passed(), recvCounts[rank],
+                            rDispls[rank], t.type());
+                }
             }
         }
-        return new Started(c, null);
+        return new Started(c, req);
     }
 
     private static long[] countsOf(int[] counts) {
@@ -409,9 +446,12 @@ final class RandomCalls {
                 int w = t.prim().width;
                 r.expect(0, blocks[rank], folded, Math.toIntExact(first * t.leaves() * w));
                 boolean block = what.equals("reduceScatterBlock");
-                if (nb) {
+                if (nb && block) {
                     req = inPlace ? comm.iReduceScatterBlock(s.direct(), count, type, op)
                             : comm.iReduceScatterBlock(s.direct(), r.direct(), count, type, op);
+                } else if (nb) {
+                    req = inPlace ? comm.iReduceScatter(s.direct(), blocks, type, op)
+                            : comm.iReduceScatter(s.direct(), r.direct(), blocks, type, op);
                 } else if (block) {
                     if (inPlace) {
                         comm.reduceScatterBlock(s.passed(), count, type, op);
@@ -441,7 +481,10 @@ final class RandomCalls {
                 } else if (!inPlace) {
                     r.expectUndefined(0, count);
                 }
-                if (inPlace) {
+                if (nb) {
+                    req = inPlace ? comm.iExScan(s.direct(), count, type, op)
+                            : comm.iExScan(s.direct(), r.direct(), count, type, op);
+                } else if (inPlace) {
                     comm.exScan(s.passed(), count, type, op);
                 } else {
                     comm.exScan(s.passed(), r.passed(), count, type, op);
