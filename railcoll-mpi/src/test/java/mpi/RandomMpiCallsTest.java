@@ -15,11 +15,11 @@ import java.util.stream.Stream;
  * the same calls from the seed ({@link RandomCalls}, {@link RandomErrors}), builds its inputs as pure functions of
  * (seed, step, rank, buffer), computes every call's result with the sequential reference ({@link RandomReference})
  * and checks every byte of every buffer, guards and type-map gaps included ({@link RandomCall#check}). Non-blocking
- * calls are completed in an order each rank draws for itself; some steps run on a communicator derived by split, dup
- * or createGroup. Longer runs: {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decision 0216).
+ * calls are completed in an order each rank draws for itself; some steps run on a communicator derived by split, dup,
+ * create or createGroup. Longer runs: {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decision 0216).
  */
 class RandomMpiCallsTest {
-    private static final int STEPS = Integer.getInteger("random.mpi.steps", 150);
+    private static final int STEPS = Integer.getInteger("random.mpi.steps", 300);
 
     @BeforeAll
     static void init() throws MPIException {
@@ -32,7 +32,7 @@ class RandomMpiCallsTest {
         int[][] nodes = {{1}, {2}, {1, 2}, {2, 3}};
         List<Arguments> out = new ArrayList<>();
         if (seeds == 0) {
-            long[] fixed = {1, 2, 3, 4};
+            long[] fixed = {1, 2, 3, 4, 5, 6, 7, 8}; // two seeds per placement
             for (long seed : fixed) {
                 out.add(Arguments.of(seed, nodes[(int) (seed % nodes.length)]));
             }
@@ -112,40 +112,65 @@ class RandomMpiCallsTest {
     private static void derived(Intracomm world, int rank, SplittableRandom rnd, long seed, long step)
             throws MPIException {
         int size = world.getSize();
-        int how = rnd.nextInt(3);
+        int how = rnd.nextInt(4);
         int[] colours = new int[size];
         int[] keys = new int[size];
         for (int i = 0; i < size; i++) {
             colours[i] = rnd.nextInt(2);
             keys[i] = rnd.nextInt(3);
         }
+        // The members of colour 0 in a random order: the ranks of a communicator made from a group follow its order.
+        int[] members = java.util.stream.IntStream.range(0, size).filter(i -> colours[i] == 0).toArray();
+        for (int i = members.length - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int x = members[i];
+            members[i] = members[j];
+            members[j] = x;
+        }
+        int expectedRank;
+        int expectedSize;
         Intracomm sub;
         if (how == 0) {
             sub = world.split(colours[rank], keys[rank]);
+            int[] same = java.util.stream.IntStream.range(0, size).filter(i -> colours[i] == colours[rank]).boxed()
+                    .sorted(java.util.Comparator.<Integer>comparingInt(i -> keys[i]).thenComparingInt(i -> i))
+                    .mapToInt(Integer::intValue).toArray();
+            expectedSize = same.length;
+            expectedRank = java.util.Arrays.stream(same).boxed().toList().indexOf(rank);
         } else if (how == 1) {
             sub = world.dup();
+            expectedSize = size;
+            expectedRank = rank;
         } else {
-            int[] members = java.util.stream.IntStream.range(0, size).filter(i -> colours[i] == 0).toArray();
             if (members.length == 0) {
                 return;
             }
             Group g = world.getGroup().incl(members);
-            if (colours[rank] != 0) {
+            if (how == 2 && colours[rank] != 0) {
                 g.free();
+                return; // createGroup: only the group's members call it
+            }
+            sub = how == 2 ? world.createGroup(g, 7) : world.create(g);
+            g.free();
+            if (colours[rank] != 0) {
+                if (!sub.isNull()) {
+                    throw new AssertionError("seed " + seed + " step " + step + " rank " + rank
+                            + ": create gave a non-member a communicator that is not null");
+                }
                 return;
             }
-            sub = world.createGroup(g, 7);
-            g.free();
+            expectedSize = members.length;
+            expectedRank = java.util.Arrays.stream(members).boxed().toList().indexOf(rank);
         }
         int subRank = sub.getRank();
         int subSize = sub.getSize();
-        int expectedSize = how == 1 ? size : (int) java.util.Arrays.stream(colours).filter(c -> c == colours[rank]).count();
-        if (subSize != expectedSize) {
+        if (subSize != expectedSize || subRank != expectedRank) {
             throw new AssertionError("seed " + seed + " step " + step + " derived comm " + how + " rank " + rank
-                    + ": size " + subSize + " expected " + expectedSize);
+                    + ": rank " + subRank + " of " + subSize + ", expected " + expectedRank + " of " + expectedSize);
         }
         // Ranks of one colour draw their own calls; the shared generator must not move differently by colour.
         SplittableRandom local = new SplittableRandom(RandomBuffers.mix(seed, step, how == 1 ? 0 : colours[rank] + 1));
+        // (split, dup, create or createGroup: the calls below run on it, their inputs keyed by the rank in it)
         int calls = 1 + local.nextInt(3);
         for (int i = 0; i < calls; i++) {
             one(sub, subRank, local, seed, step * 8 + i, false);
