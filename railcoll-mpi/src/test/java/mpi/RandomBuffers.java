@@ -98,9 +98,11 @@ final class RandomBuffers {
                 }
                 switch (m.prim()) {
                     case BYTE -> b.put(at, (byte) v);
+                    case CHAR -> b.putChar(at, (char) v);
                     case SHORT -> b.putShort(at, (short) v);
                     case INT -> b.putInt(at, (int) v);
                     case LONG -> b.putLong(at, v);
+                    case FLOAT -> b.putFloat(at, (float) (v % 20)); // sums and products of 5 stay exact in 24 bits
                     case DOUBLE -> b.putDouble(at, (double) (v % 1000)); // sums and products of 5 stay exact
                 }
             }
@@ -118,16 +120,20 @@ final class RandomBuffers {
         }
         Object array = switch (storage) {
             case BYTE -> image.clone();
+            case CHAR -> new char[image.length / w];
             case SHORT -> new short[image.length / w];
             case INT -> new int[image.length / w];
             case LONG -> new long[image.length / w];
+            case FLOAT -> new float[image.length / w];
             case DOUBLE -> new double[image.length / w];
         };
         MemorySegment seg = switch (storage) {
             case BYTE -> MemorySegment.ofArray((byte[]) array);
+            case CHAR -> MemorySegment.ofArray((char[]) array);
             case SHORT -> MemorySegment.ofArray((short[]) array);
             case INT -> MemorySegment.ofArray((int[]) array);
             case LONG -> MemorySegment.ofArray((long[]) array);
+            case FLOAT -> MemorySegment.ofArray((float[]) array);
             case DOUBLE -> MemorySegment.ofArray((double[]) array);
         };
         seg.copyFrom(MemorySegment.ofArray(image));
@@ -137,9 +143,11 @@ final class RandomBuffers {
         int off = guardBefore / w;
         Object slice = switch (storage) {
             case BYTE -> MPI.slice((byte[]) array, off);
+            case CHAR -> MPI.slice((char[]) array, off);
             case SHORT -> MPI.slice((short[]) array, off);
             case INT -> MPI.slice((int[]) array, off);
             case LONG -> MPI.slice((long[]) array, off);
+            case FLOAT -> MPI.slice((float[]) array, off);
             case DOUBLE -> MPI.slice((double[]) array, off);
         };
         return new Buf(slice, seg, guardBefore, "slice(" + storage.name().toLowerCase() + "[], " + off + ")");

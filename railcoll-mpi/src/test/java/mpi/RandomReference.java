@@ -63,18 +63,19 @@ final class RandomReference {
 
     /** The reductions the test draws, with the primitives they are defined on. */
     enum Fold {
-        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, USER_SUM, USER_FIRST_NON_ZERO;
+        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO;
 
         boolean definedOn(RandomTypes.Model m) {
             return switch (this) {
                 case SUM, PROD, MIN, MAX -> true;
-                case BAND, BOR, BXOR -> m.prim() != RandomTypes.Prim.DOUBLE;
+                case BAND, BOR, BXOR -> !m.prim().floating();
                 case USER_SUM, USER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.INT;
+                case USER_BUFFER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.DOUBLE;
             };
         }
 
         boolean commutative() {
-            return this != USER_FIRST_NON_ZERO;
+            return this != USER_FIRST_NON_ZERO && this != USER_BUFFER_FIRST_NON_ZERO;
         }
 
         Op op() {
@@ -88,6 +89,7 @@ final class RandomReference {
                 case BXOR -> MPI.BXOR;
                 case USER_SUM -> USER_SUM_OP;
                 case USER_FIRST_NON_ZERO -> USER_FIRST_OP;
+                case USER_BUFFER_FIRST_NON_ZERO -> USER_BUFFER_FIRST_OP;
             };
         }
 
@@ -96,22 +98,30 @@ final class RandomReference {
             ByteBuffer x = ByteBuffer.wrap(a).order(ByteOrder.nativeOrder());
             ByteBuffer y = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder());
             ByteBuffer r = ByteBuffer.allocate(p.width).order(ByteOrder.nativeOrder());
-            if (p == RandomTypes.Prim.DOUBLE) {
-                double u = x.getDouble(0);
-                double v = y.getDouble(0);
-                r.putDouble(0, switch (this) {
+            if (p.floating()) {
+                boolean d = p == RandomTypes.Prim.DOUBLE;
+                double u = d ? x.getDouble(0) : x.getFloat(0);
+                double v = d ? y.getDouble(0) : y.getFloat(0);
+                double out = switch (this) {
                     case SUM -> u + v;
                     case PROD -> u * v;
                     case MIN -> Math.min(u, v);
                     case MAX -> Math.max(u, v);
-                    default -> throw new IllegalStateException(this + " on DOUBLE");
-                });
+                    case USER_BUFFER_FIRST_NON_ZERO -> u != 0 ? u : v;
+                    default -> throw new IllegalStateException(this + " on " + p);
+                };
+                if (d) {
+                    r.putDouble(0, out);
+                } else {
+                    r.putFloat(0, (float) out);
+                }
                 return r.array();
             }
             long u = get(x, p);
             long v = get(y, p);
-            long unsignedU = p == RandomTypes.Prim.BYTE ? u & 0xFF : u; // MPI.BYTE is unsigned under MIN and MAX
-            long unsignedV = p == RandomTypes.Prim.BYTE ? v & 0xFF : v;
+            long mask = p == RandomTypes.Prim.BYTE ? 0xFF : 0xFFFF; // BYTE and CHAR are unsigned under MIN and MAX
+            long unsignedU = p.unsigned() ? u & mask : u;
+            long unsignedV = p.unsigned() ? v & mask : v;
             long out = switch (this) {
                 case SUM, USER_SUM -> u + v;
                 case PROD -> u * v;
@@ -121,9 +131,11 @@ final class RandomReference {
                 case BOR -> u | v;
                 case BXOR -> u ^ v;
                 case USER_FIRST_NON_ZERO -> u != 0 ? u : v;
+                case USER_BUFFER_FIRST_NON_ZERO -> throw new IllegalStateException(this + " on " + p);
             };
             switch (p) {
                 case BYTE -> r.put(0, (byte) out);
+                case CHAR -> r.putChar(0, (char) out);
                 case SHORT -> r.putShort(0, (short) out);
                 case INT -> r.putInt(0, (int) out);
                 default -> r.putLong(0, out);
@@ -134,6 +146,7 @@ final class RandomReference {
         private static long get(ByteBuffer b, RandomTypes.Prim p) {
             return switch (p) {
                 case BYTE -> b.get(0);
+                case CHAR -> b.getChar(0);
                 case SHORT -> b.getShort(0);
                 case INT -> b.getInt(0);
                 default -> b.getLong(0);
@@ -175,6 +188,19 @@ final class RandomReference {
             int[] b = (int[]) inOut;
             for (int i = 0; i < b.length; i++) {
                 b[i] = a[i] != 0 ? a[i] : b[i];
+            }
+        }
+    }, false);
+
+    /** The first non-zero double in rank order, through the zero-copy {@code ByteBuffer} overload. */
+    static final Op USER_BUFFER_FIRST_OP = new Op(new UserFunction() {
+        @Override
+        public void call(java.nio.ByteBuffer in, java.nio.ByteBuffer inOut, int count, Datatype type) {
+            for (int i = 0; i + 8 <= inOut.capacity(); i += 8) {
+                double a = in.getDouble(i);
+                if (a != 0) {
+                    inOut.putDouble(i, a);
+                }
             }
         }
     }, false);

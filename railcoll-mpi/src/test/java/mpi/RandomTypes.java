@@ -16,7 +16,7 @@ final class RandomTypes {
 
     /** The primitives the generator builds on: the datatype, its width and its Java storage. */
     enum Prim {
-        BYTE(1), SHORT(2), INT(4), LONG(8), DOUBLE(8);
+        BYTE(1), CHAR(2), SHORT(2), INT(4), LONG(8), FLOAT(4), DOUBLE(8);
 
         final int width;
 
@@ -24,12 +24,23 @@ final class RandomTypes {
             this.width = width;
         }
 
+        boolean floating() {
+            return this == FLOAT || this == DOUBLE;
+        }
+
+        /** Whether MIN and MAX compare it unsigned (spec §4.4: BYTE is uint8, CHAR uint16). */
+        boolean unsigned() {
+            return this == BYTE || this == CHAR;
+        }
+
         Datatype type() {
             return switch (this) {
                 case BYTE -> MPI.BYTE;
+                case CHAR -> MPI.CHAR;
                 case SHORT -> MPI.SHORT;
                 case INT -> MPI.INT;
                 case LONG -> MPI.LONG;
+                case FLOAT -> MPI.FLOAT;
                 case DOUBLE -> MPI.DOUBLE;
             };
         }
