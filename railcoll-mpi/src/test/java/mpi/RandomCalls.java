@@ -89,6 +89,16 @@ final class RandomCalls {
         return new Pair(s, k * r.leaves() / g, r, k * s.leaves() / g);
     }
 
+    /** As {@link #pair}, the counts the smallest that match (1 and 1 for one type): a unit of the v-calls. */
+    private static Pair units(SplittableRandom rnd, RandomTypes.Model s) throws MPIException {
+        RandomTypes.Model r = RandomTypes.random(rnd, s.prim(), 2);
+        if (rnd.nextBoolean() || s.leaves() == 0 || r.leaves() == 0) {
+            return new Pair(s, 1, s, 1);
+        }
+        int g = gcd(s.leaves(), r.leaves());
+        return new Pair(s, r.leaves() / g, r, s.leaves() / g);
+    }
+
     private static int gcd(int a, int b) {
         return b == 0 ? a : gcd(b, a % b);
     }
@@ -233,12 +243,20 @@ final class RandomCalls {
     private Started vectors(RandomCall c, String what, SplittableRandom rnd, RandomTypes.Model t, int root,
                             boolean inPlace, boolean nb) throws MPIException {
         Request req = null;
-        // One type on both sides here (the signature rules are the block calls'); counts differ by rank.
+        // Counts differ by rank: rank i sends counts[i] units of the pair's send type (u.sendCount elements each),
+        // received as counts[i] units of its receive type; one type and unit 1 in place.
+        Pair u = inPlace ? new Pair(t, 1, t, 1) : units(rnd, t);
+        RandomTypes.Model st = u.send;
+        RandomTypes.Model rt = u.recv;
         int[] counts = new int[size];
+        int[] sc = new int[size];
+        int[] rc = new int[size];
         for (int i = 0; i < size; i++) {
             counts[i] = rnd.nextInt(4);
+            sc[i] = counts[i] * u.sendCount;
+            rc[i] = counts[i] * u.recvCount;
         }
-        int[][] lay = layoutV(rnd, counts);
+        int[][] lay = layoutV(rnd, what.equals("scatterv") ? sc : rc);
         int[] displs = lay[0];
         long span = lay[1][0];
         switch (what) {
@@ -262,19 +280,19 @@ final class RandomCalls {
                     }
                     break;
                 }
-                RandomCall.Arg s = c.arg(t, countsOf(counts), false);
-                RandomCall.Arg r = c.arg(t, rankCounts(root, span, 0), false);
+                RandomCall.Arg s = c.arg(st, countsOf(sc), false);
+                RandomCall.Arg r = c.arg(rt, rankCounts(root, span, 0), false);
                 if (rank == root) {
                     for (int i = 0; i < size; i++) {
-                        r.expect(displs[i], counts[i], s.packed(i, 0, counts[i]), 0);
+                        r.expect(displs[i], rc[i], s.packed(i, 0, sc[i]), 0);
                     }
                 }
                 if (nb) {
-                    req = comm.iGatherv(s.direct(), counts[rank], t.type(), r.direct(), rank == root ? counts : null,
-                            rank == root ? displs : null, t.type(), root);
+                    req = comm.iGatherv(s.direct(), sc[rank], st.type(), r.direct(), rank == root ? rc : null,
+                            rank == root ? displs : null, rt.type(), root);
                 } else {
-                    comm.gatherv(s.passed(), counts[rank], t.type(), rank == root ? r.passed() : null,
-                            rank == root ? counts : null, rank == root ? displs : null, t.type(), root);
+                    comm.gatherv(s.passed(), sc[rank], st.type(), rank == root ? r.passed() : null,
+                            rank == root ? rc : null, rank == root ? displs : null, rt.type(), root);
                 }
             }
             case "scatterv" -> {
@@ -294,15 +312,15 @@ final class RandomCalls {
                     }
                     break;
                 }
-                RandomCall.Arg s = c.arg(t, rankCounts(root, span, 0), false);
-                RandomCall.Arg r = c.arg(t, countsOf(counts), false);
-                r.expect(0, counts[rank], s.packed(root, displs[rank], counts[rank]), 0);
+                RandomCall.Arg s = c.arg(st, rankCounts(root, span, 0), false);
+                RandomCall.Arg r = c.arg(rt, countsOf(rc), false);
+                r.expect(0, rc[rank], s.packed(root, displs[rank], sc[rank]), 0);
                 if (nb) {
-                    req = comm.iScatterv(s.direct(), rank == root ? counts : null, rank == root ? displs : null,
-                            t.type(), r.direct(), counts[rank], t.type(), root);
+                    req = comm.iScatterv(s.direct(), rank == root ? sc : null, rank == root ? displs : null,
+                            st.type(), r.direct(), rc[rank], rt.type(), root);
                 } else {
-                    comm.scatterv(rank == root ? s.passed() : null, rank == root ? counts : null,
-                            rank == root ? displs : null, t.type(), r.passed(), counts[rank], t.type(), root);
+                    comm.scatterv(rank == root ? s.passed() : null, rank == root ? sc : null,
+                            rank == root ? displs : null, st.type(), r.passed(), rc[rank], rt.type(), root);
                 }
             }
             case "allGatherv" -> {
@@ -320,22 +338,22 @@ final class RandomCalls {
                     }
                     break;
                 }
-                RandomCall.Arg s = c.arg(t, countsOf(counts), false);
-                RandomCall.Arg r = c.arg(t, same(size, span), false);
+                RandomCall.Arg s = c.arg(st, countsOf(sc), false);
+                RandomCall.Arg r = c.arg(rt, same(size, span), false);
                 for (int i = 0; i < size; i++) {
-                    r.expect(displs[i], counts[i], s.packed(i, 0, counts[i]), 0);
+                    r.expect(displs[i], rc[i], s.packed(i, 0, sc[i]), 0);
                 }
                 if (nb) {
-                    req = comm.iAllGatherv(s.direct(), counts[rank], t.type(), r.direct(), counts, displs, t.type());
+                    req = comm.iAllGatherv(s.direct(), sc[rank], st.type(), r.direct(), rc, displs, rt.type());
                 } else {
-                    comm.allGatherv(s.passed(), counts[rank], t.type(), r.passed(), counts, displs, t.type());
+                    comm.allGatherv(s.passed(), sc[rank], st.type(), r.passed(), rc, displs, rt.type());
                 }
             }
             default -> { // allToAllv: counts[i][j] from i to j, every rank's send and receive layouts drawn here
                 int[][] sendCounts = new int[size][size];
                 for (int i = 0; i < size; i++) {
                     for (int j = 0; j < size; j++) {
-                        sendCounts[i][j] = rnd.nextInt(3);
+                        sendCounts[i][j] = rnd.nextInt(3) * u.sendCount;
                     }
                 }
                 int[][] sDispls = new int[size][];
@@ -345,7 +363,7 @@ final class RandomCalls {
                 long[] rSpan = new long[size];
                 for (int i = 0; i < size; i++) {
                     for (int j = 0; j < size; j++) {
-                        recvCounts[i][j] = sendCounts[j][i];
+                        recvCounts[i][j] = sendCounts[j][i] / u.sendCount * u.recvCount;
                     }
                     int[][] sl = layoutV(rnd, sendCounts[i]);
                     int[][] rl = layoutV(rnd, recvCounts[i]);
@@ -354,17 +372,17 @@ final class RandomCalls {
                     rDispls[i] = rl[0];
                     rSpan[i] = rl[1][0];
                 }
-                RandomCall.Arg s = c.arg(t, sSpan, false);
-                RandomCall.Arg r = c.arg(t, rSpan, false);
+                RandomCall.Arg s = c.arg(st, sSpan, false);
+                RandomCall.Arg r = c.arg(rt, rSpan, false);
                 for (int i = 0; i < size; i++) {
                     r.expect(rDispls[rank][i], recvCounts[rank][i], s.packed(i, sDispls[i][rank], sendCounts[i][rank]), 0);
                 }
                 if (nb) {
-                    req = comm.iAllToAllv(s.direct(), sendCounts[rank], sDispls[rank], t.type(), r.direct(),
-                            recvCounts[rank], rDispls[rank], t.type());
+                    req = comm.iAllToAllv(s.direct(), sendCounts[rank], sDispls[rank], st.type(), r.direct(),
+                            recvCounts[rank], rDispls[rank], rt.type());
                 } else {
-                    comm.allToAllv(s.passed(), sendCounts[rank], sDispls[rank], t.type(), r.passed(), recvCounts[rank],
-                            rDispls[rank], t.type());
+                    comm.allToAllv(s.passed(), sendCounts[rank], sDispls[rank], st.type(), r.passed(), recvCounts[rank],
+                            rDispls[rank], rt.type());
                 }
             }
         }
