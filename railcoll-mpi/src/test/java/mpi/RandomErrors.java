@@ -12,7 +12,7 @@ final class RandomErrors {
     }
 
     static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step) throws MPIException {
-        int kind = rnd.nextInt(9);
+        int kind = rnd.nextInt(11);
         RandomTypes.Model t = RandomTypes.random(rnd, RandomTypes.Prim.INT, 1);
         RandomCall c = new RandomCall("error " + kind, seed, step, rank, false);
         RandomCall.Arg a = c.arg(t, filled(size, 2), false);
@@ -56,6 +56,22 @@ final class RandomErrors {
                 case 7 -> {
                     expectedClass = MPI.ERR_OP; // MINLOC is for the pair types only
                     comm.allReduce(a.passed(), b.passed(), 2, t.type(), MPI.MINLOC);
+                }
+                case 9 -> {
+                    expectedClass = MPI.ERR_TRUNCATE; // 2 elements sent to each, room for 1
+                    comm.allToAll(new int[2 * size], 2, MPI.INT, b.passed() instanceof int[] ? new int[size]
+                            : MPI.newIntBuffer(size), 1, MPI.INT);
+                }
+                case 10 -> {
+                    expectedClass = MPI.ERR_OP;
+                    Op freed = new Op(new UserFunction() {
+                        @Override
+                        public void call(Object in, Object inOut, int count, Datatype type) {
+                        }
+                    }, true);
+                    comm.allReduce(new int[1], new int[1], 1, MPI.INT, freed); // used, then freed
+                    freed.free();
+                    comm.allReduce(a.passed(), b.passed(), 1, t.type(), freed);
                 }
                 default -> {
                     expectedClass = MPI.ERR_TYPE;
