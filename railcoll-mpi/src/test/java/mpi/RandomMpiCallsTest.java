@@ -90,7 +90,7 @@ class RandomMpiCallsTest {
         s.call().check();
     }
 
-    /** 1..4 non-blocking calls in flight, completed in an order (and by a completion call) this rank draws itself. */
+    /** 1..4 non-blocking calls in flight (a blocking one after them, sometimes), completed in an order (and by a completion call) this rank draws itself. */
     private static void batch(Intracomm comm, int rank, SplittableRandom rnd, long seed, long step) throws MPIException {
         int n = 1 + rnd.nextInt(4);
         RandomCalls calls = new RandomCalls(comm, comm.getSize(), rank, seed);
@@ -100,6 +100,9 @@ class RandomMpiCallsTest {
             RandomCalls.Started s = calls.next(rnd, step * 8 + i, true);
             started[i] = s.call();
             requests[i] = s.request();
+        }
+        if (rnd.nextInt(3) == 0) {
+            one(comm, rank, rnd, seed, step * 8 + 7, false); // a blocking call while they are in flight
         }
         SplittableRandom own = new SplittableRandom(RandomBuffers.mix(seed, step, rank));
         RandomCompletion.complete(requests, own, "seed " + seed + " step " + step + " rank " + rank);
