@@ -63,12 +63,12 @@ final class RandomReference {
 
     /** The reductions the test draws, with the primitives they are defined on. */
     enum Fold {
-        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO;
+        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO;
 
         boolean definedOn(RandomTypes.Model m) {
             return switch (this) {
                 case SUM, PROD, MIN, MAX -> true;
-                case BAND, BOR, BXOR -> !m.prim().floating();
+                case BAND, BOR, BXOR, LAND, LOR, LXOR -> !m.prim().floating();
                 case USER_SUM, USER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.INT;
                 case USER_BUFFER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.DOUBLE;
             };
@@ -87,6 +87,9 @@ final class RandomReference {
                 case BAND -> MPI.BAND;
                 case BOR -> MPI.BOR;
                 case BXOR -> MPI.BXOR;
+                case LAND -> MPI.LAND;
+                case LOR -> MPI.LOR;
+                case LXOR -> MPI.LXOR;
                 case USER_SUM -> USER_SUM_OP;
                 case USER_FIRST_NON_ZERO -> USER_FIRST_OP;
                 case USER_BUFFER_FIRST_NON_ZERO -> USER_BUFFER_FIRST_OP;
@@ -130,6 +133,9 @@ final class RandomReference {
                 case BAND -> u & v;
                 case BOR -> u | v;
                 case BXOR -> u ^ v;
+                case LAND -> u != 0 && v != 0 ? 1 : 0;
+                case LOR -> u != 0 || v != 0 ? 1 : 0;
+                case LXOR -> (u != 0) != (v != 0) ? 1 : 0;
                 case USER_FIRST_NON_ZERO -> u != 0 ? u : v;
                 case USER_BUFFER_FIRST_NON_ZERO -> throw new IllegalStateException(this + " on " + p);
             };

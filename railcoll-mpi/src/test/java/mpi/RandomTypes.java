@@ -82,11 +82,12 @@ final class RandomTypes {
             return predefined(p);
         }
         Model old = random(rnd, p, depth - 1);
-        Model m = switch (rnd.nextInt(6)) {
+        Model m = switch (rnd.nextInt(7)) {
             case 0 -> contiguous(rnd, old);
             case 1 -> vector(rnd, old, false);
             case 2 -> vector(rnd, old, true);
-            case 3 -> indexed(rnd, old);
+            case 3 -> indexed(rnd, old, false);
+            case 6 -> indexed(rnd, old, true);
             case 4 -> struct(rnd, p, depth);
             default -> resized(rnd, old);
         };
@@ -128,7 +129,8 @@ final class RandomTypes {
         return blocks(t, name, old, d, lengths, old.storage, false);
     }
 
-    private static Model indexed(SplittableRandom rnd, Model old) throws MPIException {
+    /** Indexed blocks, displacements in extents of {@code old} or ({@code bytes}, createHIndexed) in bytes. */
+    private static Model indexed(SplittableRandom rnd, Model old, boolean bytes) throws MPIException {
         int n = 1 + rnd.nextInt(3);
         int[] lengths = new int[n];
         int[] displs = new int[n];
@@ -136,11 +138,13 @@ final class RandomTypes {
         int at = rnd.nextInt(2);
         for (int i = 0; i < n; i++) {
             lengths[i] = rnd.nextInt(3); // zero-length blocks included
-            displs[i] = at;
             d[i] = at * old.extent();
+            displs[i] = bytes ? (int) d[i] : at;
             at += lengths[i] + rnd.nextInt(2);
         }
-        return blocks(Datatype.createIndexed(lengths, displs, old.type), "indexed(" + java.util.Arrays.toString(lengths)
+        Datatype t = bytes ? Datatype.createHIndexed(lengths, displs, old.type)
+                : Datatype.createIndexed(lengths, displs, old.type);
+        return blocks(t, (bytes ? "hindexed(" : "indexed(") + java.util.Arrays.toString(lengths)
                 + ", " + java.util.Arrays.toString(displs) + ", " + old + ")", old, d, lengths, old.storage, false);
     }
 
