@@ -525,7 +525,7 @@ final class Call {
             // Decision 0160: the blocks land at their displacements in the program's memory, with no staging copy
             // here (railcoll-core stages only where its transports cannot reach that memory or the blocks are out of
             // rank order).
-            backend.allgatherv(own, out.memory, sizes, blockOffsets(r, displs));
+            backend.allgatherv(own, out.memory, sizes, blockOffsets(r, counts, displs));
             return;
         }
         long total = 0;
@@ -560,7 +560,7 @@ final class Call {
     }
 
     /** The per-rank byte displacements of {@code displs} (elements of {@code r}), kept as {@link #blockSizes}. */
-    private long[] blockOffsets(Transfer r, int[] displs) {
+    private long[] blockOffsets(Transfer r, int[] counts, int[] displs) {
         long[] offsets = blockOffsets;
         if (offsets == null || views == null) {
             offsets = new long[size];
@@ -569,7 +569,8 @@ final class Call {
             }
         }
         for (int i = 0; i < size; i++) {
-            offsets[i] = r.offsetOf(displs[i]);
+            // a block of no elements may be displaced past the buffer's end, where no slice can start (bug 3)
+            offsets[i] = counts[i] == 0 ? 0 : r.offsetOf(displs[i]);
         }
         return offsets;
     }
@@ -720,26 +721,27 @@ final class Call {
      * nothing is left for the end. The arrays are the reusable call's: railcoll-core reads them only while starting.
      */
     Pending iallgathervInPlace(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
-        return backend.iallgatherv(own, out.memory, blockSizes(r, counts), blockOffsets(r, displs));
+        return backend.iallgatherv(own, out.memory, blockSizes(r, counts), blockOffsets(r, counts, displs));
     }
 
     /**
-     * {@code iAllGatherv} into any other buffer: the non-blocking all-gather of blocks padded to the largest, in
-     * staging, each put at its displacement when it finishes ({@code counts} and {@code displs} are the call's own
-     * copies, read then).
+     * {@code iAllGatherv} into any other buffer: railcoll-core's non-blocking all-gatherv of the packed blocks back to
+     * back in staging, each put at its displacement when it finishes ({@code counts} and {@code displs} are the call's
+     * own copies, read then). The same railcoll collective as {@link #iallgathervInPlace}: which one runs must not
+     * depend on this rank's buffer or receive type, which other ranks do not share (decision 0216, bug 2).
      */
     Comm.Started iallgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
-        long block = 0;
+        long[] sizes = blockSizes(r, counts).clone();
+        long[] offsets = new long[size];
+        long total = 0;
         for (int i = 0; i < size; i++) {
-            block = Math.max(block, r.bytes(counts[i]));
+            offsets[i] = total;
+            total += sizes[i];
         }
-        MemorySegment padded = staging.take(block);
-        MemorySegment.copy(own, 0, padded, 0, own.byteSize());
-        MemorySegment all = staging.take(block * size);
-        long b = block;
-        return new Comm.Started(backend.iallgather(padded, all), () -> {
+        MemorySegment all = staging.take(total);
+        return new Comm.Started(backend.iallgatherv(own, all, sizes, offsets), () -> {
             for (int i = 0; i < size; i++) {
-                r.deliver(all.asSlice(i * b, r.bytes(counts[i])), out, displs[i], counts[i]);
+                r.deliverStaged(all, offsets[i], out, displs[i], counts[i]);
             }
         });
     }

@@ -85,8 +85,12 @@ public final class Op implements Freeable {
     void invoke(MemorySegment in, long inOffset, MemorySegment inOut, long inOutOffset, long items, Datatype type) {
         int count = Math.toIntExact(items);
         TypeMap map = type.map;
-        long layoutBytes = items * map.extent();
         long packed = items * map.packedBytes;
+        // count * extent bytes, as the bindings show them, unless the data runs past that (a type whose lower bound is
+        // above 0, such as a struct whose first block is not at byte 0): then up to its last byte, in whole base
+        // units, so that the function sees every element whole (decision 0216, bug 1).
+        long layoutBytes = Math.max(items * map.extent(), map.endByte(items));
+        layoutBytes = (layoutBytes + type.baseType.bytes - 1) / type.baseType.bytes * type.baseType.bytes;
         try (Arena arena = Arena.ofConfined()) {
             boolean direct = map.contiguous() && in.isNative() && inOut.isNative();
             MemorySegment a = direct ? in.asSlice(inOffset, packed) : arena.allocate(Math.max(1, layoutBytes), 8);

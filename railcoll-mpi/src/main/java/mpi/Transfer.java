@@ -55,7 +55,8 @@ final class Transfer {
     /** The packed bytes of elements {@code [first, first + count)} of {@code b}, to be sent (or reduced in place). */
     MemorySegment send(UserBuffer b, long first, long count) {
         if (direct(b)) {
-            return first == 0 ? b.leading(bytes(count)) : b.memory.asSlice(origin(first), bytes(count));
+            // no elements: their displacement does not matter, and may lie past the buffer (decision 0216, bug 3)
+            return first == 0 || count == 0 ? b.leading(bytes(count)) : b.memory.asSlice(origin(first), bytes(count));
         }
         return sendCopy(b, first, count);
     }
@@ -86,7 +87,7 @@ final class Transfer {
      */
     MemorySegment recvArea(UserBuffer b, long first, long count) {
         if (direct(b)) {
-            return b.memory.asSlice(origin(first), bytes(count));
+            return count == 0 ? b.leading(0) : b.memory.asSlice(origin(first), bytes(count));
         }
         return call.staging.take(bytes(count));
     }

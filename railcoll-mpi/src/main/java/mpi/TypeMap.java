@@ -152,6 +152,9 @@ final class TypeMap {
 
     /** Between the layout ({@code from} when packing, {@code to} when unpacking) and packed bytes, run by run. */
     private void copy(MemorySegment from, long fromOffset, long count, MemorySegment to, long toOffset, boolean packing) {
+        if (count == 0) {
+            return; // a block of no elements may sit at any displacement, past the buffer's end too (decision 0216)
+        }
         if (contiguous()) {
             MemorySegment.copy(from, fromOffset, to, toOffset, count * packedBytes);
             return;

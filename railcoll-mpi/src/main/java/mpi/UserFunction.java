@@ -19,7 +19,8 @@ public abstract class UserFunction {
     }
 
     public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype datatype) throws MPIException {
-        int n = count * datatype.getExtent();
+        // count * extent base units, or more where the type's data runs past that (Op.invoke, decision 0216)
+        int n = Math.max(count * datatype.getExtent(), in.capacity() / datatype.baseType.bytes);
         Object a = datatype.baseType.newArray(n);
         Object b = datatype.baseType.newArray(n);
         if (a == null) {

@@ -1,0 +1,123 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static mpi.RandomBuffers.Buf;
+import static mpi.RandomBuffers.Kind;
+
+/**
+ * One call of the random call test on one rank: its name, the buffers it passes, and what every byte of them must
+ * hold afterwards. {@link Arg} rebuilds any rank's buffer image, so the reference can read other ranks' inputs.
+ */
+final class RandomCall {
+    final String name;
+    final List<Arg> args = new ArrayList<>();
+    final long seed;
+    final long step;
+    final int rank;
+    final boolean directOnly;
+
+    RandomCall(String name, long seed, long step, int rank, boolean directOnly) {
+        this.name = name;
+        this.seed = seed;
+        this.step = step;
+        this.rank = rank;
+        this.directOnly = directOnly;
+    }
+
+    /** A buffer role of the call: the type, the number of elements it spans on each rank, and reduction inputs. */
+    Arg arg(RandomTypes.Model m, long[] spanCounts, boolean numbers) {
+        Arg a = new Arg(args.size(), m, spanCounts, numbers);
+        args.add(a);
+        return a;
+    }
+
+    final class Arg {
+        final int role;
+        final RandomTypes.Model m;
+        final long[] spanCounts;
+        final boolean numbers;
+        Buf buf;
+        int[] expected;
+
+        Arg(int role, RandomTypes.Model m, long[] spanCounts, boolean numbers) {
+            this.role = role;
+            this.m = m;
+            this.spanCounts = spanCounts;
+            this.numbers = numbers;
+        }
+
+        Kind kind(int r) {
+            return RandomBuffers.kind(seed, step, r, role, directOnly);
+        }
+
+        RandomBuffers.Layout layout(int r) {
+            return RandomBuffers.layout(seed, step, r, role, m.storage(), m.span(spanCounts[r]), kind(r));
+        }
+
+        /** Rank r's first contents of this buffer. */
+        byte[] image(int r) {
+            RandomBuffers.Layout l = layout(r);
+            byte[] image = RandomBuffers.image(seed, step, r, role, l.length());
+            if (numbers) {
+                RandomBuffers.numbers(image, l.guardBefore(), m, spanCounts[r], seed, step, r, role);
+            }
+            return image;
+        }
+
+        long origin(int r) {
+            return layout(r).guardBefore();
+        }
+
+        /** This rank's buffer, made once; its expected contents start as its first ones. */
+        Object passed() {
+            if (buf == null) {
+                byte[] image = image(rank);
+                buf = RandomBuffers.make(image, layout(rank).guardBefore(), m.storage(), kind(rank));
+                expected = RandomReference.expectedOf(image);
+            }
+            return buf.passed;
+        }
+
+        /** The buffer an i-form takes (direct or a heap slice). */
+    java.nio.Buffer direct() {
+            return (java.nio.Buffer) passed();
+        }
+
+        /** Packed leaves of rank r's elements [first, first + count). */
+        byte[] packed(int r, long first, long count) {
+            return RandomReference.pack(image(r), origin(r), m, first, count);
+        }
+
+        void expect(long first, long count, byte[] data, int at) {
+            passed();
+            RandomReference.unpack(expected, buf.origin, m, first, count, data, at);
+        }
+
+        void expectUndefined(long first, long count) {
+            passed();
+            RandomReference.undefined(expected, buf.origin, m, first, count);
+        }
+    }
+
+    /** Every byte of every buffer against the reference; the failure names everything needed to replay it. */
+    void check() {
+        for (Arg a : args) {
+            if (a.buf == null) {
+                continue;
+            }
+            byte[] now = a.buf.now();
+            for (int i = 0; i < now.length; i++) {
+                int want = a.expected[i];
+                if (want != RandomReference.UNDEFINED && want != (now[i] & 0xFF)) {
+                    throw new AssertionError("seed " + seed + " step " + step + " call " + name + " rank " + rank
+                            + " buffer " + a.role + " (" + a.buf.describe + ", origin at byte " + a.buf.origin
+                            + ", counts " + java.util.Arrays.toString(a.spanCounts) + ") datatype " + a.m + " extent "
+                            + a.m.extent() + ": byte " + i + " (offset " + (i - a.buf.origin) + " from the origin)"
+                            + " expected " + want + " actual " + (now[i] & 0xFF));
+                }
+            }
+        }
+    }
+}

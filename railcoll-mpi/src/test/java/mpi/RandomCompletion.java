@@ -1,0 +1,83 @@
+package mpi;
+
+import java.util.SplittableRandom;
+
+/**
+ * Completes requests of the random call test in an order each rank draws for itself, by one of the ways programs
+ * complete them: {@code waitFor} or a {@code test} loop one by one, {@code waitAll}, {@code waitAny} or
+ * {@code testSome} over the array. Every loop has a deadline naming what it waited for.
+ */
+final class RandomCompletion {
+    private RandomCompletion() {
+    }
+
+    private static final long DEADLINE_NS = 60_000_000_000L;
+
+    static void complete(Request[] requests, SplittableRandom own, String where) throws MPIException {
+        int n = requests.length;
+        int how = own.nextInt(5);
+        long until = System.nanoTime() + DEADLINE_NS;
+        switch (how) {
+            case 0, 1 -> {
+                int[] order = permutation(n, own);
+                for (int i : order) {
+                    if (how == 0) {
+                        requests[i].waitFor();
+                    } else {
+                        while (!requests[i].test()) {
+                            deadline(until, where, "test of request " + i);
+                        }
+                    }
+                }
+            }
+            case 2 -> Request.waitAll(requests);
+            case 3 -> {
+                boolean[] done = new boolean[n];
+                for (int k = 0; k < n; k++) {
+                    int i = Request.waitAny(requests);
+                    if (i < 0 || i >= n || done[i]) {
+                        throw new AssertionError(where + ": waitAny returned " + i + " (done " + java.util.Arrays.toString(done) + ")");
+                    }
+                    done[i] = true;
+                }
+            }
+            default -> {
+                boolean[] done = new boolean[n];
+                int k = 0;
+                while (k < n) {
+                    int[] some = Request.testSome(requests);
+                    if (some != null) {
+                        for (int i : some) {
+                            if (i < 0 || i >= n || done[i]) {
+                                throw new AssertionError(where + ": testSome returned " + java.util.Arrays.toString(some));
+                            }
+                            done[i] = true;
+                            k++;
+                        }
+                    }
+                    deadline(until, where, "testSome, " + k + " of " + n + " done");
+                }
+            }
+        }
+    }
+
+    private static int[] permutation(int n, SplittableRandom rnd) {
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) {
+            p[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int x = p[i];
+            p[i] = p[j];
+            p[j] = x;
+        }
+        return p;
+    }
+
+    private static void deadline(long until, String where, String what) {
+        if (System.nanoTime() > until) {
+            throw new AssertionError(where + ": no completion within 60 s: " + what);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package mpi;
+
+import java.util.SplittableRandom;
+
+/**
+ * The random call test's bad calls: each is wrong on every rank alike (so no rank waits for another), must raise the
+ * documented exception with the right error class (errors are returned on the test's communicators), and must leave
+ * every buffer as it was; the next call on the communicator must still work.
+ */
+final class RandomErrors {
+    private RandomErrors() {
+    }
+
+    static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step) throws MPIException {
+        int kind = rnd.nextInt(11);
+        RandomTypes.Model t = RandomTypes.random(rnd, RandomTypes.Prim.INT, 1);
+        RandomCall c = new RandomCall("error " + kind, seed, step, rank, false);
+        RandomCall.Arg a = c.arg(t, filled(size, 2), false);
+        RandomCall.Arg b = c.arg(t, filled(size, 2L * size), false);
+        int expectedClass = -1;
+        Class<? extends Throwable> expected = MPIException.class;
+        Throwable got = null;
+        try {
+            switch (kind) {
+                case 0 -> {
+                    expectedClass = MPI.ERR_ROOT;
+                    comm.bcast(a.passed(), 2, t.type(), rnd.nextBoolean() ? size : -1);
+                }
+                case 1 -> {
+                    expectedClass = MPI.ERR_COUNT;
+                    comm.allReduce(a.passed(), b.passed(), -1, t.type(), MPI.SUM);
+                }
+                case 2 -> {
+                    expectedClass = MPI.ERR_TYPE;
+                    Datatype uncommitted = Datatype.createContiguous(2, MPI.INT);
+                    comm.allGather(a.passed(), 1, uncommitted, b.passed(), 1, uncommitted);
+                }
+                case 3 -> {
+                    expectedClass = MPI.ERR_BUFFER;
+                    comm.allGather(a.passed(), 2, t.type(), null, 2, t.type());
+                }
+                case 4 -> {
+                    expectedClass = MPI.ERR_BUFFER;
+                    comm.bcast(new double[64], 2, MPI.INT, 0); // storage other than the type's
+                }
+                case 5 -> {
+                    expected = IndexOutOfBoundsException.class; // §4.3 R9: up front
+                    int[] small = new int[2];
+                    comm.allGather(small, 3, MPI.INT, new int[3 * size], 3, MPI.INT);
+                }
+                case 6 -> {
+                    // (heap buffers in i-forms are railcoll-mpi's documented extension of §4.3 R8, docs/mpi.md)
+                    expectedClass = MPI.ERR_ROOT;
+                    comm.iBcast(java.nio.IntBuffer.wrap(new int[8]), 2, MPI.INT, size).waitFor();
+                }
+                case 7 -> {
+                    expectedClass = MPI.ERR_OP; // MINLOC is for the pair types only
+                    comm.allReduce(a.passed(), b.passed(), 2, t.type(), MPI.MINLOC);
+                }
+                case 9 -> {
+                    expectedClass = MPI.ERR_TRUNCATE; // 2 elements sent to each, room for 1
+                    comm.allToAll(new int[2 * size], 2, MPI.INT, b.passed() instanceof int[] ? new int[size]
+                            : MPI.newIntBuffer(size), 1, MPI.INT);
+                }
+                case 10 -> {
+                    expectedClass = MPI.ERR_OP;
+                    Op freed = new Op(new UserFunction() {
+                        @Override
+                        public void call(Object in, Object inOut, int count, Datatype type) {
+                        }
+                    }, true);
+                    comm.allReduce(new int[1], new int[1], 1, MPI.INT, freed); // used, then freed
+                    freed.free();
+                    comm.allReduce(a.passed(), b.passed(), 1, t.type(), freed);
+                }
+                default -> {
+                    expectedClass = MPI.ERR_TYPE;
+                    Datatype freed = Datatype.createContiguous(1, MPI.INT);
+                    freed.commit();
+                    freed.free();
+                    comm.reduce(a.passed(), b.passed(), 1, freed, MPI.SUM, 0);
+                }
+            }
+        } catch (Throwable e) {
+            got = e;
+        }
+        String where = "seed " + seed + " step " + step + " " + c.name + " rank " + rank + " type " + t + ": ";
+        if (got == null) {
+            throw new AssertionError(where + "no exception, expected " + expected.getSimpleName()
+                    + (expectedClass >= 0 ? " class " + expectedClass : ""));
+        }
+        if (!expected.isInstance(got)) {
+            throw new AssertionError(where + "expected " + expected.getSimpleName() + " but got " + got, got);
+        }
+        if (got instanceof MPIException m && expectedClass >= 0 && m.getErrorClass() != expectedClass) {
+            throw new AssertionError(where + "error class " + m.getErrorClass() + " expected " + expectedClass + ": "
+                    + m.getMessage(), got);
+        }
+        c.check();
+    }
+
+    private static long[] filled(int n, long v) {
+        long[] c = new long[n];
+        java.util.Arrays.fill(c, v);
+        return c;
+    }
+}

@@ -1,0 +1,213 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The random call test's sequential reference: what MPI says a call does to the bytes of a buffer, in the test's
+ * type model ({@link RandomTypes.Model}). Expected contents are ints per byte, -1 where MPI leaves a byte undefined.
+ */
+final class RandomReference {
+    private RandomReference() {
+    }
+
+    static final int UNDEFINED = -1;
+
+    /** The leaves of elements [first, first + count) of a buffer, packed in type-map order. */
+    static byte[] pack(byte[] image, long origin, RandomTypes.Model m, long first, long count) {
+        int w = m.prim().width;
+        byte[] out = new byte[Math.toIntExact(count * m.leaves() * w)];
+        int k = 0;
+        for (long e = first; e < first + count; e++) {
+            for (long leaf : m.leafOffsets()) {
+                System.arraycopy(image, Math.toIntExact(origin + e * m.extent() + leaf), out, k, w);
+                k += w;
+            }
+        }
+        return out;
+    }
+
+    /** Writes packed leaves {@code data} (from {@code at}) into elements [first, first + count) of expected. */
+    static void unpack(int[] expected, long origin, RandomTypes.Model m, long first, long count, byte[] data, int at) {
+        int w = m.prim().width;
+        int k = at;
+        for (long e = first; e < first + count; e++) {
+            for (long leaf : m.leafOffsets()) {
+                int to = Math.toIntExact(origin + e * m.extent() + leaf);
+                for (int j = 0; j < w; j++) {
+                    expected[to + j] = data[k + j] & 0xFF;
+                }
+                k += w;
+            }
+        }
+    }
+
+    /** Marks the leaves of elements [first, first + count) undefined. */
+    static void undefined(int[] expected, long origin, RandomTypes.Model m, long first, long count) {
+        int w = m.prim().width;
+        for (long e = first; e < first + count; e++) {
+            for (long leaf : m.leafOffsets()) {
+                int to = Math.toIntExact(origin + e * m.extent() + leaf);
+                java.util.Arrays.fill(expected, to, to + w, UNDEFINED);
+            }
+        }
+    }
+
+    static int[] expectedOf(byte[] image) {
+        int[] e = new int[image.length];
+        for (int i = 0; i < image.length; i++) {
+            e[i] = image[i] & 0xFF;
+        }
+        return e;
+    }
+
+    /** The reductions the test draws, with the primitives they are defined on. */
+    enum Fold {
+        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO;
+
+        boolean definedOn(RandomTypes.Model m) {
+            return switch (this) {
+                case SUM, PROD, MIN, MAX -> true;
+                case BAND, BOR, BXOR, LAND, LOR, LXOR -> !m.prim().floating();
+                case USER_SUM, USER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.INT;
+                case USER_BUFFER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.DOUBLE;
+            };
+        }
+
+        boolean commutative() {
+            return this != USER_FIRST_NON_ZERO && this != USER_BUFFER_FIRST_NON_ZERO;
+        }
+
+        Op op() {
+            return switch (this) {
+                case SUM -> MPI.SUM;
+                case PROD -> MPI.PROD;
+                case MIN -> MPI.MIN;
+                case MAX -> MPI.MAX;
+                case BAND -> MPI.BAND;
+                case BOR -> MPI.BOR;
+                case BXOR -> MPI.BXOR;
+                case LAND -> MPI.LAND;
+                case LOR -> MPI.LOR;
+                case LXOR -> MPI.LXOR;
+                case USER_SUM -> USER_SUM_OP;
+                case USER_FIRST_NON_ZERO -> USER_FIRST_OP;
+                case USER_BUFFER_FIRST_NON_ZERO -> USER_BUFFER_FIRST_OP;
+            };
+        }
+
+        /** {@code a op b} on one leaf of primitive {@code p}, {@code a} the lower ranks' contribution. */
+        byte[] apply(RandomTypes.Prim p, byte[] a, byte[] b) {
+            ByteBuffer x = ByteBuffer.wrap(a).order(ByteOrder.nativeOrder());
+            ByteBuffer y = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder());
+            ByteBuffer r = ByteBuffer.allocate(p.width).order(ByteOrder.nativeOrder());
+            if (p.floating()) {
+                boolean d = p == RandomTypes.Prim.DOUBLE;
+                double u = d ? x.getDouble(0) : x.getFloat(0);
+                double v = d ? y.getDouble(0) : y.getFloat(0);
+                double out = switch (this) {
+                    case SUM -> u + v;
+                    case PROD -> u * v;
+                    case MIN -> Math.min(u, v);
+                    case MAX -> Math.max(u, v);
+                    case USER_BUFFER_FIRST_NON_ZERO -> u != 0 ? u : v;
+                    default -> throw new IllegalStateException(this + " on " + p);
+                };
+                if (d) {
+                    r.putDouble(0, out);
+                } else {
+                    r.putFloat(0, (float) out);
+                }
+                return r.array();
+            }
+            long u = get(x, p);
+            long v = get(y, p);
+            long mask = p == RandomTypes.Prim.BYTE ? 0xFF : 0xFFFF; // BYTE and CHAR are unsigned under MIN and MAX
+            long unsignedU = p.unsigned() ? u & mask : u;
+            long unsignedV = p.unsigned() ? v & mask : v;
+            long out = switch (this) {
+                case SUM, USER_SUM -> u + v;
+                case PROD -> u * v;
+                case MIN -> unsignedU <= unsignedV ? u : v;
+                case MAX -> unsignedU >= unsignedV ? u : v;
+                case BAND -> u & v;
+                case BOR -> u | v;
+                case BXOR -> u ^ v;
+                case LAND -> u != 0 && v != 0 ? 1 : 0;
+                case LOR -> u != 0 || v != 0 ? 1 : 0;
+                case LXOR -> (u != 0) != (v != 0) ? 1 : 0;
+                case USER_FIRST_NON_ZERO -> u != 0 ? u : v;
+                case USER_BUFFER_FIRST_NON_ZERO -> throw new IllegalStateException(this + " on " + p);
+            };
+            switch (p) {
+                case BYTE -> r.put(0, (byte) out);
+                case CHAR -> r.putChar(0, (char) out);
+                case SHORT -> r.putShort(0, (short) out);
+                case INT -> r.putInt(0, (int) out);
+                default -> r.putLong(0, out);
+            }
+            return r.array();
+        }
+
+        private static long get(ByteBuffer b, RandomTypes.Prim p) {
+            return switch (p) {
+                case BYTE -> b.get(0);
+                case CHAR -> b.getChar(0);
+                case SHORT -> b.getShort(0);
+                case INT -> b.getInt(0);
+                default -> b.getLong(0);
+            };
+        }
+    }
+
+    /** Folds packed leaves of every rank in rank order: {@code inputs[0] op inputs[1] op ...}. */
+    static byte[] fold(Fold f, RandomTypes.Prim p, byte[][] inputs, int from, int to) {
+        byte[] acc = inputs[from].clone();
+        int w = p.width;
+        for (int r = from + 1; r < to; r++) {
+            for (int i = 0; i < acc.length; i += w) {
+                byte[] a = java.util.Arrays.copyOfRange(acc, i, i + w);
+                byte[] b = java.util.Arrays.copyOfRange(inputs[r], i, i + w);
+                System.arraycopy(f.apply(p, a, b), 0, acc, i, w);
+            }
+        }
+        return acc;
+    }
+
+    /** Element-wise sum of ints, written as the bindings' users write it (arrays of the type's storage). */
+    static final Op USER_SUM_OP = new Op(new UserFunction() {
+        @Override
+        public void call(Object in, Object inOut, int count, Datatype type) {
+            int[] a = (int[]) in;
+            int[] b = (int[]) inOut;
+            for (int i = 0; i < b.length; i++) {
+                b[i] = a[i] + b[i];
+            }
+        }
+    }, true);
+
+    /** The first non-zero in rank order: associative, not commutative. */
+    static final Op USER_FIRST_OP = new Op(new UserFunction() {
+        @Override
+        public void call(Object in, Object inOut, int count, Datatype type) {
+            int[] a = (int[]) in;
+            int[] b = (int[]) inOut;
+            for (int i = 0; i < b.length; i++) {
+                b[i] = a[i] != 0 ? a[i] : b[i];
+            }
+        }
+    }, false);
+
+    /** The first non-zero double in rank order, through the zero-copy {@code ByteBuffer} overload. */
+    static final Op USER_BUFFER_FIRST_OP = new Op(new UserFunction() {
+        @Override
+        public void call(java.nio.ByteBuffer in, java.nio.ByteBuffer inOut, int count, Datatype type) {
+            for (int i = 0; i + 8 <= inOut.capacity(); i += 8) {
+                double a = in.getDouble(i);
+                if (a != 0) {
+                    inOut.putDouble(i, a);
+                }
+            }
+        }
+    }, false);
+}

@@ -1,0 +1,226 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The random call test's datatype generator: random derived types over one predefined primitive (contiguous, vector,
+ * hvector, indexed, struct, resized, nested up to two levels), each with the test's own model of its type map, built
+ * here from MPI's rules and not from railcoll-mpi's code: the byte offset and width of every leaf of one element in
+ * type-map order, the bounds and the extent in bytes. Blocks never overlap (a receive type must not).
+ */
+final class RandomTypes {
+    private RandomTypes() {
+    }
+
+    /** The primitives the generator builds on: the datatype, its width and its Java storage. */
+    enum Prim {
+        BYTE(1), CHAR(2), SHORT(2), INT(4), LONG(8), FLOAT(4), DOUBLE(8);
+
+        final int width;
+
+        Prim(int width) {
+            this.width = width;
+        }
+
+        boolean floating() {
+            return this == FLOAT || this == DOUBLE;
+        }
+
+        /** Whether MIN and MAX compare it unsigned (spec §4.4: BYTE is uint8, CHAR uint16). */
+        boolean unsigned() {
+            return this == BYTE || this == CHAR;
+        }
+
+        Datatype type() {
+            return switch (this) {
+                case BYTE -> MPI.BYTE;
+                case CHAR -> MPI.CHAR;
+                case SHORT -> MPI.SHORT;
+                case INT -> MPI.INT;
+                case LONG -> MPI.LONG;
+                case FLOAT -> MPI.FLOAT;
+                case DOUBLE -> MPI.DOUBLE;
+            };
+        }
+    }
+
+    /**
+     * A datatype and the test's model of it. {@code storage} is the primitive whose arrays hold it (BYTE for a
+     * struct, as the bindings have it); {@code leafOffsets} the byte offsets of its leaves (all {@code prim}) in
+     * type-map order, relative to the element's origin.
+     */
+    record Model(Datatype type, String describe, Prim prim, Prim storage, long[] leafOffsets, long lb, long ub,
+                 long trueUb, int alignment) {
+        long extent() {
+            return ub - lb;
+        }
+
+        int leaves() {
+            return leafOffsets.length;
+        }
+
+        /** The bytes {@code count} elements span from the buffer's origin (true lower bound is never below 0). */
+        long span(long count) {
+            return count == 0 ? 0 : trueUb + (count - 1) * extent();
+        }
+
+        @Override
+        public String toString() {
+            return describe;
+        }
+    }
+
+    static Model predefined(Prim p) {
+        return new Model(p.type(), "MPI." + p, p, p, new long[] {0}, 0, p.width, p.width, p.width);
+    }
+
+    /** A random committed type over {@code p}: predefined a third of the time, else derived to depth {@code depth}. */
+    static Model random(SplittableRandom rnd, Prim p, int depth) throws MPIException {
+        if (depth == 0 || rnd.nextInt(3) == 0) {
+            return predefined(p);
+        }
+        Model old = random(rnd, p, depth - 1);
+        Model m = switch (rnd.nextInt(7)) {
+            case 0 -> contiguous(rnd, old);
+            case 1 -> vector(rnd, old, false);
+            case 2 -> vector(rnd, old, true);
+            case 3 -> indexed(rnd, old, false);
+            case 6 -> indexed(rnd, old, true);
+            case 4 -> struct(rnd, p, depth);
+            default -> resized(rnd, old);
+        };
+        m.type.commit();
+        return m;
+    }
+
+    private static Model contiguous(SplittableRandom rnd, Model old) throws MPIException {
+        int n = 1 + rnd.nextInt(3);
+        return blocks(Datatype.createContiguous(n, old.type), "contiguous(" + n + ", " + old + ")", old,
+                new long[] {0}, new int[] {n}, old.storage, false);
+    }
+
+    /** A vector (stride in extents of {@code old}) or hvector (stride in bytes, a multiple of the primitive's width). */
+    private static Model vector(SplittableRandom rnd, Model old, boolean bytes) throws MPIException {
+        int count = 1 + rnd.nextInt(3);
+        int blockLength = 1 + rnd.nextInt(2);
+        long[] d = new long[count];
+        int[] lengths = new int[count];
+        Datatype t;
+        String name;
+        if (bytes) {
+            long stride = blockLength * old.extent() + old.prim.width * (long) rnd.nextInt(3);
+            t = Datatype.createHVector(count, blockLength, (int) stride, old.type);
+            name = "hvector(" + count + ", " + blockLength + ", " + stride + "B, " + old + ")";
+            for (int i = 0; i < count; i++) {
+                d[i] = i * stride;
+                lengths[i] = blockLength;
+            }
+        } else {
+            int stride = blockLength + rnd.nextInt(3);
+            t = Datatype.createVector(count, blockLength, stride, old.type);
+            name = "vector(" + count + ", " + blockLength + ", " + stride + ", " + old + ")";
+            for (int i = 0; i < count; i++) {
+                d[i] = i * stride * old.extent();
+                lengths[i] = blockLength;
+            }
+        }
+        return blocks(t, name, old, d, lengths, old.storage, false);
+    }
+
+    /** Indexed blocks, displacements in extents of {@code old} or ({@code bytes}, createHIndexed) in bytes. */
+    private static Model indexed(SplittableRandom rnd, Model old, boolean bytes) throws MPIException {
+        int n = 1 + rnd.nextInt(3);
+        int[] lengths = new int[n];
+        int[] displs = new int[n];
+        long[] d = new long[n];
+        int at = rnd.nextInt(2);
+        for (int i = 0; i < n; i++) {
+            lengths[i] = rnd.nextInt(3); // zero-length blocks included
+            d[i] = at * old.extent();
+            displs[i] = bytes ? (int) d[i] : at;
+            at += lengths[i] + rnd.nextInt(2);
+        }
+        Datatype t = bytes ? Datatype.createHIndexed(lengths, displs, old.type)
+                : Datatype.createIndexed(lengths, displs, old.type);
+        return blocks(t, (bytes ? "hindexed(" : "indexed(") + java.util.Arrays.toString(lengths)
+                + ", " + java.util.Arrays.toString(displs) + ", " + old + ")", old, d, lengths, old.storage, false);
+    }
+
+    /** A struct of 1..3 blocks of random types over {@code p}, at increasing byte displacements with gaps. */
+    private static Model struct(SplittableRandom rnd, Prim p, int depth) throws MPIException {
+        int n = 1 + rnd.nextInt(3);
+        int[] lengths = new int[n];
+        int[] displs = new int[n];
+        Datatype[] types = new Datatype[n];
+        Model[] members = new Model[n];
+        StringBuilder name = new StringBuilder("struct(");
+        long at = p.width * (long) rnd.nextInt(2);
+        for (int i = 0; i < n; i++) {
+            members[i] = depth > 1 && rnd.nextBoolean() ? random(rnd, p, depth - 2) : predefined(p);
+            lengths[i] = 1 + rnd.nextInt(2);
+            displs[i] = (int) at;
+            types[i] = members[i].type;
+            at += lengths[i] * members[i].extent() + p.width * (long) rnd.nextInt(2);
+            name.append(i == 0 ? "" : ", ").append(lengths[i]).append("x").append(members[i]).append("@").append(displs[i]);
+        }
+        Datatype t = Datatype.createStruct(lengths, displs, types);
+        return general(t, name.append(")").toString(), p, Prim.BYTE, displs, lengths, members, true);
+    }
+
+    /** The same data with a new lower bound (0 or one width below) and an extent of at least its true upper bound. */
+    private static Model resized(SplittableRandom rnd, Model old) throws MPIException {
+        long lb = -old.prim.width * (long) rnd.nextInt(2);
+        long extent = old.trueUb - lb + old.prim.width * (long) rnd.nextInt(3);
+        Datatype t = Datatype.createResized(old.type, (int) lb, (int) extent);
+        return new Model(t, "resized(" + old + ", lb " + lb + ", extent " + extent + ")", old.prim, old.storage,
+                old.leafOffsets, lb, lb + extent, old.trueUb, old.alignment);
+    }
+
+    private static Model blocks(Datatype t, String name, Model old, long[] d, int[] lengths, Prim storage,
+                                boolean align) {
+        Model[] olds = new Model[d.length];
+        java.util.Arrays.fill(olds, old);
+        int[] displs = new int[d.length];
+        for (int i = 0; i < d.length; i++) {
+            displs[i] = Math.toIntExact(d[i]);
+        }
+        return general(t, name, old.prim, storage, displs, lengths, olds, align);
+    }
+
+    /** MPI's type map of block i = lengths[i] elements of members[i] at byte displs[i]; bounds the hull of each. */
+    private static Model general(Datatype t, String name, Prim p, Prim storage, int[] displs, int[] lengths,
+                                 Model[] members, boolean alignExtent) {
+        List<Long> leaves = new ArrayList<>();
+        long lb = Long.MAX_VALUE;
+        long ub = Long.MIN_VALUE;
+        long trueUb = 0;
+        int alignment = 1;
+        for (int i = 0; i < displs.length; i++) {
+            Model m = members[i];
+            if (lengths[i] == 0) {
+                continue;
+            }
+            for (int j = 0; j < lengths[i]; j++) {
+                long origin = displs[i] + j * m.extent();
+                for (long leaf : m.leafOffsets) {
+                    leaves.add(origin + leaf);
+                    trueUb = Math.max(trueUb, origin + leaf + p.width);
+                }
+            }
+            lb = Math.min(lb, displs[i] + m.lb);
+            ub = Math.max(ub, displs[i] + (lengths[i] - 1) * m.extent() + m.ub);
+            alignment = Math.max(alignment, m.alignment);
+        }
+        if (lb == Long.MAX_VALUE) {
+            lb = 0;
+            ub = 0;
+        }
+        if (alignExtent && (ub - lb) % alignment != 0) {
+            ub += alignment - (ub - lb) % alignment;
+        }
+        long[] offsets = leaves.stream().mapToLong(Long::longValue).toArray();
+        return new Model(t, name, p, storage, offsets, lb, ub, trueUb, alignment);
+    }
+}
