@@ -40,7 +40,17 @@ final class MismatchApps {
             if (mode == Mode.ALGORITHM) {
                 comm.forceAlgorithm(me ? "allgather.ring" : "allgather.direct");
             }
-            comm.barrier();
+            try {
+                comm.barrier();
+            } catch (RuntimeException e) {
+                // With rail threads a node-mate let out of the barrier first may find the mismatch, and its abort
+                // reach this rank while its own barrier call still waits for its last put to be delivered: the
+                // mismatch is then this rank's failure, at once (seen once in CI, 2,2 ROOT threaded).
+                System.out.println("MISMATCH rank " + comm.rank() + " mode " + mode + " ms 0: "
+                        + e.toString().replace('\n', ' '));
+                System.out.flush();
+                throw e;
+            }
             long t0 = System.nanoTime();
             RuntimeException failure = null;
             try {
