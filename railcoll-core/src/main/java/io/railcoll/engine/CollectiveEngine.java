@@ -165,6 +165,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** The node steps of this engine's calls, over the node region once one is attached (decision 0206). */
     private final NodeSteps nodeSteps = new NodeSteps(table);
+    /** How failures name the calls and what they waited for. */
+    private final CallDescriptions calls;
 
     private volatile RailcollException failure;
     /**
@@ -185,6 +187,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     public CollectiveEngine(int rank, Placement placement, long timeoutNs, String who) {
         this.who = who;
         this.rank = rank;
+        this.calls = new CallDescriptions(who, rank, placement, nodeSteps);
         this.placement = placement;
         this.timeoutNs = timeoutNs;
         this.cache = new ProgramCache(rank);
@@ -212,6 +215,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             throw new IllegalStateException("transports already attached");
         }
         this.route = route.clone();
+        calls.attach(this.route);
         this.transports = transports.clone();
         this.blocker = blocker;
         this.carriesTraffic = new boolean[transports.length];
@@ -292,7 +296,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 idle = progress(idle, null, hook != null);
                 if (idle > 0 && System.nanoTime() - deadline > 0) {
                     throw new CollectiveTimeoutException(who + ": " + what.get() + " not done after "
-                            + seconds(System.nanoTime() - start));
+                            + CallDescriptions.seconds(System.nanoTime() - start));
                 }
             }
         } catch (RailcollException e) {
@@ -328,7 +332,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                     long now = System.nanoTime();
                     if (now - deadline > 0) {
                         throw new CollectiveTimeoutException(who + ": " + what.get() + ": not done after "
-                                + seconds(now - startNs) + silentPeers());
+                                + CallDescriptions.seconds(now - startNs) + silentPeers());
                     }
                     if (untilNs != Long.MAX_VALUE && now - untilNs > 0) {
                         return false;
@@ -504,7 +508,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             // in the slot's native memory and is copied out when the call finishes; a broadcast root's message in.
             resultTo = recv;
             recv = p.stageRecv(recv.byteSize());
-            if (shape.collective() == io.railcoll.schedule.Collective.BROADCAST && shape.root() == rank) {
+            if (shape.collective() == Collective.BROADCAST && shape.root() == rank) {
                 MemorySegment.copy(resultTo, 0, recv, 0, recv.byteSize());
             }
         }
@@ -1149,9 +1153,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     }
 
     private MismatchException callMismatch(Posting p, int local) {
-        int peer = nodeMate(local);
+        int peer = calls.nodeMate(local);
         return mismatch(p, "rank " + peer + " (node-mate) runs another collective, algorithm, size or root as call #"
-                + p.heldSeq + " than this rank's " + describe(p) + ", seen in node steps");
+                + p.heldSeq + " than this rank's " + calls.describe(p) + ", seen in node steps");
     }
 
     /**
@@ -1178,9 +1182,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private RailcollException nodeMateLost(Posting p, int local, String doing, Throwable cause) {
         pollEveryTransport();
         checkFailure();
-        int peer = nodeMate(local);
+        int peer = calls.nodeMate(local);
         return new PeerLostException(peer, who + ": lost rank " + peer + " (node " + placement.nodeOf(peer)
-                + ") over shared memory during " + describe(p) + " while this rank " + doing, cause);
+                + ") over shared memory during " + calls.describe(p) + " while this rank " + doing, cause);
     }
 
     /** A node step waits: the node-mate it waits for (every one, at the node-buffer gate) must be alive. */
@@ -1201,11 +1205,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (!gate && nodeSteps.notedOtherCall(p, prog.peer[p.nextOp])) {
             throw callMismatch(p, prog.peer[p.nextOp]);
         }
-    }
-
-    /** The rank of local rank {@code localRank} of this rank's node. */
-    private int nodeMate(int localRank) {
-        return placement.ranksOf(placement.nodeOf(rank))[localRank];
     }
 
     /**
@@ -1248,7 +1247,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         try {
             posting.reduction.combineBytes(bound[p.srcBuf[i]], p.srcOff[i], bound[p.dstBuf[i]], p.dstOff[i], p.length[i]);
         } catch (RuntimeException e) {
-            OperatorFailedException failed = new OperatorFailedException(describe(posting) + ": the operator "
+            OperatorFailedException failed = new OperatorFailedException(calls.describe(posting) + ": the operator "
                     + posting.reduction + " threw " + e, e);
             fail(failed); // the progress loop's catch fails the calls in flight
             sendAbort(failed);
@@ -1280,7 +1279,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 int s = prog.slot[p.nextOp];
                 int peer = prog.slotPeer[s];
                 if (goodbyes(peer, route[peer]) >= route[peer].connectionsTo(peer)) {
-                    throw new PeerLostException(peer, describe(p) + ": rank " + peer
+                    throw new PeerLostException(peer, calls.describe(p) + ": rank " + peer
                             + " closed its communicator while this rank awaited " + prog.slotLen[s] + " bytes (tag "
                             + prog.slotTag[s] + ") from it");
                 }
@@ -1293,52 +1292,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                 checkNodeMates(p);
             }
             if (now - (p.startNs + timeoutNs) > 0) {
-                throw timedOut(p, now);
+                throw calls.timedOut(p, now, silentPeers());
             }
         }
-    }
-
-    /** The time-out of call {@code p}: the collective, its number, what it awaited and the ranks still missing. */
-    private CollectiveTimeoutException timedOut(Posting p, long now) {
-        CompiledProgram prog = p.program;
-        StringBuilder missing = new StringBuilder();
-        java.util.BitSet seen = new java.util.BitSet(placement.size());
-        for (int s = 0; s < prog.slots; s++) {
-            if (!p.slotComplete(s) && !seen.get(prog.slotPeer[s])) {
-                seen.set(prog.slotPeer[s]);
-                missing.append(missing.isEmpty() ? "" : ", ").append(prog.slotPeer[s]);
-            }
-        }
-        String waiting;
-        if (p.opsDone()) {
-            waiting = "waiting for " + p.sends.pending() + " outgoing frames to be delivered (copied out over shared memory,"
-                    + " acknowledged by the receiver on the rails): receivers not reading?";
-        } else if (prog.kind[p.nextOp] == CompiledProgram.RECV) {
-            int s = prog.slot[p.nextOp];
-            int peer = prog.slotPeer[s];
-            waiting = "waiting for " + prog.slotLen[s] + " bytes (tag " + prog.slotTag[s] + ") from rank " + peer
-                    + " (node " + placement.nodeOf(peer) + ") on " + route[peer] + "; " + p.slotArrived(s)
-                    + " bytes of it had arrived";
-        } else if (prog.kind[p.nextOp] == CompiledProgram.AWAIT) {
-            int local = prog.peer[p.nextOp];
-            long shows = nodeSteps.flag(local, prog.tag[p.nextOp]);
-            waiting = "waiting for rank " + nodeMate(local) + " to raise its node flag " + prog.tag[p.nextOp] + " for the "
-                    + prog.length[p.nextOp] + "th time in this call (it shows call " + (shows >>> 20) + ", count "
-                    + (shows & 0xfffff) + ")";
-            missing.setLength(0);
-            missing.append(nodeMate(local));
-        } else if (prog.gated(p.nextOp)) {
-            waiting = "waiting to write node-buffer half " + (p.heldSeq & 1) + (prog.kind[p.nextOp]
-                    == CompiledProgram.PUBLISH ? " (a node flag's payload area of that parity)" : "")
-                    + " until every node-mate finished call #" + p.nodeGateSeq + " (the last that used that half),"
-                    + " or behind an earlier collective's node steps";
-        } else if (prog.kind[p.nextOp] == CompiledProgram.PUBLISH) {
-            waiting = "waiting to raise a node flag behind an earlier collective's node steps";
-        } else {
-            waiting = "waiting to put to rank " + prog.peer[p.nextOp] + " behind an earlier collective still in flight";
-        }
-        return new CollectiveTimeoutException(describe(p) + " timed out after " + seconds(now - p.startNs) + " "
-                + waiting + (missing.isEmpty() ? "" : "; ranks missing: " + missing) + silentPeers());
     }
 
     /** Sends {@code peer} this rank's call, for it to check against its own (see {@link #PROBE_AFTER_NS}). */
@@ -1374,55 +1330,18 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             return null;
         }
         CallHistory.Call r = history.find(h.seq);
-        posting = oldestPosting();
-        if (r != null) {
-            if (h.collective != r.wireCollective() || h.root != r.root() || h.blockBytes != r.blockBytes()
-                    || h.algorithm != r.algorithm()) {
-                boolean counts = r.collective().variable() && (h.collective & 0xff) == r.collective().wireCode();
-                throw mismatch(posting, (counts && h.blockBytes != r.blockBytes() ? "count mismatch: " : "") + "rank "
-                        + h.sourceRank + " is in " + safeName(h.collective & 0xff) + " #" + h.seq + " (root " + h.root + ", "
-                        + sizes(counts, h.blockBytes) + ") where rank " + rank + " called " + r.collective().id() + " ("
-                        + r.algorithmId() + ", root " + r.root() + ", " + sizes(counts, r.blockBytes()) + ")" + (h.collective >>> 8 != r.operands() && (h.collective & 0xff) == r.collective().wireCode()
-                        ? " with another type or operator" : "")
-                        + (h.algorithm != r.algorithm() && h.collective == r.wireCollective() ? " with another algorithm" : ""));
-            }
+        String disagreement = r == null ? null : CallDisagreement.withRecord(r, h, rank);
+        if (disagreement != null) {
+            throw mismatch(oldestPosting(), disagreement);
         }
         return EMPTY;
     }
 
-    private static String sizes(boolean counts, long wireBlockBytes) {
-        return counts ? "counts digest " + Long.toHexString(wireBlockBytes) : wireBlockBytes + "-byte blocks";
-    }
-
     /** Checks a frame's call against {@code posting}, the call of the same number on this rank. */
     private void checkCall(Posting posting, FrameHeader h) {
-        Shape shape = posting.shape;
-        if ((h.collective & 0xff) != posting.collective.wireCode()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " called " + safeName(h.collective & 0xff) + " as collective #"
-                    + h.seq + " while rank " + rank + " called " + posting.collective.id());
-        }
-        if (h.collective >>> 8 != posting.operands) {
-            throw mismatch(posting, "operator or type mismatch in " + posting.collective.id() + " #" + h.seq + ": rank "
-                    + h.sourceRank + " combines with " + Reduction.describeWireCode(h.collective >>> 8) + ", rank " + rank
-                    + " with " + Reduction.describeWireCode(posting.operands));
-        }
-        if (h.root != shape.root()) {
-            throw mismatch(posting, "rank " + h.sourceRank + " runs " + posting.collective.id() + " #" + h.seq + " with root "
-                    + h.root + ", rank " + rank + " with root " + shape.root());
-        }
-        if (shape.counts() != null && h.blockBytes != shape.wireBlockBytes()) {
-            throw mismatch(posting, "count mismatch in " + posting.collective.id() + " #" + h.seq + ": rank "
-                    + h.sourceRank + " passed other per-rank counts than rank " + rank + " (digest "
-                    + Long.toHexString(h.blockBytes) + " against " + Long.toHexString(shape.wireBlockBytes())
-                    + "; rank " + rank + "'s: " + shape.counts() + "): every rank must pass the same counts");
-        }
-        if (shape.counts() == null && h.blockBytes != shape.blockBytes()) {
-            throw mismatch(posting, "size mismatch in " + posting.collective.id() + " #" + h.seq + ": rank " + h.sourceRank
-                    + " passed " + h.blockBytes + "-byte blocks, rank " + rank + " " + shape.blockBytes() + "-byte blocks");
-        }
-        if (h.algorithm != posting.program.algorithmCode) {
-            throw mismatch(posting, "rank " + h.sourceRank + " runs a different algorithm for " + posting.collective.id()
-                    + " #" + h.seq + " than rank " + rank + " (" + posting.program.algorithmId + "): force the same algorithm, and set RAILCOLL_DETERMINISTIC alike, on every rank");
+        String disagreement = CallDisagreement.withPosted(posting, h, rank);
+        if (disagreement != null) {
+            throw mismatch(posting, disagreement);
         }
     }
 
@@ -1670,8 +1589,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
         }
         if (posting.activeSeq != h.seq) { // read again: a reserved call is active before its reservation is cleared
-            throw mismatch(oldestPosting(), "rank " + h.sourceRank + " sent data for " + safeName(h.collective & 0xff)
-                    + " #" + h.seq + ", a collective this rank has already finished: the ranks disagree on what was called");
+            throw mismatch(oldestPosting(), CallDisagreement.dataForFinished(h));
         }
         CompiledProgram p = posting.program;
         checkCall(posting, h);
@@ -1718,7 +1636,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     @Override
     public void onAbort(int peer, String reason) {
         Posting posting = oldestPosting();
-        String why = who + ": rank " + peer + " aborted" + (posting != null ? " " + describe(posting) : "") + ": ";
+        String why = who + ": rank " + peer + " aborted" + (posting != null ? " " + calls.describe(posting) : "") + ": ";
         // A mismatch fails every rank as one, not only the rank whose frames showed it (decision 0051).
         RailcollException e = reason.startsWith(MISMATCH_MARK)
                 ? new MismatchException(why + reason.substring(MISMATCH_MARK.length()))
@@ -1752,29 +1670,11 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         Posting posting = oldestPosting();
         RailcollException e = new PeerLostException(peer, who + ": lost rank " + peer + " (node "
                 + placement.nodeOf(peer) + ") " + (rail < 0 ? "over shared memory" : "on rail " + rail)
-                + (posting != null ? " during " + describe(posting) : "") + ": " + cause
+                + (posting != null ? " during " + calls.describe(posting) : "") + ": " + cause
                 + (rail >= 0 && route != null && route[peer] != null ? route[peer].inFlightWith(peer) : "")
-                + awaiting(posting));
+                + calls.awaiting(posting));
         fail(e);
         throw e;
-    }
-
-    /** For failure messages: what {@code p} waits for, or "" when no call is in flight. Best effort from any thread. */
-    private String awaiting(Posting p) {
-        if (p == null) {
-            return "";
-        }
-        CompiledProgram prog = p.program;
-        int op = p.nextOp;
-        if (op >= prog.ops()) {
-            return "; this rank awaited the delivery of " + p.sends.pending() + " outgoing frame(s)";
-        }
-        if (prog.kind[op] != CompiledProgram.RECV) {
-            return "";
-        }
-        int s = prog.slot[op];
-        return "; this rank awaited " + prog.slotLen[s] + " bytes (tag " + prog.slotTag[s] + ") from rank "
-                + prog.slotPeer[s] + ", " + p.slotArrived(s) + " of them had arrived";
     }
 
     private MismatchException mismatch(Posting posting, String message) {
@@ -1798,26 +1698,6 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         if (blocker != null) {
             blocker.wake();
         }
-    }
-
-    private String describe(Posting posting) {
-        Collective c = posting.collective;
-        return who + ": " + c.id() + " #" + posting.heldSeq + " (" + posting.program.algorithmId + ", "
-                + posting.shape.blockBytes() + "-byte blocks"
-                + (c == Collective.BROADCAST || c == Collective.GATHER ? ", root " + posting.shape.root() : "")
-                + (posting.purpose != null ? ", " + posting.purpose : "") + ")";
-    }
-
-    private static String safeName(int code) {
-        try {
-            return Collective.fromWireCode(code).id();
-        } catch (IllegalArgumentException e) {
-            return "collective code " + code;
-        }
-    }
-
-    private static String seconds(long ns) {
-        return String.format(java.util.Locale.ROOT, "%.1f s", ns / 1e9);
     }
 
     /** Where a frame without payload lands (a probe's, a zero-byte put's). */
