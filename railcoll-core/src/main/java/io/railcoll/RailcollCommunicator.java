@@ -597,6 +597,13 @@ final class RailcollCommunicator implements Communicator {
     }
 
     /**
+     * The buffer of the last in-place all-gather and this rank's block of it: a loop of like calls slices none (a
+     * hot path allocates nothing). Held as the engine's slots hold the last calls' buffers, until the next such call.
+     */
+    private MemorySegment inPlaceBuffer;
+    private MemorySegment inPlaceOwn;
+
+    /**
      * In place (decision 0220): SEND is this rank's own block of {@code buffer}. An algorithm that is
      * {@link io.railcoll.schedule.OwnBlockInPlace} runs with it as it lies; any other gets a copy of it in the call's
      * own memory first (as a reduction in place), since its programs may write that block before they have read it.
@@ -613,8 +620,11 @@ final class RailcollCommunicator implements Communicator {
         }
         Shape shape = shape(Collective.ALLGATHER, blockBytes, 0);
         Algorithm algorithm = selector.select(shape);
-        MemorySegment own = buffer.asSlice(rank * blockBytes, blockBytes);
-        return runSelected(algorithm, shape, own, buffer,
+        if (buffer != inPlaceBuffer || blockBytes != inPlaceOwn.byteSize()) {
+            inPlaceOwn = buffer.asSlice(rank * blockBytes, blockBytes);
+            inPlaceBuffer = buffer;
+        }
+        return runSelected(algorithm, shape, inPlaceOwn, buffer,
                 !(algorithm instanceof io.railcoll.schedule.OwnBlockInPlace), nonBlocking);
     }
 

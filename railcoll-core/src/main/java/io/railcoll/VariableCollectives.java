@@ -180,7 +180,7 @@ final class VariableCollectives {
             Algorithm algorithm = selector.select(shape);
             if (in.packed() && transportsReach(recv) && algorithm instanceof OwnBlockInPlace) {
                 long recvBytes = shape.recvBytes(rank);
-                MemorySegment own = counts[rank] == 0 ? NO_BUFFER : recv.asSlice(in.displacement(rank), counts[rank]);
+                MemorySegment own = counts[rank] == 0 ? NO_BUFFER : ownBlock(recv, in.displacement(rank), counts[rank]);
                 MemorySegment r = recvBytes == 0 ? NO_BUFFER : leading(recv, recvBytes);
                 return nonBlocking
                         ? engine.postPacked(new CollectiveEngine.PackedCall(algorithm, shape, own, counts[rank], null,
@@ -191,6 +191,26 @@ final class VariableCollectives {
         }
         return runVariable(shape, null, send, out, recv, in, nonBlocking);
     }
+
+    /**
+     * This rank's block of an in-place all-gatherv's {@code recv}: the last one is kept, so a loop of like calls slices
+     * none (a hot path allocates nothing; a transport also keeps its view of a segment by identity).
+     */
+    private MemorySegment ownBlock(MemorySegment recv, long offset, long bytes) {
+        MemorySegment own = inPlaceOwn;
+        if (recv != inPlaceRecv || own == null || inPlaceOffset != offset || own.byteSize() != bytes) {
+            own = recv.asSlice(offset, bytes);
+            inPlaceRecv = recv;
+            inPlaceOffset = offset;
+            inPlaceOwn = own;
+        }
+        return own;
+    }
+
+    /** The last in-place all-gatherv's buffer, and this rank's block of it at {@link #inPlaceOffset}. */
+    private MemorySegment inPlaceRecv;
+    private MemorySegment inPlaceOwn;
+    private long inPlaceOffset;
 
     void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
                           long[] recvCounts, long[] recvDispls) {
