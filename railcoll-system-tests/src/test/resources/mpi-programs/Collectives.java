@@ -16,15 +16,15 @@ public class Collectives {
         int size = MPI.COMM_WORLD.getSize();
 
         int last = size - 1;
-        int one = 1 % size; // rank 1, or rank 0 alone
+        int rankOne = 1 % size; // rank 1, or rank 0 alone
         int ranksSum = size * (size - 1) / 2;
 
         int[] params = new int[5];
-        if (rank == one) {
+        if (rank == rankOne) {
             params[0] = 7; params[1] = 8; params[2] = 9; params[3] = 10; params[4] = 11;
         }
-        MPI.COMM_WORLD.bcast(params, 3, MPI.INT, one);   // only the first 3 move
-        check(rank, "bcast", params, rank == one ? new int[] {7, 8, 9, 10, 11} : new int[] {7, 8, 9, 0, 0});
+        MPI.COMM_WORLD.bcast(params, 3, MPI.INT, rankOne);   // only the first 3 move
+        check(rank, "bcast", params, rank == rankOne ? new int[] {7, 8, 9, 10, 11} : new int[] {7, 8, 9, 0, 0});
 
         int[] mine = {rank, rank * 10, 1000};
         int[] sum = new int[3];
@@ -180,9 +180,9 @@ public class Collectives {
 
         // reduce in place at rank 1: MAX of doubles; elsewhere a direct buffer that must come back unchanged
         DoubleBuffer maxIn = MPI.newDoubleBuffer(2).put(0, rank * 1.5).put(1, -rank);
-        MPI.COMM_WORLD.reduce(maxIn, 2, MPI.DOUBLE, MPI.MAX, one);
+        MPI.COMM_WORLD.reduce(maxIn, 2, MPI.DOUBLE, MPI.MAX, rankOne);
         double[] maxOut = {maxIn.get(0), maxIn.get(1)};
-        check(rank, "reduce in place", maxOut, rank == one ? new double[] {last * 1.5, 0} : new double[] {rank * 1.5, -rank});
+        check(rank, "reduce in place", maxOut, rank == rankOne ? new double[] {last * 1.5, 0} : new double[] {rank * 1.5, -rank});
 
         // scan and exScan (in place, PROD of r+2; rank 0 keeps its value)
         int[] pre = new int[2];
@@ -231,14 +231,14 @@ public class Collectives {
 
         // scatter from rank 1: rank i gets (10i, 10i+1); then in place from rank 0 (its own block stays)
         int[] toScatter = null;
-        if (rank == one) {
+        if (rank == rankOne) {
             toScatter = new int[2 * size];
             for (int i = 0; i < 2 * size; i++) {
                 toScatter[i] = 10 * (i / 2) + i % 2;
             }
         }
         int[] sc = new int[2];
-        MPI.COMM_WORLD.scatter(toScatter, 2, MPI.INT, sc, 2, MPI.INT, one);
+        MPI.COMM_WORLD.scatter(toScatter, 2, MPI.INT, sc, 2, MPI.INT, rankOne);
         check(rank, "scatter", sc, new int[] {10 * rank, 10 * rank + 1});
         long[] scIn = rank == 0 ? new long[size] : new long[] {-1};
         if (rank == 0) {
