@@ -92,21 +92,28 @@ public final class CheckApp implements RankApp {
     }
 
     /**
-     * The in-place all-gather of the same case (decision 0220): this rank's block written at its place in a buffer
-     * whose other bytes hold junk, which must come back holding every rank's block, its own untouched.
+     * The in-place all-gather of the same case, blocking and not (decision 0220): this rank's block written at its
+     * place in a buffer whose other bytes hold junk, which must come back holding every rank's block, its own
+     * untouched.
      */
     private static void checkInPlace(Communicator comm, String algorithm, long b, int seed, String kind, Arena arena) {
         int n = comm.size();
         int rank = comm.rank();
-        MemorySegment buffer = buffer(kind, b * n, arena);
-        buffer.fill((byte) 0x5a);
-        Patterns.fillSend(Collective.ALLGATHER, seed, rank, n, b, buffer.asSlice(rank * b, b));
-        comm.allgather(buffer, b);
-        String bad = Patterns.verify(Collective.ALLGATHER, seed, rank, n, b, 0, buffer);
-        if (bad != null) {
-            throw new AssertionError("rank " + rank + ": allgather in place with "
-                    + (algorithm == null ? "auto (" + comm.selectedAlgorithm(Collective.ALLGATHER, b, 0) + ")" : algorithm)
-                    + ", " + b + "-byte blocks, " + kind + " buffer: " + bad);
+        for (boolean nonBlocking : new boolean[] {false, true}) {
+            MemorySegment buffer = buffer(kind, b * n, arena);
+            buffer.fill((byte) 0x5a);
+            Patterns.fillSend(Collective.ALLGATHER, seed, rank, n, b, buffer.asSlice(rank * b, b));
+            if (nonBlocking) {
+                comm.iallgather(buffer, b).await();
+            } else {
+                comm.allgather(buffer, b);
+            }
+            String bad = Patterns.verify(Collective.ALLGATHER, seed, rank, n, b, 0, buffer);
+            if (bad != null) {
+                throw new AssertionError("rank " + rank + ": " + (nonBlocking ? "iallgather" : "allgather")
+                        + " in place with " + (algorithm == null ? "auto (" + comm.selectedAlgorithm(Collective.ALLGATHER,
+                        b, 0) + ")" : algorithm) + ", " + b + "-byte blocks, " + kind + " buffer: " + bad);
+            }
         }
     }
 
