@@ -19,7 +19,7 @@ import mpi.*;
  * rank ({@code --placement 1}) the collective is a local copy, which leaves the layer's own cost per call bare.
  *
  * <p>Prints on rank 0: {@code <collective> <bytes> barrier=<b> rounds=<blocks> api med <ns> mpi med <ns> ratio med
- * <r> q1 <r> q3 <r>}. Args: collective (allgather, allgather-inplace, gather, scatter, alltoall, bcast: bytes per
+ * <r> q1 <r> q3 <r>}. Args: collective (allgather, allgather-inplace, allgather-inplace-separate, gather, scatter, alltoall, bcast: bytes per
  * rank or block; allreduce, allreduce-inplace, reduce, reduce-inplace, reducescatterblock, scan, exscan: a SUM of
  * bytes/8 doubles), bytes, seconds, barrier (see {@link #calls}). Run: {@code bin/railcoll run --placement 2 --classpath <classes> MpiBlocks allgather 8 10 1}.
  */
@@ -89,8 +89,9 @@ public class MpiBlocks {
     /**
      * {API call, mpi call} of {@code collective} on direct buffers, the same memory on both paths. Reductions are a
      * SUM of bytes/8 doubles per rank (reducescatterblock: per block); the others move bytes per rank (per block for
-     * alltoall and scatter). Roots are 0. The API has no in-place all-gather: allgather-inplace runs the API's
-     * all-gather from a separate buffer (the mpi layer copies this rank's block out to staging first).
+     * alltoall and scatter). Roots are 0. allgather-inplace runs the API's in-place all-gather (decision 0220);
+     * allgather-inplace-separate the same mpi call against the API's all-gather from a separate buffer, which is what
+     * allgather-inplace meant before 0220 (the API had no in-place form), for comparing trees.
      */
     private static Runnable[] calls(Communicator api, String collective, int bytes, int rank, int size) {
         Intracomm w = MPI.COMM_WORLD;
@@ -143,7 +144,9 @@ public class MpiBlocks {
                 return switch (collective) {
                     case "allgather" -> new Runnable[] {() -> api.allgather(smallSeg, allSeg),
                             mpi(() -> w.allGather(small, bytes, MPI.BYTE, all, bytes, MPI.BYTE))};
-                    case "allgather-inplace" -> new Runnable[] {() -> api.allgather(smallSeg, allSeg),
+                    case "allgather-inplace" -> new Runnable[] {() -> api.allgather(allSeg, bytes),
+                            mpi(() -> w.allGather(all, bytes, MPI.BYTE))};
+                    case "allgather-inplace-separate" -> new Runnable[] {() -> api.allgather(smallSeg, allSeg),
                             mpi(() -> w.allGather(all, bytes, MPI.BYTE))};
                     case "gather" -> new Runnable[] {() -> api.gather(smallSeg, root ? allSeg : null, 0),
                             mpi(() -> w.gather(small, bytes, MPI.BYTE, all, bytes, MPI.BYTE, 0))};

@@ -27,6 +27,9 @@ interface Backend {
 
     void allgather(MemorySegment send, MemorySegment recv);
 
+    /** In place: this rank's {@code blockBytes} already at {@code buffer[rank * blockBytes..]} (decision 0220). */
+    void allgatherInPlace(MemorySegment buffer, long blockBytes);
+
     void alltoall(MemorySegment send, MemorySegment recv);
 
     /** {@code send == recv} reduces in place. */
@@ -62,6 +65,8 @@ interface Backend {
     Pending igather(MemorySegment send, MemorySegment recv, int root);
 
     Pending iallgather(MemorySegment send, MemorySegment recv);
+
+    Pending iallgatherInPlace(MemorySegment buffer, long blockBytes);
 
     Pending ialltoall(MemorySegment send, MemorySegment recv);
 

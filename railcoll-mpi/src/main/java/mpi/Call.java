@@ -519,6 +519,7 @@ final class Call {
      * has it; a disagreement fails every rank, decision 0085); block i then goes to element {@code displs[i]} of
      * {@code out}.
      */
+    /** {@code own} null: in place, this rank's block already at its displacement in {@code out} (lands in place only). */
     void allgatherv(Transfer r, MemorySegment own, UserBuffer out, int[] counts, int[] displs) {
         long[] sizes = blockSizes(r, counts);
         if (r.landsInPlace(out)) {

@@ -625,20 +625,16 @@ public class Comm implements Freeable, Cloneable {
         try {
             DirectCall again = c.repeatedMove(DirectCall.Kind.ALL_GATHER_IN_PLACE, buf, count, type, null, 0, null, 0);
             if (again != null) {
-                // As below: this rank's block is copied out first, since railcoll's send and receive may not overlap.
-                MemorySegment block = again.send();
-                MemorySegment own = c.staging.take(block.byteSize());
-                MemorySegment.copy(block, 0, own, 0, block.byteSize());
-                c.backend.allgather(own, again.recv());
+                // railcoll's in-place all-gather reads this rank's block where it lies (decision 0220).
+                c.backend.allgatherInPlace(again.recv(), again.send().byteSize());
                 return;
             }
             c.count(count, "count");
             Transfer t = c.transfer(type);
             long all = (long) count * c.size;
             UserBuffer b = t.buffer(buf, all, "buf");
-            MemorySegment own = t.sendCopy(b, (long) c.rank * count, count);
-            MemorySegment recv = t.recvArea(b, all);
-            c.backend.allgather(own, recv);
+            MemorySegment recv = inPlaceArea(c, t, b, count);
+            c.backend.allgatherInPlace(recv, t.bytes(count));
             t.deliver(recv, b, 0, all);
             if (t.sendsInPlace(b) && t.landsInPlace(b)) {
                 c.rememberMove(DirectCall.Kind.ALL_GATHER_IN_PLACE, buf, count, type, null, 0, null, 0,
@@ -649,6 +645,20 @@ public class Comm implements Freeable, Cloneable {
         } finally {
             lock.exit();
         }
+    }
+
+    /**
+     * Where an in-place all-gather of {@code count} elements a rank runs for {@code b}: its own memory, this rank's
+     * block already at its place; or staging, with this rank's block packed at its place there (decision 0220).
+     */
+    private static MemorySegment inPlaceArea(Call c, Transfer t, UserBuffer b, int count) {
+        long all = (long) count * c.size;
+        MemorySegment recv = t.recvArea(b, all);
+        if (!t.landsInPlace(b)) {
+            long block = t.bytes(count);
+            t.packTo(b, (long) c.rank * count, count, recv.asSlice(c.rank * block, block));
+        }
+        return recv;
     }
 
     /**
@@ -682,7 +692,8 @@ public class Comm implements Freeable, Cloneable {
             Transfer r = c.transfer(recvtype);
             c.vector(recvcount, displs);
             UserBuffer out = r.buffer(recvbuf, c.vectorSpan(recvcount, displs), "recvbuf");
-            MemorySegment own = r.sendCopy(out, displs[c.rank], recvcount[c.rank]);
+            // Landing in the program's memory, railcoll's in-place form reads this rank's block there (decision 0220).
+            MemorySegment own = r.landsInPlace(out) ? null : r.sendCopy(out, displs[c.rank], recvcount[c.rank]);
             c.allgatherv(r, own, out, recvcount, displs);
         } catch (MPIException | RuntimeException e) {
             throw fault(this, c.name, e);
@@ -1345,9 +1356,8 @@ public class Comm implements Freeable, Cloneable {
             Transfer t = c.transfer(type);
             long all = (long) count * c.size;
             UserBuffer b = t.buffer(buf, all, "buf");
-            MemorySegment own = t.sendCopy(b, (long) c.rank * count, count);
-            MemorySegment recv = t.recvArea(b, all);
-            return new Started(c.backend.iallgather(own, recv), () -> t.deliver(recv, b, 0, all));
+            MemorySegment recv = inPlaceArea(c, t, b, count);
+            return new Started(c.backend.iallgatherInPlace(recv, t.bytes(count)), () -> t.deliver(recv, b, 0, all));
         });
     }
 
@@ -1381,7 +1391,8 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * Starts the in-place {@link #allGatherv(Object, int[], int[], Datatype)}: own block already at {@code displs[rank]}
-     * (copied to be sent, as the blocking form does); lands as the other {@code iAllGatherv}.
+     * (read there where the blocks land in the program's memory, else copied to be sent, as the blocking form does);
+     * lands as the other {@code iAllGatherv}.
      */
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
         Staging own = spareStaging();
@@ -1390,7 +1401,7 @@ public class Comm implements Freeable, Cloneable {
             Transfer r = c.transfer(type);
             c.vector(count, displs);
             UserBuffer out = r.buffer(buf, c.vectorSpan(count, displs), "buf");
-            MemorySegment mine = r.sendCopy(out, displs[c.rank], count[c.rank]);
+            MemorySegment mine = r.landsInPlace(out) ? null : r.sendCopy(out, displs[c.rank], count[c.rank]);
             return iAllGathervStarted(c, r, mine, out, count, displs, own);
         } catch (MPIException | RuntimeException e) {
             own.close();

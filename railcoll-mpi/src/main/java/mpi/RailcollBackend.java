@@ -54,6 +54,11 @@ final class RailcollBackend implements Backend {
     }
 
     @Override
+    public void allgatherInPlace(MemorySegment buffer, long blockBytes) {
+        comm.allgather(buffer, blockBytes);
+    }
+
+    @Override
     public void alltoall(MemorySegment send, MemorySegment recv) {
         comm.alltoall(send, recv);
     }
@@ -196,6 +201,11 @@ final class RailcollBackend implements Backend {
     @Override
     public Pending iallgather(MemorySegment send, MemorySegment recv) {
         return Pending.of(comm.iallgather(send, recv));
+    }
+
+    @Override
+    public Pending iallgatherInPlace(MemorySegment buffer, long blockBytes) {
+        return Pending.of(comm.iallgather(buffer, blockBytes));
     }
 
     @Override

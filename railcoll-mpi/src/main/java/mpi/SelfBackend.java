@@ -81,6 +81,11 @@ final class SelfBackend implements Backend {
         copy(send, recv);
     }
 
+    /** One rank: its block is already the whole result. */
+    @Override
+    public void allgatherInPlace(MemorySegment buffer, long blockBytes) {
+    }
+
     @Override
     public void alltoall(MemorySegment send, MemorySegment recv) {
         copy(send, recv);
@@ -139,6 +144,11 @@ final class SelfBackend implements Backend {
     @Override
     public Pending iallgather(MemorySegment send, MemorySegment recv) {
         allgather(send, recv);
+        return Pending.DONE;
+    }
+
+    @Override
+    public Pending iallgatherInPlace(MemorySegment buffer, long blockBytes) {
         return Pending.DONE;
     }
 
@@ -202,7 +212,9 @@ final class SelfBackend implements Backend {
 
     @Override
     public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
-        MemorySegment.copy(send, 0, recv, displs[0], counts[0]);
+        if (send != null) { // null: in place, the block already where it belongs
+            MemorySegment.copy(send, 0, recv, displs == null ? 0 : displs[0], counts[0]);
+        }
     }
 
     @Override

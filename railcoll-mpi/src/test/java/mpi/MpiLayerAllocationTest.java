@@ -230,7 +230,7 @@ class MpiLayerAllocationTest {
                 () -> api.scatter(inSeg, outBlock, 0)));
         cases.add(new Case("allGather in place direct " + n + " doubles",
                 () -> comm.allGather(out, n, MPI.DOUBLE),
-                () -> api.allgather(inBlock, outSeg)));
+                () -> api.allgather(outSeg, (long) n * Double.BYTES)));
         cases.add(new Case("reduce in place direct " + n + " doubles",
                 () -> comm.reduce(out, n, MPI.DOUBLE, MPI.SUM, 0),
                 () -> api.reduce(outBlock, ElementType.DOUBLE, n, PredefinedOperator.SUM, 0)));

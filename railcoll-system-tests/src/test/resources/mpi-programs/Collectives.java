@@ -3,7 +3,11 @@ import java.util.Arrays;
 
 import mpi.*;
 
-/** Broadcast, reductions, gathers on arrays with counts and on a direct buffer, as a user of Open MPI's mpi.jar writes them. */
+/**
+ * Broadcast, reductions, gathers on arrays with counts and on a direct buffer, as a user of Open MPI's mpi.jar writes
+ * them. Runs on any number of ranks: roots are chosen modulo the size, arrays sized by it, and every result is
+ * checked against values computed here ("rank r name [values] ok", or MISMATCH).
+ */
 public class Collectives {
     public static void main(String[] args) throws Exception {
         DoubleBuffer grid = MPI.newDoubleBuffer(4); // made before Init, as the bindings allow
@@ -11,22 +15,26 @@ public class Collectives {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
 
+        int last = size - 1;
+        int rankOne = 1 % size; // rank 1, or rank 0 alone
+        int ranksSum = size * (size - 1) / 2;
+
         int[] params = new int[5];
-        if (rank == 1) {
+        if (rank == rankOne) {
             params[0] = 7; params[1] = 8; params[2] = 9; params[3] = 10; params[4] = 11;
         }
-        MPI.COMM_WORLD.bcast(params, 3, MPI.INT, 1);   // only the first 3 move
-        System.out.println("rank " + rank + " bcast " + Arrays.toString(params));
+        MPI.COMM_WORLD.bcast(params, 3, MPI.INT, rankOne);   // only the first 3 move
+        check(rank, "bcast", params, rank == rankOne ? new int[] {7, 8, 9, 10, 11} : new int[] {7, 8, 9, 0, 0});
 
         int[] mine = {rank, rank * 10, 1000};
         int[] sum = new int[3];
         MPI.COMM_WORLD.allReduce(mine, sum, 2, MPI.INT, MPI.SUM);
-        System.out.println("rank " + rank + " int sum " + Arrays.toString(sum));
+        check(rank, "int sum", sum, new int[] {ranksSum, 10 * ranksSum, 0});
 
         double[] x = {rank + 0.5, -rank};
         double[] max = new double[2];
         MPI.COMM_WORLD.allReduce(x, max, 2, MPI.DOUBLE, MPI.MAX);
-        System.out.println("rank " + rank + " double max " + Arrays.toString(max));
+        check(rank, "double max", max, new double[] {last + 0.5, 0.0});
 
         // pi by the midpoint rule, each rank its share of the intervals
         int n = 10000;
@@ -46,18 +54,31 @@ public class Collectives {
         MPI.COMM_WORLD.allReduce(grid, 4, MPI.DOUBLE, MPI.SUM);
         double[] g = new double[4];
         grid.get(0, g);
-        System.out.println("rank " + rank + " buffer sum " + Arrays.toString(g));
+        double[] wantGrid = new double[4];
+        for (int i = 0; i < 4; i++) {
+            wantGrid[i] = 100.0 * ranksSum + (double) size * i;
+        }
+        check(rank, "buffer sum", g, wantGrid);
 
         int[] gathered = new int[2 * size];
         MPI.COMM_WORLD.gather(new int[] {rank, -rank}, 2, MPI.INT, gathered, 2, MPI.INT, 0);
         if (rank == 0) {
-            System.out.println("rank 0 gather " + Arrays.toString(gathered));
+            int[] wantGathered = new int[2 * size];
+            for (int r = 0; r < size; r++) {
+                wantGathered[2 * r] = r;
+                wantGathered[2 * r + 1] = -r;
+            }
+            check(rank, "gather", gathered, wantGathered);
         }
 
         long[] everyone = new long[size];
         everyone[rank] = 1L << (rank + 32);
         MPI.COMM_WORLD.allGather(everyone, 1, MPI.LONG);   // in place
-        System.out.println("rank " + rank + " allGather " + Arrays.toString(everyone));
+        long[] wantEveryone = new long[size];
+        for (int r = 0; r < size; r++) {
+            wantEveryone[r] = 1L << (r + 32);
+        }
+        check(rank, "allGather", everyone, wantEveryone);
 
         int[] counts = new int[size];
         int[] displs = new int[size];
@@ -71,12 +92,27 @@ public class Collectives {
         }
         int[] allV = new int[displs[size - 1] + counts[size - 1]];
         MPI.COMM_WORLD.allGatherv(mineV, rank + 1, MPI.INT, allV, counts, displs, MPI.INT);
-        System.out.println("rank " + rank + " allGatherv " + Arrays.toString(allV));
+        int[] wantV = new int[allV.length];
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j <= i; j++) {
+                wantV[displs[i] + j] = i * 10 + j;
+            }
+        }
+        check(rank, "allGatherv", allV, wantV);
+        // in place, into a direct buffer: this rank's block already at its displacement
+        java.nio.IntBuffer allVd = MPI.newIntBuffer(allV.length);
+        for (int j = 0; j <= rank; j++) {
+            allVd.put(displs[rank] + j, rank * 10 + j);
+        }
+        MPI.COMM_WORLD.allGatherv(allVd, counts, displs, MPI.INT);
+        int[] allVdOut = new int[allV.length];
+        allVd.get(0, allVdOut);
+        check(rank, "allGatherv in place", allVdOut, wantV);
 
-        // gatherv to rank 2, in place there: rank i's i+1 ints at element 3i.
+        // gatherv to the last rank, in place there: rank i's i+1 ints at element size * i (gaps of -1 between).
         int[] gdispls = new int[size];
         for (int i = 0; i < size; i++) {
-            gdispls[i] = 3 * i;
+            gdispls[i] = size * i;
         }
         int[] mineG = new int[rank + 1];
         for (int j = 0; j <= rank; j++) {
@@ -84,11 +120,18 @@ public class Collectives {
         }
         int groot = size - 1;
         if (rank == groot) {
-            int[] gv = new int[3 * size];
+            int[] gv = new int[size * size];
             Arrays.fill(gv, -1);
             System.arraycopy(mineG, 0, gv, gdispls[rank], rank + 1);
             MPI.COMM_WORLD.gatherv(gv, counts, gdispls, MPI.INT, groot);
-            System.out.println("rank " + rank + " gatherv " + Arrays.toString(gv));
+            int[] wantGv = new int[size * size];
+            Arrays.fill(wantGv, -1);
+            for (int i = 0; i < size; i++) {
+                for (int j = 0; j <= i; j++) {
+                    wantGv[gdispls[i] + j] = 100 * i + j;
+                }
+            }
+            check(rank, "gatherv", gv, wantGv);
         } else {
             MPI.COMM_WORLD.gatherv(mineG, rank + 1, MPI.INT, groot);
         }
@@ -104,7 +147,11 @@ public class Collectives {
         }
         int[] got = new int[displs[size - 1] + counts[size - 1]];
         MPI.COMM_WORLD.allToAllv(toSend, scounts, sdispls, MPI.INT, got, counts, displs, MPI.INT);
-        System.out.println("rank " + rank + " allToAllv " + Arrays.toString(got));
+        int[] wantGot = new int[got.length];
+        for (int i = 0; i < size; i++) {
+            Arrays.fill(wantGot, displs[i], displs[i] + counts[i], 10 * i + rank);
+        }
+        check(rank, "allToAllv", got, wantGot);
 
         short[] out = new short[size];
         short[] in = new short[size];
@@ -112,10 +159,14 @@ public class Collectives {
             out[j] = (short) (rank * 10 + j);
         }
         MPI.COMM_WORLD.allToAll(out, 1, MPI.SHORT, in, 1, MPI.SHORT);
-        System.out.println("rank " + rank + " allToAll " + Arrays.toString(in));
+        short[] wantIn = new short[size];
+        for (int i = 0; i < size; i++) {
+            wantIn[i] = (short) (i * 10 + rank);
+        }
+        check(rank, "allToAll", in, wantIn);
 
-        // reduce to the last rank (a root other than 0): sums of (r+1, r*r); the others pass no receive buffer
-        int last = size - 1;
+        // reduce to the last rank (a root other than 0 where there are two): sums of (r+1, r*r); the others pass no
+        // receive buffer
         int[] red = new int[2];
         MPI.COMM_WORLD.reduce(new int[] {rank + 1, rank * rank}, rank == last ? red : null, 2, MPI.INT, MPI.SUM, last);
         if (rank == last) {
@@ -129,9 +180,9 @@ public class Collectives {
 
         // reduce in place at rank 1: MAX of doubles; elsewhere a direct buffer that must come back unchanged
         DoubleBuffer maxIn = MPI.newDoubleBuffer(2).put(0, rank * 1.5).put(1, -rank);
-        MPI.COMM_WORLD.reduce(maxIn, 2, MPI.DOUBLE, MPI.MAX, 1);
+        MPI.COMM_WORLD.reduce(maxIn, 2, MPI.DOUBLE, MPI.MAX, rankOne);
         double[] maxOut = {maxIn.get(0), maxIn.get(1)};
-        check(rank, "reduce in place", maxOut, rank == 1 ? new double[] {last * 1.5, 0} : new double[] {rank * 1.5, -rank});
+        check(rank, "reduce in place", maxOut, rank == rankOne ? new double[] {last * 1.5, 0} : new double[] {rank * 1.5, -rank});
 
         // scan and exScan (in place, PROD of r+2; rank 0 keeps its value)
         int[] pre = new int[2];
@@ -180,14 +231,14 @@ public class Collectives {
 
         // scatter from rank 1: rank i gets (10i, 10i+1); then in place from rank 0 (its own block stays)
         int[] toScatter = null;
-        if (rank == 1) {
+        if (rank == rankOne) {
             toScatter = new int[2 * size];
             for (int i = 0; i < 2 * size; i++) {
                 toScatter[i] = 10 * (i / 2) + i % 2;
             }
         }
         int[] sc = new int[2];
-        MPI.COMM_WORLD.scatter(toScatter, 2, MPI.INT, sc, 2, MPI.INT, 1);
+        MPI.COMM_WORLD.scatter(toScatter, 2, MPI.INT, sc, 2, MPI.INT, rankOne);
         check(rank, "scatter", sc, new int[] {10 * rank, 10 * rank + 1});
         long[] scIn = rank == 0 ? new long[size] : new long[] {-1};
         if (rank == 0) {
@@ -198,18 +249,18 @@ public class Collectives {
         MPI.COMM_WORLD.scatter(scIn, 1, MPI.LONG, 0);
         check(rank, "scatter in place", new long[] {scIn[0]}, new long[] {7L * rank + 1});
 
-        // scatterv from the last rank, in place there: rank i gets i+1 ints from element 3i (100i + j)
+        // scatterv from the last rank, in place there: rank i gets i+1 ints from element size * i (100i + j)
         int[] sv = new int[rank + 1];
         if (rank == last) {
-            int[] all = new int[3 * size];
+            int[] all = new int[size * size];
             Arrays.fill(all, -1);
             for (int i = 0; i < size; i++) {
                 for (int j = 0; j <= i; j++) {
-                    all[3 * i + j] = 100 * i + j;
+                    all[gdispls[i] + j] = 100 * i + j;
                 }
             }
             MPI.COMM_WORLD.scatterv(all, counts, gdispls, MPI.INT, last);
-            System.arraycopy(all, 3 * rank, sv, 0, rank + 1);
+            System.arraycopy(all, gdispls[rank], sv, 0, rank + 1);
         } else {
             MPI.COMM_WORLD.scatterv(sv, rank + 1, MPI.INT, last);
         }
@@ -251,7 +302,7 @@ public class Collectives {
         for (Thread t : threads) {
             t.join();
         }
-        System.out.println("rank " + rank + " provided " + provided + " threads " + totals[0] + " " + totals[1]);
+        check(rank, "threads", new int[] {provided, totals[0], totals[1]}, new int[] {MPI.THREAD_MULTIPLE, 25 * size, 25 * size});
 
         derivedCommunicators(rank, size);
 
@@ -282,8 +333,9 @@ public class Collectives {
         long[] prefix = {rank + 1};
         parity.scan(prefix, 1, MPI.LONG, MPI.SUM);
         check(rank, "split scan", prefix, new long[] {Arrays.stream(members, 0, me + 1).map(r -> r + 1).sum()});
+        // The same ranks in reverse order are SIMILAR; one rank alone, in the same order, CONGRUENT.
         check(rank, "split compare", new int[] {Comm.compare(parity, MPI.COMM_WORLD)},
-                new int[] {members.length == size ? MPI.SIMILAR : MPI.UNEQUAL});
+                new int[] {members.length < size ? MPI.UNEQUAL : size == 1 ? MPI.CONGRUENT : MPI.SIMILAR});
 
         // A dup of the split: the same ranks, its own context; and a rank that takes no part (colour UNDEFINED).
         Intracomm twin = parity.dup();
@@ -299,7 +351,7 @@ public class Collectives {
             some.allReduce(someSize, 1, MPI.INT, MPI.MAX);
         }
         check(rank, "undefined", new Object[] {some.isNull(), someSize[0]},
-                new Object[] {rank == 1, rank == 1 ? -1 : size - 1});
+                new Object[] {rank == 1, rank == 1 ? -1 : size > 1 ? size - 1 : size});
 
         // A dup of the world: congruent, its collectives its own.
         Intracomm dup = MPI.COMM_WORLD.dup();
@@ -326,8 +378,9 @@ public class Collectives {
                 new Object[] {onNode, (double) Arrays.stream(onNode).sum()});
         System.out.println("rank " + rank + " node size " + node.getSize());
 
-        // Ranks 1 and 0, in that order, from a group; the others get a null communicator.
-        Group pair = worldGroup.incl(new int[] {1, 0});
+        // Ranks 1 and 0, in that order, from a group (rank 0 alone on one rank); the others get a null communicator.
+        int[] pairRanks = size > 1 ? new int[] {1, 0} : new int[] {0};
+        Group pair = worldGroup.incl(pairRanks);
         Intracomm made = MPI.COMM_WORLD.create(pair);
         int[] madeWho = {};
         if (!made.isNull()) {
@@ -335,7 +388,8 @@ public class Collectives {
             made.allGather(new int[] {rank}, 1, MPI.INT, madeWho, 1, MPI.INT);
         }
         check(rank, "create", new Object[] {pair.getRank(), made.isNull(), madeWho},
-                new Object[] {rank <= 1 ? 1 - rank : MPI.UNDEFINED, rank > 1, rank <= 1 ? new int[] {1, 0} : new int[0]});
+                new Object[] {rank <= 1 ? indexOf(pairRanks, rank) : MPI.UNDEFINED, rank > 1,
+                        rank <= 1 ? pairRanks : new int[0]});
 
         for (Intracomm c : new Intracomm[] {parity, twin, dup, node}) {
             c.free();

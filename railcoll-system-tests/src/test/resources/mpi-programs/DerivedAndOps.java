@@ -73,8 +73,9 @@ public class DerivedAndOps {
         // order); triProduct's are 12 (gathered and folded in rank order here).
         long[] m4 = {rank + 2, rank + 1, 2 * rank + 1, 3 - rank};   // two 2x2 matrices a rank
         long[] atOne = new long[4];
-        MPI.COMM_WORLD.reduce(m4, rank == 1 ? atOne : null, 2, mat, product, 1);
-        if (rank == 1) {
+        int rankOne = 1 % size; // rank 1, or rank 0 alone
+        MPI.COMM_WORLD.reduce(m4, rank == rankOne ? atOne : null, 2, mat, product, rankOne);
+        if (rank == rankOne) {
             check(rank, "reduce product", atOne, seq2(size - 1, m4.length, DerivedAndOps::m4));
         }
         long[] scanned = new long[4];

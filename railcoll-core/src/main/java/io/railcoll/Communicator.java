@@ -180,8 +180,30 @@ public interface Communicator extends AutoCloseable {
 
     void allgather(ByteBuffer send, ByteBuffer recv);
 
+    /**
+     * In place (MPI_IN_PLACE): this rank's block of {@code blockBytes} already lies at its place,
+     * {@code buffer[rank*b, (rank+1)*b)}, and every rank's block lands at {@code buffer[i*b, (i+1)*b)}. Every rank
+     * passes the same b, and every rank calls the in-place form. Nothing is copied where the algorithm reads the block
+     * where it lies; otherwise the block is copied once into memory of the call's own (decision 0220).
+     *
+     * @throws IllegalArgumentException before anything is sent: a negative b, a buffer smaller than
+     *                                  {@code size() * b} or read-only
+     */
+    void allgather(MemorySegment buffer, long blockBytes);
+
+    /** In place, over the whole array: this rank's {@code blockBytes} already at {@code buffer[rank*b..]}. */
+    default void allgather(byte[] buffer, int blockBytes) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("allgather: buffer must not be null");
+        }
+        allgather(MemorySegment.ofArray(buffer), blockBytes);
+    }
+
     /** Starts {@link #allgather(MemorySegment, MemorySegment)}. */
     Request iallgather(MemorySegment send, MemorySegment recv);
+
+    /** Starts the in-place {@link #allgather(MemorySegment, long)}; the buffer is the call's until it finishes. */
+    Request iallgather(MemorySegment buffer, long blockBytes);
 
     default Request iallgather(byte[] send, byte[] recv) {
         return iallgather(send == null ? null : MemorySegment.ofArray(send),

@@ -577,6 +577,58 @@ final class RailcollCommunicator implements Communicator {
     }
 
     @Override
+    public void allgather(MemorySegment buffer, long blockBytes) {
+        gate.enter("allgather");
+        try {
+            allgatherInPlace(buffer, blockBytes, false);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public Request iallgather(MemorySegment buffer, long blockBytes) {
+        gate.enter("iallgather");
+        try {
+            return request(allgatherInPlace(buffer, blockBytes, true), "iallgather");
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * The buffer of the last in-place all-gather and this rank's block of it: a loop of like calls slices none (a
+     * hot path allocates nothing). Held as the engine's slots hold the last calls' buffers, until the next such call.
+     */
+    private MemorySegment inPlaceBuffer;
+    private MemorySegment inPlaceOwn;
+
+    /**
+     * In place (decision 0220): SEND is this rank's own block of {@code buffer}. An algorithm that is
+     * {@link io.railcoll.schedule.OwnBlockInPlace} runs with it as it lies; any other gets a copy of it in the call's
+     * own memory first (as a reduction in place), since its programs may write that block before they have read it.
+     */
+    private long allgatherInPlace(MemorySegment buffer, long blockBytes, boolean nonBlocking) {
+        open();
+        requireNonNull(buffer, "buffer");
+        if (blockBytes < 0) {
+            throw new IllegalArgumentException("allgather: the block size is negative: " + blockBytes);
+        }
+        checkFits("allgather", buffer, blockBytes * size());
+        if (buffer.isReadOnly()) {
+            throw new IllegalArgumentException("allgather: the buffer is read-only");
+        }
+        Shape shape = shape(Collective.ALLGATHER, blockBytes, 0);
+        Algorithm algorithm = selector.select(shape);
+        if (buffer != inPlaceBuffer || blockBytes != inPlaceOwn.byteSize()) {
+            inPlaceOwn = buffer.asSlice(rank * blockBytes, blockBytes);
+            inPlaceBuffer = buffer;
+        }
+        return runSelected(algorithm, shape, inPlaceOwn, buffer,
+                !(algorithm instanceof io.railcoll.schedule.OwnBlockInPlace), nonBlocking);
+    }
+
+    @Override
     public void allgather(byte[] send, byte[] recv) {
         requireNonNull(send, "send");
         requireNonNull(recv, "recv");
@@ -970,7 +1022,12 @@ final class RailcollCommunicator implements Communicator {
      * multicasts opens the multicast group first if it is not yet open.
      */
     private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
-        Algorithm algorithm = selector.select(shape);
+        return runSelected(selector.select(shape), shape, send, recv, false, nonBlocking);
+    }
+
+    /** As {@link #run}, with the algorithm chosen already; {@code stageSend}: SEND copied into the call's memory first. */
+    private long runSelected(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv,
+                             boolean stageSend, boolean nonBlocking) {
         if (algorithm instanceof MulticastUser && !multicast.isOpen()) {
             // Opening the group is collective and runs calls of its own: every rank does it at this same call.
             engine.awaitAllInFlight();
@@ -978,7 +1035,7 @@ final class RailcollCommunicator implements Communicator {
         }
         long recvBytes = shape.recvBytes(rank);
         return post(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes), null,
-                false, nonBlocking);
+                stageSend, nonBlocking);
     }
 
     /** The shape of a call; the last one per collective is kept, so a loop of like calls allocates none. */

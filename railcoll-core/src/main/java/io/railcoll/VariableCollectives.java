@@ -6,6 +6,7 @@ import io.railcoll.reduce.Operator;
 import io.railcoll.reduce.Reduction;
 import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.Shape;
 import io.railcoll.select.AlgorithmSelector;
 import io.railcoll.topology.Placement;
@@ -172,12 +173,44 @@ final class VariableCollectives {
         VariableLayout in = lastAllgathervLayouts.in(call, counts, displs, recv.byteSize(),
                 send == null ? -1 : send.byteSize());
         VariableLayout out = lastAllgathervLayouts.out();
+        Shape shape = variableShape(Collective.ALLGATHERV, 0, counts, 1, true);
         if (send == null) {
-            send = recv; // in place: this rank's block already lies in recv
+            // In place: this rank's block already lies in recv. Where recv is packed and the transports reach it, an
+            // OwnBlockInPlace algorithm reads the block where it lies and nothing is staged (decision 0220).
+            Algorithm algorithm = selector.select(shape);
+            if (in.packed() && transportsReach(recv) && algorithm instanceof OwnBlockInPlace) {
+                long recvBytes = shape.recvBytes(rank);
+                MemorySegment own = counts[rank] == 0 ? NO_BUFFER : ownBlock(recv, in.displacement(rank), counts[rank]);
+                MemorySegment r = recvBytes == 0 ? NO_BUFFER : leading(recv, recvBytes);
+                return nonBlocking
+                        ? engine.postPacked(new CollectiveEngine.PackedCall(algorithm, shape, own, counts[rank], null,
+                                r, recvBytes, null, null))
+                        : plumbing.run(shape, own, r, false);
+            }
+            send = recv;
         }
-        return runVariable(variableShape(Collective.ALLGATHERV, 0, counts, 1, true), null, send, out, recv, in,
-                nonBlocking);
+        return runVariable(shape, null, send, out, recv, in, nonBlocking);
     }
+
+    /**
+     * This rank's block of an in-place all-gatherv's {@code recv}: the last one is kept, so a loop of like calls slices
+     * none (a hot path allocates nothing; a transport also keeps its view of a segment by identity).
+     */
+    private MemorySegment ownBlock(MemorySegment recv, long offset, long bytes) {
+        MemorySegment own = inPlaceOwn;
+        if (recv != inPlaceRecv || own == null || inPlaceOffset != offset || own.byteSize() != bytes) {
+            own = recv.asSlice(offset, bytes);
+            inPlaceRecv = recv;
+            inPlaceOffset = offset;
+            inPlaceOwn = own;
+        }
+        return own;
+    }
+
+    /** The last in-place all-gatherv's buffer, and this rank's block of it at {@link #inPlaceOffset}. */
+    private MemorySegment inPlaceRecv;
+    private MemorySegment inPlaceOwn;
+    private long inPlaceOffset;
 
     void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv,
                           long[] recvCounts, long[] recvDispls) {

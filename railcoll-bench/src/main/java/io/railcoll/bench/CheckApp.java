@@ -20,7 +20,7 @@ import java.util.List;
  * buffers=array,segment,direct,mixed} ({@code mixed}: even ranks send from native memory into a byte[], odd ranks
  * the other way round, so every kind of pair meets). One job checks every (collective, algorithm, size, root,
  * buffer kind) so JVM start-up is paid once. At the end every rank prints a {@code SINGLE-COPY} line with its
- * {@link Communicator#singleCopyCounts()}.
+ * {@link Communicator#singleCopyCounts()}. Each all-gather case also checks the in-place form (decision 0220).
  */
 public final class CheckApp implements RankApp {
 
@@ -84,6 +84,35 @@ public final class CheckApp implements RankApp {
                 throw new AssertionError("rank " + rank + ": " + c.id() + " with "
                         + (algorithm == null ? "auto (" + comm.selectedAlgorithm(c, b, root) + ")" : algorithm)
                         + ", " + b + "-byte blocks, root " + root + ", " + kind + " buffers: " + bad);
+            }
+            if (c == Collective.ALLGATHER) {
+                checkInPlace(comm, algorithm, b, seed, kind.equals("mixed") ? (flip ? "segment" : "array") : kind, arena);
+            }
+        }
+    }
+
+    /**
+     * The in-place all-gather of the same case, blocking and not (decision 0220): this rank's block written at its
+     * place in a buffer whose other bytes hold junk, which must come back holding every rank's block, its own
+     * untouched.
+     */
+    private static void checkInPlace(Communicator comm, String algorithm, long b, int seed, String kind, Arena arena) {
+        int n = comm.size();
+        int rank = comm.rank();
+        for (boolean nonBlocking : new boolean[] {false, true}) {
+            MemorySegment buffer = buffer(kind, b * n, arena);
+            buffer.fill((byte) 0x5a);
+            Patterns.fillSend(Collective.ALLGATHER, seed, rank, n, b, buffer.asSlice(rank * b, b));
+            if (nonBlocking) {
+                comm.iallgather(buffer, b).await();
+            } else {
+                comm.allgather(buffer, b);
+            }
+            String bad = Patterns.verify(Collective.ALLGATHER, seed, rank, n, b, 0, buffer);
+            if (bad != null) {
+                throw new AssertionError("rank " + rank + ": " + (nonBlocking ? "iallgather" : "allgather")
+                        + " in place with " + (algorithm == null ? "auto (" + comm.selectedAlgorithm(Collective.ALLGATHER,
+                        b, 0) + ")" : algorithm) + ", " + b + "-byte blocks, " + kind + " buffer: " + bad);
             }
         }
     }

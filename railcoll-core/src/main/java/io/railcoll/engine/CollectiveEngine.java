@@ -636,6 +636,20 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         resumeTransports();
     }
 
+    /**
+     * A program's Copy, left out when source and destination are the same bytes: an all-gather in place binds SEND
+     * to this rank's own block of RECV, and its copy of SEND to its place is then a copy onto itself, which the
+     * checker's in-place run leaves out too (decision 0220; {@link io.railcoll.schedule.InPlace#aliased}).
+     */
+    private static void copyUnlessInPlace(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset,
+                                          long length) {
+        if (src.address() + srcOffset == dst.address() + dstOffset && src.isNative() == dst.isNative()
+                && (src.isNative() || src.heapBase().orElse(null) == dst.heapBase().orElse(null))) {
+            return;
+        }
+        MemorySegment.copy(src, srcOffset, dst, dstOffset, length);
+    }
+
     private static MemorySegment packedSend(Posting p, PackedCall call) {
         if (call.pack() == null) {
             return call.send();
@@ -1042,7 +1056,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
                         break ops;
                     }
                 }
-                case CompiledProgram.COPY -> MemorySegment.copy(bound[prog.srcBuf[i]], prog.srcOff[i],
+                case CompiledProgram.COPY -> copyUnlessInPlace(bound[prog.srcBuf[i]], prog.srcOff[i],
                         bound[prog.dstBuf[i]], prog.dstOff[i], prog.length[i]);
                 case CompiledProgram.REDUCE -> combine(p, i);
                 case CompiledProgram.NODE_WRITE -> {

@@ -148,7 +148,35 @@ public final class ScheduleChecker {
             collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
         }
         ReductionResult reduction = ReductionResult.of(shape);
-        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, reduction);
+        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, reduction, false);
+    }
+
+    /**
+     * Checks {@code algorithm} on {@code shape} in place (decision 0220): every rank's own block starts in its RECV
+     * ({@link InPlace#ownOffset}) and SEND is that block ({@link InPlace#aliased}); every rule of {@link #check}
+     * holds, so no op writes the own block with other bytes or while a put, copy or node-mate may still read it
+     * there. What an {@link OwnBlockInPlace} algorithm claims.
+     *
+     * @throws IllegalArgumentException if the collective has no such in-place form, or the algorithm does not run
+     *                                  this shape
+     */
+    public static Report checkInPlace(Algorithm algorithm, Shape shape) {
+        if (!InPlace.applies(shape.collective()) || algorithm.collective() != shape.collective()) {
+            throw new IllegalArgumentException(algorithm.id() + " on " + Report.describe(shape)
+                    + ": no in-place form with the own block in RECV");
+        }
+        algorithm.unsupportedReason(shape).ifPresent(reason -> {
+            throw new IllegalArgumentException(algorithm.id() + " cannot run " + Report.describe(shape) + ": " + reason);
+        });
+        Collector collector = new Collector();
+        CostTerms claimed = null;
+        try {
+            claimed = algorithm.cost(shape);
+        } catch (RuntimeException e) {
+            collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
+        }
+        return run(algorithm.id() + " in place", shape, r -> InPlace.aliased(shape, algorithm.program(shape, r)),
+                claimed, collector, null, true);
     }
 
     /**
@@ -156,7 +184,7 @@ public final class ScheduleChecker {
      * {@code claimed} may be null to skip the cost comparison; the measured cost is reported either way.
      */
     public static Report check(String label, Shape shape, IntFunction<RankProgram> programs, CostTerms claimed) {
-        return run(label, shape, programs, claimed, new Collector(), ReductionResult.of(shape));
+        return run(label, shape, programs, claimed, new Collector(), ReductionResult.of(shape), false);
     }
 
     /**
@@ -166,11 +194,11 @@ public final class ScheduleChecker {
      */
     public static Report checkReduction(String label, Shape shape, IntFunction<RankProgram> programs,
                                         CostTerms claimed, ReductionResult expected) {
-        return run(label, shape, programs, claimed, new Collector(), java.util.Objects.requireNonNull(expected));
+        return run(label, shape, programs, claimed, new Collector(), java.util.Objects.requireNonNull(expected), false);
     }
 
     private static Report run(String label, Shape shape, IntFunction<RankProgram> source, CostTerms claimed,
-                              Collector collector, ReductionResult reduction) {
+                              Collector collector, ReductionResult reduction, boolean ownBlockInRecv) {
         int n = shape.size();
         List<RankProgram> programs = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
@@ -187,7 +215,8 @@ public final class ScheduleChecker {
         if (checkStructure(shape, programs, collector)) {
             SymbolicExecution.Matching matching = match(shape, programs, collector);
             if (matching != null) {
-                SymbolicExecution execution = new SymbolicExecution(shape, programs, matching, collector);
+                SymbolicExecution execution = new SymbolicExecution(shape, programs, matching, collector,
+                        ownBlockInRecv);
                 if (execution.run()) {
                     HazardFinder.find(shape, programs, matching, execution, collector);
                     HazardFinder.findNodeRaces(shape, programs, execution, collector);

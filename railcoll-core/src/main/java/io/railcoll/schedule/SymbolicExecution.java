@@ -38,7 +38,12 @@ final class SymbolicExecution {
     /** Causal pasts already computed, by event ({@code rank << 32 | op}). */
     private final Map<Long, int[]> pasts = new HashMap<>();
 
-    SymbolicExecution(Shape shape, List<RankProgram> programs, Matching matching, ViolationSink sink) {
+    /**
+     * @param ownBlockInRecv in place (decision 0220): each rank's RECV starts with its own SEND bytes at
+     *                       {@link InPlace#ownOffset}, where the programs ({@link InPlace#aliased}) read them
+     */
+    SymbolicExecution(Shape shape, List<RankProgram> programs, Matching matching, ViolationSink sink,
+                      boolean ownBlockInRecv) {
         this.shape = shape;
         this.programs = programs;
         this.matching = matching;
@@ -62,6 +67,10 @@ final class SymbolicExecution {
             buffers[r][Buffer.SEND.ordinal()].fillWithOrigin(shape.sendBytes(r), r, Buffer.SEND);
             if (shape.collective() == Collective.BROADCAST && r == shape.root()) {
                 buffers[r][Buffer.RECV.ordinal()].fillWithOrigin(b, r, Buffer.RECV);
+            }
+            if (ownBlockInRecv && shape.sendBytes(r) > 0) {
+                buffers[r][Buffer.RECV.ordinal()].write(InPlace.ownOffset(shape, r),
+                        List.of(SymbolicBuffer.Piece.of(shape.sendBytes(r), r, Buffer.SEND, 0)));
             }
             List<Op> ops = programs.get(r).ops();
             int self = r;

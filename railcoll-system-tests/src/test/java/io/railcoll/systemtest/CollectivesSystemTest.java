@@ -53,6 +53,19 @@ class CollectivesSystemTest {
         assertEquals(passes, o.stdout().lines().filter(l -> l.startsWith("[r0] CHECKED ")).count(), o.stdout());
     }
 
+    /**
+     * The in-place all-gather (decision 0220) on two nodes of two over two rails, which no check job above has: every
+     * all-gather forced, blocking and not, byte for byte around junk (CheckApp checks the in-place form with every
+     * all-gather case; the jobs above and CheckJobsSystemTest's cover 1, 1,1, 2,1, 2,3, 3,4,1, 1x5, 3,4,2 and 4x4).
+     */
+    @org.junit.jupiter.api.Test
+    void inPlaceAllgatherOnTwoNodesOfTwoOverTwoRails() {
+        Jobs.Outcome o = Jobs.run(Placement.parse("2,2"), 2, CheckApp.class, List.of("collectives=allgather",
+                "sizes=0,1,7,1025,65537", "algorithms=all,auto", "buffers=array,segment,mixed"), Map.of())
+                .assertSucceeded();
+        assertTrue(o.stdout().contains("CHECKED "), o.stdout());
+    }
+
     @ParameterizedTest(name = "one node of {0} ranks, shared memory {1}")
     @CsvSource({"8, on", "5, off"})
     void intraNodeTrafficThroughSharedMemoryOrTheRails(int ranks, String shm) {

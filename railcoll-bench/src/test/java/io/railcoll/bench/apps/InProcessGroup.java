@@ -150,6 +150,20 @@ final class InProcessGroup {
         }
 
         @Override
+        public void allgather(MemorySegment buffer, long blockBytes) {
+            requireTransportable(buffer);
+            log.add((forced == null ? "auto" : forced) + " " + blockBytes + " in place");
+            posted[rank] = buffer.asSlice(rank * blockBytes, blockBytes);
+            await();
+            for (int r = 0; r < size; r++) {
+                if (r != rank) {
+                    MemorySegment.copy(posted[r], 0, buffer, r * blockBytes, blockBytes);
+                }
+            }
+            await();
+        }
+
+        @Override
         public void alltoall(MemorySegment send, MemorySegment recv) {
             requireTransportable(send);
             requireTransportable(recv);
@@ -256,6 +270,11 @@ final class InProcessGroup {
 
         @Override
         public io.railcoll.Request iallgather(MemorySegment send, MemorySegment recv) {
+            throw new UnsupportedOperationException("the apps run only blocking collectives");
+        }
+
+        @Override
+        public io.railcoll.Request iallgather(MemorySegment buffer, long blockBytes) {
             throw new UnsupportedOperationException("the apps run only blocking collectives");
         }
 

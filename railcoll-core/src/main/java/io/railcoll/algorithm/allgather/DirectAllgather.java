@@ -4,6 +4,7 @@ import io.railcoll.algorithm.AlgorithmBase;
 import io.railcoll.algorithm.DirectPattern;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -17,7 +18,7 @@ import io.railcoll.schedule.Shape;
  * Each rank sends and receives {@code (N-1) b}, split by link class by placement. Any N and k. Suited to large
  * blocks.
  */
-public final class DirectAllgather extends AlgorithmBase {
+public final class DirectAllgather extends AlgorithmBase implements OwnBlockInPlace {
     public static final String ID = "allgather.direct";
     private static final int TAG = 0;
 

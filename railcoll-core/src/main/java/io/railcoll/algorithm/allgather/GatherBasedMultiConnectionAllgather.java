@@ -8,6 +8,7 @@ import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -47,7 +48,7 @@ import java.util.List;
  * same design as a {@link Traffic}. Any placement, k and b; with one rank per node this is the Direct
  * all-gather.
  */
-public final class GatherBasedMultiConnectionAllgather extends NodeAwareAllgather {
+public final class GatherBasedMultiConnectionAllgather extends NodeAwareAllgather implements OwnBlockInPlace {
     public static final String ID = "allgather.mc-gather-based";
 
     /** Phase 1 here is a node all-gather: every rank collects its node's blocks. */

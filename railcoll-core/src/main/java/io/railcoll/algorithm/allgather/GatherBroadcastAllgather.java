@@ -8,6 +8,7 @@ import io.railcoll.algorithm.gather.BinomialTreeGather;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.LinkTally;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -21,7 +22,7 @@ import io.railcoll.schedule.Shape;
  * {@code 2 ceil(log_{k+1} N)}; beta bytes {@code b sum_{t<L} min((k+1)^t, N-(k+1)^t) + L N b}. A rank sends its
  * subtree's blocks up and {@code N b} to each broadcast child. TEMP: the gather's subtree staging. Any N and k.
  */
-public final class GatherBroadcastAllgather extends AlgorithmBase {
+public final class GatherBroadcastAllgather extends AlgorithmBase implements OwnBlockInPlace {
     public static final String ID = "allgather.gather-bcast";
     private static final int GATHER_TAG = 0;
     private static final int BROADCAST_TAG = 1;

@@ -8,6 +8,7 @@ import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.ResourceTable;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
@@ -47,7 +48,7 @@ import java.util.List;
  * receives every master's image, {@code N b}. These closed forms are checked by {@code SmpAllgatherCostTest}; other
  * placements are costed from the same design as a {@link Traffic}.
  */
-public final class MultiConnectionAllgather extends NodeAwareAllgather {
+public final class MultiConnectionAllgather extends NodeAwareAllgather implements OwnBlockInPlace {
     public static final String SINGLE_GROUP_ID = "allgather.mc-1group";
     public static final String TWO_GROUP_ID = "allgather.mc-2group";
     public static final String GROUPS_ID = "allgather.mc-groups";

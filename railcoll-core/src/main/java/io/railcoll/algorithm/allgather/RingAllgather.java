@@ -6,6 +6,7 @@ import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.LinkTally;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -19,7 +20,7 @@ import io.railcoll.schedule.Shape;
  * k is; the engine stripes each block over the rails instead. Each rank sends and receives {@code (N-1) b}, to and
  * from its ring neighbours only, which keeps inter-node traffic low when neighbours share a node. No TEMP. Any N.
  */
-public final class RingAllgather extends AlgorithmBase {
+public final class RingAllgather extends AlgorithmBase implements OwnBlockInPlace {
     public static final String ID = "allgather.ring";
 
     public RingAllgather() {

@@ -10,6 +10,7 @@ import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -55,7 +56,7 @@ import java.util.List;
  * rank per node this is the flat Bruck all-gather; with one node, a node gather and broadcast. Any placement, k
  * and b.
  */
-public final class SmpBruckAllgather extends NodeAwareAllgather {
+public final class SmpBruckAllgather extends NodeAwareAllgather implements OwnBlockInPlace {
     public static final String ID = "allgather.smp-bruck";
 
     private static final int TAG_GATHER = 1;

@@ -9,6 +9,7 @@ import io.railcoll.algorithm.node.PackedBlocks;
 import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -49,7 +50,7 @@ import java.util.List;
  * from the same design as a {@link Traffic}. With one rank per node this is the Direct all-gather paced step by
  * step; with one node, a node gather and broadcast. Any placement, k and b.
  */
-public final class SmpDirectAllgather extends NodeAwareAllgather {
+public final class SmpDirectAllgather extends NodeAwareAllgather implements OwnBlockInPlace {
     public static final String ID = "allgather.smp-direct";
 
     private static final int TAG_GATHER = 1;

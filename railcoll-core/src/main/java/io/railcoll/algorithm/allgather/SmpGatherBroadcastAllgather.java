@@ -10,6 +10,7 @@ import io.railcoll.algorithm.node.PhasedProgramBuilder;
 import io.railcoll.algorithm.node.Region;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
 import io.railcoll.topology.Placement;
@@ -42,7 +43,7 @@ import io.railcoll.topology.Placement;
  * network messages. Any placement, k and b; with one node it is a node gather and broadcast, with one rank per
  * node a Direct gather and a k-nomial broadcast.
  */
-public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather {
+public final class SmpGatherBroadcastAllgather extends NodeAwareAllgather implements OwnBlockInPlace {
     public static final String ID = "allgather.smp-gather-bcast";
     /** Phases 1 and 2 alone: every block lands in rank 0's RECV only (not in the catalog: not an all-gather). */
     public static final String GATHER_TO_ROOT_ID = "allgather.smp-gather-to-root";

@@ -6,6 +6,7 @@ import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.MulticastUser;
 import io.railcoll.schedule.Op;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -21,7 +22,7 @@ import java.util.Optional;
  * rank, which the engine runs on the communicator's multicast group. Only for placements that span nodes, and
  * only when the multicast transport is enabled ({@code RAILCOLL_MCAST}), which the selector checks. Stateless.
  */
-public final class SmpGatherMulticastAllgather extends AlgorithmBase implements MulticastUser {
+public final class SmpGatherMulticastAllgather extends AlgorithmBase implements MulticastUser, OwnBlockInPlace {
     public static final String ID = "allgather.smp-gather-mcast";
     /** The rank whose RECV is multicast: the gather's root. */
     static final int ROOT = 0;

@@ -7,6 +7,7 @@ import io.railcoll.algorithm.StandardExchange;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
@@ -39,7 +40,7 @@ import io.railcoll.schedule.Traffic;
  * not from the programs) through the {@link Traffic} model; for powers of k+1 they are equation (3). Bytes per
  * rank: an owner sends its group's blocks to each peer at each level, plus {@code N b} to its extra. No TEMP: everything lands in its final place.
  */
-public final class StandardExchangeAllgather extends AlgorithmBase {
+public final class StandardExchangeAllgather extends AlgorithmBase implements OwnBlockInPlace {
     public static final String ID = "allgather.standard-exchange";
 
     public StandardExchangeAllgather() {

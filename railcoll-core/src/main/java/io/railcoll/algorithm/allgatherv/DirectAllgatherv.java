@@ -6,6 +6,7 @@ import io.railcoll.schedule.BlockCounts;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
@@ -19,7 +20,7 @@ import io.railcoll.schedule.Traffic;
  * most {@code ceil((N-1)/k) max c}); rank p sends {@code (N-1) c_p} and receives {@code total - c_p}. No TEMP. Any N,
  * k, counts; suited to small and medium totals.
  */
-public final class DirectAllgatherv extends AlgorithmBase {
+public final class DirectAllgatherv extends AlgorithmBase implements OwnBlockInPlace {
     public static final String ID = "allgatherv.direct";
     private static final int TAG = 0;
 

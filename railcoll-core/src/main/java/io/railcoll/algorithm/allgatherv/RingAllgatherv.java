@@ -6,6 +6,7 @@ import io.railcoll.schedule.BlockCounts;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
@@ -20,7 +21,7 @@ import io.railcoll.schedule.Traffic;
  * are even, up to {@code (N-1) max c} when one block is much larger (every step waits for the largest). No TEMP. Any
  * N, counts; suited to large totals, where it keeps inter-node traffic low when neighbours share a node.
  */
-public final class RingAllgatherv extends AlgorithmBase {
+public final class RingAllgatherv extends AlgorithmBase implements OwnBlockInPlace {
     public static final String ID = "allgatherv.ring";
 
     public RingAllgatherv() {

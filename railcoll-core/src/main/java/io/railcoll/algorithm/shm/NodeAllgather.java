@@ -8,6 +8,7 @@ import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.LinkTally;
 import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.NodeRegionUser;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -26,7 +27,7 @@ import java.util.Optional;
  * them from there: one line per node-mate instead of a flag and a slot (decision 0202). Nodes =
  * 1, at least 2 ranks; only where the node region is enabled. Stateless.
  */
-public final class NodeAllgather extends AlgorithmBase implements NodeRegionUser {
+public final class NodeAllgather extends AlgorithmBase implements NodeRegionUser, OwnBlockInPlace {
     public static final String ID = "allgather.shm";
     /** Raised by a rank after each chunk of its block it wrote. */
     static final int WRITTEN = 0;

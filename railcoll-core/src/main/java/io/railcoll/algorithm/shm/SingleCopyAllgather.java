@@ -4,6 +4,7 @@ import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 
@@ -16,7 +17,7 @@ import io.railcoll.schedule.Shape;
  * every node-mate's DONE is seen: nobody reads its SEND any more. Nodes = 1, at least 2 ranks; only where the node
  * agreed on cross-memory attach. Stateless.
  */
-public final class SingleCopyAllgather extends SingleCopyAlgorithm {
+public final class SingleCopyAllgather extends SingleCopyAlgorithm implements OwnBlockInPlace {
     public static final String ID = "allgather.shm-single-copy";
 
     public SingleCopyAllgather() {

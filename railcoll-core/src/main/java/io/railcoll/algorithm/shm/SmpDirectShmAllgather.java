@@ -6,6 +6,7 @@ import io.railcoll.schedule.Buffer;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.NodeRegionUser;
+import io.railcoll.schedule.OwnBlockInPlace;
 import io.railcoll.schedule.RankProgram;
 import io.railcoll.schedule.Shape;
 import io.railcoll.schedule.Traffic;
@@ -31,7 +32,7 @@ import java.util.Optional;
  * when a slot is free. Nodes >= 2 whose ranks are consecutive numbers (a node's blocks are then one range of RECV);
  * only where the node region is enabled. Stateless.
  */
-public final class SmpDirectShmAllgather extends AlgorithmBase implements NodeRegionUser {
+public final class SmpDirectShmAllgather extends AlgorithmBase implements NodeRegionUser, OwnBlockInPlace {
     public static final String ID = "allgather.smp-direct-shm";
     /** Raised by a writer after each item it wrote into the node buffer. */
     static final int WRITTEN = 0;
