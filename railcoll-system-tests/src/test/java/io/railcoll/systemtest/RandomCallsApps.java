@@ -5,6 +5,9 @@ import io.railcoll.Request;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Collective;
 
+import io.railcoll.topology.Placement;
+
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,7 +53,7 @@ final class RandomCallsApps {
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            Sequence s = new Sequence(world, seed, trace);
+            Sequence s = new Sequence(world, world.placement(), seed, trace, null);
             try (Arena arena = Arena.ofShared()) {
                 for (int step = 0; step < steps; step++) {
                     s.step(step, arena);
@@ -60,6 +63,28 @@ final class RandomCallsApps {
             System.out.println("RANDOM-CALLS-OK rank " + world.rank() + " seed " + seed + " steps " + steps + " calls "
                     + s.calls + " forced " + s.forced + " refused " + s.refused + " in-flight " + s.nonBlocking
                     + " communicators " + s.made);
+        }
+    }
+
+    /**
+     * The shared draws alone, with no job and no communicator: for each step, what every group of the communicator
+     * drawn would run ({@link RandomCall#describe}, and the algorithm drawn to force), the sub-communicators made and
+     * closed. Two builds that print the same lines for a seed draw the same calls. Usage (after test-compile):
+     * {@code java -cp railcoll-cli/target/railcoll-cli.jar:railcoll-cli/target/lib/*:railcoll-system-tests/target/test-classes
+     * 'io.railcoll.systemtest.RandomCallsApps$Describe' PLACEMENT FIRST_SEED LAST_SEED STEPS}.
+     */
+    public static final class Describe {
+        private Describe() {
+        }
+
+        public static void main(String[] args) {
+            Placement p = Placement.parse(args[0]);
+            for (long seed = Long.parseLong(args[1]); seed <= Long.parseLong(args[2]); seed++) {
+                Sequence s = new Sequence(null, p, seed, false, System.out);
+                for (int step = 0; step < Integer.parseInt(args[3]); step++) {
+                    s.step(step, null);
+                }
+            }
         }
     }
 
@@ -80,7 +105,12 @@ final class RandomCallsApps {
     }
 
     private static final class Sequence {
+        /** Null in a dry run ({@link Describe}): the draws only, printed to {@link #dry}. */
         private final Communicator world;
+        private final Placement placement;
+        /** This rank in the world; -1 in a dry run. */
+        private final int me;
+        private final PrintStream dry;
         private final long seed;
         private final SplittableRandom shared;
         private final SplittableRandom local;
@@ -96,13 +126,16 @@ final class RandomCallsApps {
 
         private final boolean trace;
 
-        Sequence(Communicator world, long seed, boolean trace) {
+        Sequence(Communicator world, Placement placement, long seed, boolean trace, PrintStream dry) {
             this.trace = trace;
             this.world = world;
+            this.placement = placement;
+            this.me = world == null ? -1 : world.rank();
+            this.dry = dry;
             this.seed = seed;
             this.shared = new SplittableRandom(seed);
-            this.local = new SplittableRandom(mix(seed) ^ (world.rank() + 1) * 0x9E3779B97F4A7C15L);
-            int[] all = new int[world.size()];
+            this.local = new SplittableRandom(mix(seed) ^ (me + 1) * 0x9E3779B97F4A7C15L);
+            int[] all = new int[placement.size()];
             Arrays.setAll(all, i -> i);
             slots.add(new Slot("world", new int[][] {all}, world));
         }
@@ -113,6 +146,9 @@ final class RandomCallsApps {
                 derive(step);
             } else if (r < 7 && slots.size() > 1) {
                 Slot s = slots.remove(1 + shared.nextInt(slots.size() - 1));
+                if (dry != null) {
+                    dry.println("seed " + seed + " step " + step + ": close " + s.name);
+                }
                 drain(step);
                 if (s.mine != null) {
                     s.mine.close();
@@ -121,7 +157,11 @@ final class RandomCallsApps {
                 Slot s = shared.nextInt(2) == 0 ? slots.get(0) : slots.get(shared.nextInt(slots.size()));
                 for (int g = 0; g < s.groups.length; g++) {
                     RandomCall call = RandomCallCatalogue.draw(shared, s.groups[g].length, step);
-                    if (s.mine != null && indexOf(s.groups[g], world.rank()) >= 0) {
+                    if (dry != null) {
+                        dry.println("seed " + seed + " step " + step + " on " + s.name + " group " + g + " of "
+                                + s.groups[g].length + ": " + call.describe() + ", forced " + call.forced);
+                    }
+                    if (s.mine != null && indexOf(s.groups[g], me) >= 0) {
                         execute(step, s, g, call, arena);
                     }
                 }
@@ -283,7 +323,7 @@ final class RandomCallsApps {
             drain(step);
             for (int[] members : parent.groups) {
                 int n = members.length;
-                int me = indexOf(members, world.rank());
+                int me = indexOf(members, this.me);
                 boolean member = parent.mine != null && me >= 0;
                 switch (kind) {
                     case 0 -> {
@@ -323,9 +363,9 @@ final class RandomCallsApps {
                         }
                     }
                     case 2 -> {
-                        for (int node = 0; node < world.placement().nodeCount(); node++) {
+                        for (int node = 0; node < placement.nodeCount(); node++) {
                             final int nd = node;
-                            int[] on = Arrays.stream(members).filter(w -> world.placement().nodeOf(w) == nd).toArray();
+                            int[] on = Arrays.stream(members).filter(w -> placement.nodeOf(w) == nd).toArray();
                             if (on.length > 0) {
                                 groups.add(on);
                             }
@@ -366,6 +406,9 @@ final class RandomCallsApps {
             }
             slots.add(new Slot(name, g, mine));
             made++;
+            if (dry != null) {
+                dry.println("seed " + seed + " step " + step + ": make " + name + " " + Arrays.deepToString(g));
+            }
         }
 
         void finish() {
