@@ -7,6 +7,7 @@ import io.railcoll.schedule.Collective;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -36,6 +37,11 @@ abstract class RandomCall {
     /** The algorithm that ran (for messages), found when the call starts. */
     String algorithm = "?";
     Ctx ctx;
+    private int root;
+    /** This rank's buffers, where the call has a send and a receive buffer, and the family of overloads they go to. */
+    RandomBuffer send;
+    RandomBuffer recv;
+    RandomBuffer.Family f;
 
     abstract Collective collective();
 
@@ -64,8 +70,26 @@ abstract class RandomCall {
         return 0;
     }
 
-    int root() {
-        return 0;
+    /** The root of a rooted call, 0 for the others. */
+    final int root() {
+        return root;
+    }
+
+    /** Draws the root of a rooted call, in its constructor: after its sizes, as every rooted call draws it. */
+    final void drawRoot(SplittableRandom shared, int n) {
+        root = shared.nextInt(n);
+    }
+
+    static MemorySegment seg(RandomBuffer b) {
+        return b == null ? null : b.segment();
+    }
+
+    static byte[] arr(RandomBuffer b) {
+        return b == null ? null : b.array();
+    }
+
+    static ByteBuffer buf(RandomBuffer b) {
+        return b == null ? null : b.buffer();
     }
 
     final void bind(Ctx c) {

@@ -8,7 +8,6 @@ import io.railcoll.schedule.Collective;
 import io.railcoll.systemtest.RandomReduction.Case;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -25,9 +24,6 @@ final class RandomReductionCalls {
         final Case c;
         final long count;
         final boolean inPlace;
-        RandomBuffer send;
-        RandomBuffer recv;
-        RandomBuffer.Family f;
 
         Reduction(SplittableRandom shared, int n, long perRankFactor) {
             c = RandomReduction.pick(shared);
@@ -90,17 +86,6 @@ final class RandomReductionCalls {
             RandomReduction.expect(c, ctx.salt(), ranks, from, elements, expected(b).asSlice(at, bytes(elements)));
         }
 
-        static MemorySegment seg(RandomBuffer b) {
-            return b == null ? null : b.segment();
-        }
-
-        static byte[] arr(RandomBuffer b) {
-            return b == null ? null : b.array();
-        }
-
-        static ByteBuffer buf(RandomBuffer b) {
-            return b == null ? null : b.buffer();
-        }
     }
 
     static final class Allreduce extends Reduction {
@@ -168,11 +153,9 @@ final class RandomReductionCalls {
 
     /** Reduce: a non-root's recv, when given, is never touched; in place on the root only. */
     static final class Reduce extends Reduction {
-        private final int root;
-
         Reduce(SplittableRandom shared, int n) {
             super(shared, n, 1);
-            root = shared.nextInt(n);
+            drawRoot(shared, n);
         }
 
         @Override
@@ -181,20 +164,15 @@ final class RandomReductionCalls {
         }
 
         @Override
-        int root() {
-            return root;
-        }
-
-        @Override
         String describe() {
-            return "reduce to root " + root + ", " + what();
+            return "reduce to root " + root() + ", " + what();
         }
 
         @Override
         void prepare(Ctx x) {
             f = RandomDataCalls.family(x.local());
             send = contribution(count);
-            if (x.me() == root) {
+            if (x.me() == root()) {
                 recv = inPlace ? send : buffer("recv", f, bytes(count));
                 snapshot(recv);
                 expect(recv, 0, x.n(), 0, count);
@@ -207,10 +185,10 @@ final class RandomReductionCalls {
         @Override
         Request start(Communicator comm) {
             return switch (f) {
-                case SEGMENT -> inPlace ? comm.ireduce(seg(send), type(), count, op(), root)
-                        : comm.ireduce(seg(send), seg(recv), type(), count, op(), root);
-                case ARRAY -> comm.ireduce(arr(send), arr(recv), type(), op(), root);
-                case BUFFER -> comm.ireduce(buf(send), buf(recv), type(), op(), root);
+                case SEGMENT -> inPlace ? comm.ireduce(seg(send), type(), count, op(), root())
+                        : comm.ireduce(seg(send), seg(recv), type(), count, op(), root());
+                case ARRAY -> comm.ireduce(arr(send), arr(recv), type(), op(), root());
+                case BUFFER -> comm.ireduce(buf(send), buf(recv), type(), op(), root());
             };
         }
 
@@ -219,13 +197,13 @@ final class RandomReductionCalls {
             switch (f) {
                 case SEGMENT -> {
                     if (inPlace) {
-                        comm.reduce(seg(send), type(), count, op(), root);
+                        comm.reduce(seg(send), type(), count, op(), root());
                     } else {
-                        comm.reduce(seg(send), seg(recv), type(), count, op(), root);
+                        comm.reduce(seg(send), seg(recv), type(), count, op(), root());
                     }
                 }
-                case ARRAY -> comm.reduce(arr(send), arr(recv), type(), op(), root);
-                case BUFFER -> comm.reduce(buf(send), buf(recv), type(), op(), root);
+                case ARRAY -> comm.reduce(arr(send), arr(recv), type(), op(), root());
+                case BUFFER -> comm.reduce(buf(send), buf(recv), type(), op(), root());
             }
         }
     }
