@@ -2,6 +2,7 @@ package io.railcoll.systemtest;
 
 import io.railcoll.Communicator;
 import io.railcoll.Request;
+import io.railcoll.reduce.ElementType;
 import io.railcoll.schedule.Collective;
 
 import java.lang.foreign.Arena;
@@ -60,6 +61,11 @@ abstract class RandomCall {
         return false;
     }
 
+    /** The element type whose typed arrays (int[], long[], float[], double[]) the array family passes, or null: byte[]. */
+    ElementType typedArrays() {
+        return null;
+    }
+
     /** Whether the call has an i-form (point-to-point pairs are run blocking here). */
     boolean hasNonBlockingForm() {
         return true;
@@ -102,7 +108,7 @@ abstract class RandomCall {
      * writes; its expected contents start as what it holds now.
      */
     final RandomBuffer buffer(String name, RandomBuffer.Family family, long length) {
-        RandomBuffer b = RandomBuffer.of(family, length, wideHeapSegments(), ctx.local(), ctx.arena());
+        RandomBuffer b = RandomBuffer.of(family, length, wideHeapSegments(), typedArrays(), ctx.local(), ctx.arena());
         junk(b.body, ctx.local().nextLong());
         MemorySegment expected = ctx.arena().allocate(Math.max(1, length)).asSlice(0, length);
         checked.add(new Checked(name, b, expected));
@@ -169,7 +175,7 @@ abstract class RandomCall {
             }
             long at = c.buffer.body.mismatch(c.expected);
             if (at >= 0) {
-                throw failure(c.name, "offset " + at + " of " + c.buffer.body.byteSize() + " is "
+                throw failure(c.name + " " + c.buffer, "offset " + at + " of " + c.buffer.body.byteSize() + " is "
                         + c.buffer.body.get(ValueLayout.JAVA_BYTE, at) + ", expected "
                         + c.expected.get(ValueLayout.JAVA_BYTE, at) + mismatchSpan(c, at));
             }

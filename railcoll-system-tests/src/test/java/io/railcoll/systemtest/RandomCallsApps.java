@@ -62,7 +62,7 @@ final class RandomCallsApps {
             }
             System.out.println("RANDOM-CALLS-OK rank " + world.rank() + " seed " + seed + " steps " + steps + " calls "
                     + s.calls + " forced " + s.forced + " refused " + s.refused + " in-flight " + s.nonBlocking
-                    + " communicators " + s.made);
+                    + " communicators " + s.made + " typed-arrays " + s.typed);
         }
     }
 
@@ -123,6 +123,7 @@ final class RandomCallsApps {
         int refused;
         int nonBlocking;
         int made;
+        int typed;
 
         private final boolean trace;
 
@@ -178,6 +179,9 @@ final class RandomCallsApps {
             call.bind(new RandomCall.Ctx(comm, comm.size(), comm.rank(), mix(seed * 1_000_003L + step * 31L + g),
                     local, arena, where));
             calls++;
+            if (call.typedArrays() != null) {
+                typed++;
+            }
             Collective c = call.collective();
             String id = call.forced;
             if (id != null) {

@@ -32,9 +32,23 @@ final class RandomReductionCalls {
             inPlace = shared.nextInt(3) == 0;
         }
 
+        /** Whether this rank's array family passes the type's own array (int[], ...) rather than a byte[]. */
+        boolean typed;
+
         @Override
         boolean wideHeapSegments() {
             return true;
+        }
+
+        /** Draws this rank's overload family and, for arrays, byte[] or the type's own array where the API has one. */
+        final void chooseForm(Ctx x) {
+            f = RandomDataCalls.family(x.local());
+            typed = f == RandomBuffer.Family.ARRAY && RandomBuffer.hasTypedArrays(type()) && x.local().nextBoolean();
+        }
+
+        @Override
+        final ElementType typedArrays() {
+            return typed ? type() : null;
         }
 
         /**
@@ -111,7 +125,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             send = contribution(count);
             recv = inPlace ? send : buffer("recv", f, bytes(count));
             snapshot(recv);
@@ -123,7 +137,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> inPlace ? comm.iallreduce(seg(send), type(), count, op())
                         : comm.iallreduce(seg(send), seg(recv), type(), count, op());
-                case ARRAY -> comm.iallreduce(arr(send), arr(recv), type(), op());
+                case ARRAY -> typed ? TypedArrayCalls.iallreduce(comm, send, recv, op())
+                        : comm.iallreduce(arr(send), arr(recv), type(), op());
                 case BUFFER -> inPlace ? comm.iallreduce(buf(send), type(), op())
                         : comm.iallreduce(buf(send), buf(recv), type(), op());
             };
@@ -139,7 +154,13 @@ final class RandomReductionCalls {
                         comm.allreduce(seg(send), seg(recv), type(), count, op());
                     }
                 }
-                case ARRAY -> comm.allreduce(arr(send), arr(recv), type(), op());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.allreduce(comm, send, recv, op());
+                    } else {
+                        comm.allreduce(arr(send), arr(recv), type(), op());
+                    }
+                }
                 case BUFFER -> {
                     if (inPlace) {
                         comm.allreduce(buf(send), type(), op());
@@ -170,7 +191,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             send = contribution(count);
             if (x.me() == root()) {
                 recv = inPlace ? send : buffer("recv", f, bytes(count));
@@ -187,7 +208,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> inPlace ? comm.ireduce(seg(send), type(), count, op(), root())
                         : comm.ireduce(seg(send), seg(recv), type(), count, op(), root());
-                case ARRAY -> comm.ireduce(arr(send), arr(recv), type(), op(), root());
+                case ARRAY -> typed ? TypedArrayCalls.ireduce(comm, send, recv, op(), root())
+                        : comm.ireduce(arr(send), arr(recv), type(), op(), root());
                 case BUFFER -> comm.ireduce(buf(send), buf(recv), type(), op(), root());
             };
         }
@@ -202,7 +224,13 @@ final class RandomReductionCalls {
                         comm.reduce(seg(send), seg(recv), type(), count, op(), root());
                     }
                 }
-                case ARRAY -> comm.reduce(arr(send), arr(recv), type(), op(), root());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.reduce(comm, send, recv, op(), root());
+                    } else {
+                        comm.reduce(arr(send), arr(recv), type(), op(), root());
+                    }
+                }
                 case BUFFER -> comm.reduce(buf(send), buf(recv), type(), op(), root());
             }
         }
@@ -228,7 +256,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             here = inPlace && f == RandomBuffer.Family.SEGMENT;
             send = contribution(count * x.n());
             if (here) {
@@ -247,7 +275,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> here ? comm.ireduceScatterBlock(seg(send), type(), count, op())
                         : comm.ireduceScatterBlock(seg(send), seg(recv), type(), count, op());
-                case ARRAY -> comm.ireduceScatterBlock(arr(send), arr(recv), type(), op());
+                case ARRAY -> typed ? TypedArrayCalls.ireduceScatterBlock(comm, send, recv, op())
+                        : comm.ireduceScatterBlock(arr(send), arr(recv), type(), op());
                 case BUFFER -> comm.ireduceScatterBlock(buf(send), buf(recv), type(), op());
             };
         }
@@ -262,7 +291,13 @@ final class RandomReductionCalls {
                         comm.reduceScatterBlock(seg(send), seg(recv), type(), count, op());
                     }
                 }
-                case ARRAY -> comm.reduceScatterBlock(arr(send), arr(recv), type(), op());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.reduceScatterBlock(comm, send, recv, op());
+                    } else {
+                        comm.reduceScatterBlock(arr(send), arr(recv), type(), op());
+                    }
+                }
                 case BUFFER -> comm.reduceScatterBlock(buf(send), buf(recv), type(), op());
             }
         }
@@ -301,7 +336,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             long total = Arrays.stream(elements).sum();
             long before = 0;
             for (int i = 0; i < x.me(); i++) {
@@ -324,7 +359,8 @@ final class RandomReductionCalls {
         Request start(Communicator comm) {
             return switch (f) {
                 case SEGMENT -> comm.ireduceScatter(seg(send), seg(recv), type(), elements, op());
-                case ARRAY -> comm.ireduceScatter(arr(send), arr(recv), type(), elements, op());
+                case ARRAY -> typed ? TypedArrayCalls.ireduceScatter(comm, send, recv, elements, op())
+                        : comm.ireduceScatter(arr(send), arr(recv), type(), elements, op());
                 case BUFFER -> comm.ireduceScatter(buf(send), buf(recv), type(), elements, op());
             };
         }
@@ -333,7 +369,13 @@ final class RandomReductionCalls {
         void run(Communicator comm) {
             switch (f) {
                 case SEGMENT -> comm.reduceScatter(seg(send), seg(recv), type(), elements, op());
-                case ARRAY -> comm.reduceScatter(arr(send), arr(recv), type(), elements, op());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.reduceScatter(comm, send, recv, elements, op());
+                    } else {
+                        comm.reduceScatter(arr(send), arr(recv), type(), elements, op());
+                    }
+                }
                 case BUFFER -> comm.reduceScatter(buf(send), buf(recv), type(), elements, op());
             }
         }
@@ -360,7 +402,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             send = contribution(count);
             recv = inPlace ? send : buffer("recv", f, bytes(count));
             snapshot(recv);
@@ -376,7 +418,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> ex ? comm.iexscan(seg(send), seg(recv), type(), count, op())
                         : comm.iscan(seg(send), seg(recv), type(), count, op());
-                case ARRAY -> ex ? comm.iexscan(arr(send), arr(recv), type(), op())
+                case ARRAY -> typed ? TypedArrayCalls.iscan(comm, ex, send, recv, op())
+                        : ex ? comm.iexscan(arr(send), arr(recv), type(), op())
                         : comm.iscan(arr(send), arr(recv), type(), op());
                 case BUFFER -> ex ? comm.iexscan(buf(send), buf(recv), type(), op())
                         : comm.iscan(buf(send), buf(recv), type(), op());
@@ -395,7 +438,9 @@ final class RandomReductionCalls {
                     }
                 }
                 case ARRAY -> {
-                    if (ex) {
+                    if (typed) {
+                        TypedArrayCalls.scan(comm, ex, send, recv, op());
+                    } else if (ex) {
                         comm.exscan(arr(send), arr(recv), type(), op());
                     } else {
                         comm.scan(arr(send), arr(recv), type(), op());
