@@ -1,6 +1,7 @@
 package io.railcoll.systemtest;
 
 import io.railcoll.Communicator;
+import io.railcoll.DupInFlight;
 import io.railcoll.Request;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Collective;
@@ -62,7 +63,8 @@ final class RandomCallsApps {
             }
             System.out.println("RANDOM-CALLS-OK rank " + world.rank() + " seed " + seed + " steps " + steps + " calls "
                     + s.calls + " forced " + s.forced + " refused " + s.refused + " in-flight " + s.nonBlocking
-                    + " communicators " + s.made + " typed-arrays " + s.typed);
+                    + " communicators " + s.made + " typed-arrays " + s.typed
+                    + " idups " + s.idupsStarted);
         }
     }
 
@@ -88,16 +90,69 @@ final class RandomCallsApps {
         }
     }
 
-    /** A communicator of the sequence: its groups (world ranks, in rank order) and this rank's member, if any. */
+    /**
+     * A communicator of the sequence: its groups (world ranks, in rank order) and this rank's member, if any; for one
+     * made by idup, the duplication in flight until its request has finished ({@link Sequence#comm}).
+     */
     private static final class Slot {
         final String name;
         final int[][] groups;
-        final Communicator mine;
+        Communicator mine;
+        DupInFlight dup;
+        IdupCall dupCall;
 
         Slot(String name, int[][] groups, Communicator mine) {
             this.name = name;
             this.groups = groups;
             this.mine = mine;
+        }
+
+        boolean member() {
+            return mine != null || dup != null;
+        }
+    }
+
+    /**
+     * The all-gather of an idup in flight on its parent, completed as the calls in flight are; its check is that the
+     * new communicator has the parent's size and this rank's rank.
+     */
+    private static final class IdupCall extends RandomCall {
+        private final DupInFlight dup;
+
+        IdupCall(DupInFlight dup) {
+            this.dup = dup;
+        }
+
+        @Override
+        Collective collective() {
+            return null;
+        }
+
+        @Override
+        String describe() {
+            return "idup";
+        }
+
+        @Override
+        void prepare(Ctx c) {
+        }
+
+        @Override
+        Request start(Communicator comm) {
+            throw new UnsupportedOperationException("started by Communicator#idup");
+        }
+
+        @Override
+        void run(Communicator comm) {
+            throw new UnsupportedOperationException("started by Communicator#idup");
+        }
+
+        @Override
+        void beforeCheck() {
+            Communicator made = dup.communicator();
+            if (made.size() != ctx.n() || made.rank() != ctx.me()) {
+                throw failure("communicator", "is rank " + made.rank() + " of " + made.size());
+            }
         }
     }
 
@@ -124,6 +179,7 @@ final class RandomCallsApps {
         int nonBlocking;
         int made;
         int typed;
+        int idupsStarted;
 
         private final boolean trace;
 
@@ -151,8 +207,8 @@ final class RandomCallsApps {
                     dry.println("seed " + seed + " step " + step + ": close " + s.name);
                 }
                 drain(step);
-                if (s.mine != null) {
-                    s.mine.close();
+                if (s.member()) {
+                    comm(s).close();
                 }
             } else {
                 Slot s = shared.nextInt(2) == 0 ? slots.get(0) : slots.get(shared.nextInt(slots.size()));
@@ -162,7 +218,7 @@ final class RandomCallsApps {
                         dry.println("seed " + seed + " step " + step + " on " + s.name + " group " + g + " of "
                                 + s.groups[g].length + ": " + call.describe() + ", forced " + call.forced);
                     }
-                    if (s.mine != null && indexOf(s.groups[g], me) >= 0) {
+                    if (s.member() && indexOf(s.groups[g], me) >= 0) {
                         execute(step, s, g, call, arena);
                     }
                 }
@@ -170,7 +226,7 @@ final class RandomCallsApps {
         }
 
         private void execute(int step, Slot s, int g, RandomCall call, Arena arena) {
-            Communicator comm = s.mine;
+            Communicator comm = comm(s);
             // Point-to-point waits are not documented to progress collectives in flight, so a pair runs with none.
             if (inFlightOn != null && (inFlightOn != comm || !call.hasNonBlockingForm())) {
                 drain(step);
@@ -317,18 +373,38 @@ final class RandomCallsApps {
             }
         }
 
-        /** Makes a sub-communicator of a random open one: split (with a singleton now and then), dup, by node or create. */
+        /**
+         * This rank's communicator of {@code s}; one made by idup once its all-gather has finished (the calls in flight,
+         * all on its parent, completed first if it has not).
+         */
+        private Communicator comm(Slot s) {
+            if (s.dup != null) {
+                if (inFlight.stream().anyMatch(p -> p.call() == s.dupCall)) {
+                    drain(-1);
+                }
+                s.mine = s.dup.communicator();
+                s.dup = null;
+            }
+            return s.mine;
+        }
+
+        /**
+         * Makes a sub-communicator of a random open one: split (with a singleton now and then), dup, by node, create,
+         * or idup (left in flight: the parent's next calls may run while it is).
+         */
         private void derive(int step) {
             Slot parent = slots.get(shared.nextInt(slots.size()));
-            int kind = shared.nextInt(4);
+            int kind = shared.nextInt(5);
             List<int[]> groups = new ArrayList<>();
             Communicator mine = null;
-            String name = parent.name + "." + new String[] {"split", "dup", "node", "create"}[kind] + "@" + step;
+            DupInFlight dup = null;
+            IdupCall idups = null;
+            String name = parent.name + "." + new String[] {"split", "dup", "node", "create", "idup"}[kind] + "@" + step;
             drain(step);
             for (int[] members : parent.groups) {
                 int n = members.length;
                 int me = indexOf(members, this.me);
-                boolean member = parent.mine != null && me >= 0;
+                boolean member = parent.member() && me >= 0;
                 switch (kind) {
                     case 0 -> {
                         int[] colour = new int[n];
@@ -353,7 +429,7 @@ final class RandomCallsApps {
                             }
                         }
                         if (member) {
-                            Optional<Communicator> o = parent.mine.split(colour[me], key[me]);
+                            Optional<Communicator> o = comm(parent).split(colour[me], key[me]);
                             if (o.isPresent() == (colour[me] < 0)) {
                                 throw new AssertionError(name + ": split gave " + o + " for colour " + colour[me]);
                             }
@@ -363,7 +439,7 @@ final class RandomCallsApps {
                     case 1 -> {
                         groups.add(members.clone());
                         if (member) {
-                            mine = parent.mine.dup();
+                            mine = comm(parent).dup();
                         }
                     }
                     case 2 -> {
@@ -375,7 +451,22 @@ final class RandomCallsApps {
                             }
                         }
                         if (member) {
-                            mine = parent.mine.splitByNode();
+                            mine = comm(parent).splitByNode();
+                        }
+                    }
+                    case 4 -> {
+                        groups.add(members.clone());
+                        if (member) {
+                            Communicator on = comm(parent);
+                            dup = on.idup();
+                            IdupCall call = new IdupCall(dup);
+                            call.bind(new RandomCall.Ctx(on, on.size(), on.rank(), 0, local, null,
+                                    "seed " + seed + ", step " + step + ", " + name));
+                            inFlight.add(new Pending(dup.request(), call));
+                            inFlightOn = on;
+                            nonBlocking++;
+                            idups = call;
+                            idupsStarted++;
                         }
                     }
                     default -> {
@@ -390,7 +481,7 @@ final class RandomCallsApps {
                         int[] chosen = Arrays.copyOf(perm, 1 + shared.nextInt(n));
                         groups.add(Arrays.stream(chosen).map(i -> members[i]).toArray());
                         if (member) {
-                            Optional<Communicator> o = parent.mine.create(chosen);
+                            Optional<Communicator> o = comm(parent).create(chosen);
                             if (o.isPresent() != (indexOf(chosen, me) >= 0)) {
                                 throw new AssertionError(name + ": create gave " + o + " to parent rank " + me);
                             }
@@ -408,7 +499,10 @@ final class RandomCallsApps {
                             + mine.size() + ", expected " + indexOf(group, world.rank()) + " of " + Arrays.toString(group));
                 }
             }
-            slots.add(new Slot(name, g, mine));
+            Slot slot = new Slot(name, g, mine);
+            slot.dup = dup;
+            slot.dupCall = idups;
+            slots.add(slot);
             made++;
             if (dry != null) {
                 dry.println("seed " + seed + " step " + step + ": make " + name + " " + Arrays.deepToString(g));
@@ -418,8 +512,8 @@ final class RandomCallsApps {
         void finish() {
             drain(-1);
             for (int i = slots.size() - 1; i > 0; i--) {
-                if (slots.get(i).mine != null) {
-                    slots.get(i).mine.close();
+                if (slots.get(i).member()) {
+                    comm(slots.get(i)).close();
                 }
             }
             world.barrier();
