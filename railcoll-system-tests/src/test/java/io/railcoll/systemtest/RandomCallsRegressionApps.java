@@ -61,6 +61,51 @@ final class RandomCallsRegressionApps {
     }
 
     /**
+     * With the multicast group not yet open ({@code RAILCOLL_MCAST=auto}) and {@code allgather.smp-gather-mcast}
+     * forced, so the all-to-allv's count exchange (an all-gather) multicasts: the even ranks start an all-to-allv
+     * non-blocking, the odd ones run it blocking; the data is checked, then a broadcast. Prints
+     * {@code MCAST-ALLTOALLV-OK rank r}.
+     */
+    public static final class AlltoallvCountsOverMulticast implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            int n = comm.size();
+            int me = comm.rank();
+            long[] counts = new long[n];
+            java.util.Arrays.fill(counts, 7);
+            byte[] send = new byte[7 * n];
+            for (int i = 0; i < send.length; i++) {
+                send[i] = (byte) (me * 31 + i);
+            }
+            byte[] recv = new byte[7 * n];
+            comm.forceAlgorithm("allgather.smp-gather-mcast");
+            if (me % 2 == 0) {
+                comm.ialltoallv(send, counts, null, recv, counts, null).await();
+            } else {
+                comm.alltoallv(send, counts, null, recv, counts, null);
+            }
+            comm.clearForcedAlgorithm(io.railcoll.schedule.Collective.ALLGATHER);
+            for (int src = 0; src < n; src++) {
+                for (int k = 0; k < 7; k++) {
+                    if (recv[7 * src + k] != (byte) (src * 31 + 7 * me + k)) {
+                        throw new AssertionError("rank " + me + ": byte " + k + " from rank " + src + " is "
+                                + recv[7 * src + k]);
+                    }
+                }
+            }
+            byte[] b = new byte[1000];
+            if (me == 1) {
+                java.util.Arrays.fill(b, (byte) 9);
+            }
+            comm.broadcast(b, 1);
+            if (b[999] != 9) {
+                throw new AssertionError("rank " + me + ": broadcast after it gave " + b[999]);
+            }
+            System.out.println("MCAST-ALLTOALLV-OK rank " + me);
+        }
+    }
+
+    /**
      * Every rank forces alltoallv.pairwise for one all-to-allv; rank 0 starts it non-blocking and clears the forced
      * algorithm before awaiting it, the others run it blocking; the data is checked. Prints
      * {@code FORCED-ALLTOALLV-OK rank r}.
