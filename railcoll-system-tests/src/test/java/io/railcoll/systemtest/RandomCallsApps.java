@@ -64,7 +64,7 @@ final class RandomCallsApps {
             System.out.println("RANDOM-CALLS-OK rank " + world.rank() + " seed " + seed + " steps " + steps + " calls "
                     + s.calls + " forced " + s.forced + " refused " + s.refused + " in-flight " + s.nonBlocking
                     + " communicators " + s.made + " typed-arrays " + s.typed
-                    + " idups " + s.idupsStarted);
+                    + " idups " + s.idupsStarted + " multicast " + s.multicast);
         }
     }
 
@@ -180,6 +180,7 @@ final class RandomCallsApps {
         int made;
         int typed;
         int idupsStarted;
+        int multicast;
 
         private final boolean trace;
 
@@ -269,6 +270,9 @@ final class RandomCallsApps {
                     id = null;
                     call.algorithm = selected(comm, call);
                     req = nb ? call.start(comm) : startBlocking(call, comm);
+                }
+                if (call.algorithm.contains("multicast") || call.algorithm.contains("mcast")) {
+                    multicast++;
                 }
                 if (req == null) {
                     call.check();
