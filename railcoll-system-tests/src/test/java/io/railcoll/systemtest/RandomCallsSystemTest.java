@@ -96,7 +96,7 @@ class RandomCallsSystemTest {
 
     @ParameterizedTest(name = "{0}, {1} rail(s), seed {2}, {3} steps, multicast {4}")
     @CsvSource({"1x5, 1, 1, 300, off", "'3,4,2', 1, 2, 300, off", "2x2, 2, 3, 300, off", "1x1, 1, 4, 300, off",
-            "5x2, 1, 5, 150, auto"})
+            "5x2, 1, 5, 80, auto"})
     void aSeededRandomSequenceOfCallsChecksOutOnEveryRank(String placement, int rails, long seed, int steps,
                                                           String multicast) {
         Placement p = Placement.parse(placement);
