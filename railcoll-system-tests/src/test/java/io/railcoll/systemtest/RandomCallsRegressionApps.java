@@ -60,6 +60,28 @@ final class RandomCallsRegressionApps {
         }
     }
 
+    /** Rank {@code me}'s send of an all-to-allv of {@code block} bytes per pair: byte i is {@code me * 100 + i}. */
+    private static byte[] alltoallvSend(int me, int n, int block) {
+        byte[] send = new byte[block * n];
+        for (int i = 0; i < send.length; i++) {
+            send[i] = (byte) (me * 100 + i);
+        }
+        return send;
+    }
+
+    /** Checks rank {@code me}'s recv of that all-to-allv: block {@code src} is bytes me*block.. of src's send. */
+    private static void checkAlltoallv(byte[] recv, int me, int n, int block) {
+        for (int src = 0; src < n; src++) {
+            for (int k = 0; k < block; k++) {
+                byte expected = (byte) (src * 100 + me * block + k);
+                if (recv[src * block + k] != expected) {
+                    throw new AssertionError("rank " + me + ": byte " + k + " from rank " + src + " is "
+                            + recv[src * block + k] + ", expected " + expected);
+                }
+            }
+        }
+    }
+
     /**
      * With the multicast group not yet open ({@code RAILCOLL_MCAST=auto}) and {@code allgather.smp-gather-mcast}
      * forced, so the all-to-allv's count exchange (an all-gather) multicasts: the even ranks start an all-to-allv
@@ -73,10 +95,7 @@ final class RandomCallsRegressionApps {
             int me = comm.rank();
             long[] counts = new long[n];
             java.util.Arrays.fill(counts, 7);
-            byte[] send = new byte[7 * n];
-            for (int i = 0; i < send.length; i++) {
-                send[i] = (byte) (me * 31 + i);
-            }
+            byte[] send = alltoallvSend(me, n, 7);
             byte[] recv = new byte[7 * n];
             comm.forceAlgorithm("allgather.smp-gather-mcast");
             if (me % 2 == 0) {
@@ -85,14 +104,7 @@ final class RandomCallsRegressionApps {
                 comm.alltoallv(send, counts, null, recv, counts, null);
             }
             comm.clearForcedAlgorithm(io.railcoll.schedule.Collective.ALLGATHER);
-            for (int src = 0; src < n; src++) {
-                for (int k = 0; k < 7; k++) {
-                    if (recv[7 * src + k] != (byte) (src * 31 + 7 * me + k)) {
-                        throw new AssertionError("rank " + me + ": byte " + k + " from rank " + src + " is "
-                                + recv[7 * src + k]);
-                    }
-                }
-            }
+            checkAlltoallv(recv, me, n, 7);
             byte[] b = new byte[1000];
             if (me == 1) {
                 java.util.Arrays.fill(b, (byte) 9);
@@ -117,10 +129,7 @@ final class RandomCallsRegressionApps {
             int me = comm.rank();
             long[] counts = new long[n];
             java.util.Arrays.fill(counts, 5);
-            byte[] send = new byte[5 * n];
-            for (int i = 0; i < send.length; i++) {
-                send[i] = (byte) (me * 100 + i);
-            }
+            byte[] send = alltoallvSend(me, n, 5);
             byte[] recv = new byte[5 * n];
             comm.forceAlgorithm("alltoallv.pairwise");
             if (me == 0) {
@@ -131,15 +140,7 @@ final class RandomCallsRegressionApps {
                 comm.alltoallv(send, counts, null, recv, counts, null);
                 comm.clearForcedAlgorithm(io.railcoll.schedule.Collective.ALLTOALLV);
             }
-            for (int src = 0; src < n; src++) {
-                for (int k = 0; k < 5; k++) {
-                    byte expected = (byte) (src * 100 + me * 5 + k);
-                    if (recv[src * 5 + k] != expected) {
-                        throw new AssertionError("rank " + me + ": byte " + k + " from rank " + src + " is "
-                                + recv[src * 5 + k] + ", expected " + expected);
-                    }
-                }
-            }
+            checkAlltoallv(recv, me, n, 5);
             System.out.println("FORCED-ALLTOALLV-OK rank " + me);
         }
     }
