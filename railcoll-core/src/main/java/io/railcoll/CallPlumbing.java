@@ -30,6 +30,13 @@ interface CallPlumbing {
     /** The shape of a call; the last one per collective is kept, so a loop of like calls allocates none. */
     Shape shape(Collective collective, long blockBytes, int root);
 
+    /**
+     * The algorithm selection picks for {@code shape}, ready to post: one that multicasts opens the communicator's
+     * multicast group first if it is not yet open (collective: every rank selects it at this same call, whether it
+     * runs the call blocking or not). Every post of a selected algorithm goes through here or {@link #run}.
+     */
+    Algorithm select(Shape shape);
+
     /** Runs a call (blocking) or starts it (non-blocking) as selection picks; returns its sequence number. */
     long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking);
 

@@ -152,6 +152,11 @@ final class RailcollCommunicator implements Communicator {
         }
 
         @Override
+        public Algorithm select(Shape shape) {
+            return RailcollCommunicator.this.select(shape);
+        }
+
+        @Override
         public long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
             return RailcollCommunicator.this.run(shape, send, recv, nonBlocking);
         }
@@ -928,7 +933,7 @@ final class RailcollCommunicator implements Communicator {
     /** As {@link #run} (blocking), for a schedule that combines data with {@code reduction}; {@code stageSend}: in place. */
     private long runReduction(Shape shape, MemorySegment send, MemorySegment recv, Reduction reduction,
                               boolean stageSend) {
-        return post(selector.select(shape), shape, send, recv, reduction, stageSend, false);
+        return post(select(shape), shape, send, recv, reduction, stageSend, false);
     }
 
     /**
@@ -937,7 +942,7 @@ final class RailcollCommunicator implements Communicator {
      */
     private long postStaged(Shape shape, MemorySegment send, boolean stageSend, long recvBytes, MemorySegment resultTo,
                             Reduction reduction) {
-        return engine.postStaged(selector.select(shape), shape, send, stageSend, recvBytes, resultTo, reduction);
+        return engine.postStaged(select(shape), shape, send, stageSend, recvBytes, resultTo, reduction);
     }
 
     /** Posts a call to the engine; a blocking one is then awaited (one way to run a schedule); returns its number. */
@@ -1018,21 +1023,29 @@ final class RailcollCommunicator implements Communicator {
     // ---- plumbing ----
 
     /**
-     * Runs a call (blocking) or starts it (non-blocking), and returns its sequence number. A call whose program
-     * multicasts opens the multicast group first if it is not yet open.
+     * The algorithm selection picks for {@code shape}, ready to post: one whose program multicasts opens the
+     * multicast group first if it is not yet open. Every path that posts a selected algorithm, blocking or not, comes
+     * here: a non-blocking all-to-allv's count exchange once posted a multicast all-gather on a group that its
+     * blocking peers opened at that call and it did not (decision 0218).
      */
-    private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
-        return runSelected(selector.select(shape), shape, send, recv, false, nonBlocking);
-    }
-
-    /** As {@link #run}, with the algorithm chosen already; {@code stageSend}: SEND copied into the call's memory first. */
-    private long runSelected(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv,
-                             boolean stageSend, boolean nonBlocking) {
+    private Algorithm select(Shape shape) {
+        Algorithm algorithm = selector.select(shape);
         if (algorithm instanceof MulticastUser && !multicast.isOpen()) {
             // Opening the group is collective and runs calls of its own: every rank does it at this same call.
             engine.awaitAllInFlight();
             multicast.open();
         }
+        return algorithm;
+    }
+
+    /** Runs a call (blocking) or starts it (non-blocking), and returns its sequence number. */
+    private long run(Shape shape, MemorySegment send, MemorySegment recv, boolean nonBlocking) {
+        return runSelected(select(shape), shape, send, recv, false, nonBlocking);
+    }
+
+    /** As {@link #run}, with the algorithm chosen already; {@code stageSend}: SEND copied into the call's memory first. */
+    private long runSelected(Algorithm algorithm, Shape shape, MemorySegment send, MemorySegment recv,
+                             boolean stageSend, boolean nonBlocking) {
         long recvBytes = shape.recvBytes(rank);
         return post(algorithm, shape, send, recv.byteSize() == recvBytes ? recv : recv.asSlice(0, recvBytes), null,
                 stageSend, nonBlocking);

@@ -242,7 +242,7 @@ final class ReductionCalls {
             if (stageRecv) {
                 return plumbing.postStaged(shape, s, stageSend, recvBytes, result ? r : null, reduction);
             }
-            return plumbing.post(selector.select(shape), shape, s, r, reduction, stageSend, true);
+            return plumbing.post(plumbing.select(shape), shape, s, r, reduction, stageSend, true);
         }
         MemorySegment runSend = s;
         MemorySegment runRecv = r;

@@ -259,7 +259,7 @@ final class VariableCollectives {
         }
         int n = size;
         Shape rows = plumbing.shape(Collective.ALLGATHER, (long) Long.BYTES * n, 0);
-        CollectiveEngine.PackedCall exchange = new CollectiveEngine.PackedCall(selector.select(rows), rows,
+        CollectiveEngine.PackedCall exchange = new CollectiveEngine.PackedCall(plumbing.select(rows), rows,
                 MemorySegment.ofArray(rowBytes(sendCounts)), (long) Long.BYTES * n, null, null,
                 (long) Long.BYTES * n * n, null, null);
         MemorySegment s = send;
@@ -360,7 +360,7 @@ final class VariableCollectives {
     private long runVariable(Shape shape, Reduction reduction, MemorySegment send, VariableLayout out,
                              MemorySegment recv, VariableLayout in, boolean nonBlocking) {
         if (nonBlocking) {
-            return engine.postPacked(packedCall(selector.select(shape), shape, reduction, send, out, recv, in));
+            return engine.postPacked(packedCall(plumbing.select(shape), shape, reduction, send, out, recv, in));
         }
         long sendBytes = shape.sendBytes(rank);
         long recvBytes = shape.recvBytes(rank);

@@ -1,5 +1,7 @@
 package io.railcoll.systemtest;
 
+import io.railcoll.reduce.ElementType;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -10,19 +12,23 @@ import java.util.SplittableRandom;
  * One buffer of a random call: a body of the requested length at a random (often unaligned) offset inside guard
  * bytes, in one of the kinds a program may pass (native segment, heap segment over a byte[] or a wider primitive
  * array, direct or heap ByteBuffer, or a byte[] of exactly the body's length, which has no guards: the array's
- * bounds are its guards). After the call {@link #checkGuards} proves railcoll wrote nothing outside the body.
+ * bounds are its guards; or, for the reductions' typed overloads, an int[], long[], float[] or double[] of exactly
+ * the body's length). After the call {@link #checkGuards} proves railcoll wrote nothing outside the body.
  */
 final class RandomBuffer {
     /** Guard bytes on each side: more than a cache line, so that a write rounded up to a line shows. */
     static final int GUARD = 80;
     private static final byte GUARD_BYTE = (byte) 0xA5;
 
-    /** What the API receives: the segment overloads, the byte[] overloads or the ByteBuffer overloads. */
+    /**
+     * What the API receives: the segment overloads, the array overloads (byte[], or the reductions' typed arrays) or
+     * the ByteBuffer overloads.
+     */
     enum Family { SEGMENT, ARRAY, BUFFER }
 
     enum Kind {
         NATIVE(Family.SEGMENT), HEAP_BYTES(Family.SEGMENT), HEAP_WIDE(Family.SEGMENT), EXACT_ARRAY(Family.ARRAY),
-        DIRECT(Family.BUFFER), HEAP_BUFFER(Family.BUFFER);
+        TYPED_ARRAY(Family.ARRAY), DIRECT(Family.BUFFER), HEAP_BUFFER(Family.BUFFER);
 
         final Family family;
 
@@ -38,10 +44,18 @@ final class RandomBuffer {
     final MemorySegment body;
     private final long offset;
     private final byte[] array;
+    /** The int[], long[], float[] or double[] of a {@link Kind#TYPED_ARRAY}. */
+    private final Object typed;
     private final ByteBuffer buffer;
 
     private RandomBuffer(Kind kind, MemorySegment whole, long offset, long length, byte[] array, ByteBuffer buffer) {
+        this(kind, whole, offset, length, array, buffer, null);
+    }
+
+    private RandomBuffer(Kind kind, MemorySegment whole, long offset, long length, byte[] array, ByteBuffer buffer,
+                         Object typed) {
         this.kind = kind;
+        this.typed = typed;
         this.whole = whole;
         this.offset = offset;
         this.body = whole.asSlice(offset, length);
@@ -53,9 +67,14 @@ final class RandomBuffer {
     /**
      * A buffer of {@code length} bytes of a kind of {@code family}, at a random offset (0-15 past the guard); a heap
      * segment over a long[] only where {@code wide} (the reductions stage them; the other collectives refuse them,
-     * decision 0075).
+     * decision 0075). With {@code typed} (INT, LONG, FLOAT or DOUBLE) an array of the family is an array of that
+     * element type, for the typed overloads.
      */
-    static RandomBuffer of(Family family, long length, boolean wide, SplittableRandom rnd, Arena arena) {
+    static RandomBuffer of(Family family, long length, boolean wide, ElementType typed, SplittableRandom rnd,
+                           Arena arena) {
+        if (typed != null && family == Family.ARRAY) {
+            return typed(typed, length);
+        }
         Kind kind = switch (family) {
             case SEGMENT -> new Kind[] {Kind.NATIVE, Kind.HEAP_BYTES, Kind.HEAP_WIDE}[rnd.nextInt(wide ? 3 : 2)];
             case ARRAY -> Kind.EXACT_ARRAY;
@@ -72,6 +91,7 @@ final class RandomBuffer {
             // A long[] underneath: railcoll stages heap segments over arrays other than byte[] (decision 0065).
             case HEAP_WIDE -> new RandomBuffer(kind, MemorySegment.ofArray(new long[(int) (wholeBytes + 7) / 8])
                     .asSlice(0, wholeBytes), off, length, null, null);
+            case TYPED_ARRAY -> throw new IllegalArgumentException("typed arrays are made by typed()");
             case EXACT_ARRAY -> {
                 byte[] a = new byte[(int) length];
                 yield new RandomBuffer(kind, MemorySegment.ofArray(a), 0, length, a, null);
@@ -88,6 +108,38 @@ final class RandomBuffer {
                         .limit((int) (off + length)));
             }
         };
+    }
+
+    /** An array of {@code type}'s Java type of exactly {@code length} bytes; the array's bounds are its guards. */
+    private static RandomBuffer typed(ElementType type, long length) {
+        int n = Math.toIntExact(length / type.sizeBytes());
+        Object a = switch (type) {
+            case INT -> new int[n];
+            case LONG -> new long[n];
+            case FLOAT -> new float[n];
+            case DOUBLE -> new double[n];
+            default -> throw new IllegalArgumentException("no typed overloads for " + type);
+        };
+        MemorySegment whole = switch (a) {
+            case int[] x -> MemorySegment.ofArray(x);
+            case long[] x -> MemorySegment.ofArray(x);
+            case float[] x -> MemorySegment.ofArray(x);
+            default -> MemorySegment.ofArray((double[]) a);
+        };
+        return new RandomBuffer(Kind.TYPED_ARRAY, whole, 0, length, null, null, a);
+    }
+
+    /** Whether the API has typed-array overloads for {@code type} (the reductions' int[], long[], float[], double[]). */
+    static boolean hasTypedArrays(ElementType type) {
+        return type == ElementType.INT || type == ElementType.LONG || type == ElementType.FLOAT
+                || type == ElementType.DOUBLE;
+    }
+
+    Object typedArray() {
+        if (kind != Kind.TYPED_ARRAY) {
+            throw new IllegalStateException(kind + " is not a typed array");
+        }
+        return typed;
     }
 
     MemorySegment segment() {
@@ -124,6 +176,6 @@ final class RandomBuffer {
 
     @Override
     public String toString() {
-        return kind + "(" + body.byteSize() + " B at +" + (offset - (kind == Kind.EXACT_ARRAY ? 0 : GUARD)) + ")";
+        return kind + "(" + body.byteSize() + " B at +" + (kind.family == Family.ARRAY ? 0 : offset - GUARD) + ")";
     }
 }

@@ -2,11 +2,13 @@ package io.railcoll.systemtest;
 
 import io.railcoll.Communicator;
 import io.railcoll.Request;
+import io.railcoll.reduce.ElementType;
 import io.railcoll.schedule.Collective;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -36,6 +38,11 @@ abstract class RandomCall {
     /** The algorithm that ran (for messages), found when the call starts. */
     String algorithm = "?";
     Ctx ctx;
+    private int root;
+    /** This rank's buffers, where the call has a send and a receive buffer, and the family of overloads they go to. */
+    RandomBuffer send;
+    RandomBuffer recv;
+    RandomBuffer.Family f;
 
     abstract Collective collective();
 
@@ -54,6 +61,11 @@ abstract class RandomCall {
         return false;
     }
 
+    /** The element type whose typed arrays (int[], long[], float[], double[]) the array family passes, or null: byte[]. */
+    ElementType typedArrays() {
+        return null;
+    }
+
     /** Whether the call has an i-form (point-to-point pairs are run blocking here). */
     boolean hasNonBlockingForm() {
         return true;
@@ -64,8 +76,26 @@ abstract class RandomCall {
         return 0;
     }
 
-    int root() {
-        return 0;
+    /** The root of a rooted call, 0 for the others. */
+    final int root() {
+        return root;
+    }
+
+    /** Draws the root of a rooted call, in its constructor: after its sizes, as every rooted call draws it. */
+    final void drawRoot(SplittableRandom shared, int n) {
+        root = shared.nextInt(n);
+    }
+
+    static MemorySegment seg(RandomBuffer b) {
+        return b == null ? null : b.segment();
+    }
+
+    static byte[] arr(RandomBuffer b) {
+        return b == null ? null : b.array();
+    }
+
+    static ByteBuffer buf(RandomBuffer b) {
+        return b == null ? null : b.buffer();
     }
 
     final void bind(Ctx c) {
@@ -78,7 +108,7 @@ abstract class RandomCall {
      * writes; its expected contents start as what it holds now.
      */
     final RandomBuffer buffer(String name, RandomBuffer.Family family, long length) {
-        RandomBuffer b = RandomBuffer.of(family, length, wideHeapSegments(), ctx.local(), ctx.arena());
+        RandomBuffer b = RandomBuffer.of(family, length, wideHeapSegments(), typedArrays(), ctx.local(), ctx.arena());
         junk(b.body, ctx.local().nextLong());
         MemorySegment expected = ctx.arena().allocate(Math.max(1, length)).asSlice(0, length);
         checked.add(new Checked(name, b, expected));
@@ -145,7 +175,7 @@ abstract class RandomCall {
             }
             long at = c.buffer.body.mismatch(c.expected);
             if (at >= 0) {
-                throw failure(c.name, "offset " + at + " of " + c.buffer.body.byteSize() + " is "
+                throw failure(c.name + " " + c.buffer, "offset " + at + " of " + c.buffer.body.byteSize() + " is "
                         + c.buffer.body.get(ValueLayout.JAVA_BYTE, at) + ", expected "
                         + c.expected.get(ValueLayout.JAVA_BYTE, at) + mismatchSpan(c, at));
             }

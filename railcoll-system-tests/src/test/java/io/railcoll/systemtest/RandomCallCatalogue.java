@@ -2,6 +2,7 @@ package io.railcoll.systemtest;
 
 import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.MulticastUser;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -10,7 +11,8 @@ import java.util.SplittableRandom;
  * Draws the next call of the random sequence from the generator every rank steps identically: a collective of the
  * whole public API (or a point-to-point pair), its shared parameters, and now and then an algorithm to force, any
  * of the collective's catalog algorithms (one that cannot run the shape is refused by every rank alike before
- * anything is sent, and the call then runs with automatic selection).
+ * anything is sent, and the call then runs with automatic selection); the multicast algorithms half the times a
+ * broadcast or all-gather is forced.
  */
 final class RandomCallCatalogue {
     private RandomCallCatalogue() {
@@ -39,6 +41,12 @@ final class RandomCallCatalogue {
         if (call.collective() != null && shared.nextInt(3) == 0) {
             List<Algorithm> algorithms = AlgorithmCatalog.standard().forCollective(call.collective());
             call.forced = algorithms.get(shared.nextInt(algorithms.size())).id();
+            // The multicast ones (broadcast, all-gather) more often than their share: they run only on the world
+            // across nodes with RAILCOLL_MCAST on or auto, and are refused alike everywhere else.
+            List<Algorithm> multicast = algorithms.stream().filter(a -> a instanceof MulticastUser).toList();
+            if (!multicast.isEmpty() && shared.nextBoolean()) {
+                call.forced = multicast.get(shared.nextInt(multicast.size())).id();
+            }
         }
         return call;
     }

@@ -1,10 +1,14 @@
 package io.railcoll.systemtest;
 
 import io.railcoll.Communicator;
+import io.railcoll.DupInFlight;
 import io.railcoll.Request;
 import io.railcoll.launcher.RankApp;
 import io.railcoll.schedule.Collective;
 
+import io.railcoll.topology.Placement;
+
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,7 +54,7 @@ final class RandomCallsApps {
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            Sequence s = new Sequence(world, seed, trace);
+            Sequence s = new Sequence(world, world.placement(), seed, trace, null);
             try (Arena arena = Arena.ofShared()) {
                 for (int step = 0; step < steps; step++) {
                     s.step(step, arena);
@@ -59,20 +63,96 @@ final class RandomCallsApps {
             }
             System.out.println("RANDOM-CALLS-OK rank " + world.rank() + " seed " + seed + " steps " + steps + " calls "
                     + s.calls + " forced " + s.forced + " refused " + s.refused + " in-flight " + s.nonBlocking
-                    + " communicators " + s.made);
+                    + " communicators " + s.made + " typed-arrays " + s.typed
+                    + " idups " + s.idupsStarted + " multicast " + s.multicast);
         }
     }
 
-    /** A communicator of the sequence: its groups (world ranks, in rank order) and this rank's member, if any. */
+    /**
+     * The shared draws alone, with no job and no communicator: for each step, what every group of the communicator
+     * drawn would run ({@link RandomCall#describe}, and the algorithm drawn to force), the sub-communicators made and
+     * closed. Two builds that print the same lines for a seed draw the same calls. Usage (after test-compile):
+     * {@code java -cp railcoll-cli/target/railcoll-cli.jar:railcoll-cli/target/lib/*:railcoll-system-tests/target/test-classes
+     * 'io.railcoll.systemtest.RandomCallsApps$Describe' PLACEMENT FIRST_SEED LAST_SEED STEPS}.
+     */
+    public static final class Describe {
+        private Describe() {
+        }
+
+        public static void main(String[] args) {
+            Placement p = Placement.parse(args[0]);
+            for (long seed = Long.parseLong(args[1]); seed <= Long.parseLong(args[2]); seed++) {
+                Sequence s = new Sequence(null, p, seed, false, System.out);
+                for (int step = 0; step < Integer.parseInt(args[3]); step++) {
+                    s.step(step, null);
+                }
+            }
+        }
+    }
+
+    /**
+     * A communicator of the sequence: its groups (world ranks, in rank order) and this rank's member, if any; for one
+     * made by idup, the duplication in flight until its request has finished ({@link Sequence#comm}).
+     */
     private static final class Slot {
         final String name;
         final int[][] groups;
-        final Communicator mine;
+        Communicator mine;
+        DupInFlight dup;
+        IdupCall dupCall;
 
         Slot(String name, int[][] groups, Communicator mine) {
             this.name = name;
             this.groups = groups;
             this.mine = mine;
+        }
+
+        boolean member() {
+            return mine != null || dup != null;
+        }
+    }
+
+    /**
+     * The all-gather of an idup in flight on its parent, completed as the calls in flight are; its check is that the
+     * new communicator has the parent's size and this rank's rank.
+     */
+    private static final class IdupCall extends RandomCall {
+        private final DupInFlight dup;
+
+        IdupCall(DupInFlight dup) {
+            this.dup = dup;
+        }
+
+        @Override
+        Collective collective() {
+            return null;
+        }
+
+        @Override
+        String describe() {
+            return "idup";
+        }
+
+        @Override
+        void prepare(Ctx c) {
+        }
+
+        @Override
+        Request start(Communicator comm) {
+            throw new UnsupportedOperationException("started by Communicator#idup");
+        }
+
+        @Override
+        void run(Communicator comm) {
+            throw new UnsupportedOperationException("started by Communicator#idup");
+        }
+
+        @Override
+        void beforeCheck() {
+            Communicator made = dup.communicator();
+            if (made.size() != ctx.n() || made.rank() != ctx.me()) {
+                throw failure("communicator", "is rank " + made.rank() + " of " + made.size());
+            }
         }
     }
 
@@ -80,7 +160,12 @@ final class RandomCallsApps {
     }
 
     private static final class Sequence {
+        /** Null in a dry run ({@link Describe}): the draws only, printed to {@link #dry}. */
         private final Communicator world;
+        private final Placement placement;
+        /** This rank in the world; -1 in a dry run. */
+        private final int me;
+        private final PrintStream dry;
         private final long seed;
         private final SplittableRandom shared;
         private final SplittableRandom local;
@@ -93,16 +178,22 @@ final class RandomCallsApps {
         int refused;
         int nonBlocking;
         int made;
+        int typed;
+        int idupsStarted;
+        int multicast;
 
         private final boolean trace;
 
-        Sequence(Communicator world, long seed, boolean trace) {
+        Sequence(Communicator world, Placement placement, long seed, boolean trace, PrintStream dry) {
             this.trace = trace;
             this.world = world;
+            this.placement = placement;
+            this.me = world == null ? -1 : world.rank();
+            this.dry = dry;
             this.seed = seed;
             this.shared = new SplittableRandom(seed);
-            this.local = new SplittableRandom(mix(seed) ^ (world.rank() + 1) * 0x9E3779B97F4A7C15L);
-            int[] all = new int[world.size()];
+            this.local = new SplittableRandom(mix(seed) ^ (me + 1) * 0x9E3779B97F4A7C15L);
+            int[] all = new int[placement.size()];
             Arrays.setAll(all, i -> i);
             slots.add(new Slot("world", new int[][] {all}, world));
         }
@@ -113,15 +204,22 @@ final class RandomCallsApps {
                 derive(step);
             } else if (r < 7 && slots.size() > 1) {
                 Slot s = slots.remove(1 + shared.nextInt(slots.size() - 1));
+                if (dry != null) {
+                    dry.println("seed " + seed + " step " + step + ": close " + s.name);
+                }
                 drain(step);
-                if (s.mine != null) {
-                    s.mine.close();
+                if (s.member()) {
+                    comm(s).close();
                 }
             } else {
                 Slot s = shared.nextInt(2) == 0 ? slots.get(0) : slots.get(shared.nextInt(slots.size()));
                 for (int g = 0; g < s.groups.length; g++) {
                     RandomCall call = RandomCallCatalogue.draw(shared, s.groups[g].length, step);
-                    if (s.mine != null && indexOf(s.groups[g], world.rank()) >= 0) {
+                    if (dry != null) {
+                        dry.println("seed " + seed + " step " + step + " on " + s.name + " group " + g + " of "
+                                + s.groups[g].length + ": " + call.describe() + ", forced " + call.forced);
+                    }
+                    if (s.member() && indexOf(s.groups[g], me) >= 0) {
                         execute(step, s, g, call, arena);
                     }
                 }
@@ -129,7 +227,7 @@ final class RandomCallsApps {
         }
 
         private void execute(int step, Slot s, int g, RandomCall call, Arena arena) {
-            Communicator comm = s.mine;
+            Communicator comm = comm(s);
             // Point-to-point waits are not documented to progress collectives in flight, so a pair runs with none.
             if (inFlightOn != null && (inFlightOn != comm || !call.hasNonBlockingForm())) {
                 drain(step);
@@ -138,6 +236,9 @@ final class RandomCallsApps {
             call.bind(new RandomCall.Ctx(comm, comm.size(), comm.rank(), mix(seed * 1_000_003L + step * 31L + g),
                     local, arena, where));
             calls++;
+            if (call.typedArrays() != null) {
+                typed++;
+            }
             Collective c = call.collective();
             String id = call.forced;
             if (id != null) {
@@ -169,6 +270,9 @@ final class RandomCallsApps {
                     id = null;
                     call.algorithm = selected(comm, call);
                     req = nb ? call.start(comm) : startBlocking(call, comm);
+                }
+                if (call.algorithm.contains("multicast") || call.algorithm.contains("mcast")) {
+                    multicast++;
                 }
                 if (req == null) {
                     call.check();
@@ -273,18 +377,38 @@ final class RandomCallsApps {
             }
         }
 
-        /** Makes a sub-communicator of a random open one: split (with a singleton now and then), dup, by node or create. */
+        /**
+         * This rank's communicator of {@code s}; one made by idup once its all-gather has finished (the calls in flight,
+         * all on its parent, completed first if it has not).
+         */
+        private Communicator comm(Slot s) {
+            if (s.dup != null) {
+                if (inFlight.stream().anyMatch(p -> p.call() == s.dupCall)) {
+                    drain(-1);
+                }
+                s.mine = s.dup.communicator();
+                s.dup = null;
+            }
+            return s.mine;
+        }
+
+        /**
+         * Makes a sub-communicator of a random open one: split (with a singleton now and then), dup, by node, create,
+         * or idup (left in flight: the parent's next calls may run while it is).
+         */
         private void derive(int step) {
             Slot parent = slots.get(shared.nextInt(slots.size()));
-            int kind = shared.nextInt(4);
+            int kind = shared.nextInt(5);
             List<int[]> groups = new ArrayList<>();
             Communicator mine = null;
-            String name = parent.name + "." + new String[] {"split", "dup", "node", "create"}[kind] + "@" + step;
+            DupInFlight dup = null;
+            IdupCall idups = null;
+            String name = parent.name + "." + new String[] {"split", "dup", "node", "create", "idup"}[kind] + "@" + step;
             drain(step);
             for (int[] members : parent.groups) {
                 int n = members.length;
-                int me = indexOf(members, world.rank());
-                boolean member = parent.mine != null && me >= 0;
+                int me = indexOf(members, this.me);
+                boolean member = parent.member() && me >= 0;
                 switch (kind) {
                     case 0 -> {
                         int[] colour = new int[n];
@@ -309,7 +433,7 @@ final class RandomCallsApps {
                             }
                         }
                         if (member) {
-                            Optional<Communicator> o = parent.mine.split(colour[me], key[me]);
+                            Optional<Communicator> o = comm(parent).split(colour[me], key[me]);
                             if (o.isPresent() == (colour[me] < 0)) {
                                 throw new AssertionError(name + ": split gave " + o + " for colour " + colour[me]);
                             }
@@ -319,19 +443,34 @@ final class RandomCallsApps {
                     case 1 -> {
                         groups.add(members.clone());
                         if (member) {
-                            mine = parent.mine.dup();
+                            mine = comm(parent).dup();
                         }
                     }
                     case 2 -> {
-                        for (int node = 0; node < world.placement().nodeCount(); node++) {
+                        for (int node = 0; node < placement.nodeCount(); node++) {
                             final int nd = node;
-                            int[] on = Arrays.stream(members).filter(w -> world.placement().nodeOf(w) == nd).toArray();
+                            int[] on = Arrays.stream(members).filter(w -> placement.nodeOf(w) == nd).toArray();
                             if (on.length > 0) {
                                 groups.add(on);
                             }
                         }
                         if (member) {
-                            mine = parent.mine.splitByNode();
+                            mine = comm(parent).splitByNode();
+                        }
+                    }
+                    case 4 -> {
+                        groups.add(members.clone());
+                        if (member) {
+                            Communicator on = comm(parent);
+                            dup = on.idup();
+                            IdupCall call = new IdupCall(dup);
+                            call.bind(new RandomCall.Ctx(on, on.size(), on.rank(), 0, local, null,
+                                    "seed " + seed + ", step " + step + ", " + name));
+                            inFlight.add(new Pending(dup.request(), call));
+                            inFlightOn = on;
+                            nonBlocking++;
+                            idups = call;
+                            idupsStarted++;
                         }
                     }
                     default -> {
@@ -346,7 +485,7 @@ final class RandomCallsApps {
                         int[] chosen = Arrays.copyOf(perm, 1 + shared.nextInt(n));
                         groups.add(Arrays.stream(chosen).map(i -> members[i]).toArray());
                         if (member) {
-                            Optional<Communicator> o = parent.mine.create(chosen);
+                            Optional<Communicator> o = comm(parent).create(chosen);
                             if (o.isPresent() != (indexOf(chosen, me) >= 0)) {
                                 throw new AssertionError(name + ": create gave " + o + " to parent rank " + me);
                             }
@@ -364,15 +503,21 @@ final class RandomCallsApps {
                             + mine.size() + ", expected " + indexOf(group, world.rank()) + " of " + Arrays.toString(group));
                 }
             }
-            slots.add(new Slot(name, g, mine));
+            Slot slot = new Slot(name, g, mine);
+            slot.dup = dup;
+            slot.dupCall = idups;
+            slots.add(slot);
             made++;
+            if (dry != null) {
+                dry.println("seed " + seed + " step " + step + ": make " + name + " " + Arrays.deepToString(g));
+            }
         }
 
         void finish() {
             drain(-1);
             for (int i = slots.size() - 1; i > 0; i--) {
-                if (slots.get(i).mine != null) {
-                    slots.get(i).mine.close();
+                if (slots.get(i).member()) {
+                    comm(slots.get(i)).close();
                 }
             }
             world.barrier();

@@ -60,6 +60,63 @@ final class RandomCallsRegressionApps {
         }
     }
 
+    /** Rank {@code me}'s send of an all-to-allv of {@code block} bytes per pair: byte i is {@code me * 100 + i}. */
+    private static byte[] alltoallvSend(int me, int n, int block) {
+        byte[] send = new byte[block * n];
+        for (int i = 0; i < send.length; i++) {
+            send[i] = (byte) (me * 100 + i);
+        }
+        return send;
+    }
+
+    /** Checks rank {@code me}'s recv of that all-to-allv: block {@code src} is bytes me*block.. of src's send. */
+    private static void checkAlltoallv(byte[] recv, int me, int n, int block) {
+        for (int src = 0; src < n; src++) {
+            for (int k = 0; k < block; k++) {
+                byte expected = (byte) (src * 100 + me * block + k);
+                if (recv[src * block + k] != expected) {
+                    throw new AssertionError("rank " + me + ": byte " + k + " from rank " + src + " is "
+                            + recv[src * block + k] + ", expected " + expected);
+                }
+            }
+        }
+    }
+
+    /**
+     * With the multicast group not yet open ({@code RAILCOLL_MCAST=auto}) and {@code allgather.smp-gather-mcast}
+     * forced, so the all-to-allv's count exchange (an all-gather) multicasts: the even ranks start an all-to-allv
+     * non-blocking, the odd ones run it blocking; the data is checked, then a broadcast. Prints
+     * {@code MCAST-ALLTOALLV-OK rank r}.
+     */
+    public static final class AlltoallvCountsOverMulticast implements RankApp {
+        @Override
+        public void run(Communicator comm, List<String> args) {
+            int n = comm.size();
+            int me = comm.rank();
+            long[] counts = new long[n];
+            java.util.Arrays.fill(counts, 7);
+            byte[] send = alltoallvSend(me, n, 7);
+            byte[] recv = new byte[7 * n];
+            comm.forceAlgorithm("allgather.smp-gather-mcast");
+            if (me % 2 == 0) {
+                comm.ialltoallv(send, counts, null, recv, counts, null).await();
+            } else {
+                comm.alltoallv(send, counts, null, recv, counts, null);
+            }
+            comm.clearForcedAlgorithm(io.railcoll.schedule.Collective.ALLGATHER);
+            checkAlltoallv(recv, me, n, 7);
+            byte[] b = new byte[1000];
+            if (me == 1) {
+                java.util.Arrays.fill(b, (byte) 9);
+            }
+            comm.broadcast(b, 1);
+            if (b[999] != 9) {
+                throw new AssertionError("rank " + me + ": broadcast after it gave " + b[999]);
+            }
+            System.out.println("MCAST-ALLTOALLV-OK rank " + me);
+        }
+    }
+
     /**
      * Every rank forces alltoallv.pairwise for one all-to-allv; rank 0 starts it non-blocking and clears the forced
      * algorithm before awaiting it, the others run it blocking; the data is checked. Prints
@@ -72,10 +129,7 @@ final class RandomCallsRegressionApps {
             int me = comm.rank();
             long[] counts = new long[n];
             java.util.Arrays.fill(counts, 5);
-            byte[] send = new byte[5 * n];
-            for (int i = 0; i < send.length; i++) {
-                send[i] = (byte) (me * 100 + i);
-            }
+            byte[] send = alltoallvSend(me, n, 5);
             byte[] recv = new byte[5 * n];
             comm.forceAlgorithm("alltoallv.pairwise");
             if (me == 0) {
@@ -86,15 +140,7 @@ final class RandomCallsRegressionApps {
                 comm.alltoallv(send, counts, null, recv, counts, null);
                 comm.clearForcedAlgorithm(io.railcoll.schedule.Collective.ALLTOALLV);
             }
-            for (int src = 0; src < n; src++) {
-                for (int k = 0; k < 5; k++) {
-                    byte expected = (byte) (src * 100 + me * 5 + k);
-                    if (recv[src * 5 + k] != expected) {
-                        throw new AssertionError("rank " + me + ": byte " + k + " from rank " + src + " is "
-                                + recv[src * 5 + k] + ", expected " + expected);
-                    }
-                }
-            }
+            checkAlltoallv(recv, me, n, 5);
             System.out.println("FORCED-ALLTOALLV-OK rank " + me);
         }
     }

@@ -6,7 +6,6 @@ import io.railcoll.Request;
 import io.railcoll.schedule.Collective;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -23,16 +22,81 @@ final class RandomDataCalls {
         return RandomBuffer.Family.values()[local.nextInt(3)];
     }
 
-    private static MemorySegment seg(RandomBuffer b) {
-        return b == null ? null : b.segment();
+    /**
+     * What the data calls share: the collective and a description of the shared parameters (a format of the sizes
+     * and the root).
+     */
+    abstract static class DataCall extends RandomCall {
+        private final Collective collective;
+        private final String text;
+
+        DataCall(Collective collective, String text) {
+            this.collective = collective;
+            this.text = text;
+        }
+
+        @Override
+        final Collective collective() {
+            return collective;
+        }
+
+        /** The sizes as the description's first argument. */
+        abstract Object sizes();
+
+        @Override
+        final String describe() {
+            return String.format(text, sizes(), root());
+        }
     }
 
-    private static byte[] arr(RandomBuffer b) {
-        return b == null ? null : b.array();
+    /**
+     * A call with one shared block size {@code b}; the root, where {@code rooted}, drawn after it (the constructor's
+     * argument {@code b} is drawn before the body runs, as the calls always drew them).
+     */
+    abstract static class Sized extends DataCall {
+        final long b;
+
+        Sized(Collective collective, String text, long b, SplittableRandom shared, int n, boolean rooted) {
+            super(collective, text);
+            this.b = b;
+            if (rooted) {
+                drawRoot(shared, n);
+            }
+        }
+
+        @Override
+        final Object sizes() {
+            return b;
+        }
+
+        @Override
+        final long selectionBytes() {
+            return b;
+        }
     }
 
-    private static ByteBuffer buf(RandomBuffer b) {
-        return b == null ? null : b.buffer();
+    /** A call with per-rank counts (and this rank's displacements); the root, where {@code rooted}, drawn after them. */
+    abstract static class Counted extends DataCall {
+        final long[] counts;
+        long[] displs;
+
+        Counted(Collective collective, String text, long[] counts, SplittableRandom shared, int n, boolean rooted) {
+            super(collective, text);
+            this.counts = counts;
+            if (rooted) {
+                drawRoot(shared, n);
+            }
+        }
+
+        @Override
+        final Object sizes() {
+            return Arrays.toString(counts);
+        }
+
+        @Override
+        final long selectionBytes() {
+            return largest(counts);
+        }
     }
 
     static final class Barrier extends RandomCall {
@@ -61,106 +125,57 @@ final class RandomDataCalls {
         }
     }
 
-    static final class Broadcast extends RandomCall {
-        private final long b;
-        private final int root;
-        private RandomBuffer data;
-
+    /** Broadcast of one buffer ({@code recv}: the root's input, every other rank's output). */
+    static final class Broadcast extends Sized {
         Broadcast(SplittableRandom shared, int n) {
-            b = bytes(shared, 1, 6 << 20);
-            root = shared.nextInt(n);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.BROADCAST;
-        }
-
-        @Override
-        String describe() {
-            return "broadcast of " + b + " B from root " + root;
-        }
-
-        @Override
-        long selectionBytes() {
-            return b;
-        }
-
-        @Override
-        int root() {
-            return root;
+            super(Collective.BROADCAST, "broadcast of %d B from root %d", bytes(shared, 1, 6 << 20), shared, n, true);
         }
 
         @Override
         void prepare(Ctx c) {
-            data = buffer("buffer", family(c.local()), b);
-            if (c.me() == root) {
-                fillData(data.body, c.salt(), root);
+            f = family(c.local());
+            recv = buffer("buffer", f, b);
+            if (c.me() == root()) {
+                fillData(recv.body, c.salt(), root());
             }
-            fillData(snapshot(data), c.salt(), root);
+            fillData(snapshot(recv), c.salt(), root());
         }
 
         @Override
         Request start(Communicator comm) {
-            return switch (data.kind.family) {
-                case SEGMENT -> comm.ibroadcast(seg(data), root);
-                case ARRAY -> comm.ibroadcast(arr(data), root);
-                case BUFFER -> comm.ibroadcast(buf(data), root);
+            return switch (f) {
+                case SEGMENT -> comm.ibroadcast(seg(recv), root());
+                case ARRAY -> comm.ibroadcast(arr(recv), root());
+                case BUFFER -> comm.ibroadcast(buf(recv), root());
             };
         }
 
         @Override
         void run(Communicator comm) {
-            switch (data.kind.family) {
-                case SEGMENT -> comm.broadcast(seg(data), root);
-                case ARRAY -> comm.broadcast(arr(data), root);
-                case BUFFER -> comm.broadcast(buf(data), root);
+            switch (f) {
+                case SEGMENT -> comm.broadcast(seg(recv), root());
+                case ARRAY -> comm.broadcast(arr(recv), root());
+                case BUFFER -> comm.broadcast(buf(recv), root());
             }
         }
     }
 
     /** Gather: block i of the root's recv is rank i's data; a non-root's recv, when given, is never touched. */
-    static final class Gather extends RandomCall {
-        private final long b;
-        private final int root;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-
+    static final class Gather extends Sized {
         Gather(SplittableRandom shared, int n) {
-            b = bytes(shared, n, 6 << 20);
-            root = shared.nextInt(n);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.GATHER;
-        }
-
-        @Override
-        String describe() {
-            return "gather of " + b + " B per rank to root " + root;
-        }
-
-        @Override
-        long selectionBytes() {
-            return b;
-        }
-
-        @Override
-        int root() {
-            return root;
+            super(Collective.GATHER, "gather of %d B per rank to root %d", bytes(shared, n, 6 << 20), shared, n, true);
         }
 
         @Override
         void prepare(Ctx c) {
-            RandomBuffer.Family f = family(c.local());
+            f = family(c.local());
             send = buffer("send", f, b);
             fillData(send.body, c.salt(), c.me());
             snapshot(send);
-            if (c.me() == root || c.local().nextBoolean()) {
+            if (c.me() == root() || c.local().nextBoolean()) {
                 recv = buffer("recv", f, b * c.n());
                 MemorySegment e = snapshot(recv);
-                if (c.me() == root) {
+                if (c.me() == root()) {
                     for (int r = 0; r < c.n(); r++) {
                         fillData(e.asSlice(r * b, b), c.salt(), r);
                     }
@@ -170,60 +185,35 @@ final class RandomDataCalls {
 
         @Override
         Request start(Communicator comm) {
-            return switch (send.kind.family) {
-                case SEGMENT -> comm.igather(seg(send), seg(recv), root);
-                case ARRAY -> comm.igather(arr(send), arr(recv), root);
-                case BUFFER -> comm.igather(buf(send), buf(recv), root);
+            return switch (f) {
+                case SEGMENT -> comm.igather(seg(send), seg(recv), root());
+                case ARRAY -> comm.igather(arr(send), arr(recv), root());
+                case BUFFER -> comm.igather(buf(send), buf(recv), root());
             };
         }
 
         @Override
         void run(Communicator comm) {
-            switch (send.kind.family) {
-                case SEGMENT -> comm.gather(seg(send), seg(recv), root);
-                case ARRAY -> comm.gather(arr(send), arr(recv), root);
-                case BUFFER -> comm.gather(buf(send), buf(recv), root);
+            switch (f) {
+                case SEGMENT -> comm.gather(seg(send), seg(recv), root());
+                case ARRAY -> comm.gather(arr(send), arr(recv), root());
+                case BUFFER -> comm.gather(buf(send), buf(recv), root());
             }
         }
     }
 
     /** Scatter; the root sometimes in place (no recv: its block stays in send). */
-    static final class Scatter extends RandomCall {
-        private final long b;
-        private final int root;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-
+    static final class Scatter extends Sized {
         Scatter(SplittableRandom shared, int n) {
-            b = bytes(shared, n, 6 << 20);
-            root = shared.nextInt(n);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.SCATTER;
-        }
-
-        @Override
-        String describe() {
-            return "scatter of " + b + " B per rank from root " + root;
-        }
-
-        @Override
-        long selectionBytes() {
-            return b;
-        }
-
-        @Override
-        int root() {
-            return root;
+            super(Collective.SCATTER, "scatter of %d B per rank from root %d", bytes(shared, n, 6 << 20), shared, n,
+                    true);
         }
 
         @Override
         void prepare(Ctx c) {
-            RandomBuffer.Family f = family(c.local());
-            boolean inPlace = c.me() == root && c.local().nextInt(3) == 0;
-            if (c.me() == root) {
+            f = family(c.local());
+            boolean inPlace = c.me() == root() && c.local().nextInt(3) == 0;
+            if (c.me() == root()) {
                 send = buffer("send", f, b * c.n());
                 for (int r = 0; r < c.n(); r++) {
                     fillData(send.body.asSlice(r * b, b), c.salt(), r);
@@ -238,52 +228,31 @@ final class RandomDataCalls {
 
         @Override
         Request start(Communicator comm) {
-            RandomBuffer.Family f = (send != null ? send : recv).kind.family;
             return switch (f) {
-                case SEGMENT -> comm.iscatter(seg(send), seg(recv), root);
-                case ARRAY -> comm.iscatter(arr(send), arr(recv), root);
-                case BUFFER -> comm.iscatter(buf(send), buf(recv), root);
+                case SEGMENT -> comm.iscatter(seg(send), seg(recv), root());
+                case ARRAY -> comm.iscatter(arr(send), arr(recv), root());
+                case BUFFER -> comm.iscatter(buf(send), buf(recv), root());
             };
         }
 
         @Override
         void run(Communicator comm) {
-            RandomBuffer.Family f = (send != null ? send : recv).kind.family;
             switch (f) {
-                case SEGMENT -> comm.scatter(seg(send), seg(recv), root);
-                case ARRAY -> comm.scatter(arr(send), arr(recv), root);
-                case BUFFER -> comm.scatter(buf(send), buf(recv), root);
+                case SEGMENT -> comm.scatter(seg(send), seg(recv), root());
+                case ARRAY -> comm.scatter(arr(send), arr(recv), root());
+                case BUFFER -> comm.scatter(buf(send), buf(recv), root());
             }
         }
     }
 
-    static final class Allgather extends RandomCall {
-        private final long b;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-
+    static final class Allgather extends Sized {
         Allgather(SplittableRandom shared, int n) {
-            b = bytes(shared, n, 6 << 20);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.ALLGATHER;
-        }
-
-        @Override
-        String describe() {
-            return "allgather of " + b + " B per rank";
-        }
-
-        @Override
-        long selectionBytes() {
-            return b;
+            super(Collective.ALLGATHER, "allgather of %d B per rank", bytes(shared, n, 6 << 20), shared, n, false);
         }
 
         @Override
         void prepare(Ctx c) {
-            RandomBuffer.Family f = family(c.local());
+            f = family(c.local());
             send = buffer("send", f, b);
             fillData(send.body, c.salt(), c.me());
             snapshot(send);
@@ -296,7 +265,7 @@ final class RandomDataCalls {
 
         @Override
         Request start(Communicator comm) {
-            return switch (send.kind.family) {
+            return switch (f) {
                 case SEGMENT -> comm.iallgather(seg(send), seg(recv));
                 case ARRAY -> comm.iallgather(arr(send), arr(recv));
                 case BUFFER -> comm.iallgather(buf(send), buf(recv));
@@ -305,7 +274,7 @@ final class RandomDataCalls {
 
         @Override
         void run(Communicator comm) {
-            switch (send.kind.family) {
+            switch (f) {
                 case SEGMENT -> comm.allgather(seg(send), seg(recv));
                 case ARRAY -> comm.allgather(arr(send), arr(recv));
                 case BUFFER -> comm.allgather(buf(send), buf(recv));
@@ -314,34 +283,15 @@ final class RandomDataCalls {
     }
 
     /** All-to-all: block j of rank i's send is the data of pair i*n+j. */
-    static final class Alltoall extends RandomCall {
-        private final long b;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-
+    static final class Alltoall extends Sized {
         Alltoall(SplittableRandom shared, int n) {
-            b = bytes(shared, n, 6 << 20);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.ALLTOALL;
-        }
-
-        @Override
-        String describe() {
-            return "alltoall of " + b + " B per pair";
-        }
-
-        @Override
-        long selectionBytes() {
-            return b;
+            super(Collective.ALLTOALL, "alltoall of %d B per pair", bytes(shared, n, 6 << 20), shared, n, false);
         }
 
         @Override
         void prepare(Ctx c) {
             int n = c.n();
-            RandomBuffer.Family f = family(c.local());
+            f = family(c.local());
             send = buffer("send", f, b * n);
             for (int j = 0; j < n; j++) {
                 fillData(send.body.asSlice(j * b, b), c.salt(), (long) c.me() * n + j);
@@ -356,7 +306,7 @@ final class RandomDataCalls {
 
         @Override
         Request start(Communicator comm) {
-            return switch (send.kind.family) {
+            return switch (f) {
                 case SEGMENT -> comm.ialltoall(seg(send), seg(recv));
                 case ARRAY -> comm.ialltoall(arr(send), arr(recv));
                 case BUFFER -> comm.ialltoall(buf(send), buf(recv));
@@ -365,7 +315,7 @@ final class RandomDataCalls {
 
         @Override
         void run(Communicator comm) {
-            switch (send.kind.family) {
+            switch (f) {
                 case SEGMENT -> comm.alltoall(seg(send), seg(recv));
                 case ARRAY -> comm.alltoall(arr(send), arr(recv));
                 case BUFFER -> comm.alltoall(buf(send), buf(recv));
@@ -436,50 +386,22 @@ final class RandomDataCalls {
     }
 
     /** Gatherv; the root sometimes in place (null send, its block already in recv), a 0-count rank sometimes null. */
-    static final class Gatherv extends RandomCall {
-        private final long[] counts;
-        private final int root;
-        private long[] displs;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-        private RandomBuffer.Family f;
-
+    static final class Gatherv extends Counted {
         Gatherv(SplittableRandom shared, int n) {
-            counts = counts(shared, n, 6 << 20);
-            root = shared.nextInt(n);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.GATHERV;
-        }
-
-        @Override
-        String describe() {
-            return "gatherv of " + Arrays.toString(counts) + " B to root " + root;
-        }
-
-        @Override
-        long selectionBytes() {
-            return largest(counts);
-        }
-
-        @Override
-        int root() {
-            return root;
+            super(Collective.GATHERV, "gatherv of %s B to root %d", counts(shared, n, 6 << 20), shared, n, true);
         }
 
         @Override
         void prepare(Ctx c) {
             int me = c.me();
             f = family(c.local());
-            boolean inPlace = me == root && c.local().nextInt(3) == 0;
+            boolean inPlace = me == root() && c.local().nextInt(3) == 0;
             if (!inPlace && !(counts[me] == 0 && c.local().nextBoolean())) {
                 send = buffer("send", f, counts[me]);
                 fillData(send.body, c.salt(), me);
                 snapshot(send);
             }
-            if (me == root) {
+            if (me == root()) {
                 displs = displs(c.local(), counts);
                 recv = buffer("recv", f, end(counts, displs));
                 if (inPlace) {
@@ -495,62 +417,34 @@ final class RandomDataCalls {
         @Override
         Request start(Communicator comm) {
             return switch (f) {
-                case SEGMENT -> comm.igatherv(seg(send), seg(recv), counts, displs, root);
-                case ARRAY -> comm.igatherv(arr(send), arr(recv), counts, displs, root);
-                case BUFFER -> comm.igatherv(buf(send), buf(recv), counts, displs, root);
+                case SEGMENT -> comm.igatherv(seg(send), seg(recv), counts, displs, root());
+                case ARRAY -> comm.igatherv(arr(send), arr(recv), counts, displs, root());
+                case BUFFER -> comm.igatherv(buf(send), buf(recv), counts, displs, root());
             };
         }
 
         @Override
         void run(Communicator comm) {
             switch (f) {
-                case SEGMENT -> comm.gatherv(seg(send), seg(recv), counts, displs, root);
-                case ARRAY -> comm.gatherv(arr(send), arr(recv), counts, displs, root);
-                case BUFFER -> comm.gatherv(buf(send), buf(recv), counts, displs, root);
+                case SEGMENT -> comm.gatherv(seg(send), seg(recv), counts, displs, root());
+                case ARRAY -> comm.gatherv(arr(send), arr(recv), counts, displs, root());
+                case BUFFER -> comm.gatherv(buf(send), buf(recv), counts, displs, root());
             }
         }
     }
 
     /** Scatterv; the root sometimes in place (null recv), a 0-count rank sometimes null. */
-    static final class Scatterv extends RandomCall {
-        private final long[] counts;
-        private final int root;
-        private long[] displs;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-        private RandomBuffer.Family f;
-
+    static final class Scatterv extends Counted {
         Scatterv(SplittableRandom shared, int n) {
-            counts = counts(shared, n, 6 << 20);
-            root = shared.nextInt(n);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.SCATTERV;
-        }
-
-        @Override
-        String describe() {
-            return "scatterv of " + Arrays.toString(counts) + " B from root " + root;
-        }
-
-        @Override
-        long selectionBytes() {
-            return largest(counts);
-        }
-
-        @Override
-        int root() {
-            return root;
+            super(Collective.SCATTERV, "scatterv of %s B from root %d", counts(shared, n, 6 << 20), shared, n, true);
         }
 
         @Override
         void prepare(Ctx c) {
             int me = c.me();
             f = family(c.local());
-            boolean inPlace = me == root && c.local().nextInt(3) == 0;
-            if (me == root) {
+            boolean inPlace = me == root() && c.local().nextInt(3) == 0;
+            if (me == root()) {
                 displs = displs(c.local(), counts);
                 send = buffer("send", f, end(counts, displs));
                 for (int r = 0; r < c.n(); r++) {
@@ -568,47 +462,26 @@ final class RandomDataCalls {
         @Override
         Request start(Communicator comm) {
             return switch (f) {
-                case SEGMENT -> comm.iscatterv(seg(send), counts, displs, seg(recv), root);
-                case ARRAY -> comm.iscatterv(arr(send), counts, displs, arr(recv), root);
-                case BUFFER -> comm.iscatterv(buf(send), counts, displs, buf(recv), root);
+                case SEGMENT -> comm.iscatterv(seg(send), counts, displs, seg(recv), root());
+                case ARRAY -> comm.iscatterv(arr(send), counts, displs, arr(recv), root());
+                case BUFFER -> comm.iscatterv(buf(send), counts, displs, buf(recv), root());
             };
         }
 
         @Override
         void run(Communicator comm) {
             switch (f) {
-                case SEGMENT -> comm.scatterv(seg(send), counts, displs, seg(recv), root);
-                case ARRAY -> comm.scatterv(arr(send), counts, displs, arr(recv), root);
-                case BUFFER -> comm.scatterv(buf(send), counts, displs, buf(recv), root);
+                case SEGMENT -> comm.scatterv(seg(send), counts, displs, seg(recv), root());
+                case ARRAY -> comm.scatterv(arr(send), counts, displs, arr(recv), root());
+                case BUFFER -> comm.scatterv(buf(send), counts, displs, buf(recv), root());
             }
         }
     }
 
     /** Allgatherv with this rank's own displacements; sometimes in place (null send). */
-    static final class Allgatherv extends RandomCall {
-        private final long[] counts;
-        private long[] displs;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-        private RandomBuffer.Family f;
-
+    static final class Allgatherv extends Counted {
         Allgatherv(SplittableRandom shared, int n) {
-            counts = counts(shared, n, 6 << 20);
-        }
-
-        @Override
-        Collective collective() {
-            return Collective.ALLGATHERV;
-        }
-
-        @Override
-        String describe() {
-            return "allgatherv of " + Arrays.toString(counts) + " B";
-        }
-
-        @Override
-        long selectionBytes() {
-            return largest(counts);
+            super(Collective.ALLGATHERV, "allgatherv of %s B", counts(shared, n, 6 << 20), shared, n, false);
         }
 
         @Override
@@ -655,18 +528,16 @@ final class RandomDataCalls {
      * Alltoallv over a count matrix (row i: what rank i sends to each rank), symmetric now and then, and then
      * sometimes in place on a rank (null send: recv's blocks go out with the recv counts).
      */
-    static final class Alltoallv extends RandomCall {
+    static final class Alltoallv extends DataCall {
         private final long[][] m;
         private final boolean symmetric;
         private long[] sendCounts;
         private long[] sendDispls;
         private long[] recvCounts;
         private long[] recvDispls;
-        private RandomBuffer send;
-        private RandomBuffer recv;
-        private RandomBuffer.Family f;
 
         Alltoallv(SplittableRandom shared, int n) {
+            super(Collective.ALLTOALLV, "alltoallv of %s B");
             m = new long[n][];
             symmetric = shared.nextInt(3) == 0;
             for (int i = 0; i < n; i++) {
@@ -682,13 +553,8 @@ final class RandomDataCalls {
         }
 
         @Override
-        Collective collective() {
-            return Collective.ALLTOALLV;
-        }
-
-        @Override
-        String describe() {
-            return "alltoallv of " + Arrays.deepToString(m) + " B";
+        Object sizes() {
+            return Arrays.deepToString(m);
         }
 
         @Override
@@ -761,8 +627,6 @@ final class RandomDataCalls {
         private final long b;
         private final int shift;
         private final int tag;
-        private RandomBuffer send;
-        private RandomBuffer recv;
 
         Shift(SplittableRandom shared, int n, int step) {
             b = bytes(shared, 1, 2 << 20);

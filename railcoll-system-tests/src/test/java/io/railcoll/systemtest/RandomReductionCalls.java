@@ -8,7 +8,6 @@ import io.railcoll.schedule.Collective;
 import io.railcoll.systemtest.RandomReduction.Case;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -25,9 +24,6 @@ final class RandomReductionCalls {
         final Case c;
         final long count;
         final boolean inPlace;
-        RandomBuffer send;
-        RandomBuffer recv;
-        RandomBuffer.Family f;
 
         Reduction(SplittableRandom shared, int n, long perRankFactor) {
             c = RandomReduction.pick(shared);
@@ -36,9 +32,31 @@ final class RandomReductionCalls {
             inPlace = shared.nextInt(3) == 0;
         }
 
+        /** Whether this rank's array family passes the type's own array (int[], ...) rather than a byte[]. */
+        boolean typed;
+
         @Override
         boolean wideHeapSegments() {
             return true;
+        }
+
+        /** Draws this rank's overload family and, for arrays, byte[] or the type's own array where the API has one. */
+        final void chooseForm(Ctx x) {
+            f = RandomDataCalls.family(x.local());
+            typed = f == RandomBuffer.Family.ARRAY && RandomBuffer.hasTypedArrays(type()) && x.local().nextBoolean();
+        }
+
+        /**
+         * Extra elements for a recv of the array overloads, now and then: they take the count from send (or the
+         * counts), recv need only be at least as long, and its tail is left as it was.
+         */
+        final long slack(Ctx x) {
+            return f == RandomBuffer.Family.ARRAY && x.local().nextInt(4) == 0 ? 1 + x.local().nextInt(3) : 0;
+        }
+
+        @Override
+        final ElementType typedArrays() {
+            return typed ? type() : null;
         }
 
         /**
@@ -90,17 +108,6 @@ final class RandomReductionCalls {
             RandomReduction.expect(c, ctx.salt(), ranks, from, elements, expected(b).asSlice(at, bytes(elements)));
         }
 
-        static MemorySegment seg(RandomBuffer b) {
-            return b == null ? null : b.segment();
-        }
-
-        static byte[] arr(RandomBuffer b) {
-            return b == null ? null : b.array();
-        }
-
-        static ByteBuffer buf(RandomBuffer b) {
-            return b == null ? null : b.buffer();
-        }
     }
 
     static final class Allreduce extends Reduction {
@@ -126,9 +133,9 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             send = contribution(count);
-            recv = inPlace ? send : buffer("recv", f, bytes(count));
+            recv = inPlace ? send : buffer("recv", f, bytes(count + slack(x)));
             snapshot(recv);
             expect(recv, 0, x.n(), 0, count);
         }
@@ -138,7 +145,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> inPlace ? comm.iallreduce(seg(send), type(), count, op())
                         : comm.iallreduce(seg(send), seg(recv), type(), count, op());
-                case ARRAY -> comm.iallreduce(arr(send), arr(recv), type(), op());
+                case ARRAY -> typed ? TypedArrayCalls.iallreduce(comm, send, recv, op())
+                        : comm.iallreduce(arr(send), arr(recv), type(), op());
                 case BUFFER -> inPlace ? comm.iallreduce(buf(send), type(), op())
                         : comm.iallreduce(buf(send), buf(recv), type(), op());
             };
@@ -154,7 +162,13 @@ final class RandomReductionCalls {
                         comm.allreduce(seg(send), seg(recv), type(), count, op());
                     }
                 }
-                case ARRAY -> comm.allreduce(arr(send), arr(recv), type(), op());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.allreduce(comm, send, recv, op());
+                    } else {
+                        comm.allreduce(arr(send), arr(recv), type(), op());
+                    }
+                }
                 case BUFFER -> {
                     if (inPlace) {
                         comm.allreduce(buf(send), type(), op());
@@ -168,11 +182,9 @@ final class RandomReductionCalls {
 
     /** Reduce: a non-root's recv, when given, is never touched; in place on the root only. */
     static final class Reduce extends Reduction {
-        private final int root;
-
         Reduce(SplittableRandom shared, int n) {
             super(shared, n, 1);
-            root = shared.nextInt(n);
+            drawRoot(shared, n);
         }
 
         @Override
@@ -181,21 +193,16 @@ final class RandomReductionCalls {
         }
 
         @Override
-        int root() {
-            return root;
-        }
-
-        @Override
         String describe() {
-            return "reduce to root " + root + ", " + what();
+            return "reduce to root " + root() + ", " + what();
         }
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             send = contribution(count);
-            if (x.me() == root) {
-                recv = inPlace ? send : buffer("recv", f, bytes(count));
+            if (x.me() == root()) {
+                recv = inPlace ? send : buffer("recv", f, bytes(count + slack(x)));
                 snapshot(recv);
                 expect(recv, 0, x.n(), 0, count);
             } else if (!inPlace && x.local().nextBoolean()) {
@@ -207,10 +214,11 @@ final class RandomReductionCalls {
         @Override
         Request start(Communicator comm) {
             return switch (f) {
-                case SEGMENT -> inPlace ? comm.ireduce(seg(send), type(), count, op(), root)
-                        : comm.ireduce(seg(send), seg(recv), type(), count, op(), root);
-                case ARRAY -> comm.ireduce(arr(send), arr(recv), type(), op(), root);
-                case BUFFER -> comm.ireduce(buf(send), buf(recv), type(), op(), root);
+                case SEGMENT -> inPlace ? comm.ireduce(seg(send), type(), count, op(), root())
+                        : comm.ireduce(seg(send), seg(recv), type(), count, op(), root());
+                case ARRAY -> typed ? TypedArrayCalls.ireduce(comm, send, recv, op(), root())
+                        : comm.ireduce(arr(send), arr(recv), type(), op(), root());
+                case BUFFER -> comm.ireduce(buf(send), buf(recv), type(), op(), root());
             };
         }
 
@@ -219,13 +227,19 @@ final class RandomReductionCalls {
             switch (f) {
                 case SEGMENT -> {
                     if (inPlace) {
-                        comm.reduce(seg(send), type(), count, op(), root);
+                        comm.reduce(seg(send), type(), count, op(), root());
                     } else {
-                        comm.reduce(seg(send), seg(recv), type(), count, op(), root);
+                        comm.reduce(seg(send), seg(recv), type(), count, op(), root());
                     }
                 }
-                case ARRAY -> comm.reduce(arr(send), arr(recv), type(), op(), root);
-                case BUFFER -> comm.reduce(buf(send), buf(recv), type(), op(), root);
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.reduce(comm, send, recv, op(), root());
+                    } else {
+                        comm.reduce(arr(send), arr(recv), type(), op(), root());
+                    }
+                }
+                case BUFFER -> comm.reduce(buf(send), buf(recv), type(), op(), root());
             }
         }
     }
@@ -250,7 +264,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             here = inPlace && f == RandomBuffer.Family.SEGMENT;
             send = contribution(count * x.n());
             if (here) {
@@ -269,7 +283,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> here ? comm.ireduceScatterBlock(seg(send), type(), count, op())
                         : comm.ireduceScatterBlock(seg(send), seg(recv), type(), count, op());
-                case ARRAY -> comm.ireduceScatterBlock(arr(send), arr(recv), type(), op());
+                case ARRAY -> typed ? TypedArrayCalls.ireduceScatterBlock(comm, send, recv, op())
+                        : comm.ireduceScatterBlock(arr(send), arr(recv), type(), op());
                 case BUFFER -> comm.ireduceScatterBlock(buf(send), buf(recv), type(), op());
             };
         }
@@ -284,7 +299,13 @@ final class RandomReductionCalls {
                         comm.reduceScatterBlock(seg(send), seg(recv), type(), count, op());
                     }
                 }
-                case ARRAY -> comm.reduceScatterBlock(arr(send), arr(recv), type(), op());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.reduceScatterBlock(comm, send, recv, op());
+                    } else {
+                        comm.reduceScatterBlock(arr(send), arr(recv), type(), op());
+                    }
+                }
                 case BUFFER -> comm.reduceScatterBlock(buf(send), buf(recv), type(), op());
             }
         }
@@ -323,7 +344,7 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             long total = Arrays.stream(elements).sum();
             long before = 0;
             for (int i = 0; i < x.me(); i++) {
@@ -336,7 +357,7 @@ final class RandomReductionCalls {
                 expect(send, 0, x.n(), before, mine);
                 undefined(send, bytes(mine), bytes(total - mine));
             } else if (!(mine == 0 && x.local().nextBoolean())) {
-                recv = buffer("recv", f, bytes(mine));
+                recv = buffer("recv", f, bytes(mine + slack(x)));
                 snapshot(recv);
                 expect(recv, 0, x.n(), before, mine);
             }
@@ -346,7 +367,8 @@ final class RandomReductionCalls {
         Request start(Communicator comm) {
             return switch (f) {
                 case SEGMENT -> comm.ireduceScatter(seg(send), seg(recv), type(), elements, op());
-                case ARRAY -> comm.ireduceScatter(arr(send), arr(recv), type(), elements, op());
+                case ARRAY -> typed ? TypedArrayCalls.ireduceScatter(comm, send, recv, elements, op())
+                        : comm.ireduceScatter(arr(send), arr(recv), type(), elements, op());
                 case BUFFER -> comm.ireduceScatter(buf(send), buf(recv), type(), elements, op());
             };
         }
@@ -355,7 +377,13 @@ final class RandomReductionCalls {
         void run(Communicator comm) {
             switch (f) {
                 case SEGMENT -> comm.reduceScatter(seg(send), seg(recv), type(), elements, op());
-                case ARRAY -> comm.reduceScatter(arr(send), arr(recv), type(), elements, op());
+                case ARRAY -> {
+                    if (typed) {
+                        TypedArrayCalls.reduceScatter(comm, send, recv, elements, op());
+                    } else {
+                        comm.reduceScatter(arr(send), arr(recv), type(), elements, op());
+                    }
+                }
                 case BUFFER -> comm.reduceScatter(buf(send), buf(recv), type(), elements, op());
             }
         }
@@ -382,9 +410,9 @@ final class RandomReductionCalls {
 
         @Override
         void prepare(Ctx x) {
-            f = RandomDataCalls.family(x.local());
+            chooseForm(x);
             send = contribution(count);
-            recv = inPlace ? send : buffer("recv", f, bytes(count));
+            recv = inPlace ? send : buffer("recv", f, bytes(count + slack(x)));
             snapshot(recv);
             int ranks = exclusive ? x.me() : x.me() + 1;
             if (ranks > 0) {
@@ -398,7 +426,8 @@ final class RandomReductionCalls {
             return switch (f) {
                 case SEGMENT -> ex ? comm.iexscan(seg(send), seg(recv), type(), count, op())
                         : comm.iscan(seg(send), seg(recv), type(), count, op());
-                case ARRAY -> ex ? comm.iexscan(arr(send), arr(recv), type(), op())
+                case ARRAY -> typed ? TypedArrayCalls.iscan(comm, ex, send, recv, op())
+                        : ex ? comm.iexscan(arr(send), arr(recv), type(), op())
                         : comm.iscan(arr(send), arr(recv), type(), op());
                 case BUFFER -> ex ? comm.iexscan(buf(send), buf(recv), type(), op())
                         : comm.iscan(buf(send), buf(recv), type(), op());
@@ -417,7 +446,9 @@ final class RandomReductionCalls {
                     }
                 }
                 case ARRAY -> {
-                    if (ex) {
+                    if (typed) {
+                        TypedArrayCalls.scan(comm, ex, send, recv, op());
+                    } else if (ex) {
                         comm.exscan(arr(send), arr(recv), type(), op());
                     } else {
                         comm.scan(arr(send), arr(recv), type(), op());
