@@ -33,6 +33,19 @@ final class RandomCall {
         return a;
     }
 
+    /** As {@link #arg(RandomTypes.Model, long[], boolean)}, a {@link java.nio.Buffer} on every rank if {@code buffersOnly}. */
+    Arg arg(RandomTypes.Model m, long[] spanCounts, boolean numbers, boolean buffersOnly) {
+        Arg a = arg(m, spanCounts, numbers);
+        a.buffersOnly = buffersOnly;
+        return a;
+    }
+
+    /**
+     * The round of a persistent request: a send buffer ({@link Arg#rounds}) holds new contents in each round after the
+     * first, a pure function of (seed, step, round, rank, buffer) as the first.
+     */
+    int round;
+
     final class Arg {
         final int role;
         final RandomTypes.Model m;
@@ -40,6 +53,10 @@ final class RandomCall {
         final boolean numbers;
         Buf buf;
         int[] expected;
+        /** Whether this buffer is a {@link java.nio.Buffer} whatever the call ({@link #directOnly} makes all of them). */
+        boolean buffersOnly;
+        /** Whether its contents change with {@link #round} (a persistent send's buffer). */
+        boolean rounds;
 
         Arg(int role, RandomTypes.Model m, long[] spanCounts, boolean numbers) {
             this.role = role;
@@ -49,7 +66,7 @@ final class RandomCall {
         }
 
         Kind kind(int r) {
-            return RandomBuffers.kind(seed, step, r, role, directOnly);
+            return RandomBuffers.kind(seed, step, r, role, directOnly || buffersOnly);
         }
 
         RandomBuffers.Layout layout(int r) {
@@ -59,9 +76,10 @@ final class RandomCall {
         /** Rank r's first contents of this buffer. */
         byte[] image(int r) {
             RandomBuffers.Layout l = layout(r);
-            byte[] image = RandomBuffers.image(seed, step, r, role, l.length());
+            long key = rounds && round > 0 ? RandomBuffers.mix(step, round) : step;
+            byte[] image = RandomBuffers.image(seed, key, r, role, l.length());
             if (numbers) {
-                RandomBuffers.numbers(image, l.guardBefore(), m, spanCounts[r], seed, step, r, role);
+                RandomBuffers.numbers(image, l.guardBefore(), m, spanCounts[r], seed, key, r, role);
             }
             return image;
         }
@@ -80,8 +98,16 @@ final class RandomCall {
             return buf.passed;
         }
 
+            /** A persistent send's next round: this rank's buffer gets the round's contents (as a program refills it). */
+        void refill() {
+            passed();
+            byte[] image = image(rank);
+            buf.bytes.copyFrom(java.lang.foreign.MemorySegment.ofArray(image));
+            expected = RandomReference.expectedOf(image);
+        }
+
         /** The buffer an i-form takes (direct or a heap slice). */
-    java.nio.Buffer direct() {
+        java.nio.Buffer direct() {
             return (java.nio.Buffer) passed();
         }
 

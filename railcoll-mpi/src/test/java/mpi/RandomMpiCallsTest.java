@@ -1,5 +1,6 @@
 package mpi;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -24,6 +25,12 @@ class RandomMpiCallsTest {
     @BeforeAll
     static void init() throws MPIException {
         Singleton.init();
+        MPI.attachBuffer(new byte[1 << 20]); // for bSend, ibSend and bSendInit on one rank (RandomMessages)
+    }
+
+    @AfterAll
+    static void detach() throws MPIException {
+        MPI.detachBuffer();
     }
 
     static Stream<Arguments> placements() {
@@ -73,8 +80,10 @@ class RandomMpiCallsTest {
         SplittableRandom shared = new SplittableRandom(seed);
         int size = world.getSize();
         for (long step = 0; step < STEPS; step++) {
-            int what = shared.nextInt(20);
-            if (what < 13) {
+            int what = shared.nextInt(24);
+            if (what >= 20) {
+                RandomMessages.next(world, size, rank, shared, seed, step);
+            } else if (what < 13) {
                 one(world, rank, shared, seed, step, false);
             } else if (what < 16) {
                 batch(world, rank, shared, seed, step);
