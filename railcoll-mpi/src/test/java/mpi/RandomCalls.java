@@ -427,6 +427,7 @@ final class RandomCalls {
             case "reduce" -> {
                 if (rank == root) {
                     r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, size), 0);
+                    r.expectAnyZeroSign(0, count);
                 }
                 if (inPlace) {
                     req = nb ? comm.iReduce(s.direct(), count, type, op, root) : null;
@@ -441,6 +442,7 @@ final class RandomCalls {
             }
             case "allReduce" -> {
                 r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, size), 0);
+                r.expectAnyZeroSign(0, count);
                 if (inPlace) {
                     req = nb ? comm.iAllReduce(s.direct(), count, type, op) : null;
                     if (!nb) {
@@ -463,6 +465,7 @@ final class RandomCalls {
                 }
                 int w = t.prim().width;
                 r.expect(0, blocks[rank], folded, Math.toIntExact(first * t.leaves() * w));
+                r.expectAnyZeroSign(0, blocks[rank]);
                 boolean block = what.equals("reduceScatterBlock");
                 if (nb && block) {
                     req = inPlace ? comm.iReduceScatterBlock(s.direct(), count, type, op)
@@ -484,6 +487,7 @@ final class RandomCalls {
             }
             case "scan" -> {
                 r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, rank + 1), 0);
+                r.expectAnyZeroSign(0, count);
                 if (nb) {
                     req = inPlace ? comm.iScan(s.direct(), count, type, op)
                             : comm.iScan(s.direct(), r.direct(), count, type, op);
@@ -496,6 +500,7 @@ final class RandomCalls {
             default -> { // exScan: rank 0's result is undefined, except that the in-place form leaves it as it was
                 if (rank > 0) {
                     r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, rank), 0);
+                    r.expectAnyZeroSign(0, count);
                 } else if (!inPlace) {
                     r.expectUndefined(0, count);
                 }

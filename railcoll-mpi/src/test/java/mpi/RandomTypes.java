@@ -16,7 +16,8 @@ final class RandomTypes {
 
     /** The primitives the generator builds on: the datatype, its width and its Java storage. */
     enum Prim {
-        BYTE(1), CHAR(2), SHORT(2), INT(4), LONG(8), FLOAT(4), DOUBLE(8);
+        BYTE(1), CHAR(2), SHORT(2), INT(4), LONG(8), FLOAT(4), DOUBLE(8), BOOLEAN(1), FLOAT_COMPLEX(8),
+        DOUBLE_COMPLEX(16);
 
         final int width;
 
@@ -28,9 +29,22 @@ final class RandomTypes {
             return this == FLOAT || this == DOUBLE;
         }
 
-        /** Whether MIN and MAX compare it unsigned (spec §4.4: BYTE is uint8, CHAR uint16). */
+        boolean complex() {
+            return this == FLOAT_COMPLEX || this == DOUBLE_COMPLEX;
+        }
+
+        /** Whether MIN and MAX compare it unsigned (spec §4.4: BYTE and BOOLEAN are uint8, CHAR uint16). */
         boolean unsigned() {
-            return this == BYTE || this == CHAR;
+            return this == BYTE || this == CHAR || this == BOOLEAN;
+        }
+
+        /** The primitive whose Java arrays hold it: {@code float[]} for FLOAT_COMPLEX (2 per element), ... */
+        Prim storage() {
+            return switch (this) {
+                case FLOAT_COMPLEX -> FLOAT;
+                case DOUBLE_COMPLEX -> DOUBLE;
+                default -> this;
+            };
         }
 
         Datatype type() {
@@ -42,6 +56,9 @@ final class RandomTypes {
                 case LONG -> MPI.LONG;
                 case FLOAT -> MPI.FLOAT;
                 case DOUBLE -> MPI.DOUBLE;
+                case BOOLEAN -> MPI.BOOLEAN;
+                case FLOAT_COMPLEX -> MPI.FLOAT_COMPLEX;
+                case DOUBLE_COMPLEX -> MPI.DOUBLE_COMPLEX;
             };
         }
     }
@@ -73,7 +90,7 @@ final class RandomTypes {
     }
 
     static Model predefined(Prim p) {
-        return new Model(p.type(), "MPI." + p, p, p, new long[] {0}, 0, p.width, p.width, p.width);
+        return new Model(p.type(), "MPI." + p, p, p.storage(), new long[] {0}, 0, p.width, p.width, p.storage().width);
     }
 
     /** A random committed type over {@code p}: predefined a third of the time, else derived to depth {@code depth}. */
