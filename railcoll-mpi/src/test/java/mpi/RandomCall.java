@@ -55,6 +55,8 @@ final class RandomCall {
         int[] expected;
         /** Whether this buffer is a {@link java.nio.Buffer} whatever the call ({@link #directOnly} makes all of them). */
         boolean buffersOnly;
+        /** Whether this buffer is a direct one on every rank (bytes of several primitives: allToAllw). */
+        boolean directBuffer;
         /** Whether its contents change with {@link #round} (a persistent send's buffer). */
         boolean rounds;
 
@@ -66,6 +68,9 @@ final class RandomCall {
         }
 
         Kind kind(int r) {
+            if (directBuffer) {
+                return Kind.DIRECT;
+            }
             return RandomBuffers.kind(seed, step, r, role, directOnly || buffersOnly, m.storage());
         }
 

@@ -80,8 +80,10 @@ class RandomMpiCallsTest {
         SplittableRandom shared = new SplittableRandom(seed);
         int size = world.getSize();
         for (long step = 0; step < STEPS; step++) {
-            int what = shared.nextInt(24);
-            if (what >= 20) {
+            int what = shared.nextInt(26);
+            if (what >= 24) {
+                RandomExchanges.next(world, size, rank, shared, seed, step);
+            } else if (what >= 20) {
                 RandomMessages.next(world, size, rank, shared, seed, step);
             } else if (what < 13) {
                 one(world, rank, shared, seed, step, false);
