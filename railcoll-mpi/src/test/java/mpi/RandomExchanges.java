@@ -40,6 +40,12 @@ final class RandomExchanges {
         return new Pair(s, units * r.leaves() / g, r, units * s.leaves() / g);
     }
 
+    /** A struct of several primitives and another layout of the same signature, {@code units} of each. */
+    private static Pair mixedPair(SplittableRandom rnd, int units) throws MPIException {
+        RandomTypes.Model s = RandomTypes.mixed(rnd);
+        return new Pair(s, units, RandomTypes.relayout(rnd, s), units);
+    }
+
     private static int gcd(int a, int b) {
         return b == 0 ? a : gcd(b, a % b);
     }
@@ -55,7 +61,7 @@ final class RandomExchanges {
             for (int j = 0; j < size; j++) {
                 RandomTypes.Prim p = mixed ? RandomTypes.Prim.values()[rnd.nextInt(RandomTypes.Prim.values().length)]
                         : one;
-                pairs[i][j] = pair(rnd, p, rnd.nextInt(3));
+                pairs[i][j] = mixed && rnd.nextInt(4) == 0 ? mixedPair(rnd, rnd.nextInt(3)) : pair(rnd, p, rnd.nextInt(3));
             }
         }
         RandomTypes.Prim storage = mixed ? RandomTypes.Prim.BYTE : RandomTypes.predefined(one).storage();

@@ -71,6 +71,9 @@ final class RandomMessages {
             mode[r] = persistent ? Receive.PERSISTENT : Receive.values()[rnd.nextInt(3)];
             wild[r] = rnd.nextInt(4);
         }
+        // A step of structs mixing primitives, a sixth of the time: every type of it has one signature (any message
+        // may reach any receive of its receiver), in layouts of its own.
+        RandomTypes.Model mixed = rnd.nextInt(6) == 0 ? RandomTypes.mixed(rnd) : null;
         int n = rnd.nextInt(2 * size + 2);
         Msg[] msgs = new Msg[n];
         for (int k = 0; k < n; k++) {
@@ -92,7 +95,8 @@ final class RandomMessages {
             if (mode[to] == Receive.LATE && needsPostedReceive(form)) {
                 form = withoutPostedReceive(form);
             }
-            msgs[k] = new Msg(from, to, rnd.nextInt(3), RandomTypes.random(rnd, p, 2), rnd.nextInt(4), form);
+            RandomTypes.Model t = mixed != null ? RandomTypes.relayout(rnd, mixed) : RandomTypes.random(rnd, p, 2);
+            msgs[k] = new Msg(from, to, rnd.nextInt(3), t, rnd.nextInt(4), form);
         }
         long[] maxLeaves = new long[size];
         for (Msg m : msgs) {
@@ -102,7 +106,7 @@ final class RandomMessages {
         RandomTypes.Model[] recvType = new RandomTypes.Model[n];
         int[] capacity = new int[n];
         for (int k = 0; k < n; k++) {
-            RandomTypes.Model t = RandomTypes.random(rnd, p, 2);
+            RandomTypes.Model t = mixed != null ? RandomTypes.relayout(rnd, mixed) : RandomTypes.random(rnd, p, 2);
             recvType[k] = t.leaves() == 0 ? RandomTypes.predefined(p) : t;
             long l = recvType[k].leaves();
             capacity[k] = Math.toIntExact((maxLeaves[msgs[k].to] + l - 1) / l + rnd.nextInt(2));
@@ -112,7 +116,8 @@ final class RandomMessages {
             probe[k] = rnd.nextInt(3);
         }
         int rounds = persistent ? 2 + rnd.nextInt(2) : 1;
-        String name = (persistent ? "persistent messages, " + rounds + " rounds" : "messages") + " over " + p;
+        String name = (persistent ? "persistent messages, " + rounds + " rounds" : "messages") + " over "
+                + (mixed != null ? "[" + mixed.signature() + "]" : p);
         RandomCall c = new RandomCall(name, seed, step, rank, false);
         RandomCall.Arg[] send = new RandomCall.Arg[n];
         RandomCall.Arg[] recv = new RandomCall.Arg[n];
@@ -346,8 +351,22 @@ final class RandomMessages {
             throws MPIException {
         long l = t.leaves();
         int count = leaves % l == 0 ? Math.toIntExact(leaves / l) : MPI.UNDEFINED;
-        int[] want = {count, Math.toIntExact(leaves), Math.toIntExact(leaves), Math.toIntExact(leaves * p.width)};
-        int[] have = {s.getCount(t.type()), s.getElements(t.type()), s.getCount(p.type()), s.getCount(MPI.BYTE)};
+        int[] want;
+        int[] have;
+        if (t.signature() != null) { // leaves are bytes: the primitives from the signature, whole elements then a prefix
+            String[] sig = t.signature().split(" ");
+            long elements = leaves / l * sig.length;
+            long rest = leaves % l;
+            for (int i = 0; rest > 0; i++) {
+                rest -= RandomTypes.Prim.valueOf(sig[i]).width;
+                elements++;
+            }
+            want = new int[] {count, Math.toIntExact(elements), Math.toIntExact(leaves)};
+            have = new int[] {s.getCount(t.type()), s.getElements(t.type()), s.getCount(MPI.BYTE)};
+        } else {
+            want = new int[] {count, Math.toIntExact(leaves), Math.toIntExact(leaves), Math.toIntExact(leaves * p.width)};
+            have = new int[] {s.getCount(t.type()), s.getElements(t.type()), s.getCount(p.type()), s.getCount(MPI.BYTE)};
+        }
         if (!Arrays.equals(want, have)) {
             throw new AssertionError(where + ": status (source " + s.getSource() + ", tag " + s.getTag()
                     + ") getCount(" + t + "), getElements(it), getCount(" + p + "), getCount(BYTE): "
