@@ -17,7 +17,9 @@ import java.util.stream.Stream;
  * (seed, step, rank, buffer), computes every call's result with the sequential reference ({@link RandomReference})
  * and checks every byte of every buffer, guards and type-map gaps included ({@link RandomCall#check}). Non-blocking
  * calls are completed in an order each rank draws for itself; some steps run on a communicator derived by split, dup,
- * create or createGroup. Longer runs: {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decision 0216).
+ * create or createGroup. Point-to-point steps ({@link RandomMessages}) and {@code allToAllw} and the neighbourhood
+ * collectives ({@link RandomExchanges}) are drawn too (decision 0219). Longer runs:
+ * {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decisions 0216, 0219).
  */
 class RandomMpiCallsTest {
     private static final int STEPS = Integer.getInteger("random.mpi.steps", 300);
