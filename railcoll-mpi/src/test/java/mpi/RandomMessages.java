@@ -111,9 +111,11 @@ final class RandomMessages {
             long l = recvType[k].leaves();
             capacity[k] = Math.toIntExact((maxLeaves[msgs[k].to] + l - 1) / l + rnd.nextInt(2));
         }
-        int[] probe = new int[n]; // LATE receivers: 0 recv, 1 probe then recv, 2 iProbe loop then recv
+        // LATE receivers: 0 recv, 1 probe then recv, 2 iProbe loop then recv, 3 mProbe then mRecv, 4 imProbe loop
+        // then imRecv (a receive of the message bound to a Message, decision 0105)
+        int[] probe = new int[n];
         for (int k = 0; k < n; k++) {
-            probe[k] = rnd.nextInt(3);
+            probe[k] = rnd.nextInt(5);
         }
         int rounds = persistent ? 2 + rnd.nextInt(2) : 1;
         String name = (persistent ? "persistent messages, " + rounds + " rounds" : "messages") + " over "
@@ -129,7 +131,7 @@ final class RandomMessages {
             send[k].rounds = true;
             long[] r = new long[size];
             r[m.to] = capacity[k];
-            recv[k] = c.arg(recvType[k], r, false, mode[m.to] != Receive.LATE);
+            recv[k] = c.arg(recvType[k], r, false, mode[m.to] != Receive.LATE || probe[k] == 4);
         }
         String where = "seed " + seed + " step " + step + " " + name + " rank " + rank;
 
@@ -292,6 +294,29 @@ final class RandomMessages {
             return comm.recv(b.passed(), capacity, t.type(), source, tag);
         }
         Status probed;
+        if (how >= 3) {
+            Message bound = new Message();
+            if (how == 3) {
+                probed = bound.mProbe(source, tag, comm);
+            } else {
+                long until = System.nanoTime() + 60_000_000_000L;
+                while ((probed = bound.imProbe(source, tag, comm)) == null) {
+                    if (System.nanoTime() > until) {
+                        throw new AssertionError(where + ": imProbe(" + source + ", " + tag + ") found nothing in 60 s");
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+            Status s = how == 3 ? bound.mRecv(b.passed(), capacity, t.type())
+                    : bound.imRecv(b.direct(), capacity, t.type()).waitStatus();
+            if (s.getSource() != probed.getSource() || s.getTag() != probed.getTag()
+                    || s.getCount(MPI.BYTE) != probed.getCount(MPI.BYTE)) {
+                throw new AssertionError(where + ": the matched probe said source " + probed.getSource() + " tag "
+                        + probed.getTag() + " bytes " + probed.getCount(MPI.BYTE) + ", its receive got source "
+                        + s.getSource() + " tag " + s.getTag() + " bytes " + s.getCount(MPI.BYTE));
+            }
+            return s;
+        }
         if (how == 1) {
             probed = comm.probe(source, tag);
         } else {
