@@ -12,7 +12,7 @@ final class RandomErrors {
     }
 
     static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step) throws MPIException {
-        int kind = rnd.nextInt(13);
+        int kind = rnd.nextInt(16);
         RandomTypes.Model t = RandomTypes.random(rnd, RandomTypes.Prim.INT, 1);
         RandomCall c = new RandomCall("error " + kind, seed, step, rank, false);
         RandomCall.Arg a = c.arg(t, filled(size, 2), false);
@@ -77,6 +77,24 @@ final class RandomErrors {
                     } finally {
                         back.free();
                     }
+                }
+                case 13 -> {
+                    expectedClass = MPI.ERR_TRUNCATE; // a message of 2 to itself, room for 1
+                    java.nio.IntBuffer two = MPI.newIntBuffer(2);
+                    Request sent = comm.iSend(two, 2, MPI.INT, rank, 77);
+                    try {
+                        comm.recv(new int[1], 1, MPI.INT, rank, 77);
+                    } finally {
+                        sent.waitFor(); // the truncated receive took the message: the send finishes
+                    }
+                }
+                case 14 -> {
+                    expectedClass = MPI.ERR_RANK;
+                    comm.send(a.passed(), 2, t.type(), rnd.nextBoolean() ? size : -7, 0);
+                }
+                case 15 -> {
+                    expectedClass = MPI.ERR_TAG;
+                    comm.recv(a.passed(), 2, t.type(), rank, -5);
                 }
                 case 10 -> {
                     expectedClass = MPI.ERR_OP;
