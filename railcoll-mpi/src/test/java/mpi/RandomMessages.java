@@ -35,13 +35,17 @@ final class RandomMessages {
         }
     }
 
-    static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step)
+    /**
+     * A point-to-point step on {@code comm} ({@code size} ranks, this one {@code rank}); {@code buffered}: whether
+     * buffered sends may be drawn (only where the whole test runs one rank, see {@link #exchange}).
+     */
+    static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step, boolean buffered)
             throws MPIException {
         int kind = rnd.nextInt(4);
         if (kind == 0) {
             shift(comm, size, rank, rnd, seed, step);
         } else {
-            exchange(comm, size, rank, rnd, seed, step, kind == 1);
+            exchange(comm, size, rank, rnd, seed, step, kind == 1, buffered);
         }
     }
 
@@ -63,7 +67,7 @@ final class RandomMessages {
     }
 
     private static void exchange(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step,
-                                 boolean persistent) throws MPIException {
+                                 boolean persistent, boolean buffered) throws MPIException {
         RandomTypes.Prim p = RandomTypes.Prim.values()[rnd.nextInt(RandomTypes.Prim.values().length)];
         Receive[] mode = new Receive[size];
         int[] wild = new int[size]; // bit 0: ANY_SOURCE, bit 1: ANY_TAG
@@ -81,10 +85,10 @@ final class RandomMessages {
             int to = rnd.nextInt(size);
             String form = persistent ? PERSISTENT_SENDS[rnd.nextInt(PERSISTENT_SENDS.length)]
                     : SENDS[rnd.nextInt(SENDS.length)];
-            if (size > 1) {
+            if (!buffered) {
                 // The ranks of InProcessComms share the process's attached buffer, whose bookkeeping tests every
                 // buffered message from the calling thread: another rank's communicator, in use by its own thread
-                // (in MPI a process is one rank). Buffered sends run on one rank only.
+                // (in MPI a process is one rank). Buffered sends run where the test runs one rank only.
                 form = switch (form) {
                     case "bSend" -> "send";
                     case "ibSend" -> "iSend";

@@ -86,7 +86,7 @@ class RandomMpiCallsTest {
             if (what >= 24) {
                 RandomExchanges.next(world, size, rank, shared, seed, step);
             } else if (what >= 20) {
-                RandomMessages.next(world, size, rank, shared, seed, step);
+                RandomMessages.next(world, size, rank, shared, seed, step, size == 1);
             } else if (what < 13) {
                 one(world, rank, shared, seed, step, false);
             } else if (what < 16) {
@@ -191,7 +191,14 @@ class RandomMpiCallsTest {
         // (split, dup, create or createGroup: the calls below run on it, their inputs keyed by the rank in it)
         int calls = 1 + local.nextInt(3);
         for (int i = 0; i < calls; i++) {
-            one(sub, subRank, local, seed, step * 8 + i, false);
+            int kind = local.nextInt(8);
+            if (kind == 0) {
+                RandomMessages.next(sub, subSize, subRank, local, seed, step * 8 + i, size == 1);
+            } else if (kind == 1) {
+                RandomExchanges.next(sub, subSize, subRank, local, seed, step * 8 + i);
+            } else {
+                one(sub, subRank, local, seed, step * 8 + i, false);
+            }
         }
         sub.free();
     }
