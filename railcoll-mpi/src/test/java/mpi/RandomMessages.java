@@ -137,6 +137,41 @@ final class RandomMessages {
             r[m.to] = capacity[k];
             recv[k] = c.arg(recvType[k], r, false, mode[m.to] != Receive.LATE || probe[k] == 4);
         }
+        // Some ranks also send to PROC_NULL and receive from it (2 elements of the step's primitive, or of its mixed
+        // struct): nothing moves, the receive's status says source PROC_NULL, tag ANY_TAG, count 0 (MPI 3.1 §3.11).
+        RandomTypes.Model nullType = mixed != null ? mixed : RandomTypes.predefined(p);
+        RandomCall.Arg[] nullIn = new RandomCall.Arg[size];
+        RandomCall.Arg[] nullOut = new RandomCall.Arg[size];
+        String[] nullForm = new String[size];
+        for (int r = 0; r < size; r++) {
+            long[] two = new long[size];
+            two[r] = 2;
+            if (rnd.nextInt(4) == 0) {
+                nullIn[r] = c.arg(nullType, two, false, true);
+            }
+            if (rnd.nextInt(4) == 0) {
+                nullOut[r] = c.arg(nullType, two, false, true);
+                String f = persistent ? PERSISTENT_SENDS[rnd.nextInt(PERSISTENT_SENDS.length)]
+                        : SENDS[rnd.nextInt(SENDS.length)];
+                nullForm[r] = buffered ? f : switch (f) {
+                    case "bSend" -> "send";
+                    case "ibSend" -> "iSend";
+                    case "bSendInit" -> "sendInit";
+                    default -> f;
+                };
+            }
+        }
+        Msg nullMsg = new Msg(rank, MPI.PROC_NULL, 3, nullType, 2, nullForm[rank] == null ? "iSend" : nullForm[rank]);
+        int nullTag = (wild[rank] & 2) != 0 ? MPI.ANY_TAG : 3;
+        Prequest nullRecvInit = nullIn[rank] != null && mode[rank] == Receive.PERSISTENT
+                ? comm.recvInit(nullIn[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, nullTag) : null;
+        Prequest nullSendInit = nullOut[rank] != null && nullMsg.form.endsWith("Init")
+                ? switch (nullMsg.form) {
+                    case "sendInit" -> comm.sendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                    case "sSendInit" -> comm.sSendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                    case "rSendInit" -> comm.rSendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                    default -> comm.bSendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                } : null;
         String where = "seed " + seed + " step " + step + " " + name + " rank " + rank;
 
         // Set up: persistent requests once; this rank's receives in message order, then its sends in message order.
@@ -177,8 +212,23 @@ final class RandomMessages {
                     send[k].refill();
                 }
             }
-            Request[] pending = new Request[mine.size() + sends.size()];
+            Request[] pending = new Request[mine.size() + sends.size() + 2]; // the last two: PROC_NULL's
             Status[] got = new Status[mine.size()];
+            int nullAt = mine.size() + sends.size();
+            Status fromNull = null;
+            if (nullIn[rank] != null) {
+                if (nullRecvInit != null) {
+                    nullRecvInit.start();
+                    pending[nullAt] = nullRecvInit;
+                } else if (mode[rank] == Receive.POSTED) {
+                    pending[nullAt] = comm.iRecv(nullIn[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, nullTag);
+                } else {
+                    fromNull = comm.recv(nullIn[rank].passed(), 2, nullType.type(), MPI.PROC_NULL, nullTag);
+                }
+            }
+            if (nullOut[rank] != null) {
+                pending[nullAt + 1] = send(comm, nullMsg, nullOut[rank], nullSendInit);
+            }
             if (mode[rank] == Receive.PERSISTENT) {
                 Prequest.startAll(recvInits);
                 System.arraycopy(recvInits, 0, pending, 0, recvInits.length);
@@ -210,6 +260,15 @@ final class RandomMessages {
             Status[] done = RandomCompletion.statuses(pending, own, at);
             if (mode[rank] != Receive.LATE) {
                 System.arraycopy(done, 0, got, 0, mine.size());
+            }
+            if (nullIn[rank] != null) {
+                Status s = fromNull != null ? fromNull : done[nullAt];
+                if (s == null || s.getSource() != MPI.PROC_NULL || s.getTag() != MPI.ANY_TAG
+                        || s.getCount(nullType.type()) != 0) {
+                    throw new AssertionError(at + ": a receive from PROC_NULL (" + mode[rank] + ") has status "
+                            + (s == null ? "none" : "source " + s.getSource() + " tag " + s.getTag() + " count "
+                            + s.getCount(nullType.type())) + ", expected PROC_NULL, ANY_TAG, 0");
+                }
             }
             // Which message each receive got, from its status, in posting order; then the bytes it must hold.
             boolean[] taken = new boolean[n];
@@ -245,6 +304,11 @@ final class RandomMessages {
         }
         for (Prequest q : recvInits) {
             q.free();
+        }
+        for (Prequest q : new Prequest[] {nullRecvInit, nullSendInit}) {
+            if (q != null) {
+                q.free();
+            }
         }
         for (Prequest q : sendInits) {
             if (q != null) {
