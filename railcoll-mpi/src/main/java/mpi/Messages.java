@@ -92,14 +92,15 @@ final class Messages {
         return s;
     }
 
-    /** Delivers the whole elements of a received message of {@code s}'s bytes from {@code area} to {@code b}. */
+    /**
+     * Delivers a received message of {@code s}'s bytes from {@code area} to {@code b}: its whole elements and the leaves
+     * of one it ends inside (decision 0219).
+     */
     static void deliver(Transfer t, Status s, MemorySegment area, UserBuffer b) {
         deliver(t, s.bytes(), area, b);
     }
 
     private static void deliver(Transfer t, long bytes, MemorySegment area, UserBuffer b) {
-        long packed = t.type.map.packedBytes;
-        long elements = packed == 0 ? 0 : bytes / packed;
-        t.deliver(area, b, 0, elements);
+        t.deliverMessage(area, b, bytes);
     }
 }

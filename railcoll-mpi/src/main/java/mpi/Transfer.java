@@ -120,6 +120,20 @@ final class Transfer {
         b.commit();
     }
 
+    /**
+     * Puts a received message of {@code received} bytes from {@code bytes} at element 0 of {@code b}: its whole
+     * elements, then the leaves of the element it ends inside (a point-to-point message shorter than the receive).
+     */
+    void deliverMessage(MemorySegment bytes, UserBuffer b, long received) {
+        long packed = type.map.packedBytes;
+        long elements = packed == 0 ? 0 : received / packed;
+        long rest = packed == 0 ? 0 : received % packed;
+        if (rest > 0 && !b.startsAt(bytes, 0)) {
+            type.map.unpackLeading(bytes, elements * packed, rest, b.memory, origin(elements));
+        }
+        deliver(bytes, b, 0, elements);
+    }
+
     /** Puts {@code count} received elements from {@code bytes} at element {@code first} of {@code b}. */
     void deliver(MemorySegment bytes, UserBuffer b, long first, long count) {
         long at = origin(first);

@@ -150,6 +150,22 @@ final class TypeMap {
         copy(from, fromOffset, count, to, toOffset, false);
     }
 
+    /**
+     * Unpacks the first {@code bytes} packed bytes of one element (fewer than {@link #packedBytes}): its leading runs in
+     * type-map order, the last in part. What a message that ends inside an element writes (MPI 3.1 §3.2.4: only the
+     * locations of the received data are modified); {@code bytes} end between two primitives (the signatures match).
+     */
+    void unpackLeading(MemorySegment from, long fromOffset, long bytes, MemorySegment to, long toOffset) {
+        long left = bytes;
+        long packed = fromOffset;
+        for (int r = 0; r < runOffsets.length && left > 0; r++) {
+            long n = Math.min(left, runLengths[r]);
+            MemorySegment.copy(from, packed, to, toOffset + runOffsets[r], n);
+            packed += n;
+            left -= n;
+        }
+    }
+
     /** Between the layout ({@code from} when packing, {@code to} when unpacking) and packed bytes, run by run. */
     private void copy(MemorySegment from, long fromOffset, long count, MemorySegment to, long toOffset, boolean packing) {
         if (count == 0) {

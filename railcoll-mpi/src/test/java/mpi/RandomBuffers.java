@@ -33,19 +33,44 @@ final class RandomBuffers {
     /** A buffer: the object passed to MPI, its storage's bytes, where element 0's origin lies in them. */
     static final class Buf {
         final Object passed;
+        /** The storage's bytes; null for a {@code boolean[]} ({@link #flags}), which no segment can view. */
         final MemorySegment bytes;
         final long origin;
         final String describe;
+        final boolean[] flags;
 
         Buf(Object passed, MemorySegment bytes, long origin, String describe) {
+            this(passed, bytes, origin, describe, null);
+        }
+
+        Buf(Object passed, MemorySegment bytes, long origin, String describe, boolean[] flags) {
             this.passed = passed;
             this.bytes = bytes;
             this.origin = origin;
             this.describe = describe;
+            this.flags = flags;
         }
 
         byte[] now() {
+            if (flags != null) {
+                byte[] b = new byte[flags.length];
+                for (int i = 0; i < b.length; i++) {
+                    b[i] = (byte) (flags[i] ? 1 : 0);
+                }
+                return b;
+            }
             return bytes.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        }
+
+        /** Overwrites the whole storage, guards included, with {@code image}. */
+        void write(byte[] image) {
+            if (flags != null) {
+                for (int i = 0; i < flags.length; i++) {
+                    flags[i] = image[i] != 0;
+                }
+            } else {
+                bytes.copyFrom(MemorySegment.ofArray(image));
+            }
         }
     }
 
@@ -66,6 +91,11 @@ final class RandomBuffers {
      * The kind of rank {@code rank}'s buffer {@code role} in this step; a {@link java.nio.Buffer} (direct or a heap
      * slice, which railcoll-mpi's i-forms take too: docs/mpi.md) where {@code buffersOnly}.
      */
+    static Kind kind(long seed, long step, int rank, int role, boolean buffersOnly, RandomTypes.Prim storage) {
+        Kind k = kind(seed, step, rank, role, buffersOnly);
+        return storage == RandomTypes.Prim.BOOLEAN && k == Kind.SLICE ? Kind.DIRECT : k; // no slice of a boolean[]
+    }
+
     static Kind kind(long seed, long step, int rank, int role, boolean buffersOnly) {
         if (buffersOnly) {
             return (mix(seed, step, rank, role, 3) & 1) == 0 ? Kind.DIRECT : Kind.SLICE;
@@ -85,6 +115,20 @@ final class RandomBuffers {
         return b;
     }
 
+    /**
+     * As {@link #image}, for a type over {@code prim}: 0 and 1 only for BOOLEAN, what a {@code boolean[]} holds (a
+     * struct of BOOLEANs lives in a {@code byte[]} but its leaves may be received into a {@code boolean[]}).
+     */
+    static byte[] image(long seed, long step, int rank, int role, int length, RandomTypes.Prim prim) {
+        byte[] b = image(seed, step, rank, role, length);
+        if (prim == RandomTypes.Prim.BOOLEAN) {
+            for (int i = 0; i < b.length; i++) {
+                b[i] &= 1;
+            }
+        }
+        return b;
+    }
+
     /** Writes reduction inputs over the leaves of {@code count} elements: numbers whose every fold is exact. */
     static void numbers(byte[] image, long origin, RandomTypes.Model m, long count, long seed, long step, int rank,
                         int role) {
@@ -97,6 +141,16 @@ final class RandomBuffers {
                     v = 0; // zeros make user ops such as "first non-zero" take their order-dependent branch
                 }
                 switch (m.prim()) {
+                    case BOOLEAN -> b.put(at, (byte) (v >>> 8 & 1));
+                    // products of up to 8 ranks stay exact: |re|, |im| <= 2 (float), 3 (double); |z|^8 <= 18^4
+                    case FLOAT_COMPLEX -> {
+                        b.putFloat(at, (float) Math.floorMod(v >> 8, 5) - 2);
+                        b.putFloat(at + 4, (float) Math.floorMod(v >> 16, 5) - 2);
+                    }
+                    case DOUBLE_COMPLEX -> {
+                        b.putDouble(at, (double) Math.floorMod(v >> 8, 7) - 3);
+                        b.putDouble(at + 8, (double) Math.floorMod(v >> 16, 7) - 3);
+                    }
                     case BYTE -> b.put(at, (byte) v);
                     case CHAR -> b.putChar(at, (char) v);
                     case SHORT -> b.putShort(at, (short) v);
@@ -119,7 +173,15 @@ final class RandomBuffers {
             MemorySegment seg = MemorySegment.ofBuffer(whole);
             return new Buf(MPI.slice(whole, guardBefore), seg, guardBefore, "direct+" + guardBefore + "B");
         }
+        if (storage == RandomTypes.Prim.BOOLEAN) {
+            boolean[] flags = new boolean[image.length];
+            for (int i = 0; i < flags.length; i++) {
+                flags[i] = image[i] != 0;
+            }
+            return new Buf(flags, null, 0, "boolean[]", flags);
+        }
         Object array = switch (storage) {
+            case BOOLEAN, FLOAT_COMPLEX, DOUBLE_COMPLEX -> throw new IllegalArgumentException("storage " + storage);
             case BYTE -> image.clone();
             case CHAR -> new char[image.length / w];
             case SHORT -> new short[image.length / w];
@@ -129,6 +191,7 @@ final class RandomBuffers {
             case DOUBLE -> new double[image.length / w];
         };
         MemorySegment seg = switch (storage) {
+            case BOOLEAN, FLOAT_COMPLEX, DOUBLE_COMPLEX -> throw new IllegalArgumentException("storage " + storage);
             case BYTE -> MemorySegment.ofArray((byte[]) array);
             case CHAR -> MemorySegment.ofArray((char[]) array);
             case SHORT -> MemorySegment.ofArray((short[]) array);
@@ -143,6 +206,7 @@ final class RandomBuffers {
         }
         int off = guardBefore / w;
         Object slice = switch (storage) {
+            case BOOLEAN, FLOAT_COMPLEX, DOUBLE_COMPLEX -> throw new IllegalArgumentException("storage " + storage);
             case BYTE -> MPI.slice((byte[]) array, off);
             case CHAR -> MPI.slice((char[]) array, off);
             case SHORT -> MPI.slice((short[]) array, off);

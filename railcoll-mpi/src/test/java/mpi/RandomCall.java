@@ -33,6 +33,19 @@ final class RandomCall {
         return a;
     }
 
+    /** As {@link #arg(RandomTypes.Model, long[], boolean)}, a {@link java.nio.Buffer} on every rank if {@code buffersOnly}. */
+    Arg arg(RandomTypes.Model m, long[] spanCounts, boolean numbers, boolean buffersOnly) {
+        Arg a = arg(m, spanCounts, numbers);
+        a.buffersOnly = buffersOnly;
+        return a;
+    }
+
+    /**
+     * The round of a persistent request: a send buffer ({@link Arg#rounds}) holds new contents in each round after the
+     * first, a pure function of (seed, step, round, rank, buffer) as the first.
+     */
+    int round;
+
     final class Arg {
         final int role;
         final RandomTypes.Model m;
@@ -40,6 +53,12 @@ final class RandomCall {
         final boolean numbers;
         Buf buf;
         int[] expected;
+        /** Whether this buffer is a {@link java.nio.Buffer} whatever the call ({@link #directOnly} makes all of them). */
+        boolean buffersOnly;
+        /** Whether this buffer is a direct one on every rank (bytes of several primitives: allToAllw). */
+        boolean directBuffer;
+        /** Whether its contents change with {@link #round} (a persistent send's buffer). */
+        boolean rounds;
 
         Arg(int role, RandomTypes.Model m, long[] spanCounts, boolean numbers) {
             this.role = role;
@@ -49,7 +68,10 @@ final class RandomCall {
         }
 
         Kind kind(int r) {
-            return RandomBuffers.kind(seed, step, r, role, directOnly);
+            if (directBuffer) {
+                return Kind.DIRECT;
+            }
+            return RandomBuffers.kind(seed, step, r, role, directOnly || buffersOnly, m.storage());
         }
 
         RandomBuffers.Layout layout(int r) {
@@ -59,9 +81,10 @@ final class RandomCall {
         /** Rank r's first contents of this buffer. */
         byte[] image(int r) {
             RandomBuffers.Layout l = layout(r);
-            byte[] image = RandomBuffers.image(seed, step, r, role, l.length());
+            long key = rounds && round > 0 ? RandomBuffers.mix(step, round) : step;
+            byte[] image = RandomBuffers.image(seed, key, r, role, l.length(), m.prim());
             if (numbers) {
-                RandomBuffers.numbers(image, l.guardBefore(), m, spanCounts[r], seed, step, r, role);
+                RandomBuffers.numbers(image, l.guardBefore(), m, spanCounts[r], seed, key, r, role);
             }
             return image;
         }
@@ -80,8 +103,16 @@ final class RandomCall {
             return buf.passed;
         }
 
+            /** A persistent send's next round: this rank's buffer gets the round's contents (as a program refills it). */
+        void refill() {
+            passed();
+            byte[] image = image(rank);
+            buf.write(image);
+            expected = RandomReference.expectedOf(image);
+        }
+
         /** The buffer an i-form takes (direct or a heap slice). */
-    java.nio.Buffer direct() {
+        java.nio.Buffer direct() {
             return (java.nio.Buffer) passed();
         }
 
@@ -93,6 +124,33 @@ final class RandomCall {
         void expect(long first, long count, byte[] data, int at) {
             passed();
             RandomReference.unpack(expected, buf.origin, m, first, count, data, at);
+        }
+
+        /**
+         * A complex product's zero parts may have either sign (how the formula is arranged decides): their sign byte is
+         * left undefined, every other byte checked.
+         */
+        void expectAnyZeroSign(long first, long count) {
+            if (!m.prim().complex()) {
+                return;
+            }
+            passed();
+            int half = m.prim().width / 2;
+            for (long e = first; e < first + count; e++) {
+                for (long leaf : m.leafOffsets()) {
+                    for (int part = 0; part < 2; part++) {
+                        int at = Math.toIntExact(buf.origin + e * m.extent() + leaf + (long) part * half);
+                        boolean zero = true;
+                        for (int j = 0; j < half - 1; j++) {
+                            zero &= expected[at + j] == 0;
+                        }
+                        int top = at + half - 1; // little-endian: the sign is the last byte's top bit
+                        if (zero && (expected[top] == 0 || expected[top] == 0x80)) {
+                            expected[top] = RandomReference.UNDEFINED;
+                        }
+                    }
+                }
+            }
         }
 
         void expectUndefined(long first, long count) {

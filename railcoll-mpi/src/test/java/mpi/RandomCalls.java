@@ -38,6 +38,9 @@ final class RandomCalls {
         boolean inPlace = rnd.nextInt(3) == 0;
         RandomTypes.Prim p = RandomTypes.Prim.values()[rnd.nextInt(RandomTypes.Prim.values().length)];
         RandomTypes.Model s = RandomTypes.random(rnd, p, 2);
+        if (rnd.nextInt(6) == 0) {
+            s = RandomTypes.mixed(rnd); // several primitives (not reduced: see reduction)
+        }
         int root = rnd.nextInt(size);
         RandomCall c = new RandomCall((nonBlocking ? "i" : "") + what + (inPlace ? "(in place)" : "") + " root " + root,
                 seed, step, rank, nonBlocking);
@@ -80,6 +83,11 @@ final class RandomCalls {
     }
 
     private static Pair pair(SplittableRandom rnd, RandomTypes.Model s) throws MPIException {
+        if (s.signature() != null) { // a struct of several primitives: another layout of the same ones
+            RandomTypes.Model r = RandomTypes.relayout(rnd, s);
+            int k = rnd.nextInt(3);
+            return rnd.nextBoolean() ? new Pair(s, k, s, k) : new Pair(s, k, r, k);
+        }
         RandomTypes.Model r = RandomTypes.random(rnd, s.prim(), 2);
         int k = rnd.nextInt(3);
         if (rnd.nextBoolean() || s.leaves() == 0 || r.leaves() == 0) {
@@ -91,6 +99,10 @@ final class RandomCalls {
 
     /** As {@link #pair}, the counts the smallest that match (1 and 1 for one type): a unit of the v-calls. */
     private static Pair units(SplittableRandom rnd, RandomTypes.Model s) throws MPIException {
+        if (s.signature() != null) {
+            RandomTypes.Model r = RandomTypes.relayout(rnd, s);
+            return rnd.nextBoolean() ? new Pair(s, 1, s, 1) : new Pair(s, 1, r, 1);
+        }
         RandomTypes.Model r = RandomTypes.random(rnd, s.prim(), 2);
         if (rnd.nextBoolean() || s.leaves() == 0 || r.leaves() == 0) {
             return new Pair(s, 1, s, 1);
@@ -402,7 +414,9 @@ final class RandomCalls {
     private Started reduction(RandomCall c, String what, SplittableRandom rnd, RandomTypes.Model drawn, int root,
                               boolean inPlace, boolean nb) throws MPIException {
         // A type with no leaves has no predefined type under it, so predefined ops are not defined on it (MPI 6.9.1).
-        RandomTypes.Model t = drawn.leaves() == 0 ? RandomTypes.predefined(drawn.prim()) : drawn;
+        // Nor is a struct of several primitives reduced here (its leaves are modelled as bytes).
+        RandomTypes.Model t = drawn.leaves() == 0 || drawn.signature() != null ? RandomTypes.predefined(drawn.prim())
+                : drawn;
         RandomReference.Fold[] folds = Arrays.stream(RandomReference.Fold.values()).filter(f -> f.definedOn(t))
                 .toArray(RandomReference.Fold[]::new);
         RandomReference.Fold f = folds[rnd.nextInt(folds.length)];
@@ -427,6 +441,7 @@ final class RandomCalls {
             case "reduce" -> {
                 if (rank == root) {
                     r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, size), 0);
+                    r.expectAnyZeroSign(0, count);
                 }
                 if (inPlace) {
                     req = nb ? comm.iReduce(s.direct(), count, type, op, root) : null;
@@ -441,6 +456,7 @@ final class RandomCalls {
             }
             case "allReduce" -> {
                 r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, size), 0);
+                r.expectAnyZeroSign(0, count);
                 if (inPlace) {
                     req = nb ? comm.iAllReduce(s.direct(), count, type, op) : null;
                     if (!nb) {
@@ -463,6 +479,7 @@ final class RandomCalls {
                 }
                 int w = t.prim().width;
                 r.expect(0, blocks[rank], folded, Math.toIntExact(first * t.leaves() * w));
+                r.expectAnyZeroSign(0, blocks[rank]);
                 boolean block = what.equals("reduceScatterBlock");
                 if (nb && block) {
                     req = inPlace ? comm.iReduceScatterBlock(s.direct(), count, type, op)
@@ -484,6 +501,7 @@ final class RandomCalls {
             }
             case "scan" -> {
                 r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, rank + 1), 0);
+                r.expectAnyZeroSign(0, count);
                 if (nb) {
                     req = inPlace ? comm.iScan(s.direct(), count, type, op)
                             : comm.iScan(s.direct(), r.direct(), count, type, op);
@@ -496,6 +514,7 @@ final class RandomCalls {
             default -> { // exScan: rank 0's result is undefined, except that the in-place form leaves it as it was
                 if (rank > 0) {
                     r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, rank), 0);
+                    r.expectAnyZeroSign(0, count);
                 } else if (!inPlace) {
                     r.expectUndefined(0, count);
                 }

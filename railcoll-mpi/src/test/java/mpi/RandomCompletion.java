@@ -61,6 +61,77 @@ final class RandomCompletion {
         }
     }
 
+    /**
+     * Completes {@code requests} (nulls and inactive persistent requests among them) as {@link #complete}, by the calls
+     * that report statuses: {@code waitStatus} or a {@code testStatus} loop one by one, {@code waitAllStatus},
+     * {@code waitAnyStatus} or {@code testSomeStatus} (whose statuses name their request by {@code getIndex}), or a
+     * {@code testAllStatus} loop; returns each request's status.
+     */
+    static Status[] statuses(Request[] requests, SplittableRandom own, String where) throws MPIException {
+        int n = requests.length;
+        Status[] out = new Status[n];
+        int how = own.nextInt(6);
+        long until = System.nanoTime() + DEADLINE_NS;
+        switch (how) {
+            case 0, 1 -> {
+                for (int i : permutation(n, own)) {
+                    if (how == 0) {
+                        out[i] = requests[i].waitStatus();
+                    } else {
+                        while ((out[i] = requests[i].testStatus()) == null) {
+                            deadline(until, where, "testStatus of request " + i);
+                        }
+                    }
+                }
+            }
+            case 2 -> {
+                Status[] all = Request.waitAllStatus(requests);
+                System.arraycopy(all, 0, out, 0, n);
+            }
+            case 3 -> {
+                Status[] all;
+                while ((all = Request.testAllStatus(requests)) == null) {
+                    deadline(until, where, "testAllStatus");
+                }
+                System.arraycopy(all, 0, out, 0, n);
+            }
+            case 4 -> {
+                for (int k = 0; k < n; k++) {
+                    Status s = Request.waitAnyStatus(requests);
+                    int i = s.getIndex();
+                    if (i == MPI.UNDEFINED) {
+                        break; // the rest are null or inactive
+                    }
+                    if (i < 0 || i >= n || out[i] != null) {
+                        throw new AssertionError(where + ": waitAnyStatus gave index " + i);
+                    }
+                    out[i] = s;
+                }
+            }
+            default -> {
+                int k = 0;
+                while (k < n) {
+                    Status[] some = Request.testSomeStatus(requests);
+                    if (some == null) {
+                        break; // MPI.UNDEFINED: nothing active left
+                    }
+                    for (Status s : some) {
+                        int i = s.getIndex();
+                        if (i < 0 || i >= n || out[i] != null) {
+                            throw new AssertionError(where + ": testSomeStatus gave index " + i);
+                        }
+                        out[i] = s;
+                        k++;
+                    }
+                    if (k < n) {
+                        deadline(until, where, "testSomeStatus, " + k + " of " + n + " done");
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private static int[] permutation(int n, SplittableRandom rnd) {
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {

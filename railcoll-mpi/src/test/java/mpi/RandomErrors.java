@@ -12,7 +12,7 @@ final class RandomErrors {
     }
 
     static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step) throws MPIException {
-        int kind = rnd.nextInt(11);
+        int kind = rnd.nextInt(16);
         RandomTypes.Model t = RandomTypes.random(rnd, RandomTypes.Prim.INT, 1);
         RandomCall c = new RandomCall("error " + kind, seed, step, rank, false);
         RandomCall.Arg a = c.arg(t, filled(size, 2), false);
@@ -61,6 +61,40 @@ final class RandomErrors {
                     expectedClass = MPI.ERR_TRUNCATE; // 2 elements sent to each, room for 1
                     comm.allToAll(new int[2 * size], 2, MPI.INT, b.passed() instanceof int[] ? new int[size]
                             : MPI.newIntBuffer(size), 1, MPI.INT);
+                }
+                case 11, 12 -> {
+                    // Data before the origin (a negative stride or displacement): a buffer is seen from its first
+                    // byte (an array from element 0, a slice or a buffer from its start), so it cannot be reached,
+                    // whatever lies before a slice in its array: IndexOutOfBoundsException up front (§4.3 R9).
+                    expected = IndexOutOfBoundsException.class;
+                    Datatype back = kind == 11 ? Datatype.createVector(2, 1, -1, MPI.INT)
+                            : Datatype.createHIndexed(new int[] {1, 1}, new int[] {0, -8}, MPI.INT);
+                    back.commit();
+                    RandomCall.Arg x = c.arg(RandomTypes.predefined(RandomTypes.Prim.INT), filled(size, 4), false);
+                    RandomCall.Arg y = c.arg(RandomTypes.predefined(RandomTypes.Prim.INT), filled(size, 4L * size), false);
+                    try {
+                        comm.allGather(x.passed(), 1, back, y.passed(), 1, back);
+                    } finally {
+                        back.free();
+                    }
+                }
+                case 13 -> {
+                    expectedClass = MPI.ERR_TRUNCATE; // a message of 2 to itself, room for 1
+                    java.nio.IntBuffer two = MPI.newIntBuffer(2);
+                    Request sent = comm.iSend(two, 2, MPI.INT, rank, 77);
+                    try {
+                        comm.recv(new int[1], 1, MPI.INT, rank, 77);
+                    } finally {
+                        sent.waitFor(); // the truncated receive took the message: the send finishes
+                    }
+                }
+                case 14 -> {
+                    expectedClass = MPI.ERR_RANK;
+                    comm.send(a.passed(), 2, t.type(), rnd.nextBoolean() ? size : -7, 0);
+                }
+                case 15 -> {
+                    expectedClass = MPI.ERR_TAG;
+                    comm.recv(a.passed(), 2, t.type(), rank, -5);
                 }
                 case 10 -> {
                     expectedClass = MPI.ERR_OP;

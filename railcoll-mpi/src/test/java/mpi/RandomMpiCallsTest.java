@@ -1,5 +1,6 @@
 package mpi;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -16,7 +17,9 @@ import java.util.stream.Stream;
  * (seed, step, rank, buffer), computes every call's result with the sequential reference ({@link RandomReference})
  * and checks every byte of every buffer, guards and type-map gaps included ({@link RandomCall#check}). Non-blocking
  * calls are completed in an order each rank draws for itself; some steps run on a communicator derived by split, dup,
- * create or createGroup. Longer runs: {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decision 0216).
+ * create or createGroup. Point-to-point steps ({@link RandomMessages}) and {@code allToAllw} and the neighbourhood
+ * collectives ({@link RandomExchanges}) are drawn too (decision 0219). Longer runs:
+ * {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decisions 0216, 0219).
  */
 class RandomMpiCallsTest {
     private static final int STEPS = Integer.getInteger("random.mpi.steps", 300);
@@ -24,6 +27,12 @@ class RandomMpiCallsTest {
     @BeforeAll
     static void init() throws MPIException {
         Singleton.init();
+        MPI.attachBuffer(new byte[1 << 20]); // for bSend, ibSend and bSendInit on one rank (RandomMessages)
+    }
+
+    @AfterAll
+    static void detach() throws MPIException {
+        MPI.detachBuffer();
     }
 
     static Stream<Arguments> placements() {
@@ -73,8 +82,12 @@ class RandomMpiCallsTest {
         SplittableRandom shared = new SplittableRandom(seed);
         int size = world.getSize();
         for (long step = 0; step < STEPS; step++) {
-            int what = shared.nextInt(20);
-            if (what < 13) {
+            int what = shared.nextInt(26);
+            if (what >= 24) {
+                RandomExchanges.next(world, size, rank, shared, seed, step);
+            } else if (what >= 20) {
+                RandomMessages.next(world, size, rank, shared, seed, step, size == 1);
+            } else if (what < 13) {
                 one(world, rank, shared, seed, step, false);
             } else if (what < 16) {
                 batch(world, rank, shared, seed, step);
@@ -178,7 +191,14 @@ class RandomMpiCallsTest {
         // (split, dup, create or createGroup: the calls below run on it, their inputs keyed by the rank in it)
         int calls = 1 + local.nextInt(3);
         for (int i = 0; i < calls; i++) {
-            one(sub, subRank, local, seed, step * 8 + i, false);
+            int kind = local.nextInt(8);
+            if (kind == 0) {
+                RandomMessages.next(sub, subSize, subRank, local, seed, step * 8 + i, size == 1);
+            } else if (kind == 1) {
+                RandomExchanges.next(sub, subSize, subRank, local, seed, step * 8 + i);
+            } else {
+                one(sub, subRank, local, seed, step * 8 + i, false);
+            }
         }
         sub.free();
     }

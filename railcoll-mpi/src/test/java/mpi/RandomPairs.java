@@ -43,7 +43,7 @@ final class RandomPairs {
             images[i] = pairs(s.image(i), s.origin(i), count, extent, doubles, seed, step, i);
         }
         s.passed();
-        s.buf.bytes.copyFrom(java.lang.foreign.MemorySegment.ofArray(images[rank]));
+        s.buf.write(images[rank]);
         s.expected = RandomReference.expectedOf(images[rank]);
         if (all || rank == root) {
             byte[] folded = fold(images, s, count, extent, doubles, min, size);

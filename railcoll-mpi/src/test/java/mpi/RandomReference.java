@@ -66,9 +66,17 @@ final class RandomReference {
         SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO;
 
         boolean definedOn(RandomTypes.Model m) {
+            RandomTypes.Prim p = m.prim();
+            if (p.complex()) {
+                return this == SUM || this == PROD; // MPI 3.1 §5.9.2: the complex types have SUM and PROD only
+            }
+            if (p == RandomTypes.Prim.BOOLEAN) { // results stay 0 or 1, what a boolean[] holds
+                return this != SUM && this != PROD && this != USER_SUM && this != USER_FIRST_NON_ZERO
+                        && this != USER_BUFFER_FIRST_NON_ZERO;
+            }
             return switch (this) {
                 case SUM, PROD, MIN, MAX -> true;
-                case BAND, BOR, BXOR, LAND, LOR, LXOR -> !m.prim().floating();
+                case BAND, BOR, BXOR, LAND, LOR, LXOR -> !p.floating();
                 case USER_SUM, USER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.INT;
                 case USER_BUFFER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.DOUBLE;
             };
@@ -101,6 +109,25 @@ final class RandomReference {
             ByteBuffer x = ByteBuffer.wrap(a).order(ByteOrder.nativeOrder());
             ByteBuffer y = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder());
             ByteBuffer r = ByteBuffer.allocate(p.width).order(ByteOrder.nativeOrder());
+            if (p.complex()) {
+                boolean d = p == RandomTypes.Prim.DOUBLE_COMPLEX;
+                int half = p.width / 2;
+                double ur = d ? x.getDouble(0) : x.getFloat(0);
+                double ui = d ? x.getDouble(half) : x.getFloat(half);
+                double vr = d ? y.getDouble(0) : y.getFloat(0);
+                double vi = d ? y.getDouble(half) : y.getFloat(half);
+                double re = this == SUM ? ur + vr : ur * vr - ui * vi;
+                double im = this == SUM ? ui + vi : ur * vi + ui * vr;
+                if (this != SUM && this != PROD) {
+                    throw new IllegalStateException(this + " on " + p);
+                }
+                if (d) {
+                    r.putDouble(0, re).putDouble(half, im);
+                } else {
+                    r.putFloat(0, (float) re).putFloat(half, (float) im);
+                }
+                return r.array();
+            }
             if (p.floating()) {
                 boolean d = p == RandomTypes.Prim.DOUBLE;
                 double u = d ? x.getDouble(0) : x.getFloat(0);
@@ -122,7 +149,7 @@ final class RandomReference {
             }
             long u = get(x, p);
             long v = get(y, p);
-            long mask = p == RandomTypes.Prim.BYTE ? 0xFF : 0xFFFF; // BYTE and CHAR are unsigned under MIN and MAX
+            long mask = p.width == 1 ? 0xFF : 0xFFFF; // BYTE, BOOLEAN and CHAR are unsigned under MIN and MAX
             long unsignedU = p.unsigned() ? u & mask : u;
             long unsignedV = p.unsigned() ? v & mask : v;
             long out = switch (this) {
@@ -140,7 +167,7 @@ final class RandomReference {
                 case USER_BUFFER_FIRST_NON_ZERO -> throw new IllegalStateException(this + " on " + p);
             };
             switch (p) {
-                case BYTE -> r.put(0, (byte) out);
+                case BYTE, BOOLEAN -> r.put(0, (byte) out);
                 case CHAR -> r.putChar(0, (char) out);
                 case SHORT -> r.putShort(0, (short) out);
                 case INT -> r.putInt(0, (int) out);
@@ -151,7 +178,7 @@ final class RandomReference {
 
         private static long get(ByteBuffer b, RandomTypes.Prim p) {
             return switch (p) {
-                case BYTE -> b.get(0);
+                case BYTE, BOOLEAN -> b.get(0);
                 case CHAR -> b.getChar(0);
                 case SHORT -> b.getShort(0);
                 case INT -> b.getInt(0);

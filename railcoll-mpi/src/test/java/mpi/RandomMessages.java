@@ -1,0 +1,469 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The random call test's point-to-point steps (decision 0219). Every rank draws the same messages (sender, receiver,
+ * tag, send type and count, the send call: blocking, buffered, synchronous, ready, their i-forms and persistent forms),
+ * and for each receiver how it receives them (i-forms posted first, persistent receives started by
+ * {@link Prequest#startAll}, or blocking receives after the sends, some after a {@code probe} or an {@code iProbe}
+ * loop) and which wildcards it uses ({@code ANY_SOURCE}, {@code ANY_TAG}, both or none: one pattern per receiver, so
+ * every receive finds a message whatever matched before it). Which message a receive got is read from its status and
+ * MPI's matching rule (the k-th receive, in posting order, that got a message of envelope (source, tag) got the k-th
+ * such message its sender sent); the reference then says every byte of every buffer and the status's count and
+ * elements (a message may end inside an element of the receive type: {@code getCount} is then {@code UNDEFINED}).
+ * A persistent step restarts the same requests for several rounds, the send buffers refilled between rounds. A shift
+ * step runs {@code sendRecv} or {@code sendRecvReplace} along a ring or a line ({@code PROC_NULL} at its ends).
+ */
+final class RandomMessages {
+    private RandomMessages() {
+    }
+
+    private enum Receive { POSTED, PERSISTENT, LATE }
+
+    private static final String[] SENDS = {"send", "sSend", "rSend", "bSend", "iSend", "isSend", "irSend", "ibSend",
+            "sendInit", "sSendInit", "rSendInit", "bSendInit"};
+    private static final String[] PERSISTENT_SENDS = {"sendInit", "sSendInit", "rSendInit", "bSendInit"};
+
+    /** Message k: from, to, its tag, its send type and count, the send call. */
+    private record Msg(int from, int to, int tag, RandomTypes.Model type, int count, String form) {
+        int leaves() {
+            return count * type.leaves();
+        }
+    }
+
+    /**
+     * A point-to-point step on {@code comm} ({@code size} ranks, this one {@code rank}); {@code buffered}: whether
+     * buffered sends may be drawn (only where the whole test runs one rank, see {@link #exchange}).
+     */
+    static void next(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step, boolean buffered)
+            throws MPIException {
+        int kind = rnd.nextInt(4);
+        if (kind == 0) {
+            RandomShifts.next(comm, size, rank, rnd, seed, step);
+        } else {
+            exchange(comm, size, rank, rnd, seed, step, kind == 1, buffered);
+        }
+    }
+
+    /** Needs the receive posted before it starts: ready sends by MPI's rule, the others as they may wait for it. */
+    private static boolean needsPostedReceive(String form) {
+        return switch (form) {
+            case "send", "sSend", "rSend", "irSend", "rSendInit" -> true;
+            default -> false;
+        };
+    }
+
+    private static String withoutPostedReceive(String form) {
+        return switch (form) {
+            case "send", "rSend" -> "iSend";
+            case "sSend", "irSend" -> "isSend";
+            case "rSendInit" -> "sendInit";
+            default -> form;
+        };
+    }
+
+    private static void exchange(Intracomm comm, int size, int rank, SplittableRandom rnd, long seed, long step,
+                                 boolean persistent, boolean buffered) throws MPIException {
+        RandomTypes.Prim p = RandomTypes.Prim.values()[rnd.nextInt(RandomTypes.Prim.values().length)];
+        Receive[] mode = new Receive[size];
+        int[] wild = new int[size]; // bit 0: ANY_SOURCE, bit 1: ANY_TAG
+        for (int r = 0; r < size; r++) {
+            mode[r] = persistent ? Receive.PERSISTENT : Receive.values()[rnd.nextInt(3)];
+            wild[r] = rnd.nextInt(4);
+        }
+        // A step of structs mixing primitives, a sixth of the time: every type of it has one signature (any message
+        // may reach any receive of its receiver), in layouts of its own.
+        RandomTypes.Model mixed = rnd.nextInt(6) == 0 ? RandomTypes.mixed(rnd) : null;
+        int n = rnd.nextInt(2 * size + 2);
+        Msg[] msgs = new Msg[n];
+        for (int k = 0; k < n; k++) {
+            int from = rnd.nextInt(size);
+            int to = rnd.nextInt(size);
+            String form = persistent ? PERSISTENT_SENDS[rnd.nextInt(PERSISTENT_SENDS.length)]
+                    : SENDS[rnd.nextInt(SENDS.length)];
+            if (!buffered) {
+                // The ranks of InProcessComms share the process's attached buffer, whose bookkeeping tests every
+                // buffered message from the calling thread: another rank's communicator, in use by its own thread
+                // (in MPI a process is one rank). Buffered sends run where the test runs one rank only.
+                form = switch (form) {
+                    case "bSend" -> "send";
+                    case "ibSend" -> "iSend";
+                    case "bSendInit" -> "sendInit";
+                    default -> form;
+                };
+            }
+            if (mode[to] == Receive.LATE && needsPostedReceive(form)) {
+                form = withoutPostedReceive(form);
+            }
+            RandomTypes.Model t = mixed != null ? RandomTypes.relayout(rnd, mixed) : RandomTypes.random(rnd, p, 2);
+            msgs[k] = new Msg(from, to, rnd.nextInt(3), t, rnd.nextInt(4), form);
+        }
+        long[] maxLeaves = new long[size];
+        for (Msg m : msgs) {
+            maxLeaves[m.to] = Math.max(maxLeaves[m.to], m.leaves());
+        }
+        // Receive k (posted by msgs[k].to for msgs[k]) may get any message of its receiver's: room for the largest.
+        RandomTypes.Model[] recvType = new RandomTypes.Model[n];
+        int[] capacity = new int[n];
+        for (int k = 0; k < n; k++) {
+            RandomTypes.Model t = mixed != null ? RandomTypes.relayout(rnd, mixed) : RandomTypes.random(rnd, p, 2);
+            recvType[k] = t.leaves() == 0 ? RandomTypes.predefined(p) : t;
+            long l = recvType[k].leaves();
+            capacity[k] = Math.toIntExact((maxLeaves[msgs[k].to] + l - 1) / l + rnd.nextInt(2));
+        }
+        // LATE receivers: 0 recv, 1 probe then recv, 2 iProbe loop then recv, 3 mProbe then mRecv, 4 imProbe loop
+        // then imRecv (a receive of the message bound to a Message, decision 0105)
+        int[] probe = new int[n];
+        for (int k = 0; k < n; k++) {
+            probe[k] = rnd.nextInt(5);
+        }
+        int rounds = persistent ? 2 + rnd.nextInt(2) : 1;
+        String name = (persistent ? "persistent messages, " + rounds + " rounds" : "messages") + " over "
+                + (mixed != null ? "[" + mixed.signature() + "]" : p);
+        RandomCall c = new RandomCall(name, seed, step, rank, false);
+        RandomCall.Arg[] send = new RandomCall.Arg[n];
+        RandomCall.Arg[] recv = new RandomCall.Arg[n];
+        for (int k = 0; k < n; k++) {
+            Msg m = msgs[k];
+            long[] s = new long[size];
+            s[m.from] = m.count;
+            send[k] = c.arg(m.type, s, false, !m.form.endsWith("end") || m.form.startsWith("i"));
+            send[k].rounds = true;
+            long[] r = new long[size];
+            r[m.to] = capacity[k];
+            recv[k] = c.arg(recvType[k], r, false, mode[m.to] != Receive.LATE || probe[k] == 4);
+        }
+        // Some ranks also send to PROC_NULL and receive from it (2 elements of the step's primitive, or of its mixed
+        // struct): nothing moves, the receive's status says source PROC_NULL, tag ANY_TAG, count 0 (MPI 3.1 §3.11).
+        RandomTypes.Model nullType = mixed != null ? mixed : RandomTypes.predefined(p);
+        RandomCall.Arg[] nullIn = new RandomCall.Arg[size];
+        RandomCall.Arg[] nullOut = new RandomCall.Arg[size];
+        String[] nullForm = new String[size];
+        for (int r = 0; r < size; r++) {
+            long[] two = new long[size];
+            two[r] = 2;
+            if (rnd.nextInt(4) == 0) {
+                nullIn[r] = c.arg(nullType, two, false, true);
+            }
+            if (rnd.nextInt(4) == 0) {
+                nullOut[r] = c.arg(nullType, two, false, true);
+                String f = persistent ? PERSISTENT_SENDS[rnd.nextInt(PERSISTENT_SENDS.length)]
+                        : SENDS[rnd.nextInt(SENDS.length)];
+                nullForm[r] = buffered ? f : switch (f) {
+                    case "bSend" -> "send";
+                    case "ibSend" -> "iSend";
+                    case "bSendInit" -> "sendInit";
+                    default -> f;
+                };
+            }
+        }
+        Msg nullMsg = new Msg(rank, MPI.PROC_NULL, 3, nullType, 2, nullForm[rank] == null ? "iSend" : nullForm[rank]);
+        int nullTag = (wild[rank] & 2) != 0 ? MPI.ANY_TAG : 3;
+        Prequest nullRecvInit = nullIn[rank] != null && mode[rank] == Receive.PERSISTENT
+                ? comm.recvInit(nullIn[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, nullTag) : null;
+        Prequest nullSendInit = nullOut[rank] != null && nullMsg.form.endsWith("Init")
+                ? switch (nullMsg.form) {
+                    case "sendInit" -> comm.sendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                    case "sSendInit" -> comm.sSendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                    case "rSendInit" -> comm.rSendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                    default -> comm.bSendInit(nullOut[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, 3);
+                } : null;
+        String where = "seed " + seed + " step " + step + " " + name + " rank " + rank;
+
+        // Set up: persistent requests once; this rank's receives in message order, then its sends in message order.
+        List<Integer> mine = new ArrayList<>(); // the messages this rank receives, in posting order
+        List<Integer> sends = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            if (msgs[k].to == rank) {
+                mine.add(k);
+            }
+            if (msgs[k].from == rank) {
+                sends.add(k);
+            }
+        }
+        Prequest[] recvInits = new Prequest[mode[rank] == Receive.PERSISTENT ? mine.size() : 0];
+        for (int i = 0; i < recvInits.length; i++) {
+            int k = mine.get(i);
+            recvInits[i] = comm.recvInit(recv[k].direct(), capacity[k], recvType[k].type(), source(msgs[k], wild),
+                    tag(msgs[k], wild));
+        }
+        Prequest[] sendInits = new Prequest[sends.size()];
+        for (int i = 0; i < sends.size(); i++) {
+            Msg m = msgs[sends.get(i)];
+            RandomCall.Arg b = send[sends.get(i)];
+            sendInits[i] = switch (m.form) {
+                case "sendInit" -> comm.sendInit(b.direct(), m.count, m.type.type(), m.to, m.tag);
+                case "sSendInit" -> comm.sSendInit(b.direct(), m.count, m.type.type(), m.to, m.tag);
+                case "rSendInit" -> comm.rSendInit(b.direct(), m.count, m.type.type(), m.to, m.tag);
+                case "bSendInit" -> comm.bSendInit(b.direct(), m.count, m.type.type(), m.to, m.tag);
+                default -> null;
+            };
+        }
+        SplittableRandom own = new SplittableRandom(RandomBuffers.mix(seed, step, rank, 11));
+        for (int round = 0; round < rounds; round++) {
+            c.round = round;
+            String at = where + (persistent ? " round " + round : "");
+            if (round > 0) {
+                for (int k : sends) {
+                    send[k].refill();
+                }
+            }
+            Request[] pending = new Request[mine.size() + sends.size() + 2]; // the last two: PROC_NULL's
+            Status[] got = new Status[mine.size()];
+            int nullAt = mine.size() + sends.size();
+            Status fromNull = null;
+            if (nullIn[rank] != null) {
+                if (nullRecvInit != null) {
+                    nullRecvInit.start();
+                    pending[nullAt] = nullRecvInit;
+                } else if (mode[rank] == Receive.POSTED) {
+                    pending[nullAt] = comm.iRecv(nullIn[rank].direct(), 2, nullType.type(), MPI.PROC_NULL, nullTag);
+                } else {
+                    fromNull = comm.recv(nullIn[rank].passed(), 2, nullType.type(), MPI.PROC_NULL, nullTag);
+                }
+            }
+            if (nullOut[rank] != null) {
+                pending[nullAt + 1] = send(comm, nullMsg, nullOut[rank], nullSendInit);
+            }
+            if (mode[rank] == Receive.PERSISTENT) {
+                Prequest.startAll(recvInits);
+                System.arraycopy(recvInits, 0, pending, 0, recvInits.length);
+            } else if (mode[rank] == Receive.POSTED) {
+                for (int i = 0; i < mine.size(); i++) {
+                    int k = mine.get(i);
+                    pending[i] = comm.iRecv(recv[k].direct(), capacity[k], recvType[k].type(), source(msgs[k], wild),
+                            tag(msgs[k], wild));
+                }
+            }
+            comm.barrier(); // every posted receive is posted before any send starts (ready sends need it)
+            if (persistent) {
+                Prequest.startAll(sendInits);
+                System.arraycopy(sendInits, 0, pending, mine.size(), sendInits.length);
+            } else {
+                for (int i = 0; i < sends.size(); i++) {
+                    pending[mine.size() + i] = send(comm, msgs[sends.get(i)], send[sends.get(i)], sendInits[i]);
+                }
+            }
+            for (int i = 0; i < pending.length; i++) {
+                pending[i] = pending[i] == null ? MPI.REQUEST_NULL : pending[i];
+            }
+            if (mode[rank] == Receive.LATE) {
+                for (int i = 0; i < mine.size(); i++) {
+                    int k = mine.get(i);
+                    got[i] = late(comm, msgs[k], wild, probe[k], recv[k], capacity[k], recvType[k], at + " message " + k);
+                }
+            }
+            Status[] done = RandomCompletion.statuses(pending, own, at);
+            if (mode[rank] != Receive.LATE) {
+                System.arraycopy(done, 0, got, 0, mine.size());
+            }
+            if (nullIn[rank] != null) {
+                Status s = fromNull != null ? fromNull : done[nullAt];
+                if (s == null || s.getSource() != MPI.PROC_NULL || s.getTag() != MPI.ANY_TAG
+                        || s.getCount(nullType.type()) != 0) {
+                    throw new AssertionError(at + ": a receive from PROC_NULL (" + mode[rank] + ") has status "
+                            + (s == null ? "none" : "source " + s.getSource() + " tag " + s.getTag() + " count "
+                            + s.getCount(nullType.type())) + ", expected PROC_NULL, ANY_TAG, 0");
+                }
+            }
+            // Which message each receive got, from its status, in posting order; then the bytes it must hold.
+            boolean[] taken = new boolean[n];
+            StringBuilder account = new StringBuilder();
+            for (int i = 0; i < mine.size(); i++) {
+                int k = mine.get(i);
+                Status s = got[i];
+                if (s == null) {
+                    throw new AssertionError(at + ": no status for the receive posted for message " + k);
+                }
+                int j = matched(msgs, taken, rank, s.getSource(), s.getTag());
+                if (j < 0) {
+                    throw new AssertionError(at + ": the receive posted for message " + k + " " + msgs[k]
+                            + " reports source " + s.getSource() + " tag " + s.getTag() + ", which no message left has");
+                }
+                taken[j] = true;
+                Msg m = msgs[j];
+                account.append("; receive for message ").append(k).append(" (").append(mode[rank]).append(", ")
+                        .append(capacity[k]).append(" x ").append(recvType[k]).append(" from ").append(source(msgs[k], wild))
+                        .append(" tag ").append(tag(msgs[k], wild)).append(") got message ").append(j).append(' ')
+                        .append(m);
+                byte[] data = send[j].packed(m.from, 0, m.count);
+                expectLeaves(recv[k], m.leaves(), data);
+                checkCounts(at + ": receive for message " + k + " got message " + j + " " + m, s, m.leaves(),
+                        recvType[k], p);
+            }
+            try {
+                c.check();
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + " (buffer 2k is message k's send buffer, 2k + 1 the"
+                        + " receive posted for it" + account + ")", e);
+            }
+        }
+        for (Prequest q : recvInits) {
+            q.free();
+        }
+        for (Prequest q : new Prequest[] {nullRecvInit, nullSendInit}) {
+            if (q != null) {
+                q.free();
+            }
+        }
+        for (Prequest q : sendInits) {
+            if (q != null) {
+                q.free();
+            }
+        }
+    }
+
+    private static int source(Msg m, int[] wild) {
+        return (wild[m.to] & 1) != 0 ? MPI.ANY_SOURCE : m.from;
+    }
+
+    private static int tag(Msg m, int[] wild) {
+        return (wild[m.to] & 2) != 0 ? MPI.ANY_TAG : m.tag;
+    }
+
+    /** Message k by its send call; the request to complete, null for a finished blocking send. */
+    private static Request send(Intracomm comm, Msg m, RandomCall.Arg b, Prequest init) throws MPIException {
+        Datatype t = m.type.type();
+        switch (m.form) {
+            case "send" -> comm.send(b.passed(), m.count, t, m.to, m.tag);
+            case "sSend" -> comm.sSend(b.passed(), m.count, t, m.to, m.tag);
+            case "rSend" -> comm.rSend(b.passed(), m.count, t, m.to, m.tag);
+            case "bSend" -> comm.bSend(b.passed(), m.count, t, m.to, m.tag);
+            case "iSend" -> {
+                return comm.iSend(b.direct(), m.count, t, m.to, m.tag);
+            }
+            case "isSend" -> {
+                return comm.isSend(b.direct(), m.count, t, m.to, m.tag);
+            }
+            case "irSend" -> {
+                return comm.irSend(b.direct(), m.count, t, m.to, m.tag);
+            }
+            case "ibSend" -> {
+                return comm.ibSend(b.direct(), m.count, t, m.to, m.tag);
+            }
+            default -> {
+                init.start();
+                return init;
+            }
+        }
+        return null;
+    }
+
+    /** A blocking receive after the sends, some after a probe (then of the probed source and tag). */
+    private static Status late(Intracomm comm, Msg m, int[] wild, int how, RandomCall.Arg b, int capacity,
+                               RandomTypes.Model t, String where) throws MPIException {
+        int source = source(m, wild);
+        int tag = tag(m, wild);
+        if (how == 0) {
+            return comm.recv(b.passed(), capacity, t.type(), source, tag);
+        }
+        Status probed;
+        if (how >= 3) {
+            Message bound = new Message();
+            if (how == 3) {
+                probed = bound.mProbe(source, tag, comm);
+            } else {
+                long until = System.nanoTime() + 60_000_000_000L;
+                while ((probed = bound.imProbe(source, tag, comm)) == null) {
+                    if (System.nanoTime() > until) {
+                        throw new AssertionError(where + ": imProbe(" + source + ", " + tag + ") found nothing in 60 s");
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+            Status s = how == 3 ? bound.mRecv(b.passed(), capacity, t.type())
+                    : bound.imRecv(b.direct(), capacity, t.type()).waitStatus();
+            if (s.getSource() != probed.getSource() || s.getTag() != probed.getTag()
+                    || s.getCount(MPI.BYTE) != probed.getCount(MPI.BYTE)) {
+                throw new AssertionError(where + ": the matched probe said source " + probed.getSource() + " tag "
+                        + probed.getTag() + " bytes " + probed.getCount(MPI.BYTE) + ", its receive got source "
+                        + s.getSource() + " tag " + s.getTag() + " bytes " + s.getCount(MPI.BYTE));
+            }
+            return s;
+        }
+        if (how == 1) {
+            probed = comm.probe(source, tag);
+        } else {
+            long until = System.nanoTime() + 60_000_000_000L;
+            while ((probed = comm.iProbe(source, tag)) == null) {
+                if (System.nanoTime() > until) {
+                    throw new AssertionError(where + ": iProbe(" + source + ", " + tag + ") found nothing in 60 s");
+                }
+                Thread.onSpinWait();
+            }
+        }
+        Status s = comm.recv(b.passed(), capacity, t.type(), probed.getSource(), probed.getTag());
+        if (s.getSource() != probed.getSource() || s.getTag() != probed.getTag()
+                || s.getCount(MPI.BYTE) != probed.getCount(MPI.BYTE)
+                || s.getElements(t.type()) != probed.getElements(t.type())) {
+            throw new AssertionError(where + ": probe said source " + probed.getSource() + " tag " + probed.getTag()
+                    + " bytes " + probed.getCount(MPI.BYTE) + ", the receive of that source and tag got source "
+                    + s.getSource() + " tag " + s.getTag() + " bytes " + s.getCount(MPI.BYTE));
+        }
+        return s;
+    }
+
+    /** The first message not yet taken from {@code source} to {@code to} with {@code tag} (MPI's non-overtaking rule). */
+    private static int matched(Msg[] msgs, boolean[] taken, int to, int source, int tag) {
+        for (int j = 0; j < msgs.length; j++) {
+            if (!taken[j] && msgs[j].to == to && msgs[j].from == source && msgs[j].tag == tag) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code leaves} packed leaves into the receive buffer's elements in type-map order, the last element maybe in part. */
+    static void expectLeaves(RandomCall.Arg r, long leaves, byte[] data) {
+        long l = r.m.leaves();
+        if (leaves == 0) {
+            return;
+        }
+        long whole = leaves / l;
+        r.expect(0, whole, data, 0);
+        long rest = leaves % l;
+        if (rest > 0) {
+            r.passed();
+            int w = r.m.prim().width;
+            for (int i = 0; i < rest; i++) {
+                int to = Math.toIntExact(r.buf.origin + whole * r.m.extent() + r.m.leafOffsets()[i]);
+                int from = Math.toIntExact((whole * l + i) * w);
+                for (int j = 0; j < w; j++) {
+                    r.expected[to + j] = data[from + j] & 0xFF;
+                }
+            }
+        }
+    }
+
+    /** The status's counts: whole elements of the receive type or UNDEFINED, primitives, bytes. */
+    static void checkCounts(String where, Status s, long leaves, RandomTypes.Model t, RandomTypes.Prim p)
+            throws MPIException {
+        long l = t.leaves();
+        int count = leaves % l == 0 ? Math.toIntExact(leaves / l) : MPI.UNDEFINED;
+        int[] want;
+        int[] have;
+        if (t.signature() != null) { // leaves are bytes: the primitives from the signature, whole elements then a prefix
+            String[] sig = t.signature().split(" ");
+            long elements = leaves / l * sig.length;
+            long rest = leaves % l;
+            for (int i = 0; rest > 0; i++) {
+                rest -= RandomTypes.Prim.valueOf(sig[i]).width;
+                elements++;
+            }
+            want = new int[] {count, Math.toIntExact(elements), Math.toIntExact(leaves)};
+            have = new int[] {s.getCount(t.type()), s.getElements(t.type()), s.getCount(MPI.BYTE)};
+        } else {
+            want = new int[] {count, Math.toIntExact(leaves), Math.toIntExact(leaves), Math.toIntExact(leaves * p.width)};
+            have = new int[] {s.getCount(t.type()), s.getElements(t.type()), s.getCount(p.type()), s.getCount(MPI.BYTE)};
+        }
+        if (!Arrays.equals(want, have)) {
+            throw new AssertionError(where + ": status (source " + s.getSource() + ", tag " + s.getTag()
+                    + ") getCount(" + t + "), getElements(it), getCount(" + p + "), getCount(BYTE): "
+                    + Arrays.toString(have) + ", expected " + Arrays.toString(want));
+        }
+    }
+}
