@@ -233,16 +233,7 @@ final class RandomCalls {
     /** Counts and displacements (in extents) of one v-call buffer on one rank: blocks in a random order with gaps. */
     private static int[][] layoutV(SplittableRandom rnd, int[] counts) {
         int n = counts.length;
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int x = order[i];
-            order[i] = order[j];
-            order[j] = x;
-        }
+        int[] order = RandomExchanges.permutation(rnd, n);
         int[] displs = new int[n];
         int at = rnd.nextInt(2);
         for (int i : order) {

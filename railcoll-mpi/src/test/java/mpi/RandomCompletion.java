@@ -19,7 +19,7 @@ final class RandomCompletion {
         long until = System.nanoTime() + DEADLINE_NS;
         switch (how) {
             case 0, 1 -> {
-                int[] order = permutation(n, own);
+                int[] order = RandomExchanges.permutation(own, n);
                 for (int i : order) {
                     if (how == 0) {
                         requests[i].waitFor();
@@ -74,7 +74,7 @@ final class RandomCompletion {
         long until = System.nanoTime() + DEADLINE_NS;
         switch (how) {
             case 0, 1 -> {
-                for (int i : permutation(n, own)) {
+                for (int i : RandomExchanges.permutation(own, n)) {
                     if (how == 0) {
                         out[i] = requests[i].waitStatus();
                     } else {
@@ -130,20 +130,6 @@ final class RandomCompletion {
             }
         }
         return out;
-    }
-
-    private static int[] permutation(int n, SplittableRandom rnd) {
-        int[] p = new int[n];
-        for (int i = 0; i < n; i++) {
-            p[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = rnd.nextInt(i + 1);
-            int x = p[i];
-            p[i] = p[j];
-            p[j] = x;
-        }
-        return p;
     }
 
     private static void deadline(long until, String where, String what) {

@@ -46,7 +46,7 @@ final class RandomExchanges {
         return b == 0 ? a : gcd(b, a % b);
     }
 
-
+    /** A random order of 0..n-1 (Fisher-Yates, n - 1 draws from {@code rnd}). */
     static int[] permutation(SplittableRandom rnd, int n) {
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {

@@ -137,18 +137,27 @@ public final class ScheduleChecker {
             throw new IllegalArgumentException(algorithm.id() + " runs " + algorithm.collective().id() + ", not "
                     + shape.collective().id());
         }
+        requireRuns(algorithm, shape);
+        Collector collector = new Collector();
+        CostTerms claimed = claimedCost(algorithm, shape, collector);
+        ReductionResult reduction = ReductionResult.of(shape);
+        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, reduction, false);
+    }
+
+    private static void requireRuns(Algorithm algorithm, Shape shape) {
         algorithm.unsupportedReason(shape).ifPresent(reason -> {
             throw new IllegalArgumentException(algorithm.id() + " cannot run " + Report.describe(shape) + ": " + reason);
         });
-        Collector collector = new Collector();
-        CostTerms claimed = null;
+    }
+
+    /** The algorithm's cost for {@code shape}, or null with a PROGRAM finding when {@code cost} throws. */
+    private static CostTerms claimedCost(Algorithm algorithm, Shape shape, Collector collector) {
         try {
-            claimed = algorithm.cost(shape);
+            return algorithm.cost(shape);
         } catch (RuntimeException e) {
             collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
+            return null;
         }
-        ReductionResult reduction = ReductionResult.of(shape);
-        return run(algorithm.id(), shape, r -> algorithm.program(shape, r), claimed, collector, reduction, false);
     }
 
     /**
@@ -165,16 +174,9 @@ public final class ScheduleChecker {
             throw new IllegalArgumentException(algorithm.id() + " on " + Report.describe(shape)
                     + ": no in-place form with the own block in RECV");
         }
-        algorithm.unsupportedReason(shape).ifPresent(reason -> {
-            throw new IllegalArgumentException(algorithm.id() + " cannot run " + Report.describe(shape) + ": " + reason);
-        });
+        requireRuns(algorithm, shape);
         Collector collector = new Collector();
-        CostTerms claimed = null;
-        try {
-            claimed = algorithm.cost(shape);
-        } catch (RuntimeException e) {
-            collector.add(Rule.PROGRAM, -1, -1, "cost(shape) threw " + e);
-        }
+        CostTerms claimed = claimedCost(algorithm, shape, collector);
         return run(algorithm.id() + " in place", shape, r -> InPlace.aliased(shape, algorithm.program(shape, r)),
                 claimed, collector, null, true);
     }
