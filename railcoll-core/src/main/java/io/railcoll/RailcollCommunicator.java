@@ -624,7 +624,7 @@ final class RailcollCommunicator implements Communicator {
             throw new IllegalArgumentException("allgather: the buffer is read-only");
         }
         Shape shape = shape(Collective.ALLGATHER, blockBytes, 0);
-        Algorithm algorithm = selector.select(shape);
+        Algorithm algorithm = select(shape); // opens the multicast group where the algorithm needs it (decision 0218)
         if (buffer != inPlaceBuffer || blockBytes != inPlaceOwn.byteSize()) {
             inPlaceOwn = buffer.asSlice(rank * blockBytes, blockBytes);
             inPlaceBuffer = buffer;

@@ -177,7 +177,7 @@ final class VariableCollectives {
         if (send == null) {
             // In place: this rank's block already lies in recv. Where recv is packed and the transports reach it, an
             // OwnBlockInPlace algorithm reads the block where it lies and nothing is staged (decision 0220).
-            Algorithm algorithm = selector.select(shape);
+            Algorithm algorithm = plumbing.select(shape); // opens the multicast group if needed (decision 0218)
             if (in.packed() && transportsReach(recv) && algorithm instanceof OwnBlockInPlace) {
                 long recvBytes = shape.recvBytes(rank);
                 MemorySegment own = counts[rank] == 0 ? NO_BUFFER : ownBlock(recv, in.displacement(rank), counts[rank]);

@@ -356,11 +356,25 @@ final class NodeSteps {
         CompiledProgram prog = p.program;
         boolean gate = atGate(p);
         for (int r = gate ? 0 : prog.peer[p.nextOp]; r < (gate ? localSize : prog.peer[p.nextOp] + 1); r++) {
-            if (!area.alive(r)) {
+            // A node-mate that raised what is awaited and then left (its last call done, its communicator closed) is
+            // not lost to this call: the raise came before its goodbye, so it shows now, and the next round runs the
+            // op. Without this look a rank that read the word just before the raise and the goodbye just after
+            // (descheduled between the two) failed its last barrier with "lost rank" (CI, CpuBindingSystemTest).
+            if (!area.alive(r) && !raisedWhatIsAwaited(p, r, gate)) {
                 return r;
             }
         }
         return -1;
+    }
+
+    /** Whether node-mate {@code local} has raised what {@code p}'s waiting node step awaits of it. */
+    private boolean raisedWhatIsAwaited(Posting p, int local, boolean gate) {
+        if (gate) {
+            return raisedSeen[local] > p.nodeGateSeq
+                    || area.flag(local, NodeBuffer.FLAGS) >= flagValue(p.nodeGateSeq, 0);
+        }
+        CompiledProgram prog = p.program;
+        return area.flag(local, prog.tag[p.nextOp]) >= flagValue(p.heldSeq, prog.length[p.nextOp]);
     }
 
     /** Whether node-mate {@code local} is alive. */

@@ -4,6 +4,7 @@ import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.SendCompletion;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -54,11 +55,12 @@ final class OutFrame {
     private int payloadStart;
     /**
      * The caller's memory this frame last sent from and this frame's view of all of it, reused while the caller sends
-     * from the same memory: a loop of calls on the same buffers makes no view per frame (decision 0127). It keeps that
-     * memory reachable while the frame waits in its connection's pool, as a view of a fragment did until then.
+     * from the same memory: a loop of calls on the same buffers makes no view per frame (decision 0127). Held weakly
+     * (decision 0221): a frame waiting in its connection's pool must not keep a buffer the program dropped alive (a
+     * view of a {@code byte[]} holds the array); while it is written, {@link #payload} holds the view.
      */
-    private MemorySegment viewed;
-    private ByteBuffer view;
+    private WeakReference<MemorySegment> viewed = new WeakReference<>(null);
+    private WeakReference<ByteBuffer> view = new WeakReference<>(null);
 
     /** Records the first complete write of this frame: on {@code lane}'s connection {@code generation}, at {@code position}. */
     void written(int lane, int generation, long position) {
@@ -79,12 +81,14 @@ final class OutFrame {
         if (src.byteSize() > Integer.MAX_VALUE) {
             return src.asSlice(offset, length).asByteBuffer(); // no view spans it: one of the fragment alone
         }
-        if (src != viewed) {
-            view = src.asByteBuffer();
-            viewed = src;
+        ByteBuffer v = viewed.get() == src ? view.get() : null;
+        if (v == null) {
+            v = src.asByteBuffer();
+            viewed = new WeakReference<>(src);
+            view = new WeakReference<>(v);
         }
-        view.limit((int) (offset + length)).position((int) offset);
-        return view;
+        v.limit((int) (offset + length)).position((int) offset);
+        return v;
     }
 
     /** Fills this frame from {@code h} (encoded now) and its payload. */

@@ -1,0 +1,173 @@
+package io.railcoll.engine;
+
+import io.railcoll.algorithm.shm.NodeFlagBarrier;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+import io.railcoll.topology.Placement;
+import io.railcoll.transport.NodeArea;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A node-mate that raised what a waiting rank awaits and then left is not lost to that rank's call (CI, 2026-11-28:
+ * rank 1 of a 1x2 job failed its last barrier with "lost rank 0 ... while this rank awaited its node flag 1": it read
+ * the flag just before rank 0's release, was descheduled, and its liveness look found rank 0 gone). The area here is
+ * the words of a node as the engine sees them through {@link NodeArea}: what the test names is the engine's decision,
+ * not the shared memory's transport, which {@code NodeMateMismatchRelayTest} and the system tests run for real.
+ */
+class NodeMateLeftAfterItsRaiseTest {
+
+    @Test
+    void aMateThatRaisedTheAwaitedFlagAndLeftIsNotLost() {
+        Words area = new Words(2, 1);
+        NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
+        steps.attach(area, 2);
+        try (Arena arena = Arena.ofConfined()) {
+            Posting waiting = barrierOfRankOneAtItsAwait(arena, 1);
+
+            area.alive[0] = false; // gone, and its release not raised: lost
+            assertEquals(0, steps.lostMate(waiting));
+
+            area.flags[0][waiting.program.tag[waiting.nextOp]] = 1L << 20 | waiting.program.length[waiting.nextOp];
+            assertEquals(-1, steps.lostMate(waiting), "raised for this call before it left: the wait ends, no loss");
+
+            area.alive[0] = true;
+            assertEquals(-1, steps.lostMate(waiting));
+        }
+    }
+
+    @Test
+    void aRaiseOfAnEarlierCallDoesNotCount() {
+        Words area = new Words(2, 1);
+        NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
+        steps.attach(area, 2);
+        try (Arena arena = Arena.ofConfined()) {
+            Posting waiting = barrierOfRankOneAtItsAwait(arena, 2);
+            area.flags[0][waiting.program.tag[waiting.nextOp]] = 1L << 20 | 1; // call 1's release, this is call 2
+            area.alive[0] = false;
+            assertEquals(0, steps.lostMate(waiting));
+        }
+    }
+
+    /** Rank 1's {@code barrier.shm} on 1x2 as call {@code seq}, stopped at its wait for the master's release. */
+    private static Posting barrierOfRankOneAtItsAwait(Arena arena, long seq) {
+        Shape shape = new Shape(Collective.BARRIER, Placement.singleNode(2), 1, 0, 0);
+        CompiledProgram program = new CompiledProgram(NodeFlagBarrier.ID, new NodeFlagBarrier().program(shape, 1),
+                r -> r, false);
+        Posting p = new Posting(arena);
+        p.program = program;
+        p.heldSeq = seq;
+        p.nodeGateOpen = true;
+        p.nextOp = -1;
+        for (int i = 0; i < program.ops(); i++) {
+            if (program.kind[i] == CompiledProgram.AWAIT) {
+                p.nextOp = i;
+            }
+        }
+        assertTrue(p.nextOp >= 0, "barrier.shm's non-master awaits the master's release");
+        assertEquals(0, program.peer[p.nextOp]);
+        return p;
+    }
+
+    /** A node's words: flags per local rank, whether each is alive. Nothing else is asked of it here. */
+    private static final class Words implements NodeArea {
+        final long[][] flags;
+        final boolean[] alive;
+        private final int me;
+
+        Words(int ranks, int me) {
+            this.flags = new long[ranks][8];
+            this.alive = new boolean[ranks];
+            java.util.Arrays.fill(alive, true);
+            this.me = me;
+        }
+
+        @Override
+        public int localRank() {
+            return me;
+        }
+
+        @Override
+        public long flag(int localRank, int flag) {
+            return flags[localRank][flag];
+        }
+
+        @Override
+        public boolean alive(int localRank) {
+            return alive[localRank];
+        }
+
+        @Override
+        public MemorySegment buffer(int half) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void raise(int flag, long value, long call) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void raise(int flag, long value, long call, MemorySegment src, long srcOffset, long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long raisedCall(int localRank, int flag, long seq) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean peerAccess() {
+            return false;
+        }
+
+        @Override
+        public void announce(long seq, MemorySegment send, MemorySegment recv) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void peerRead(int localRank, long seq, int buffer, long offset, MemorySegment dst, long dstOffset,
+                             long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset,
+                              long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long peerTransfers() {
+            return 0;
+        }
+
+        @Override
+        public void noteCall(long seq, long call) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long notedCall(int localRank, long seq) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
