@@ -26,8 +26,7 @@ class NodeMateLeftAfterItsRaiseTest {
     @Test
     void aMateThatRaisedTheAwaitedFlagAndLeftIsNotLost() {
         Words area = new Words(2, 1);
-        NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
-        steps.attach(area, 2);
+        NodeSteps steps = stepsOver(area);
         try (Arena arena = Arena.ofConfined()) {
             Posting waiting = barrierOfRankOneAtItsAwait(arena, 1);
 
@@ -45,14 +44,20 @@ class NodeMateLeftAfterItsRaiseTest {
     @Test
     void aRaiseOfAnEarlierCallDoesNotCount() {
         Words area = new Words(2, 1);
-        NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
-        steps.attach(area, 2);
+        NodeSteps steps = stepsOver(area);
         try (Arena arena = Arena.ofConfined()) {
             Posting waiting = barrierOfRankOneAtItsAwait(arena, 2);
             area.flags[0][waiting.program.tag[waiting.nextOp]] = 1L << 20 | 1; // call 1's release, this is call 2
             area.alive[0] = false;
             assertEquals(0, steps.lostMate(waiting));
         }
+    }
+
+    /** The node steps of rank 1 of a 1x2 node whose words are {@code area}. */
+    private static NodeSteps stepsOver(Words area) {
+        NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
+        steps.attach(area, 2);
+        return steps;
     }
 
     /** Rank 1's {@code barrier.shm} on 1x2 as call {@code seq}, stopped at its wait for the master's release. */

@@ -69,10 +69,7 @@ class MpiProgramsSystemTest {
     @Test
     void railcollRunRunsThemUnmodified() throws Exception {
         for (String program : PROGRAMS.stream().filter(p -> !p.equals("NonBlocking")).toList()) {
-            List<String> cmd = new ArrayList<>(List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp",
-                    railcollClassPath(), "io.railcoll.cli.RailcollCli", "run", "--placement", "2,1", "--classpath",
-                    classes.toString(), program));
-            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            Launch.Result r = railcollRun("2,1", program, Map.of());
             check(program, r);
             if (program.equals("Collectives")) {
                 nodeSizes(r, 2, 2, 1); // placement 2,1: ranks 0 and 1 share a node, rank 2 is alone
@@ -85,10 +82,7 @@ class MpiProgramsSystemTest {
     void pointToPointOnOneFiveAndEightRanks() throws Exception {
         for (String placement : List.of("1", "3,2", "4,1,3")) {
             int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
-            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
-                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
-                    "PointToPoint");
-            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            Launch.Result r = railcollRun(placement, "PointToPoint", Map.of());
             assertEquals(0, r.exitCode(), placement + ":\n" + r.output());
             assertEquals(0, r.count("MISMATCH"), r.output());
             for (int rank = 0; rank < ranks; rank++) {
@@ -107,9 +101,7 @@ class MpiProgramsSystemTest {
      */
     @Test
     void anErrorUnderErrorsAreFatalEndsTheJob() throws Exception {
-        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
-                "io.railcoll.cli.RailcollCli", "run", "--placement", "2,1", "--classpath", classes.toString(), "Fatal");
-        Launch.Result r = Launch.run(cmd, Map.of("RAILCOLL_TIMEOUT_MS", "20000"), 300);
+        Launch.Result r = railcollRun("2,1", "Fatal", Map.of("RAILCOLL_TIMEOUT_MS", "20000"));
         assertTrue(r.exitCode() != 0, r.output());
         assertEquals(1, r.count("railcoll-mpi: rank 2: MPI_ERR_ROOT: bcast on rank 2 of MPI_COMM_WORLD: invalid root: 99"
                 + " (the communicator has 3 ranks) (in bcast on MPI_COMM_WORLD; the handler is MPI.ERRORS_ARE_FATAL"), r.output());
@@ -173,10 +165,7 @@ class MpiProgramsSystemTest {
         for (String placement : List.of("1", "1,1", "3,2")) {
             int[] nodes = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).toArray();
             int ranks = Arrays.stream(nodes).sum();
-            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
-                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
-                    "Collectives");
-            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            Launch.Result r = railcollRun(placement, "Collectives", Map.of());
             assertEquals(0, r.exitCode(), "placement " + placement + ":\n" + r.output());
             checkSelf("Collectives", r, ranks);
             checkPi(r, ranks);
@@ -193,10 +182,7 @@ class MpiProgramsSystemTest {
     void nonBlockingRunsOnUnevenPlacements() throws Exception {
         for (String placement : List.of("1", "2", "1,2", "3,1,1", "3,1,4")) {
             int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
-            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
-                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
-                    "NonBlocking");
-            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            Launch.Result r = railcollRun(placement, "NonBlocking", Map.of());
             assertEquals(0, r.exitCode(), "placement " + placement + ":\n" + r.output());
             checkSelf("NonBlocking", r, ranks);
             for (int rank = 0; rank < ranks; rank++) {
@@ -216,10 +202,7 @@ class MpiProgramsSystemTest {
     void topologiesRunOnUnevenPlacements() throws Exception {
         for (String placement : List.of("1,2", "2,1,2")) {
             int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
-            List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
-                    "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
-                    "Topologies");
-            Launch.Result r = Launch.run(cmd, Map.of(), 300);
+            Launch.Result r = railcollRun(placement, "Topologies", Map.of());
             assertEquals(0, r.exitCode(), "placement " + placement + ":\n" + r.output());
             checkSelf("Topologies", r, ranks);
         }
@@ -434,5 +417,14 @@ class MpiProgramsSystemTest {
             }
         }
         return String.join(File.pathSeparator, keep);
+    }
+
+    /** {@code program} of the mpi programs under {@code bin/railcoll run} on {@code placement}, with {@code env}. */
+    private static Launch.Result railcollRun(String placement, String program, Map<String, String> env)
+            throws Exception {
+        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
+                "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
+                program);
+        return Launch.run(cmd, env, 300);
     }
 }
