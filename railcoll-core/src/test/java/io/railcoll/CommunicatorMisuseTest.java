@@ -64,6 +64,17 @@ class CommunicatorMisuseTest {
         return s;
     }
 
+    /** The in-place all-gather (decision 0220): a negative block, a buffer too small or read-only, before anything moves. */
+    @Test
+    void aBadInPlaceAllgatherIsRefused() throws Exception {
+        Communicator c = ranks.rank(0);
+        refused(() -> c.allgather(MemorySegment.ofArray(new byte[8]), -1), "allgather", "negative");
+        refused(() -> c.allgather(MemorySegment.ofArray(new byte[8 * c.size() - 1]), 8), "allgather", "holds");
+        refused(() -> c.allgather(MemorySegment.ofArray(new byte[8 * c.size()]).asReadOnly(), 8), "allgather",
+                "read-only");
+        refused(() -> c.allgather(closedSegment(8L * c.size()), 8), "buffer", "already closed");
+    }
+
     @Test
     void aSendSegmentOfAClosedArenaIsRefused() throws Exception {
         Communicator c = ranks.rank(0);
