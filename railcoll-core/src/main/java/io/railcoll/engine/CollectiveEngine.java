@@ -728,8 +728,10 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
         // A v-variant's per-rank counts travel as their digest (decision 0085).
         meta.blockBytes = shape.wireBlockBytes();
         p.digest = NodeSteps.callDigest(meta);
-        if (program.nodeSteps && nodeSteps.attached()) {
-            nodeSteps.noteCall(seq, p.digest); // before any raise of this call: see NodeSteps#notedOtherCall
+        if (nodeSteps.attached()) {
+            // Every call, node steps or not, before any raise of it: a node-mate's wait that a later call's raise
+            // satisfied compares against this note (NodeSteps#raisedByOtherCall, #notedOtherCall).
+            nodeSteps.noteCall(seq, p.digest);
         }
         p.clockStarted = false; // the deadline's clock starts at the call's first idle look (checkLiveness)
         history.record(seq, shape.collective(), p.operands, shape.root(), shape.wireBlockBytes(), program.algorithmCode,

@@ -198,11 +198,17 @@ final class NodeSteps {
      * (collective, operands, algorithm, size or root): node steps carry no frame header, so without this check ranks
      * that disagree would read each other's node buffer as their own call's, and the engine fails with a mismatch on
      * every rank. The raise carried the raising call's digest in the flag's own line (decision 0200), so the check
-     * costs no second line; where the node-mate raised that flag again since, the line shows a later call and nothing
-     * is compared.
+     * costs no second line. Where the node-mate raised that flag again since, the line shows a later call, and the
+     * check reads what the node-mate noted for this call instead: a node-mate whose call of this number never raised
+     * the flag (another collective, another root) and then raised it in its next call satisfies the wait all the same,
+     * since a word only grows, and without that look the wait ran on a later call's bytes (CI, MismatchSystemTest: a
+     * broadcast whose ranks disagreed on the root returned on every rank).
      */
     private boolean raisedByOtherCall(Posting p, int local, int flag) {
         long theirs = area.raisedCall(local, flag, p.heldSeq);
+        if (theirs < 0) {
+            theirs = area.notedCall(local, p.heldSeq);
+        }
         return theirs >= 0 && theirs != p.digest;
     }
 
