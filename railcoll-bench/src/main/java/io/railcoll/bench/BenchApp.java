@@ -1,13 +1,10 @@
 package io.railcoll.bench;
 
 import io.railcoll.Communicator;
-import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.bench.rails.InterfaceCounters;
 import io.railcoll.bench.rails.RailLedger;
 import io.railcoll.launcher.RankApp;
-import io.railcoll.schedule.Algorithm;
 import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.Shape;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,7 +13,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -25,7 +21,9 @@ import java.util.List;
  * micro-benchmarks do. A sample is {@code iterations} calls, each timed alone with an untimed barrier before it;
  * each rank averages its own calls, and the sample's latency is the maximum of those averages over ranks. Rank 0 appends one line per
  * sample to the raw file: {@code algorithm,size_bytes,sample_us} ({@code auto:<id>} when selection picked it).
- * With {@code check=true} every result of the warm-up calls is verified byte for byte first.
+ * With {@code check=true} every result of the warm-up calls is verified byte for byte first. A point an algorithm
+ * refuses ({@link SweepPoints}: e.g. a size too large for its slots in the node buffer) is skipped everywhere, by
+ * every rank alike, and has no line in the raw file; an algorithm that refuses every size is a bad option.
  *
  * <p>Arguments (key=value): collective, algorithms (ids, all, auto), sizes, warmup, iterations, samples,
  * root, check, out, budget-ms (target time per sample, caps iterations for large messages), jit-warmup-ms (time
@@ -51,8 +49,10 @@ public final class BenchApp implements RankApp {
             long maxSize = Arrays.stream(o.sizes).max().orElse(0);
             MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
             MemorySegment recv = arena.allocate(Math.max(1, Math.max(maxSize, maxSize * n)), 64);
-            List<String> algs = algorithms(comm, o);
-            warmUpJit(comm, o, algs, send, recv, times, allTimes);
+            SweepPoints points = SweepPoints.of(o.collective, comm.placement(), comm.rails(), o.root, o.algorithms,
+                    o.sizes, System.getenv());
+            List<String> algs = points.algorithms();
+            warmUpJit(comm, o, points, send, recv, times, allTimes);
             int[][] iterations = new int[algs.size()][o.sizes.length];
             SampleSeries[][] samplesSoFar = new SampleSeries[algs.size()][o.sizes.length];
             for (SampleSeries[] row : samplesSoFar) {
@@ -67,6 +67,9 @@ public final class BenchApp implements RankApp {
             for (int a = 0; a < algs.size(); a++) {
                 select(comm, o, algs.get(a));
                 for (int z = 0; z < o.sizes.length; z++) {
+                    if (!points.runs(a, z)) {
+                        continue;
+                    }
                     MemorySegment s = sendOf(o, send, o.sizes[z], n);
                     MemorySegment r = recvOf(o, recv, o.sizes[z], n, rank);
                     if (o.check) {
@@ -76,15 +79,15 @@ public final class BenchApp implements RankApp {
                     iterations[a][z] = iterationsFor(comm, o, s, r);
                 }
             }
-            settle(comm, o, algs, send, recv, iterations, times, allTimes);
+            settle(comm, o, points, send, recv, iterations, times, allTimes);
             // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
             // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
             // instead of landing on whichever came first.
             for (int pass = 0; pass < o.samples; pass++) {
-                pass(comm, o, algs, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
+                pass(comm, o, points, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
             }
             if (o.autoSamplesNs > 0) {
-                sampleUntilSteady(comm, o, algs, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
+                sampleUntilSteady(comm, o, points, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
             }
         } finally {
             comm.clearForcedAlgorithm(o.collective);
@@ -131,12 +134,13 @@ public final class BenchApp implements RankApp {
      * none is left or the time budget is spent. Rank 0 decides and broadcasts one flag per point before each pass, so
      * every rank makes the same calls; it prints one line saying how it ended.
      */
-    private static void sampleUntilSteady(Communicator comm, Options o, List<String> algs, MemorySegment send,
+    private static void sampleUntilSteady(Communicator comm, Options o, SweepPoints points, MemorySegment send,
                                           MemorySegment recv, int[][] iterations, SampleSeries[][] samplesSoFar,
                                           PrintWriter raw, PrintWriter counters, MemorySegment times, MemorySegment allTimes) {
         int n = comm.size();
-        int points = algs.size() * o.sizes.length;
-        MemorySegment flags = MemorySegment.ofArray(new byte[points]);
+        List<String> algs = points.algorithms();
+        int pointCount = algs.size() * o.sizes.length;
+        MemorySegment flags = MemorySegment.ofArray(new byte[pointCount]);
         long start = System.nanoTime();
         int extraPasses = 0;
         while (true) {
@@ -145,7 +149,7 @@ public final class BenchApp implements RankApp {
                 boolean time = System.nanoTime() - start < o.autoSamplesNs;
                 for (int a = 0; a < algs.size(); a++) {
                     for (int z = 0; z < o.sizes.length; z++) {
-                        boolean more = time && samplesSoFar[a][z].needsMore();
+                        boolean more = time && points.runs(a, z) && samplesSoFar[a][z].needsMore();
                         flags.set(ValueLayout.JAVA_BYTE, a * o.sizes.length + z, (byte) (more ? 1 : 0));
                         wanted += more ? 1 : 0;
                     }
@@ -153,7 +157,7 @@ public final class BenchApp implements RankApp {
             }
             comm.broadcast(flags, 0);
             boolean any = false;
-            for (int i = 0; i < points; i++) {
+            for (int i = 0; i < pointCount; i++) {
                 any |= flags.get(ValueLayout.JAVA_BYTE, i) != 0;
             }
             if (!any) {
@@ -185,9 +189,9 @@ public final class BenchApp implements RankApp {
         }
         if (comm.rank() == 0) {
             int unsteady = 0;
-            for (SampleSeries[] row : samplesSoFar) {
-                for (SampleSeries p : row) {
-                    unsteady += p.needsMore() ? 1 : 0;
+            for (int a = 0; a < algs.size(); a++) {
+                for (int z = 0; z < o.sizes.length; z++) {
+                    unsteady += points.runs(a, z) && samplesSoFar[a][z].needsMore() ? 1 : 0;
                 }
             }
             System.out.printf(java.util.Locale.ROOT, "AUTO SAMPLES: %d extra passes in %.1f s; %d points still spread more than"
@@ -219,31 +223,35 @@ public final class BenchApp implements RankApp {
      * collective inlined into it) during the first samples: on this host the first two passes of a 1x2 8-byte
      * all-reduce measured 14-48 us per call, the next ones 0.7-1.1 us, after a warm-up that had reached quiet compilers.
      */
-    private static void settle(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
+    private static void settle(Communicator comm, Options o, SweepPoints points, MemorySegment send, MemorySegment recv,
                                int[][] iterations, MemorySegment times, MemorySegment allTimes) {
         if (o.jitWarmupNs <= 0) {
             return;
         }
-        JitWarmup.run(comm, "Settling passes", SETTLE_NS, () -> pass(comm, o, algs, send, recv, iterations, null, null,
+        JitWarmup.run(comm, "Settling passes", SETTLE_NS, () -> pass(comm, o, points, send, recv, iterations, null, null,
                 null, times, allTimes));
     }
 
     /**
-     * One pass over every point, each sampled as {@code iterations} says; recorded into {@code samplesSoFar} and
+     * One pass over every point an algorithm runs (the refused ones skipped alike on every rank), each sampled as {@code iterations} says; recorded into {@code samplesSoFar} and
      * {@code raw} (rank 0) unless those are null (a settling pass). Returns the calls it made. Settling and timed
      * passes run this one method, so the code the samples run is the code the settling passes compiled.
      */
-    private static long pass(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
+    private static long pass(Communicator comm, Options o, SweepPoints points, MemorySegment send, MemorySegment recv,
                              int[][] iterations, SampleSeries[][] samplesSoFar, PrintWriter raw, PrintWriter counters,
                              MemorySegment times, MemorySegment allTimes) {
         int n = comm.size();
         int rank = comm.rank();
+        List<String> algs = points.algorithms();
         long made = 0;
         for (int a = 0; a < algs.size(); a++) {
             String alg = algs.get(a);
             boolean auto = alg.equals("auto");
             select(comm, o, alg);
             for (int z = 0; z < o.sizes.length; z++) {
+                if (!points.runs(a, z)) {
+                    continue;
+                }
                 long size = o.sizes[z];
                 MemorySegment s = sendOf(o, send, size, n);
                 MemorySegment r = recvOf(o, recv, size, n, rank);
@@ -269,18 +277,29 @@ public final class BenchApp implements RankApp {
 
     /**
      * Before anything is timed, {@link JitWarmup} with rounds over every algorithm of the sweep, for about
-     * {@code jitWarmupNs}.
+     * {@code jitWarmupNs}: each algorithm at the warm-up's sizes for the span of sweep sizes it runs, less any it
+     * refuses (a size cap leaves none out; a restriction of another form may).
      */
-    private static void warmUpJit(Communicator comm, Options o, List<String> algs, MemorySegment send, MemorySegment recv,
-                                  MemorySegment times, MemorySegment allTimes) {
+    private static void warmUpJit(Communicator comm, Options o, SweepPoints points, MemorySegment send,
+                                  MemorySegment recv, MemorySegment times, MemorySegment allTimes) {
         int n = comm.size();
-        long[] sizes = JitWarmup.sizes(o.sizes[0], Arrays.stream(o.sizes).max().orElse(0));
+        List<String> algs = points.algorithms();
+        long[][] sizes = new long[algs.size()][];
+        for (int a = 0; a < algs.size(); a++) {
+            long[] run = points.sizesRun(a);
+            int alg = a;
+            sizes[a] = Arrays.stream(JitWarmup.sizes(Arrays.stream(run).min().orElse(0), Arrays.stream(run).max().orElse(0)))
+                    .map(size -> points.runsAt(alg, size) ? size : -1).toArray();
+        }
         JitWarmup.run(comm, o.jitWarmupNs, () -> {
             long calls = 0;
-            for (String alg : algs) {
-                select(comm, o, alg);
-                for (int i = 0; i < sizes.length; i++) {
-                    long size = sizes[i];
+            for (int a = 0; a < algs.size(); a++) {
+                select(comm, o, algs.get(a));
+                for (int i = 0; i < sizes[a].length; i++) {
+                    long size = sizes[a][i];
+                    if (size < 0) {
+                        continue; // refused: the index still says how many calls the others make
+                    }
                     MemorySegment s = sendOf(o, send, size, n);
                     MemorySegment r = recvOf(o, recv, size, n, comm.rank());
                     // Through the very code that samples (a barrier before each timed call, then the gather of
@@ -420,23 +439,6 @@ public final class BenchApp implements RankApp {
         long[] counts = new long[comm.size()];
         java.util.Arrays.fill(counts, count);
         return counts;
-    }
-
-    private static List<String> algorithms(Communicator comm, Options o) {
-        List<String> out = new ArrayList<>();
-        for (String a : o.algorithms) {
-            if (a.equals("all")) {
-                for (Algorithm alg : AlgorithmCatalog.standard().forCollective(o.collective)) {
-                    Shape probe = new Shape(o.collective, comm.placement(), comm.rails(), 1, o.root);
-                    if (Candidates.runnable(alg, probe, System.getenv())) {
-                        out.add(alg.id());
-                    }
-                }
-            } else {
-                out.add(a);
-            }
-        }
-        return out;
     }
 
     private record Options(Collective collective, List<String> algorithms, long[] sizes, int warmup, int iterations,
