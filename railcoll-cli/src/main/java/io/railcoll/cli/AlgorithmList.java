@@ -7,7 +7,6 @@ import io.railcoll.schedule.Shape;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Resolves a {@code --algorithms} list before any rank is started, so a typo costs a one-line message instead of
@@ -21,8 +20,8 @@ final class AlgorithmList {
     /**
      * The list with every name made a full catalog id; {@code all} and {@code auto} pass through.
      *
-     * @throws IllegalArgumentException naming an unknown algorithm (with the known ones of the collective), one of
-     *                                  another collective, or one that cannot run this placement (with the reason)
+     * @throws IllegalArgumentException naming an unknown algorithm (with the known ones of the collective) or one of
+     *                                  another collective
      */
     static String resolve(String spec, Collective collective, Shape shape) {
         return resolve(spec, collective, shape, false);
@@ -47,11 +46,8 @@ final class AlgorithmList {
                 throw new IllegalArgumentException("unknown " + collective.id() + " algorithm '" + name + "'; known: "
                         + String.join(", ", known));
             }
-            Optional<String> unsupported = catalog.byId(id).unsupportedReason(shape);
-            if (unsupported.isPresent()) {
-                throw new IllegalArgumentException(id + " cannot run " + shape.placement().describe() + ": "
-                        + unsupported.get());
-            }
+            // Whether it runs this placement is asked per size of the sweep (io.railcoll.bench.SweepPoints): a
+            // restriction may refuse some sizes and not others, so one probe size would judge wrongly either way.
             if (deterministic && collective.reduces() && !catalog.byId(id).deterministic()) {
                 throw new IllegalArgumentException(id + " does not combine in a fixed rank order, and --deterministic"
                         + " runs " + collective.id() + " only by " + collective.id() + ".deterministic (decision 0091)");

@@ -1,7 +1,7 @@
 package io.railcoll.cli;
 
-import io.railcoll.algorithm.AlgorithmCatalog;
 import io.railcoll.bench.BenchApp;
+import io.railcoll.bench.SweepPoints;
 import io.railcoll.bench.peer.MpjPeer;
 import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.peer.PeerResults;
@@ -25,7 +25,6 @@ import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.NodeNetwork;
-import io.railcoll.schedule.Algorithm;
 import io.railcoll.bench.TimedReduction;
 import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
@@ -152,6 +151,8 @@ final class BenchCommand implements Callable<Integer> {
     private final List<String> jitWarmups = new ArrayList<>();
     /** What --samples auto did (rank 0's line per sweep). */
     private final List<String> samplingNotes = new ArrayList<>();
+    /** One line per point an algorithm refused, and per algorithm 'all' left out (SweepPoints#notes). */
+    private final List<String> refusals = new ArrayList<>();
     /** One line per peer: identity or why it did not run. */
     private final List<String> peerLines = new ArrayList<>();
 
@@ -192,19 +193,31 @@ final class BenchCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), "--peer mpj: MPJ Express 0.44 cannot"
                     + " time " + c.id() + " (it has no Exscan, and its Reduce_scatter returns wrong sums); use --peer openmpi");
         }
+        // Every sweep's points before any JVM starts: an algorithm that runs none of the sizes is a bad option here,
+        // and the points it refuses are what the ranks skip (they compute the same, decision 0223).
+        Map<String, SweepPoints> sweeps = new LinkedHashMap<>();
+        for (String variant : variants) {
+            Map<String, String> env = envFor(variant);
+            try {
+                sweeps.put(variant, SweepPoints.of(c, placement, cluster.rails, root, List.of(algorithms.split(",")),
+                        sizeList.stream().mapToLong(Long::longValue).toArray(), env));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(command.commandLine(), "--algorithms: "
+                        + e.getMessage() + (variants.size() > 1 ? " (--intra-node " + variant + ")" : ""));
+            }
+        }
         Files.createDirectories(out);
         accounting = new RailAccounting(c, placement, root, cluster.rails);
         List<BenchResult> results = new ArrayList<>();
+        Map<String, List<Long>> refused = new LinkedHashMap<>();
         for (String variant : variants) {
             boolean both = intraNode.equals("both");
-            Map<String, String> env = new LinkedHashMap<>(cluster.environment());
-            env.put("RAILCOLL_SHM", variant.equals("shm") ? "on" : "off");
-            if (List.of(algorithms.split(",")).contains("broadcast.multicast")) {
-                // Naming it asks for it: enable the multicast transport unless --set chose a mode already.
-                env.putIfAbsent("RAILCOLL_MCAST", "auto");
-            }
+            Map<String, String> env = envFor(variant);
             String suffix = both ? " (" + variant + ")" : "";
-            List<BenchResult> sweep = runSweep(c, placement, sizeList, env, suffix);
+            SweepPoints points = sweeps.get(variant);
+            points.refusedSizes().forEach((alg, sizes) -> refused.put(alg + suffix, sizes));
+            points.notes().forEach(note -> refusals.add(suffix.isEmpty() ? note : suffix.strip() + " " + note));
+            List<BenchResult> sweep = runSweep(c, placement, sizeList, env, suffix, points);
             if (sweep == null) {
                 return 1;
             }
@@ -223,10 +236,10 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         RailAccounts accounts = accounting.judge(results);
-        TableOptions options = TableOptions.withoutPeer(flat).withPeers(ran).withAccounts(accounts);
+        TableOptions options = TableOptions.withoutPeer(flat).withPeers(ran).withAccounts(accounts).withRefused(refused);
         MachineFacts machine = MachineFacts.current(Clock.systemDefaultZone());
         RunFacts facts = new RunFacts(machine, loadBefore, RunFacts.loadNow(), RunFacts.commitOf(codeLocation()),
-                jitWarmups, samplingNotes, peerLines, accounts);
+                jitWarmups, samplingNotes, peerLines, accounts).withRefusals(refusals);
         System.out.println();
         System.out.print(RunHeader.render(facts));
         ConsoleTableWriter.write(System.out, ResultTable.build(results, options));
@@ -286,7 +299,7 @@ final class BenchCommand implements Callable<Integer> {
 
     /** One job sweeping every algorithm and size; null when the job failed (the reason is on stderr). */
     private List<BenchResult> runSweep(Collective c, Placement placement, List<Long> sizeList, Map<String, String> env,
-                                       String labelSuffix) throws Exception {
+                                       String labelSuffix, SweepPoints points) throws Exception {
         Path raw = out.resolve("raw-samples.csv");
         Path counters = out.resolve("rail-counters.csv");
         List<String> args = new ArrayList<>(List.of("collective=" + c.id(), "algorithms=" + algorithms,
@@ -310,7 +323,7 @@ final class BenchCommand implements Callable<Integer> {
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
                     + "), " + cluster.rails + " rails, engine " + cluster.engine() + ", intra-node traffic over "
                     + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
-            ProgressBar bar = ProgressBar.forStdout(c.id() + labelSuffix, expectedSteps(c, placement, sizeList));
+            ProgressBar bar = ProgressBar.forStdout(c.id() + labelSuffix, Math.max(1, points.runnable() * samples));
             PrintStream routed = LineRouter.printStream(line -> {
                 if (line.startsWith("[r0] PROGRESS ")) {
                     bar.step(line.substring("[r0] PROGRESS ".length()));
@@ -342,6 +355,17 @@ final class BenchCommand implements Callable<Integer> {
         }
         accounting.addRailcollLines(counterLines, labelSuffix);
         return readRaw(raw, c, placement, labelSuffix);
+    }
+
+    /** The ranks' settings for one --intra-node variant. */
+    private Map<String, String> envFor(String variant) {
+        Map<String, String> env = new LinkedHashMap<>(cluster.environment());
+        env.put("RAILCOLL_SHM", variant.equals("shm") ? "on" : "off");
+        if (List.of(algorithms.split(",")).contains("broadcast.multicast")) {
+            // Naming it asks for it: enable the multicast transport unless --set chose a mode already.
+            env.putIfAbsent("RAILCOLL_MCAST", "auto");
+        }
+        return env;
     }
 
     private List<String> intraNodeVariants() {
@@ -465,23 +489,6 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         return out;
-    }
-
-    private int expectedSteps(Collective c, Placement placement, List<Long> sizeList) {
-        int algs = 0;
-        for (String a : algorithms.split(",")) {
-            if (a.equals("all")) {
-                for (Algorithm alg : AlgorithmCatalog.standard().forCollective(c)) {
-                    if (io.railcoll.bench.Candidates.runnable(alg, new io.railcoll.schedule.Shape(c, placement, cluster.rails, 1, root),
-                            cluster.environment())) {
-                        algs++;
-                    }
-                }
-            } else {
-                algs++;
-            }
-        }
-        return Math.max(1, algs * sizeList.size() * samples);
     }
 
     /** Flat algorithms ignore the node structure; SMP-aware and multi-connection ones do not. */

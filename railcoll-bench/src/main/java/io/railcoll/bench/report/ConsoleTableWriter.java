@@ -50,7 +50,7 @@ public final class ConsoleTableWriter {
             for (int c = 0; c < table.columns().size(); c++) {
                 OptionalDouble v = row.mediansUs().get(c);
                 // The mark sits after the number, and other cells get a space there, so digits stay aligned.
-                cells.add(v.isEmpty() ? "- " : Numbers.latencyUs(v.getAsDouble())
+                cells.add(v.isEmpty() ? (row.refused().get(c) ? "n/a " : "- ") : Numbers.latencyUs(v.getAsDouble())
                         + (row.impossible().get(c) ? IMPOSSIBLE_MARK : "") + (row.widelySpread(c) ? SPREAD_MARK : "")
                         + (c == row.best() ? BEST_MARK : " "));
             }
@@ -84,6 +84,9 @@ public final class ConsoleTableWriter {
         }
         if (table.hasImpossible()) {
             sb.append("; ").append(IMPOSSIBLE_MARK).append(" IMPOSSIBLE by rail accounting (see report.md)");
+        }
+        if (table.hasRefused()) {
+            sb.append("; n/a: the algorithm refuses that size (\"not run\" above says why)");
         }
         if (table.hasWideSpread()) {
             sb.append("; ").append(SPREAD_MARK).append(" samples spread more than ")

@@ -81,7 +81,13 @@ public final class MarkdownReport {
                 .append("fastest and slowest sample. `~` marks a point whose samples spread more than ")
                 .append(Numbers.factor(ResultTable.SPREAD_LIMIT)).append(" (slowest / fastest): its median is not a ")
                 .append("steady figure. **IMPOSSIBLE** marks a point that rail accounting refutes. The method is in ")
-                .append("`docs/benchmarking.md`. Bold marks the fastest railcoll algorithm per size.\n");
+                .append("`docs/benchmarking.md`. Bold marks the fastest railcoll algorithm per size. n/a marks a size ")
+                .append("the algorithm refuses to run (the notes below say why); the best and the ratios are of the ")
+                .append("algorithms that ran it.\n");
+        if (!facts.refusals().isEmpty()) {
+            md.append("\n**Points not run**:\n\n");
+            facts.refusals().forEach(r -> md.append("- ").append(cell(r)).append('\n'));
+        }
         List<String> impossible = facts.accounts().impossible();
         if (!impossible.isEmpty()) {
             md.append("\n**Impossible figures** (the bench exited non-zero):\n\n");
@@ -116,7 +122,7 @@ public final class MarkdownReport {
             cells.add(Sizes.label(row.sizeBytes()));
             for (int c = 0; c < table.columns().size(); c++) {
                 OptionalDouble v = row.mediansUs().get(c);
-                String text = v.isPresent() ? Numbers.latencyUs(v.getAsDouble()) : "-";
+                String text = v.isPresent() ? Numbers.latencyUs(v.getAsDouble()) : row.refused().get(c) ? "n/a" : "-";
                 text = c == row.best() ? "**" + text + "**" : text;
                 if (v.isPresent()) {
                     text += " [" + Numbers.latencyUs(row.minsUs().get(c).getAsDouble()) + "-"

@@ -37,6 +37,7 @@ public final class ResultTable {
      * @param minsUs         per column, the fastest sample
      * @param maxsUs         per column, the slowest sample
      * @param impossible     per column, whether rail accounting found the point impossible
+     * @param refused        per column, whether its algorithm refused to run this size (no median: n/a)
      * @param best           index of the fastest non-peer column, or -1 if none has a point
      * @param runnerUp       index of the second fastest non-peer column, or -1
      * @param speedupOverFlat best flat latency / best latency (1.0 when a flat algorithm is best)
@@ -44,8 +45,8 @@ public final class ResultTable {
      *                       railcoll is faster)
      */
     public record Row(long sizeBytes, List<OptionalDouble> mediansUs, List<OptionalDouble> minsUs,
-                      List<OptionalDouble> maxsUs, List<Boolean> impossible, int best, int runnerUp,
-                      OptionalDouble speedupOverFlat, List<OptionalDouble> ratiosToPeers) {
+                      List<OptionalDouble> maxsUs, List<Boolean> impossible, List<Boolean> refused, int best,
+                      int runnerUp, OptionalDouble speedupOverFlat, List<OptionalDouble> ratiosToPeers) {
 
         /** The ratio to the first peer, if one ran. */
         public OptionalDouble ratioToPeer() {
@@ -143,6 +144,7 @@ public final class ResultTable {
             List<OptionalDouble> mins = new ArrayList<>();
             List<OptionalDouble> maxs = new ArrayList<>();
             List<Boolean> impossible = new ArrayList<>();
+            List<Boolean> refused = new ArrayList<>();
             for (ColumnKey k : keys) {
                 BenchResult r = cells.get(k).get(size);
                 medians.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMedian()));
@@ -150,8 +152,9 @@ public final class ResultTable {
                 maxs.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMax()));
                 impossible.add(r != null && options.accounts().get(k.algorithm(), size)
                         .map(a -> a.verdict().impossible()).orElse(false));
+                refused.add(r == null && options.refused(k.algorithm(), size));
             }
-            rows.add(row(size, medians, mins, maxs, impossible, columns));
+            rows.add(row(size, medians, mins, maxs, impossible, refused, columns));
         }
 
         // What all columns share goes in the title instead of every label.
@@ -178,7 +181,7 @@ public final class ResultTable {
     }
 
     private static Row row(long size, List<OptionalDouble> medians, List<OptionalDouble> mins, List<OptionalDouble> maxs,
-                           List<Boolean> impossible, List<Column> columns) {
+                           List<Boolean> impossible, List<Boolean> refused, List<Column> columns) {
         int best = -1;
         int runnerUp = -1;
         int bestFlat = -1;
@@ -209,8 +212,8 @@ public final class ResultTable {
             toPeers.add(best >= 0 && medians.get(peer).isPresent()
                     ? ratio(value(medians, best), value(medians, peer)) : OptionalDouble.empty());
         }
-        return new Row(size, List.copyOf(medians), List.copyOf(mins), List.copyOf(maxs), List.copyOf(impossible), best,
-                runnerUp, speedup, List.copyOf(toPeers));
+        return new Row(size, List.copyOf(medians), List.copyOf(mins), List.copyOf(maxs), List.copyOf(impossible),
+                List.copyOf(refused), best, runnerUp, speedup, List.copyOf(toPeers));
     }
 
     private static double value(List<OptionalDouble> medians, int column) {
@@ -274,6 +277,11 @@ public final class ResultTable {
     /** Whether any point of this table was found impossible. */
     public boolean hasImpossible() {
         return rows.stream().anyMatch(r -> r.impossible().contains(true));
+    }
+
+    /** Whether any algorithm refused a size of this table (its cell reads n/a). */
+    public boolean hasRefused() {
+        return rows.stream().anyMatch(r -> r.refused().contains(true));
     }
 
     /** Whether any point's samples spread more than {@link #SPREAD_LIMIT}x. */

@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param sampling   what {@code --samples auto} did (extra passes, points left unsteady); empty without it
  * @param peers      one line per peer: its name, version and launcher path, or why it did not run
  * @param accounts   the rail accounting
+ * @param refusals   one line per (algorithm, size) point the algorithm refused to run, saying why (its table cell
+ *                   reads n/a), and per algorithm {@code all} left out for refusing every size; empty if none
  */
 public record RunFacts(MachineFacts machine, String loadBefore, String loadAfter, String commit, List<String> jitWarmup,
-                       List<String> sampling, List<String> peers, RailAccounts accounts) {
+                       List<String> sampling, List<String> peers, RailAccounts accounts, List<String> refusals) {
 
     public RunFacts {
         Objects.requireNonNull(machine, "machine");
@@ -33,6 +35,17 @@ public record RunFacts(MachineFacts machine, String loadBefore, String loadAfter
         sampling = List.copyOf(sampling);
         peers = List.copyOf(peers);
         Objects.requireNonNull(accounts, "accounts");
+        refusals = List.copyOf(refusals);
+    }
+
+    public RunFacts(MachineFacts machine, String loadBefore, String loadAfter, String commit, List<String> jitWarmup,
+                    List<String> sampling, List<String> peers, RailAccounts accounts) {
+        this(machine, loadBefore, loadAfter, commit, jitWarmup, sampling, peers, accounts, List.of());
+    }
+
+    /** These facts with the sweep's refused points ({@code io.railcoll.bench.SweepPoints#notes}). */
+    public RunFacts withRefusals(List<String> refusals) {
+        return new RunFacts(machine, loadBefore, loadAfter, commit, jitWarmup, sampling, peers, accounts, refusals);
     }
 
     /** Only the machine: a report rebuilt from a CSV, or a test. */

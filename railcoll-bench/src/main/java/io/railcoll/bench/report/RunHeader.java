@@ -31,6 +31,9 @@ public final class RunHeader {
         for (String p : facts.peers()) {
             sb.append("peer ").append(p).append('\n');
         }
+        for (String r : facts.refusals()) {
+            sb.append("not run: ").append(r).append('\n');
+        }
         if (!facts.accounts().scope().isEmpty()) {
             sb.append("rail accounting: ").append(facts.accounts().scope()).append('\n');
         }
