@@ -4,6 +4,7 @@ import io.railcoll.schedule.Collective;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -102,6 +103,36 @@ class ResultTableTest {
         assertEquals("allgather-3-4-2", tables.get(1).slug());
         assertFalse(tables.get(1).hasSpeedup(), "no flat algorithm given, no speedup column");
         assertFalse(tables.get(1).hasPeer());
+    }
+
+    /**
+     * Decision 0223: smp.bruck refused 4 B (no result, and the sweep says so), bruck has no 4 B result for no stated
+     * reason. The refused cell reads n/a, the other "-", the best and the ratios are of the columns that ran, and the
+     * notes say why once; nothing reads 0.
+     */
+    @Test
+    void aRefusedPointReadsNotApplicableAndTheOthersStillCompare() {
+        TableOptions options = OPTIONS.withRefused(Map.of("allgather.smp.bruck", List.of(4L)));
+        ResultTable t = ResultTable.build(sweep(), options).getFirst();
+        ResultTable.Row four = t.rows().get(1);
+        assertEquals(List.of(false, false, true, false), four.refused());
+        assertEquals(0, four.best());
+        assertEquals(List.of(false, false, false, false), t.rows().get(0).refused());
+        assertTrue(t.hasRefused());
+        assertFalse(ResultTable.build(sweep(), OPTIONS).getFirst().hasRefused());
+        String console = ConsoleTableWriter.render(t);
+        String row = console.lines().filter(l -> l.startsWith("4B")).findFirst().orElseThrow();
+        assertTrue(row.matches("4B\\s+6\\.00\\*\\s+-\\s+n/a\\s+-\\s+1\\.00x\\s+-"), row);
+        assertTrue(console.contains("n/a: the algorithm refuses that size"), console);
+
+        MachineFacts m = new MachineFacts("2026-11-28T22:00:00Z", 2, "cpu", "25", "Linux");
+        String note = "n/a (allgather.smp.bruck refuses 4B on 4x4: a reason)";
+        RunFacts facts = RunFacts.of(m).withRefusals(List.of(note));
+        String md = MarkdownReport.render("bin/railcoll bench", facts,
+                List.of(new MarkdownReport.Section(t, java.util.Optional.empty())));
+        assertTrue(md.contains("| 4B | **6.00** [5.40-6.60] | - | n/a | - | 1.00x | - |"), md);
+        assertTrue(md.contains("**Points not run**:\n\n- " + note + "\n"), md);
+        assertTrue(RunHeader.render(facts).contains("not run: " + note + "\n"), RunHeader.render(facts));
     }
 
     @Test
