@@ -89,6 +89,11 @@ class BadInputTest {
             // decision 0091: a deterministic run refuses a reduction algorithm that does not fold in rank order
             "bench --collective allreduce --deterministic --algorithms ring | allreduce.ring ; fixed rank order ; --deterministic",
             "bench --deterministic maybe | --deterministic ; 'maybe' ; on, off",
+            // decision 0223: an algorithm that runs none of the sizes swept (its slots exceed the node buffer), or
+            // none of a placement, is refused before any rank starts; one that runs some of them is swept there
+            "bench --collective allreduce --placement 1x2 --sizes 512k,1m --algorithms shm-doubling | --algorithms ; allreduce.shm-doubling ; runs none of the sizes ; node buffer",
+            "bench --collective allreduce --placement 2x2 --algorithms allreduce.shm | --algorithms ; allreduce.shm runs none ; nodes",
+            "bench --collective allreduce --algorithms shm-dubling | shm-dubling ; unknown allreduce algorithm ; allreduce.shm-doubling",
             "run --set RAILCOLL_DETERMINISTIC=on --deterministic off io.railcoll.bench.CheckApp | --deterministic off ; RAILCOLL_DETERMINISTIC=on ; disagree",
             "bench --no-such-option | --no-such-option",
             // the CG app (decision 0114): its options are parsed as the ranks would, before anything starts
