@@ -45,6 +45,31 @@ class MainJobSystemTest {
         assertTrue(head.length > 1000 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G', "not a PNG: " + png);
     }
 
+    /**
+     * Decision 0223: a sweep where one algorithm refuses a size completes. On 1x2, {@code allreduce.shm-doubling}'s
+     * slots fit the node buffer up to 256 KiB, not at 512 KiB: every rank skips that point alike, the table reads n/a
+     * there, a note says why once, and the CSV has no row for it (never a zero).
+     */
+    @Test
+    void aSweepWithARefusedPointCompletesAndReportsIt(@TempDir Path out) throws Exception {
+        Run r = cli(List.of("bench", "--network", "loopback", "--placement", "1x2", "--collective", "allreduce",
+                "--algorithms", "allreduce.shm,allreduce.shm-doubling", "--sizes", "8,512k", "--samples", "2",
+                "--iterations", "5", "--warmup", "2", "--jit-warmup-ms", "200", "--check", "--out", out.toString()));
+        assertEquals(0, r.exit, r.output);
+        String note = "n/a (allreduce.shm-doubling refuses 512K on 1x2: its slots";
+        assertTrue(r.output.contains("not run: " + note), r.output);
+        String row = r.output.lines().filter(l -> l.startsWith("512K")).findFirst().orElseThrow();
+        assertTrue(row.matches("512K\\s+[0-9.]+[~!*]*\\s+n/a(\\s+[0-9.]+x)?\\s*"), row);
+        List<String> rows = Files.readAllLines(out.resolve("results.csv"));
+        assertEquals(1 + 3, rows.size(), String.join("\n", rows));
+        assertTrue(rows.stream().anyMatch(l -> l.startsWith("allreduce,allreduce.shm-doubling,1,2,2,") && l.contains(",8,")),
+                String.join("\n", rows));
+        assertTrue(rows.stream().noneMatch(l -> l.contains("shm-doubling") && l.contains(",524288,")),
+                String.join("\n", rows));
+        String report = Files.readString(out.resolve("report.md"));
+        assertTrue(report.contains("**Points not run**") && report.contains(note) && report.contains("| n/a |"), report);
+    }
+
     @Test
     void everyCommandExplainsItsOptions() throws Exception {
         for (String command : List.of("run", "bench", "info", "app")) {
