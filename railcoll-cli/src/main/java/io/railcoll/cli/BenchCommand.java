@@ -79,7 +79,7 @@ final class BenchCommand implements Callable<Integer> {
             + "the other on the same testbed, RAILS:ENGINE,... e.g. 1:single,2:single,2:threaded (default: --rails and --engine).")
     String configs;
 
-    @Option(names = "--algorithms", description = "Comma-separated algorithm ids, 'all' (every one that supports the placement) and/or 'auto' (what selection picks) (default ${DEFAULT-VALUE}).", defaultValue = "all")
+    @Option(names = "--algorithms", description = "Comma-separated algorithm ids, 'all' (every one that runs at least one of the sizes on the placement) and/or 'auto' (what selection picks); a size an algorithm refuses (e.g. allreduce.shm-doubling above what its node-buffer slots hold) is skipped and reads n/a (default ${DEFAULT-VALUE}).", defaultValue = "all")
     String algorithms;
 
     @Option(names = "--sizes", converter = OptionValues.Sizes.class, description = "Comma-separated message sizes in bytes (per-rank block) (default ${DEFAULT-VALUE}).", defaultValue = DEFAULT_SIZES)
