@@ -112,6 +112,22 @@ class SweepPointsTest {
         assertTrue(e.getMessage().contains("RAILCOLL_SHM=off"), e.getMessage());
     }
 
+    /** Every shape the bench builds is a valid one, and {@code all} keeps only algorithms with a size to run. */
+    @Test
+    void everyCollectiveSweepsOnEveryPlacement() {
+        for (Placement p : List.of(Placement.uniform(1, 2), Placement.uniform(2, 2), Placement.uniform(1, 16))) {
+            for (Collective c : Collective.values()) {
+                long[] sizes = c == Collective.BARRIER ? new long[] {0}
+                        : c.reduces() ? new long[] {0, 8, 1 << 20} : new long[] {0, 1, 1 << 20};
+                SweepPoints points = SweepPoints.of(c, p, 2, p.size() - 1, List.of("all", "auto"), sizes, ENV);
+                assertTrue(points.algorithms().size() >= 2, c + " on " + p.describe() + ": " + points.algorithms());
+                for (int a = 0; a < points.algorithms().size(); a++) {
+                    assertTrue(points.sizesRun(a).length > 0, points.algorithms().get(a));
+                }
+            }
+        }
+    }
+
     @Test
     void aRootedCollectiveIsJudgedAtItsRoot() {
         SweepPoints points = SweepPoints.of(Collective.BROADCAST, Placement.uniform(2, 2), 2, 3, List.of("all"),
