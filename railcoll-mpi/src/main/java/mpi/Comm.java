@@ -2087,7 +2087,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             Messages.checkSend(c, count, dest, tag);
             if (dest == MPI.PROC_NULL) {
-                return started(c, Pending.DONE, Operation.Finish.NOTHING, own);
+                return started(c, Pending.SENT, Operation.Finish.NOTHING, own);
             }
             Transfer t = c.transfer(type);
             Operation o = messageOperation();
@@ -2109,7 +2109,7 @@ public class Comm implements Freeable, Cloneable {
                 Transfer t = c.transfer(type);
                 BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
             }
-            return new Started(Pending.DONE);
+            return new Started(Pending.SENT);
         });
     }
 
@@ -2158,7 +2158,7 @@ public class Comm implements Freeable, Cloneable {
             Messages.checkSend(c, count, dest, tag);
             Transfer t = c.transfer(type);
             BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
-            return new Started(Pending.DONE);
+            return new Started(Pending.SENT);
         };
         BufferedPersistentSend[] made = new BufferedPersistentSend[1];
         collective("bSendInit", c -> {

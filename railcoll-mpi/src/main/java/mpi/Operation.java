@@ -242,11 +242,16 @@ final class Operation {
                 + " or status of the same request; a request is used by one thread at a time (MPI)");
     }
 
-    /** MPI_Cancel: an {@code MPI.ERR_REQUEST} error where the operation cannot be cancelled (every collective). */
+    /**
+     * MPI_Cancel: an {@code MPI.ERR_REQUEST} error for a collective (MPI makes its cancel erroneous, decision 0224).
+     * Point-to-point is asked to cancel; where it is too late, or a send (which railcoll does not cancel), it
+     * completes normally and its status says it was not cancelled: no error (MPI 3.1 §3.8.4).
+     */
     void cancel() throws MPIException {
-        if (!pending.cancel()) {
+        if (!pending.cancellable()) {
             throw error(MPI.ERR_REQUEST, "invalid request: " + call + " cannot be cancelled (MPI cancels no collective)");
         }
+        pending.cancel();
     }
 
     /**
