@@ -135,6 +135,31 @@ final class Operation {
      * reported (MPI_Request_free leaves no one to report to) and no finishing work (only rounds with none are left
      * to finish alone): true once it is over, well or not. False, doing nothing, when another thread is inside.
      */
+    /**
+     * Waits until a detached operation (its persistent request freed while its round was in flight) has finished,
+     * for its communicator's free: MPI lets pending operations complete normally (MPI 3.1 §6.4.3), and a round still
+     * in flight when the context closes would have its last messages (a synchronous send's acknowledgement) arrive for
+     * a closed context. Waits no longer than the backend's own deadline; its failure is returned, not thrown (the
+     * free goes on). Null when finished well, or when another thread is inside it (which MPI forbids).
+     */
+    RuntimeException finishDetached() {
+        if (!STATE.compareAndSet(this, FREE, HELD)) {
+            return null;
+        }
+        try {
+            if (!done) {
+                pending.await();
+                done = true;
+            }
+            return null;
+        } catch (RuntimeException e) {
+            done = true;
+            return e;
+        } finally {
+            STATE.setRelease(this, FREE);
+        }
+    }
+
     boolean overQuietly() {
         if (!STATE.compareAndSet(this, FREE, HELD)) {
             return false;

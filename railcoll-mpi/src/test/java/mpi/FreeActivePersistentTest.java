@@ -23,6 +23,34 @@ class FreeActivePersistentTest {
         Singleton.init();
     }
 
+    /**
+     * A synchronous send freed while in flight, then its communicator freed (MPI_Comm_free: pending operations
+     * complete normally, MPI 3.1 §6.4.3): the receiver's acknowledgement must not reach a closed context. Found by the
+     * random calls (decision 0224): the late acknowledgement failed the sender's next call on another communicator
+     * with {@code MPI_ERR_OTHER: ... sent data ... for communication context ..., which this rank has closed}.
+     */
+    @Test
+    void aCommunicatorFreedAfterAStartedSendWasFreedLetsTheSendFinish() throws Exception {
+        InProcessComms.onRanks(2, (world, rank) -> {
+            for (int round = 0; round < 20; round++) {
+                Intracomm comm = (Intracomm) world.dup();
+                if (rank == 0) {
+                    IntBuffer out = MPI.newIntBuffer(1).put(0, round);
+                    Prequest send = comm.sSendInit(out, 1, MPI.INT, 1, 0);
+                    send.start();
+                    send.free();
+                } else {
+                    int[] in = new int[1];
+                    comm.recv(in, 1, MPI.INT, 0, 0);
+                    assertEquals(round, in[0]);
+                }
+                comm.free();
+                world.barrier(); // the sender's next call: a late acknowledgement would fail it
+            }
+            return null;
+        });
+    }
+
     @Test
     void aStartedRequestFreedCompletesAlone() throws Exception {
         InProcessComms.onRanks(2, (comm, rank) -> {
