@@ -17,6 +17,8 @@ final class RandomCompletion {
     static void complete(Request[] requests, SplittableRandom own, String where) throws MPIException {
         int n = requests.length;
         int how = own.nextInt(8);
+        RandomCoverage.count("completion: " + new String[] {"waitFor each", "test loop each", "waitAll", "waitAny",
+                "testSome loop", "waitSome", "testAny loop", "testAll loop"}[how]);
         long until = System.nanoTime() + DEADLINE_NS;
         switch (how) {
             case 5 -> { // waitSome until every index was reported once; then it reports null (all null)
@@ -129,6 +131,9 @@ final class RandomCompletion {
         int n = requests.length;
         Status[] out = new Status[n];
         int how = own.nextInt(8);
+        RandomCoverage.count("completion with statuses: " + new String[] {"waitStatus each", "testStatus loop each",
+                "waitAllStatus", "testAllStatus loop", "waitAnyStatus", "testSomeStatus loop", "waitSomeStatus",
+                "testAnyStatus loop"}[how]);
         long until = System.nanoTime() + DEADLINE_NS;
         switch (how) {
             case 6 -> { // waitSomeStatus until it reports null: nothing active left (null or inactive persistent)

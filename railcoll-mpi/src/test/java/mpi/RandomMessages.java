@@ -244,6 +244,9 @@ final class RandomMessages {
                 if (strayCancel == 0) {
                     pending[strayAt].cancel();
                 }
+                RandomCoverage.count("cancel of a receive no message matches (" + (strayInit != null ? "recvInit"
+                        : "iRecv") + ", " + new String[] {"at once", "after the sends", "after the late receives"}
+                        [strayCancel] + ")");
             }
             Status fromNull = null;
             if (nullIn[rank] != null) {
@@ -269,6 +272,7 @@ final class RandomMessages {
                     RandomCall.Arg b = recv[mine.get(i)];
                     if (b.kind(rank) == RandomBuffers.Kind.SLICE && b.m.storage() != RandomTypes.Prim.BYTE) {
                         refusedFree(recvInits[i], at + " receive for message " + mine.get(i));
+                        RandomCoverage.count("free of a started recvInit into a heap slice (refused)");
                     }
                 }
             } else if (mode[rank] == Receive.POSTED) {
@@ -300,8 +304,10 @@ final class RandomMessages {
                 if (what == 0) {
                     r.cancel();
                     cancelled[i] = true;
+                    RandomCoverage.count("cancel of a send (" + msgs[sends.get(i)].form + ", completes)");
                 } else if (what == 1 && persistent && lastRound) {
                     r.free();
+                    RandomCoverage.count("free of a started " + msgs[sends.get(i)].form + " (finishes alone)");
                     if (!r.isNull()) {
                         throw new AssertionError(at + ": the started persistent send of message " + sends.get(i)
                                 + " is not null after free");
@@ -310,6 +316,7 @@ final class RandomMessages {
             }
             if (pending[nullAt + 1] != null && own.nextInt(4) == 0) {
                 pending[nullAt + 1].cancel(); // a send to PROC_NULL: finished already, the cancel is no error
+                RandomCoverage.count("cancel of a send to PROC_NULL");
             }
             if (strayIn[rank] != null && strayCancel == 1) {
                 pending[strayAt].cancel();

@@ -32,8 +32,9 @@ class RandomMpiCallsTest {
     }
 
     @AfterAll
-    static void detach() throws MPIException {
+    static void detach() throws Exception {
         MPI.detachBuffer();
+        RandomCoverage.dump();
     }
 
     static Stream<Arguments> placements() {
@@ -88,6 +89,7 @@ class RandomMpiCallsTest {
         int size = world.getSize();
         for (long step = 0; step < STEPS; step++) {
             int what = shared.nextInt(26);
+            RandomCoverage.count("step: " + STEP_KINDS[what]);
             if (TRACE && rank == 0) {
                 System.err.println("seed " + seed + " step " + step + ": " + STEP_KINDS[what]);
             }
@@ -153,6 +155,7 @@ class RandomMpiCallsTest {
         String where = "seed " + seed + " step " + step + " rank " + rank;
         if (own.nextInt(4) == 0) {
             refusedCancel(requests[own.nextInt(n)], where);
+            RandomCoverage.count("cancel of a collective's request (refused)");
         }
         RandomCompletion.complete(requests, own, where);
         for (RandomCall c : started) {

@@ -123,6 +123,29 @@ class StructReductionTest {
         });
     }
 
+    /** The refusal does not depend on the communicator's size: one rank reduces nothing but refuses alike. */
+    @Test
+    void aPredefinedOpOnAStructOfMixedPrimitivesIsRefusedOnOneRankToo() throws Exception {
+        InProcessComms.onRanks(1, (comm, rank) -> {
+            Datatype t = type();
+            for (Op op : new Op[] {MPI.SUM, MPI.MAX, MPI.BAND}) {
+                MPIException e = assertThrows(MPIException.class,
+                        () -> comm.allReduce(input(rank, 2), input(rank, 2), 2, t, op), "allReduce");
+                assertEquals(MPI.ERR_OP, e.getErrorClass());
+                e = assertThrows(MPIException.class, () -> comm.reduce(input(rank, 2), input(rank, 2), 2, t, op, 0),
+                        "reduce");
+                assertEquals(MPI.ERR_OP, e.getErrorClass());
+                e = assertThrows(MPIException.class, () -> comm.scan(input(rank, 2), input(rank, 2), 2, t, op),
+                        "scan");
+                assertEquals(MPI.ERR_OP, e.getErrorClass());
+                e = assertThrows(MPIException.class, () -> comm.iAllReduce(input(rank, 2), input(rank, 2), 2, t, op),
+                        "iAllReduce");
+                assertEquals(MPI.ERR_OP, e.getErrorClass());
+            }
+            return null;
+        });
+    }
+
     @Test
     void aUserOpOnDataBeforeTheOriginIsRefusedUpFront() throws Exception {
         InProcessComms.onRanks(2, (comm, rank) -> {
