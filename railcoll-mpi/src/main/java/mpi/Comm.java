@@ -146,8 +146,8 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Frees a derived communicator: closes its railcoll sub-communicator (which sends nothing, so ranks need not free
      * it together) and its staging memory; {@link #isNull()} is true after. Rounds of persistent requests freed while
-     * in flight are waited for first (they complete normally, as MPI says of pending operations). Freeing {@code COMM_WORLD} or
-     * {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
+     * in flight are waited for first (they complete normally, as MPI says of pending operations). Freeing
+     * {@code COMM_WORLD} or {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
      */
     public final void free() throws MPIException {
         Backend b = live("free");

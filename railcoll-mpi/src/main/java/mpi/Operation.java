@@ -131,11 +131,6 @@ final class Operation {
     }
 
     /**
-     * One test of the round of a persistent request freed while it was in flight (decision 0185), with no error
-     * reported (MPI_Request_free leaves no one to report to) and no finishing work (only rounds with none are left
-     * to finish alone): true once it is over, well or not. False, doing nothing, when another thread is inside.
-     */
-    /**
      * Waits until a detached operation (its persistent request freed while its round was in flight) has finished,
      * for its communicator's free: MPI lets pending operations complete normally (MPI 3.1 §6.4.3), and a round still
      * in flight when the context closes would have its last messages (a synchronous send's acknowledgement) arrive for
@@ -160,6 +155,11 @@ final class Operation {
         }
     }
 
+    /**
+     * One test of the round of a persistent request freed while it was in flight (decision 0185), with no error
+     * reported (MPI_Request_free leaves no one to report to) and no finishing work (only rounds with none are left
+     * to finish alone): true once it is over, well or not. False, doing nothing, when another thread is inside.
+     */
     boolean overQuietly() {
         if (!STATE.compareAndSet(this, FREE, HELD)) {
             return false;
