@@ -5,8 +5,10 @@ import java.util.SplittableRandom;
 
 /**
  * Completes requests of the random call test in an order each rank draws for itself, by one of the ways programs
- * complete them: {@code waitFor} or a {@code test} loop one by one, {@code waitAll}, {@code waitAny} or
- * {@code testSome} over the array. Every loop has a deadline naming what it waited for.
+ * complete them: {@code waitFor} or a {@code test} loop one by one, {@code waitAll}, {@code waitAny}, {@code waitSome},
+ * or loops of {@code testSome}, {@code testAny} or {@code testAll} over the array (and their {@code *Status} forms,
+ * {@link #statuses}). Each index must be reported once; afterwards the array calls must see nothing active. Every loop
+ * has a deadline naming what it waited for.
  */
 final class RandomCompletion {
     private RandomCompletion() {

@@ -17,6 +17,9 @@ import java.util.SplittableRandom;
  * elements (a message may end inside an element of the receive type: {@code getCount} is then {@code UNDEFINED}).
  * A persistent step restarts the same requests for several rounds, the send buffers refilled between rounds. A shift
  * step runs {@code sendRecv} or {@code sendRecvReplace} along a ring or a line ({@code PROC_NULL} at its ends).
+ * Decision 0224: some ranks post a receive no message matches and cancel it (its status cancelled, its buffer
+ * untouched), cancel some sends (they complete normally), free some started persistent sends in the last round (they
+ * finish alone) and try to free a started receive that its wait must copy (refused).
  */
 final class RandomMessages {
     private RandomMessages() {

@@ -18,7 +18,9 @@ import java.util.stream.Stream;
  * and checks every byte of every buffer, guards and type-map gaps included ({@link RandomCall#check}). Non-blocking
  * calls are completed in an order each rank draws for itself; some steps run on a communicator derived by split, dup,
  * create or createGroup. Point-to-point steps ({@link RandomMessages}) and {@code allToAllw} and the neighbourhood
- * collectives ({@link RandomExchanges}) are drawn too (decision 0219). Longer runs:
+ * collectives ({@link RandomExchanges}) are drawn too (decision 0219); so are cancel (refused for collectives), free of
+ * started persistent requests and reductions of structs of several primitives by user ops (decision 0224), counted by
+ * {@link RandomCoverage} ({@code -Drandom.mpi.coverage=FILE}). Longer runs:
  * {@code -Drandom.mpi.seeds=N -Drandom.mpi.seed=FIRST -Drandom.mpi.steps=M}, and {@code -Drandom.mpi.nodes=2,3} to run
  * them all on one placement (decisions 0216, 0219, 0224).
  */
