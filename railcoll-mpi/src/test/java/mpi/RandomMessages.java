@@ -336,6 +336,18 @@ final class RandomMessages {
             if (strayIn[rank] != null && strayCancel == 2) {
                 pending[strayAt].cancel();
             }
+            // Posted receives asked to cancel while their messages may be arriving: either cancelled (nothing
+            // received, buffer untouched; a replacement receive of the same pattern then takes the message left) or
+            // completed normally. Which one, the status says; both are scored (decision 0224).
+            boolean[] raced = new boolean[mine.size()];
+            if (mode[rank] == Receive.POSTED) {
+                for (int i = 0; i < mine.size(); i++) {
+                    if (own.nextInt(5) == 0) {
+                        pending[i].cancel();
+                        raced[i] = true;
+                    }
+                }
+            }
             Status[] done = RandomCompletion.statuses(pending, own, at);
             for (int i = 0; i < sends.size(); i++) {
                 if (cancelled[i] && (done[mine.size() + i] == null || done[mine.size() + i].isCancelled())) {
@@ -359,12 +371,41 @@ final class RandomMessages {
                             + s.getCount(nullType.type())) + ", expected PROC_NULL, ANY_TAG, 0");
                 }
             }
+            // The receives in posting order with their statuses and buffers: a cancelled one is left out (its buffer
+            // keeps every byte) and its replacement, posted after all others, comes last.
+            List<Integer> order = new ArrayList<>();
+            List<Status> statuses = new ArrayList<>();
+            List<RandomCall.Arg> into = new ArrayList<>();
+            List<Integer> replacing = new ArrayList<>();
+            for (int i = 0; i < mine.size(); i++) {
+                int k = mine.get(i);
+                if (raced[i] && got[i] != null && got[i].isCancelled()) {
+                    RandomCoverage.count("cancel of a posted receive while its message may arrive: cancelled");
+                    replacing.add(k);
+                    continue;
+                }
+                if (raced[i]) {
+                    RandomCoverage.count("cancel of a posted receive while its message may arrive: too late");
+                }
+                order.add(k);
+                statuses.add(got[i]);
+                into.add(recv[k]);
+            }
+            for (int k : replacing) {
+                long[] room = new long[size];
+                room[rank] = capacity[k];
+                RandomCall.Arg b = c.arg(recvType[k], room, false); // this rank's own, after every shared buffer
+                order.add(k);
+                statuses.add(comm.recv(b.passed(), capacity[k], recvType[k].type(), source(msgs[k], wild),
+                        tag(msgs[k], wild)));
+                into.add(b);
+            }
             // Which message each receive got, from its status, in posting order; then the bytes it must hold.
             boolean[] taken = new boolean[n];
             StringBuilder account = new StringBuilder();
-            for (int i = 0; i < mine.size(); i++) {
-                int k = mine.get(i);
-                Status s = got[i];
+            for (int i = 0; i < order.size(); i++) {
+                int k = order.get(i);
+                Status s = statuses.get(i);
                 if (s == null) {
                     throw new AssertionError(at + ": no status for the receive posted for message " + k);
                 }
@@ -380,7 +421,7 @@ final class RandomMessages {
                         .append(" tag ").append(tag(msgs[k], wild)).append(") got message ").append(j).append(' ')
                         .append(m);
                 byte[] data = send[j].packed(m.from, 0, m.count);
-                expectLeaves(recv[k], m.leaves(), data);
+                expectLeaves(into.get(i), m.leaves(), data);
                 checkCounts(at + ": receive for message " + k + " got message " + j + " " + m, s, m.leaves(),
                         recvType[k], p);
             }
