@@ -336,16 +336,31 @@ final class RandomMessages {
             if (strayIn[rank] != null && strayCancel == 2) {
                 pending[strayAt].cancel();
             }
-            // Posted receives asked to cancel while their messages may be arriving: either cancelled (nothing
-            // received, buffer untouched; a replacement receive of the same pattern then takes the message left) or
-            // completed normally. Which one, the status says; both are scored (decision 0224).
-            boolean[] raced = new boolean[mine.size()];
+            // Posted receives asked to cancel while their messages may be arriving, then waited for (a wait after a
+            // cancel is local): either cancelled (nothing received, buffer untouched; a replacement receive of the
+            // same pattern is posted at once, so a blocking send to this rank still finds one, and takes the message
+            // left) or completed normally. Which one, the status says; both are scored (decision 0224).
+            Status[] racedDone = new Status[mine.size()];
+            RandomCall.Arg[] replacement = new RandomCall.Arg[mine.size()];
             if (mode[rank] == Receive.POSTED) {
                 for (int i = 0; i < mine.size(); i++) {
-                    if (own.nextInt(5) == 0) {
-                        pending[i].cancel();
-                        raced[i] = true;
+                    if (own.nextInt(5) != 0) {
+                        continue;
                     }
+                    int k = mine.get(i);
+                    pending[i].cancel();
+                    Status r = pending[i].waitStatus();
+                    if (!r.isCancelled()) {
+                        racedDone[i] = r;
+                        RandomCoverage.count("cancel of a posted receive while its message may arrive: too late");
+                        continue;
+                    }
+                    RandomCoverage.count("cancel of a posted receive while its message may arrive: cancelled");
+                    long[] room = new long[size];
+                    room[rank] = capacity[k];
+                    replacement[i] = c.arg(recvType[k], room, false, true); // this rank's own, after the shared ones
+                    pending[i] = comm.iRecv(replacement[i].direct(), capacity[k], recvType[k].type(),
+                            source(msgs[k], wild), tag(msgs[k], wild));
                 }
             }
             Status[] done = RandomCompletion.statuses(pending, own, at);
@@ -361,6 +376,9 @@ final class RandomMessages {
             }
             if (mode[rank] != Receive.LATE) {
                 System.arraycopy(done, 0, got, 0, mine.size());
+                for (int i = 0; i < mine.size(); i++) {
+                    got[i] = racedDone[i] != null ? racedDone[i] : got[i];
+                }
             }
             if (nullIn[rank] != null) {
                 Status s = fromNull != null ? fromNull : done[nullAt];
@@ -378,27 +396,18 @@ final class RandomMessages {
             List<RandomCall.Arg> into = new ArrayList<>();
             List<Integer> replacing = new ArrayList<>();
             for (int i = 0; i < mine.size(); i++) {
-                int k = mine.get(i);
-                if (raced[i] && got[i] != null && got[i].isCancelled()) {
-                    RandomCoverage.count("cancel of a posted receive while its message may arrive: cancelled");
-                    replacing.add(k);
-                    continue;
+                if (replacement[i] == null) {
+                    order.add(mine.get(i));
+                    statuses.add(got[i]);
+                    into.add(recv[mine.get(i)]);
+                } else {
+                    replacing.add(i);
                 }
-                if (raced[i]) {
-                    RandomCoverage.count("cancel of a posted receive while its message may arrive: too late");
-                }
-                order.add(k);
-                statuses.add(got[i]);
-                into.add(recv[k]);
             }
-            for (int k : replacing) {
-                long[] room = new long[size];
-                room[rank] = capacity[k];
-                RandomCall.Arg b = c.arg(recvType[k], room, false); // this rank's own, after every shared buffer
-                order.add(k);
-                statuses.add(comm.recv(b.passed(), capacity[k], recvType[k].type(), source(msgs[k], wild),
-                        tag(msgs[k], wild)));
-                into.add(b);
+            for (int i : replacing) {
+                order.add(mine.get(i));
+                statuses.add(got[i]);
+                into.add(replacement[i]);
             }
             // Which message each receive got, from its status, in posting order; then the bytes it must hold.
             boolean[] taken = new boolean[n];
