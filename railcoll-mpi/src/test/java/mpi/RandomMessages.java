@@ -19,7 +19,8 @@ import java.util.SplittableRandom;
  * step runs {@code sendRecv} or {@code sendRecvReplace} along a ring or a line ({@code PROC_NULL} at its ends).
  * Decision 0224: some ranks post a receive no message matches and cancel it (its status cancelled, its buffer
  * untouched), cancel some sends (they complete normally), free some started persistent sends in the last round (they
- * finish alone) and try to free a started receive that its wait must copy (refused).
+ * finish alone), try to free a started receive that its wait must copy (refused), and cancel posted receives while
+ * their messages may be arriving (scored either way: cancelled and replaced, or completed normally).
  */
 final class RandomMessages {
     private RandomMessages() {
