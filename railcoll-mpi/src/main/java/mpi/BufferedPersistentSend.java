@@ -21,7 +21,7 @@ import java.lang.foreign.MemorySegment;
  * under the lock of {@link BufferedSends}, which tests the message from whichever thread sends next.
  */
 final class BufferedPersistentSend implements Prequest.Starter, BufferedSends.InFlight {
-    private static final Backend.Persistent FINISHED = () -> Pending.DONE;
+    private static final Backend.Persistent FINISHED = () -> Pending.SENT;
 
     private final Comm comm;
     private final String call;

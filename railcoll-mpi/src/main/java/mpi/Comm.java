@@ -145,8 +145,9 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * Frees a derived communicator: closes its railcoll sub-communicator (which sends nothing, so ranks need not free
-     * it together) and its staging memory; {@link #isNull()} is true after. Freeing {@code COMM_WORLD} or
-     * {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
+     * it together) and its staging memory; {@link #isNull()} is true after. Rounds of persistent requests freed while
+     * in flight are waited for first (they complete normally, as MPI says of pending operations). Freeing
+     * {@code COMM_WORLD} or {@code COMM_SELF} is an {@code MPI.ERR_COMM} error, as in MPI.
      */
     public final void free() throws MPIException {
         Backend b = live("free");
@@ -154,6 +155,7 @@ public class Comm implements Freeable, Cloneable {
             throw raise("free", MPIException.of(MPI.ERR_COMM, "invalid communicator: " + name + " cannot be freed"));
         }
         releasing();
+        RuntimeException late = finishDetached();
         lock.enter();
         try {
             freed = true;
@@ -168,6 +170,25 @@ public class Comm implements Freeable, Cloneable {
         } finally {
             lock.exit();
         }
+        if (late != null) {
+            throw raise("free", failed(MPI.ERR_OTHER, "free (a round of a persistent request freed while in flight"
+                    + " did not finish)", late));
+        }
+    }
+
+    /**
+     * Lets every round of a persistent request freed in flight ({@link #detach}) finish before the context closes
+     * (MPI 3.1 §6.4.3: pending operations complete normally; decision 0224): a synchronous send's acknowledgement, or
+     * a message still on its way, would otherwise reach a closed context and fail a later call of the peer or of this
+     * rank. Each wait has the backend's deadline. The first failure, or null.
+     */
+    private RuntimeException finishDetached() {
+        RuntimeException first = null;
+        for (Operation o : detached) {
+            RuntimeException e = o.finishDetached();
+            first = first == null ? e : first;
+        }
+        return first;
     }
 
     // ---- derived communicators, groups ----
@@ -2087,7 +2108,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             Messages.checkSend(c, count, dest, tag);
             if (dest == MPI.PROC_NULL) {
-                return started(c, Pending.DONE, Operation.Finish.NOTHING, own);
+                return started(c, Pending.SENT, Operation.Finish.NOTHING, own);
             }
             Transfer t = c.transfer(type);
             Operation o = messageOperation();
@@ -2109,7 +2130,7 @@ public class Comm implements Freeable, Cloneable {
                 Transfer t = c.transfer(type);
                 BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
             }
-            return new Started(Pending.DONE);
+            return new Started(Pending.SENT);
         });
     }
 
@@ -2158,7 +2179,7 @@ public class Comm implements Freeable, Cloneable {
             Messages.checkSend(c, count, dest, tag);
             Transfer t = c.transfer(type);
             BufferedSends.send(c, t.send(t.buffer(buf, count, "buf"), 0, count), dest, tag);
-            return new Started(Pending.DONE);
+            return new Started(Pending.SENT);
         };
         BufferedPersistentSend[] made = new BufferedPersistentSend[1];
         collective("bSendInit", c -> {

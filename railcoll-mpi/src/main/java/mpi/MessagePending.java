@@ -50,6 +50,11 @@ final class MessagePending implements Pending {
         return request.cancel();
     }
 
+    @Override
+    public boolean cancellable() {
+        return true;
+    }
+
     /** The bindings' status of what railcoll received or probed. */
     static Status status(io.railcoll.Status s) {
         return Status.of(s.source(), s.tag(), MPI.SUCCESS, s.count());

@@ -56,6 +56,11 @@ final class Messages {
             public Status status() {
                 return fromProcNull();
             }
+
+            @Override
+            public boolean cancellable() {
+                return true; // point-to-point: finished already, so a cancel comes too late (no error)
+            }
         };
     }
 

@@ -131,6 +131,31 @@ final class Operation {
     }
 
     /**
+     * Waits until a detached operation (its persistent request freed while its round was in flight) has finished,
+     * for its communicator's free: MPI lets pending operations complete normally (MPI 3.1 §6.4.3), and a round still
+     * in flight when the context closes would have its last messages (a synchronous send's acknowledgement) arrive for
+     * a closed context. Waits no longer than the backend's own deadline; its failure is returned, not thrown (the
+     * free goes on). Null when finished well, or when another thread is inside it (which MPI forbids).
+     */
+    RuntimeException finishDetached() {
+        if (!STATE.compareAndSet(this, FREE, HELD)) {
+            return null;
+        }
+        try {
+            if (!done) {
+                pending.await();
+                done = true;
+            }
+            return null;
+        } catch (RuntimeException e) {
+            done = true;
+            return e;
+        } finally {
+            STATE.setRelease(this, FREE);
+        }
+    }
+
+    /**
      * One test of the round of a persistent request freed while it was in flight (decision 0185), with no error
      * reported (MPI_Request_free leaves no one to report to) and no finishing work (only rounds with none are left
      * to finish alone): true once it is over, well or not. False, doing nothing, when another thread is inside.
@@ -242,11 +267,16 @@ final class Operation {
                 + " or status of the same request; a request is used by one thread at a time (MPI)");
     }
 
-    /** MPI_Cancel: an {@code MPI.ERR_REQUEST} error where the operation cannot be cancelled (every collective). */
+    /**
+     * MPI_Cancel: an {@code MPI.ERR_REQUEST} error for a collective (MPI makes its cancel erroneous, decision 0224).
+     * Point-to-point is asked to cancel; where it is too late, or a send (which railcoll does not cancel), it
+     * completes normally and its status says it was not cancelled: no error (MPI 3.1 §3.8.4).
+     */
     void cancel() throws MPIException {
-        if (!pending.cancel()) {
+        if (!pending.cancellable()) {
             throw error(MPI.ERR_REQUEST, "invalid request: " + call + " cannot be cancelled (MPI cancels no collective)");
         }
+        pending.cancel();
     }
 
     /**

@@ -27,14 +27,47 @@ interface Pending {
     }
 
     /**
-     * Tries to cancel it (MPI_Cancel); false where it cannot be: railcoll's non-blocking collectives cannot, as MPI
-     * says of collectives. A cancelled operation still finishes, with a status saying so.
+     * Tries to cancel it (MPI_Cancel, asked only where {@link #cancellable()}): true if it is cancelled (it then
+     * finishes, with a status saying so), false where it is too late (a receive a message matched already) or the
+     * operation is never cancelled (a send): it then completes normally, which MPI allows (MPI 3.1 §3.8.4).
      */
     default boolean cancel() {
         return false;
     }
 
-    /** Already finished: an operation whose work was done when it started (a one-rank communicator). */
+    /**
+     * Whether MPI_Cancel may be asked of it at all: point-to-point, where a cancel that does not succeed is no error;
+     * never a collective, of which MPI makes cancel erroneous (MPI 3.1 §5.12) and Open MPI's libnbc answers
+     * {@code MPI_ERR_REQUEST} (decision 0224).
+     */
+    default boolean cancellable() {
+        return false;
+    }
+
+    /**
+     * Point-to-point finished as it started (a send to {@code MPI.PROC_NULL}, a buffered send copied away): a cancel
+     * comes too late, and is no error. {@link #DONE} is a collective's.
+     */
+    Pending SENT = new Pending() {
+        @Override
+        public boolean test() {
+            return true;
+        }
+
+        @Override
+        public void await() {
+        }
+
+        @Override
+        public boolean cancellable() {
+            return true;
+        }
+    };
+
+    /**
+     * Already finished: a collective whose work was done when it started (a one-rank communicator), or the placeholder
+     * of a persistent request before its first round. Not cancellable: point-to-point has {@link #SENT}.
+     */
     Pending DONE = new Pending() {
         @Override
         public boolean test() {

@@ -51,7 +51,7 @@ final class PersistentMessage implements Prequest.Starter {
     static PersistentMessage send(Comm comm, String call, Call c, UserBuffer b, Transfer t, long count, int dest,
                                   int tag, boolean synchronous) {
         if (dest == MPI.PROC_NULL) {
-            return new PersistentMessage(comm, call, () -> Pending.DONE, null, b, null, count, null);
+            return new PersistentMessage(comm, call, () -> Pending.SENT, null, b, null, count, null);
         }
         if (t.landsInPlace(b)) {
             MemorySegment data = b.memory.asSlice(0, t.bytes(count));

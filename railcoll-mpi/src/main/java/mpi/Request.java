@@ -75,12 +75,21 @@ public class Request implements Freeable {
         completed();
     }
 
-    /** MPI_Cancel: non-blocking collectives cannot be cancelled ({@code MPI.ERR_REQUEST}, as Open MPI's are not). */
+    /**
+     * MPI_Cancel. Point-to-point: a receive no message has matched yet is cancelled (its wait then reports a status
+     * with {@code isCancelled()} true, nothing received); a matched receive and a send (railcoll cancels none) complete
+     * normally, which MPI allows, and the cancel is no error. Non-blocking collectives cannot be cancelled
+     * ({@code MPI.ERR_REQUEST}, as Open MPI's libnbc answers; MPI makes it erroneous), nor can a null request or an
+     * inactive persistent one (decision 0224).
+     */
     public final void cancel() throws MPIException {
         MPI.check();
         Operation o = active();
         if (o == null) {
-            throw MPI.COMM_WORLD.raise("cancel", MPIException.of(MPI.ERR_REQUEST, "invalid request: cancel of a null request"));
+            throw MPI.COMM_WORLD.raise("cancel", MPIException.of(MPI.ERR_REQUEST, isNull()
+                    ? "invalid request: cancel of a null request"
+                    : "invalid request: cancel of an inactive persistent request (not started since its last"
+                    + " completion): there is no round to cancel"));
         }
         o.cancel();
     }

@@ -48,11 +48,11 @@ final class SelfMessages {
             if (matches(r.tag, tag)) {
                 it.remove();
                 deliver(m, r);
-                return Pending.DONE;
+                return Pending.SENT;
             }
         }
         unexpected.add(m);
-        return m.sender == null ? Pending.DONE
+        return m.sender == null ? Pending.SENT
                 : waitFor(m.sender, null, "a synchronous send (tag " + tag + ") to this rank, which posted no receive for it");
     }
 
@@ -161,6 +161,11 @@ final class SelfMessages {
                 r.status = Status.empty();
                 r.status.markCancelled();
                 done.set = true;
+                return true;
+            }
+
+            @Override
+            public boolean cancellable() {
                 return true;
             }
         };

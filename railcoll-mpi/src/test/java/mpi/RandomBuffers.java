@@ -133,6 +133,17 @@ final class RandomBuffers {
     static void numbers(byte[] image, long origin, RandomTypes.Model m, long count, long seed, long step, int rank,
                         int role) {
         ByteBuffer b = ByteBuffer.wrap(image).order(ByteOrder.nativeOrder());
+        if (m.signature() != null) { // a struct of several primitives: each field a number of its own primitive
+            RandomReference.Fields f = RandomReference.fields(m);
+            for (long e = 0; e < count; e++) {
+                for (int l = 0; l < f.prims().length; l++) {
+                    int at = Math.toIntExact(origin + e * m.extent() + f.offsets()[l]);
+                    long v = mix(seed, step, rank, role, 5, e, l);
+                    number(b, at, f.prims()[l], (v & 7) == 0 ? 0 : v);
+                }
+            }
+            return;
+        }
         for (long e = 0; e < count; e++) {
             for (int l = 0; l < m.leaves(); l++) {
                 int at = Math.toIntExact(origin + e * m.extent() + m.leafOffsets()[l]);
@@ -140,27 +151,32 @@ final class RandomBuffers {
                 if ((v & 7) == 0) {
                     v = 0; // zeros make user ops such as "first non-zero" take their order-dependent branch
                 }
-                switch (m.prim()) {
-                    case BOOLEAN -> b.put(at, (byte) (v >>> 8 & 1));
-                    // products of up to 8 ranks stay exact: |re|, |im| <= 2 (float), 3 (double); |z|^8 <= 18^4
-                    case FLOAT_COMPLEX -> {
-                        b.putFloat(at, (float) Math.floorMod(v >> 8, 5) - 2);
-                        b.putFloat(at + 4, (float) Math.floorMod(v >> 16, 5) - 2);
-                    }
-                    case DOUBLE_COMPLEX -> {
-                        b.putDouble(at, (double) Math.floorMod(v >> 8, 7) - 3);
-                        b.putDouble(at + 8, (double) Math.floorMod(v >> 16, 7) - 3);
-                    }
-                    case BYTE -> b.put(at, (byte) v);
-                    case CHAR -> b.putChar(at, (char) v);
-                    case SHORT -> b.putShort(at, (short) v);
-                    case INT -> b.putInt(at, (int) v);
-                    case LONG -> b.putLong(at, v);
-                    // sums and products of up to 8 ranks stay exact: 7^8 < 2^24, 89^8 < 2^53
-                    case FLOAT -> b.putFloat(at, (float) (v % 8));
-                    case DOUBLE -> b.putDouble(at, (double) (v % 90));
-                }
+                number(b, at, m.prim(), v);
             }
+        }
+    }
+
+    /** One reduction input of primitive {@code p} at byte {@code at}, drawn from {@code v}. */
+    private static void number(ByteBuffer b, int at, RandomTypes.Prim p, long v) {
+        switch (p) {
+            case BOOLEAN -> b.put(at, (byte) (v >>> 8 & 1));
+            // products of up to 8 ranks stay exact: |re|, |im| <= 2 (float), 3 (double); |z|^8 <= 18^4
+            case FLOAT_COMPLEX -> {
+                b.putFloat(at, (float) Math.floorMod(v >> 8, 5) - 2);
+                b.putFloat(at + 4, (float) Math.floorMod(v >> 16, 5) - 2);
+            }
+            case DOUBLE_COMPLEX -> {
+                b.putDouble(at, (double) Math.floorMod(v >> 8, 7) - 3);
+                b.putDouble(at + 8, (double) Math.floorMod(v >> 16, 7) - 3);
+            }
+            case BYTE -> b.put(at, (byte) v);
+            case CHAR -> b.putChar(at, (char) v);
+            case SHORT -> b.putShort(at, (short) v);
+            case INT -> b.putInt(at, (int) v);
+            case LONG -> b.putLong(at, v);
+            // sums and products of up to 8 ranks stay exact: 7^8 < 2^24, 89^8 < 2^53
+            case FLOAT -> b.putFloat(at, (float) (v % 8));
+            case DOUBLE -> b.putDouble(at, (double) (v % 90));
         }
     }
 

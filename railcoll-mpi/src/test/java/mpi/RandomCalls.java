@@ -42,6 +42,7 @@ final class RandomCalls {
             s = RandomTypes.mixed(rnd); // several primitives (not reduced: see reduction)
         }
         int root = rnd.nextInt(size);
+        RandomCoverage.count("collective: " + (nonBlocking ? "i" : "") + what + (inPlace ? " (in place drawn)" : ""));
         RandomCall c = new RandomCall((nonBlocking ? "i" : "") + what + (inPlace ? "(in place)" : "") + " root " + root,
                 seed, step, rank, nonBlocking);
         return switch (what) {
@@ -405,13 +406,19 @@ final class RandomCalls {
     private Started reduction(RandomCall c, String what, SplittableRandom rnd, RandomTypes.Model drawn, int root,
                               boolean inPlace, boolean nb) throws MPIException {
         // A type with no leaves has no predefined type under it, so predefined ops are not defined on it (MPI 6.9.1).
-        // Nor is a struct of several primitives reduced here (its leaves are modelled as bytes).
-        RandomTypes.Model t = drawn.leaves() == 0 || drawn.signature() != null ? RandomTypes.predefined(drawn.prim())
-                : drawn;
+        // A struct of several primitives is reduced by the struct user ops (field by field), half the time resized to
+        // a lower bound below its origin (decision 0224).
+        RandomTypes.Model t = drawn.leaves() == 0 ? RandomTypes.predefined(drawn.prim())
+                : drawn.signature() != null && rnd.nextBoolean() ? RandomTypes.lowered(rnd, drawn) : drawn;
+        if (t.signature() != null) {
+            RandomReference.register(t);
+        }
         RandomReference.Fold[] folds = Arrays.stream(RandomReference.Fold.values()).filter(f -> f.definedOn(t))
                 .toArray(RandomReference.Fold[]::new);
         RandomReference.Fold f = folds[rnd.nextInt(folds.length)];
         c = new RandomCall(c.name + " " + f, seed, c.step, rank, nb);
+        RandomCoverage.count("reduction " + what + " " + f + (t.signature() == null ? ""
+                : " on a struct of several primitives" + (t.lb() < 0 ? ", lower bound below 0" : "")));
         int count = rnd.nextInt(4);
         int[] blocks = new int[size]; // reduceScatter's per-rank counts; reduceScatterBlock's all count
         for (int i = 0; i < size; i++) {
@@ -431,7 +438,7 @@ final class RandomCalls {
         switch (what) {
             case "reduce" -> {
                 if (rank == root) {
-                    r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, size), 0);
+                    r.expect(0, count, RandomReference.fold(f, t, inputs, 0, size), 0);
                     r.expectAnyZeroSign(0, count);
                 }
                 if (inPlace) {
@@ -446,7 +453,7 @@ final class RandomCalls {
                 }
             }
             case "allReduce" -> {
-                r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, size), 0);
+                r.expect(0, count, RandomReference.fold(f, t, inputs, 0, size), 0);
                 r.expectAnyZeroSign(0, count);
                 if (inPlace) {
                     req = nb ? comm.iAllReduce(s.direct(), count, type, op) : null;
@@ -464,7 +471,7 @@ final class RandomCalls {
                 for (int i = 0; i < rank; i++) {
                     first += blocks[i];
                 }
-                byte[] folded = RandomReference.fold(f, t.prim(), inputs, 0, size);
+                byte[] folded = RandomReference.fold(f, t, inputs, 0, size);
                 if (inPlace) {
                     s.expectUndefined(blocks[rank], all - blocks[rank]); // MPI leaves the rest of the buffer undefined
                 }
@@ -491,7 +498,7 @@ final class RandomCalls {
                 }
             }
             case "scan" -> {
-                r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, rank + 1), 0);
+                r.expect(0, count, RandomReference.fold(f, t, inputs, 0, rank + 1), 0);
                 r.expectAnyZeroSign(0, count);
                 if (nb) {
                     req = inPlace ? comm.iScan(s.direct(), count, type, op)
@@ -504,7 +511,7 @@ final class RandomCalls {
             }
             default -> { // exScan: rank 0's result is undefined, except that the in-place form leaves it as it was
                 if (rank > 0) {
-                    r.expect(0, count, RandomReference.fold(f, t.prim(), inputs, 0, rank), 0);
+                    r.expect(0, count, RandomReference.fold(f, t, inputs, 0, rank), 0);
                     r.expectAnyZeroSign(0, count);
                 } else if (!inPlace) {
                     r.expectUndefined(0, count);

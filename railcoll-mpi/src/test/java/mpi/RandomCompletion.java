@@ -1,11 +1,14 @@
 package mpi;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
  * Completes requests of the random call test in an order each rank draws for itself, by one of the ways programs
- * complete them: {@code waitFor} or a {@code test} loop one by one, {@code waitAll}, {@code waitAny} or
- * {@code testSome} over the array. Every loop has a deadline naming what it waited for.
+ * complete them: {@code waitFor} or a {@code test} loop one by one, {@code waitAll}, {@code waitAny}, {@code waitSome},
+ * or loops of {@code testSome}, {@code testAny} or {@code testAll} over the array (and their {@code *Status} forms,
+ * {@link #statuses}). Each index must be reported once; afterwards the array calls must see nothing active. Every loop
+ * has a deadline naming what it waited for.
  */
 final class RandomCompletion {
     private RandomCompletion() {
@@ -15,9 +18,40 @@ final class RandomCompletion {
 
     static void complete(Request[] requests, SplittableRandom own, String where) throws MPIException {
         int n = requests.length;
-        int how = own.nextInt(5);
+        int how = own.nextInt(8);
+        RandomCoverage.count("completion: " + new String[] {"waitFor each", "test loop each", "waitAll", "waitAny",
+                "testSome loop", "waitSome", "testAny loop", "testAll loop"}[how]);
         long until = System.nanoTime() + DEADLINE_NS;
         switch (how) {
+            case 5 -> { // waitSome until every index was reported once; then it reports null (all null)
+                boolean[] done = new boolean[n];
+                int k = 0;
+                while (k < n) {
+                    int[] some = Request.waitSome(requests);
+                    if (some == null || some.length == 0) {
+                        throw new AssertionError(where + ": waitSome returned " + Arrays.toString(some) + " with "
+                                + (n - k) + " of " + n + " requests active");
+                    }
+                    k += mark(some, done, where, "waitSome");
+                }
+            }
+            case 6 -> { // a testAny loop, index by index
+                boolean[] done = new boolean[n];
+                int k = 0;
+                while (k < n) {
+                    int i = Request.testAny(requests);
+                    if (i != MPI.UNDEFINED) {
+                        k += mark(new int[] {i}, done, where, "testAny");
+                    } else {
+                        deadline(until, where, "testAny, " + k + " of " + n + " done");
+                    }
+                }
+            }
+            case 7 -> { // a testAll loop
+                while (!Request.testAll(requests)) {
+                    deadline(until, where, "testAll");
+                }
+            }
             case 0, 1 -> {
                 int[] order = RandomExchanges.permutation(own, n);
                 for (int i : order) {
@@ -46,18 +80,46 @@ final class RandomCompletion {
                 int k = 0;
                 while (k < n) {
                     int[] some = Request.testSome(requests);
-                    if (some != null) {
-                        for (int i : some) {
-                            if (i < 0 || i >= n || done[i]) {
-                                throw new AssertionError(where + ": testSome returned " + java.util.Arrays.toString(some));
-                            }
-                            done[i] = true;
-                            k++;
-                        }
+                    if (some == null) {
+                        throw new AssertionError(where + ": testSome returned null with " + (n - k) + " of " + n
+                                + " requests active");
                     }
+                    k += mark(some, done, where, "testSome");
                     deadline(until, where, "testSome, " + k + " of " + n + " done");
                 }
             }
+        }
+        allNull(requests, where, "completion " + how);
+    }
+
+    /** Marks the indices an array completion reported: each in range and reported once; how many. */
+    private static int mark(int[] some, boolean[] done, String where, String call) {
+        for (int i : some) {
+            if (i < 0 || i >= done.length || done[i]) {
+                throw new AssertionError(where + ": " + call + " returned " + Arrays.toString(some) + " (done "
+                        + Arrays.toString(done) + ")");
+            }
+            done[i] = true;
+        }
+        return some.length;
+    }
+
+    /**
+     * After completion every handle is null (a persistent request inactive, which the array calls skip as they do a
+     * null one), so the calls that report "nothing active" say so: waitAny and testAny {@code UNDEFINED}, waitSome and
+     * testSome null, testAll true.
+     */
+    private static void allNull(Request[] requests, String where, String how) throws MPIException {
+        for (int i = 0; i < requests.length; i++) {
+            if (!requests[i].isNull() && !(requests[i] instanceof Prequest)) {
+                throw new AssertionError(where + ": request " + i + " is not null after " + how);
+            }
+        }
+        if (requests.length > 0 && (Request.waitAny(requests) != MPI.UNDEFINED
+                || Request.testAny(requests) != MPI.UNDEFINED || Request.waitSome(requests) != null
+                || Request.testSome(requests) != null || !Request.testAll(requests))) {
+            throw new AssertionError(where + ": after " + how + " an array call over " + requests.length
+                    + " completed requests did not report them all null or inactive");
         }
     }
 
@@ -70,9 +132,34 @@ final class RandomCompletion {
     static Status[] statuses(Request[] requests, SplittableRandom own, String where) throws MPIException {
         int n = requests.length;
         Status[] out = new Status[n];
-        int how = own.nextInt(6);
+        int how = own.nextInt(8);
+        RandomCoverage.count("completion with statuses: " + new String[] {"waitStatus each", "testStatus loop each",
+                "waitAllStatus", "testAllStatus loop", "waitAnyStatus", "testSomeStatus loop", "waitSomeStatus",
+                "testAnyStatus loop"}[how]);
         long until = System.nanoTime() + DEADLINE_NS;
         switch (how) {
+            case 6 -> { // waitSomeStatus until it reports null: nothing active left (null or inactive persistent)
+                Status[] some;
+                while ((some = Request.waitSomeStatus(requests)) != null) {
+                    if (some.length == 0) {
+                        throw new AssertionError(where + ": waitSomeStatus returned no status");
+                    }
+                    record(some, out, where, "waitSomeStatus");
+                }
+            }
+            case 7 -> { // a testAnyStatus loop until its index is UNDEFINED: nothing active left
+                while (true) {
+                    Status s = Request.testAnyStatus(requests);
+                    if (s == null) {
+                        deadline(until, where, "testAnyStatus");
+                        continue;
+                    }
+                    if (s.getIndex() == MPI.UNDEFINED) {
+                        break;
+                    }
+                    record(new Status[] {s}, out, where, "testAnyStatus");
+                }
+            }
             case 0, 1 -> {
                 for (int i : RandomExchanges.permutation(own, n)) {
                     if (how == 0) {
@@ -115,14 +202,7 @@ final class RandomCompletion {
                     if (some == null) {
                         break; // MPI.UNDEFINED: nothing active left
                     }
-                    for (Status s : some) {
-                        int i = s.getIndex();
-                        if (i < 0 || i >= n || out[i] != null) {
-                            throw new AssertionError(where + ": testSomeStatus gave index " + i);
-                        }
-                        out[i] = s;
-                        k++;
-                    }
+                    k += record(some, out, where, "testSomeStatus");
                     if (k < n) {
                         deadline(until, where, "testSomeStatus, " + k + " of " + n + " done");
                     }
@@ -130,6 +210,18 @@ final class RandomCompletion {
             }
         }
         return out;
+    }
+
+    /** Files statuses by their index: each in range and reported once; how many. */
+    private static int record(Status[] some, Status[] out, String where, String call) {
+        for (Status s : some) {
+            int i = s.getIndex();
+            if (i < 0 || i >= out.length || out[i] != null) {
+                throw new AssertionError(where + ": " + call + " gave index " + i);
+            }
+            out[i] = s;
+        }
+        return some.length;
     }
 
     private static void deadline(long until, String where, String what) {

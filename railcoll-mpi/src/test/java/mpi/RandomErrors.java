@@ -15,6 +15,7 @@ final class RandomErrors {
         int kind = rnd.nextInt(16);
         RandomTypes.Model t = RandomTypes.random(rnd, RandomTypes.Prim.INT, 1);
         RandomCall c = new RandomCall("error " + kind, seed, step, rank, false);
+        RandomCoverage.count("error kind " + kind);
         RandomCall.Arg a = c.arg(t, filled(size, 2), false);
         RandomCall.Arg b = c.arg(t, filled(size, 2L * size), false);
         int expectedClass = -1;
@@ -55,7 +56,22 @@ final class RandomErrors {
                 }
                 case 7 -> {
                     expectedClass = MPI.ERR_OP; // MINLOC is for the pair types only
-                    comm.allReduce(a.passed(), b.passed(), 2, t.type(), MPI.MINLOC);
+                    if (rnd.nextBoolean()) {
+                        comm.allReduce(a.passed(), b.passed(), 2, t.type(), MPI.MINLOC);
+                    } else {
+                        // A predefined op on a struct of several primitives: no single predefined type is under it
+                        // (MPI 3.1 §5.9.2), so only user ops reduce it (decision 0224).
+                        RandomTypes.Model mixed;
+                        do { // (a struct of one primitive is a type over it, which predefined ops do reduce)
+                            mixed = RandomTypes.mixed(rnd);
+                        } while (java.util.Arrays.stream(mixed.signature().split(" ")).distinct().count() < 2);
+                        Op[] ops = {MPI.SUM, MPI.MAX, MPI.BAND, MPI.LOR, MPI.PROD};
+                        Op op = ops[rnd.nextInt(ops.length)];
+                        RandomCall.Arg x = c.arg(mixed, filled(size, 2), false);
+                        RandomCall.Arg y = c.arg(mixed, filled(size, 2), false);
+                        RandomCoverage.count("error: predefined op on a struct of several primitives");
+                        comm.allReduce(x.passed(), y.passed(), 2, mixed.type(), op);
+                    }
                 }
                 case 9 -> {
                     expectedClass = MPI.ERR_TRUNCATE; // 2 elements sent to each, room for 1

@@ -17,6 +17,10 @@ import java.util.SplittableRandom;
  * elements (a message may end inside an element of the receive type: {@code getCount} is then {@code UNDEFINED}).
  * A persistent step restarts the same requests for several rounds, the send buffers refilled between rounds. A shift
  * step runs {@code sendRecv} or {@code sendRecvReplace} along a ring or a line ({@code PROC_NULL} at its ends).
+ * Decision 0224: some ranks post a receive no message matches and cancel it (its status cancelled, its buffer
+ * untouched), cancel some sends (they complete normally), free some started persistent sends in the last round (they
+ * finish alone), try to free a started receive that its wait must copy (refused), and cancel posted receives while
+ * their messages may be arriving (scored either way: cancelled and replaced, or completed normally).
  */
 final class RandomMessages {
     private RandomMessages() {
@@ -161,6 +165,20 @@ final class RandomMessages {
                 };
             }
         }
+        // Some ranks post a receive no message ever matches (tag STRAY_TAG, which nobody sends; from a random rank or
+        // ANY_SOURCE) and cancel it: its status says cancelled, its buffer keeps every byte (decision 0224).
+        RandomCall.Arg[] strayIn = new RandomCall.Arg[size];
+        int[] straySource = new int[size];
+        for (int r = 0; r < size; r++) {
+            long[] two = new long[size];
+            two[r] = 2;
+            if (rnd.nextInt(4) == 0) {
+                strayIn[r] = c.arg(nullType, two, false, true);
+            }
+            straySource[r] = rnd.nextInt(3) == 0 ? MPI.ANY_SOURCE : rnd.nextInt(size);
+        }
+        Prequest strayInit = strayIn[rank] != null && mode[rank] == Receive.PERSISTENT
+                ? comm.recvInit(strayIn[rank].direct(), 2, nullType.type(), straySource[rank], STRAY_TAG) : null;
         Msg nullMsg = new Msg(rank, MPI.PROC_NULL, 3, nullType, 2, nullForm[rank] == null ? "iSend" : nullForm[rank]);
         int nullTag = (wild[rank] & 2) != 0 ? MPI.ANY_TAG : 3;
         Prequest nullRecvInit = nullIn[rank] != null && mode[rank] == Receive.PERSISTENT
@@ -212,9 +230,28 @@ final class RandomMessages {
                     send[k].refill();
                 }
             }
-            Request[] pending = new Request[mine.size() + sends.size() + 2]; // the last two: PROC_NULL's
+            Request[] pending = new Request[mine.size() + sends.size() + 3]; // PROC_NULL's two, the stray receive
             Status[] got = new Status[mine.size()];
             int nullAt = mine.size() + sends.size();
+            int strayAt = nullAt + 2;
+            boolean lastRound = round == rounds - 1;
+            // When this rank cancels its stray receive: 0 at once, 1 after its sends started, 2 after its late receives
+            int strayCancel = own.nextInt(3);
+            if (strayIn[rank] != null) {
+                if (strayInit != null) {
+                    strayInit.start();
+                    pending[strayAt] = strayInit;
+                } else {
+                    pending[strayAt] = comm.iRecv(strayIn[rank].direct(), 2, nullType.type(), straySource[rank],
+                            STRAY_TAG);
+                }
+                if (strayCancel == 0) {
+                    pending[strayAt].cancel();
+                }
+                RandomCoverage.count("cancel of a receive no message matches (" + (strayInit != null ? "recvInit"
+                        : "iRecv") + ", " + new String[] {"at once", "after the sends", "after the late receives"}
+                        [strayCancel] + ")");
+            }
             Status fromNull = null;
             if (nullIn[rank] != null) {
                 if (nullRecvInit != null) {
@@ -232,6 +269,16 @@ final class RandomMessages {
             if (mode[rank] == Receive.PERSISTENT) {
                 Prequest.startAll(recvInits);
                 System.arraycopy(recvInits, 0, pending, 0, recvInits.length);
+                if (recvInits.length > 0 && own.nextInt(4) == 0) {
+                    int i = own.nextInt(recvInits.length);
+                    // A slice of an array other than byte[] is never received into in place (railcoll moves native and
+                    // byte[] memory): its wait must copy the elements over, so free is refused.
+                    RandomCall.Arg b = recv[mine.get(i)];
+                    if (b.kind(rank) == RandomBuffers.Kind.SLICE && b.m.storage() != RandomTypes.Prim.BYTE) {
+                        refusedFree(recvInits[i], at + " receive for message " + mine.get(i));
+                        RandomCoverage.count("free of a started recvInit into a heap slice (refused)");
+                    }
+                }
             } else if (mode[rank] == Receive.POSTED) {
                 for (int i = 0; i < mine.size(); i++) {
                     int k = mine.get(i);
@@ -248,6 +295,36 @@ final class RandomMessages {
                     pending[mine.size() + i] = send(comm, msgs[sends.get(i)], send[sends.get(i)], sendInits[i]);
                 }
             }
+            // A send asked to cancel completes normally (railcoll cancels no send; MPI allows either): its receiver
+            // still gets it, and its status says it was not cancelled. In the last round of a persistent step, some
+            // started sends are freed instead of completed: they finish alone (MPI_Request_free of an active request).
+            boolean[] cancelled = new boolean[sends.size()];
+            for (int i = 0; i < sends.size(); i++) {
+                Request r = pending[mine.size() + i];
+                if (r == null) {
+                    continue;
+                }
+                int what = own.nextInt(6);
+                if (what == 0) {
+                    r.cancel();
+                    cancelled[i] = true;
+                    RandomCoverage.count("cancel of a send (" + msgs[sends.get(i)].form + ", completes)");
+                } else if (what == 1 && persistent && lastRound) {
+                    r.free();
+                    RandomCoverage.count("free of a started " + msgs[sends.get(i)].form + " (finishes alone)");
+                    if (!r.isNull()) {
+                        throw new AssertionError(at + ": the started persistent send of message " + sends.get(i)
+                                + " is not null after free");
+                    }
+                }
+            }
+            if (pending[nullAt + 1] != null && own.nextInt(4) == 0) {
+                pending[nullAt + 1].cancel(); // a send to PROC_NULL: finished already, the cancel is no error
+                RandomCoverage.count("cancel of a send to PROC_NULL");
+            }
+            if (strayIn[rank] != null && strayCancel == 1) {
+                pending[strayAt].cancel();
+            }
             for (int i = 0; i < pending.length; i++) {
                 pending[i] = pending[i] == null ? MPI.REQUEST_NULL : pending[i];
             }
@@ -257,9 +334,52 @@ final class RandomMessages {
                     got[i] = late(comm, msgs[k], wild, probe[k], recv[k], capacity[k], recvType[k], at + " message " + k);
                 }
             }
+            if (strayIn[rank] != null && strayCancel == 2) {
+                pending[strayAt].cancel();
+            }
+            // Posted receives asked to cancel while their messages may be arriving, then waited for (a wait after a
+            // cancel is local): either cancelled (nothing received, buffer untouched; a replacement receive of the
+            // same pattern is posted at once, so a blocking send to this rank still finds one, and takes the message
+            // left) or completed normally. Which one, the status says; both are scored (decision 0224).
+            Status[] racedDone = new Status[mine.size()];
+            RandomCall.Arg[] replacement = new RandomCall.Arg[mine.size()];
+            if (mode[rank] == Receive.POSTED) {
+                for (int i = 0; i < mine.size(); i++) {
+                    if (own.nextInt(5) != 0) {
+                        continue;
+                    }
+                    int k = mine.get(i);
+                    pending[i].cancel();
+                    Status r = pending[i].waitStatus();
+                    if (!r.isCancelled()) {
+                        racedDone[i] = r;
+                        RandomCoverage.count("cancel of a posted receive while its message may arrive: too late");
+                        continue;
+                    }
+                    RandomCoverage.count("cancel of a posted receive while its message may arrive: cancelled");
+                    long[] room = new long[size];
+                    room[rank] = capacity[k];
+                    replacement[i] = c.arg(recvType[k], room, false, true); // this rank's own, after the shared ones
+                    pending[i] = comm.iRecv(replacement[i].direct(), capacity[k], recvType[k].type(),
+                            source(msgs[k], wild), tag(msgs[k], wild));
+                }
+            }
             Status[] done = RandomCompletion.statuses(pending, own, at);
+            for (int i = 0; i < sends.size(); i++) {
+                if (cancelled[i] && (done[mine.size() + i] == null || done[mine.size() + i].isCancelled())) {
+                    throw new AssertionError(at + ": the send of message " + sends.get(i) + " asked to cancel has"
+                            + " status " + done[mine.size() + i] + "; railcoll cancels no send, so it completes");
+                }
+            }
+            if (strayIn[rank] != null && (done[strayAt] == null || !done[strayAt].isCancelled())) {
+                throw new AssertionError(at + ": the cancelled receive no message matches (from " + straySource[rank]
+                        + ", tag " + STRAY_TAG + ") has status " + done[strayAt] + ", expected cancelled");
+            }
             if (mode[rank] != Receive.LATE) {
                 System.arraycopy(done, 0, got, 0, mine.size());
+                for (int i = 0; i < mine.size(); i++) {
+                    got[i] = racedDone[i] != null ? racedDone[i] : got[i];
+                }
             }
             if (nullIn[rank] != null) {
                 Status s = fromNull != null ? fromNull : done[nullAt];
@@ -270,12 +390,32 @@ final class RandomMessages {
                             + s.getCount(nullType.type())) + ", expected PROC_NULL, ANY_TAG, 0");
                 }
             }
+            // The receives in posting order with their statuses and buffers: a cancelled one is left out (its buffer
+            // keeps every byte) and its replacement, posted after all others, comes last.
+            List<Integer> order = new ArrayList<>();
+            List<Status> statuses = new ArrayList<>();
+            List<RandomCall.Arg> into = new ArrayList<>();
+            List<Integer> replacing = new ArrayList<>();
+            for (int i = 0; i < mine.size(); i++) {
+                if (replacement[i] == null) {
+                    order.add(mine.get(i));
+                    statuses.add(got[i]);
+                    into.add(recv[mine.get(i)]);
+                } else {
+                    replacing.add(i);
+                }
+            }
+            for (int i : replacing) {
+                order.add(mine.get(i));
+                statuses.add(got[i]);
+                into.add(replacement[i]);
+            }
             // Which message each receive got, from its status, in posting order; then the bytes it must hold.
             boolean[] taken = new boolean[n];
             StringBuilder account = new StringBuilder();
-            for (int i = 0; i < mine.size(); i++) {
-                int k = mine.get(i);
-                Status s = got[i];
+            for (int i = 0; i < order.size(); i++) {
+                int k = order.get(i);
+                Status s = statuses.get(i);
                 if (s == null) {
                     throw new AssertionError(at + ": no status for the receive posted for message " + k);
                 }
@@ -291,7 +431,7 @@ final class RandomMessages {
                         .append(" tag ").append(tag(msgs[k], wild)).append(") got message ").append(j).append(' ')
                         .append(m);
                 byte[] data = send[j].packed(m.from, 0, m.count);
-                expectLeaves(recv[k], m.leaves(), data);
+                expectLeaves(into.get(i), m.leaves(), data);
                 checkCounts(at + ": receive for message " + k + " got message " + j + " " + m, s, m.leaves(),
                         recvType[k], p);
             }
@@ -305,7 +445,7 @@ final class RandomMessages {
         for (Prequest q : recvInits) {
             q.free();
         }
-        for (Prequest q : new Prequest[] {nullRecvInit, nullSendInit}) {
+        for (Prequest q : new Prequest[] {nullRecvInit, nullSendInit, strayInit}) {
             if (q != null) {
                 q.free();
             }
@@ -315,6 +455,28 @@ final class RandomMessages {
                 q.free();
             }
         }
+    }
+
+    /** The tag of the receives that no message matches (messages have tags 0..2, PROC_NULL's 3). */
+    private static final int STRAY_TAG = 7;
+
+    /**
+     * Free of a started persistent receive whose wait must still deliver its elements (a heap buffer): refused with
+     * {@code MPI.ERR_REQUEST}, the request left active (decision 0185). Called before any message of the round is
+     * sent, so the round cannot have finished.
+     */
+    private static void refusedFree(Prequest r, String where) {
+        try {
+            r.free();
+        } catch (MPIException e) {
+            if (e.getErrorClass() != MPI.ERR_REQUEST || r.isNull()) {
+                throw new AssertionError(where + ": free of a started persistent receive into a heap buffer: error"
+                        + " class " + e.getErrorClass() + ", request " + (r.isNull() ? "null" : "active"), e);
+            }
+            return;
+        }
+        throw new AssertionError(where + ": free of a started persistent receive into a heap buffer was accepted;"
+                + " expected MPI.ERR_REQUEST (its wait delivers its elements)");
     }
 
     private static int source(Msg m, int[] wild) {

@@ -18,8 +18,11 @@ import java.util.stream.Stream;
  * and checks every byte of every buffer, guards and type-map gaps included ({@link RandomCall#check}). Non-blocking
  * calls are completed in an order each rank draws for itself; some steps run on a communicator derived by split, dup,
  * create or createGroup. Point-to-point steps ({@link RandomMessages}) and {@code allToAllw} and the neighbourhood
- * collectives ({@link RandomExchanges}) are drawn too (decision 0219). Longer runs:
- * {@code -Drandom.mpi.seeds=N -Drandom.mpi.steps=M} (decisions 0216, 0219).
+ * collectives ({@link RandomExchanges}) are drawn too (decision 0219); so are cancel (refused for collectives), free of
+ * started persistent requests and reductions of structs of several primitives by user ops (decision 0224), counted by
+ * {@link RandomCoverage} ({@code -Drandom.mpi.coverage=FILE}). Longer runs:
+ * {@code -Drandom.mpi.seeds=N -Drandom.mpi.seed=FIRST -Drandom.mpi.steps=M}, and {@code -Drandom.mpi.nodes=2,3} to run
+ * them all on one placement (decisions 0216, 0219, 0224).
  */
 class RandomMpiCallsTest {
     private static final int STEPS = Integer.getInteger("random.mpi.steps", 300);
@@ -31,8 +34,9 @@ class RandomMpiCallsTest {
     }
 
     @AfterAll
-    static void detach() throws MPIException {
+    static void detach() throws Exception {
         MPI.detachBuffer();
+        RandomCoverage.dump();
     }
 
     static Stream<Arguments> placements() {
@@ -48,8 +52,12 @@ class RandomMpiCallsTest {
         } else {
             // Long runs add 3 ranks on 3 nodes (loopback TCP only) and 8 on nodes of 3 and 5.
             int[][] more = {{1}, {2}, {1, 2}, {2, 3}, {1, 1, 1}, {3, 5}};
+            // -Drandom.mpi.nodes=2,3 replays seeds on one placement (a fixed seed's, for example)
+            String fixedNodes = System.getProperty("random.mpi.nodes");
             for (int s = 0; s < seeds; s++) {
-                out.add(Arguments.of(first + s, more[(int) ((first + s) % more.length)]));
+                out.add(Arguments.of(first + s, fixedNodes != null
+                        ? java.util.Arrays.stream(fixedNodes.split(",")).mapToInt(Integer::parseInt).toArray()
+                        : more[(int) ((first + s) % more.length)]));
             }
         }
         return out.stream();
@@ -83,19 +91,45 @@ class RandomMpiCallsTest {
         int size = world.getSize();
         for (long step = 0; step < STEPS; step++) {
             int what = shared.nextInt(26);
-            if (what >= 24) {
-                RandomExchanges.next(world, size, rank, shared, seed, step);
-            } else if (what >= 20) {
-                RandomMessages.next(world, size, rank, shared, seed, step, size == 1);
-            } else if (what < 13) {
-                one(world, rank, shared, seed, step, false);
-            } else if (what < 16) {
-                batch(world, rank, shared, seed, step);
-            } else if (what < 18) {
-                RandomErrors.next(world, size, rank, shared, seed, step);
-            } else {
-                derived(world, rank, shared, seed, step);
+            RandomCoverage.count("step: " + STEP_KINDS[what]);
+            if (TRACE && rank == 0) {
+                System.err.println("seed " + seed + " step " + step + ": " + STEP_KINDS[what]);
             }
+            try {
+                if (what >= 24) {
+                    RandomExchanges.next(world, size, rank, shared, seed, step);
+                } else if (what >= 20) {
+                    RandomMessages.next(world, size, rank, shared, seed, step, size == 1);
+                } else if (what < 13) {
+                    one(world, rank, shared, seed, step, false);
+                } else if (what < 16) {
+                    batch(world, rank, shared, seed, step);
+                } else if (what < 18) {
+                    RandomErrors.next(world, size, rank, shared, seed, step);
+                } else {
+                    derived(world, rank, shared, seed, step);
+                }
+            } catch (MPIException | RuntimeException e) {
+                if (e instanceof MPIException m && m.getErrorClass() == MPI.ERR_PROC_ABORTED) {
+                    throw e; // another rank failed first: its failure names the step
+                }
+                // An error the step did not expect: name the step (what it was drawn as) to replay it.
+                throw new AssertionError("seed " + seed + " step " + step + " (" + STEP_KINDS[what] + ") rank "
+                        + rank + ": " + e, e);
+            }
+        }
+    }
+
+    /** -Drandom.mpi.trace=true: rank 0 prints each step's kind as it starts (to find what came before a failure). */
+    private static final boolean TRACE = Boolean.getBoolean("random.mpi.trace");
+
+    /** What each draw of a step is, for failure messages. */
+    private static final String[] STEP_KINDS = new String[26];
+
+    static {
+        for (int i = 0; i < 26; i++) {
+            STEP_KINDS[i] = i >= 24 ? "allToAllw or neighbourhood" : i >= 20 ? "point-to-point" : i < 13
+                    ? "one collective" : i < 16 ? "batch of i-collectives" : i < 18 ? "errors" : "derived communicator";
         }
     }
 
@@ -120,10 +154,33 @@ class RandomMpiCallsTest {
             one(comm, rank, rnd, seed, step * 8 + 7, false); // a blocking call while they are in flight
         }
         SplittableRandom own = new SplittableRandom(RandomBuffers.mix(seed, step, rank));
-        RandomCompletion.complete(requests, own, "seed " + seed + " step " + step + " rank " + rank);
+        String where = "seed " + seed + " step " + step + " rank " + rank;
+        if (own.nextInt(4) == 0) {
+            refusedCancel(requests[own.nextInt(n)], where);
+            RandomCoverage.count("cancel of a collective's request (refused)");
+        }
+        RandomCompletion.complete(requests, own, where);
         for (RandomCall c : started) {
             c.check();
         }
+    }
+
+    /**
+     * MPI_Cancel of a non-blocking collective: erroneous in MPI (3.1 §5.12), {@code MPI.ERR_REQUEST} in Open MPI's
+     * libnbc and in railcoll-mpi (decision 0224); the request stays as it was and completes normally.
+     */
+    static void refusedCancel(Request r, String where) {
+        try {
+            r.cancel();
+        } catch (MPIException e) {
+            if (e.getErrorClass() != MPI.ERR_REQUEST || r.isNull()) {
+                throw new AssertionError(where + ": cancel of a collective's request: error class "
+                        + e.getErrorClass() + ", request " + (r.isNull() ? "null" : "not null") + "; expected "
+                        + MPI.ERR_REQUEST + " and the request left active", e);
+            }
+            return;
+        }
+        throw new AssertionError(where + ": cancel of a collective's request was accepted; expected MPI.ERR_REQUEST");
     }
 
     /** A few calls on a communicator split, duplicated or created from a group of this one, then freed. */
@@ -192,6 +249,10 @@ class RandomMpiCallsTest {
         int calls = 1 + local.nextInt(3);
         for (int i = 0; i < calls; i++) {
             int kind = local.nextInt(8);
+            if (TRACE) {
+                System.err.println("seed " + seed + " step " + step + " rank " + rank + ": derived " + how + " call "
+                        + i + " kind " + kind + " as rank " + subRank + " of " + subSize);
+            }
             if (kind == 0) {
                 RandomMessages.next(sub, subSize, subRank, local, seed, step * 8 + i, size == 1);
             } else if (kind == 1) {

@@ -63,9 +63,17 @@ final class RandomReference {
 
     /** The reductions the test draws, with the primitives they are defined on. */
     enum Fold {
-        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO;
+        SUM, PROD, MIN, MAX, BAND, BOR, BXOR, LAND, LOR, LXOR, USER_SUM, USER_FIRST_NON_ZERO, USER_BUFFER_FIRST_NON_ZERO,
+        /** Field by field over a struct of several primitives: SUM of numbers, LOR of BOOLEANs (zero-copy overload). */
+        USER_STRUCT_SUM,
+        /** Field by field over a struct of several primitives: the first non-zero field in rank order (byte[] arrays). */
+        USER_STRUCT_FIRST_NON_ZERO;
 
         boolean definedOn(RandomTypes.Model m) {
+            boolean struct = this == USER_STRUCT_SUM || this == USER_STRUCT_FIRST_NON_ZERO;
+            if (m.signature() != null || struct) { // only user ops reduce a struct of several primitives (MPI 5.9.2)
+                return m.signature() != null && struct;
+            }
             RandomTypes.Prim p = m.prim();
             if (p.complex()) {
                 return this == SUM || this == PROD; // MPI 3.1 §5.9.2: the complex types have SUM and PROD only
@@ -79,11 +87,12 @@ final class RandomReference {
                 case BAND, BOR, BXOR, LAND, LOR, LXOR -> !p.floating();
                 case USER_SUM, USER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.INT;
                 case USER_BUFFER_FIRST_NON_ZERO -> m.storage() == RandomTypes.Prim.DOUBLE;
+                default -> false;
             };
         }
 
         boolean commutative() {
-            return this != USER_FIRST_NON_ZERO && this != USER_BUFFER_FIRST_NON_ZERO;
+            return this != USER_FIRST_NON_ZERO && this != USER_BUFFER_FIRST_NON_ZERO && this != USER_STRUCT_FIRST_NON_ZERO;
         }
 
         Op op() {
@@ -101,6 +110,8 @@ final class RandomReference {
                 case USER_SUM -> USER_SUM_OP;
                 case USER_FIRST_NON_ZERO -> USER_FIRST_OP;
                 case USER_BUFFER_FIRST_NON_ZERO -> USER_BUFFER_FIRST_OP;
+                case USER_STRUCT_SUM -> STRUCT_SUM_OP;
+                case USER_STRUCT_FIRST_NON_ZERO -> STRUCT_FIRST_OP;
             };
         }
 
@@ -164,7 +175,7 @@ final class RandomReference {
                 case LOR -> u != 0 || v != 0 ? 1 : 0;
                 case LXOR -> (u != 0) != (v != 0) ? 1 : 0;
                 case USER_FIRST_NON_ZERO -> u != 0 ? u : v;
-                case USER_BUFFER_FIRST_NON_ZERO -> throw new IllegalStateException(this + " on " + p);
+                default -> throw new IllegalStateException(this + " on " + p);
             };
             switch (p) {
                 case BYTE, BOOLEAN -> r.put(0, (byte) out);
@@ -186,6 +197,129 @@ final class RandomReference {
             };
         }
     }
+
+    /**
+     * One field of a struct of several primitives under a struct fold: {@code a op b}, {@code a} the lower ranks'.
+     * SUM: numbers summed (BOOLEAN by LOR, so it stays 0 or 1); FIRST_NON_ZERO: {@code a} unless all its bytes are 0.
+     */
+    static byte[] field(Fold f, RandomTypes.Prim p, byte[] a, byte[] b) {
+        if (f == Fold.USER_STRUCT_FIRST_NON_ZERO) {
+            for (byte x : a) {
+                if (x != 0) {
+                    return a.clone();
+                }
+            }
+            return b.clone();
+        }
+        return (p == RandomTypes.Prim.BOOLEAN ? Fold.LOR : Fold.SUM).apply(p, a, b);
+    }
+
+    /** The fields of a struct of several primitives: each field's primitive and byte offset from the origin. */
+    record Fields(RandomTypes.Prim[] prims, long[] offsets, int packedBytes) {
+    }
+
+    /** {@code m}'s fields, from its signature (the primitives in type-map order) and its leaves (their bytes). */
+    static Fields fields(RandomTypes.Model m) {
+        String[] sig = m.signature().split(" ");
+        RandomTypes.Prim[] prims = new RandomTypes.Prim[sig.length];
+        long[] offsets = new long[sig.length];
+        int leaf = 0;
+        for (int i = 0; i < sig.length; i++) {
+            prims[i] = RandomTypes.Prim.valueOf(sig[i]);
+            offsets[i] = m.leafOffsets()[leaf];
+            leaf += prims[i].width;
+        }
+        return new Fields(prims, offsets, leaf);
+    }
+
+    /** As {@link #fold(Fold, RandomTypes.Prim, byte[][], int, int)}, for any type the test reduces. */
+    static byte[] fold(Fold f, RandomTypes.Model m, byte[][] inputs, int from, int to) {
+        if (m.signature() == null) {
+            return fold(f, m.prim(), inputs, from, to);
+        }
+        Fields fs = fields(m);
+        byte[] acc = inputs[from].clone();
+        for (int r = from + 1; r < to; r++) {
+            int i = 0;
+            while (i < acc.length) {
+                for (RandomTypes.Prim p : fs.prims()) {
+                    byte[] a = java.util.Arrays.copyOfRange(acc, i, i + p.width);
+                    byte[] b = java.util.Arrays.copyOfRange(inputs[r], i, i + p.width);
+                    System.arraycopy(field(f, p, a, b), 0, acc, i, p.width);
+                    i += p.width;
+                }
+            }
+        }
+        return acc;
+    }
+
+    /**
+     * The layouts of the structs the struct ops reduce, by datatype object (a user function gets the very datatype of
+     * the call, spec U2, and finds its fields here): registered by the call that draws them.
+     */
+    private static final java.util.Map<Datatype, Layout> LAYOUTS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private record Layout(Fields fields, long extent) {
+    }
+
+    /** Makes {@code m}'s fields known to the struct ops. */
+    static void register(RandomTypes.Model m) {
+        LAYOUTS.put(m.type(), new Layout(fields(m), m.extent()));
+    }
+
+    private static Layout layout(Datatype type) {
+        Layout l = LAYOUTS.get(type);
+        if (l == null) {
+            throw new IllegalStateException("a struct op called with a datatype the test did not register: " + type);
+        }
+        return l;
+    }
+
+    /**
+     * Field-wise sum over a struct of several primitives, through the zero-copy {@code ByteBuffer} overload: element
+     * e's fields at {@code e * extent + offset} from the buffer's start, which is the elements' origin.
+     */
+    static final Op STRUCT_SUM_OP = new Op(new UserFunction() {
+        @Override
+        public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype type) {
+            Layout l = layout(type);
+            for (int e = 0; e < count; e++) {
+                for (int j = 0; j < l.fields().prims().length; j++) {
+                    RandomTypes.Prim p = l.fields().prims()[j];
+                    int at = Math.toIntExact(e * l.extent() + l.fields().offsets()[j]);
+                    byte[] a = new byte[p.width];
+                    byte[] b = new byte[p.width];
+                    in.get(at, a);
+                    inOut.get(at, b);
+                    inOut.put(at, field(Fold.USER_STRUCT_SUM, p, a, b));
+                }
+            }
+        }
+    }, true);
+
+    /** Field-wise "first non-zero in rank order" over a struct, in the byte[] arrays of the default overload. */
+    static final Op STRUCT_FIRST_OP = new Op(new UserFunction() {
+        @Override
+        public void call(Object in, Object inOut, int count, Datatype type) {
+            Layout l = layout(type);
+            byte[] x = (byte[]) in;
+            byte[] y = (byte[]) inOut;
+            for (int e = 0; e < count; e++) {
+                for (int j = 0; j < l.fields().prims().length; j++) {
+                    int w = l.fields().prims()[j].width;
+                    int at = Math.toIntExact(e * l.extent() + l.fields().offsets()[j]);
+                    boolean zero = true;
+                    for (int k = 0; k < w; k++) {
+                        zero &= x[at + k] == 0;
+                    }
+                    if (!zero) {
+                        System.arraycopy(x, at, y, at, w);
+                    }
+                }
+            }
+        }
+    }, false);
 
     /** Folds packed leaves of every rank in rank order: {@code inputs[0] op inputs[1] op ...}. */
     static byte[] fold(Fold f, RandomTypes.Prim p, byte[][] inputs, int from, int to) {

@@ -331,6 +331,20 @@ final class RandomTypes {
                 leaves.stream().mapToLong(Long::longValue).toArray(), lb, ub, at, alignment, signature.toString());
     }
 
+    /**
+     * A struct of several primitives ({@link #mixed}) resized to a lower bound 1 or 2 alignments below 0 (its data
+     * stays at and after the origin) and some padding: the element's extent starts before its origin, so a user op
+     * sees elements whose origin is not where their extent begins (decision 0224).
+     */
+    static Model lowered(SplittableRandom rnd, Model m) throws MPIException {
+        long lb = -m.alignment() * (1L + rnd.nextInt(2));
+        long extent = m.trueUb() - lb + m.alignment() * (long) rnd.nextInt(2);
+        Datatype t = Datatype.createResized(m.type(), (int) lb, (int) extent);
+        t.commit();
+        return new Model(t, "resized(" + m + ", lb " + lb + ", extent " + extent + ")", m.prim(), m.storage(),
+                m.leafOffsets(), lb, lb + extent, m.trueUb(), m.alignment(), m.signature());
+    }
+
     /** The same data with a new lower bound (0 or one width below) and an extent of at least its true upper bound. */
     private static Model resized(SplittableRandom rnd, Model old) throws MPIException {
         long lb = -old.prim.width * (long) rnd.nextInt(2);
