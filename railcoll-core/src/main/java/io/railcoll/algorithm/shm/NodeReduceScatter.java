@@ -20,8 +20,9 @@ import java.util.Optional;
  * combines it into RECV. One flag crossing per call, no message.
  *
  * <p>Blocks whose L x L pieces do not fit the node buffer go through it in chunks of whole elements and lines, each
- * chunk's pieces in one of two sets by the chunk's parity: a rank rewrites a set only after every node-mate raised
- * flag 1 for the chunk before the previous one (raised after it read that chunk's pieces). Where the node buffer
+ * chunk's pieces in one of two sets by the chunk's parity: a rank rewrites a set two chunks on, after it awaited every
+ * node-mate's raise of the chunk in between, which that node-mate raised after it read its pieces of the set (every
+ * rank both writes and reads, so flag 0 alone orders the reuse: one crossing per chunk). Where the node buffer
  * cannot hold two sets of L x L pieces of one unit (128 bytes and whole elements) the shape is refused. Blocks of which
  * all L fit in a flag's line ({@link NodeBuffer#PAYLOAD_BYTES}) ride in the raise itself (decision 0202): no slot.
  *
@@ -33,8 +34,6 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
     public static final String ID = "reduce-scatter.shm";
     /** Raised by a rank after it wrote its pieces of a chunk. */
     static final int WRITTEN = 0;
-    /** Raised by a rank after it read its pieces of a chunk, where a later chunk rewrites that chunk's set. */
-    static final int READ = 1;
 
     public NodeReduceScatter() {
         super(ID, Collective.REDUCE_SCATTER);
@@ -116,10 +115,8 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
             long at = c * chunk;
             long len = Math.min(chunk, b - at);
             Pieces set = new Pieces(c % 2 * (long) l * l * chunk, l, chunk);
-            if (c >= 2) {
-                // This set last held chunk c - 2: every node-mate raised READ after reading its pieces of it.
-                awaitAll(p, l, rank, READ, c - 1);
-            }
+            // This set last held chunk c - 2, whose pieces every node-mate had read before its raise of chunk c - 1,
+            // which this rank awaited: no flag of its own says so.
             for (int j = 0; j < l; j++) {
                 if (j != rank) {
                     p.nodeWrite(Buffer.SEND, j * b + at, set.at(rank, j), len);
@@ -140,9 +137,6 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
                     p.awaitFlag(q, WRITTEN, c + 1).nodeRead(set.at(q, rank), Buffer.TEMP, temp, len);
                     p.reduce(Buffer.TEMP, temp, Buffer.RECV, at, len);
                 }
-            }
-            if (c + 2 < chunks) {
-                p.publish(READ);
             }
         }
         return p.build();
@@ -188,7 +182,7 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
     @Override
     public CostTerms cost(Shape shape) {
         return new LinkTally(shape.placement()).toCost(0, 0, "node steps: (L-1) b written, (L-1) b read and combined"
-                + " per rank; one flag crossing (two per chunk where the blocks outgrow the node buffer)");
+                + " per rank; one flag crossing per chunk of the node buffer");
     }
 
     @Override
