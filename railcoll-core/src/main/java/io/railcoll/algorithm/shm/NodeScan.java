@@ -20,13 +20,16 @@ import java.util.Optional;
  * reads r vectors, so the last rank reads L-1: meant for nodes of few ranks, where a log-depth exchange would cross
  * the node more often for nothing (on 2 ranks one vector written and one read).
  *
- * <p>Vectors larger than half the node buffer holds for L-1 slots go through it in chunks of whole elements and lines,
- * each chunk's slots in one of two sets by the chunk's parity: a writer rewrites a set only after every rank above it
- * raised flag 1 for the chunk before the previous one (raised after it read that chunk's slots). Vectors of up to
+ * <p>Vectors of more than {@link #PIPELINE_BYTES}, or whose L-1 slots do not fit the node buffer, go through it in
+ * chunks of whole elements and lines (at most {@link #PIPELINE_BYTES}), so that readers combine one chunk while their
+ * writers copy the next in; chunk c takes set c mod S of the S sets of L-1 slots the buffer holds, and a writer
+ * rewrites a set only after every rank above it raised flag 1 for the chunk that set held last (raised after it read
+ * that chunk's slots). Vectors of up to
  * {@link NodeBuffer#PAYLOAD_BYTES} ride in the raise itself (decision 0202): no slot.
  *
  * <p>Rank order: rank r's result is {@code c0 op (c1 op (... op cr))} (exclusive: up to {@code c(r-1)}), combined from
- * the right, so a non-commutative operator is served. Rank 0 of the exclusive scan never writes RECV (MPI leaves it
+ * the right, so a non-commutative operator is served; with a commutative one the inclusive scan reads rank r-1's slot
+ * straight into RECV and combines its own vector on top, which saves a copy of the vector. Rank 0 of the exclusive scan never writes RECV (MPI leaves it
  * undefined). Nodes = 1, at least two ranks; only where the node region is enabled. Stateless.
  */
 public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
@@ -58,9 +61,10 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
             return oneNode;
         }
         int l = shape.size();
-        if (!fitsOnce(shape) && 2L * (l - 1) * NodeAllreduce.lineMultiple(shape.elementBytes()) > NodeBuffer.BYTES) {
-            return Optional.of("two sets of " + (l - 1) + " slots of " + NodeAllreduce.lineMultiple(
-                    shape.elementBytes()) + " bytes exceed the node buffer's " + NodeBuffer.BYTES + " bytes");
+        if ((l - 1L) * NodeAllreduce.lineMultiple(shape.elementBytes()) > NodeBuffer.BYTES) {
+            return Optional.of((l - 1) + " slots of " + NodeAllreduce.lineMultiple(shape.elementBytes())
+                    + " bytes (one unit of lines and elements each) exceed the node buffer's " + NodeBuffer.BYTES
+                    + " bytes");
         }
         long chunks = chunks(shape);
         if (chunks > NodeBuffer.MAX_COUNT) {
@@ -76,19 +80,35 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
         return Math.max(1, (shape.blockBytes() + unit - 1) / unit) * unit;
     }
 
-    /** Whether the L-1 slots of whole vectors fit the node buffer: one chunk, one set. */
+    /**
+     * Bytes per chunk above which a vector goes through the node buffer in chunks even where it would fit: a reader
+     * combines chunk c while its writers copy chunk c + 1 in, where one whole vector would be written before any
+     * reader starts (1x2, 1 MiB: a flag crossing per 64 KiB against a 1 MiB write in a row).
+     */
+    static final long PIPELINE_BYTES = 64 * 1024;
+
+    /** Whether the L-1 slots of whole vectors fit the node buffer, and the vector is not long enough to pipeline. */
     private static boolean fitsOnce(Shape shape) {
-        return (shape.size() - 1L) * stride(shape) <= NodeBuffer.BYTES;
+        return shape.blockBytes() <= PIPELINE_BYTES && (shape.size() - 1L) * stride(shape) <= NodeBuffer.BYTES;
     }
 
-    /** Bytes of the vector per chunk: the whole vector where it fits, else two sets of L-1 slots fill the buffer. */
+    /**
+     * Bytes of the vector per chunk: the whole vector where it fits once, else at most {@link #PIPELINE_BYTES}, and
+     * two sets of L-1 slots at least in the node buffer.
+     */
     static long chunkBytes(Shape shape) {
         if (fitsOnce(shape)) {
             return stride(shape);
         }
         long unit = NodeAllreduce.lineMultiple(shape.elementBytes());
-        long fit = NodeBuffer.BYTES / (2 * (shape.size() - 1L));
+        long fit = Math.min(PIPELINE_BYTES, NodeBuffer.BYTES / (2 * (shape.size() - 1L)));
         return Math.max(unit, fit - fit % unit);
+    }
+
+    /** Sets of L-1 slots the node buffer holds for {@code chunk}-byte chunks: chunk c uses set c mod sets. */
+    private static int sets(Shape shape, long chunk, long chunks) {
+        long fit = NodeBuffer.BYTES / ((shape.size() - 1L) * chunk);
+        return (int) Math.max(1, Math.min(chunks, fit));
     }
 
     private static long chunks(Shape shape) {
@@ -101,6 +121,7 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
     public RankProgram program(Shape shape, int rank) {
         int l = shape.size();
         long b = shape.blockBytes();
+        boolean commutative = shape.commutative();
         ProgramBuilder p = new ProgramBuilder(rank);
         if (b == 0) {
             // Nothing to combine, but one crossing all the same: a node-mate that called with another count meets
@@ -119,16 +140,17 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
         }
         long chunk = chunkBytes(shape);
         int chunks = (int) chunks(shape);
+        int sets = sets(shape, chunk, chunks);
         long temp = rank > (exclusive ? 1 : 0) ? p.allocateTemp(Math.min(chunk, b)) : 0;
         for (int c = 0; c < chunks; c++) {
             long at = c * chunk;
             long len = Math.min(chunk, b - at);
-            long set = c % 2 * (l - 1L) * chunk;
+            long set = c % sets * (l - 1L) * chunk;
             if (rank < l - 1) {
-                if (c >= 2) {
-                    // This set last held chunk c - 2: every rank above raised READ after reading this slot of it.
+                if (c >= sets) {
+                    // This set last held chunk c - sets: every rank above raised READ after reading this slot of it.
                     for (int q = rank + 1; q < l; q++) {
-                        p.awaitFlag(q, READ, c - 1);
+                        p.awaitFlag(q, READ, c - sets + 1);
                     }
                 }
                 p.nodeWrite(Buffer.SEND, at, set + rank * chunk, len).publish(WRITTEN);
@@ -139,22 +161,33 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
                 }
                 continue;
             }
-            // c0 op (c1 op (... op cr)), folded from the right into RECV.
             int first = exclusive ? rank - 1 : rank;
             if (exclusive) {
                 p.awaitFlag(first, WRITTEN, c + 1).nodeRead(set + first * chunk, Buffer.RECV, at, len);
+                foldFromTheRight(p, first - 1, set, chunk, c, temp, at, len);
+            } else if (commutative) {
+                // Any order will do: rank r-1's chunk straight into RECV, then this rank's own on top, no copy.
+                p.awaitFlag(rank - 1, WRITTEN, c + 1).nodeRead(set + (rank - 1) * chunk, Buffer.RECV, at, len);
+                p.reduce(Buffer.SEND, at, Buffer.RECV, at, len);
+                foldFromTheRight(p, rank - 2, set, chunk, c, temp, at, len);
             } else {
                 p.copy(Buffer.SEND, at, Buffer.RECV, at, len);
+                foldFromTheRight(p, rank - 1, set, chunk, c, temp, at, len);
             }
-            for (int q = first - 1; q >= 0; q--) {
-                p.awaitFlag(q, WRITTEN, c + 1).nodeRead(set + q * chunk, Buffer.TEMP, temp, len);
-                p.reduce(Buffer.TEMP, temp, Buffer.RECV, at, len);
-            }
-            if (c + 2 < chunks) {
+            if (c + sets < chunks) {
                 p.publish(READ);
             }
         }
         return p.build();
+    }
+
+    /** RECV = c0 op (c1 op (... op (c{from} op RECV))): ranks {@code from} down to 0's chunk c, each through TEMP. */
+    private static void foldFromTheRight(ProgramBuilder p, int from, long set, long chunk, int c, long temp, long at,
+                                         long len) {
+        for (int q = from; q >= 0; q--) {
+            p.awaitFlag(q, WRITTEN, c + 1).nodeRead(set + q * chunk, Buffer.TEMP, temp, len);
+            p.reduce(Buffer.TEMP, temp, Buffer.RECV, at, len);
+        }
     }
 
     /** Vectors of up to {@link NodeBuffer#PAYLOAD_BYTES}: each rides in its owner's raise. */
