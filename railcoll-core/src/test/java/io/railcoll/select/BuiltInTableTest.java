@@ -231,8 +231,8 @@ class BuiltInTableTest {
 
     /**
      * One-node reduce-scatter, scan and exscan in node steps where they were measured to lead (decision 0222):
-     * reduce-scatter up to 8 KiB blocks on 2-4 ranks (from there the ring on 2), the prefixes at every size on 2 ranks and up to 64 KiB on 3-4,
-     * any operator; without shared memory, or on several nodes, by messages.
+     * reduce-scatter up to 8 KiB blocks on 2-4 ranks (from there the ring on 2), the prefixes at every size on 2 ranks
+     * and up to 64 KiB on 3-4, any operator; without shared memory, or on several nodes, by messages.
      */
     @ParameterizedTest
     @ValueSource(longs = {0, 8, 1024, 8184, 8192, 65536, 1048576})

@@ -52,8 +52,8 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
         }
         long chunks = chunks(shape);
         if (chunks > NodeBuffer.MAX_COUNT) {
-            return Optional.of("a block of " + shape.blockBytes() + " bytes is " + chunks + " chunks of the node buffer,"
-                    + " more than a node flag counts in one call (" + NodeBuffer.MAX_COUNT + ")");
+            return Optional.of("a block of " + shape.blockBytes() + " bytes is " + chunks + " chunks of the node"
+                    + " buffer, more than a node flag counts in one call (" + NodeBuffer.MAX_COUNT + ")");
         }
         return Optional.empty();
     }

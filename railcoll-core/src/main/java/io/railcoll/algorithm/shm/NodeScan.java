@@ -24,13 +24,14 @@ import java.util.Optional;
  * chunks of whole elements and lines (at most {@link #PIPELINE_BYTES}), so that readers combine one chunk while their
  * writers copy the next in; chunk c takes set c mod S of the S sets of L-1 slots the buffer holds, and a writer
  * rewrites a set only after every rank above it raised flag 1 for the chunk that set held last (raised after it read
- * that chunk's slots). Vectors of up to
- * {@link NodeBuffer#PAYLOAD_BYTES} ride in the raise itself (decision 0202): no slot.
+ * that chunk's slots). Vectors of up to {@link NodeBuffer#PAYLOAD_BYTES} ride in the raise itself (decision 0202): no
+ * slot.
  *
  * <p>Rank order: rank r's result is {@code c0 op (c1 op (... op cr))} (exclusive: up to {@code c(r-1)}), combined from
  * the right, so a non-commutative operator is served; with a commutative one the inclusive scan reads rank r-1's slot
- * straight into RECV and combines its own vector on top, which saves a copy of the vector. Rank 0 of the exclusive scan never writes RECV (MPI leaves it
- * undefined). Nodes = 1, at least two ranks; only where the node region is enabled. Stateless.
+ * straight into RECV and combines its own vector on top, which saves a copy of the vector. Rank 0 of the exclusive
+ * scan never writes RECV (MPI leaves it undefined). Nodes = 1, at least two ranks; only where the node region is
+ * enabled. Stateless.
  */
 public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
     /** Raised by ranks 0..L-2 after they wrote a chunk of their vector. */
@@ -227,6 +228,7 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
     public String summary() {
         return (exclusive ? "exclusive" : "inclusive") + " prefix on one node in node steps: ranks 0..L-2 write their"
                 + " vector into the node buffer, rank r reads and combines ranks 0..r-1's (chunked through the buffer,"
-                + " small vectors in the flag's line); rank order, so any operator; few ranks; nodes = 1; decision 0222";
+                + " small vectors in the flag's line); rank order, so any operator; few ranks; nodes = 1;"
+                + " decision 0222";
     }
 }
