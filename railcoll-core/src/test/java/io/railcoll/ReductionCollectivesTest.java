@@ -83,6 +83,37 @@ class ReductionCollectivesTest {
         assertTrue(cases > 1000, "checked " + cases);
     }
 
+    /**
+     * The one-node node-step reduce-scatter and prefixes (decision 0222) on ranks that share a node region: N = 2, 3,
+     * 5, counts 0, 1, odd, and past what the node buffer holds at once (so they go through it in chunks), every kind
+     * above with the non-commutative operator in rank order, and the automatic choice beside them.
+     */
+    @Test
+    void nodeStepReductionsOnOneNodeMatchTheSequentialReference() throws Exception {
+        int cases = 0;
+        for (int n : new int[] {2, 3, 5}) {
+            try (InProcessRanks ranks = InProcessRanks.startOnOneNode(n,
+                    Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(60)))) {
+                for (Collective c : List.of(Collective.REDUCE_SCATTER, Collective.SCAN, Collective.EXSCAN)) {
+                    for (String id : List.of(c.id() + ".shm", "auto")) {
+                        force(ranks, c, id);
+                        for (Kind k : KINDS) {
+                            // 2.5 MB: more than the node buffer's 2 MiB, so every shape is chunked.
+                            long big = 2_500_000 / k.type().bytes(1);
+                            for (long count : new long[] {0, 1, 7, 1031, big}) {
+                                if (!id.equals("auto") || count < big) {
+                                    checkReduction(ranks, c, id, k, count, 0, cases);
+                                    cases++;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(3 * 3 * 4 * 9, cases);
+    }
+
     @Test
     void argumentsAreRefusedBeforeAnythingIsSent() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults().withTimeoutNs(TimeUnit.SECONDS.toNanos(20)))) {

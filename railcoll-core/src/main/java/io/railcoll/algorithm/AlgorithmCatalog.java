@@ -52,6 +52,8 @@ import io.railcoll.algorithm.shm.NodeBroadcast;
 import io.railcoll.algorithm.shm.NodeFlagBarrier;
 import io.railcoll.algorithm.shm.NodeAllgather;
 import io.railcoll.algorithm.shm.NodeGather;
+import io.railcoll.algorithm.shm.NodeReduceScatter;
+import io.railcoll.algorithm.shm.NodeScan;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyMultiLeaderAllreduce;
@@ -123,9 +125,12 @@ public final class AlgorithmCatalog {
             new RabenseifnerReduce(),
             new RingReduceScatter(),
             new RecursiveHalvingReduceScatter(),
+            new NodeReduceScatter(),
             RecursiveDoublingScan.inclusive(),
             RecursiveDoublingScan.exclusive(),
             new SmpScan(),
+            NodeScan.inclusive(),
+            NodeScan.exclusive(),
             RankOrderReduction.allreduce(),
             RankOrderReduction.reduce(),
             RankOrderReduction.reduceScatter(),

@@ -73,7 +73,7 @@ public final class TuningFile {
     /** Master groups per node used when checking rules (the configuration's default, RAILCOLL_GROUPS). */
     static final int CHECK_GROUPS = 2;
 
-    private static final Pattern RULE_KEY = Pattern.compile("rule\\.([a-z]+)\\.(\\d{1,9})");
+    private static final Pattern RULE_KEY = Pattern.compile("rule\\.([a-z]+(?:-[a-z]+)*)\\.(\\d{1,9})");
     private static final List<String> LINK_FIELDS = List.of("alpha-ns", "ns-per-byte", "cpu-fraction");
     private static final String RATE_KEY = "model.rail.rate-ns-per-byte";
     private static final String BURST_KEY = "model.rail.burst-bytes";

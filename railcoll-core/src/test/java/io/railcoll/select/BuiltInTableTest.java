@@ -229,6 +229,43 @@ class BuiltInTableTest {
         assertFalse(selector.select(twoNodes).id().equals("allreduce.shm"), "2x2, " + b + " B");
     }
 
+    /**
+     * One-node reduce-scatter, scan and exscan in node steps where they were measured to lead (decision 0222):
+     * reduce-scatter up to 8 KiB blocks on 2-4 ranks (from there the ring on 2), the prefixes at every size on 2 ranks
+     * and up to 64 KiB on 3-4, any operator; without shared memory, or on several nodes, by messages.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 8, 1024, 8184, 8192, 65536, 1048576})
+    void onOneNodeReduceScatterAndPrefixesRunInTheNodeBufferWhereTheyLead(long b) {
+        for (String p : new String[] {"1x2", "1x3", "1x4"}) {
+            int n = Placement.parse(p).size();
+            for (boolean commutative : new boolean[] {true, false}) {
+                AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+                selector.enableTransport(NodeRegionUser.TRANSPORT);
+                AlgorithmSelector noShm = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+                String where = p + ", " + b + " B" + (commutative ? "" : ", in rank order");
+                Shape rs = Shape.reduction(Collective.REDUCE_SCATTER, Placement.parse(p), 1, b, 0, 8, commutative);
+                if (b < 8192) {
+                    assertEquals("reduce-scatter.shm", selector.select(rs).id(), where);
+                } else if (commutative && n == 2) {
+                    assertEquals("reduce-scatter.ring", selector.select(rs).id(), where);
+                }
+                assertFalse(noShm.select(rs).id().endsWith(".shm"), where);
+                for (Collective c : new Collective[] {Collective.SCAN, Collective.EXSCAN}) {
+                    Shape scan = Shape.reduction(c, Placement.parse(p), 1, b, 0, 8, commutative);
+                    if (n == 2 || b <= 65536) {
+                        assertEquals(c.id() + ".shm", selector.select(scan).id(), where);
+                    }
+                    assertFalse(noShm.select(scan).id().endsWith(".shm"), where);
+                }
+            }
+        }
+        AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        selector.enableTransport(NodeRegionUser.TRANSPORT);
+        Shape twoNodes = Shape.reduction(Collective.SCAN, Placement.parse("2x2"), 1, b, 0, 8, true);
+        assertFalse(selector.select(twoNodes).id().endsWith(".shm"), "2x2, " + b + " B");
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 4096, 1048576})
     void withoutSharedMemoryOneNodeRunsByMessages(long b) {

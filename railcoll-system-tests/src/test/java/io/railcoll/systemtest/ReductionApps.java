@@ -58,7 +58,7 @@ final class ReductionApps {
             try (Arena arena = Arena.ofShared()) {
                 refusesBadArguments(comm);
                 for (Collective c : REDUCTIONS) {
-                    for (String id : ids(c)) {
+                    for (String id : ids(c, comm.placement())) {
                         force(comm, c, id);
                         for (Case k : AllreduceApps.CASES) {
                             for (long count : counts) {
@@ -96,7 +96,7 @@ final class ReductionApps {
                         System.out.println("checked " + c.id() + ": " + cases + " cases so far");
                     }
                 }
-                for (String id : ids(Collective.SCATTER)) {
+                for (String id : ids(Collective.SCATTER, comm.placement())) {
                     force(comm, Collective.SCATTER, id);
                     for (long count : counts) {
                         for (int root : new int[] {0, n - 1, n / 2}) {
@@ -119,10 +119,15 @@ final class ReductionApps {
         }
     }
 
-    private static List<String> ids(Collective c) {
+    private static List<String> ids(Collective c, io.railcoll.topology.Placement placement) {
         List<String> ids = new ArrayList<>();
+        // Those that cannot run this placement at all (reduce-scatter.shm, scan.shm: one node only) are left out.
+        io.railcoll.schedule.Shape any = c.reduces()
+                ? io.railcoll.schedule.Shape.reduction(c, placement, 1, 8, 0, 8, true)
+                : new io.railcoll.schedule.Shape(c, placement, 1, 8, 0);
         for (Algorithm a : AlgorithmCatalog.standard().forCollective(c)) {
-            if (!a.deterministic()) { // DeterministicSystemTest's, checked there bit for bit
+            // The deterministic ones are DeterministicSystemTest's, checked there bit for bit.
+            if (!a.deterministic() && a.unsupportedReason(any).isEmpty()) {
                 ids.add(a.id());
             }
         }

@@ -71,7 +71,7 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
     }
 
     /** The least common multiple of {@link #LINE} and the element size. */
-    private static long lineMultiple(long e) {
+    static long lineMultiple(long e) {
         long a = LINE;
         long b = e;
         while (b != 0) {

@@ -56,11 +56,12 @@ class ReductionAlgorithmsTest {
         AlgorithmCatalog catalog = AlgorithmCatalog.standard();
         assertEquals(List.of(BinomialReduce.ID, RabenseifnerReduce.ID, "reduce.deterministic"), ids(catalog.forCollective(Collective.REDUCE)));
         assertTrue(ids(catalog.forCollective(Collective.ALLREDUCE)).contains(RabenseifnerAllreduce.ID));
-        assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID, "reduce-scatter.deterministic"),
+        assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID, "reduce-scatter.shm",
+                "reduce-scatter.deterministic"),
                 ids(catalog.forCollective(Collective.REDUCE_SCATTER)));
-        assertEquals(List.of("scan.recursive-doubling", "scan.smp", "scan.deterministic"),
+        assertEquals(List.of("scan.recursive-doubling", "scan.smp", "scan.shm", "scan.deterministic"),
                 ids(catalog.forCollective(Collective.SCAN)));
-        assertEquals(List.of("exscan.recursive-doubling", "exscan.deterministic"),
+        assertEquals(List.of("exscan.recursive-doubling", "exscan.shm", "exscan.deterministic"),
                 ids(catalog.forCollective(Collective.EXSCAN)));
         assertEquals(List.of(BinomialScatter.ID, DirectScatter.ID), ids(catalog.forCollective(Collective.SCATTER)));
     }
