@@ -70,6 +70,27 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
         return Math.max(unit, fit - fit % unit);
     }
 
+    /**
+     * {@code shape}'s block rounded up to whole units of {@link #lineMultiple} (one at least): the slot in which a
+     * block or vector sits whole, line-aligned, in the node buffer.
+     */
+    static long wholeUnits(Shape shape) {
+        long unit = lineMultiple(shape.elementBytes());
+        return Math.max(1, (shape.blockBytes() + unit - 1) / unit) * unit;
+    }
+
+    /**
+     * Why {@code chunks} chunks of {@code what} are more than a node flag counts in one call, or empty: each chunk
+     * raises the flag once.
+     */
+    static Optional<String> countableChunks(String what, Shape shape, long chunks) {
+        if (chunks > NodeBuffer.MAX_COUNT) {
+            return Optional.of("a " + what + " of " + shape.blockBytes() + " bytes is " + chunks + " chunks of the node"
+                    + " buffer, more than a node flag counts in one call (" + NodeBuffer.MAX_COUNT + ")");
+        }
+        return Optional.empty();
+    }
+
     /** The least common multiple of {@link #LINE} and the element size. */
     static long lineMultiple(long e) {
         long a = LINE;

@@ -50,30 +50,19 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
             return Optional.of("two sets of L x L pieces of " + NodeAllreduce.lineMultiple(shape.elementBytes())
                     + " bytes for " + l + " ranks exceed the node buffer's " + NodeBuffer.BYTES + " bytes");
         }
-        long chunks = chunks(shape);
-        if (chunks > NodeBuffer.MAX_COUNT) {
-            return Optional.of("a block of " + shape.blockBytes() + " bytes is " + chunks + " chunks of the node"
-                    + " buffer, more than a node flag counts in one call (" + NodeBuffer.MAX_COUNT + ")");
-        }
-        return Optional.empty();
-    }
-
-    /** A block rounded up to whole lines and elements: the piece where every block fits the node buffer at once. */
-    private static long stride(Shape shape) {
-        long unit = NodeAllreduce.lineMultiple(shape.elementBytes());
-        return Math.max(1, (shape.blockBytes() + unit - 1) / unit) * unit;
+        return NodeAllreduce.countableChunks("block", shape, chunks(shape));
     }
 
     /** Whether the node's L x L pieces of whole blocks fit the node buffer: one chunk, one set. */
     private static boolean fitsOnce(Shape shape) {
         long l = shape.size();
-        return l * l * stride(shape) <= NodeBuffer.BYTES;
+        return l * l * NodeAllreduce.wholeUnits(shape) <= NodeBuffer.BYTES;
     }
 
     /** Bytes of a block per chunk: the whole block where it fits, else two sets of L x L pieces fill the buffer. */
     static long chunkBytes(Shape shape) {
         if (fitsOnce(shape)) {
-            return stride(shape);
+            return NodeAllreduce.wholeUnits(shape);
         }
         long l = shape.size();
         long unit = NodeAllreduce.lineMultiple(shape.elementBytes());

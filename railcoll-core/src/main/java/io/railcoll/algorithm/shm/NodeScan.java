@@ -67,18 +67,7 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
                     + " bytes (one unit of lines and elements each) exceed the node buffer's " + NodeBuffer.BYTES
                     + " bytes");
         }
-        long chunks = chunks(shape);
-        if (chunks > NodeBuffer.MAX_COUNT) {
-            return Optional.of("a vector of " + shape.blockBytes() + " bytes is " + chunks + " chunks of the node"
-                    + " buffer, more than a node flag counts in one call (" + NodeBuffer.MAX_COUNT + ")");
-        }
-        return Optional.empty();
-    }
-
-    /** A vector rounded up to whole lines and elements: the slot where every vector fits the node buffer at once. */
-    private static long stride(Shape shape) {
-        long unit = NodeAllreduce.lineMultiple(shape.elementBytes());
-        return Math.max(1, (shape.blockBytes() + unit - 1) / unit) * unit;
+        return NodeAllreduce.countableChunks("vector", shape, chunks(shape));
     }
 
     /**
@@ -90,7 +79,8 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
 
     /** Whether the L-1 slots of whole vectors fit the node buffer, and the vector is not long enough to pipeline. */
     private static boolean fitsOnce(Shape shape) {
-        return shape.blockBytes() <= PIPELINE_BYTES && (shape.size() - 1L) * stride(shape) <= NodeBuffer.BYTES;
+        return shape.blockBytes() <= PIPELINE_BYTES
+                && (shape.size() - 1L) * NodeAllreduce.wholeUnits(shape) <= NodeBuffer.BYTES;
     }
 
     /**
@@ -99,7 +89,7 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
      */
     static long chunkBytes(Shape shape) {
         if (fitsOnce(shape)) {
-            return stride(shape);
+            return NodeAllreduce.wholeUnits(shape);
         }
         long unit = NodeAllreduce.lineMultiple(shape.elementBytes());
         long fit = Math.min(PIPELINE_BYTES, NodeBuffer.BYTES / (2 * (shape.size() - 1L)));
