@@ -45,10 +45,22 @@ final class EarlyFrames {
         FrameHeader arrivingAs;
         boolean complete;
 
-        Held(int capacity) {
-            payload = MemorySegment.ofArray(new byte[capacity]);
+        Held(MemorySegment payload) {
+            this.payload = payload;
         }
     }
+
+    /**
+     * Bytes of each shared array that small records' payloads are carved from. A connection keeps one view per array
+     * it lands in (transport.tcp.SegmentViews, 32 of them): a record of its own array each, a backlog of thousands of
+     * records (a root eager by thousands of calls) missed that cache at every frame, a view and two references made
+     * per early frame. An array lives while any record carved from it does; the kept records are bounded
+     * ({@link #SPARES_LIMIT_BYTES}), so what a slab pins is too.
+     */
+    static final int SLAB_BYTES = 256 << 10;
+    /** The array records are carved from now, and how much of it is carved. */
+    private byte[] slab;
+    private int slabUsed;
 
     /** How {@link #replay} hands a frame to the communicator of {@code member}; made once by the router. */
     interface Target<M> {
@@ -99,7 +111,22 @@ final class EarlyFrames {
                 return f;
             }
         }
-        return new Held(bytes);
+        return new Held(payloadMemory(bytes));
+    }
+
+    /** New payload memory of {@code bytes}: a slice of the shared slab up to {@link #SPARE_BYTES}, else its own array. */
+    private MemorySegment payloadMemory(int bytes) {
+        if (bytes > SPARE_BYTES) {
+            return MemorySegment.ofArray(new byte[bytes]); // dropped once replayed (keep), so no slab space is lost
+        }
+        int size = (bytes + 7) & ~7;
+        if (slab == null || slabUsed + size > slab.length) {
+            slab = new byte[SLAB_BYTES];
+            slabUsed = 0;
+        }
+        MemorySegment m = MemorySegment.ofArray(slab).asSlice(slabUsed, size);
+        slabUsed += size;
+        return m;
     }
 
     /** Keeps a replayed frame's record for the next early frame, within the bounds. */
