@@ -80,6 +80,15 @@ public final class NodeAllreduce extends AlgorithmBase implements NodeRegionUser
     }
 
     /**
+     * How many chunks of {@code chunkBytes} carry {@code shape}'s block (or vector): one at least, since a block of 0
+     * bytes still crosses the node once. Shared by the node steps that go through the buffer chunk by chunk
+     * ({@code reduce-scatter.shm}, {@code scan.shm}).
+     */
+    static long chunks(Shape shape, long chunkBytes) {
+        return Math.max(1, (shape.blockBytes() + chunkBytes - 1) / chunkBytes);
+    }
+
+    /**
      * Why {@code chunks} chunks of {@code what} are more than a node flag counts in one call, or empty: each chunk
      * raises the flag once.
      */

@@ -14,26 +14,43 @@ import io.railcoll.schedule.Shape;
 import java.util.Optional;
 
 /**
- * {@code reduce-scatter.shm}: a one-node reduce-scatter of equal blocks in node steps (decision 0222), the first half
- * of {@code allreduce.shm}'s large form. Every rank copies the blocks its node-mates need (all but its own) into its
- * slot of the node buffer and raises flag 0; rank j waits for each node-mate's raise, reads block j of its slot and
- * combines it into RECV. One flag crossing per call, no message.
+ * {@code reduce-scatter.shm}: a one-node reduce-scatter of equal blocks in node steps (decisions 0222, 0229), the
+ * first half of {@code allreduce.shm}'s large form. Every rank copies the blocks its node-mates need (all but its own)
+ * into its slot of the node buffer and raises flag 0; rank j waits for each node-mate's raise, reads block j of its
+ * slot and combines it into RECV. No message.
  *
- * <p>Blocks whose L x L pieces do not fit the node buffer go through it in chunks of whole elements and lines, each
- * chunk's pieces in one of two sets by the chunk's parity: a rank rewrites a set two chunks on, after it awaited every
- * node-mate's raise of the chunk in between, which that node-mate raised after it read its pieces of the set (every
- * rank both writes and reads, so flag 0 alone orders the reuse: one crossing per chunk). Where the node buffer
- * cannot hold two sets of L x L pieces of one unit (128 bytes and whole elements) the shape is refused. Blocks of which
- * all L fit in a flag's line ({@link NodeBuffer#PAYLOAD_BYTES}) ride in the raise itself (decision 0202): no slot.
+ * <p><b>Pipeline.</b> Blocks of more than {@link #PIPELINE_BYTES}, or whose L x L pieces do not fit the node buffer,
+ * go through it in chunks of whole elements and lines (at most {@code PIPELINE_BYTES} a piece), and a rank writes
+ * its pieces of chunk c+1 before it combines chunk c ({@link #LOOKAHEAD}): a node-mate that is late finds chunk c+1
+ * waiting, and a rank that is early writes instead of waiting. Chunk c uses set {@code c mod S} of the
+ * {@code S = 2 LOOKAHEAD + 2} sets of L x L pieces. No flag but the one raise per chunk orders the reuse of a set:
+ * <pre>
+ *   rank q, chunk by chunk:   W(0) W(1) | C(0) W(2) | C(1) W(3) | C(2) W(4) ...   (W = write + raise, C = combine)
+ *   W(k) comes after C(k-2), which awaited every node-mate's raise of chunk k-2,
+ *   which that node-mate made after its own C(k-4): set k mod 4 last held chunk k-4, and all of it has been read.
+ * </pre>
+ * Where four sets of L x L pieces of one unit (128 bytes and whole elements) do not fit the buffer (more than 64 ranks
+ * of 8-byte elements), the lookahead is 0 and two sets do: each chunk is written after the one before is combined,
+ * decision 0222's schedule. Where two do not fit either, the shape is refused. Blocks of which all L fit in a flag's
+ * line ({@link NodeBuffer#PAYLOAD_BYTES}) ride in the raise itself (decision 0202): no slot.
  *
  * <p>Rank order: block j is combined once, by rank j, as {@code c0 op (c1 op (... op cL-1))} of the node's
- * contributions, so a non-commutative operator is served. Nodes = 1, at least two ranks; only where the node region is
- * enabled. Stateless.
+ * contributions, so a non-commutative operator is served. With a commutative one, rank L-1 reads rank L-2's piece
+ * straight into RECV and combines its own on top, {@code cL-1 op cL-2}, the same bits as {@code cL-2 op cL-1}: a copy
+ * of its block saved, on the rank that has the most to do. Nodes = 1, at least two ranks; only where the node region
+ * is enabled. Stateless.
  */
 public final class NodeReduceScatter extends AlgorithmBase implements NodeRegionUser {
     public static final String ID = "reduce-scatter.shm";
     /** Raised by a rank after it wrote its pieces of a chunk. */
     static final int WRITTEN = 0;
+    /**
+     * Bytes of a piece above which a block goes through the node buffer in chunks even where it fits whole, so that
+     * node-mates write one chunk while they combine the one before (decision 0229: 1x2 and 1x4, 16 KiB to 1 MiB).
+     */
+    static final long PIPELINE_BYTES = 16 * 1024;
+    /** Chunks a rank writes ahead of the one it combines, where the node buffer holds the sets it needs. */
+    static final int LOOKAHEAD = 1;
 
     public NodeReduceScatter() {
         super(ID, Collective.REDUCE_SCATTER);
@@ -46,34 +63,48 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
             return oneNode;
         }
         int l = shape.size();
-        if (!fitsOnce(shape) && 2L * l * l * NodeAllreduce.lineMultiple(shape.elementBytes()) > NodeBuffer.BYTES) {
+        if (!fitsOnce(shape) && setBytes(shape, NodeAllreduce.lineMultiple(shape.elementBytes())) * 2
+                > NodeBuffer.BYTES) {
             return Optional.of("two sets of L x L pieces of " + NodeAllreduce.lineMultiple(shape.elementBytes())
                     + " bytes for " + l + " ranks exceed the node buffer's " + NodeBuffer.BYTES + " bytes");
         }
-        return NodeAllreduce.countableChunks("block", shape, chunks(shape));
+        return NodeAllreduce.countableChunks("block", shape, NodeAllreduce.chunks(shape, chunkBytes(shape)));
     }
 
-    /** Whether the node's L x L pieces of whole blocks fit the node buffer: one chunk, one set. */
+    /** Whether the block is one chunk: short enough not to pipeline, and the node's L x L whole pieces fit. */
     private static boolean fitsOnce(Shape shape) {
-        long l = shape.size();
-        return l * l * NodeAllreduce.wholeUnits(shape) <= NodeBuffer.BYTES;
+        return shape.blockBytes() <= PIPELINE_BYTES && setBytes(shape, NodeAllreduce.wholeUnits(shape))
+                <= NodeBuffer.BYTES;
     }
 
-    /** Bytes of a block per chunk: the whole block where it fits, else two sets of L x L pieces fill the buffer. */
+    /** Bytes of one set of L x L pieces of {@code pieceBytes}: every rank's slot of a piece for every rank. */
+    private static long setBytes(Shape shape, long pieceBytes) {
+        long l = shape.size();
+        return l * l * pieceBytes;
+    }
+
+    /** Chunks written ahead of the one combined: {@link #LOOKAHEAD} where its sets of one unit fit, else 0. */
+    static int lookahead(Shape shape) {
+        return sets(LOOKAHEAD) * setBytes(shape, NodeAllreduce.lineMultiple(shape.elementBytes())) <= NodeBuffer.BYTES
+                ? LOOKAHEAD : 0;
+    }
+
+    /** Sets a lookahead of {@code ahead} chunks needs: see the class comment's table. */
+    private static int sets(int ahead) {
+        return 2 * ahead + 2;
+    }
+
+    /**
+     * Bytes of a block per chunk: the whole block where it fits once, else at most {@link #PIPELINE_BYTES}, with the
+     * sets the lookahead needs in the node buffer.
+     */
     static long chunkBytes(Shape shape) {
         if (fitsOnce(shape)) {
             return NodeAllreduce.wholeUnits(shape);
         }
-        long l = shape.size();
         long unit = NodeAllreduce.lineMultiple(shape.elementBytes());
-        long fit = NodeBuffer.BYTES / (2 * l * l);
+        long fit = Math.min(PIPELINE_BYTES, NodeBuffer.BYTES / (sets(lookahead(shape)) * setBytes(shape, 1)));
         return Math.max(unit, fit - fit % unit);
-    }
-
-    private static long chunks(Shape shape) {
-        long b = shape.blockBytes();
-        long chunk = chunkBytes(shape);
-        return Math.max(1, (b + chunk - 1) / chunk);
     }
 
     /** Whether every rank's L blocks ride in its raise (decision 0202). */
@@ -98,37 +129,61 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
             return p.build();
         }
         long chunk = chunkBytes(shape);
-        int chunks = (int) chunks(shape);
+        int ahead = lookahead(shape);
+        Chunks chunks = new Chunks(l, b, chunk, (int) NodeAllreduce.chunks(shape, chunk), sets(ahead));
         long temp = p.allocateTemp(Math.min(chunk, b));
-        for (int c = 0; c < chunks; c++) {
-            long at = c * chunk;
-            long len = Math.min(chunk, b - at);
-            Pieces set = new Pieces(c % 2 * (long) l * l * chunk, l, chunk);
-            // This set last held chunk c - 2, whose pieces every node-mate had read before its raise of chunk c - 1,
-            // which this rank awaited: no flag of its own says so.
-            for (int j = 0; j < l; j++) {
-                if (j != rank) {
-                    p.nodeWrite(Buffer.SEND, j * b + at, set.at(rank, j), len);
-                }
+        for (int c = 0; c < Math.min(ahead, chunks.count()); c++) {
+            write(p, chunks, rank, c);
+        }
+        for (int c = 0; c < chunks.count(); c++) {
+            if (c + ahead < chunks.count()) {
+                // Set (c + ahead) mod S last held chunk c + ahead - S, which every node-mate read before it raised
+                // chunk c - 1, and this rank awaited that raise while it combined chunk c - 1 (class comment).
+                write(p, chunks, rank, c + ahead);
             }
-            p.publish(WRITTEN);
-            // c0 op (c1 op (... op cL-1)), folded from the right into RECV.
-            int last = l - 1;
-            if (rank == last) {
-                p.copy(Buffer.SEND, rank * b + at, Buffer.RECV, at, len);
-            } else {
-                p.awaitFlag(last, WRITTEN, c + 1).nodeRead(set.at(last, rank), Buffer.RECV, at, len);
-            }
-            for (int q = l - 2; q >= 0; q--) {
-                if (q == rank) {
-                    p.reduce(Buffer.SEND, rank * b + at, Buffer.RECV, at, len);
-                } else {
-                    p.awaitFlag(q, WRITTEN, c + 1).nodeRead(set.at(q, rank), Buffer.TEMP, temp, len);
-                    p.reduce(Buffer.TEMP, temp, Buffer.RECV, at, len);
-                }
-            }
+            combine(p, chunks, rank, c, temp, shape.commutative());
         }
         return p.build();
+    }
+
+    /** W(c): this rank's piece of chunk {@code c} for every node-mate, into its slot of the chunk's set; one raise. */
+    private static void write(ProgramBuilder p, Chunks chunks, int rank, int c) {
+        for (int j = 0; j < chunks.l(); j++) {
+            if (j != rank) {
+                p.nodeWrite(Buffer.SEND, chunks.block(j, c), chunks.piece(c, rank, j), chunks.length(c));
+            }
+        }
+        p.publish(WRITTEN);
+    }
+
+    /** C(c): chunk {@code c} of this rank's block, {@code c0 op (c1 op (... op cL-1))}, folded from the right. */
+    private static void combine(ProgramBuilder p, Chunks chunks, int rank, int c, long temp, boolean commutative) {
+        int l = chunks.l();
+        long at = chunks.offset(c);
+        long len = chunks.length(c);
+        long own = chunks.block(rank, c);
+        int last = l - 1;
+        int next;
+        if (rank != last) {
+            p.awaitFlag(last, WRITTEN, c + 1).nodeRead(chunks.piece(c, last, rank), Buffer.RECV, at, len);
+            next = l - 2;
+        } else if (commutative) {
+            // cL-1 op cL-2 is cL-2 op cL-1 here: rank L-2's piece straight into RECV, this rank's own on top.
+            p.awaitFlag(last - 1, WRITTEN, c + 1).nodeRead(chunks.piece(c, last - 1, rank), Buffer.RECV, at, len);
+            p.reduce(Buffer.SEND, own, Buffer.RECV, at, len);
+            next = l - 3;
+        } else {
+            p.copy(Buffer.SEND, own, Buffer.RECV, at, len);
+            next = l - 2;
+        }
+        for (int q = next; q >= 0; q--) {
+            if (q == rank) {
+                p.reduce(Buffer.SEND, own, Buffer.RECV, at, len);
+            } else {
+                p.awaitFlag(q, WRITTEN, c + 1).nodeRead(chunks.piece(c, q, rank), Buffer.TEMP, temp, len);
+                p.reduce(Buffer.TEMP, temp, Buffer.RECV, at, len);
+            }
+        }
     }
 
     /** Every block of every rank in its raise: each node-mate's L blocks land in TEMP, block {@code rank} is used. */
@@ -160,10 +215,29 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
         }
     }
 
-    /** Piece {@code j} (for rank j) of rank {@code q}'s slot in one set: L slots of L pieces of a chunk each. */
-    private record Pieces(long base, int l, long chunk) {
-        long at(int q, int j) {
-            return base + ((long) q * l + j) * chunk;
+    /**
+     * Where chunk {@code c} of the blocks lies: {@code count} chunks of {@code chunk} bytes of {@code b}-byte blocks,
+     * chunk c in set {@code c mod sets}, a set being L slots (one per writer) of L pieces (one per reader).
+     */
+    private record Chunks(int l, long b, long chunk, int count, int sets) {
+        /** Offset of chunk {@code c} within a block. */
+        long offset(int c) {
+            return c * chunk;
+        }
+
+        /** Bytes of chunk {@code c} (the last may be short). */
+        long length(int c) {
+            return Math.min(chunk, b - offset(c));
+        }
+
+        /** Offset in SEND of chunk {@code c} of block {@code j}. */
+        long block(int j, int c) {
+            return j * b + offset(c);
+        }
+
+        /** Node-buffer offset of writer {@code q}'s piece for reader {@code j} in chunk {@code c}'s set. */
+        long piece(int c, int q, int j) {
+            return ((long) (c % sets) * l * l + (long) q * l + j) * chunk;
         }
     }
 
@@ -171,13 +245,14 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
     @Override
     public CostTerms cost(Shape shape) {
         return new LinkTally(shape.placement()).toCost(0, 0, "node steps: (L-1) b written, (L-1) b read and combined"
-                + " per rank; one flag crossing per chunk of the node buffer");
+                + " per rank; one flag crossing per chunk of the node buffer, the next chunk written while one is"
+                + " combined");
     }
 
     @Override
     public String summary() {
         return "shared-memory reduce-scatter on one node in node steps: every rank writes its node-mates' blocks into"
-                + " the node buffer, rank j reads and combines block j (chunked through the buffer, tiny blocks in the"
-                + " flag's line); rank order, so any operator; nodes = 1; decision 0222";
+                + " the node buffer, rank j reads and combines block j (pipelined in chunks through the buffer, tiny"
+                + " blocks in the flag's line); rank order, so any operator; nodes = 1; decisions 0222, 0229";
     }
 }

@@ -67,7 +67,7 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
                     + " bytes (one unit of lines and elements each) exceed the node buffer's " + NodeBuffer.BYTES
                     + " bytes");
         }
-        return NodeAllreduce.countableChunks("vector", shape, chunks(shape));
+        return NodeAllreduce.countableChunks("vector", shape, NodeAllreduce.chunks(shape, chunkBytes(shape)));
     }
 
     /**
@@ -102,12 +102,6 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
         return (int) Math.max(1, Math.min(chunks, fit));
     }
 
-    private static long chunks(Shape shape) {
-        long b = shape.blockBytes();
-        long chunk = chunkBytes(shape);
-        return Math.max(1, (b + chunk - 1) / chunk);
-    }
-
     @Override
     public RankProgram program(Shape shape, int rank) {
         int l = shape.size();
@@ -130,7 +124,7 @@ public final class NodeScan extends AlgorithmBase implements NodeRegionUser {
             return p.build();
         }
         long chunk = chunkBytes(shape);
-        int chunks = (int) chunks(shape);
+        int chunks = (int) NodeAllreduce.chunks(shape, chunk);
         int sets = sets(shape, chunk, chunks);
         long temp = rank > (exclusive ? 1 : 0) ? p.allocateTemp(Math.min(chunk, b)) : 0;
         for (int c = 0; c < chunks; c++) {

@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code reduce-scatter.shm}, {@code scan.shm} and {@code exscan.shm} (decision 0222): the checker finds no violation
  * (every result combined once from the right contributions, in rank order where the operator is not commutative; no
  * node-buffer race between chunks; no deadlock) for 2..9 ranks on one node, element sizes 1..16, counts 0, 1, odd,
- * in and just past a flag's line, and blocks several times the node buffer (chunked through two sets); they refuse
- * what they cannot run, saying why.
+ * in and just past a flag's line, just past the reduce-scatter's pipeline threshold and a few chunks of it, and blocks
+ * several times the node buffer (chunked through the sets); they refuse what they cannot run, saying why.
  */
 class NodeReduceScatterScanTest {
     private static final AlgorithmCatalog CATALOG = AlgorithmCatalog.standard();
@@ -39,7 +39,8 @@ class NodeReduceScatterScanTest {
             for (int n = 2; n <= 9; n++) {
                 for (int e : new int[] {1, 4, 8, 16}) {
                     for (long count : new long[] {0, 1, 2, 3, n + 1, NodeBuffer.PAYLOAD_BYTES / e,
-                            NodeBuffer.PAYLOAD_BYTES / e + 1, 1001}) {
+                            NodeBuffer.PAYLOAD_BYTES / e + 1, 1001, NodeReduceScatter.PIPELINE_BYTES / e + 1,
+                            3 * NodeReduceScatter.PIPELINE_BYTES / e + 7}) {
                         for (boolean commutative : new boolean[] {true, false}) {
                             checked += check(a, Shape.reduction(a.collective(), Placement.singleNode(n), 1, count * e,
                                     0, e, commutative), failures);
@@ -79,14 +80,18 @@ class NodeReduceScatterScanTest {
         }
     }
 
-    /** One crossing of the node where the blocks fit: each rank raises one flag, and only their small form. */
+    /**
+     * One crossing of the node where the blocks fit and are too short to pipeline: each rank raises one flag, and
+     * only their small form.
+     */
     @Test
     void blocksThatFitTakeOneCrossingAndTinyOnesNoSlot() {
         Placement p = Placement.singleNode(4);
         for (Algorithm a : ALGORITHMS) {
             // Reduce-scatter: all 4 blocks of 4 bytes in one raise; scan: one vector of 8 bytes.
             long tiny = a instanceof NodeScan ? 8 : 4;
-            for (long b : new long[] {tiny, 1024, 64 * 1024}) {
+            long once = a instanceof NodeScan ? NodeScan.PIPELINE_BYTES : NodeReduceScatter.PIPELINE_BYTES;
+            for (long b : new long[] {tiny, 1024, once}) {
                 for (int r = 0; r < 4; r++) {
                     List<Op> ops = a.program(Shape.reduction(a.collective(), p, 1, b, 0, 4, false), r).ops();
                     long raises = ops.stream().filter(o -> o instanceof Op.Publish).count();
@@ -97,6 +102,73 @@ class NodeReduceScatterScanTest {
                     assertEquals(b == tiny, slots == 0, a.id() + " " + b + " B rank " + r + ": " + ops);
                 }
             }
+        }
+    }
+
+    /**
+     * Past {@link NodeReduceScatter#PIPELINE_BYTES} the reduce-scatter goes in chunks although the blocks fit, and
+     * every rank writes (and raises) chunk c+1 before it reads chunk c: the pipeline is in the program, not hoped for.
+     */
+    @Test
+    void theReduceScatterWritesTheNextChunkBeforeItCombinesOne() {
+        Algorithm rs = CATALOG.byId(NodeReduceScatter.ID);
+        for (int n : new int[] {2, 3, 4}) {
+            for (boolean commutative : new boolean[] {true, false}) {
+                Shape shape = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(n), 1,
+                        4 * NodeReduceScatter.PIPELINE_BYTES + 8, 0, 8, commutative);
+                assertEquals(1, NodeReduceScatter.lookahead(shape));
+                for (int r = 0; r < n; r++) {
+                    List<Op> ops = rs.program(shape, r).ops();
+                    List<Integer> raises = new ArrayList<>();
+                    List<Integer> reads = new ArrayList<>();
+                    for (int i = 0; i < ops.size(); i++) {
+                        if (ops.get(i) instanceof Op.Publish) {
+                            raises.add(i);
+                        } else if (ops.get(i) instanceof Op.NodeRead) {
+                            reads.add(i);
+                        }
+                    }
+                    assertEquals(5, raises.size(), "five chunks, one raise each: " + ops);
+                    assertEquals(5 * (n - 1), reads.size(), "every node-mate's piece of every chunk read once");
+                    for (int c = 0; c + 1 < 5; c++) {
+                        // Chunk c + 1 raised before the first read of chunk c.
+                        assertTrue(raises.get(c + 1) < reads.get(c * (n - 1)), "rank " + r + " chunk " + c + ": "
+                                + ops);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A commutative operator saves the last rank the copy of its own block: one fewer op, the same checked result. */
+    @Test
+    void theLastRankCombinesItsOwnBlockOnTopWhereTheOperatorCommutes() {
+        Algorithm rs = CATALOG.byId(NodeReduceScatter.ID);
+        for (int n : new int[] {2, 3, 5}) {
+            Shape commuting = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(n), 1, 4096, 0, 8, true);
+            Shape ordered = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(n), 1, 4096, 0, 8, false);
+            assertTrue(rs.program(commuting, n - 1).ops().stream().noneMatch(o -> o instanceof Op.Copy));
+            assertEquals(1, rs.program(ordered, n - 1).ops().stream().filter(o -> o instanceof Op.Copy).count());
+        }
+    }
+
+    /**
+     * Where four sets of L x L pieces of one unit no longer fit the node buffer (65 ranks of 8-byte elements; 64 still
+     * fit), the lookahead drops to 0 and the two sets of decision 0222 carry the chunks, which the checker passes.
+     */
+    @Test
+    void manyRanksDropTheLookaheadAndStillCheck() {
+        assertEquals(1, NodeReduceScatter.lookahead(Shape.reduction(Collective.REDUCE_SCATTER,
+                Placement.singleNode(64), 1, 1 << 20, 0, 8, true)));
+        Algorithm rs = CATALOG.byId(NodeReduceScatter.ID);
+        // 49 doubles: 65 x 65 whole pieces of 512 bytes outgrow the buffer, so 4 chunks of one 128-byte unit.
+        Shape shape = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(65), 1, 392, 0, 8, false);
+        assertEquals(0, NodeReduceScatter.lookahead(shape));
+        assertEquals(4, NodeAllreduce.chunks(shape, NodeReduceScatter.chunkBytes(shape)));
+        List<String> failures = new ArrayList<>();
+        check(rs, shape, failures);
+        if (!failures.isEmpty()) {
+            fail(String.join("\n", failures));
         }
     }
 
