@@ -1,6 +1,7 @@
 package io.railcoll.algorithm;
 
 import io.railcoll.schedule.Algorithm;
+import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.schedule.ScheduleChecker;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
@@ -93,6 +94,24 @@ class AlgorithmPropertiesTest {
             }));
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> oneNodeBlocksThatGoThroughTheNodeBufferInChunksAreChecked() {
+        // The node-step algorithms go through the node buffer chunk by chunk, pipelined, reusing its slots: one node
+        // of 2..5 ranks, blocks of a few chunks (odd) and of more than the buffer, in rank order where one reduces.
+        return AlgorithmCatalog.standard().all().stream().map(a -> DynamicTest.dynamicTest(a.id(), () -> {
+            for (int n = 2; n <= 5; n++) {
+                Placement node = Placement.singleNode(n);
+                for (long b : new long[] {65537, NodeBuffer.BYTES + 3}) {
+                    assertPasses(a, Shapes.shape(a.collective(), node, 1, b, n - 1));
+                    if (a.collective().reduces() && !a.collective().variable()) {
+                        int root = a.collective().hasRoot() ? n - 1 : 0;
+                        assertPasses(a, Shape.reduction(a.collective(), node, 1, b - b % 8 + 8, root, 8, false));
+                    }
+                }
+            }
+        }));
     }
 
     @TestFactory
