@@ -21,18 +21,21 @@ import java.util.Optional;
  *
  * <p><b>Pipeline.</b> Blocks of more than {@link #PIPELINE_BYTES}, or whose L x L pieces do not fit the node buffer,
  * go through it in chunks of whole elements and lines (at most {@code PIPELINE_BYTES} a piece), and a rank writes
- * its pieces of chunk c+1 before it combines chunk c ({@link #LOOKAHEAD}): a node-mate that is late finds chunk c+1
- * waiting, and a rank that is early writes instead of waiting. Chunk c uses set {@code c mod S} of the
- * {@code S = 2 LOOKAHEAD + 2} sets of L x L pieces. No flag but the one raise per chunk orders the reuse of a set:
+ * its pieces of up to d chunks ahead of the one it combines: a node-mate that is late finds them waiting, and a rank
+ * that is early writes instead of waiting for it. Chunk c uses set {@code c mod S} of the S sets of L x L pieces the
+ * buffer holds, and {@code d = min(S/2 - 1, AHEAD_BYTES / ((L-1) chunk))}. No flag but the one raise per chunk orders
+ * the reuse of a set (here d = 1, S = 4):
  * <pre>
  *   rank q, chunk by chunk:   W(0) W(1) | C(0) W(2) | C(1) W(3) | C(2) W(4) ...   (W = write + raise, C = combine)
- *   W(k) comes after C(k-2), which awaited every node-mate's raise of chunk k-2,
- *   which that node-mate made after its own C(k-4): set k mod 4 last held chunk k-4, and all of it has been read.
+ *   W(k) comes after C(k-d-1), which awaited every node-mate's raise of chunk k-d-1,
+ *   which that node-mate made after its own C(k-2d-2): set k mod S (S >= 2d+2) last held chunk k-S, all of it read.
  * </pre>
- * Where four sets of L x L pieces of one unit (128 bytes and whole elements) do not fit the buffer (more than 64 ranks
- * of 8-byte elements), the lookahead is 0 and two sets do: each chunk is written after the one before is combined,
- * decision 0222's schedule. Where two do not fit either, the shape is refused. Blocks of which all L fit in a flag's
- * line ({@link NodeBuffer#PAYLOAD_BYTES}) ride in the raise itself (decision 0202): no slot.
+ * With 16 KiB chunks: 1x2 S = 32, d = 15; 1x3 S = 14, d = 6; 1x4 S = 8, d = 3; 1x5 d = 1; from 6 ranks d = 0.
+ * Where the node buffer holds only two sets the lookahead is 0 (each chunk is written after the one before is
+ * combined, decision 0222's schedule); where two sets of L x L pieces of one unit (128 bytes and whole elements) do
+ * not fit, the shape is refused. The lookahead stops at {@link #AHEAD_BYTES} written ahead, so that what a rank
+ * combines was written recently enough to be in its writer's cache. Blocks of which all L fit in a flag's line
+ * ({@link NodeBuffer#PAYLOAD_BYTES}) ride in the raise itself (decision 0202): no slot.
  *
  * <p>Rank order: block j is combined once, by rank j, as {@code c0 op (c1 op (... op cL-1))} of the node's
  * contributions, so a non-commutative operator is served. With a commutative one, rank L-1 reads rank L-2's piece
@@ -49,8 +52,12 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
      * node-mates write one chunk while they combine the one before (decision 0229: 1x2 and 1x4, 16 KiB to 1 MiB).
      */
     static final long PIPELINE_BYTES = 16 * 1024;
-    /** Chunks a rank writes ahead of the one it combines, where the node buffer holds the sets it needs. */
-    static final int LOOKAHEAD = 1;
+    /**
+     * Bytes a rank writes ahead of the chunk it combines, at most: on a host where ranks outnumber free processors a
+     * wait for a node-mate costs a wake-up, and each chunk written ahead is one wait fewer (1x3, 1 MiB, load 17: one
+     * chunk ahead took 103-141 ms, where the ring took 9-35; decision 0229).
+     */
+    static final long AHEAD_BYTES = 256 * 1024;
 
     public NodeReduceScatter() {
         super(ID, Collective.REDUCE_SCATTER);
@@ -83,27 +90,31 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
         return l * l * pieceBytes;
     }
 
-    /** Chunks written ahead of the one combined: {@link #LOOKAHEAD} where its sets of one unit fit, else 0. */
-    static int lookahead(Shape shape) {
-        return sets(LOOKAHEAD) * setBytes(shape, NodeAllreduce.lineMultiple(shape.elementBytes())) <= NodeBuffer.BYTES
-                ? LOOKAHEAD : 0;
+    /**
+     * Chunks written ahead of the one combined: as many as the sets of {@code chunk}-byte pieces the node buffer
+     * holds allow (S >= 2d + 2), and at most {@link #AHEAD_BYTES} of pieces.
+     */
+    static int lookahead(Shape shape, long chunk) {
+        long byReuse = sets(shape, chunk) / 2 - 1;
+        long byBytes = AHEAD_BYTES / ((shape.size() - 1L) * chunk);
+        return (int) Math.max(0, Math.min(byReuse, byBytes));
     }
 
-    /** Sets a lookahead of {@code ahead} chunks needs: see the class comment's table. */
-    private static int sets(int ahead) {
-        return 2 * ahead + 2;
+    /** Sets of L x L pieces of {@code chunk} bytes the node buffer holds. */
+    private static long sets(Shape shape, long chunk) {
+        return NodeBuffer.BYTES / setBytes(shape, chunk);
     }
 
     /**
-     * Bytes of a block per chunk: the whole block where it fits once, else at most {@link #PIPELINE_BYTES}, with the
-     * sets the lookahead needs in the node buffer.
+     * Bytes of a block per chunk: the whole block where it fits once, else at most {@link #PIPELINE_BYTES}, with two
+     * sets of L x L pieces in the node buffer at least.
      */
     static long chunkBytes(Shape shape) {
         if (fitsOnce(shape)) {
             return NodeAllreduce.wholeUnits(shape);
         }
         long unit = NodeAllreduce.lineMultiple(shape.elementBytes());
-        long fit = Math.min(PIPELINE_BYTES, NodeBuffer.BYTES / (sets(lookahead(shape)) * setBytes(shape, 1)));
+        long fit = Math.min(PIPELINE_BYTES, NodeBuffer.BYTES / (2 * setBytes(shape, 1)));
         return Math.max(unit, fit - fit % unit);
     }
 
@@ -129,8 +140,8 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
             return p.build();
         }
         long chunk = chunkBytes(shape);
-        int ahead = lookahead(shape);
-        Chunks chunks = new Chunks(l, b, chunk, (int) NodeAllreduce.chunks(shape, chunk), sets(ahead));
+        int ahead = lookahead(shape, chunk);
+        Chunks chunks = new Chunks(l, b, chunk, (int) NodeAllreduce.chunks(shape, chunk), (int) sets(shape, chunk));
         long temp = p.allocateTemp(Math.min(chunk, b));
         for (int c = 0; c < Math.min(ahead, chunks.count()); c++) {
             write(p, chunks, rank, c);
@@ -138,7 +149,7 @@ public final class NodeReduceScatter extends AlgorithmBase implements NodeRegion
         for (int c = 0; c < chunks.count(); c++) {
             if (c + ahead < chunks.count()) {
                 // Set (c + ahead) mod S last held chunk c + ahead - S, which every node-mate read before it raised
-                // chunk c - 1, and this rank awaited that raise while it combined chunk c - 1 (class comment).
+                // chunk c - 1 (S >= 2 ahead + 2), and this rank awaited that raise while it combined chunk c - 1.
                 write(p, chunks, rank, c + ahead);
             }
             combine(p, chunks, rank, c, temp, shape.commutative());

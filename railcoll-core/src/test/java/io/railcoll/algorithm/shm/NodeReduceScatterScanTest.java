@@ -116,7 +116,7 @@ class NodeReduceScatterScanTest {
             for (boolean commutative : new boolean[] {true, false}) {
                 Shape shape = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(n), 1,
                         4 * NodeReduceScatter.PIPELINE_BYTES + 8, 0, 8, commutative);
-                assertEquals(1, NodeReduceScatter.lookahead(shape));
+                assertTrue(NodeReduceScatter.lookahead(shape, NodeReduceScatter.chunkBytes(shape)) >= 1);
                 for (int r = 0; r < n; r++) {
                     List<Op> ops = rs.program(shape, r).ops();
                     List<Integer> raises = new ArrayList<>();
@@ -153,20 +153,25 @@ class NodeReduceScatterScanTest {
     }
 
     /**
-     * Where four sets of L x L pieces of one unit no longer fit the node buffer (65 ranks of 8-byte elements; 64 still
-     * fit), the lookahead drops to 0 and the two sets of decision 0222 carry the chunks, which the checker passes.
+     * The lookahead is what the sets of the node buffer allow (S >= 2d + 2) up to {@link NodeReduceScatter#AHEAD_BYTES}
+     * written ahead: 15 chunks on 1x2, 6 on 1x3, 3 on 1x4, none on 9 ranks (two sets); the checker passes blocks of
+     * more chunks than sets, so that every set is reused, in rank order.
      */
     @Test
-    void manyRanksDropTheLookaheadAndStillCheck() {
-        assertEquals(1, NodeReduceScatter.lookahead(Shape.reduction(Collective.REDUCE_SCATTER,
-                Placement.singleNode(64), 1, 1 << 20, 0, 8, true)));
+    void theLookaheadIsWhatTheSetsAllowAndTheReuseChecks() {
         Algorithm rs = CATALOG.byId(NodeReduceScatter.ID);
-        // 49 doubles: 65 x 65 whole pieces of 512 bytes outgrow the buffer, so 4 chunks of one 128-byte unit.
-        Shape shape = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(65), 1, 392, 0, 8, false);
-        assertEquals(0, NodeReduceScatter.lookahead(shape));
-        assertEquals(4, NodeAllreduce.chunks(shape, NodeReduceScatter.chunkBytes(shape)));
         List<String> failures = new ArrayList<>();
-        check(rs, shape, failures);
+        int[] ranks = {2, 3, 4, 9};
+        int[] expected = {15, 6, 3, 0};
+        for (int i = 0; i < ranks.length; i++) {
+            Shape mib = Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(ranks[i]), 1, 1 << 20, 0, 8,
+                    false);
+            long chunk = NodeReduceScatter.chunkBytes(mib);
+            assertEquals(expected[i], NodeReduceScatter.lookahead(mib, chunk), ranks[i] + " ranks");
+            long sets = NodeBuffer.BYTES / ((long) ranks[i] * ranks[i] * chunk);
+            check(rs, Shape.reduction(Collective.REDUCE_SCATTER, Placement.singleNode(ranks[i]), 1,
+                    (sets + 3) * chunk + 8, 0, 8, false), failures);
+        }
         if (!failures.isEmpty()) {
             fail(String.join("\n", failures));
         }
