@@ -65,31 +65,45 @@ class SingleCopyScanTest {
         assertTrue(checked > 1000, "checked " + checked);
     }
 
-    /** The chain: each rank pulls from its predecessor (and rank 2 of the exclusive scan from rank 0), b or 2b. */
+    /**
+     * The chain: rank r pulls from rank r-1 only (rank 2 of the exclusive scan also from rank 0), b or 2b; rank 0
+     * computes rank 1's result for half the vector and pushes it, rank 1 the other half.
+     */
     @Test
-    void rankRPullsOnlyFromItsPredecessorAndAtMostTwoVectors() {
+    void rankRPullsOnlyFromItsPredecessorAndRankZeroTakesHalfOfRankOnesWork() {
         int n = 6;
         long b = 5 * SingleCopyScan.PIECE_BYTES + 24;
         for (Algorithm a : ALGORITHMS) {
             boolean exclusive = a.collective() == Collective.EXSCAN;
             for (boolean commutative : new boolean[] {true, false}) {
                 Shape shape = Shape.reduction(a.collective(), Placement.singleNode(n), 1, b, 0, 8, commutative);
+                long h = SingleCopyScan.share(shape);
+                assertEquals(b / 2 - b / 2 % 8, h);
                 for (int r = 0; r < n; r++) {
                     List<Op> ops = a.program(shape, r).ops();
                     long pulled = 0;
+                    long pushed = 0;
                     for (Op o : ops) {
+                        int rank = r;
                         if (o instanceof Op.PeerRead pr) {
-                            int rank = r;
-                            assertTrue(pr.peer() == r - 1 || exclusive && r == 2 && pr.peer() == 0,
+                            assertTrue(pr.peer() == (r == 0 ? 1 : r - 1) || exclusive && r == 2 && pr.peer() == 0,
                                     () -> a.id() + " rank " + rank + " pulls from " + pr.peer());
                             pulled += pr.length();
                         }
+                        if (o instanceof Op.PeerWrite pw) {
+                            assertEquals(0, r, a.id() + ": " + o);
+                            assertEquals(1, pw.peer(), a.id() + ": " + o);
+                            pushed += pw.length();
+                        }
                         assertTrue(!(o instanceof Op.NodeRead || o instanceof Op.NodeWrite), a.id() + ": " + o);
                     }
-                    long expected = r == 0 ? 0 : exclusive && r >= 2 ? 2 * b : b;
-                    assertEquals(expected, pulled, a.id() + " rank " + r);
-                    long writes = ops.stream().filter(o -> o instanceof Op.PeerWrite).count();
-                    assertEquals(0, writes, a.id() + " rank " + r);
+                    long expected = switch (r) {
+                        case 0 -> exclusive ? 0 : h;
+                        case 1 -> b - h;
+                        default -> exclusive ? 2 * b : b;
+                    };
+                    assertEquals(expected, pulled, a.id() + " rank " + r + " pulls");
+                    assertEquals(r == 0 ? h : 0, pushed, a.id() + " rank " + r + " pushes");
                 }
             }
         }
