@@ -56,7 +56,6 @@ import io.railcoll.algorithm.shm.NodeReduceScatter;
 import io.railcoll.algorithm.shm.NodeScan;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
-import io.railcoll.algorithm.shm.SingleCopyFanInScan;
 import io.railcoll.algorithm.shm.SingleCopyScan;
 import io.railcoll.algorithm.shm.SingleCopyMultiLeaderAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
@@ -135,8 +134,6 @@ public final class AlgorithmCatalog {
             NodeScan.exclusive(),
             SingleCopyScan.inclusive(),
             SingleCopyScan.exclusive(),
-            SingleCopyFanInScan.inclusive(),
-            SingleCopyFanInScan.exclusive(),
             RankOrderReduction.allreduce(),
             RankOrderReduction.reduce(),
             RankOrderReduction.reduceScatter(),

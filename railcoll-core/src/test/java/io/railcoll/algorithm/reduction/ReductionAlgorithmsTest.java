@@ -60,10 +60,10 @@ class ReductionAlgorithmsTest {
                 "reduce-scatter.deterministic"),
                 ids(catalog.forCollective(Collective.REDUCE_SCATTER)));
         assertEquals(List.of("scan.recursive-doubling", "scan.smp", "scan.shm", "scan.shm-single-copy",
-                        "scan.shm-single-copy-fanin", "scan.deterministic"),
+                        "scan.deterministic"),
                 ids(catalog.forCollective(Collective.SCAN)));
         assertEquals(List.of("exscan.recursive-doubling", "exscan.shm", "exscan.shm-single-copy",
-                        "exscan.shm-single-copy-fanin", "exscan.deterministic"),
+                        "exscan.deterministic"),
                 ids(catalog.forCollective(Collective.EXSCAN)));
         assertEquals(List.of(BinomialScatter.ID, DirectScatter.ID), ids(catalog.forCollective(Collective.SCATTER)));
     }
