@@ -2,6 +2,7 @@ package io.railcoll.algorithm.shm;
 
 import io.railcoll.algorithm.ProgramBuilder;
 import io.railcoll.schedule.Buffer;
+import io.railcoll.schedule.ChosenByRuleOnly;
 import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.CostTerms;
 import io.railcoll.schedule.NodeBuffer;
@@ -38,9 +39,11 @@ import io.railcoll.schedule.Shape;
  * rank order, a left fold, so any operator; with a commutative one the inclusive scan pulls P(r-1) straight into RECV
  * and combines its own vector on top (which saves a copy of b), the same bits as IEEE addition and the order-free
  * operators give either way. The bits are those of a sequential {@code ((c0 op c1) op c2) ...}, not {@code scan.shm}'s
- * fold from the right. Nodes = 1, at least two ranks; only where the node agreed on cross-memory attach. Stateless.
+ * fold from the right. Nodes = 1, at least two ranks; only where the node agreed on cross-memory attach; chosen by a
+ * rule or when forced, never by the model ({@link ChosenByRuleOnly}: on this 2-processor host its times swung from
+ * 0.5x to 20x of the node-buffer prefixes' from run to run). Stateless.
  */
-public final class SingleCopyScan extends SingleCopyAlgorithm {
+public final class SingleCopyScan extends SingleCopyAlgorithm implements ChosenByRuleOnly {
     /** Raised by rank r once per piece of its RECV that holds its prefix, where rank r+1 pulls it. */
     static final int PREFIX = 2;
     /**
