@@ -38,13 +38,13 @@ class ReductionSystemTest {
     }
 
     /**
-     * The one-node prefixes (decisions 0222, 0227) on 2 and 3 ranks: node steps and single copy, every type and
+     * The one-node prefixes (decisions 0222, 0227) on 2, 3 and 5 ranks: node steps and single copy, every type and
      * operator (the non-commutative one in rank order), counts 0, 1, odd, just past one 64 KiB piece of doubles and
-     * 13 pieces; the single-copy ones bit for bit against the sequential fold, floating-point sums included. 1x5
-     * runs them in {@link CheckJobsSystemTest}.
+     * 13 pieces; the single-copy ones bit for bit against the sequential fold, floating-point sums included.
+     * {@link CheckJobsSystemTest}'s 1x5 job runs them among every reduction algorithm as well.
      */
     @ParameterizedTest(name = "placement {0}")
-    @CsvSource({"1x2", "1x3"})
+    @CsvSource({"1x2", "1x3", "1x5"})
     void oneNodePrefixesMatchTheSequentialReference(String placement) {
         Jobs.Outcome o = Jobs.run(Placement.parse(placement), 1, ReductionApps.Check.class,
                 List.of("counts=0,1,7,8193,100003", "collectives=scan,exscan",
