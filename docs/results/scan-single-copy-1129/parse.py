@@ -2,7 +2,7 @@
 """Medians per point from the bench logs' results.csv (railcoll) and the Open MPI column of the log's table."""
 import csv, glob, os, re, sys
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(__file__)
-for build in sorted(glob.glob(os.path.join(root, '*build'))):
+for build in sorted(glob.glob(os.path.join(root, '*build*'))):
     print('##', os.path.basename(build))
     for d in sorted(glob.glob(os.path.join(build, '*-1x*-*/'))):
         name = os.path.basename(d.rstrip('/'))
