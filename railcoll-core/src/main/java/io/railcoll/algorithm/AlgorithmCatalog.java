@@ -56,6 +56,7 @@ import io.railcoll.algorithm.shm.NodeReduceScatter;
 import io.railcoll.algorithm.shm.NodeScan;
 import io.railcoll.algorithm.shm.SingleCopyAllgather;
 import io.railcoll.algorithm.shm.SingleCopyAllreduce;
+import io.railcoll.algorithm.shm.SingleCopyScan;
 import io.railcoll.algorithm.shm.SingleCopyMultiLeaderAllreduce;
 import io.railcoll.algorithm.shm.SingleCopyBroadcast;
 import io.railcoll.algorithm.shm.SingleCopyScatterAllgatherBroadcast;
@@ -131,6 +132,8 @@ public final class AlgorithmCatalog {
             new SmpScan(),
             NodeScan.inclusive(),
             NodeScan.exclusive(),
+            SingleCopyScan.inclusive(),
+            SingleCopyScan.exclusive(),
             RankOrderReduction.allreduce(),
             RankOrderReduction.reduce(),
             RankOrderReduction.reduceScatter(),

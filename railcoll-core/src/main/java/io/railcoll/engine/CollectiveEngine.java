@@ -513,7 +513,9 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
         }
         activate(p, seq, shape, program, send, recv, reduction, stageSend || program.peerBuffers && !send.isNative());
-        if (resultTo != null) {
+        // Rank 0 of an exscan gets no result (MPI leaves its buffer undefined, railcoll leaves it as it was): its
+        // program writes none of RECV, so nothing is copied out over the caller's bytes.
+        if (resultTo != null && !(shape.collective() == Collective.EXSCAN && rank == 0)) {
             p.resultTo = resultTo;
         }
         POSTED_SEQ.setRelease(this, seq); // after the call's slot: see Posting#setActive

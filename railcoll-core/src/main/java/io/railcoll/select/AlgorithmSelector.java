@@ -343,11 +343,15 @@ public final class AlgorithmSelector {
     /**
      * A deterministic algorithm outside deterministic mode runs only when forced or named by a rule: the model never
      * picks it, so that a rank with the option and one without always differ in algorithm, which the engine reports
-     * as a mismatch rather than combining in two orders (decision 0091).
+     * as a mismatch rather than combining in two orders (decision 0091). Nor an algorithm marked
+     * {@link io.railcoll.schedule.ChosenByRuleOnly} (decision 0227).
      */
     private Optional<String> onlyByRequest(Algorithm a) {
         if (!deterministic && a.deterministic()) {
             return Optional.of("chosen only on a deterministic communicator (RAILCOLL_DETERMINISTIC=on) or when forced");
+        }
+        if (a instanceof io.railcoll.schedule.ChosenByRuleOnly) {
+            return Optional.of("chosen only by a rule or when forced (its measured times stray far from the model's)");
         }
         return Optional.empty();
     }

@@ -267,6 +267,38 @@ class BuiltInTableTest {
         assertFalse(selector.select(twoNodes).id().endsWith(".shm"), "2x2, " + b + " B");
     }
 
+    /**
+     * The single-copy prefixes (decision 0227) are never the model's choice, single copy agreed or not, on any node
+     * size (the model, which prices them as cheap, would pick them from 64 KiB on 5 ranks and more); forced, they run.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {8, 65536, 1048576, 16777216})
+    void theSingleCopyPrefixesRunOnlyWhenForcedOrNamedByARule(long b) {
+        for (int n : new int[] {2, 3, 4, 5, 8, 16}) {
+            for (boolean own : new boolean[] {true, false}) {
+                for (Collective c : new Collective[] {Collective.SCAN, Collective.EXSCAN}) {
+                    AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+                    cma.enableTransport(NodeRegionUser.TRANSPORT);
+                    cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+                    cma.everyRankHasAProcessor(own);
+                    Shape shape = Shape.reduction(c, Placement.singleNode(n), 1, b, 0, 8, true);
+                    String where = c.id() + " 1x" + n + ", " + b + " B";
+                    assertFalse(cma.select(shape).id().endsWith("single-copy"), where + ": " + cma.select(shape).id());
+                    if (n >= 5) { // no rule for these: the model's candidates are explained
+                        assertTrue(cma.explain(shape).toString().contains("chosen only by a rule or when forced"),
+                                where + ": " + cma.explain(shape));
+                    }
+                }
+            }
+        }
+        AlgorithmSelector forced = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
+        forced.enableTransport(NodeRegionUser.TRANSPORT);
+        forced.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
+        forced.force("exscan.shm-single-copy");
+        assertEquals("exscan.shm-single-copy", forced.select(Shape.reduction(Collective.EXSCAN, Placement.singleNode(3),
+                1, b, 0, 8, false)).id());
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 4096, 1048576})
     void withoutSharedMemoryOneNodeRunsByMessages(long b) {

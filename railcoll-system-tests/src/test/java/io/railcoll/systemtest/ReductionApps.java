@@ -37,19 +37,29 @@ final class ReductionApps {
     }
 
     /**
-     * Args: {@code counts=0,1,7,...}. Every algorithm of each collective forced in turn, then the automatic choice;
-     * prints {@code REDUCTIONS-CHECKED n cases, m refused} on rank 0.
+     * Args: {@code counts=0,1,7,...}, optionally {@code collectives=scan,exscan} (only those, and no scatter) and
+     * {@code algorithms=id,...,auto} (only those of the collectives' algorithms, else every one). Every algorithm of
+     * each collective forced in turn, then the automatic choice; prints {@code REDUCTIONS-CHECKED n cases, m refused}
+     * on rank 0. The single-copy prefixes ({@code *scan.shm-single-copy}) fold in sequence, {@code (c0 op c1) op c2
+     * ...}, as the reference does, so their floating-point sums must equal it bit for bit.
      */
     public static final class Check implements RankApp {
         @Override
         public void run(Communicator comm, List<String> args) {
             long[] counts = {0, 1, 7, 30001};
+            List<Collective> reductions = REDUCTIONS;
+            List<String> only = null;
             for (String a : args) {
                 String[] kv = a.split("=", 2);
-                if (!kv[0].equals("counts")) {
-                    throw new IllegalArgumentException("unknown option " + a);
+                switch (kv[0]) {
+                    case "counts" -> counts = Arrays.stream(kv[1].split(",")).mapToLong(Long::parseLong).toArray();
+                    case "collectives" -> reductions = Arrays.stream(kv[1].split(","))
+                            .map(id -> REDUCTIONS.stream().filter(c -> c.id().equals(id)).findFirst()
+                                    .orElseThrow(() -> new IllegalArgumentException("not a reduction here: " + id)))
+                            .toList();
+                    case "algorithms" -> only = List.of(kv[1].split(","));
+                    default -> throw new IllegalArgumentException("unknown option " + a);
                 }
-                counts = Arrays.stream(kv[1].split(",")).mapToLong(Long::parseLong).toArray();
             }
             int n = comm.size();
             int cases = 0;
@@ -57,9 +67,14 @@ final class ReductionApps {
             int seed = 0;
             try (Arena arena = Arena.ofShared()) {
                 refusesBadArguments(comm);
-                for (Collective c : REDUCTIONS) {
-                    for (String id : ids(c, comm.placement())) {
+                for (Collective c : reductions) {
+                    List<String> ids = ids(c, comm.placement());
+                    if (only != null) {
+                        ids = ids.stream().filter(only::contains).toList();
+                    }
+                    for (String id : ids) {
                         force(comm, c, id);
+                        boolean sequential = id.endsWith("scan.shm-single-copy");
                         for (Case k : AllreduceApps.CASES) {
                             for (long count : counts) {
                                 if (count > LARGE && !LARGE_CASES.contains(k)) {
@@ -72,7 +87,7 @@ final class ReductionApps {
                                         + " elements, root " + root + ", " + form;
                                 if (!k.op().commutative() && RankOrder.refusesNonCommutative(id, c, comm.placement())) {
                                     try {
-                                        runCase(comm, arena, c, k, count, root, seed, form);
+                                        runCase(comm, arena, c, k, count, root, seed, form, false);
                                         throw new AssertionError("rank " + comm.rank() + ": " + what + " ran; expected a refusal");
                                     } catch (IllegalArgumentException expected) {
                                         if (!expected.getMessage().contains("rank order")) {
@@ -82,7 +97,7 @@ final class ReductionApps {
                                     refused++;
                                     continue;
                                 }
-                                String bad = runCase(comm, arena, c, k, count, root, seed, form);
+                                String bad = runCase(comm, arena, c, k, count, root, seed, form, sequential);
                                 if (bad != null) {
                                     throw new AssertionError("rank " + comm.rank() + ": " + what + ": " + bad);
                                 }
@@ -96,7 +111,7 @@ final class ReductionApps {
                         System.out.println("checked " + c.id() + ": " + cases + " cases so far");
                     }
                 }
-                for (String id : ids(Collective.SCATTER, comm.placement())) {
+                for (String id : reductions == REDUCTIONS ? ids(Collective.SCATTER, comm.placement()) : List.<String>of()) {
                     force(comm, Collective.SCATTER, id);
                     for (long count : counts) {
                         for (int root : new int[] {0, n - 1, n / 2}) {
@@ -162,9 +177,12 @@ final class ReductionApps {
         return seed * 64 + block;
     }
 
-    /** Runs one call; null when every rank's result is the reference's (exscan: rank 0's recv untouched). */
+    /**
+     * Runs one call; null when every rank's result is the reference's (exscan: rank 0's recv untouched), bit for bit
+     * where {@code exact} (floating-point sums included), else floating-point sums within rounding.
+     */
     static String runCase(Communicator comm, Arena arena, Collective c, Case k, long count, int root, int seed,
-                          String form) {
+                          String form, boolean exact) {
         int n = comm.size();
         int rank = comm.rank();
         long bytes = k.type().bytes(count);
@@ -203,6 +221,11 @@ final class ReductionApps {
             AllreduceApps.fill(k, s, r, count, next);
             AllreduceApps.accumulateMagnitude(k, next, magnitude);
             AllreduceApps.reference(k, expected, next, count);
+        }
+        if (exact) {
+            long at = out.mismatch(expected);
+            return at < 0 ? null : "byte " + at + " (element " + at / k.type().sizeBytes() + ") differs from the"
+                    + " sequential fold's bits";
         }
         return AllreduceApps.compare(k, to - from, count, out, expected, magnitude);
     }

@@ -37,6 +37,24 @@ class ReductionSystemTest {
         assertTrue(o.stdout().contains(" cases, " + counts.split(",").length + " refused, "), o.stdout());
     }
 
+    /**
+     * The one-node prefixes (decisions 0222, 0227) on 2, 3 and 5 ranks: node steps and single copy, every type and
+     * operator (the non-commutative one in rank order), counts 0, 1, odd, just past one 64 KiB piece of doubles and
+     * 13 pieces; the single-copy ones bit for bit against the sequential fold, floating-point sums included.
+     * {@link CheckJobsSystemTest}'s 1x5 job runs them among every reduction algorithm as well.
+     */
+    @ParameterizedTest(name = "placement {0}")
+    @CsvSource({"1x2", "1x3", "1x5"})
+    void oneNodePrefixesMatchTheSequentialReference(String placement) {
+        Jobs.Outcome o = Jobs.run(Placement.parse(placement), 1, ReductionApps.Check.class,
+                List.of("counts=0,1,7,8193,100003", "collectives=scan,exscan",
+                        "algorithms=scan.shm,scan.shm-single-copy,exscan.shm,exscan.shm-single-copy,auto"),
+                Map.of()).assertSucceeded();
+        assertTrue(o.stdout().contains("checked exscan: "), o.stdout());
+        // 2 collectives x 3 algorithms x (13 cases x 3 counts + 3 large cases x 2 counts)
+        assertTrue(o.stdout().contains("REDUCTIONS-CHECKED 270 cases, 0 refused, "), o.stdout());
+    }
+
     @ParameterizedTest(name = "{0} {1} mismatch")
     @CsvSource({"reduce, root", "reduce, count", "reduce-scatter, count", "scan, type", "exscan, operator",
             "reduce-scatter, user"})

@@ -59,9 +59,11 @@ class ReductionAlgorithmsTest {
         assertEquals(List.of(RingReduceScatter.ID, RecursiveHalvingReduceScatter.ID, "reduce-scatter.shm",
                 "reduce-scatter.deterministic"),
                 ids(catalog.forCollective(Collective.REDUCE_SCATTER)));
-        assertEquals(List.of("scan.recursive-doubling", "scan.smp", "scan.shm", "scan.deterministic"),
+        assertEquals(List.of("scan.recursive-doubling", "scan.smp", "scan.shm", "scan.shm-single-copy",
+                        "scan.deterministic"),
                 ids(catalog.forCollective(Collective.SCAN)));
-        assertEquals(List.of("exscan.recursive-doubling", "exscan.shm", "exscan.deterministic"),
+        assertEquals(List.of("exscan.recursive-doubling", "exscan.shm", "exscan.shm-single-copy",
+                        "exscan.deterministic"),
                 ids(catalog.forCollective(Collective.EXSCAN)));
         assertEquals(List.of(BinomialScatter.ID, DirectScatter.ID), ids(catalog.forCollective(Collective.SCATTER)));
     }
