@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * non-blocking collectives and topologies) are compiled by the JDK's own {@code javac} against the railcoll-mpi jar
  * alone. Each is correct on any number of ranks (roots and arrays follow the size, decision 0228) and runs unmodified
  * under {@code railcoll run} on 1, 2, 3 and 5 ranks (placements 1, 1+1, 2+1, 3+2), one job per program and placement,
- * every rank's output checked; some also on uneven placements of 3, 5 and 8 ranks. Debian's Open MPI {@code mpirun}
+ * every rank's output checked; some also on uneven placements of 5 and 8 ranks. Debian's Open MPI {@code mpirun}
  * (PMIx) and Slurm's {@code srun} start them on 3 ranks.
  */
 class MpiProgramsSystemTest {
@@ -171,12 +171,12 @@ class MpiProgramsSystemTest {
     }
 
     /**
-     * NonBlocking on uneven placements besides those above: 2 ranks on one node, 3 over nodes of 1 and 2, 8 over 3, 1
-     * and 4; every rank prints the iAllReduce overlap's lines once.
+     * NonBlocking on 8 ranks over nodes of 3, 1 and 4, besides 1, 2, 3 and 5 above; every rank prints the iAllReduce
+     * overlap's lines once.
      */
     @Test
-    void nonBlockingRunsOnUnevenPlacements() throws Exception {
-        for (String placement : List.of("2", "1,2", "3,1,4")) {
+    void nonBlockingRunsOnEightRanks() throws Exception {
+        for (String placement : List.of("3,1,4")) {
             int ranks = Arrays.stream(placement.split(",")).mapToInt(Integer::parseInt).sum();
             check("NonBlocking", railcollRun(placement, "NonBlocking", Map.of()), ranks, "placement " + placement);
         }
@@ -424,12 +424,18 @@ class MpiProgramsSystemTest {
         return String.join(File.pathSeparator, keep);
     }
 
-    /** {@code program} of the mpi programs under {@code bin/railcoll run} on {@code placement}, with {@code env}. */
+    /**
+     * {@code program} of the mpi programs under {@code bin/railcoll run} on {@code placement}, with {@code env}. The
+     * launcher and every rank run C1 only with the serial collector, as under mpirun above: these short programs
+     * then start and finish about a third sooner on this shared host (decision 0228), and what they check does not
+     * depend on the JIT.
+     */
     private static Launch.Result railcollRun(String placement, String program, Map<String, String> env)
             throws Exception {
-        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-cp", railcollClassPath(),
-                "io.railcoll.cli.RailcollCli", "run", "--placement", placement, "--classpath", classes.toString(),
-                program);
+        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-cp", railcollClassPath(), "io.railcoll.cli.RailcollCli", "run",
+                "--jvm-option=-XX:TieredStopAtLevel=1", "--jvm-option=-XX:+UseSerialGC", "--placement", placement,
+                "--classpath", classes.toString(), program);
         return Launch.run(cmd, env, 300);
     }
 }
