@@ -96,4 +96,38 @@ class FreeActivePersistentTest {
             return null;
         });
     }
+    /**
+     * A receive freed in flight that a synchronous send matches: the sender's {@code sSend} must finish though the
+     * receiver never waits for that receive and is in a barrier meanwhile (MPI's progress rule), and after the barrier
+     * that follows it the buffer holds the message and nothing is left for a later receive. Found by the random calls
+     * (decision 0228): railcoll answered a synchronous sender only from a point-to-point call of the receiver, so both
+     * ranks waited for each other until the deadline ("synchronous send ... not yet matched by a receive: not done
+     * after 30.0 s"). On one node (shared memory) and on two (TCP).
+     */
+    @Test
+    void aFreedReceiveLetsItsSynchronousSenderFinishWhileItsRankIsInABarrier() throws Exception {
+        for (int[] nodes : new int[][] {{2}, {1, 1}}) {
+            InProcessComms.onNodes(nodes, (comm, rank) -> {
+                for (int round = 0; round < 3; round++) {
+                    if (rank == 0) {
+                        comm.barrier(); // the receive is started and freed
+                        comm.sSend(new int[] {round, 40 + round}, 2, MPI.INT, 1, 6);
+                        comm.barrier();
+                    } else {
+                        IntBuffer in = MPI.newIntBuffer(2).put(0, -1).put(1, -1);
+                        Prequest r = comm.recvInit(in, 2, MPI.INT, 0, 6);
+                        r.start();
+                        r.free();
+                        assertTrue(r.isNull());
+                        comm.barrier();
+                        comm.barrier(); // after the sSend finished on rank 0
+                        assertArrayEquals(new int[] {round, 40 + round}, new int[] {in.get(0), in.get(1)},
+                                "the freed receive's buffer after the barrier");
+                        assertEquals(null, comm.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG), "a message left unreceived");
+                    }
+                }
+                return null;
+            });
+        }
+    }
 }

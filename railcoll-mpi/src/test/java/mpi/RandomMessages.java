@@ -126,6 +126,7 @@ final class RandomMessages {
             probe[k] = rnd.nextInt(5);
         }
         int rounds = persistent ? 2 + rnd.nextInt(2) : 1;
+        boolean anyPersistent = java.util.Arrays.asList(mode).contains(Receive.PERSISTENT);
         String name = (persistent ? "persistent messages, " + rounds + " rounds" : "messages") + " over "
                 + (mixed != null ? "[" + mixed.signature() + "]" : p);
         RandomCall c = new RandomCall(name, seed, step, rank, false);
@@ -235,6 +236,8 @@ final class RandomMessages {
             int nullAt = mine.size() + sends.size();
             int strayAt = nullAt + 2;
             boolean lastRound = round == rounds - 1;
+            int freedRecv = -1; // the index in mine of a started receive freed this round (decision 0228)
+            boolean freeEarly = false; // freed before the barrier (before any message exists), else after the sends
             // When this rank cancels its stray receive: 0 at once, 1 after its sends started, 2 after its late receives
             int strayCancel = own.nextInt(3);
             if (strayIn[rank] != null) {
@@ -279,6 +282,25 @@ final class RandomMessages {
                         RandomCoverage.count("free of a started recvInit into a heap slice (refused)");
                     }
                 }
+                // In the last round, a started receive that lands in place may be freed and left to finish alone
+                // (MPI_Request_free of an active request): its message must still be taken, its buffer filled. Only
+                // where this rank names source and tag in every receive (no wildcards), so which message it takes
+                // is known without its status: the first of its envelope left, in posting order.
+                List<Integer> inPlace = new ArrayList<>();
+                for (int i = 0; i < recvInits.length; i++) {
+                    if (landsInPlace(recv[mine.get(i)], rank)) {
+                        inPlace.add(i);
+                    }
+                }
+                if (lastRound && wild[rank] == 0 && !inPlace.isEmpty() && own.nextInt(2) == 0) {
+                    int i = inPlace.get(own.nextInt(inPlace.size()));
+                    freedRecv = i;
+                    freeEarly = own.nextBoolean();
+                    if (freeEarly) {
+                        freeStarted(recvInits[i], at + " receive for message " + mine.get(i));
+                        pending[i] = null;
+                    }
+                }
             } else if (mode[rank] == Receive.POSTED) {
                 for (int i = 0; i < mine.size(); i++) {
                     int k = mine.get(i);
@@ -318,6 +340,10 @@ final class RandomMessages {
                     }
                 }
             }
+            if (freedRecv >= 0 && !freeEarly) {
+                freeStarted(recvInits[freedRecv], at + " receive for message " + mine.get(freedRecv));
+                pending[freedRecv] = null;
+            }
             if (pending[nullAt + 1] != null && own.nextInt(4) == 0) {
                 pending[nullAt + 1].cancel(); // a send to PROC_NULL: finished already, the cancel is no error
                 RandomCoverage.count("cancel of a send to PROC_NULL");
@@ -331,7 +357,8 @@ final class RandomMessages {
             if (mode[rank] == Receive.LATE) {
                 for (int i = 0; i < mine.size(); i++) {
                     int k = mine.get(i);
-                    got[i] = late(comm, msgs[k], wild, probe[k], recv[k], capacity[k], recvType[k], at + " message " + k);
+                    got[i] = late(comm, msgs[k], wild, probe[k], recv[k], capacity[k], recvType[k], own,
+                            at + " message " + k);
                 }
             }
             if (strayIn[rank] != null && strayCancel == 2) {
@@ -343,7 +370,11 @@ final class RandomMessages {
             // left) or completed normally. Which one, the status says; both are scored (decision 0224).
             Status[] racedDone = new Status[mine.size()];
             RandomCall.Arg[] replacement = new RandomCall.Arg[mine.size()];
-            if (mode[rank] == Receive.POSTED) {
+            // A persistent receive's round is raced the same way (decision 0228): cancelled, the request is inactive
+            // and starts again next round; too late, it completed this round. Not in a round where this rank freed
+            // a receive, whose message is known only by its posting order, which a replacement would change.
+            if (mode[rank] != Receive.LATE && freedRecv < 0) {
+                String what = mode[rank] == Receive.POSTED ? "posted receive" : "started recvInit";
                 for (int i = 0; i < mine.size(); i++) {
                     if (own.nextInt(5) != 0) {
                         continue;
@@ -351,12 +382,15 @@ final class RandomMessages {
                     int k = mine.get(i);
                     pending[i].cancel();
                     Status r = pending[i].waitStatus();
+                    if (mode[rank] == Receive.PERSISTENT) {
+                        pending[i] = MPI.REQUEST_NULL; // inactive now; completed here, not by the array calls below
+                    }
                     if (!r.isCancelled()) {
                         racedDone[i] = r;
-                        RandomCoverage.count("cancel of a posted receive while its message may arrive: too late");
+                        RandomCoverage.count("cancel of a " + what + " while its message may arrive: too late");
                         continue;
                     }
-                    RandomCoverage.count("cancel of a posted receive while its message may arrive: cancelled");
+                    RandomCoverage.count("cancel of a " + what + " while its message may arrive: cancelled");
                     long[] room = new long[size];
                     room[rank] = capacity[k];
                     replacement[i] = c.arg(recvType[k], room, false, true); // this rank's own, after the shared ones
@@ -374,6 +408,21 @@ final class RandomMessages {
             if (strayIn[rank] != null && (done[strayAt] == null || !done[strayAt].isCancelled())) {
                 throw new AssertionError(at + ": the cancelled receive no message matches (from " + straySource[rank]
                         + ", tag " + STRAY_TAG + ") has status " + done[strayAt] + ", expected cancelled");
+            }
+            if (lastRound && anyPersistent) {
+                // Every send of the step has completed on its sender: after this barrier a receive freed in flight
+                // has taken its message (checked below with the others), and nothing is left for a later receive.
+                // (Where some rank receives by recvInit: any of them may have freed one, in exchange steps too.)
+                comm.barrier();
+                if (freedRecv >= 0) {
+                    Status left = comm.iProbe(MPI.ANY_SOURCE, MPI.ANY_TAG);
+                    if (left != null) {
+                        throw new AssertionError(at + ": after a started receive (for message " + mine.get(freedRecv)
+                                + ") was freed and every send completed, a message from rank " + left.getSource()
+                                + " tag " + left.getTag() + " (" + left.getCount(MPI.BYTE) + " bytes) is still"
+                                + " unreceived");
+                    }
+                }
             }
             if (mode[rank] != Receive.LATE) {
                 System.arraycopy(done, 0, got, 0, mine.size());
@@ -416,10 +465,13 @@ final class RandomMessages {
             for (int i = 0; i < order.size(); i++) {
                 int k = order.get(i);
                 Status s = statuses.get(i);
-                if (s == null) {
+                boolean freed = freedRecv >= 0 && k == mine.get(freedRecv);
+                if (s == null && !freed) {
                     throw new AssertionError(at + ": no status for the receive posted for message " + k);
                 }
-                int j = matched(msgs, taken, rank, s.getSource(), s.getTag());
+                // A freed receive has no status: it names source and tag, and takes the first message of them left.
+                int j = freed ? matched(msgs, taken, rank, msgs[k].from, msgs[k].tag)
+                        : matched(msgs, taken, rank, s.getSource(), s.getTag());
                 if (j < 0) {
                     throw new AssertionError(at + ": the receive posted for message " + k + " " + msgs[k]
                             + " reports source " + s.getSource() + " tag " + s.getTag() + ", which no message left has");
@@ -432,6 +484,10 @@ final class RandomMessages {
                         .append(m);
                 byte[] data = send[j].packed(m.from, 0, m.count);
                 expectLeaves(into.get(i), m.leaves(), data);
+                if (freed) {
+                    account.append(" (freed in flight)");
+                    continue;
+                }
                 checkCounts(at + ": receive for message " + k + " got message " + j + " " + m, s, m.leaves(),
                         recvType[k], p);
             }
@@ -479,6 +535,45 @@ final class RandomMessages {
                 + " expected MPI.ERR_REQUEST (its wait delivers its elements)");
     }
 
+    /**
+     * Free of a started persistent receive that lands in place: accepted, the handle null at once, the round left to
+     * finish alone (decision 0185); its message and buffer are checked after the step's closing barrier.
+     */
+    private static void freeStarted(Prequest r, String where) throws MPIException {
+        try {
+            r.free();
+        } catch (MPIException e) {
+            throw new AssertionError(where + ": free of a started persistent receive that lands in place was refused"
+                    + " (error class " + e.getErrorClass() + "); it finishes alone", e);
+        }
+        if (!r.isNull()) {
+            throw new AssertionError(where + ": a started persistent receive is not null after free");
+        }
+        RandomCoverage.count("free of a started recvInit that lands in place (finishes alone)");
+    }
+
+    /**
+     * Whether railcoll receives into this rank's buffer of {@code b} as it is (its wait has nothing to copy): a type
+     * whose leaves lie back to back from its origin, its extent their size, in a direct buffer or one over a
+     * {@code byte[]} (a {@code boolean[]}'s bytes are copied).
+     */
+    private static boolean landsInPlace(RandomCall.Arg b, int rank) {
+        RandomTypes.Model m = b.m;
+        RandomBuffers.Kind kind = b.kind(rank);
+        if (kind != RandomBuffers.Kind.DIRECT && !(kind == RandomBuffers.Kind.SLICE
+                && m.storage() == RandomTypes.Prim.BYTE)) {
+            return false;
+        }
+        long[] leaves = m.leafOffsets();
+        int w = m.prim().width;
+        for (int i = 0; i < leaves.length; i++) {
+            if (leaves[i] != (long) i * w) {
+                return false;
+            }
+        }
+        return m.lb() == 0 && m.extent() == (long) leaves.length * w;
+    }
+
     private static int source(Msg m, int[] wild) {
         return (wild[m.to] & 1) != 0 ? MPI.ANY_SOURCE : m.from;
     }
@@ -517,7 +612,7 @@ final class RandomMessages {
 
     /** A blocking receive after the sends, some after a probe (then of the probed source and tag). */
     private static Status late(Intracomm comm, Msg m, int[] wild, int how, RandomCall.Arg b, int capacity,
-                               RandomTypes.Model t, String where) throws MPIException {
+                               RandomTypes.Model t, SplittableRandom own, String where) throws MPIException {
         int source = source(m, wild);
         int tag = tag(m, wild);
         if (how == 0) {
@@ -537,8 +632,25 @@ final class RandomMessages {
                     Thread.onSpinWait();
                 }
             }
-            Status s = how == 3 ? bound.mRecv(b.passed(), capacity, t.type())
-                    : bound.imRecv(b.direct(), capacity, t.type()).waitStatus();
+            Status s;
+            if (how == 3) {
+                s = bound.mRecv(b.passed(), capacity, t.type());
+            } else {
+                Request q = bound.imRecv(b.direct(), capacity, t.type());
+                if (own.nextInt(3) == 0) {
+                    // Cancel of a matched-probe receive (decision 0228): its message was matched by the probe, so the
+                    // cancel comes too late (as Open MPI's, which cancels no matched receive) and the receive
+                    // completes; or, cancelled, the message was not taken and a receive of its envelope gets it.
+                    q.cancel();
+                    s = q.waitStatus();
+                    RandomCoverage.count("cancel of an imRecv: " + (s.isCancelled() ? "cancelled" : "too late"));
+                    if (s.isCancelled()) {
+                        s = comm.recv(b.passed(), capacity, t.type(), probed.getSource(), probed.getTag());
+                    }
+                } else {
+                    s = q.waitStatus();
+                }
+            }
             if (s.getSource() != probed.getSource() || s.getTag() != probed.getTag()
                     || s.getCount(MPI.BYTE) != probed.getCount(MPI.BYTE)) {
                 throw new AssertionError(where + ": the matched probe said source " + probed.getSource() + " tag "

@@ -390,6 +390,34 @@ class PointToPointTest {
         }
     }
 
+    /**
+     * MPI's progress rule: a synchronous send whose receive is posted finishes, though the receiver waits for that
+     * receive only after a collective that needs the sender to finish first. railcoll answered a synchronous sender
+     * only from a point-to-point call of the receiver, so both waited for each other until the deadline (decision
+     * 0228; found by the mpi random calls through a receive freed in flight, which nobody ever waits for).
+     */
+    @Test
+    void aSynchronousSendFinishesWhileItsReceiverIsInACollective() throws Exception {
+        try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults()
+                .withTimeoutNs(TimeUnit.SECONDS.toNanos(10)))) {
+            ranks.onEveryRank(world -> {
+                byte[] into = new byte[32];
+                if (world.rank() == 0) {
+                    world.barrier(); // the receive is posted
+                    world.ssend(content(0, 1, 0, 20), 1, 5);
+                    world.barrier();
+                } else {
+                    MessageRequest r = world.irecv(into, 0, 5);
+                    world.barrier();
+                    world.barrier(); // rank 0 joins once its ssend has finished
+                    r.await();
+                    assertEquals(new Status(0, 5, 20), r.status());
+                    assertArrayEquals(content(0, 1, 0, 20), Arrays.copyOf(into, 20));
+                }
+            });
+        }
+    }
+
     @Test
     void aMatchedProbeTakesTheMessageOutOfMatching() throws Exception {
         try (InProcessRanks ranks = InProcessRanks.start(2, Config.defaults())) {

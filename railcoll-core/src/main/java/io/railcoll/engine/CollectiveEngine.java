@@ -156,6 +156,12 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
     private final java.util.function.BooleanSupplier awaitedReady = this::awaitedReady;
     /** Work driven from every progress round (the multicast broadcast), or null; owner thread only. */
     private ProgressHook hook;
+    /**
+     * The communicator's point-to-point messages, or null: every progress round sends the answers its receives owe to
+     * synchronous senders, so that a send matched by a receive nobody waits for (freed in flight, or waited for only
+     * after a collective) finishes while this rank is in any call (decision 0228). Owner thread only.
+     */
+    private PointToPoint pointToPoint;
     /** The multicast group's stream that MULTICAST ops use, or null while none is open (decision 0146). */
     private MulticastStream multicast;
     /** The call whose MULTICAST is posted on {@link #multicast} and not yet delivered, or null. */
@@ -256,6 +262,17 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      */
     public void setProgressHook(ProgressHook hook) {
         this.hook = hook;
+    }
+
+    /** The communicator's point-to-point messages, whose owed answers every progress round sends. Owner thread. */
+    void attachPointToPoint(PointToPoint p2p) {
+        this.pointToPoint = p2p;
+    }
+
+    /** Sends the answers owed to synchronous senders, if any: one volatile read when none is. Owner thread. */
+    private int answerSynchronousSenders() {
+        PointToPoint p = pointToPoint;
+        return p != null && p.answersOwed() ? p.sendOwedAnswers() : 0;
     }
 
     /**
@@ -427,7 +444,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * @return how much work was done (0: nothing)
      */
     public int serviceOnce() {
-        int work = 0;
+        int work = answerSynchronousSenders();
         ProgressHook h = hook;
         if (h != null) {
             work += h.doWork();
@@ -804,6 +821,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
 
     /** The rest of a test's round after a first {@link #advanceAll} that did {@code work}: transports, then again. */
     private void progressRound(int work) {
+        work += answerSynchronousSenders();
         ProgressHook h = hook;
         if (h != null) {
             work += h.doWork();
@@ -1393,7 +1411,7 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
      * that transport's I/O), otherwise on the blocker that progress threads and shared-memory peers wake.
      */
     private int progress(int idle, Transport awaited, boolean awaitingHook) {
-        int work = 0;
+        int work = answerSynchronousSenders();
         ProgressHook h = hook;
         if (h != null) {
             work += h.doWork();

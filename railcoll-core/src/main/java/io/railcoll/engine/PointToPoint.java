@@ -221,6 +221,8 @@ public final class PointToPoint implements FrameSink {
     private final Map<Long, SendOp>[] awaitingMatch;
     /** Answers owed to synchronous senders: {source, seq} pairs, sent by the owner thread. */
     private final ArrayDeque<long[]> answers = new ArrayDeque<>();
+    /** Whether {@link #answers} may hold one: set with each (under this object's lock), cleared once it is empty. */
+    private volatile boolean answersOwed;
     private long storedBytes;
 
     /**
@@ -243,6 +245,21 @@ public final class PointToPoint implements FrameSink {
             from[i] = new FromSource();
             awaitingMatch[i] = new HashMap<>();
         }
+        engine.attachPointToPoint(this);
+    }
+
+    /**
+     * Whether a receive owes a synchronous sender its answer: the engine's progress rounds then send it
+     * ({@link #sendOwedAnswers}), in whatever call this rank is, since no wait may ever come for that receive (one
+     * freed in flight) or only after a call that needs the sender (decision 0228). Any thread.
+     */
+    boolean answersOwed() {
+        return answersOwed;
+    }
+
+    /** Sends the answers owed to synchronous senders; how many. Owner thread. */
+    int sendOwedAnswers() {
+        return sendAnswers();
     }
 
     // ---- operations (owner thread) ----
@@ -703,16 +720,24 @@ public final class PointToPoint implements FrameSink {
                 + storedBytes + " bytes held";
     }
 
-    /** Answers the synchronous senders whose messages a receive completed. Owner thread. */
-    private void sendAnswers() {
+    /** Answers the synchronous senders whose messages a receive completed; how many. Owner thread. */
+    private int sendAnswers() {
+        if (!answersOwed) {
+            return 0;
+        }
+        int sent = 0;
         while (true) {
             long[] a;
             synchronized (this) {
                 a = answers.poll();
+                if (a == null) {
+                    answersOwed = false;
+                }
             }
             if (a == null) {
-                return;
+                return sent;
             }
+            sent++;
             int to = (int) a[0];
             meta.type = FrameHeader.DATA;
             meta.seq = a[1];
@@ -811,6 +836,7 @@ public final class PointToPoint implements FrameSink {
         }
         if (m.synchronous) {
             answers.add(new long[] {m.source, m.seq});
+            answersOwed = true;
         }
         op.done = true;
     }
