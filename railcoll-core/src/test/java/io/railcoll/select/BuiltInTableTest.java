@@ -181,9 +181,9 @@ class BuiltInTableTest {
                     where);
             Shape broadcast = new Shape(Collective.BROADCAST, placement, 1, b, n - 1);
             assertEquals(shared.select(broadcast).id(), own.select(broadcast).id(), where);
-            // Barriers: the dissemination in node flags where every rank has a processor (decision 0201).
+            // Barriers: the dissemination in node flags where every rank has a processor (decisions 0201, 0230).
             Shape barrier = new Shape(Collective.BARRIER, placement, 1, 0, 0);
-            assertEquals(n >= 3 ? "barrier.shm-dissemination" : "barrier.shm", own.select(barrier).id(), where);
+            assertEquals("barrier.shm-dissemination", own.select(barrier).id(), where);
             assertEquals("barrier.shm", shared.select(barrier).id(), where + ", ranks share processors");
             for (boolean commutative : new boolean[] {true, false}) {
                 Shape allreduce = Shape.reduction(Collective.ALLREDUCE, placement, 1, b - b % 8, 0, 8, commutative);
