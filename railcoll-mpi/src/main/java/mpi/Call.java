@@ -86,7 +86,7 @@ final class Call {
 
     void root(int root) throws MPIException {
         if (root < 0 || root >= size) {
-            throw error(MPI.ERR_ROOT, "invalid root: " + root + " (the communicator has " + size + " ranks)");
+            throw error(MPI.ERR_ROOT, "invalid root: " + root + " (the communicator has size " + size + ")");
         }
     }
 

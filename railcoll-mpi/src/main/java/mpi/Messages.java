@@ -16,8 +16,8 @@ final class Messages {
     static void checkSend(Call c, int count, int dest, int tag) throws MPIException {
         c.count(count, "count");
         if (dest != MPI.PROC_NULL && (dest < 0 || dest >= c.size)) {
-            throw c.error(MPI.ERR_RANK, "invalid rank: dest is " + dest + " (the communicator has " + c.size
-                    + " ranks; MPI.PROC_NULL is " + MPI.PROC_NULL + ")");
+            throw c.error(MPI.ERR_RANK, "invalid rank: dest is " + dest + " (the communicator has size " + c.size
+                    + "; MPI.PROC_NULL is " + MPI.PROC_NULL + ")");
         }
         if (tag < 0) {
             throw c.error(MPI.ERR_TAG, "invalid tag: " + tag + " (a message's tag is 0 or more)");
@@ -27,8 +27,8 @@ final class Messages {
     static void checkRecv(Call c, int count, int source, int tag) throws MPIException {
         c.count(count, "count");
         if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= c.size)) {
-            throw c.error(MPI.ERR_RANK, "invalid rank: source is " + source + " (the communicator has " + c.size
-                    + " ranks; MPI.ANY_SOURCE is " + MPI.ANY_SOURCE + ", MPI.PROC_NULL " + MPI.PROC_NULL + ")");
+            throw c.error(MPI.ERR_RANK, "invalid rank: source is " + source + " (the communicator has size " + c.size
+                    + "; MPI.ANY_SOURCE is " + MPI.ANY_SOURCE + ", MPI.PROC_NULL " + MPI.PROC_NULL + ")");
         }
         if (tag < 0 && tag != MPI.ANY_TAG) {
             throw c.error(MPI.ERR_TAG, "invalid tag: " + tag + " (0 or more, or MPI.ANY_TAG = " + MPI.ANY_TAG + ")");

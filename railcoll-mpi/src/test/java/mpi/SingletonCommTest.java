@@ -210,7 +210,7 @@ class SingletonCommTest {
         MPIException root = assertThrows(MPIException.class, () -> MPI.COMM_WORLD.bcast(data, 1, MPI.INT, 1));
         assertEquals(MPI.ERR_ROOT, root.getErrorClass());
         assertEquals(MPI.ERR_ROOT, root.getErrorCode());
-        assertEquals("MPI_ERR_ROOT: bcast on rank 0 of MPI_COMM_WORLD: invalid root: 1 (the communicator has 1 ranks)",
+        assertEquals("MPI_ERR_ROOT: bcast on rank 0 of MPI_COMM_WORLD: invalid root: 1 (the communicator has size 1)",
                 root.getMessage());
         assertEquals(MPI.ERR_COUNT, assertThrows(MPIException.class,
                 () -> MPI.COMM_WORLD.allReduce(data, -1, MPI.INT, MPI.SUM)).getErrorClass());

@@ -99,7 +99,7 @@ final class Derivations {
             int r = ranks[i];
             if (r < 0 || r >= size) {
                 throw new IllegalArgumentException("create: rank " + r + " (at " + i + ") is out of range: " + name
-                        + " has " + size + " ranks");
+                        + " has size " + size);
             }
             if (seen[r]) {
                 throw new IllegalArgumentException("create: rank " + r + " is listed twice");
@@ -131,7 +131,7 @@ final class Derivations {
             int r = ranks[i];
             if (r < 0 || r >= size) {
                 throw new IllegalArgumentException("createGroup: rank " + r + " (at " + i + ") is out of range: "
-                        + name + " has " + size + " ranks");
+                        + name + " has size " + size);
             }
             if (seen[r]) {
                 throw new IllegalArgumentException("createGroup: rank " + r + " is listed twice");

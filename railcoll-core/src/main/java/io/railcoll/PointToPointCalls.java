@@ -314,8 +314,8 @@ final class PointToPointCalls {
     private void checkSend(String call, MemorySegment data, int dest, int tag) {
         requireNonNull(data, call, "data");
         if (dest < 0 || dest >= size) {
-            throw new IllegalArgumentException(call + ": rank " + dest + " is out of range: " + name + " has " + size
-                    + " ranks");
+            throw new IllegalArgumentException(call + ": rank " + dest + " is out of range: " + name + " has size "
+                    + size);
         }
         if (tag < 0) {
             throw new IllegalArgumentException(call + ": the tag must be >= 0, got " + tag);

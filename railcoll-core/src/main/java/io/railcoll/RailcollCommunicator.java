@@ -1070,7 +1070,7 @@ final class RailcollCommunicator implements Communicator {
 
     private void checkRoot(int root) {
         if (root < 0 || root >= size()) {
-            throw new IllegalArgumentException("root " + root + " is out of range: the communicator has " + size() + " ranks");
+            throw new IllegalArgumentException("root " + root + " is out of range: the communicator has size " + size());
         }
     }
 

@@ -235,8 +235,7 @@ final class ReductionCalls {
         }
         boolean stageSend = inPlace || !transportsReach(s);
         boolean stageRecv = !transportsReach(r);
-        // Rank 0 of an exscan gets no result: its recv keeps what it held.
-        boolean result = !(collective == Collective.EXSCAN && rank == 0);
+        boolean result = collective.writesRecv(rank); // an exscan's rank 0 keeps what its recv held
         Shape shape = plumbing.reductionShape(collective, bytes, type, op, root);
         if (nonBlocking) {
             if (stageRecv) {

@@ -530,9 +530,8 @@ public final class CollectiveEngine implements FrameSink, AutoCloseable {
             }
         }
         activate(p, seq, shape, program, send, recv, reduction, stageSend || program.peerBuffers && !send.isNative());
-        // Rank 0 of an exscan gets no result (MPI leaves its buffer undefined, railcoll leaves it as it was): its
-        // program writes none of RECV, so nothing is copied out over the caller's bytes.
-        if (resultTo != null && !(shape.collective() == Collective.EXSCAN && rank == 0)) {
+        // A rank whose RECV receives no result (an exscan's rank 0) keeps the caller's bytes: nothing is copied out.
+        if (resultTo != null && shape.collective().writesRecv(rank)) {
             p.resultTo = resultTo;
         }
         POSTED_SEQ.setRelease(this, seq); // after the call's slot: see Posting#setActive

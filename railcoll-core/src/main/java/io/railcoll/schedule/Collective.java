@@ -106,6 +106,15 @@ public enum Collective {
         };
     }
 
+    /**
+     * Whether {@code rank}'s RECV receives a result. Every rank's does but an exscan's rank 0: MPI leaves its buffer
+     * undefined, and railcoll leaves the caller's bytes as they were, so RECV staged on its way to the caller is not
+     * copied back there.
+     */
+    public boolean writesRecv(int rank) {
+        return !(this == EXSCAN && rank == 0);
+    }
+
     /** Whether this is a v-variant: per-rank counts ({@link BlockCounts}) instead of one block size. */
     public boolean variable() {
         return switch (this) {

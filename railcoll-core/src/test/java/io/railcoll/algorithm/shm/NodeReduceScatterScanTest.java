@@ -181,11 +181,7 @@ class NodeReduceScatterScanTest {
     void refusesSeveralNodesOneRankAndNodesWhoseSlotsCannotFit() {
         for (Algorithm a : ALGORITHMS) {
             assertTrue(a instanceof NodeRegionUser, a.id());
-            String nodes = a.unsupportedReason(Shape.reduction(a.collective(), Placement.uniform(2, 2), 1, 8, 0, 8,
-                    true)).orElseThrow();
-            assertTrue(nodes.contains("2 nodes"), nodes);
-            assertTrue(a.unsupportedReason(Shape.reduction(a.collective(), Placement.singleNode(1), 1, 8, 0, 8, true))
-                    .isPresent(), a.id());
+            OneNodeRefusals.refusesSeveralNodesAndOneRank(a);
         }
         // 96 ranks: two sets of 96 x 96 pieces of one 128-byte line are 2.25 MiB, more than the node buffer.
         Algorithm rs = CATALOG.byId(NodeReduceScatter.ID);

@@ -143,11 +143,7 @@ class SingleCopyScanTest {
     void refusesSeveralNodesAndOneRank() {
         for (Algorithm a : ALGORITHMS) {
             assertTrue(a instanceof PeerAccessUser, a.id());
-            String nodes = a.unsupportedReason(Shape.reduction(a.collective(), Placement.uniform(2, 2), 1, 8, 0, 8,
-                    true)).orElseThrow();
-            assertTrue(nodes.contains("2 nodes"), nodes);
-            assertTrue(a.unsupportedReason(Shape.reduction(a.collective(), Placement.singleNode(1), 1, 8, 0, 8, true))
-                    .isPresent(), a.id());
+            OneNodeRefusals.refusesSeveralNodesAndOneRank(a);
         }
     }
 }

@@ -87,7 +87,7 @@ class MpiProgramsSystemTest {
         Launch.Result r = railcollRun("1", "Fatal", Map.of("RAILCOLL_TIMEOUT_MS", "20000"));
         assertTrue(r.exitCode() != 0, r.output());
         assertEquals(1, r.count("railcoll-mpi: rank 0: MPI_ERR_ROOT: bcast on rank 0 of MPI_COMM_WORLD: invalid root: 99"
-                + " (the communicator has 1 ranks)"), r.output());
+                + " (the communicator has size 1)"), r.output());
         assertEquals(0, r.count("went on"), r.output());
     }
 
@@ -118,7 +118,7 @@ class MpiProgramsSystemTest {
         Launch.Result r = railcollRun("2,1", "Fatal", Map.of("RAILCOLL_TIMEOUT_MS", "20000"));
         assertTrue(r.exitCode() != 0, r.output());
         assertEquals(1, r.count("railcoll-mpi: rank 2: MPI_ERR_ROOT: bcast on rank 2 of MPI_COMM_WORLD: invalid root: 99"
-                + " (the communicator has 3 ranks) (in bcast on MPI_COMM_WORLD; the handler is MPI.ERRORS_ARE_FATAL"), r.output());
+                + " (the communicator has size 3) (in bcast on MPI_COMM_WORLD; the handler is MPI.ERRORS_ARE_FATAL"), r.output());
         assertEquals(0, r.count("caught"), r.output());
         assertEquals(0, r.count("rank 2 went on"), r.output());
     }
