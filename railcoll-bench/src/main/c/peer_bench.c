@@ -12,6 +12,13 @@
  * Sizes at or above `large-from` bytes use the smaller `large-iterations`/`large-warmup` counts,
  * as OSU does, so 1 MiB points on an oversubscribed machine do not take minutes.
  *
+ * --added-below B (railcoll's decision 0232): each sample of a size below B bytes (not the barrier) also measures what
+ * one call adds to a loop of barriers, a figure that does not depend on which rank MPI_Barrier lets out first. After
+ * the timed calls, every rank times a loop of `iterations` x (MPI_Barrier + call) and a loop of `iterations` x
+ * MPI_Barrier alone, each split into 4 rounds whose loops alternate (pairs first in rounds 0 and 2, barriers first in
+ * 1 and 3) so both see the same load, an untimed barrier before each loop; the rank's figure is (pairs - barriers) /
+ * iterations, the sample's the MAX over ranks. railcoll bench takes the same calls in the same order.
+ *
  * --budget-us B makes the counts those of `railcoll bench`, so both sides of a comparison average
  * the same number of calls per sample (the max over ranks of short means is biased upward when
  * ranks outnumber processors, so unequal counts alone move the ratio by up to 2x): before the
@@ -42,7 +49,8 @@
  *                                                  testbed peer checks that every node's ranks run in its namespace)
  *   check,<collective>,<ranks>,<size_bytes>,ok
  *   check,<collective>,<ranks>,<size_bytes>,FAILED,<ranks with wrong bytes>
- *   sample,<collective>,<ranks>,<size_bytes>,<iterations>,<sample_index>,<latency_us>
+ *   sample,<collective>,<ranks>,<size_bytes>,<iterations>,<sample_index>,<latency_us>[,<added_us>]
+ *                                                  (added_us, below --added-below: what a call adds to the barrier loop)
  *   rails,<label>,<size_bytes>,<rank>,<calls>,<elapsed_ns>,<interface>,<rx_bytes>,<tx_bytes>
  *   done,<collective>,<ranks>
  * Errors in the arguments go to stderr with exit status 2; a failed check exits with 3 after
@@ -88,6 +96,7 @@ struct options {
     char rails[MAX_RAILS][MAX_IFNAME]; /* interfaces to account, none by default */
     int rail_count;
     char label[64];
+    long added_below; /* sizes below this also measure what a call adds to a loop of barriers; 0: none */
 };
 
 static int rank_id;
@@ -100,7 +109,7 @@ static void usage_error(const char *message, const char *arg) {
                         "reduce-scatter|scan|exscan "
                         "--sizes 1,2,4 [--warmup N] [--iterations N] [--large-warmup N] "
                         "[--large-iterations N] [--large-from BYTES] [--samples N] [--budget-us N] [--check] "
-                        "[--rail-interfaces IF,IF] [--rail-label LABEL]\n");
+                        "[--rail-interfaces IF,IF] [--rail-label LABEL] [--added-below BYTES]\n");
     }
     MPI_Finalize();
     exit(2);
@@ -137,7 +146,7 @@ static void parse_options(struct options *o, int argc, char **argv) {
     *o = (struct options){.collective = ALLGATHER, .warmup = 200, .iterations = 1000,
                           .large_warmup = 10, .large_iterations = 100, .large_from = 8192,
                           .samples = 5, .check = 0, .budget_us = 0, .size_count = 0, .rail_count = 0,
-                          .label = "peer"};
+                          .label = "peer", .added_below = 0};
     int have_collective = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -187,6 +196,8 @@ static void parse_options(struct options *o, int argc, char **argv) {
                 strcpy(o->rails[o->rail_count++], item);
             }
             free(copy);
+        } else if (strcmp(a, "--added-below") == 0) {
+            o->added_below = parse_long(v, 0);
         } else if (strcmp(a, "--rail-label") == 0) {
             if (strlen(v) >= sizeof o->label || strchr(v, ',')) {
                 usage_error("--rail-label must be under 64 characters without commas", v);
@@ -369,9 +380,55 @@ static long check_once(enum collective c, unsigned char *send, unsigned char *re
     return wrong;
 }
 
-/* One OSU sample: returns the max over ranks of each rank's average call time, on rank 0. */
-static double time_sample(enum collective c, unsigned char *send, unsigned char *recv, long size,
-                          int warmup, int iterations) {
+/* Rounds of the loops behind the figure added to a barrier loop; their order alternates round by round. */
+#define ADDED_ROUNDS 4
+
+/* Seconds this rank took for `calls` x (barrier + call), after an untimed barrier. */
+static double time_pairs(enum collective c, unsigned char *send, unsigned char *recv, long size, int calls) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    for (int i = 0; i < calls; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        run_once(c, send, recv, size);
+    }
+    return MPI_Wtime() - start;
+}
+
+/* Seconds this rank took for `calls` barriers, after an untimed barrier. */
+static double time_barriers(int calls) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    for (int i = 0; i < calls; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return MPI_Wtime() - start;
+}
+
+/* What one call adds to a loop of barriers on this rank, in us: `iterations` pairs less `iterations` barriers, in
+ * ADDED_ROUNDS rounds of alternating order, per call. */
+static double time_added(enum collective c, unsigned char *send, unsigned char *recv, long size, int iterations) {
+    double pairs = 0.0;
+    double barriers = 0.0;
+    for (int round = 0; round < ADDED_ROUNDS; round++) {
+        int calls = (int)((long)iterations * (round + 1) / ADDED_ROUNDS - (long)iterations * round / ADDED_ROUNDS);
+        if (calls == 0) {
+            continue;
+        }
+        if (round % 2 == 0) {
+            pairs += time_pairs(c, send, recv, size, calls);
+            barriers += time_barriers(calls);
+        } else {
+            barriers += time_barriers(calls);
+            pairs += time_pairs(c, send, recv, size, calls);
+        }
+    }
+    return (pairs - barriers) * 1e6 / iterations;
+}
+
+/* One OSU sample: the max over ranks of each rank's average call time, on rank 0, into out[0]; with `added`, the max
+ * over ranks of what a call adds to a loop of barriers into out[1]. */
+static void time_sample(enum collective c, unsigned char *send, unsigned char *recv, long size,
+                        int warmup, int iterations, int added, double out[2]) {
     double busy = 0.0;
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < warmup + iterations; i++) {
@@ -386,10 +443,8 @@ static double time_sample(enum collective c, unsigned char *send, unsigned char 
             MPI_Barrier(MPI_COMM_WORLD);
         }
     }
-    double mine_us = busy * 1e6 / iterations;
-    double max_us = 0.0;
-    MPI_Reduce(&mine_us, &max_us, 1, MPI_DOUBLE, MPI_MAX, ROOT, MPI_COMM_WORLD);
-    return max_us;
+    double mine[2] = {busy * 1e6 / iterations, added ? time_added(c, send, recv, size, iterations) : 0.0};
+    MPI_Reduce(mine, out, 2, MPI_DOUBLE, MPI_MAX, ROOT, MPI_COMM_WORLD);
 }
 
 static void print_library(void) {
@@ -595,11 +650,17 @@ int main(int argc, char **argv) {
             read_rails(&o, before);
             window_start = MPI_Wtime();
         }
+        int added = o.collective != BARRIER && size < o.added_below;
         for (int sample = 0; sample < o.samples; sample++) {
-            double latency_us = time_sample(o.collective, send, recv, size, warmup, iterations);
+            double figures[2] = {0.0, 0.0};
+            time_sample(o.collective, send, recv, size, warmup, iterations, added, figures);
             if (rank_id == 0) {
-                printf("sample,%s,%d,%ld,%d,%d,%.3f\n", COLLECTIVE_NAMES[o.collective], rank_count, size,
-                       iterations, sample, latency_us);
+                printf("sample,%s,%d,%ld,%d,%d,%.3f", COLLECTIVE_NAMES[o.collective], rank_count, size,
+                       iterations, sample, figures[0]);
+                if (added) {
+                    printf(",%.3f", figures[1]);
+                }
+                printf("\n");
             }
         }
         if (o.rail_count > 0) {
@@ -614,7 +675,7 @@ int main(int argc, char **argv) {
             long long *all = rank_id == 0 ? malloc(sizeof(long long) * 2 * MAX_RAILS * (size_t)rank_count) : NULL;
             MPI_Gather(delta, 2 * MAX_RAILS, MPI_LONG_LONG, all, 2 * MAX_RAILS, MPI_LONG_LONG, ROOT, MPI_COMM_WORLD);
             if (rank_id == 0) {
-                long long calls = (long long)o.samples * (warmup + iterations);
+                long long calls = (long long)o.samples * (warmup + iterations + (added ? iterations : 0));
                 for (int r = 0; r < rank_count; r++) {
                     for (int i = 0; i < o.rail_count; i++) {
                         printf("rails,%s,%ld,%d,%lld,%lld,%s,%lld,%lld\n", o.label, size, r, calls, window_ns, o.rails[i],

@@ -30,21 +30,27 @@ import java.util.List;
  * spent running every algorithm before anything is timed), rail-interfaces (the rail interfaces whose kernel counters
  * the first rank of each node reads around every sample, in its node's namespace; none by default) and rail-out (their
  * {@link RailLedger} lines go to this path with {@code .n<node>} appended, one file per node) and auto-samples-ms (with
- * more than 0: after the passes, more samples of widely spread points within that time, {@link SampleSeries}).
+ * more than 0: after the passes, more samples of widely spread points within that time, {@link SampleSeries}),
+ * added-below (sizes below this also measure what one call adds to a loop of barriers, decision 0232: after the
+ * sample's timed calls, {@code iterations} barrier + call pairs and as many barriers alone, in rounds of alternating
+ * order; 0, the default, for none) and added-out (rank 0's lines of that figure, {@code algorithm,size_bytes,added_us},
+ * one per sample, beside the raw file's).
  */
 public final class BenchApp implements RankApp {
     /** The settling passes' time budget: at least one pass, more while the compilers are busy (up to 40x this). */
     private static final long SETTLE_NS = 250_000_000L;
+    /** Rounds of the loops behind the figure added to a barrier loop; their order alternates round by round. */
+    static final int ADDED_ROUNDS = 4;
 
     @Override
     public void run(Communicator comm, List<String> args) throws IOException {
         Options o = Options.parse(args);
         int n = comm.size();
         int rank = comm.rank();
-        PrintWriter raw = rank == 0 ? new PrintWriter(Files.newBufferedWriter(o.out)) : null;
+        Raw raw = rank == 0 ? new Raw(new PrintWriter(Files.newBufferedWriter(o.out)),
+                new PrintWriter(Files.newBufferedWriter(o.addedOut))) : null;
         PrintWriter counters = null;
-        MemorySegment times = MemorySegment.ofArray(new byte[Long.BYTES]);
-        MemorySegment allTimes = MemorySegment.ofArray(new byte[Long.BYTES * n]);
+        SampleFigures figures = new SampleFigures(n);
         try (Arena arena = Arena.ofShared()) {
             long maxSize = Arrays.stream(o.sizes).max().orElse(0);
             MemorySegment send = arena.allocate(Math.max(1, o.collective.sendBytes(maxSize, n)), 64);
@@ -52,7 +58,7 @@ public final class BenchApp implements RankApp {
             SweepPoints points = SweepPoints.of(o.collective, comm.placement(), comm.rails(), o.root, o.algorithms,
                     o.sizes, System.getenv());
             List<String> algs = points.algorithms();
-            warmUpJit(comm, o, points, send, recv, times, allTimes);
+            warmUpJit(comm, o, points, send, recv, figures);
             int[][] iterations = new int[algs.size()][o.sizes.length];
             SampleSeries[][] samplesSoFar = new SampleSeries[algs.size()][o.sizes.length];
             for (SampleSeries[] row : samplesSoFar) {
@@ -79,20 +85,21 @@ public final class BenchApp implements RankApp {
                     iterations[a][z] = iterationsFor(comm, o, s, r);
                 }
             }
-            settle(comm, o, points, send, recv, iterations, times, allTimes);
+            settle(comm, o, points, send, recv, iterations, figures);
             // Samples are taken in passes over every (algorithm, size), not one point after another: what slows a
             // stretch of the run (the JIT compiling on a busy machine, another job) then spreads over every point
             // instead of landing on whichever came first.
             for (int pass = 0; pass < o.samples; pass++) {
-                pass(comm, o, points, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
+                pass(comm, o, points, send, recv, iterations, samplesSoFar, raw, counters, figures);
             }
             if (o.autoSamplesNs > 0) {
-                sampleUntilSteady(comm, o, points, send, recv, iterations, samplesSoFar, raw, counters, times, allTimes);
+                sampleUntilSteady(comm, o, points, send, recv, iterations, samplesSoFar, raw, counters, figures);
             }
         } finally {
             comm.clearForcedAlgorithm(o.collective);
             if (raw != null) {
-                raw.close();
+                raw.osu().close();
+                raw.added().close();
             }
             if (counters != null) {
                 counters.close();
@@ -105,27 +112,45 @@ public final class BenchApp implements RankApp {
      * while accounting is on), barriers bracket it so that every rank has finished the calls before its node's rail
      * counters are read again, and the leader writes one {@link RailLedger} line per rail interface.
      */
-    private static long accounted(Communicator comm, Options o, String label, long size, int iterations,
-                                  PrintWriter counters, java.util.function.LongSupplier sample) {
+    private static void accounted(Communicator comm, Options o, String label, long size, int iterations,
+                                  PrintWriter counters, Runnable sample) {
         if (o.railInterfaces.isEmpty()) {
-            return sample.getAsLong();
+            sample.run();
+            return;
         }
         comm.barrier();
         List<InterfaceCounters.Reading> before = counters == null ? null : InterfaceCounters.read(o.railInterfaces);
         long t0 = System.nanoTime();
-        long max = sample.getAsLong();
+        sample.run();
         comm.barrier();
         long elapsed = System.nanoTime() - t0;
         if (counters != null) {
             List<InterfaceCounters.Reading> after = InterfaceCounters.read(o.railInterfaces);
-            long calls = iterations + Math.min(o.warmup, iterations);
+            long calls = iterations + Math.min(o.warmup, iterations) + (measuresAdded(o, size) ? iterations : 0);
             for (int i = 0; i < after.size(); i++) {
                 counters.println(RailLedger.line(label, size, comm.rank(), calls, elapsed, after.get(i).iface(),
                         after.get(i).rxBytes() - before.get(i).rxBytes(), after.get(i).txBytes() - before.get(i).txBytes()));
             }
             counters.flush();
         }
-        return max;
+    }
+
+    /** Rank 0's two files: the OSU figure's samples and those of the figure added to a barrier loop. */
+    private record Raw(PrintWriter osu, PrintWriter added) {
+        /** One sample of one point, in each file that has a figure for it. */
+        void record(String label, long size, SampleFigures figures) {
+            osu.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, figures.osuNs() / 1000.0);
+            osu.flush();
+            if (figures.added()) {
+                added.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, figures.addedNs() / 1000.0);
+                added.flush();
+            }
+        }
+    }
+
+    /** Whether a sample of {@code size} also measures what a call adds to a loop of barriers (decision 0232). */
+    private static boolean measuresAdded(Options o, long size) {
+        return o.collective != Collective.BARRIER && size < o.addedBelowBytes;
     }
 
     /**
@@ -136,7 +161,7 @@ public final class BenchApp implements RankApp {
      */
     private static void sampleUntilSteady(Communicator comm, Options o, SweepPoints points, MemorySegment send,
                                           MemorySegment recv, int[][] iterations, SampleSeries[][] samplesSoFar,
-                                          PrintWriter raw, PrintWriter counters, MemorySegment times, MemorySegment allTimes) {
+                                          Raw raw, PrintWriter counters, SampleFigures figures) {
         int n = comm.size();
         List<String> algs = points.algorithms();
         int pointCount = algs.size() * o.sizes.length;
@@ -177,12 +202,11 @@ public final class BenchApp implements RankApp {
                     MemorySegment s = sendOf(o, send, size, n);
                     MemorySegment r = recvOf(o, recv, size, n, comm.rank());
                     int calls = iterations[a][z];
-                    long max = accounted(comm, o, label, size, calls, counters,
-                            () -> samplePoint(comm, o, s, r, calls, times, allTimes));
+                    accounted(comm, o, label, size, calls, counters,
+                            () -> samplePoint(comm, o, size, s, r, calls, figures));
                     if (comm.rank() == 0) {
-                        samplesSoFar[a][z].add(max);
-                        raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
-                        raw.flush();
+                        samplesSoFar[a][z].add(figures.osuNs());
+                        raw.record(label, size, figures);
                     }
                 }
             }
@@ -224,12 +248,12 @@ public final class BenchApp implements RankApp {
      * all-reduce measured 14-48 us per call, the next ones 0.7-1.1 us, after a warm-up that had reached quiet compilers.
      */
     private static void settle(Communicator comm, Options o, SweepPoints points, MemorySegment send, MemorySegment recv,
-                               int[][] iterations, MemorySegment times, MemorySegment allTimes) {
+                               int[][] iterations, SampleFigures figures) {
         if (o.jitWarmupNs <= 0) {
             return;
         }
         JitWarmup.run(comm, "Settling passes", SETTLE_NS, () -> pass(comm, o, points, send, recv, iterations, null, null,
-                null, times, allTimes));
+                null, figures));
     }
 
     /**
@@ -238,8 +262,8 @@ public final class BenchApp implements RankApp {
      * passes run this one method, so the code the samples run is the code the settling passes compiled.
      */
     private static long pass(Communicator comm, Options o, SweepPoints points, MemorySegment send, MemorySegment recv,
-                             int[][] iterations, SampleSeries[][] samplesSoFar, PrintWriter raw, PrintWriter counters,
-                             MemorySegment times, MemorySegment allTimes) {
+                             int[][] iterations, SampleSeries[][] samplesSoFar, Raw raw, PrintWriter counters,
+                             SampleFigures figures) {
         int n = comm.size();
         int rank = comm.rank();
         List<String> algs = points.algorithms();
@@ -258,16 +282,14 @@ public final class BenchApp implements RankApp {
                 int calls = iterations[a][z];
                 made += calls;
                 if (samplesSoFar == null) {
-                    samplePoint(comm, o, s, r, calls, times, allTimes);
+                    samplePoint(comm, o, size, s, r, calls, figures);
                     continue;
                 }
                 String label = auto ? "auto:" + comm.selectedAlgorithm(o.collective, size, o.root) : alg;
-                long max = accounted(comm, o, label, size, calls, counters,
-                        () -> samplePoint(comm, o, s, r, calls, times, allTimes));
+                accounted(comm, o, label, size, calls, counters, () -> samplePoint(comm, o, size, s, r, calls, figures));
                 if (rank == 0) {
-                    samplesSoFar[a][z].add(max);
-                    raw.printf(java.util.Locale.ROOT, "%s,%d,%.3f%n", label, size, max / 1000.0);
-                    raw.flush();
+                    samplesSoFar[a][z].add(figures.osuNs());
+                    raw.record(label, size, figures);
                     System.out.println("PROGRESS " + label + " " + size);
                 }
             }
@@ -281,7 +303,7 @@ public final class BenchApp implements RankApp {
      * refuses (a size cap leaves none out; a restriction of another form may).
      */
     private static void warmUpJit(Communicator comm, Options o, SweepPoints points, MemorySegment send,
-                                  MemorySegment recv, MemorySegment times, MemorySegment allTimes) {
+                                  MemorySegment recv, SampleFigures figures) {
         int n = comm.size();
         List<String> algs = points.algorithms();
         long[][] sizes = new long[algs.size()][];
@@ -307,7 +329,7 @@ public final class BenchApp implements RankApp {
                     // one measured, or the first samples run part-interpreted or deoptimized. Warmed with its own
                     // loop, the first 6000 timed calls of a 1-byte node all-gather with 4 ranks measured 10-140 us,
                     // the steady state 5.5 us.
-                    samplePoint(comm, o, s, r, JitWarmup.callsAt(i), times, allTimes);
+                    samplePoint(comm, o, size, s, r, JitWarmup.callsAt(i), figures);
                     // And pass 0's sizing, with its 8-byte broadcast: left out, that broadcast's first call in pass 0
                     // deoptimized the broadcast path the control flags share, and C2 recompiled it inside samples.
                     iterationsFor(comm, o, s, r);
@@ -318,21 +340,67 @@ public final class BenchApp implements RankApp {
         });
     }
 
-    /** One sample and its gather to rank 0: there, the slowest rank's mean time per call; elsewhere 0. */
-    private static long samplePoint(Communicator comm, Options o, MemorySegment s, MemorySegment r, int iterations,
-                                    MemorySegment times, MemorySegment allTimes) {
-        times.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, sample(comm, o, s, r, iterations));
-        comm.gather(times, comm.rank() == 0 ? allTimes : null, 0);
-        long max = 0;
-        if (comm.rank() == 0) {
-            for (int k = 0; k < comm.size(); k++) {
-                max = Math.max(max, allTimes.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, k));
+    /**
+     * One sample and its gather to rank 0, into {@code figures}: there, the slowest rank's mean time per call and,
+     * below added-below, what a call adds to a loop of barriers; elsewhere 0.
+     */
+    private static void samplePoint(Communicator comm, Options o, long size, MemorySegment s, MemorySegment r,
+                                    int iterations, SampleFigures figures) {
+        boolean added = measuresAdded(o, size);
+        long osuTotal = sample(comm, o, s, r, iterations);
+        long pairs = 0;
+        long barriers = 0;
+        if (added) {
+            // Rounds of alternating order (pairs first, then barriers first), as peer_bench does, so that both loops
+            // see the same load on a shared machine; every rank splits the calls alike.
+            for (int round = 0; round < ADDED_ROUNDS; round++) {
+                int calls = roundCalls(iterations, round);
+                if (calls == 0) {
+                    continue;
+                }
+                if (round % 2 == 0) {
+                    pairs += timePairs(comm, o, s, r, calls);
+                    barriers += timeBarriers(comm, calls);
+                } else {
+                    barriers += timeBarriers(comm, calls);
+                    pairs += timePairs(comm, o, s, r, calls);
+                }
             }
         }
-        return max;
+        figures.record(osuTotal, pairs, barriers);
+        figures.gather(comm, iterations, added);
     }
 
-    /** One sample, OSU style as peer_bench does: each call timed alone, a barrier between calls untimed. */
+    /** The calls of round {@code round} of {@link #ADDED_ROUNDS}: {@code iterations} split as evenly as they go. */
+    static int roundCalls(int iterations, int round) {
+        return (int) ((long) iterations * (round + 1) / ADDED_ROUNDS - (long) iterations * round / ADDED_ROUNDS);
+    }
+
+    /** This rank's ns for {@code calls} x (barrier + call), after an untimed barrier. */
+    private static long timePairs(Communicator comm, Options o, MemorySegment s, MemorySegment r, int calls) {
+        comm.barrier();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            comm.barrier();
+            call(comm, o.collective, s, r, o.root);
+        }
+        return System.nanoTime() - t0;
+    }
+
+    /** This rank's ns for {@code calls} barriers (the barrier that separates the OSU figure's calls), after an untimed one. */
+    private static long timeBarriers(Communicator comm, int calls) {
+        comm.barrier();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            comm.barrier();
+        }
+        return System.nanoTime() - t0;
+    }
+
+    /**
+     * One sample, OSU style as peer_bench does: each call timed alone, a barrier between calls untimed; this rank's
+     * total ns over the timed calls.
+     */
     private static long sample(Communicator comm, Options o, MemorySegment s, MemorySegment r, int iterations) {
         // Untimed calls first, as peer_bench does before every sample: between samples the ranks gather times and
         // print, so they enter a sample out of step and some asleep; the first calls would time that, not the call.
@@ -347,7 +415,7 @@ public final class BenchApp implements RankApp {
             call(comm, o.collective, s, r, o.root);
             total += System.nanoTime() - t0;
         }
-        return total / iterations;
+        return total;
     }
 
     /**
@@ -443,7 +511,8 @@ public final class BenchApp implements RankApp {
 
     private record Options(Collective collective, List<String> algorithms, long[] sizes, int warmup, int iterations,
                            int samples, int root, boolean check, Path out, long budgetNs, long jitWarmupNs,
-                           List<String> railInterfaces, Path railOut, long autoSamplesNs) {
+                           List<String> railInterfaces, Path railOut, long autoSamplesNs, long addedBelowBytes,
+                           Path addedOut) {
         static Options parse(List<String> args) {
             Collective collective = Collective.ALLGATHER;
             List<String> algorithms = List.of("all");
@@ -459,6 +528,8 @@ public final class BenchApp implements RankApp {
             List<String> railInterfaces = List.of();
             Path railOut = Path.of("rail-counters.csv");
             long autoSamplesNs = 0;
+            long addedBelowBytes = 0;
+            Path addedOut = null;
             for (String a : args) {
                 int eq = a.indexOf('=');
                 if (eq < 0) {
@@ -481,11 +552,19 @@ public final class BenchApp implements RankApp {
                     case "rail-interfaces" -> railInterfaces = v.isEmpty() ? List.of() : List.of(v.split(","));
                     case "rail-out" -> railOut = Path.of(v);
                     case "auto-samples-ms" -> autoSamplesNs = Long.parseLong(v) * 1_000_000L;
+                    case "added-below" -> addedBelowBytes = Long.parseLong(v);
+                    case "added-out" -> addedOut = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + k);
                 }
             }
+            if (addedBelowBytes < 0) {
+                throw new IllegalArgumentException("added-below must be 0 or more bytes, got " + addedBelowBytes);
+            }
+            if (addedOut == null) {
+                addedOut = out.resolveSibling(out.getFileName() + ".added");
+            }
             return new Options(collective, algorithms, sizes, warmup, iterations, samples, root, check, out, budgetNs,
-                    jitWarmupNs, railInterfaces, railOut, autoSamplesNs);
+                    jitWarmupNs, railInterfaces, railOut, autoSamplesNs, addedBelowBytes, addedOut);
         }
     }
 }

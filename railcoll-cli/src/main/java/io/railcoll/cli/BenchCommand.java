@@ -7,6 +7,7 @@ import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.peer.PeerResults;
 import io.railcoll.bench.peer.PeerRun;
 import io.railcoll.bench.rails.RailAccounts;
+import io.railcoll.bench.report.AddedToBarrierSamples;
 import io.railcoll.bench.report.BenchReport;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.ConsoleTableWriter;
@@ -59,6 +60,8 @@ final class BenchCommand implements Callable<Integer> {
     static final String DEFAULT_RAIL_RATE = "2gbit";
     /** The samples every point gets first with --samples auto. */
     static final int AUTO_BASE_SAMPLES = 5;
+    /** Rank 0's samples of what a call adds to a loop of barriers, beside raw-samples.csv (decision 0232). */
+    static final String RAW_ADDED = "raw-added-to-barrier.csv";
     static final String DEFAULT_SIZES = "1,4,16,64,256,1024,4096,16384,65536,262144,1048576";
 
     @Mixin
@@ -114,6 +117,14 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--jit-warmup-ms", converter = OptionValues.NotNegativeLong.class, description = "Time spent running every algorithm (a barrier before each call, as timed) before anything is timed, so the JVM has compiled the library; longer, up to 5x, until 6000 calls were made, and then, up to 40x, until no rank's compilers were busy for more than 5%% of a round (default ${DEFAULT-VALUE}).", defaultValue = "3000")
     long jitWarmupMs;
+
+    @Option(names = "--added-to-barrier-below", converter = OptionValues.OneSize.class, paramLabel = "SIZE",
+            description = "Sizes below this also get a second figure, measured in the same samples by railcoll and the "
+            + "Open MPI peer: what one call adds to a loop of barriers (a loop of barrier + call less a loop of the same "
+            + "barrier alone, per call, the slowest rank's), which unlike the OSU figure does not depend on which rank "
+            + "the barrier lets out first; 0 for none (default ${DEFAULT-VALUE}: OSU's small messages).",
+            defaultValue = "8k")
+    long addedBelowBytes;
 
     @Option(names = "--check", description = "Verify every result byte for byte before timing; fail loudly if one is wrong.")
     boolean check;
@@ -301,12 +312,14 @@ final class BenchCommand implements Callable<Integer> {
     private List<BenchResult> runSweep(Collective c, Placement placement, List<Long> sizeList, Map<String, String> env,
                                        String labelSuffix, SweepPoints points) throws Exception {
         Path raw = out.resolve("raw-samples.csv");
+        Path rawAdded = out.resolve(RAW_ADDED);
         Path counters = out.resolve("rail-counters.csv");
         List<String> args = new ArrayList<>(List.of("collective=" + c.id(), "algorithms=" + algorithms,
                 "sizes=" + sizeList.stream().map(String::valueOf).collect(Collectors.joining(",")),
                 "warmup=" + warmup, "iterations=" + iterations, "samples=" + samples, "root=" + root,
                 "check=" + check, "out=" + raw.toAbsolutePath(), "budget-ms=" + sampleMs, "jit-warmup-ms=" + jitWarmupMs,
-                "auto-samples-ms=" + (autoSamples ? autoBudgetS * 1000 : 0)));
+                "auto-samples-ms=" + (autoSamples ? autoBudgetS * 1000 : 0), "added-below=" + addedBelowBytes,
+                "added-out=" + rawAdded.toAbsolutePath()));
         try (NodeNetwork network = cluster.network("auto", DEFAULT_RAIL_RATE)) {
             accounting.network(network);
             List<String> railInterfaces = accounting.interfaces();
@@ -354,7 +367,7 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         accounting.addRailcollLines(counterLines, labelSuffix);
-        return readRaw(raw, c, placement, labelSuffix);
+        return readRaw(raw, rawAdded, c, placement, labelSuffix);
     }
 
     /** The ranks' settings for one --intra-node variant. */
@@ -467,10 +480,17 @@ final class BenchCommand implements Callable<Integer> {
      */
     private PeerRun peerRun(Collective c, Placement placement, List<Long> sizeList) {
         return PeerRun.of(c, placement, sizeList).withRails(cluster.rails).withSamples(samples).withCheck(check)
-                .withCounts(warmup, iterations, warmup, iterations).withBudget(Duration.ofMillis(sampleMs));
+                .withCounts(warmup, iterations, warmup, iterations).withBudget(Duration.ofMillis(sampleMs))
+                .withAddedToBarrierBelow(addedBelowBytes);
     }
 
-    private List<BenchResult> readRaw(Path raw, Collective c, Placement placement, String labelSuffix) throws IOException {
+    /**
+     * The points of rank 0's raw files: {@code raw} has one line per sample ({@code algorithm,size_bytes,sample_us}),
+     * {@code rawAdded} one per sample of the points that measured what a call adds to a loop of barriers, in the same
+     * form (decision 0232; kept apart so that scripts reading the first keep working).
+     */
+    private List<BenchResult> readRaw(Path raw, Path rawAdded, Collective c, Placement placement, String labelSuffix)
+            throws IOException {
         Map<String, Map<Long, Samples>> byAlg = new LinkedHashMap<>();
         for (String line : Files.readAllLines(raw)) {
             String[] f = line.split(",");
@@ -481,11 +501,22 @@ final class BenchCommand implements Callable<Integer> {
                     .computeIfAbsent(Long.parseLong(f[1]), k -> new Samples())
                     .addUs(Double.parseDouble(f[2]));
         }
+        Map<String, Map<Long, AddedToBarrierSamples>> addedByAlg = new LinkedHashMap<>();
+        for (String line : Files.exists(rawAdded) ? Files.readAllLines(rawAdded) : List.<String>of()) {
+            String[] f = line.split(",");
+            if (f.length != 3) {
+                continue;
+            }
+            addedByAlg.computeIfAbsent(f[0], k -> new LinkedHashMap<>())
+                    .computeIfAbsent(Long.parseLong(f[1]), k -> new AddedToBarrierSamples())
+                    .addUs(Double.parseDouble(f[2]));
+        }
         List<BenchResult> out = new ArrayList<>();
         for (var e : byAlg.entrySet()) {
             Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine());
+            Map<Long, AddedToBarrierSamples> added = addedByAlg.getOrDefault(e.getKey(), Map.of());
             for (var s : e.getValue().entrySet()) {
-                out.add(BenchResult.of(series, s.getKey(), s.getValue()));
+                out.add(BenchResult.of(series, s.getKey(), s.getValue(), added.get(s.getKey())));
             }
         }
         return out;

@@ -118,6 +118,18 @@ final class OptionValues {
         }
     }
 
+    /** One size in bytes with optional k/m/g, 0 included. */
+    static final class OneSize implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            if (value.contains(",")) {
+                throw new TypeConversionException("'" + value.strip() + "' is a list; accepted: one size in bytes, "
+                        + "optionally ending in k, m or g (e.g. 8k)");
+            }
+            return sizes(value).getFirst();
+        }
+    }
+
     /** The sizes of a {@code --sizes} list; a bad entry is a {@link TypeConversionException} naming it. */
     static List<Long> sizes(String spec) {
         List<Long> out = new ArrayList<>();

@@ -38,8 +38,18 @@ class MainJobSystemTest {
                 && rows.getFirst().contains("latency_us_max") && rows.getFirst().contains("size_bytes"), rows.getFirst());
         assertEquals(1 + 4 * 2, rows.size(), String.join("\n", rows));
         assertEquals(rows, Files.readAllLines(csv));
+        // Decision 0232: below 8 KiB every point also has what a call adds to a loop of barriers, from the same samples.
+        List<String> header = List.of(rows.getFirst().split(","));
+        int added = header.indexOf("added_to_barrier_us_median");
+        assertTrue(added > header.indexOf("samples") && header.contains("added_to_barrier_us_max"), rows.getFirst());
+        for (String row : rows.subList(1, rows.size())) {
+            assertTrue(row.split(",")[added].matches("-?[0-9]+\\.[0-9]{3}"), "no added figure in " + row);
+        }
+        assertTrue(r.output.contains("direct added") && r.output.contains("what one call adds to a loop of barriers"),
+                r.output);
         String report = Files.readString(out.resolve("report.md"));
         assertTrue(report.contains("bin/railcoll bench") && report.contains("allgather.smp-direct"), report);
+        assertTrue(report.contains(" direct added |"), report);
         Path png = out.resolve("allgather-2x2.png");
         byte[] head = Files.readAllBytes(png);
         assertTrue(head.length > 1000 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G', "not a PNG: " + png);
@@ -59,7 +69,8 @@ class MainJobSystemTest {
         String note = "n/a (allreduce.shm-doubling refuses 512K on 1x2: its slots";
         assertTrue(r.output.contains("not run: " + note), r.output);
         String row = r.output.lines().filter(l -> l.startsWith("512K")).findFirst().orElseThrow();
-        assertTrue(row.matches("512K\\s+[0-9.]+[~!*]*\\s+n/a(\\s+[0-9.]+x)?\\s*"), row);
+        // Then the figures added to a barrier loop: measured at 8 B, not at 512K (above the cap: -, refused: n/a).
+        assertTrue(row.matches("512K\\s+[0-9.]+[~!*]*\\s+n/a(\\s+[0-9.]+x)?\\s+-\\s+n/a\\s*"), row);
         List<String> rows = Files.readAllLines(out.resolve("results.csv"));
         assertEquals(1 + 3, rows.size(), String.join("\n", rows));
         assertTrue(rows.stream().anyMatch(l -> l.startsWith("allreduce,allreduce.shm-doubling,1,2,2,") && l.contains(",8,")),

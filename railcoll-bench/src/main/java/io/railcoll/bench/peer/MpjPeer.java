@@ -118,6 +118,14 @@ public final class MpjPeer {
         }
     }
 
+    /**
+     * MpjBench's arguments: peer_bench's without the figure added to a barrier loop, which MpjBench does not measure
+     * (decision 0232: its points have the OSU figure alone).
+     */
+    private static List<String> mpjArgs(PeerRun run) {
+        return run.withAddedToBarrierBelow(0).programArgs();
+    }
+
     /** For the report: {@code MPJ Express 0.44, /usr/share/mpj (private MPJ_HOME ...)}. */
     public String identity() {
         return "MPJ Express " + version + ", " + mpjHome + " (run from the private MPJ_HOME " + privateHomePath()
@@ -131,7 +139,7 @@ public final class MpjPeer {
         Path classes = build(home);
         List<String> cmd = new ArrayList<>(List.of(java(), "-jar", home.resolve("lib/starter.jar").toString(),
                 "-np", Integer.toString(run.ranks()), "-dev", "multicore", "-wdir", classes.toString(), "MpjBench"));
-        cmd.addAll(run.programArgs());
+        cmd.addAll(mpjArgs(run));
         PeerProcess.Output out = PeerProcess.run(cmd, environment(home), classes, run.timeout());
         return results(run, out, cmd, "multicore device (threads of one JVM)");
     }
@@ -162,7 +170,7 @@ public final class MpjPeer {
                 StringBuilder line = new StringBuilder("hostname " + nodeAddresses.get(0) + " && exec " + java() + " -jar "
                         + home.resolve("lib/starter.jar") + " -np " + run.ranks() + " -dev niodev -machinesfile " + machines
                         + " -wdir " + classes + " MpjBench");
-                for (String a : run.programArgs()) {
+                for (String a : mpjArgs(run)) {
                     line.append(' ').append(a);
                 }
                 cmd.addAll(List.of("unshare", "--uts", "sh", "-c", line.toString()));

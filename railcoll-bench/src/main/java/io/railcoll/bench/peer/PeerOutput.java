@@ -1,5 +1,6 @@
 package io.railcoll.bench.peer;
 
+import io.railcoll.bench.report.AddedToBarrierSamples;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.Samples;
 import io.railcoll.bench.report.Series;
@@ -24,6 +25,8 @@ import java.util.TreeMap;
  * where,0,net:[4026531833],host1           (rank, network namespace, host name: one per rank)
  * check,allgather,2,1024,ok                 (or ...,FAILED,&lt;ranks with wrong bytes&gt;)
  * sample,allgather,2,1024,1000,0,2.106       (collective, ranks, size_bytes, iterations, sample index, latency_us)
+ * sample,allgather,2,1,1000,0,0.706,0.240    (... and, at small sizes, added_us: what a call adds to a loop of
+ *                                            barriers, the slowest rank's, decision 0232)
  * done,allgather,2
  * </pre>
  * Lines of any other shape (mpirun can write its own notices to the same stream) are kept in
@@ -31,6 +34,7 @@ import java.util.TreeMap;
  *
  * @param samplesBySize per size, the samples in microseconds (max over ranks of each rank's average)
  * @param iterationsBySize per size, the timed calls per sample (the last sample's: they are all the same)
+ * @param addedBySize   per size that has them, the samples of what a call adds to a loop of barriers
  * @param complete      whether the closing {@code done} record was seen
  * @param railLines     the {@code rails,...} records of rail accounting, as printed (read by
  *                      {@code io.railcoll.bench.rails.RailLedger})
@@ -38,7 +42,7 @@ import java.util.TreeMap;
  */
 public record PeerOutput(String library, String collective, int ranks, List<Check> checks,
                          SortedMap<Long, Samples> samplesBySize, SortedMap<Long, Integer> iterationsBySize,
-                         boolean complete, List<String> otherLines, List<String> railLines,
+                         SortedMap<Long, AddedToBarrierSamples> addedBySize, boolean complete, List<String> otherLines, List<String> railLines,
                          List<Where> where) {
 
     /** Where one rank ran: its network namespace ({@code net:[inode]}) and host name. */
@@ -56,6 +60,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         List<Check> checks = new ArrayList<>();
         SortedMap<Long, Samples> samples = new TreeMap<>();
         SortedMap<Long, Integer> iterations = new TreeMap<>();
+        SortedMap<Long, AddedToBarrierSamples> added = new TreeMap<>();
         boolean complete = false;
         List<String> other = new ArrayList<>();
         List<String> rails = new ArrayList<>();
@@ -84,10 +89,18 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
                         long size = Long.parseLong(r.get(3));
                         int calls = Integer.parseInt(r.get(4));
                         double latencyUs = Double.parseDouble(r.get(6));
+                        String addedField = r.size() > 7 ? r.get(7) : "";
+                        double addedUs = addedField.isEmpty() ? Double.NaN : Double.parseDouble(addedField);
+                        if (!addedField.isEmpty() && !Double.isFinite(addedUs)) {
+                            throw new IllegalArgumentException("not a time: " + addedField);
+                        }
                         collective = name;
                         ranks = n;
                         samples.computeIfAbsent(size, k -> new Samples()).addUs(latencyUs);
                         iterations.put(size, calls);
+                        if (!addedField.isEmpty()) {
+                            added.computeIfAbsent(size, k -> new AddedToBarrierSamples()).addUs(addedUs);
+                        }
                     }
                     case "done" -> complete = true;
                     case "rails" -> rails.add(line.strip());
@@ -107,7 +120,7 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
             }
         }
         return new PeerOutput(library, collective, ranks, List.copyOf(checks), Collections.unmodifiableSortedMap(samples),
-                Collections.unmodifiableSortedMap(iterations),
+                Collections.unmodifiableSortedMap(iterations), Collections.unmodifiableSortedMap(added),
                 complete, List.copyOf(other), List.copyOf(rails), List.copyOf(where));
     }
 
@@ -130,11 +143,11 @@ public record PeerOutput(String library, String collective, int ranks, List<Chec
         return checks.stream().filter(c -> !c.ok()).toList();
     }
 
-    /** One result per size, labelled with {@code series}. */
+    /** One result per size, labelled with {@code series}, with the figure added to a barrier loop where printed. */
     public List<BenchResult> results(Series series) {
         List<BenchResult> results = new ArrayList<>();
         for (Map.Entry<Long, Samples> e : samplesBySize.entrySet()) {
-            results.add(BenchResult.of(series, e.getKey(), e.getValue()));
+            results.add(BenchResult.of(series, e.getKey(), e.getValue(), addedBySize.get(e.getKey())));
         }
         return results;
     }

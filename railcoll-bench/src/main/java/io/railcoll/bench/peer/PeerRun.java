@@ -32,7 +32,7 @@ import java.util.Objects;
 public record PeerRun(Collective collective, Placement placement, int rails, String engineLabel, List<Long> sizes,
                       int warmup, int iterations, int largeWarmup, int largeIterations, long largeFromBytes,
                       int samples, boolean check, long budgetMicros, Duration timeout, List<String> extraMpirunArgs,
-                      List<String> railInterfaces) {
+                      List<String> railInterfaces, long addedBelowBytes) {
 
     public static final String ONE_HOST_ENGINE = "one-host shm";
 
@@ -64,8 +64,9 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
             }
         }
         if (warmup < 0 || largeWarmup < 0 || iterations < 1 || largeIterations < 1 || samples < 1
-                || largeFromBytes < 0 || rails < 0 || budgetMicros < 0) {
-            throw new IllegalArgumentException("need warmups >= 0, iterations >= 1, samples >= 1, rails >= 0, budget >= 0: "
+                || largeFromBytes < 0 || rails < 0 || budgetMicros < 0 || addedBelowBytes < 0) {
+            throw new IllegalArgumentException("need warmups >= 0, iterations >= 1, samples >= 1, rails >= 0, budget >= 0,"
+                    + " added-below >= 0: "
                     + this);
         }
         if (timeout.isNegative() || timeout.isZero()) {
@@ -76,57 +77,73 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
     /** OSU's default counts (1000/200 below 8 KiB, 100/10 above), 5 samples, no check, 1 rail, 10 minutes. */
     public static PeerRun of(Collective collective, Placement placement, List<Long> sizes) {
         return new PeerRun(collective, placement, 1, ONE_HOST_ENGINE, sizes, 200, 1000, 10, 100, 8192, 5, false, 0,
-                Duration.ofMinutes(10), List.of(), List.of());
+                Duration.ofMinutes(10), List.of(), List.of(), 0);
     }
 
     public PeerRun withCounts(int warmup, int iterations, int largeWarmup, int largeIterations) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     /** railcoll bench's counts: as many calls per sample, up to the counts, as fit {@code perSample}. */
     public PeerRun withBudget(Duration perSample) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, perSample.toNanos() / 1000, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, perSample.toNanos() / 1000, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     /** Sizes at or above {@code largeFromBytes} use the large counts. */
     public PeerRun withLargeFrom(long largeFromBytes) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     public PeerRun withSamples(int samples) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     public PeerRun withCheck(boolean check) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     public PeerRun withTimeout(Duration timeout) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     /** Labels only: the rails the compared railcoll sweep used. */
     public PeerRun withRails(int rails) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     /** Extra mpirun arguments and the engine label that says what they change (e.g. {@code netns}). */
     public PeerRun withMpirunArgs(List<String> extraMpirunArgs, String engineLabel) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
     }
 
     /** Rail accounting: the interfaces every rank counts around each size. */
     public PeerRun withRailInterfaces(List<String> railInterfaces) {
         return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces);
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                addedBelowBytes);
+    }
+
+    /** Sizes below {@code bytes} also measure what a call adds to a loop of barriers (0: none; decision 0232). */
+    public PeerRun withAddedToBarrierBelow(long bytes) {
+        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
+                bytes);
     }
 
     public int ranks() {
@@ -158,6 +175,10 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
         if (!railInterfaces.isEmpty()) {
             args.add("--rail-interfaces");
             args.add(String.join(",", railInterfaces));
+        }
+        if (addedBelowBytes > 0) {
+            args.add("--added-below");
+            args.add(Long.toString(addedBelowBytes));
         }
         return args;
     }

@@ -8,8 +8,9 @@ import java.util.OptionalDouble;
 /**
  * Renders a {@link ResultTable} as aligned plain text for the terminal: one row per size, one column
  * per algorithm with the best marked {@code *}, then "best/flat" (how many times faster the best is
- * than the best flat algorithm) and, with a peer, "best/peer" (below 1: railcoll is faster).
- * Stateless.
+ * than the best flat algorithm) and, with a peer, "best/peer" (below 1: railcoll is faster). Where points carry what a
+ * call adds to a loop of barriers (decision 0232), one "added" column per series that has it follows, and with a peer
+ * "added least/peer". Stateless.
  */
 public final class ConsoleTableWriter {
     static final String BEST_MARK = "*";
@@ -17,6 +18,8 @@ public final class ConsoleTableWriter {
     static final String IMPOSSIBLE_MARK = "!";
     /** The point's samples spread more than {@link ResultTable#SPREAD_LIMIT}x. */
     static final String SPREAD_MARK = "~";
+    /** The header word of the columns of what a call adds to a loop of barriers. */
+    static final String ADDED = "added";
 
     private ConsoleTableWriter() {
     }
@@ -43,6 +46,11 @@ public final class ConsoleTableWriter {
         for (String peer : table.peerLabels()) {
             header.add("best/" + peer);
         }
+        List<Integer> added = table.addedColumns();
+        added.forEach(c -> header.add(table.columns().get(c).label() + " " + ADDED));
+        if (table.hasAddedRatios()) {
+            table.peerLabels().forEach(peer -> header.add(ADDED + " least/" + peer));
+        }
         List<List<String>> body = new ArrayList<>();
         for (ResultTable.Row row : table.rows()) {
             List<String> cells = new ArrayList<>();
@@ -59,6 +67,15 @@ public final class ConsoleTableWriter {
             }
             for (var ratio : row.ratiosToPeers()) {
                 cells.add(ratio.isPresent() ? Numbers.factor(ratio.getAsDouble()) : "-");
+            }
+            for (int c : added) {
+                cells.add(row.addedToBarrier().get(c).map(a -> Numbers.latencyUs(a.medianUs()))
+                        .orElse(row.refused().get(c) ? "n/a" : "-"));
+            }
+            if (table.hasAddedRatios()) {
+                for (var ratio : row.addedRatiosToPeers()) {
+                    cells.add(ratio.isPresent() ? Numbers.factor(ratio.getAsDouble()) : "-");
+                }
             }
             body.add(cells);
         }
@@ -81,6 +98,13 @@ public final class ConsoleTableWriter {
         for (String peer : table.peerLabels()) {
             sb.append("; best/").append(peer).append(" = best latency / ").append(peer)
                     .append(" latency (below 1: railcoll faster)");
+        }
+        if (!added.isEmpty()) {
+            sb.append("; ").append(ADDED).append(" = what one call adds to a loop of barriers, us (independent of which")
+                    .append(" rank the barrier lets out first; docs/benchmarking.md)");
+        }
+        if (table.hasAddedRatios()) {
+            sb.append("; ").append(ADDED).append(" least/<peer> = least railcoll ").append(ADDED).append(" / the peer's");
         }
         if (table.hasImpossible()) {
             sb.append("; ").append(IMPOSSIBLE_MARK).append(" IMPOSSIBLE by rail accounting (see report.md)");

@@ -16,18 +16,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * Results as CSV, one row per point, and back. Columns, in order:
  * {@code collective, algorithm, nodes, ranks_per_node, rails, engine, size_bytes, latency_us_median,
- * latency_us_min, latency_us_max, samples} and {@code bandwidth_mbit_s} when any result has a bandwidth
- * (empty in rows without one). Latencies have three decimals (nanoseconds); {@code ranks_per_node} is a
+ * latency_us_min, latency_us_max, samples}; then {@code added_to_barrier_us_median, added_to_barrier_us_min,
+ * added_to_barrier_us_max} when any result has that figure (what a call adds to a loop of barriers, decision 0232;
+ * empty in rows without it: large sizes, barriers, a peer that does not measure it); then {@code bandwidth_mbit_s}
+ * when any result has a bandwidth (empty in rows without one). Latencies have three decimals (nanoseconds); {@code ranks_per_node} is a
  * number or, for uneven placements, a quoted list such as {@code "3,4,2"}. Stateless.
  */
 public final class CsvResults {
     static final List<String> COLUMNS = List.of("collective", "algorithm", "nodes", "ranks_per_node", "rails",
             "engine", "size_bytes", "latency_us_median", "latency_us_min", "latency_us_max", "samples");
+    /** What a call adds to a loop of barriers: median, fastest and slowest sample, us (decision 0232). */
+    static final List<String> ADDED_TO_BARRIER = List.of("added_to_barrier_us_median", "added_to_barrier_us_min",
+            "added_to_barrier_us_max");
     static final String BANDWIDTH = "bandwidth_mbit_s";
     /**
      * Rail accounting: bytes per call received on each rail (all nodes; {@code rail0=...;rail1=...}), into the busiest
@@ -60,9 +66,13 @@ public final class CsvResults {
     }
 
     public static void write(Appendable out, List<BenchResult> results, RailAccounts accounts) throws IOException {
+        boolean added = results.stream().anyMatch(r -> r.addedToBarrier().isPresent());
         boolean bandwidth = results.stream().anyMatch(r -> r.bandwidthMbitS().isPresent());
         boolean accounted = !accounts.isEmpty();
         List<String> header = new ArrayList<>(COLUMNS);
+        if (added) {
+            header.addAll(ADDED_TO_BARRIER);
+        }
         if (bandwidth) {
             header.add(BANDWIDTH);
         }
@@ -79,6 +89,10 @@ public final class CsvResults {
                 List<Object> row = new ArrayList<>(List.of(s.collective().id(), s.algorithm(), s.nodes(),
                         s.ranksPerNode(), s.rails(), s.engine(), r.sizeBytes(), micros(r.latencyUsMedian()),
                         micros(r.latencyUsMin()), micros(r.latencyUsMax()), r.samples()));
+                if (added) {
+                    row.addAll(r.addedToBarrier().map(a -> List.of(micros(a.medianUs()), micros(a.minUs()),
+                            micros(a.maxUs()))).orElse(List.of("", "", "")));
+                }
                 if (bandwidth) {
                     row.add(r.bandwidthMbitS().isPresent()
                             ? String.format(Locale.ROOT, "%.1f", r.bandwidthMbitS().getAsDouble()) : "");
@@ -100,10 +114,14 @@ public final class CsvResults {
                     Integer.parseInt(rec.get("nodes")), rec.get("ranks_per_node"), Integer.parseInt(rec.get("rails")),
                     rec.get("engine"));
             String bandwidth = rec.isMapped(BANDWIDTH) ? rec.get(BANDWIDTH) : "";
+            String addedMedian = rec.isMapped(ADDED_TO_BARRIER.getFirst()) ? rec.get(ADDED_TO_BARRIER.getFirst()) : "";
+            Optional<AddedToBarrier> added = addedMedian.isEmpty() ? Optional.empty()
+                    : Optional.of(new AddedToBarrier(Double.parseDouble(addedMedian),
+                    Double.parseDouble(rec.get(ADDED_TO_BARRIER.get(1))), Double.parseDouble(rec.get(ADDED_TO_BARRIER.get(2)))));
             results.add(new BenchResult(series, Long.parseLong(rec.get("size_bytes")),
                     Double.parseDouble(rec.get("latency_us_median")), Double.parseDouble(rec.get("latency_us_min")),
                     Double.parseDouble(rec.get("latency_us_max")), Integer.parseInt(rec.get("samples")),
-                    bandwidth.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(bandwidth))));
+                    bandwidth.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(bandwidth)), added));
         }
         return results;
     }

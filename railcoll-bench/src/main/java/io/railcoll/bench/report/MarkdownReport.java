@@ -83,7 +83,11 @@ public final class MarkdownReport {
                 .append("steady figure. **IMPOSSIBLE** marks a point that rail accounting refutes. The method is in ")
                 .append("`docs/benchmarking.md`. Bold marks the fastest railcoll algorithm per size. n/a marks a size ")
                 .append("the algorithm refuses to run (the notes below say why); the best and the ratios are of the ")
-                .append("algorithms that ran it.\n");
+                .append("algorithms that ran it. Columns headed *added* (small sizes) hold a second figure from the same ")
+                .append("samples: what one call adds to a loop of barriers (a loop of barrier + call less a loop of the ")
+                .append("same barrier alone, per call, the slowest rank's; median [fastest to slowest sample]), which ")
+                .append("does not depend on which rank the barrier lets out first; *added least/peer* is the least ")
+                .append("railcoll figure over the peer's (decision 0232).\n");
         if (!facts.refusals().isEmpty()) {
             md.append("\n**Points not run**:\n\n");
             facts.refusals().forEach(r -> md.append("- ").append(cell(r)).append('\n'));
@@ -115,6 +119,11 @@ public final class MarkdownReport {
         for (String peer : table.peerLabels()) {
             header.add("best/" + cell(peer));
         }
+        List<Integer> added = table.addedColumns();
+        added.forEach(c -> header.add(cell(table.columns().get(c).label()) + " added"));
+        if (table.hasAddedRatios()) {
+            table.peerLabels().forEach(peer -> header.add("added least/" + cell(peer)));
+        }
         md.append("| ").append(String.join(" | ", header)).append(" |\n");
         md.append("|---").append("|---:".repeat(header.size() - 1)).append("|\n");
         for (ResultTable.Row row : table.rows()) {
@@ -137,6 +146,14 @@ public final class MarkdownReport {
             }
             for (OptionalDouble ratio : row.ratiosToPeers()) {
                 cells.add(factor(ratio));
+            }
+            for (int c : added) {
+                cells.add(row.addedToBarrier().get(c).map(a -> Numbers.latencyUs(a.medianUs()) + " ["
+                                + Numbers.latencyUs(a.minUs()) + " to " + Numbers.latencyUs(a.maxUs()) + "]")
+                        .orElse(row.refused().get(c) ? "n/a" : "-"));
+            }
+            if (table.hasAddedRatios()) {
+                row.addedRatiosToPeers().forEach(ratio -> cells.add(factor(ratio)));
             }
             md.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -15,8 +16,10 @@ import java.util.TreeSet;
  * The comparison behind every view of a sweep: for one scenario (collective on one placement), rows
  * are message sizes, columns are what ran (algorithms, then the peer), cells are median latencies.
  * Per row it knows the best railcoll column, the runner-up, the speedup of the best over the best flat
- * algorithm, and the ratio of the best to the peer. The console table, the Markdown report and the
- * plots all render this one object, so they cannot disagree.
+ * algorithm, and the ratio of the best to the peer. Where points carry what a call adds to a loop of barriers
+ * ({@link AddedToBarrier}, decision 0232), each row also has those figures per column, the smallest railcoll one and
+ * its ratio to each peer's. The console table, the Markdown report and the plots all render this one object, so they
+ * cannot disagree.
  *
  * <p>Columns are keyed by (algorithm, engine, rails); a label shows the engine or rail count only when
  * those differ between columns, and drops the collective prefix of the id ({@code allgather.bruck}
@@ -43,10 +46,16 @@ public final class ResultTable {
      * @param speedupOverFlat best flat latency / best latency (1.0 when a flat algorithm is best)
      * @param ratiosToPeers  per peer (in {@link #peerLabels()} order), best latency / that peer's latency (below 1:
      *                       railcoll is faster)
+     * @param addedToBarrier per column, what a call adds to a loop of barriers, empty where not measured
+     * @param addedBest      index of the non-peer column that adds the least, or -1 if none measured it
+     * @param addedRatiosToPeers per peer, the least railcoll figure added / that peer's; empty unless both were
+     *                       measured and are above 0 (a ratio of a difference at or below 0 says nothing)
      */
     public record Row(long sizeBytes, List<OptionalDouble> mediansUs, List<OptionalDouble> minsUs,
                       List<OptionalDouble> maxsUs, List<Boolean> impossible, List<Boolean> refused, int best,
-                      int runnerUp, OptionalDouble speedupOverFlat, List<OptionalDouble> ratiosToPeers) {
+                      int runnerUp, OptionalDouble speedupOverFlat, List<OptionalDouble> ratiosToPeers,
+                      List<Optional<AddedToBarrier>> addedToBarrier, int addedBest,
+                      List<OptionalDouble> addedRatiosToPeers) {
 
         /** The ratio to the first peer, if one ran. */
         public OptionalDouble ratioToPeer() {
@@ -145,8 +154,10 @@ public final class ResultTable {
             List<OptionalDouble> maxs = new ArrayList<>();
             List<Boolean> impossible = new ArrayList<>();
             List<Boolean> refused = new ArrayList<>();
+            List<Optional<AddedToBarrier>> added = new ArrayList<>();
             for (ColumnKey k : keys) {
                 BenchResult r = cells.get(k).get(size);
+                added.add(r == null ? Optional.empty() : r.addedToBarrier());
                 medians.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMedian()));
                 mins.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMin()));
                 maxs.add(r == null ? OptionalDouble.empty() : OptionalDouble.of(r.latencyUsMax()));
@@ -154,7 +165,7 @@ public final class ResultTable {
                         .map(a -> a.verdict().impossible()).orElse(false));
                 refused.add(r == null && options.refused(k.algorithm(), size));
             }
-            rows.add(row(size, medians, mins, maxs, impossible, refused, columns));
+            rows.add(row(size, medians, mins, maxs, impossible, refused, added, columns));
         }
 
         // What all columns share goes in the title instead of every label.
@@ -181,7 +192,8 @@ public final class ResultTable {
     }
 
     private static Row row(long size, List<OptionalDouble> medians, List<OptionalDouble> mins, List<OptionalDouble> maxs,
-                           List<Boolean> impossible, List<Boolean> refused, List<Column> columns) {
+                           List<Boolean> impossible, List<Boolean> refused, List<Optional<AddedToBarrier>> added,
+                           List<Column> columns) {
         int best = -1;
         int runnerUp = -1;
         int bestFlat = -1;
@@ -212,8 +224,25 @@ public final class ResultTable {
             toPeers.add(best >= 0 && medians.get(peer).isPresent()
                     ? ratio(value(medians, best), value(medians, peer)) : OptionalDouble.empty());
         }
+        int addedBest = -1;
+        for (int c = 0; c < columns.size(); c++) {
+            if (!columns.get(c).peer() && added.get(c).isPresent()
+                    && (addedBest < 0 || addedMedian(added, c) < addedMedian(added, addedBest))) {
+                addedBest = c;
+            }
+        }
+        List<OptionalDouble> addedToPeers = new ArrayList<>();
+        for (int peer : peers) {
+            addedToPeers.add(addedBest >= 0 && added.get(peer).isPresent() && addedMedian(added, addedBest) > 0
+                    ? ratio(addedMedian(added, addedBest), addedMedian(added, peer)) : OptionalDouble.empty());
+        }
         return new Row(size, List.copyOf(medians), List.copyOf(mins), List.copyOf(maxs), List.copyOf(impossible),
-                List.copyOf(refused), best, runnerUp, speedup, List.copyOf(toPeers));
+                List.copyOf(refused), best, runnerUp, speedup, List.copyOf(toPeers), List.copyOf(added), addedBest,
+                List.copyOf(addedToPeers));
+    }
+
+    private static double addedMedian(List<Optional<AddedToBarrier>> added, int column) {
+        return added.get(column).orElseThrow().medianUs();
     }
 
     private static double value(List<OptionalDouble> medians, int column) {
@@ -272,6 +301,35 @@ public final class ResultTable {
     /** Every peer's column label, in column order (the order of {@link Row#ratiosToPeers()}). */
     public List<String> peerLabels() {
         return columns.stream().filter(Column::peer).map(Column::label).toList();
+    }
+
+    /** Whether any point of this table carries what a call adds to a loop of barriers (decision 0232). */
+    public boolean hasAddedToBarrier() {
+        return rows.stream().anyMatch(r -> r.addedToBarrier().stream().anyMatch(Optional::isPresent));
+    }
+
+    /** The columns with at least one point that carries what a call adds to a loop of barriers, in column order. */
+    public List<Integer> addedColumns() {
+        List<Integer> out = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+            int column = c;
+            if (rows.stream().anyMatch(r -> r.addedToBarrier().get(column).isPresent())) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** Whether any peer's point of this table carries it, so the table has ratios of it. */
+    public boolean hasAddedRatios() {
+        return rows.stream().anyMatch(r -> {
+            for (int c = 0; c < columns.size(); c++) {
+                if (columns.get(c).peer() && r.addedToBarrier().get(c).isPresent()) {
+                    return true;
+                }
+            }
+            return false;
+        });
     }
 
     /** Whether any point of this table was found impossible. */

@@ -55,6 +55,24 @@ public final class Samples {
         return max;
     }
 
+    /**
+     * One sample of what a call adds to a loop of barriers (decision 0232), from each rank's time of {@code iterations}
+     * barrier + call pairs and of {@code iterations} barriers alone: every rank's difference per call (rounded toward
+     * zero), then the largest over ranks, as for {@link #osuSampleNs}. Negative when every rank's pairs took less than
+     * its barriers: noise larger than the call, which a median over samples shows for what it is.
+     */
+    public static long addedToBarrierNs(long[] perRankPairsNs, long[] perRankBarriersNs, int iterations) {
+        if (perRankPairsNs.length == 0 || perRankPairsNs.length != perRankBarriersNs.length || iterations < 1) {
+            throw new IllegalArgumentException("need the same ranks (at least one) in both loops and one iteration, got "
+                    + perRankPairsNs.length + " and " + perRankBarriersNs.length + " ranks, " + iterations + " iterations");
+        }
+        long max = Long.MIN_VALUE;
+        for (int r = 0; r < perRankPairsNs.length; r++) {
+            max = Math.max(max, (perRankPairsNs[r] - perRankBarriersNs[r]) / iterations);
+        }
+        return max;
+    }
+
     public int count() {
         return (int) histogram.getTotalCount();
     }

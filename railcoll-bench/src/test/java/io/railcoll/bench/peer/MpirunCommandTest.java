@@ -57,6 +57,15 @@ class MpirunCommandTest {
         assertFalse(PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).programArgs().contains("--budget-us"));
     }
 
+    /** Decision 0232: the cap below which the figure added to a barrier loop is measured; none by default. */
+    @Test
+    void theAddedFigureIsAskedForBelowItsCap() {
+        PeerRun run = PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).withAddedToBarrierBelow(8192);
+        List<String> args = run.programArgs();
+        assertEquals(List.of("--added-below", "8192"), args.subList(args.size() - 2, args.size()));
+        assertFalse(PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).programArgs().contains("--added-below"));
+    }
+
     @Test
     void barrierTakesNoSizes() {
         PeerRun run = PeerRun.of(Collective.BARRIER, Placement.singleNode(2), List.of());

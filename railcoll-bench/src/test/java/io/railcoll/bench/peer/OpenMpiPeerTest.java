@@ -1,5 +1,6 @@
 package io.railcoll.bench.peer;
 
+import io.railcoll.bench.report.AddedToBarrier;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.TimedReduction;
 import io.railcoll.schedule.Collective;
@@ -105,6 +106,41 @@ class OpenMpiPeerTest {
                 assertTrue(r.latencyUsMin() <= r.latencyUsMedian() && r.latencyUsMedian() <= r.latencyUsMax());
             }
         }
+    }
+
+    /** Decision 0232: the figure added to a barrier loop, as the program prints it, reaches the results. */
+    @Test
+    void theAddedFigureReachesTheResults(@TempDir Path dir) throws IOException {
+        Path bin = fakeToolchain(dir, "printf 'sample,gather,2,1,1000,0,0.9,0.3\\nsample,gather,2,1,1000,1,0.8,0.2\\n"
+                + "sample,gather,2,1,1000,2,0.7,-0.1\\nsample,gather,2,65536,100,0,9.5\\ndone,gather,2\\n'");
+        OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
+        List<BenchResult> results = peer.run(PeerRun.of(Collective.GATHER, Placement.singleNode(2), List.of(1L, 65536L))
+                .withAddedToBarrierBelow(8192));
+        assertEquals(new AddedToBarrier(0.2, -0.1, 0.3), results.getFirst().addedToBarrier().orElseThrow());
+        assertTrue(results.get(1).addedToBarrier().isEmpty());
+    }
+
+    /**
+     * The real program, when Open MPI is installed: below the cap every sample carries what a call adds to a loop of
+     * barriers, at and above it none, and the barrier never (decision 0232).
+     */
+    @Test
+    void theCBenchmarkMeasuresTheAddedFigureBelowItsCap(@TempDir Path dir) {
+        OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir);
+        assumeTrue(lookup.peer().isPresent(), lookup.message());
+        OpenMpiPeer peer = lookup.peer().get();
+        PeerRun run = PeerRun.of(Collective.BROADCAST, Placement.singleNode(2), List.of(1L, 1024L, 4096L))
+                .withCounts(5, 40, 5, 40).withSamples(3).withCheck(true).withTimeout(Duration.ofSeconds(60))
+                .withAddedToBarrierBelow(4096);
+        PeerOutput out = peer.output(run);
+        assertEquals(List.of(1L, 1024L), List.copyOf(out.addedBySize().keySet()), "below 4096 bytes only");
+        assertEquals(3, out.addedBySize().get(1L).count(), "one figure per sample");
+        List<BenchResult> results = peer.run(run);
+        assertTrue(results.get(0).addedToBarrier().isPresent() && results.get(1).addedToBarrier().isPresent());
+        assertTrue(results.get(2).addedToBarrier().isEmpty());
+        PeerRun barrier = PeerRun.of(Collective.BARRIER, Placement.singleNode(2), List.of())
+                .withCounts(5, 40, 5, 40).withSamples(2).withTimeout(Duration.ofSeconds(60)).withAddedToBarrierBelow(4096);
+        assertTrue(peer.output(barrier).addedBySize().isEmpty(), "a barrier's own figure is already one of loops");
     }
 
     /**

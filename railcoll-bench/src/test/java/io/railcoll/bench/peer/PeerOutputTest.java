@@ -1,5 +1,6 @@
 package io.railcoll.bench.peer;
 
+import io.railcoll.bench.report.AddedToBarrier;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.Series;
 import io.railcoll.schedule.Collective;
@@ -61,6 +62,35 @@ class PeerOutputTest {
         assertEquals(3, small.samples());
         assertEquals(2, results.get(1).samples());
         assertEquals(series, small.series());
+    }
+
+    /** Decision 0232: a sample line of a small size carries what a call adds to a loop of barriers as an 8th field. */
+    @Test
+    void theFigureAddedToABarrierLoopRidesInTheSampleLine() {
+        PeerOutput out = PeerOutput.parse("""
+                info,ranks,2
+                sample,bcast,2,1,1000,0,0.706,0.240
+                sample,bcast,2,1,1000,1,0.650,-0.031
+                sample,bcast,2,1,1000,2,0.690,0.262
+                sample,bcast,2,65536,100,0,6.224
+                sample,bcast,2,65536,100,1,6.043
+                done,bcast,2
+                """);
+        assertEquals(List.of(1L), List.copyOf(out.addedBySize().keySet()));
+        Series series = Series.of(Collective.BROADCAST, "openmpi", Placement.singleNode(2), 1, "one-host shm");
+        List<BenchResult> results = out.results(series);
+        assertEquals(new AddedToBarrier(0.240, -0.031, 0.262), results.getFirst().addedToBarrier().orElseThrow());
+        assertEquals(0.690, results.getFirst().latencyUsMedian(), 1e-9, "the OSU figure is the 7th field still");
+        assertTrue(results.get(1).addedToBarrier().isEmpty(), "a large size has none");
+        assertTrue(out.otherLines().isEmpty(), out.otherLines().toString());
+    }
+
+    @Test
+    void aBadAddedFieldKeepsTheWholeLineOut() {
+        PeerOutput out = PeerOutput.parse("sample,bcast,2,1,1000,0,0.706,nan\nsample,bcast,2,1,1000,1,0.7,x\n");
+        assertTrue(out.samplesBySize().isEmpty());
+        assertTrue(out.addedBySize().isEmpty());
+        assertEquals(2, out.otherLines().size());
     }
 
     @Test

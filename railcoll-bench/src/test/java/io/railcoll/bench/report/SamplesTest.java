@@ -43,6 +43,30 @@ class SamplesTest {
         assertEquals(3000, Samples.osuSampleNs(new long[] {20_000, 30_000, 10_000}, 10));
     }
 
+    /**
+     * Hand-checked, 3 ranks, 10 calls: pairs 12000, 9000, 15000 ns; barriers 7000, 8000, 11000 ns; differences per
+     * call 500, 100, 400 ns: the sample is rank 0's 500 ns, not the difference of the largest loops (15000 - 11000).
+     */
+    @Test
+    void addedToBarrierIsTheLargestDifferencePerCallOverRanks() {
+        assertEquals(500, Samples.addedToBarrierNs(new long[] {12_000, 9_000, 15_000}, new long[] {7_000, 8_000, 11_000}, 10));
+    }
+
+    /** Where every rank's pairs took less than its barriers, the sample is negative and says so. */
+    @Test
+    void addedToBarrierMayBeNegative() {
+        assertEquals(-30, Samples.addedToBarrierNs(new long[] {1_000, 1_200}, new long[] {1_400, 1_500}, 10));
+        // Rounded toward zero per rank: -35 ns and -5 ns over 10 calls read -3 and 0 ns per call; the larger is 0.
+        assertEquals(0, Samples.addedToBarrierNs(new long[] {100, 200}, new long[] {135, 205}, 10));
+    }
+
+    @Test
+    void addedToBarrierRejectsMismatchedRanks() {
+        assertThrows(IllegalArgumentException.class, () -> Samples.addedToBarrierNs(new long[] {1, 2}, new long[] {1}, 1));
+        assertThrows(IllegalArgumentException.class, () -> Samples.addedToBarrierNs(new long[0], new long[0], 1));
+        assertThrows(IllegalArgumentException.class, () -> Samples.addedToBarrierNs(new long[] {1}, new long[] {1}, 0));
+    }
+
     @Test
     void rejectsNonsense() {
         assertThrows(IllegalStateException.class, () -> new Samples().medianUs());
