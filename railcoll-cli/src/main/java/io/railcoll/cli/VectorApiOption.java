@@ -19,9 +19,10 @@ import java.util.List;
 final class VectorApiOption {
     @Option(names = "--vector-api", paramLabel = "on|off", converter = OnOff.class, defaultValue = "on",
             description = "Start every rank with the Vector API's incubator module (" + VectorApiModule.OPTION
-                    + "), so reductions combine at about copy speed; its one incubator warning is dropped from the "
-                    + "ranks' output. off: the staged loops (default ${DEFAULT-VALUE}; never added to a JVM without "
-                    + "C2 or to a runtime without the module).")
+                    + "), so reductions of 256 bytes and more combine at about copy speed once C2 has compiled them "
+                    + "(until then, up to about a second per rank, slower); its one incubator warning is dropped from "
+                    + "the ranks' output. off: the staged loops, quicker for a job of a few hundred reductions "
+                    + "(default ${DEFAULT-VALUE}; never added to a JVM without C2 or to a runtime without the module).")
     String vectorApi = "on";
 
     /** The ranks' JVM options: {@code user}'s, after the module's option where it is to be added. */
