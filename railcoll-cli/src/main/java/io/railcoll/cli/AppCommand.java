@@ -49,6 +49,9 @@ final class AppCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
+    @Mixin
+    VectorApiOption vector = new VectorApiOption();
+
     @Parameters(index = "0", paramLabel = "APP", description = "Application to run: nbody, radix, kmeans or cg.")
     String app;
 
@@ -126,7 +129,7 @@ final class AppCommand implements Callable<Integer> {
         Files.deleteIfExists(file);
         args.add("result=" + file);
         JobSpec job = new JobSpec(cluster.placement(), cluster.rails, appClass.getName(), args, cluster.environment(),
-                List.of(), Duration.ofSeconds(jobTimeoutS));
+                vector.jvmOptions(List.of()), Duration.ofSeconds(jobTimeoutS));
         JobResult outcome;
         try (NodeNetwork network = cluster.network()) {
             System.out.println("railcoll app " + app + ": " + job.placement().size() + " ranks (" + job.placement().describe()

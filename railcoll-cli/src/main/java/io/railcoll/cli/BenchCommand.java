@@ -26,6 +26,7 @@ import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.NodeNetwork;
+import io.railcoll.launcher.VectorApiModule;
 import io.railcoll.bench.TimedReduction;
 import io.railcoll.schedule.Collective;
 import io.railcoll.topology.Placement;
@@ -136,9 +137,11 @@ final class BenchCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--jvm-option", paramLabel = "OPTION", description = "Extra JVM option for every railcoll rank, "
-            + "e.g. --jvm-option=--add-modules=jdk.incubator.vector (all-reduce and the other reductions then combine "
-            + "with the Vector API, decision 0210); repeatable.")
+            + "e.g. --jvm-option=-Xmx1g; repeatable.")
     List<String> jvmOptions = new ArrayList<>();
+
+    @Mixin
+    VectorApiOption vector = new VectorApiOption();
 
     @Option(names = "--peer", description = "Also run the same sweep through these peers in the same run, comma-separated: "
             + "openmpi (Open MPI, found on the PATH), mpj (MPJ Express: multicore device on one node, niodev across the testbed's nodes).")
@@ -332,10 +335,12 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
             JobSpec spec = new JobSpec(placement, cluster.rails, BenchApp.class.getName(), args, env,
-                    List.copyOf(jvmOptions), Duration.ofHours(2));
+                    vector.jvmOptions(jvmOptions), Duration.ofHours(2));
             System.out.println("railcoll bench: " + c.id() + " on " + placement.size() + " ranks (" + placement.describe()
                     + "), " + cluster.rails + " rails, engine " + cluster.engine() + ", intra-node traffic over "
-                    + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe());
+                    + (env.get("RAILCOLL_SHM").equals("on") ? "shared memory" : "the rails") + "; " + network.describe()
+                    + (c.reduces() ? "; combining with " + (VectorApiModule.requested(spec.jvmOptions())
+                            ? "the Vector API" : "the staged loops") : ""));
             ProgressBar bar = ProgressBar.forStdout(c.id() + labelSuffix, Math.max(1, points.runnable() * samples));
             PrintStream routed = LineRouter.printStream(line -> {
                 if (line.startsWith("[r0] PROGRESS ")) {

@@ -35,6 +35,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
+    @Mixin
+    VectorApiOption vector = new VectorApiOption();
+
     @Option(names = "--job-timeout-s", description = "Kill the job after this many seconds (default ${DEFAULT-VALUE}).", defaultValue = "1800")
     long jobTimeoutS;
 
@@ -74,7 +77,7 @@ final class RunCommand implements Callable<Integer> {
                     + "; accepted: a class with public static void main(String[]) or a RankApp");
         }
         JobSpec spec = new JobSpec(cluster.placement(), cluster.rails, program.mainClass(), program.args(),
-                cluster.environment(), program.jvmOptions(), Duration.ofSeconds(jobTimeoutS), jobClassPath);
+                cluster.environment(), vector.jvmOptions(program.jvmOptions()), Duration.ofSeconds(jobTimeoutS), jobClassPath);
         try (NodeNetwork network = cluster.network()) {
             System.err.println("railcoll: " + spec.placement().size() + " ranks on " + spec.placement().describe()
                     + " nodes, " + spec.rails() + " rails; " + network.describe() + "; "

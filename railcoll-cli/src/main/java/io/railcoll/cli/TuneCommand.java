@@ -69,6 +69,9 @@ final class TuneCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
+    @Mixin
+    VectorApiOption vector = new VectorApiOption();
+
     @Option(names = "--out", description = "Tuning file to write (default ${DEFAULT-VALUE}).", defaultValue = "tuning.properties")
     Path out;
 
@@ -294,7 +297,7 @@ final class TuneCommand implements Callable<Integer> {
                     + placement.describe() + ", " + rounds + " rounds...");
             int[] completed = {0};
             JobResult result = run(network, new JobSpec(placement, cluster.rails, SweepApp.class.getName(), args, env,
-                    List.of(), Duration.ofHours(2)), completed);
+                    vector.jvmOptions(List.of()), Duration.ofHours(2)), completed);
             done += completed[0];
             if (!result.succeeded()) {
                 System.out.println("the sweep stopped after " + completed[0] + " of " + rounds + " rounds (rank "

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one job: one JVM per rank, placed on the nodes of a {@link NodeNetwork}. Forwards every rank's output with
- * a {@code [rN]} prefix; the first rank that fails brings the job down (the others are killed) and the job's
+ * a {@code [rN]} prefix (all of it, but the JVM's incubator-module line of a rank started with the Vector API's module,
+ * {@link VectorApiModule}); the first rank that fails brings the job down (the others are killed) and the job's
  * result names it and its reason. Nothing is left running: ranks are killed on failure, on time-out and when the
  * launcher itself is stopped (a shutdown hook).
  *
@@ -70,11 +71,12 @@ public final class JobLauncher {
         Runtime.getRuntime().addShutdownHook(killer);
         try {
             FailureLatch latch = new FailureLatch(size);
+            boolean vectorModule = VectorApiModule.requested(spec.jvmOptions());
             for (int r = 0; r < size; r++) {
                 Process p = start(spec, network, binding, r, jobId, secret, rendezvous, server == null);
                 processes.add(p);
-                pump(p.getInputStream(), out, r, null);
-                pump(p.getErrorStream(), err, r, latch);
+                pump(p.getInputStream(), out, r, null, null);
+                pump(p.getErrorStream(), err, r, latch, new VectorApiModule.StderrFilter(vectorModule));
             }
             return await(spec, processes, latch);
         } finally {
@@ -218,12 +220,20 @@ public final class JobLauncher {
         }
     }
 
-    private static void pump(InputStream in, PrintStream sink, int rank, FailureLatch latch) {
+    /**
+     * Forwards {@code in} line by line to {@code sink} with the rank's prefix; {@code filter}, on standard error, drops the
+     * JVM's incubator-module line of a rank started with the Vector API's module ({@link VectorApiModule}).
+     */
+    private static void pump(InputStream in, PrintStream sink, int rank, FailureLatch latch,
+                             VectorApiModule.StderrFilter filter) {
         String prefix = "[r" + rank + "] ";
         Thread.ofPlatform().daemon().name("railcoll-out-" + rank).start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
+                    if (filter != null && filter.drops(line)) {
+                        continue;
+                    }
                     synchronized (sink) {
                         sink.println(prefix + line);
                     }

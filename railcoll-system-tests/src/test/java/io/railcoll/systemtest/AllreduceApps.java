@@ -74,11 +74,13 @@ final class AllreduceApps {
     /**
      * Args: {@code counts=0,1,7,...}, {@code algorithms=all,auto} (all: every catalog all-reduce algorithm
      * forced in turn) and optionally {@code ops=sum,minloc,...}: only the {@link #CASES} with those operators (every
-     * type keeps at least one; by default all of them). Prints {@code ALLREDUCE-CHECKED n cases} on rank 0.
+     * type keeps at least one; by default all of them). Prints {@code ALLREDUCE-CHECKED n cases} on rank 0, and on
+     * every rank first {@code COMBINERS vector-api=true|false}: whether its JVM combines with the Vector API.
      */
     public static final class Check implements RankApp {
         @Override
         public void run(Communicator comm, List<String> args) {
+            System.out.println("COMBINERS vector-api=" + io.railcoll.reduce.Combiners.vectorApi());
             long[] counts = {0, 1, 7, 100_003};
             List<String> algorithms = List.of("all", "auto");
             List<Case> cases = CASES;

@@ -84,6 +84,67 @@ class UserProgramSystemTest {
         assertEquals(2, count(byJvmOption.output, "example ok rank"), byJvmOption.output);
     }
 
+    /**
+     * {@code railcoll run} starts its ranks with the Vector API's module by default (decision 0233): the module is in
+     * effect in the program's JVM and the reductions combine with it, the JVM's incubator line is dropped and the
+     * program's own standard error (a line like it included) comes through; {@code --vector-api off} starts them
+     * without it, and so does a JVM without C2.
+     */
+    @Test
+    void ranksRunWithTheVectorApiByDefaultAndTheJvmsIncubatorLineIsDropped(@TempDir Path dir) throws Exception {
+        String source = """
+                import io.railcoll.Communicator;
+                import io.railcoll.Railcoll;
+                import io.railcoll.reduce.PredefinedOperator;
+
+                public class Vectors {
+                    public static void main(String[] args) throws Exception {
+                        try (Communicator comm = Railcoll.init()) {
+                            double[] mine = new double[1001];
+                            for (int i = 0; i < mine.length; i++) {
+                                mine[i] = comm.rank() * 1000 + i;
+                            }
+                            double[] sum = new double[mine.length];
+                            comm.allreduce(mine, sum, PredefinedOperator.SUM);
+                            for (int i = 0; i < sum.length; i++) {
+                                double expected = 1000.0 * comm.size() * (comm.size() - 1) / 2 + (double) i * comm.size();
+                                if (sum[i] != expected) {
+                                    throw new AssertionError("element " + i + " is " + sum[i] + ", not " + expected);
+                                }
+                            }
+                            System.err.println("note from rank " + comm.rank());
+                            System.err.println("WARNING: Using incubator modules: jdk.incubator.vector, said rank " + comm.rank());
+                            System.out.println("rank " + comm.rank() + " module "
+                                    + ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() + " vector-api "
+                                    + io.railcoll.reduce.Combiners.vectorApi());
+                        }
+                    }
+                }
+                """;
+        Path classes = compile(dir, "Vectors", source, List.of());
+        Run byDefault = cli(List.of("run", "--placement", "2", "--rails", "1", "--classpath", classes.toString(), "Vectors"),
+                Map.of());
+        assertEquals(0, byDefault.exit, byDefault.output);
+        for (int r = 0; r < 2; r++) {
+            assertTrue(byDefault.output.contains("[r" + r + "] rank " + r + " module true vector-api true"), byDefault.output);
+            assertTrue(byDefault.output.contains("[r" + r + "] note from rank " + r), byDefault.output);
+            assertTrue(byDefault.output.contains("[r" + r + "] WARNING: Using incubator modules: jdk.incubator.vector, said rank "
+                    + r), byDefault.output);
+        }
+        assertEquals(2, count(byDefault.output, "WARNING: Using incubator modules"), byDefault.output);
+
+        Run off = cli(List.of("run", "--placement", "2", "--rails", "1", "--vector-api", "off", "--classpath",
+                classes.toString(), "Vectors"), Map.of());
+        assertEquals(0, off.exit, off.output);
+        assertEquals(2, count(off.output, "module false vector-api false"), off.output);
+        assertEquals(2, count(off.output, "note from rank"), off.output);
+
+        Run withoutC2 = cli(List.of("run", "--placement", "2", "--rails", "1", "--jvm-option=-XX:TieredStopAtLevel=1",
+                "--classpath", classes.toString(), "Vectors"), Map.of());
+        assertEquals(0, withoutC2.exit, withoutC2.output);
+        assertEquals(2, count(withoutC2.output, "module false vector-api false"), withoutC2.output);
+    }
+
     @Test
     void classCompiledForAnOlderReleaseRuns(@TempDir Path dir) throws Exception {
         // --release 17 cannot see railcoll's Java 25 classes; the program reaches them by reflection, as a library
