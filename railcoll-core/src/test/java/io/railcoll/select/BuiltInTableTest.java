@@ -119,8 +119,8 @@ class BuiltInTableTest {
     /**
      * Where the node agreed on cross-memory attach, one-node gathers and all-gathers of 2 ranks go single copy from
      * 64 KiB, as the node collectives did by themselves before gather.shm and allgather.shm became node-step programs
-     * (decision 0191); smaller blocks, and more ranks (also 3-4 ranks' gathers, which the old code sent to single
-     * copy, measured faster in the node buffer), stay in the node buffer.
+     * (decision 0191); gathers of 3 or more ranks from 1 MiB (decisions 0197, 0234); smaller blocks, and all-gathers of
+     * more ranks, stay in the node buffer.
      */
     @ParameterizedTest
     @ValueSource(longs = {0, 1, 1024, 65535, 65536, 65537, 1048576, 4194304})
@@ -133,8 +133,9 @@ class BuiltInTableTest {
             boolean large = b >= 65536;
             for (int root : new int[] {0, n - 1}) {
                 Shape gather = new Shape(Collective.GATHER, Placement.parse(p), 1, b, root);
-                assertEquals(large && n == 2 ? "gather.shm-single-copy" : "gather.shm", cma.select(gather).id(),
-                        p + ", " + b + " B, root " + root);
+                // From 1 MiB on 3 or more ranks single copy wherever ranks share processors too (decision 0234).
+                assertEquals(large && n == 2 || n >= 3 && b >= 1048576 ? "gather.shm-single-copy" : "gather.shm",
+                        cma.select(gather).id(), p + ", " + b + " B, root " + root);
             }
             Shape allgather = new Shape(Collective.ALLGATHER, Placement.parse(p), 1, b, 0);
             assertEquals(large && n == 2 ? "allgather.shm-single-copy" : "allgather.shm", cma.select(allgather).id(),
@@ -146,8 +147,9 @@ class BuiltInTableTest {
      * Where every rank of the job has a processor of its own (decision 0196) and the node agreed on single copy,
      * gathers of 3 or more ranks and all-reduces of 3 or more ranks go single copy from 1 MiB (the 16-processor
      * machine's figures); 2-rank gathers from 64 KiB as before, 2-rank all-reduces stay in the node buffer (measured
-     * slower here, decision 0171); all-gathers and broadcasts are as where ranks share processors. Without single
-     * copy, or where ranks share processors, the node buffer.
+     * slower here, decision 0171); all-gathers and broadcasts are as where ranks share processors. Where ranks share
+     * processors, gathers and all-reduces of 3 or more ranks from 1 MiB go single copy too (decision 0234). Without
+     * single copy, the node buffer.
      */
     @ParameterizedTest
     @ValueSource(longs = {0, 8, 65536, 262144, 1048575, 1048576, 1048583, 4194304, 16L << 20})
@@ -172,7 +174,7 @@ class BuiltInTableTest {
                 Shape gather = new Shape(Collective.GATHER, placement, 1, b, root);
                 assertEquals(twoRankSingleCopy || large ? "gather.shm-single-copy" : "gather.shm",
                         own.select(gather).id(), where + ", root " + root);
-                assertEquals(twoRankSingleCopy ? "gather.shm-single-copy" : "gather.shm",
+                assertEquals(twoRankSingleCopy || large ? "gather.shm-single-copy" : "gather.shm",
                         shared.select(gather).id(), where + ", root " + root + ", ranks share processors");
                 assertEquals("gather.shm", ownNoCma.select(gather).id(), where + ", root " + root + ", no single copy");
             }
@@ -192,7 +194,8 @@ class BuiltInTableTest {
                 boolean doubling = n >= 3 && n <= 16 && b - b % 8 <= 16384;
                 assertEquals(n >= 3 && b - b % 8 >= 1048576 ? "allreduce.shm-single-copy"
                         : doubling ? "allreduce.shm-doubling" : "allreduce.shm", own.select(allreduce).id(), wr);
-                assertEquals("allreduce.shm", shared.select(allreduce).id(), wr + ", ranks share processors");
+                assertEquals(n >= 3 && b - b % 8 >= 1048576 ? "allreduce.shm-single-copy" : "allreduce.shm",
+                        shared.select(allreduce).id(), wr + ", ranks share processors");
                 assertEquals(doubling ? "allreduce.shm-doubling" : "allreduce.shm", ownNoCma.select(allreduce).id(),
                         wr + ", no single copy");
             }
@@ -217,12 +220,15 @@ class BuiltInTableTest {
                 assertFalse(noShm.select(shape).id().equals("allreduce.shm"), p + ", " + b + " B");
             }
         }
-        // Where the node agreed on cross-memory attach too: single copy measured no faster here (decision 0171).
+        // Where the node agreed on cross-memory attach too: the node buffer on 2 ranks (single copy measured no faster
+        // there, decision 0171), and below 1 MiB; single copy from 1 MiB on more ranks (decisions 0197, 0234).
         AlgorithmSelector cma = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
         cma.enableTransport(NodeRegionUser.TRANSPORT);
         cma.enableTransport(io.railcoll.schedule.PeerAccessUser.TRANSPORT);
-        assertEquals("allreduce.shm", cma.select(
+        assertEquals(b >= 1048576 ? "allreduce.shm-single-copy" : "allreduce.shm", cma.select(
                 Shape.reduction(Collective.ALLREDUCE, Placement.parse("1x4"), 1, b, 0, 8, false)).id(), b + " B");
+        assertEquals("allreduce.shm", cma.select(
+                Shape.reduction(Collective.ALLREDUCE, Placement.parse("1x2"), 1, b, 0, 8, false)).id(), "1x2, " + b + " B");
         Shape twoNodes = Shape.reduction(Collective.ALLREDUCE, Placement.parse("2x2"), 1, b, 0, 8, true);
         AlgorithmSelector selector = AlgorithmSelector.fromEnvironment(Map.of(), Map.of());
         selector.enableTransport(NodeRegionUser.TRANSPORT);

@@ -22,11 +22,11 @@ final class ProcessorVerdictApps {
     }
 
     /**
-     * Prints {@code VERDICT rank <r> allgather=<id> gather=<id> allreduce=<id> sub-allgather=<id>}: the world's
-     * choices for a 64 B all-gather, a 1 MiB gather (root last) and a 1 MiB all-reduce, and a 64 B all-gather's on the
-     * sub-communicator of the ranks of its parity; then runs that gather and an all-reduce of 1 MiB of doubles on
-     * the world, each checked against what every rank contributed (a rank that selected otherwise would fail them
-     * with a mismatch).
+     * Prints {@code VERDICT rank <r> allgather=<id> barrier=<id> allreduce=<id> sub-allgather=<id> gather-1m=<id>
+     * allreduce-1m=<id>}: the world's choices for a 64 B all-gather, a barrier and an 8 B all-reduce, a 64 B
+     * all-gather's on the sub-communicator of the ranks of its parity, and the world's for a 1 MiB gather (root last)
+     * and a 1 MiB all-reduce; then runs that gather and an all-reduce of 1 MiB of doubles on the world, each checked
+     * against what every rank contributed (a rank that selected otherwise would fail them with a mismatch).
      */
     public static final class Select implements RankApp {
         @Override
@@ -38,9 +38,11 @@ final class ProcessorVerdictApps {
                 sub = half.selectedAlgorithm(Collective.ALLGATHER, 64, 0);
             }
             System.out.println("VERDICT rank " + me + " allgather=" + comm.selectedAlgorithm(Collective.ALLGATHER, 64, 0)
-                    + " gather=" + comm.selectedAlgorithm(Collective.GATHER, LARGE, n - 1)
-                    + " allreduce=" + comm.selectedAlgorithm(Collective.ALLREDUCE, LARGE, 0)
-                    + " sub-allgather=" + sub);
+                    + " barrier=" + comm.selectedAlgorithm(Collective.BARRIER, 0, 0)
+                    + " allreduce=" + comm.selectedAlgorithm(Collective.ALLREDUCE, 8, 0)
+                    + " sub-allgather=" + sub
+                    + " gather-1m=" + comm.selectedAlgorithm(Collective.GATHER, LARGE, n - 1)
+                    + " allreduce-1m=" + comm.selectedAlgorithm(Collective.ALLREDUCE, LARGE, 0));
             byte[] block = new byte[LARGE];
             for (int i = 0; i < LARGE; i++) {
                 block[i] = (byte) (i * 31 + me * 7 + 1);

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ProcessorVerdictSystemTest {
     private static final Pattern VERDICT = Pattern.compile(
-            "VERDICT rank (\\d+) allgather=(\\S+) gather=(\\S+) allreduce=(\\S+) sub-allgather=(\\S+)");
+            "VERDICT rank (\\d+) allgather=(\\S+) barrier=(\\S+) allreduce=(\\S+) sub-allgather=(\\S+) gather-1m=(\\S+)"
+                    + " allreduce-1m=(\\S+)");
 
     @TempDir
     Path dir;
@@ -34,7 +35,7 @@ class ProcessorVerdictSystemTest {
         List<List<String>> out = new ArrayList<>();
         Matcher m = VERDICT.matcher(o.stdout());
         while (m.find()) {
-            out.add(List.of(m.group(2), m.group(3), m.group(4), m.group(5)));
+            out.add(List.of(m.group(2), m.group(3), m.group(4), m.group(5), m.group(6), m.group(7)));
         }
         assertEquals(ranks, out.size(), o.stdout());
         assertTrue(o.stdout().contains("VERDICT-CHECKED"), o.stdout());
@@ -49,17 +50,22 @@ class ProcessorVerdictSystemTest {
     }
 
     /**
-     * The built-in table on one node of 3 ranks: with 3 processors every rank has one, and a 1 MiB gather and
-     * all-reduce go single copy; with 2 they share, and both stay in the node buffer. Each ran checked.
+     * The built-in table on one node of 3 ranks: with 3 processors every rank has one, and the barrier and an 8 B
+     * all-reduce go by recursive doubling in node flags; with 2 they share, and both take the node buffer's master
+     * forms (decisions 0201, 0230). A 1 MiB gather and all-reduce go single copy either way (decisions 0197, 0234), and
+     * each ran checked.
      */
     @Test
-    void oneNodeOfThreeGoesSingleCopyOnlyWhereEveryRankHasAProcessor() {
+    void oneNodeOfThreeSelectsByWhetherEveryRankHasAProcessor() {
         Placement p = Placement.singleNode(3);
+        List<String> large = List.of("gather.shm-single-copy", "allreduce.shm-single-copy");
         for (List<String> v : verdicts(run(p, "3", Map.of()), 3)) {
-            assertEquals(List.of("gather.shm-single-copy", "allreduce.shm-single-copy"), v.subList(1, 3), v.toString());
+            assertEquals(List.of("barrier.shm-dissemination", "allreduce.shm-doubling"), v.subList(1, 3), v.toString());
+            assertEquals(large, v.subList(4, 6), v.toString());
         }
         for (List<String> v : verdicts(run(p, "2", Map.of()), 3)) {
-            assertEquals(List.of("gather.shm", "allreduce.shm"), v.subList(1, 3), v.toString());
+            assertEquals(List.of("barrier.shm", "allreduce.shm"), v.subList(1, 3), v.toString());
+            assertEquals(large, v.subList(4, 6), v.toString());
         }
     }
 
