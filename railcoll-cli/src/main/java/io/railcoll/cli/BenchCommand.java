@@ -16,6 +16,7 @@ import io.railcoll.bench.report.MachineFacts;
 import io.railcoll.bench.report.ProgressBar;
 import io.railcoll.bench.report.ResultTable;
 import io.railcoll.bench.report.RailSummary;
+import io.railcoll.bench.report.RawSamples;
 import io.railcoll.bench.report.RunFacts;
 import io.railcoll.bench.report.RunHeader;
 import io.railcoll.bench.report.Samples;
@@ -492,30 +493,16 @@ final class BenchCommand implements Callable<Integer> {
     /**
      * The points of rank 0's raw files: {@code raw} has one line per sample ({@code algorithm,size_bytes,sample_us}),
      * {@code rawAdded} one per sample of the points that measured what a call adds to a loop of barriers, in the same
-     * form (decision 0232; kept apart so that scripts reading the first keep working).
+     * form (decision 0232; kept apart so that scripts reading the first keep working). A malformed line fails the run
+     * naming its file and line ({@link RawSamples}).
      */
     private List<BenchResult> readRaw(Path raw, Path rawAdded, Collective c, Placement placement, String labelSuffix)
             throws IOException {
-        Map<String, Map<Long, Samples>> byAlg = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(raw)) {
-            String[] f = line.split(",");
-            if (f.length != 3) {
-                continue;
-            }
-            byAlg.computeIfAbsent(f[0], k -> new LinkedHashMap<>())
-                    .computeIfAbsent(Long.parseLong(f[1]), k -> new Samples())
-                    .addUs(Double.parseDouble(f[2]));
-        }
-        Map<String, Map<Long, AddedToBarrierSamples>> addedByAlg = new LinkedHashMap<>();
-        for (String line : Files.exists(rawAdded) ? Files.readAllLines(rawAdded) : List.<String>of()) {
-            String[] f = line.split(",");
-            if (f.length != 3) {
-                continue;
-            }
-            addedByAlg.computeIfAbsent(f[0], k -> new LinkedHashMap<>())
-                    .computeIfAbsent(Long.parseLong(f[1]), k -> new AddedToBarrierSamples())
-                    .addUs(Double.parseDouble(f[2]));
-        }
+        Map<String, Map<Long, Samples>> byAlg = RawSamples.read(raw, RawSamples.SAMPLE_US, Samples::new,
+                Samples::addUs);
+        Map<String, Map<Long, AddedToBarrierSamples>> addedByAlg = Files.exists(rawAdded)
+                ? RawSamples.read(rawAdded, RawSamples.ADDED_US, AddedToBarrierSamples::new, AddedToBarrierSamples::addUs)
+                : Map.of();
         List<BenchResult> out = new ArrayList<>();
         for (var e : byAlg.entrySet()) {
             Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine());
