@@ -431,13 +431,14 @@ final class BenchCommand implements Callable<Integer> {
                         + cluster.rails + " rails" + (route == OpenMpiOverRails.Route.LOOPBACK
                         ? "; CONTROL: every rank in node 0's namespace, bytes over its loopback" : "") + ")");
                 got = name.equals(OpenMpiPeer.NAME)
-                        ? OpenMpiOverRails.runCollective(peerRun(c, placement, sizeList), ns,
+                        ? OpenMpiOverRails.runCollective(peerRun(c, placement, sizeList).build(), ns,
                         "tcp btl over " + cluster.rails + " rails", route)
-                        : MpjPeer.locate().runOnTestbed(peerRun(c, placement, sizeList).withRailInterfaces(accounting.interfaces()),
+                        : MpjPeer.locate().runOnTestbed(
+                        peerRun(c, placement, sizeList).railInterfaces(accounting.interfaces()).build(),
                         nodePrefixes(ns, placement), nodeAddresses(ns, placement), route == OpenMpiOverRails.Route.LOOPBACK);
             } else {
                 got = name.equals(OpenMpiPeer.NAME) ? openMpiOnThisHost(c, placement, sizeList)
-                        : MpjPeer.locate().runOnThisHost(peerRun(c, placement, sizeList));
+                        : MpjPeer.locate().runOnThisHost(peerRun(c, placement, sizeList).build());
             }
         } catch (RuntimeException | java.io.IOException e) {
             String why = name + ": FAILED: " + e.getMessage();
@@ -475,19 +476,20 @@ final class BenchCommand implements Callable<Integer> {
         }
         System.out.println("peer openmpi: running the same sweep through Open MPI on " + placement.size()
                 + " ranks of this host (its shared-memory path between all of them: loopback emulation has no nodes for it)");
-        return lookup.peer().get().measure(peerRun(c, placement, sizeList));
+        return lookup.peer().get().measure(peerRun(c, placement, sizeList).build());
     }
 
     /**
      * The peer's sweep with railcoll's counts: as many calls per sample as fit --sample-ms, up to --iterations, after
      * up to --warmup. A sample's latency is the slowest rank's mean, and with ranks outnumbering processors the max of
      * short means is biased upward: the same 16-rank gather measured 136-142 us in samples of 100 calls and 50-77 us
-     * in samples of 1000 (2026-11-26), so unequal counts alone would move the ratio by up to 2x.
+     * in samples of 1000 (2026-11-26), so unequal counts alone would move the ratio by up to 2x. Left to build, so
+     * that MPJ on the testbed can add the rail interfaces it counts itself.
      */
-    private PeerRun peerRun(Collective c, Placement placement, List<Long> sizeList) {
-        return PeerRun.of(c, placement, sizeList).withRails(cluster.rails).withSamples(samples).withCheck(check)
-                .withCounts(warmup, iterations, warmup, iterations).withBudget(Duration.ofMillis(sampleMs))
-                .withAddedToBarrierBelow(addedBelowBytes);
+    private PeerRun.Builder peerRun(Collective c, Placement placement, List<Long> sizeList) {
+        return PeerRun.builder(c, placement, sizeList).rails(cluster.rails).samples(samples).check(check)
+                .counts(warmup, iterations, warmup, iterations).budgetPerSample(Duration.ofMillis(sampleMs))
+                .addedToBarrierBelowBytes(addedBelowBytes);
     }
 
     /**
