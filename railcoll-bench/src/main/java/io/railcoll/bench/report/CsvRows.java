@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Reads the headerless comma-separated files that the benchmark programs write for the CLI to read back, such as
@@ -72,20 +73,19 @@ public final class CsvRows {
 
         /** The field as a {@code long} ({@link Long#parseLong}: no spaces, no fraction). */
         public long wholeNumber(int column) {
-            try {
-                return Long.parseLong(fields.get(column));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(columns.get(column) + " is not a whole number: '" + fields.get(column)
-                        + "'", e);
-            }
+            return parsed(column, "a whole number", Long::parseLong);
         }
 
         /** The field as a {@code double} ({@link Double#parseDouble}, which allows surrounding spaces and NaN). */
         public double number(int column) {
+            return parsed(column, "a number", Double::parseDouble);
+        }
+
+        private <T> T parsed(int column, String what, Function<String, T> parse) {
             try {
-                return Double.parseDouble(fields.get(column));
+                return parse.apply(fields.get(column));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(columns.get(column) + " is not a number: '" + fields.get(column)
+                throw new IllegalArgumentException(columns.get(column) + " is not " + what + ": '" + fields.get(column)
                         + "'", e);
             }
         }
