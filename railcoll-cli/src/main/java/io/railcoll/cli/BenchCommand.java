@@ -16,6 +16,7 @@ import io.railcoll.bench.report.MachineFacts;
 import io.railcoll.bench.report.ProgressBar;
 import io.railcoll.bench.report.ResultTable;
 import io.railcoll.bench.report.RailSummary;
+import io.railcoll.bench.report.RawSamples;
 import io.railcoll.bench.report.RunFacts;
 import io.railcoll.bench.report.RunHeader;
 import io.railcoll.bench.report.Samples;
@@ -430,13 +431,14 @@ final class BenchCommand implements Callable<Integer> {
                         + cluster.rails + " rails" + (route == OpenMpiOverRails.Route.LOOPBACK
                         ? "; CONTROL: every rank in node 0's namespace, bytes over its loopback" : "") + ")");
                 got = name.equals(OpenMpiPeer.NAME)
-                        ? OpenMpiOverRails.runCollective(peerRun(c, placement, sizeList), ns,
+                        ? OpenMpiOverRails.runCollective(peerRun(c, placement, sizeList).build(), ns,
                         "tcp btl over " + cluster.rails + " rails", route)
-                        : MpjPeer.locate().runOnTestbed(peerRun(c, placement, sizeList).withRailInterfaces(accounting.interfaces()),
+                        : MpjPeer.locate().runOnTestbed(
+                        peerRun(c, placement, sizeList).railInterfaces(accounting.interfaces()).build(),
                         nodePrefixes(ns, placement), nodeAddresses(ns, placement), route == OpenMpiOverRails.Route.LOOPBACK);
             } else {
                 got = name.equals(OpenMpiPeer.NAME) ? openMpiOnThisHost(c, placement, sizeList)
-                        : MpjPeer.locate().runOnThisHost(peerRun(c, placement, sizeList));
+                        : MpjPeer.locate().runOnThisHost(peerRun(c, placement, sizeList).build());
             }
         } catch (RuntimeException | java.io.IOException e) {
             String why = name + ": FAILED: " + e.getMessage();
@@ -474,48 +476,35 @@ final class BenchCommand implements Callable<Integer> {
         }
         System.out.println("peer openmpi: running the same sweep through Open MPI on " + placement.size()
                 + " ranks of this host (its shared-memory path between all of them: loopback emulation has no nodes for it)");
-        return lookup.peer().get().measure(peerRun(c, placement, sizeList));
+        return lookup.peer().get().measure(peerRun(c, placement, sizeList).build());
     }
 
     /**
      * The peer's sweep with railcoll's counts: as many calls per sample as fit --sample-ms, up to --iterations, after
      * up to --warmup. A sample's latency is the slowest rank's mean, and with ranks outnumbering processors the max of
      * short means is biased upward: the same 16-rank gather measured 136-142 us in samples of 100 calls and 50-77 us
-     * in samples of 1000 (2026-11-26), so unequal counts alone would move the ratio by up to 2x.
+     * in samples of 1000 (2026-11-26), so unequal counts alone would move the ratio by up to 2x. Left to build, so
+     * that MPJ on the testbed can add the rail interfaces it counts itself.
      */
-    private PeerRun peerRun(Collective c, Placement placement, List<Long> sizeList) {
-        return PeerRun.of(c, placement, sizeList).withRails(cluster.rails).withSamples(samples).withCheck(check)
-                .withCounts(warmup, iterations, warmup, iterations).withBudget(Duration.ofMillis(sampleMs))
-                .withAddedToBarrierBelow(addedBelowBytes);
+    private PeerRun.Builder peerRun(Collective c, Placement placement, List<Long> sizeList) {
+        return PeerRun.builder(c, placement, sizeList).rails(cluster.rails).samples(samples).check(check)
+                .counts(warmup, iterations, warmup, iterations).budgetPerSample(Duration.ofMillis(sampleMs))
+                .addedToBarrierBelowBytes(addedBelowBytes);
     }
 
     /**
      * The points of rank 0's raw files: {@code raw} has one line per sample ({@code algorithm,size_bytes,sample_us}),
      * {@code rawAdded} one per sample of the points that measured what a call adds to a loop of barriers, in the same
-     * form (decision 0232; kept apart so that scripts reading the first keep working).
+     * form (decision 0232; kept apart so that scripts reading the first keep working). A malformed line fails the run
+     * naming its file and line ({@link RawSamples}).
      */
     private List<BenchResult> readRaw(Path raw, Path rawAdded, Collective c, Placement placement, String labelSuffix)
             throws IOException {
-        Map<String, Map<Long, Samples>> byAlg = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(raw)) {
-            String[] f = line.split(",");
-            if (f.length != 3) {
-                continue;
-            }
-            byAlg.computeIfAbsent(f[0], k -> new LinkedHashMap<>())
-                    .computeIfAbsent(Long.parseLong(f[1]), k -> new Samples())
-                    .addUs(Double.parseDouble(f[2]));
-        }
-        Map<String, Map<Long, AddedToBarrierSamples>> addedByAlg = new LinkedHashMap<>();
-        for (String line : Files.exists(rawAdded) ? Files.readAllLines(rawAdded) : List.<String>of()) {
-            String[] f = line.split(",");
-            if (f.length != 3) {
-                continue;
-            }
-            addedByAlg.computeIfAbsent(f[0], k -> new LinkedHashMap<>())
-                    .computeIfAbsent(Long.parseLong(f[1]), k -> new AddedToBarrierSamples())
-                    .addUs(Double.parseDouble(f[2]));
-        }
+        Map<String, Map<Long, Samples>> byAlg = RawSamples.read(raw, RawSamples.SAMPLE_US, Samples::new,
+                Samples::addUs);
+        Map<String, Map<Long, AddedToBarrierSamples>> addedByAlg = Files.exists(rawAdded)
+                ? RawSamples.read(rawAdded, RawSamples.ADDED_US, AddedToBarrierSamples::new, AddedToBarrierSamples::addUs)
+                : Map.of();
         List<BenchResult> out = new ArrayList<>();
         for (var e : byAlg.entrySet()) {
             Series series = Series.of(c, e.getKey() + labelSuffix, placement, cluster.rails, cluster.engine());

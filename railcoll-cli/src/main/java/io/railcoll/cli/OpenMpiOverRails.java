@@ -47,8 +47,8 @@ final class OpenMpiOverRails {
     static List<BenchResult> run(String mode, NamespaceNetwork net, Placement placement, List<Long> sizes, int samples,
                                  boolean check) throws IOException, InterruptedException {
         Collective collective = mode.equals("bibandwidth") ? Collective.ALLGATHER : Collective.BROADCAST;
-        PeerRun run = PeerRun.of(collective, placement, sizes).withRails(2).withSamples(samples).withCheck(check)
-                .withCounts(20, 200, 3, 20).withLargeFrom(65536);
+        PeerRun run = PeerRun.builder(collective, placement, sizes).rails(2).samples(samples).check(check)
+                .counts(20, 200, 3, 20).largeFromBytes(65536).build();
         List<BenchResult> results = new ArrayList<>();
         for (BenchResult r : runCollective(run, net, "tcp btl, 2 rails", Route.RAILS).results()) {
             double bytes = mode.equals("bibandwidth") ? 2.0 * r.sizeBytes() : r.sizeBytes();
@@ -137,7 +137,7 @@ final class OpenMpiOverRails {
                     // This machine runs far more processes than cores: waiting ranks yield, as railcoll's do.
                     "--mca", "mpi_yield_when_idle", "1",
                     program.toString()));
-            cmd.addAll(run.withRailInterfaces(railNames).programArgs());
+            cmd.addAll(run.toBuilder().railInterfaces(railNames).build().programArgs());
             ProcessBuilder builder = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             // Open MPI's defaults and the settings above, whatever the environment sets (OpenMpiEnvironment).

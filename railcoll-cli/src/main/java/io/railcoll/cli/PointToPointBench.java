@@ -4,6 +4,7 @@ import io.railcoll.bench.PointToPointBenchApp;
 import io.railcoll.bench.peer.OpenMpiPeer;
 import io.railcoll.bench.report.BenchResult;
 import io.railcoll.bench.report.CsvResults;
+import io.railcoll.bench.report.CsvRows;
 import io.railcoll.bench.report.Samples;
 import io.railcoll.bench.report.Series;
 import io.railcoll.launcher.JobLauncher;
@@ -38,6 +39,9 @@ import java.util.stream.Collectors;
 final class PointToPointBench {
     static final List<String> MODES = List.of("bandwidth", "bibandwidth", "latency");
     static final String DEFAULT_SIZES = "8,64,512,4096,32768,262144,1048576,4194304";
+    /** The columns of {@link PointToPointBenchApp}'s raw file, one line per sample. */
+    static final List<String> RAW_COLUMNS = List.of("mode", "size_bytes", "us_per_message", "bandwidth_mbit_s",
+            "post_us", "wait_us");
 
     /** One configuration: how many rails and which engine. */
     record RailConfig(int rails, String engine) {
@@ -100,7 +104,7 @@ final class PointToPointBench {
                     System.err.println("railcoll bench: the " + c.label() + " job failed on rank " + r.failedRank() + ": " + r.failure());
                     return r.exitCode() == 0 ? 1 : r.exitCode();
                 }
-                breakdown.put(c, read(raw, c, placement, results));
+                breakdown.put(c, read(raw, mode, c, placement, results));
             }
             if (OpenMpiPeer.NAME.equals(cmd.peer)) {
                 if (network instanceof NamespaceNetwork ns && placement.size() == 2) {
@@ -119,20 +123,20 @@ final class PointToPointBench {
         return 0;
     }
 
-    /** Reads one configuration's raw samples into results; returns the median post/wait (us) per size. */
-    private Map<Long, double[]> read(Path raw, RailConfig c, Placement placement, List<BenchResult> out) throws IOException {
+    /**
+     * Reads one configuration's raw samples ({@link PointToPointBenchApp}'s lines) into results; returns the median
+     * bandwidth, post and wait (Mbit/s, us, us) per size. A malformed line is an error naming its file and line.
+     */
+    static Map<Long, double[]> read(Path raw, String mode, RailConfig c, Placement placement, List<BenchResult> out)
+            throws IOException {
         Map<Long, Samples> latency = new LinkedHashMap<>();
         Map<Long, List<double[]>> extra = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(raw)) {
-            String[] f = line.split(",");
-            if (f.length != 6) {
-                continue;
-            }
-            long size = Long.parseLong(f[1]);
-            latency.computeIfAbsent(size, k -> new Samples()).addUs(Double.parseDouble(f[2]));
-            extra.computeIfAbsent(size, k -> new ArrayList<>()).add(new double[] {
-                    Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5])});
-        }
+        CsvRows.forEach(raw, RAW_COLUMNS, row -> {
+            long size = row.wholeNumber(1);
+            latency.computeIfAbsent(size, k -> new Samples()).addUs(row.number(2));
+            extra.computeIfAbsent(size, k -> new ArrayList<>()).add(new double[] {row.number(3), row.number(4),
+                    row.number(5)});
+        });
         Collective collective = mode.equals("bibandwidth") ? Collective.ALLGATHER : Collective.BROADCAST;
         Series series = Series.of(collective, "p2p." + mode, placement, c.rails(), c.engine());
         Map<Long, double[]> medians = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.railcoll.cli;
 
+import io.railcoll.bench.report.CsvRows;
 import io.railcoll.bench.tune.Calibration;
 import io.railcoll.bench.tune.HockneyFit;
 import io.railcoll.bench.tune.PingPongApp;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -255,16 +257,22 @@ final class TuneCommand implements Callable<Integer> {
             run(network, new JobSpec(pair, cluster.rails, PingPongApp.class.getName(), args, cluster.environment(),
                     List.of(), Duration.ofMinutes(20)));
         }
-        Map<Long, List<Long>> bySize = new TreeMap<>();
-        for (String line : Files.readAllLines(raw)) {
-            String[] f = line.split(",");
-            bySize.computeIfAbsent(Long.parseLong(f[0]), k -> new ArrayList<>()).add(Long.parseLong(f[1]));
-        }
-        Map<Long, long[]> samplesBySize = new TreeMap<>();
-        bySize.forEach((size, list) -> samplesBySize.put(size, list.stream().mapToLong(Long::longValue).toArray()));
-        HockneyFit fit = HockneyFit.of(samplesBySize);
+        HockneyFit fit = HockneyFit.of(oneWayNsBySize(raw));
         System.out.println("  " + label + ": " + describe(fit));
         return fit;
+    }
+
+    /**
+     * {@link PingPongApp}'s samples ({@code size_bytes,one_way_ns} a line) by size, sizes in increasing order; a
+     * malformed line (a file cut short by a stopped job and read with {@code --reuse}, say) is an error naming it.
+     */
+    static Map<Long, long[]> oneWayNsBySize(Path raw) throws IOException {
+        Map<Long, List<Long>> bySize = new TreeMap<>();
+        CsvRows.forEach(raw, List.of("size_bytes", "one_way_ns"), row ->
+                bySize.computeIfAbsent(row.wholeNumber(0), k -> new ArrayList<>()).add(row.wholeNumber(1)));
+        Map<Long, long[]> samplesBySize = new TreeMap<>();
+        bySize.forEach((size, list) -> samplesBySize.put(size, list.stream().mapToLong(Long::longValue).toArray()));
+        return samplesBySize;
     }
 
     /**

@@ -123,7 +123,7 @@ public final class MpjPeer {
      * (decision 0232: its points have the OSU figure alone).
      */
     private static List<String> mpjArgs(PeerRun run) {
-        return run.withAddedToBarrierBelow(0).programArgs();
+        return run.toBuilder().addedToBarrierBelowBytes(0).build().programArgs();
     }
 
     /** For the report: {@code MPJ Express 0.44, /usr/share/mpj (private MPJ_HOME ...)}. */

@@ -15,8 +15,8 @@ import java.util.Objects;
  * <p>{@code placement} gives the rank count and labels the results so they share a table with the
  * railcoll sweep they are compared with; without {@code extraMpirunArgs} that place ranks elsewhere,
  * every rank runs on this host and Open MPI uses its shared-memory path whatever the placement says,
- * which {@code engineLabel} records ({@value #ONE_HOST_ENGINE}). Immutable; build with {@link #of} and the
- * {@code with...} methods.
+ * which {@code engineLabel} records ({@value #ONE_HOST_ENGINE}). Immutable; made by {@link #of} with OSU's defaults,
+ * or by a {@link Builder} ({@link #builder}, or {@link #toBuilder} to derive one run from another).
  *
  * @param largeFromBytes  sizes at or above this use {@code largeWarmup}/{@code largeIterations} (OSU: 8 KiB)
  * @param samples         repeated measurements per size; results keep their min/median/max
@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param extraMpirunArgs inserted before the program, e.g. a launcher agent for network namespaces
  * @param railInterfaces  rail interfaces whose kernel byte counters every rank reads around each size, in its own
  *                        network namespace (rail accounting, {@code io.railcoll.bench.rails}); empty for none
+ * @param addedBelowBytes sizes below this also measure what a call adds to a loop of barriers (decision 0232); 0 for
+ *                        none
  */
 public record PeerRun(Collective collective, Placement placement, int rails, String engineLabel, List<Long> sizes,
                       int warmup, int iterations, int largeWarmup, int largeIterations, long largeFromBytes,
@@ -76,74 +78,135 @@ public record PeerRun(Collective collective, Placement placement, int rails, Str
 
     /** OSU's default counts (1000/200 below 8 KiB, 100/10 above), 5 samples, no check, 1 rail, 10 minutes. */
     public static PeerRun of(Collective collective, Placement placement, List<Long> sizes) {
-        return new PeerRun(collective, placement, 1, ONE_HOST_ENGINE, sizes, 200, 1000, 10, 100, 8192, 5, false, 0,
-                Duration.ofMinutes(10), List.of(), List.of(), 0);
+        return builder(collective, placement, sizes).build();
     }
 
-    public PeerRun withCounts(int warmup, int iterations, int largeWarmup, int largeIterations) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
+    /** A run with {@link #of}'s defaults, to change before {@link Builder#build}. */
+    public static Builder builder(Collective collective, Placement placement, List<Long> sizes) {
+        return new Builder(collective, placement, sizes);
     }
 
-    /** railcoll bench's counts: as many calls per sample, up to the counts, as fit {@code perSample}. */
-    public PeerRun withBudget(Duration perSample) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, perSample.toNanos() / 1000, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
+    /** This run's settings, to derive another run from. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    /** Sizes at or above {@code largeFromBytes} use the large counts. */
-    public PeerRun withLargeFrom(long largeFromBytes) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+    /**
+     * A peer run's settings, changed one at a time; {@link #build} checks them all (the record's constructor), so a
+     * setter checks nothing. A new setting is a record component, a field and a setter here, and one line in the
+     * copying constructor and in {@link #build}, however many setters there are.
+     * Not thread-safe; one per run being built.
+     */
+    public static final class Builder {
+        private final Collective collective;
+        private final Placement placement;
+        private final List<Long> sizes;
+        private int rails = 1;
+        private String engineLabel = ONE_HOST_ENGINE;
+        private int warmup = 200;
+        private int iterations = 1000;
+        private int largeWarmup = 10;
+        private int largeIterations = 100;
+        private long largeFromBytes = 8192;
+        private int samples = 5;
+        private boolean check;
+        private long budgetMicros;
+        private Duration timeout = Duration.ofMinutes(10);
+        private List<String> extraMpirunArgs = List.of();
+        private List<String> railInterfaces = List.of();
+        private long addedBelowBytes;
 
-    public PeerRun withSamples(int samples) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+        private Builder(Collective collective, Placement placement, List<Long> sizes) {
+            this.collective = collective;
+            this.placement = placement;
+            this.sizes = sizes;
+        }
 
-    public PeerRun withCheck(boolean check) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+        private Builder(PeerRun run) {
+            this(run.collective, run.placement, run.sizes);
+            rails = run.rails;
+            engineLabel = run.engineLabel;
+            warmup = run.warmup;
+            iterations = run.iterations;
+            largeWarmup = run.largeWarmup;
+            largeIterations = run.largeIterations;
+            largeFromBytes = run.largeFromBytes;
+            samples = run.samples;
+            check = run.check;
+            budgetMicros = run.budgetMicros;
+            timeout = run.timeout;
+            extraMpirunArgs = run.extraMpirunArgs;
+            railInterfaces = run.railInterfaces;
+            addedBelowBytes = run.addedBelowBytes;
+        }
 
-    public PeerRun withTimeout(Duration timeout) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+        /** Warm-up calls and timed calls per sample, below {@code largeFromBytes} and at or above it. */
+        public Builder counts(int warmup, int iterations, int largeWarmup, int largeIterations) {
+            this.warmup = warmup;
+            this.iterations = iterations;
+            this.largeWarmup = largeWarmup;
+            this.largeIterations = largeIterations;
+            return this;
+        }
 
-    /** Labels only: the rails the compared railcoll sweep used. */
-    public PeerRun withRails(int rails) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+        /** railcoll bench's counts: as many calls per sample, up to the counts, as fit {@code perSample}. */
+        public Builder budgetPerSample(Duration perSample) {
+            this.budgetMicros = perSample.toNanos() / 1000;
+            return this;
+        }
 
-    /** Extra mpirun arguments and the engine label that says what they change (e.g. {@code netns}). */
-    public PeerRun withMpirunArgs(List<String> extraMpirunArgs, String engineLabel) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+        /** Sizes at or above {@code largeFromBytes} use the large counts. */
+        public Builder largeFromBytes(long largeFromBytes) {
+            this.largeFromBytes = largeFromBytes;
+            return this;
+        }
 
-    /** Rail accounting: the interfaces every rank counts around each size. */
-    public PeerRun withRailInterfaces(List<String> railInterfaces) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                addedBelowBytes);
-    }
+        public Builder samples(int samples) {
+            this.samples = samples;
+            return this;
+        }
 
-    /** Sizes below {@code bytes} also measure what a call adds to a loop of barriers (0: none; decision 0232). */
-    public PeerRun withAddedToBarrierBelow(long bytes) {
-        return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
-                largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs, railInterfaces,
-                bytes);
+        public Builder check(boolean check) {
+            this.check = check;
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** Labels only: the rails the compared railcoll sweep used. */
+        public Builder rails(int rails) {
+            this.rails = rails;
+            return this;
+        }
+
+        /** Extra mpirun arguments and the engine label that says what they change (e.g. {@code netns}). */
+        public Builder mpirunArgs(List<String> extraMpirunArgs, String engineLabel) {
+            this.extraMpirunArgs = extraMpirunArgs;
+            this.engineLabel = engineLabel;
+            return this;
+        }
+
+        /** Rail accounting: the interfaces every rank counts around each size. */
+        public Builder railInterfaces(List<String> railInterfaces) {
+            this.railInterfaces = railInterfaces;
+            return this;
+        }
+
+        /** Sizes below {@code bytes} also measure what a call adds to a loop of barriers (0: none; decision 0232). */
+        public Builder addedToBarrierBelowBytes(long bytes) {
+            this.addedBelowBytes = bytes;
+            return this;
+        }
+
+        /** The run, checked as every {@link PeerRun} is. */
+        public PeerRun build() {
+            return new PeerRun(collective, placement, rails, engineLabel, sizes, warmup, iterations, largeWarmup,
+                    largeIterations, largeFromBytes, samples, check, budgetMicros, timeout, extraMpirunArgs,
+                    railInterfaces, addedBelowBytes);
+        }
     }
 
     public int ranks() {

@@ -18,8 +18,8 @@ class MpirunCommandTest {
 
     @Test
     void yieldsWhenRanksOutnumberCores() {
-        PeerRun run = PeerRun.of(Collective.ALLGATHER, Placement.uniform(4, 4), List.of(1L, 1024L))
-                .withCounts(20, 100, 2, 10).withSamples(3).withCheck(true);
+        PeerRun run = PeerRun.builder(Collective.ALLGATHER, Placement.uniform(4, 4), List.of(1L, 1024L))
+                .counts(20, 100, 2, 10).samples(3).check(true).build();
         assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "16",
                 "--mca", "mpi_yield_when_idle", "1", "--mca", "plm", "isolated",
                 "/cache/peer_bench-abc", "--collective", "allgather", "--sizes", "1,1024",
@@ -29,8 +29,8 @@ class MpirunCommandTest {
 
     @Test
     void spinsWhenEveryRankHasACoreAndPassesExtraArgs() {
-        PeerRun run = PeerRun.of(Collective.BROADCAST, Placement.singleNode(2), List.of(8L))
-                .withMpirunArgs(List.of("--mca", "btl", "self,vader"), "one-host vader");
+        PeerRun run = PeerRun.builder(Collective.BROADCAST, Placement.singleNode(2), List.of(8L))
+                .mpirunArgs(List.of("--mca", "btl", "self,vader"), "one-host vader").build();
         List<String> cmd = MpirunCommand.build(MPIRUN, PROGRAM, run, 2);
         assertEquals(List.of("/usr/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
                 "--mca", "plm", "isolated", "--mca", "btl", "self,vader", "/cache/peer_bench-abc", "--collective", "bcast",
@@ -41,8 +41,8 @@ class MpirunCommandTest {
     @Test
     void aLauncherInTheExtraArgsReplacesTheIsolatedOne() {
         for (List<String> launcher : List.of(List.of("--mca", "plm", "rsh"), List.of("--mca", "plm_rsh_agent", "/tmp/agent"))) {
-            PeerRun run = PeerRun.of(Collective.BROADCAST, Placement.uniform(2, 1), List.of(8L))
-                    .withMpirunArgs(launcher, "agent");
+            PeerRun run = PeerRun.builder(Collective.BROADCAST, Placement.uniform(2, 1), List.of(8L))
+                    .mpirunArgs(launcher, "agent").build();
             List<String> cmd = MpirunCommand.build(MPIRUN, PROGRAM, run, 2);
             assertFalse(cmd.contains("isolated"), cmd.toString());
             assertEquals(launcher, cmd.subList(5, 8));
@@ -51,7 +51,8 @@ class MpirunCommandTest {
 
     @Test
     void aBudgetIsPassedInMicroseconds() {
-        PeerRun run = PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).withBudget(Duration.ofMillis(100));
+        PeerRun run = PeerRun.builder(Collective.GATHER, Placement.singleNode(4), List.of(1L))
+                .budgetPerSample(Duration.ofMillis(100)).build();
         List<String> args = run.programArgs();
         assertEquals(List.of("--budget-us", "100000"), args.subList(args.size() - 2, args.size()));
         assertFalse(PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).programArgs().contains("--budget-us"));
@@ -60,7 +61,8 @@ class MpirunCommandTest {
     /** Decision 0232: the cap below which the figure added to a barrier loop is measured; none by default. */
     @Test
     void theAddedFigureIsAskedForBelowItsCap() {
-        PeerRun run = PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).withAddedToBarrierBelow(8192);
+        PeerRun run = PeerRun.builder(Collective.GATHER, Placement.singleNode(4), List.of(1L))
+                .addedToBarrierBelowBytes(8192).build();
         List<String> args = run.programArgs();
         assertEquals(List.of("--added-below", "8192"), args.subList(args.size() - 2, args.size()));
         assertFalse(PeerRun.of(Collective.GATHER, Placement.singleNode(4), List.of(1L)).programArgs().contains("--added-below"));

@@ -33,8 +33,8 @@ class MpjPeerTest {
             if (!MpjPeer.runs(collective)) {
                 continue; // PeerRun or MpjPeer refuses it
             }
-            PeerRun run = PeerRun.of(collective, Placement.singleNode(3), OpenMpiPeerTest.sizesFor(collective)).withCounts(2, 10, 1, 4).withSamples(2)
-                    .withCheck(true).withTimeout(Duration.ofMinutes(2));
+            PeerRun run = PeerRun.builder(collective, Placement.singleNode(3), OpenMpiPeerTest.sizesFor(collective))
+                    .counts(2, 10, 1, 4).samples(2).check(true).timeout(Duration.ofMinutes(2)).build();
             PeerResults got = peer.runOnThisHost(run);
             List<Long> expected = collective == Collective.BARRIER ? List.of(0L) : OpenMpiPeerTest.sizesFor(collective);
             assertEquals(expected, got.results().stream().map(BenchResult::sizeBytes).toList(), collective.id());

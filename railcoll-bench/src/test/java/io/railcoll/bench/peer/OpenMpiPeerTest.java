@@ -62,7 +62,8 @@ class OpenMpiPeerTest {
     void aHungRunIsKilledAtItsDeadline(@TempDir Path dir) throws IOException {
         Path bin = fakeToolchain(dir, "sleep 60");
         OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
-        PeerRun run = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), SIZES).withTimeout(Duration.ofMillis(500));
+        PeerRun run = PeerRun.builder(Collective.ALLGATHER, Placement.singleNode(2), SIZES)
+                .timeout(Duration.ofMillis(500)).build();
         PeerException e = assertThrows(PeerException.class, () -> peer.run(run));
         assertTrue(e.getMessage().contains("did not finish within"), e.getMessage());
     }
@@ -94,8 +95,8 @@ class OpenMpiPeerTest {
             if (!TimedReduction.peersRun(collective)) {
                 continue; // PeerRun refuses it
             }
-            PeerRun run = PeerRun.of(collective, Placement.singleNode(2), sizesFor(collective))
-                    .withCounts(5, 30, 2, 10).withSamples(3).withCheck(true).withTimeout(Duration.ofSeconds(60));
+            PeerRun run = PeerRun.builder(collective, Placement.singleNode(2), sizesFor(collective))
+                    .counts(5, 30, 2, 10).samples(3).check(true).timeout(Duration.ofSeconds(60)).build();
             List<BenchResult> results = peer.run(run);
             List<Long> expectedSizes = collective == Collective.BARRIER ? List.of(0L) : sizesFor(collective);
             assertEquals(expectedSizes, results.stream().map(BenchResult::sizeBytes).toList(), collective.id());
@@ -114,8 +115,8 @@ class OpenMpiPeerTest {
         Path bin = fakeToolchain(dir, "printf 'sample,gather,2,1,1000,0,0.9,0.3\\nsample,gather,2,1,1000,1,0.8,0.2\\n"
                 + "sample,gather,2,1,1000,2,0.7,-0.1\\nsample,gather,2,65536,100,0,9.5\\ndone,gather,2\\n'");
         OpenMpiPeer peer = OpenMpiPeer.locate(dir.resolve("cache"), List.of(bin)).peer().orElseThrow();
-        List<BenchResult> results = peer.run(PeerRun.of(Collective.GATHER, Placement.singleNode(2), List.of(1L, 65536L))
-                .withAddedToBarrierBelow(8192));
+        List<BenchResult> results = peer.run(PeerRun.builder(Collective.GATHER, Placement.singleNode(2),
+                List.of(1L, 65536L)).addedToBarrierBelowBytes(8192).build());
         assertEquals(new AddedToBarrier(0.2, -0.1, 0.3), results.getFirst().addedToBarrier().orElseThrow());
         assertTrue(results.get(1).addedToBarrier().isEmpty());
     }
@@ -129,17 +130,17 @@ class OpenMpiPeerTest {
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir);
         assumeTrue(lookup.peer().isPresent(), lookup.message());
         OpenMpiPeer peer = lookup.peer().get();
-        PeerRun run = PeerRun.of(Collective.BROADCAST, Placement.singleNode(2), List.of(1L, 1024L, 4096L))
-                .withCounts(5, 40, 5, 40).withSamples(3).withCheck(true).withTimeout(Duration.ofSeconds(60))
-                .withAddedToBarrierBelow(4096);
+        PeerRun run = PeerRun.builder(Collective.BROADCAST, Placement.singleNode(2), List.of(1L, 1024L, 4096L))
+                .counts(5, 40, 5, 40).samples(3).check(true).timeout(Duration.ofSeconds(60))
+                .addedToBarrierBelowBytes(4096).build();
         PeerOutput out = peer.output(run);
         assertEquals(List.of(1L, 1024L), List.copyOf(out.addedBySize().keySet()), "below 4096 bytes only");
         assertEquals(3, out.addedBySize().get(1L).count(), "one figure per sample");
         List<BenchResult> results = peer.run(run);
         assertTrue(results.get(0).addedToBarrier().isPresent() && results.get(1).addedToBarrier().isPresent());
         assertTrue(results.get(2).addedToBarrier().isEmpty());
-        PeerRun barrier = PeerRun.of(Collective.BARRIER, Placement.singleNode(2), List.of())
-                .withCounts(5, 40, 5, 40).withSamples(2).withTimeout(Duration.ofSeconds(60)).withAddedToBarrierBelow(4096);
+        PeerRun barrier = PeerRun.builder(Collective.BARRIER, Placement.singleNode(2), List.of())
+                .counts(5, 40, 5, 40).samples(2).timeout(Duration.ofSeconds(60)).addedToBarrierBelowBytes(4096).build();
         assertTrue(peer.output(barrier).addedBySize().isEmpty(), "a barrier's own figure is already one of loops");
     }
 
@@ -152,16 +153,17 @@ class OpenMpiPeerTest {
         OpenMpiPeer.Lookup lookup = OpenMpiPeer.locate(dir);
         assumeTrue(lookup.peer().isPresent(), lookup.message());
         OpenMpiPeer peer = lookup.peer().get();
-        PeerRun fixed = PeerRun.of(Collective.ALLGATHER, Placement.singleNode(2), List.of(1L, 65537L, 1L << 20))
-                .withCounts(8, 40, 8, 40).withSamples(2).withTimeout(Duration.ofSeconds(60));
+        PeerRun fixed = PeerRun.builder(Collective.ALLGATHER, Placement.singleNode(2), List.of(1L, 65537L, 1L << 20))
+                .counts(8, 40, 8, 40).samples(2).timeout(Duration.ofSeconds(60)).build();
         assertEquals(Map.of(1L, 40, 65537L, 40, 1L << 20, 40), peer.output(fixed).iterationsBySize(), "no budget: the counts");
         // 1 us, the shortest budget: a 1-byte call may take under half of it (CI saw 2 calls fit), larger ones cannot.
-        Map<Long, Integer> shortest = peer.output(fixed.withBudget(Duration.ofNanos(1000))).iterationsBySize();
+        Map<Long, Integer> shortest = peer.output(fixed.toBuilder().budgetPerSample(Duration.ofNanos(1000)).build())
+                .iterationsBySize();
         assertEquals(1, shortest.get(65537L), "a budget shorter than one call: one call per sample " + shortest);
         assertEquals(1, shortest.get(1L << 20), "a budget shorter than one call: one call per sample " + shortest);
         assertTrue(shortest.get(1L) < 40, "40 one-byte calls cannot fit 1 us: " + shortest);
         assertEquals(Map.of(1L, 40, 65537L, 40, 1L << 20, 40),
-                peer.output(fixed.withBudget(Duration.ofSeconds(30))).iterationsBySize(),
+                peer.output(fixed.toBuilder().budgetPerSample(Duration.ofSeconds(30)).build()).iterationsBySize(),
                 "a budget that fits every call: the counts");
     }
 
