@@ -6,6 +6,8 @@ import io.railcoll.reduce.PredefinedOperator;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -20,12 +22,13 @@ import java.util.Locale;
  * alternates (pairs first in rounds 0 and 2), an untimed barrier before each timed loop. Per rank: the OSU total /
  * iterations, and (pairs - barriers) / iterations; the sample is the largest over ranks of each. A point is the
  * median (the lower middle for an even count) of its samples. Passes go over every size, one sample per size, as
- * the bench's passes do; before them, untimed passes of the same code for {@code warmup-ms}, so the loops are
- * compiled. Buffers and calls are the bench's: root 0, gather's receive buffer on the root only, all-reduce sums
- * doubles.
+ * the bench's passes do; before them, untimed passes of the same code for {@code warmup-ms} and then until every
+ * rank's compilers are quiet (the bench's rule, {@code JitWarmup}), so the samples time compiled loops. Buffers and
+ * calls are the bench's: root 0, gather's receive buffer on the root only, all-reduce sums doubles.
  *
  * <pre>
- *   AddedToBarrier COLLECTIVE SIZES [SAMPLES [ITERATIONS [WARMUP_MS]]]   e.g. AddedToBarrier broadcast 1,1024 5 1000 2000
+ *   AddedToBarrier COLLECTIVE SIZES [SAMPLES [ITERATIONS [WARMUP_MS]]]
+ *   e.g. AddedToBarrier broadcast 1,1024 5 1000 2000   (the defaults: 5 samples, 1000 iterations, 2000 ms)
  * </pre>
  * COLLECTIVE is broadcast, gather, allgather or allreduce; SIZES are bytes per rank (all-reduce: multiples of 8).
  * Rank 0 prints one line per size: {@code added <collective> <size> osu_us=.. added_us=.. added_min_us=..
@@ -34,34 +37,54 @@ import java.util.Locale;
 public final class AddedToBarrier {
     private static final int UNTIMED_CALLS = 200;
     private static final int ROUNDS = 4;
+    /** The bench's JitWarmup: quiet compilers are busy at most 50 per mille of a window of at least 250 ms. */
+    private static final long QUIET_PER_MILLE = 50;
+    private static final long WINDOW_NS = 250_000_000L;
+    /** The warm-up waits for quiet compilers for at most this many times its time. */
+    private static final long QUIET_CAP_FACTOR = 40;
 
     /** The collectives measured; a switch on it is what the bench's call is. */
     private enum Kind { BROADCAST, GATHER, ALLGATHER, ALLREDUCE }
 
     private final Communicator comm;
     private final Kind collective;
+    private final long[] sizes;
     private final int iterations;
+    private final MemorySegment sendAll;
+    private final MemorySegment recvAll;
     private final MemorySegment mine = Arena.global().allocate(2 * Long.BYTES, Long.BYTES);
     private final MemorySegment all;
+    /** The current size's slices of sendAll and recvAll, as the bench's calls take them. */
     private MemorySegment send;
     private MemorySegment recv;
 
-    private AddedToBarrier(Communicator comm, Kind collective, int iterations) {
+    private AddedToBarrier(Communicator comm, Kind collective, long[] sizes, int iterations) {
         this.comm = comm;
         this.collective = collective;
+        this.sizes = sizes;
         this.iterations = iterations;
+        long largest = Arrays.stream(sizes).max().orElseThrow();
+        sendAll = Arena.global().allocate(largest, 64);
+        recvAll = Arena.global().allocate(largest * comm.size(), 64);
         all = Arena.global().allocate(2L * Long.BYTES * comm.size(), Long.BYTES);
     }
 
     public static void main(String[] args) {
         if (args.length < 2 || args.length > 5) {
-            throw new IllegalArgumentException("usage: AddedToBarrier COLLECTIVE SIZES [SAMPLES [ITERATIONS [WARMUP_MS]]]"
-                    + ", got " + args.length + " arguments: " + Arrays.toString(args));
+            throw new IllegalArgumentException("usage: AddedToBarrier COLLECTIVE SIZES"
+                    + " [SAMPLES [ITERATIONS [WARMUP_MS]]], got " + args.length + " arguments: "
+                    + Arrays.toString(args));
         }
         Kind collective = Arrays.stream(Kind.values()).filter(k -> k.name().equalsIgnoreCase(args[0])).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("collective '" + args[0] + "' is not one of broadcast,"
                         + " gather, allgather, allreduce (a barrier added to a loop of barriers is that loop again)"));
-        long[] sizes = Arrays.stream(args[1].split(",")).mapToLong(Long::parseLong).toArray();
+        long[] sizes;
+        try {
+            sizes = Arrays.stream(args[1].split(",")).mapToLong(Long::parseLong).toArray();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("SIZES must be bytes separated by commas (e.g. 1,1024), got '" + args[1]
+                    + "'", e);
+        }
         for (long size : sizes) {
             boolean sums = collective == Kind.ALLREDUCE;
             if (size < 1 || (sums && size % Double.BYTES != 0)) {
@@ -77,31 +100,17 @@ public final class AddedToBarrier {
                     + " of 0 ms or more, got " + samples + ", " + iterations + ", " + warmupNs / 1_000_000 + " ms");
         }
         try (Communicator comm = Railcoll.init()) {
-            new AddedToBarrier(comm, collective, iterations).run(sizes, samples, warmupNs);
+            new AddedToBarrier(comm, collective, sizes, iterations).run(samples, warmupNs);
         }
     }
 
-    private void run(long[] sizes, int samples, long warmupNs) {
-        long largest = Arrays.stream(sizes).max().orElseThrow();
-        MemorySegment sendAll = Arena.global().allocate(largest, 64);
-        MemorySegment recvAll = Arena.global().allocate(largest * comm.size(), 64);
+    private void run(int samples, long warmupNs) {
+        warmUp(warmupNs);
         long[][] osuNs = new long[sizes.length][samples];
         long[][] addedNs = new long[sizes.length][samples];
-        // Warm-up: the very passes that sample, untimed, until rank 0 has spent warmupNs (every rank must make the
-        // same calls, so rank 0's decision is broadcast after each pass).
-        MemorySegment more = Arena.global().allocate(1);
-        long start = System.nanoTime();
-        do {
-            for (long size : sizes) {
-                use(sendAll, recvAll, size);
-                samplePoint();
-            }
-            more.set(ValueLayout.JAVA_BYTE, 0, (byte) (System.nanoTime() - start < warmupNs ? 1 : 0));
-            comm.broadcast(more, 0);
-        } while (more.get(ValueLayout.JAVA_BYTE, 0) == 1);
         for (int pass = 0; pass < samples; pass++) {
             for (int z = 0; z < sizes.length; z++) {
-                use(sendAll, recvAll, sizes[z]);
+                use(sizes[z]);
                 long[] figures = samplePoint();
                 osuNs[z][pass] = figures[0];
                 addedNs[z][pass] = figures[1];
@@ -111,16 +120,64 @@ public final class AddedToBarrier {
             for (int z = 0; z < sizes.length; z++) {
                 long[] added = addedNs[z].clone();
                 Arrays.sort(added);
-                System.out.printf(Locale.ROOT, "added %s %d osu_us=%.3f added_us=%.3f added_min_us=%.3f added_max_us=%.3f"
-                                + " added_samples_ns=%s iterations=%d ranks=%d%n", collective.name().toLowerCase(Locale.ROOT), sizes[z],
-                        median(osuNs[z]) / 1e3, median(addedNs[z]) / 1e3, added[0] / 1e3, added[added.length - 1] / 1e3,
+                System.out.printf(Locale.ROOT, "added %s %d osu_us=%.3f added_us=%.3f added_min_us=%.3f"
+                                + " added_max_us=%.3f added_samples_ns=%s iterations=%d ranks=%d%n",
+                        collective.name().toLowerCase(Locale.ROOT), sizes[z], median(osuNs[z]) / 1e3,
+                        median(addedNs[z]) / 1e3, added[0] / 1e3, added[added.length - 1] / 1e3,
                         Arrays.toString(addedNs[z]).replace(" ", ""), iterations, comm.size());
             }
         }
     }
 
+    /**
+     * The very passes that sample, untimed, for {@code warmupNs} and then until every rank's compilers are quiet, as
+     * the bench's JitWarmup does (samples taken beside busy compilers time them too). Rank 0 decides after each pass,
+     * so every rank makes the same calls, and says how the warm-up ended.
+     */
+    private void warmUp(long warmupNs) {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        MemorySegment more = Arena.global().allocate(1);
+        MemorySegment busy = Arena.global().allocate(Long.BYTES, Long.BYTES);
+        MemorySegment busies = Arena.global().allocate((long) Long.BYTES * comm.size(), Long.BYTES);
+        long start = System.nanoTime();
+        long windowStartNs = start;
+        long windowStartMs = compilationMs(jit);
+        long busyPerMille = Long.MAX_VALUE; // busy until a first window has passed
+        long busiest;
+        int passes = 0;
+        do {
+            for (long size : sizes) {
+                use(size);
+                samplePoint();
+            }
+            passes++;
+            long now = System.nanoTime();
+            if (now - windowStartNs >= WINDOW_NS) {
+                long ms = compilationMs(jit);
+                busyPerMille = (ms - windowStartMs) * 1_000_000_000L / (now - windowStartNs);
+                windowStartNs = now;
+                windowStartMs = ms;
+            }
+            busy.set(ValueLayout.JAVA_LONG, 0, busyPerMille);
+            comm.gather(busy, comm.rank() == 0 ? busies : null, 0);
+            busiest = 0;
+            for (int r = 0; comm.rank() == 0 && r < comm.size(); r++) {
+                busiest = Math.max(busiest, busies.getAtIndex(ValueLayout.JAVA_LONG, r));
+            }
+            long elapsed = now - start;
+            boolean again = elapsed < warmupNs || busiest > QUIET_PER_MILLE && elapsed < QUIET_CAP_FACTOR * warmupNs;
+            more.set(ValueLayout.JAVA_BYTE, 0, (byte) (again ? 1 : 0));
+            comm.broadcast(more, 0);
+        } while (more.get(ValueLayout.JAVA_BYTE, 0) == 1);
+        if (comm.rank() == 0) {
+            System.out.printf(Locale.ROOT, "warm-up: %.1f s, %d passes; compilers busy %d per mille at most"
+                            + " over the last window: %s%n", (System.nanoTime() - start) / 1e9, passes, busiest,
+                    busiest <= QUIET_PER_MILLE ? "reached quiet compilers" : "STOPPED AT ITS CAP with compilers busy");
+        }
+    }
+
     /** The bench's buffers for one size: a block per rank to send, the whole result to receive. */
-    private void use(MemorySegment sendAll, MemorySegment recvAll, long size) {
+    private void use(long size) {
         send = sendAll.asSlice(0, size);
         recv = switch (collective) {
             case BROADCAST, ALLREDUCE -> recvAll.asSlice(0, size);
@@ -193,6 +250,11 @@ public final class AddedToBarrier {
             comm.barrier();
         }
         return System.nanoTime() - t0;
+    }
+
+    /** Milliseconds this JVM's compilers have spent so far, or 0 where the JVM does not say. */
+    private static long compilationMs(CompilationMXBean jit) {
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     /** The lower middle for an even count, as the bench's medians. */
