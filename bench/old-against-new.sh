@@ -7,8 +7,9 @@
 #   - below ADDED_BELOW, what one call adds to a loop of barriers (a loop of barrier + call less a loop of barriers
 #     alone, per call; the slowest rank's; decision 0232), from bench/AddedToBarrier.java compiled against each build
 #     and started by each build's `railcoll run`, so both builds are measured by the same code (decision 0235; the
-#     old bench has no such figure). Sub-microsecond calls read after a barrier measure which rank that barrier lets
-#     out first, and the two builds' barriers differ: there, read the added ratio (docs/results/barrier-skew-1129.md).
+#     old bench has no such figure; broadcast, gather, allgather and allreduce only). Sub-microsecond calls read
+#     after a barrier measure which rank that barrier lets out first, and the two builds' barriers differ: there,
+#     read the added ratio (docs/results/barrier-skew-1129.md).
 #     The table also shows the new bench's own added column, which the probe's new figure should be near.
 #
 #   bench/old-against-new.sh REV [placements] [collectives]      e.g. bench/old-against-new.sh eecb4a6 "1x2 1x4"
@@ -41,6 +42,9 @@ whole() { [[ $2 =~ ^[0-9]+$ ]] || fail "$1 must be a whole number, got '$2'"; }
 whole ROUNDS "$rounds"; whole ADDED_BELOW "$added_below"; whole ADDED_SAMPLES "$added_samples"
 [ "$added_samples" -ge 1 ] || fail "ADDED_SAMPLES must be 1 or more"
 [[ $added =~ ^[01]$ ]] || fail "ADDED must be 0 or 1, got '$added'"
+for s in ${sizes_default//,/ }; do
+  numfmt --from=iec "${s^^}" >/dev/null 2>&1 || fail "SIZES: '$s' is not a size (bytes, or with K or M, e.g. 1,1k,64k)"
+done
 short=$(git rev-parse --short "$rev")
 old=/tmp/railcoll-old-$short
 out=${OUT:-bench-out/old-against-new-$short}
@@ -57,7 +61,8 @@ if [ -z "${TABLE_ONLY:-}" ]; then
   bin/railcoll --version >/dev/null 2>&1 || true # builds this checkout first if its sources changed
   for root in "$old" "$PWD"; do
     [ -x "$root/bin/railcoll" ] && compgen -G "$root/railcoll-cli/target/lib/railcoll-core-*.jar" >/dev/null \
-        || fail "no railcoll build at $root (bin/railcoll and railcoll-cli/target/lib/railcoll-core-*.jar); remove $root to rebuild it"
+        || fail "no railcoll build at $root (bin/railcoll and railcoll-cli/target/lib/railcoll-core-*.jar);" \
+                "remove $root to rebuild it"
   done
 fi
 mkdir -p "$out"
@@ -74,7 +79,8 @@ if [ "$rounds" -gt 0 ] && [ "$added" = 1 ]; then
         || fail "bench/AddedToBarrier.java does not compile against the $b build at $root"
   done
 fi
-# The sizes of a collective's points, and those of them the probe measures (below ADDED_BELOW; none for the barrier).
+# The sizes of a collective's points, and those of them the probe measures: below ADDED_BELOW, for the collectives
+# the probe knows (none for the barrier: a barrier added to a loop of barriers is that loop again).
 sizes_of() {
   case $1 in
     barrier) echo 0 ;;
@@ -83,7 +89,7 @@ sizes_of() {
   esac
 }
 added_sizes_of() {
-  [ "$1" = barrier ] && return 0
+  case $1 in broadcast|gather|allgather|allreduce) ;; *) return 0 ;; esac
   local s; local picked=()
   for s in $(sizes_of "$1" | tr ',' ' '); do
     [ "$(numfmt --from=iec "${s^^}")" -lt "$added_below" ] && picked+=("$s")
@@ -104,11 +110,14 @@ for round in $(seq 1 "$rounds"); do
             --samples=5 --jit-warmup-ms=2000 --no-report "${opt[@]}" > "$out/$c-$p-$b-r$round.txt" 2>&1 \
             || echo "rc=$? $c $p $b round $round" | tee -a "$out/log" >&2
         if [ -n "$asizes" ]; then
-          echo "$(date -u +%T) load $(cut -d' ' -f1 /proc/loadavg) round $round $c $p $b added $asizes" | tee -a "$out/log" >&2
-          asizes_bytes=$(echo "$asizes" | tr ',' '\n' | while read -r s; do numfmt --from=iec "${s^^}"; done | paste -sd,)
+          echo "$(date -u +%T) load $(cut -d' ' -f1 /proc/loadavg) round $round $c $p $b added $asizes" \
+              | tee -a "$out/log" >&2
+          asizes_bytes=$(echo "$asizes" | tr ',' '\n' | while read -r s; do numfmt --from=iec "${s^^}"; done \
+              | paste -sd,)
           timeout 600 "$root/bin/railcoll" run --placement="$p" --network=auto --rail-rate=2gbit "${opt[@]}" \
               --classpath "$probe/$b" AddedToBarrier "$c" "$asizes_bytes" "$added_samples" 1000 2000 \
-              > "$out/added/$c-$p-$b-r$round.txt" 2>&1 || echo "rc=$? added $c $p $b round $round" | tee -a "$out/log" >&2
+              > "$out/added/$c-$p-$b-r$round.txt" 2>&1 \
+              || echo "rc=$? added $c $p $b round $round" | tee -a "$out/log" >&2
         fi
       done
     done
@@ -138,7 +147,8 @@ for f in sorted(glob.glob(sys.argv[1] + '/*.txt')):
             osu[(c, p, m.group(1))][b].append(float(values[0].rstrip('*~')))
             cells = line.split()
             if header and len(cells) == len(header):
-                picked = [v for h, v in zip(header, cells) if h.startswith('auto:') and h.endswith(' added') and v != '-']
+                picked = [v for h, v in zip(header, cells)
+                          if h.startswith('auto:') and h.endswith(' added') and v != '-']
                 if picked:
                     bench_added[(c, p, m.group(1))].append(float(picked[0]))
 for f in sorted(glob.glob(sys.argv[1] + '/added/*.txt')):
@@ -163,7 +173,8 @@ if with_added:
              " new bench's added (us) |")
 print(head)
 print("|---" * (head.count('|') - 1) + "|")
-for k in sorted(osu.keys() | added.keys(), key=lambda k: (k[0], int(k[1].split('x')[1]), int(k[2][:-1]) * unit[k[2][-1]])):
+order = lambda k: (k[0], int(k[1].split('x')[1]), int(k[2][:-1]) * unit[k[2][-1]])
+for k in sorted(osu.keys() | added.keys(), key=order):
     o, n = osu[k]['old'], osu[k]['new']
     row = f"| {k[0]} | {k[1]} | {k[2]} | {listed(o)} | {listed(n)} | {ratio(o, n)} |"
     if with_added:
