@@ -23,7 +23,8 @@
 #     broadcast 1 B, 1 KiB, 64 KiB, 1 MiB (auto)                   issue 21: at most 1.0x at 64 KiB and 1 MiB
 #     allgather and gather 1 B .. 1 MiB (auto)                     issue 21: nothing slower than before
 #     allreduce of doubles 8 B .. 16 MiB (auto)                    issue 22: at most 1.0x at every size
-#     the same, ranks with the Vector API's module (decision 0210); the local reduction against a copy
+#     (ranks with the Vector API's module, bench's default since decision 0233), then auto's again with the staged
+#     loops (--vector-api off); the local reduction against a copy
 #     the floor (bench/node-floor.c) at 1 B, 1 KiB and 4 KiB (its largest block)
 #     the mpi program (bench/mpi/MpiBench.java), allreduce and allgather 8 B .. 1 MiB: railcoll-mpi over railcoll's
 #     own API, alternating sample by sample                        issue 23: at most 1.1x
@@ -178,9 +179,11 @@ done
 step node-allreduce bench "${one[@]}" --collective allreduce \
     --algorithms "auto,allreduce.shm,${doubling}allreduce.shm-single-copy" \
     --sizes "$sizes_reduce" "${peer_args[@]}"
-# The combiners with the Vector API (decision 0210): auto's all-reduce again, and the loops against a copy.
-step node-allreduce-vector bench "${one[@]}" --collective allreduce --algorithms auto \
-    --jvm-option=--add-modules=jdk.incubator.vector --sizes "$sizes_reduce"
+# The step above runs the combiners with the Vector API, bench's default since decision 0233 (the bundle's runtime has
+# the module); auto's all-reduce again with the staged loops, as a JVM without the module runs them, and the loops
+# against a copy.
+step node-allreduce-staged bench "${one[@]}" --collective allreduce --algorithms auto --vector-api off \
+    --sizes "$sizes_reduce"
 step local-reduce bench --collective local-reduce --samples 5 --out "$out/local-reduce"
 # The testbed all-reduce with the candidates that tell a cost per rail wait (rabenseifner: 4 waits at 4 nodes,
 # direct: 2) from the single engine's sleeps (the threaded engine beside it): docs/results/testbed-allreduce.md.
