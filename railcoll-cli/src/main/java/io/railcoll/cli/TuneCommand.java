@@ -263,12 +263,13 @@ final class TuneCommand implements Callable<Integer> {
     }
 
     /**
-     * {@link PingPongApp}'s samples ({@code size_bytes,one_way_ns} a line) by size, sizes in increasing order; a
-     * malformed line (a file cut short by a stopped job and read with {@code --reuse}, say) is an error naming it.
+     * {@link PingPongApp}'s samples ({@code size_bytes,one_way_ns} a line) by size, sizes in increasing order. A last
+     * line that a stopped job left unfinished (read with {@code --reuse}, say) is passed over; any other malformed line
+     * is an error naming it.
      */
     static Map<Long, long[]> oneWayNsBySize(Path raw) throws IOException {
         Map<Long, List<Long>> bySize = new TreeMap<>();
-        CsvRows.forEach(raw, List.of("size_bytes", "one_way_ns"), row ->
+        CsvRows.forEachFinished(raw, List.of("size_bytes", "one_way_ns"), row ->
                 bySize.computeIfAbsent(row.wholeNumber(0), k -> new ArrayList<>()).add(row.wholeNumber(1)));
         Map<Long, long[]> samplesBySize = new TreeMap<>();
         bySize.forEach((size, list) -> samplesBySize.put(size, list.stream().mapToLong(Long::longValue).toArray()));

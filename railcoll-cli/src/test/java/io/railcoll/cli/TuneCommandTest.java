@@ -60,4 +60,13 @@ class TuneCommandTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TuneCommand.oneWayNsBySize(raw));
         assertEquals(raw + ", line 3: 1 field(s) where 2 are expected (size_bytes,one_way_ns): '64'", e.getMessage());
     }
+
+    /** The last line a stopped job never finished (no newline: "1150" cut to "11") is passed over, not read as 11 ns. */
+    @Test
+    void anUnfinishedLastPingPongLineIsPassedOver(@TempDir Path dir) throws IOException {
+        Path raw = Files.writeString(dir.resolve("pingpong-rail.csv"), "8,1200\n8,1180\n8,11");
+        Map<Long, long[]> read = TuneCommand.oneWayNsBySize(raw);
+        assertEquals(List.of(8L), List.copyOf(read.keySet()));
+        assertArrayEquals(new long[] {1200, 1180}, read.get(8L));
+    }
 }

@@ -39,16 +39,37 @@ public final class CsvRows {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             int lineNumber = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                lineNumber++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                try {
-                    each.accept(Row.of(line, columns));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(file + ", line " + lineNumber + ": " + e.getMessage(), e);
-                }
+                accept(file, ++lineNumber, line, columns, each);
             }
+        }
+    }
+
+    /**
+     * As {@link #forEach}, for a file that a job may have been stopped while writing: text after the last newline is
+     * a line the writer never finished (a stopped job's cut-short record: "1234" written as "12" would read as a wrong
+     * sample), so it is passed over; every finished line must be well formed, as in {@link #forEach}.
+     */
+    public static void forEachFinished(Path file, List<String> columns, Consumer<Row> each) throws IOException {
+        Objects.requireNonNull(each, "each");
+        if (columns.isEmpty()) {
+            throw new IllegalArgumentException("a row needs at least one column");
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String finished = text.substring(0, text.lastIndexOf('\n') + 1);
+        int lineNumber = 0;
+        for (String line : finished.lines().toList()) {
+            accept(file, ++lineNumber, line, columns, each);
+        }
+    }
+
+    private static void accept(Path file, int lineNumber, String line, List<String> columns, Consumer<Row> each) {
+        if (line.isBlank()) {
+            return;
+        }
+        try {
+            each.accept(Row.of(line, columns));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ", line " + lineNumber + ": " + e.getMessage(), e);
         }
     }
 

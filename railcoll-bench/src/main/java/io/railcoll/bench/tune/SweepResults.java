@@ -1,9 +1,9 @@
 package io.railcoll.bench.tune;
 
+import io.railcoll.bench.report.CsvRows;
 import io.railcoll.schedule.Collective;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,6 +21,8 @@ public final class SweepResults {
     public record Key(Collective collective, long sizeBytes, String label) {
     }
 
+    private static final List<String> COLUMNS = List.of("collective", "algorithm", "size_bytes", "sample_ns");
+
     private final Map<Collective, Map<Long, Map<String, long[]>>> samples;
 
     private SweepResults(Map<Collective, Map<Long, Map<String, long[]>>> samples) {
@@ -32,22 +34,18 @@ public final class SweepResults {
         return read(List.of(file));
     }
 
-    /** Reads the lines of several files as one sweep. */
+    /**
+     * Reads the lines of several files as one sweep. A job stopped from outside (see {@link SweepApp}) may have left its
+     * last line cut short; that line is passed over. Any other malformed line is an error naming the file and line.
+     */
     public static SweepResults read(List<Path> files) throws IOException {
-        List<String> lines = new ArrayList<>();
-        for (Path f : files) {
-            lines.addAll(Files.readAllLines(f));
-        }
         Map<Collective, Map<Long, Map<String, List<Long>>>> raw = new TreeMap<>();
-        for (String line : lines) {
-            String[] f = line.split(",");
-            if (f.length != 4) {
-                continue;
-            }
-            raw.computeIfAbsent(Collective.fromId(f[0]), c -> new TreeMap<>())
-                    .computeIfAbsent(Long.parseLong(f[2]), s -> new TreeMap<>())
-                    .computeIfAbsent(f[1], a -> new ArrayList<>())
-                    .add(Long.parseLong(f[3]));
+        for (Path file : files) {
+            CsvRows.forEachFinished(file, COLUMNS, row ->
+                    raw.computeIfAbsent(Collective.fromId(row.text(0)), c -> new TreeMap<>())
+                            .computeIfAbsent(row.wholeNumber(2), s -> new TreeMap<>())
+                            .computeIfAbsent(row.text(1), a -> new ArrayList<>())
+                            .add(row.wholeNumber(3)));
         }
         Map<Collective, Map<Long, Map<String, long[]>>> out = new TreeMap<>();
         raw.forEach((c, bySize) -> bySize.forEach((size, byLabel) -> byLabel.forEach((label, list) ->

@@ -48,6 +48,35 @@ class CsvRowsTest {
         }
     }
 
+    /** A stopped job's file: what follows the last newline was never finished, however it reads. */
+    @Test
+    void forEachFinishedPassesOverOnlyTheUnfinishedLastLine(@TempDir Path dir) throws IOException {
+        List<String> finished = List.of("allgather,ring,1,2.5", "allgather,ring,4,3");
+        for (String cut : List.of("allgather,ring,4,37", "allgather,ri", "allgather,ring,4,", "x")) {
+            Path file = write(dir, "cut.csv", String.join("\n", finished) + "\n" + cut);
+            assertEquals(finished.stream().map(l -> List.of(l.split(","))).toList(), finishedRows(file), cut);
+            // The same line finished is read (or refused) as forEach reads it.
+            Path whole = write(dir, "whole.csv", String.join("\n", finished) + "\n" + cut + "\n");
+            if (cut.split(",").length == COLUMNS.size()) {
+                assertEquals(3, finishedRows(whole).size());
+            } else {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> finishedRows(whole));
+                assertTrue(e.getMessage().startsWith(whole + ", line 3: "), e.getMessage());
+            }
+        }
+        assertEquals(List.of(), finishedRows(write(dir, "none.csv", "allgather,ring,1,2.5")));
+        assertEquals(List.of(), finishedRows(write(dir, "empty.csv", "")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> finishedRows(write(dir, "middle.csv", "allgather,ring,1,2.5\nallgather,ring\nallgather,ring,4,3\n")));
+        assertTrue(e.getMessage().startsWith(dir.resolve("middle.csv") + ", line 2: "), e.getMessage());
+    }
+
+    private static List<List<String>> finishedRows(Path file) throws IOException {
+        List<List<String>> rows = new ArrayList<>();
+        CsvRows.forEachFinished(file, COLUMNS, row -> rows.add(row.fields()));
+        return rows;
+    }
+
     @Test
     void anEmptyFileHasNoRows(@TempDir Path dir) throws IOException {
         assertEquals(List.of(), rows(write(dir, "empty.csv", "")));
