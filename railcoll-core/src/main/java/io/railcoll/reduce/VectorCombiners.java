@@ -32,11 +32,11 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Each pair's combiner is a lambda of its own that calls its kernel by name (decision 0236), not one combiner body
  * calling a kernel through an interface: such a body has one type profile for the kernel call, shared by every pair,
- * and C2 compiles it once, for the pairs it has seen so far. In a JVM that combined int sums first, every later pair
- * then reached its kernel out of line behind a failed type check, 4-12 ns a call at 1-8 KiB (a third more than the
- * first pair at 1 KiB). Written out, a kernel call is bound statically and inlined into its own pair's combiner
- * whatever else the JVM combines. Loaded only when the module is present (see {@link Combiners}). Stateless; any
- * thread.
+ * and C2 compiled it with the kernel of the pair it had seen most inlined behind a type check; in a JVM that had
+ * combined int sums first, the other pairs failed that check and called their kernels out of line. Written out, a
+ * kernel call is bound statically and inlined into its own pair's combiner (with the element size a constant in the
+ * checks); what is left to a caller that combines several pairs through one call site is the dispatch at that site.
+ * Loaded only when the module is present (see {@link Combiners}). Stateless; any thread.
  */
 final class VectorCombiners {
     /**
