@@ -17,18 +17,21 @@ import java.util.stream.Collectors;
 
 /**
  * {@code railcoll bench --collective local-reduce}: the local reduction loops against a plain copy, on this machine
- * (no cluster). Runs {@code io.railcoll.bench.LocalReduceBench} in three fresh JVMs: with the Vector API's module
- * (decision 0210: what a JVM started with {@code --add-modules jdk.incubator.vector} combines with), without it (the
- * staged loops), and without it with C2's auto-vectorisation off ({@code -XX:-UseSuperWord}) as the control. Prints
- * per type and size each JVM's reduce GB/s and its ratio to the copy measured beside it in the same JVM (issue 22's
- * target: at least 0.7). Writes
- * {@code local-reduce.csv} into {@code --out}. {@code --sizes} (vector bytes), {@code --samples} and
- * {@code --sample-ms} apply.
+ * (no cluster). Runs {@code io.railcoll.bench.LocalReduceBench} for each element type in three fresh JVMs: with the
+ * Vector API's module (decision 0210: what a JVM started with {@code --add-modules jdk.incubator.vector} combines
+ * with), without it (the staged loops), and without it with C2's auto-vectorisation off ({@code -XX:-UseSuperWord})
+ * as the control. A JVM per type (decision 0236): in one JVM measuring the types in turn, the first type's combiner
+ * is compiled into call sites that have seen nothing else and the later ones' into megamorphic ones, which at 1-8 KiB
+ * flattered the first type. Prints per type and size each JVM's reduce GB/s and its ratio to the copy measured beside
+ * it in the same JVM (issue 22's target: at least 0.7), by the wall clock and by thread CPU time ("cpu ratio": the
+ * time the JVM spent descheduled left out). Writes {@code local-reduce.csv} into {@code --out}. {@code --sizes}
+ * (vector bytes), {@code --samples} and {@code --sample-ms} apply.
  */
 final class LocalReduceRun {
     static final String MODE = "local-reduce";
     static final String DEFAULT_SIZES = "8192,131072,4194304,67108864";
     private static final String BENCH_MAIN = "io.railcoll.bench.LocalReduceBench";
+    private static final List<String> TYPES = List.of("int", "long", "float", "double");
 
     private final BenchCommand cmd;
 
@@ -43,27 +46,39 @@ final class LocalReduceRun {
         PrintStream out = System.out;
         out.println("local reduction (sum) against MemorySegment.copy, " + Runtime.getRuntime().availableProcessors()
                 + " processors, load average " + loadAverage() + "; GB/s counts the vector's bytes once");
-        Map<String, Map<String, String>> vectorApi = measure(args, List.of("--add-modules=jdk.incubator.vector"));
-        Map<String, Map<String, String>> staged = measure(args, List.of());
-        Map<String, Map<String, String>> scalar = measure(args, List.of("-XX:-UseSuperWord"));
+        Map<String, Map<String, String>> vectorApi = new LinkedHashMap<>();
+        Map<String, Map<String, String>> staged = new LinkedHashMap<>();
+        Map<String, Map<String, String>> scalar = new LinkedHashMap<>();
+        for (String type : TYPES) {
+            List<String> typeArgs = new ArrayList<>(args);
+            typeArgs.add("types=" + type);
+            vectorApi.putAll(measure(typeArgs, List.of("--add-modules=jdk.incubator.vector")));
+            staged.putAll(measure(typeArgs, List.of()));
+            scalar.putAll(measure(typeArgs, List.of("-XX:-UseSuperWord")));
+        }
         requirePath(vectorApi, true);
         requirePath(staged, false);
-        out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %10s %11s %7s %17s%n", "type", "bytes", "copy GB/s",
-                "vector GB/s", "ratio", "copy GB/s", "staged GB/s", "ratio", "no-SuperWord GB/s");
+        out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %9s %10s %11s %7s %9s %17s%n", "type", "bytes", "copy GB/s",
+                "vector GB/s", "ratio", "cpu ratio", "copy GB/s", "staged GB/s", "ratio", "cpu ratio",
+                "no-SuperWord GB/s");
         List<String> csv = new ArrayList<>();
         csv.add("type,op,bytes,copy_gbs,reduce_gbs,ratio,reduce_gelems,staged_copy_gbs,staged_reduce_gbs,staged_ratio,"
-                + "reduce_gbs_without_superword");
+                + "reduce_gbs_without_superword,copy_cpu_ns,reduce_cpu_ns,cpu_ratio,staged_copy_cpu_ns,"
+                + "staged_reduce_cpu_ns,staged_cpu_ratio");
         for (Map.Entry<String, Map<String, String>> e : vectorApi.entrySet()) {
             Map<String, String> row = e.getValue();
             Map<String, String> loops = staged.getOrDefault(e.getKey(), Map.of());
             Map<String, String> control = scalar.get(e.getKey());
             double plain = control == null ? Double.NaN : Double.parseDouble(control.get("reduce_gbs"));
-            out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %10s %11s %7s %17.3f%n", row.get("type"), row.get("bytes"),
-                    row.get("copy_gbs"), row.get("reduce_gbs"), row.get("ratio"), loops.get("copy_gbs"),
-                    loops.get("reduce_gbs"), loops.get("ratio"), plain);
+            out.printf(Locale.ROOT, "%-7s %10s %10s %11s %7s %9s %10s %11s %7s %9s %17.3f%n", row.get("type"),
+                    row.get("bytes"), row.get("copy_gbs"), row.get("reduce_gbs"), row.get("ratio"),
+                    row.get("cpu_ratio"), loops.get("copy_gbs"), loops.get("reduce_gbs"), loops.get("ratio"),
+                    loops.get("cpu_ratio"), plain);
             csv.add(String.join(",", row.get("type"), row.get("op"), row.get("bytes"), row.get("copy_gbs"),
                     row.get("reduce_gbs"), row.get("ratio"), row.get("reduce_gelems"), loops.get("copy_gbs"),
-                    loops.get("reduce_gbs"), loops.get("ratio"), String.format(Locale.ROOT, "%.3f", plain)));
+                    loops.get("reduce_gbs"), loops.get("ratio"), String.format(Locale.ROOT, "%.3f", plain),
+                    row.get("copy_cpu_ns"), row.get("reduce_cpu_ns"), row.get("cpu_ratio"), loops.get("copy_cpu_ns"),
+                    loops.get("reduce_cpu_ns"), loops.get("cpu_ratio")));
         }
         Files.createDirectories(cmd.out);
         Path file = cmd.out.resolve("local-reduce.csv");

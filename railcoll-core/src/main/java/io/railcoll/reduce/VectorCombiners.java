@@ -28,7 +28,15 @@ import java.lang.foreign.MemorySegment;
  * ones): C2 turns a vector operation into instructions only where its operator is a constant in the code it
  * compiles, and a kernel's loop is compiled by itself (on-stack replacement), so one loop taking the operator as an
  * argument would run boxed and far slower than the staged loop. This class holds the table and the checks around a
- * kernel. Loaded only when the module is present (see {@link Combiners}). Stateless; any thread.
+ * kernel.
+ *
+ * <p>Each pair's combiner is a lambda of its own that calls its kernel by name (decision 0236), not one combiner body
+ * calling a kernel through an interface: such a body has one type profile for the kernel call, shared by every pair,
+ * and C2 compiled it with the kernel of the pair it had seen most inlined behind a type check; in a JVM that had
+ * combined int sums first, the other pairs failed that check and called their kernels out of line. Written out, a
+ * kernel call is bound statically and inlined into its own pair's combiner (with the element size a constant in the
+ * checks); what is left to a caller that combines several pairs through one call site is the dispatch at that site.
+ * Loaded only when the module is present (see {@link Combiners}). Stateless; any thread.
  */
 final class VectorCombiners {
     /**
@@ -40,12 +48,6 @@ final class VectorCombiners {
      */
     private static final long MIN_BYTES = 4L * IntVector.SPECIES_PREFERRED.vectorByteSize();
 
-    /** Combines the {@code bytes} bytes (whole elements) from the two offsets on, whose ranges are checked. */
-    @FunctionalInterface
-    private interface Kernel {
-        void apply(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes);
-    }
-
     private VectorCombiners() {
     }
 
@@ -54,107 +56,353 @@ final class VectorCombiners {
         if (LongVector.SPECIES_PREFERRED.length() < 2) {
             return null; // a platform without vector registers of at least 128 bits: C2's loops are as good
         }
-        Kernel kernel = switch (type) {
+        return switch (type) {
             case BYTE -> switch (op) {
-                case SUM -> ByteVectorKernels::sum;
-                case PROD -> ByteVectorKernels::prod;
-                case MIN -> ByteVectorKernels::min;
-                case MAX -> ByteVectorKernels::max;
-                case BAND -> ByteVectorKernels::band;
-                case BOR -> ByteVectorKernels::bor;
-                case BXOR -> ByteVectorKernels::bxor;
-                case LAND -> ByteVectorKernels::land;
-                case LOR -> ByteVectorKernels::lor;
-                case LXOR -> ByteVectorKernels::lxor;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.sum(in, a, io, b, n);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.prod(in, a, io, b, n);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.min(in, a, io, b, n);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.max(in, a, io, b, n);
+                    }
+                };
+                case BAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.band(in, a, io, b, n);
+                    }
+                };
+                case BOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.bor(in, a, io, b, n);
+                    }
+                };
+                case BXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.bxor(in, a, io, b, n);
+                    }
+                };
+                case LAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.land(in, a, io, b, n);
+                    }
+                };
+                case LOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.lor(in, a, io, b, n);
+                    }
+                };
+                case LXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.lxor(in, a, io, b, n);
+                    }
+                };
                 default -> null;
             };
             // BOOLEAN is a byte, zero or not, and its staged loops are the byte loops' logical ones.
             case BOOLEAN -> switch (op) {
-                case LAND -> ByteVectorKernels::land;
-                case LOR -> ByteVectorKernels::lor;
-                case LXOR -> ByteVectorKernels::lxor;
+                case LAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.land(in, a, io, b, n);
+                    }
+                };
+                case LOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.lor(in, a, io, b, n);
+                    }
+                };
+                case LXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 1, staged)) {
+                        ByteVectorKernels.lxor(in, a, io, b, n);
+                    }
+                };
                 default -> null;
             };
             case SHORT -> switch (op) {
-                case SUM -> ShortVectorKernels::sum;
-                case PROD -> ShortVectorKernels::prod;
-                case MIN -> ShortVectorKernels::min;
-                case MAX -> ShortVectorKernels::max;
-                case BAND -> ShortVectorKernels::band;
-                case BOR -> ShortVectorKernels::bor;
-                case BXOR -> ShortVectorKernels::bxor;
-                case LAND -> ShortVectorKernels::land;
-                case LOR -> ShortVectorKernels::lor;
-                case LXOR -> ShortVectorKernels::lxor;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.sum(in, a, io, b, n << 1);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.prod(in, a, io, b, n << 1);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.min(in, a, io, b, n << 1);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.max(in, a, io, b, n << 1);
+                    }
+                };
+                case BAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.band(in, a, io, b, n << 1);
+                    }
+                };
+                case BOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.bor(in, a, io, b, n << 1);
+                    }
+                };
+                case BXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.bxor(in, a, io, b, n << 1);
+                    }
+                };
+                case LAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.land(in, a, io, b, n << 1);
+                    }
+                };
+                case LOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.lor(in, a, io, b, n << 1);
+                    }
+                };
+                case LXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.lxor(in, a, io, b, n << 1);
+                    }
+                };
                 default -> null;
             };
             // CHAR: the short kernels give the same 16 bits for every operator but the unsigned min and max.
             case CHAR -> switch (op) {
-                case SUM -> ShortVectorKernels::sum;
-                case PROD -> ShortVectorKernels::prod;
-                case MIN -> ShortVectorKernels::minChars;
-                case MAX -> ShortVectorKernels::maxChars;
-                case BAND -> ShortVectorKernels::band;
-                case BOR -> ShortVectorKernels::bor;
-                case BXOR -> ShortVectorKernels::bxor;
-                case LAND -> ShortVectorKernels::land;
-                case LOR -> ShortVectorKernels::lor;
-                case LXOR -> ShortVectorKernels::lxor;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.sum(in, a, io, b, n << 1);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.prod(in, a, io, b, n << 1);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.minChars(in, a, io, b, n << 1);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.maxChars(in, a, io, b, n << 1);
+                    }
+                };
+                case BAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.band(in, a, io, b, n << 1);
+                    }
+                };
+                case BOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.bor(in, a, io, b, n << 1);
+                    }
+                };
+                case BXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.bxor(in, a, io, b, n << 1);
+                    }
+                };
+                case LAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.land(in, a, io, b, n << 1);
+                    }
+                };
+                case LOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.lor(in, a, io, b, n << 1);
+                    }
+                };
+                case LXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 2, staged)) {
+                        ShortVectorKernels.lxor(in, a, io, b, n << 1);
+                    }
+                };
                 default -> null;
             };
             case INT -> switch (op) {
-                case SUM -> IntVectorKernels::sum;
-                case PROD -> IntVectorKernels::prod;
-                case MIN -> IntVectorKernels::min;
-                case MAX -> IntVectorKernels::max;
-                case BAND -> IntVectorKernels::band;
-                case BOR -> IntVectorKernels::bor;
-                case BXOR -> IntVectorKernels::bxor;
-                case LAND -> IntVectorKernels::land;
-                case LOR -> IntVectorKernels::lor;
-                case LXOR -> IntVectorKernels::lxor;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.sum(in, a, io, b, n << 2);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.prod(in, a, io, b, n << 2);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.min(in, a, io, b, n << 2);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.max(in, a, io, b, n << 2);
+                    }
+                };
+                case BAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.band(in, a, io, b, n << 2);
+                    }
+                };
+                case BOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.bor(in, a, io, b, n << 2);
+                    }
+                };
+                case BXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.bxor(in, a, io, b, n << 2);
+                    }
+                };
+                case LAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.land(in, a, io, b, n << 2);
+                    }
+                };
+                case LOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.lor(in, a, io, b, n << 2);
+                    }
+                };
+                case LXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        IntVectorKernels.lxor(in, a, io, b, n << 2);
+                    }
+                };
                 default -> null;
             };
             case LONG -> switch (op) {
-                case SUM -> LongVectorKernels::sum;
-                case PROD -> LongVectorKernels::prod;
-                case MIN -> LongVectorKernels::min;
-                case MAX -> LongVectorKernels::max;
-                case BAND -> LongVectorKernels::band;
-                case BOR -> LongVectorKernels::bor;
-                case BXOR -> LongVectorKernels::bxor;
-                case LAND -> LongVectorKernels::land;
-                case LOR -> LongVectorKernels::lor;
-                case LXOR -> LongVectorKernels::lxor;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.sum(in, a, io, b, n << 3);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.prod(in, a, io, b, n << 3);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.min(in, a, io, b, n << 3);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.max(in, a, io, b, n << 3);
+                    }
+                };
+                case BAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.band(in, a, io, b, n << 3);
+                    }
+                };
+                case BOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.bor(in, a, io, b, n << 3);
+                    }
+                };
+                case BXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.bxor(in, a, io, b, n << 3);
+                    }
+                };
+                case LAND -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.land(in, a, io, b, n << 3);
+                    }
+                };
+                case LOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.lor(in, a, io, b, n << 3);
+                    }
+                };
+                case LXOR -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        LongVectorKernels.lxor(in, a, io, b, n << 3);
+                    }
+                };
                 default -> null;
             };
             case FLOAT -> switch (op) {
-                case SUM -> FloatVectorKernels::sum;
-                case PROD -> FloatVectorKernels::prod;
-                case MIN -> FloatVectorKernels::min;
-                case MAX -> FloatVectorKernels::max;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        FloatVectorKernels.sum(in, a, io, b, n << 2);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        FloatVectorKernels.prod(in, a, io, b, n << 2);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        FloatVectorKernels.min(in, a, io, b, n << 2);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 4, staged)) {
+                        FloatVectorKernels.max(in, a, io, b, n << 2);
+                    }
+                };
                 default -> null;
             };
             case DOUBLE -> switch (op) {
-                case SUM -> DoubleVectorKernels::sum;
-                case PROD -> DoubleVectorKernels::prod;
-                case MIN -> DoubleVectorKernels::min;
-                case MAX -> DoubleVectorKernels::max;
+                case SUM -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        DoubleVectorKernels.sum(in, a, io, b, n << 3);
+                    }
+                };
+                case PROD -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        DoubleVectorKernels.prod(in, a, io, b, n << 3);
+                    }
+                };
+                case MIN -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        DoubleVectorKernels.min(in, a, io, b, n << 3);
+                    }
+                };
+                case MAX -> (in, a, io, b, n) -> {
+                    if (vectorised(in, a, io, b, n, 8, staged)) {
+                        DoubleVectorKernels.max(in, a, io, b, n << 3);
+                    }
+                };
                 default -> null;
             };
             default -> null; // the pair types of MINLOC and MAXLOC: a value and an index, not lanes of one type
         };
-        return kernel == null ? null : combiner(kernel, type.sizeBytes(), staged);
     }
 
-    private static Combiner combiner(Kernel kernel, int size, Combiner staged) {
-        return (in, inOffset, inout, inoutOffset, count) -> {
-            if (count * size < MIN_BYTES || !in.isNative() || !inout.isNative()) {
-                staged.combine(in, inOffset, inout, inoutOffset, count);
-                return;
-            }
-            Bounds.check(in, inOffset, inout, inoutOffset, count, size);
-            kernel.apply(in, inOffset, inout, inoutOffset, count * size);
-        };
+    /**
+     * The checks before a kernel, shared by every pair: true where the kernel is to run (the range checked); false
+     * where {@code staged} has combined instead (a vector under {@link #MIN_BYTES}, or a heap segment).
+     */
+    private static boolean vectorised(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset,
+                                      long count, int size, Combiner staged) {
+        if (count * size < MIN_BYTES || !in.isNative() || !inout.isNative()) {
+            staged.combine(in, inOffset, inout, inoutOffset, count);
+            return false;
+        }
+        Bounds.check(in, inOffset, inout, inoutOffset, count, size);
+        return true;
     }
 }
