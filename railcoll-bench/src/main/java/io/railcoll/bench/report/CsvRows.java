@@ -32,10 +32,7 @@ public final class CsvRows {
      * @throws IOException              if the file cannot be read (missing, say)
      */
     public static void forEach(Path file, List<String> columns, Consumer<Row> each) throws IOException {
-        Objects.requireNonNull(each, "each");
-        if (columns.isEmpty()) {
-            throw new IllegalArgumentException("a row needs at least one column");
-        }
+        checkArguments(columns, each);
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             int lineNumber = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -50,15 +47,19 @@ public final class CsvRows {
      * sample), so it is passed over; every finished line must be well formed, as in {@link #forEach}.
      */
     public static void forEachFinished(Path file, List<String> columns, Consumer<Row> each) throws IOException {
-        Objects.requireNonNull(each, "each");
-        if (columns.isEmpty()) {
-            throw new IllegalArgumentException("a row needs at least one column");
-        }
+        checkArguments(columns, each);
         String text = Files.readString(file, StandardCharsets.UTF_8);
         String finished = text.substring(0, text.lastIndexOf('\n') + 1);
         int lineNumber = 0;
         for (String line : finished.lines().toList()) {
             accept(file, ++lineNumber, line, columns, each);
+        }
+    }
+
+    private static void checkArguments(List<String> columns, Consumer<Row> each) {
+        Objects.requireNonNull(each, "each");
+        if (columns.isEmpty()) {
+            throw new IllegalArgumentException("a row needs at least one column");
         }
     }
 
