@@ -134,8 +134,17 @@ def label(size):  # the bench's size labels: 1B, 1K, 64K, 1M
 osu = collections.defaultdict(lambda: collections.defaultdict(list))    # (c, p, size) -> build -> per round
 added = collections.defaultdict(lambda: collections.defaultdict(list))  # the probe's, the same keys
 bench_added = collections.defaultdict(list)                              # the new bench's own added column
-for f in sorted(glob.glob(sys.argv[1] + '/*.txt')):
-    c, p, b, r = re.match(r'.*/([a-z]+)-(\d+x\d+)-(old|new)-r(\d+)\.txt', f).groups()
+NAME = re.compile(r'([a-z]+)-(\d+x\d+)-(old|new)-r(\d+)\.txt')
+def runs(folder):
+    # This script's own files only; a run's folder may hold others (a second run kept as b-*.txt, notes), which
+    # are named on stderr and left out rather than read as this run's.
+    for f in sorted(glob.glob(folder + '/*.txt')):
+        m = NAME.fullmatch(f.rsplit('/', 1)[1])
+        if m:
+            yield f, m.groups()
+        else:
+            print(f"old-against-new: left out {f}: not a name this script writes", file=sys.stderr)
+for f, (c, p, b, r) in runs(sys.argv[1]):
     header = None
     for line in open(f):
         if line.startswith('size  '):
@@ -151,8 +160,7 @@ for f in sorted(glob.glob(sys.argv[1] + '/*.txt')):
                           if h.startswith('auto:') and h.endswith(' added') and v != '-']
                 if picked:
                     bench_added[(c, p, m.group(1))].append(float(picked[0]))
-for f in sorted(glob.glob(sys.argv[1] + '/added/*.txt')):
-    c, p, b, r = re.match(r'.*/([a-z]+)-(\d+x\d+)-(old|new)-r(\d+)\.txt', f).groups()
+for f, (c, p, b, r) in runs(sys.argv[1] + '/added'):
     for line in open(f):
         m = re.search(r'\badded ([a-z]+) (\d+) osu_us=\S+ added_us=(-?[0-9.]+)', line)
         if m:
