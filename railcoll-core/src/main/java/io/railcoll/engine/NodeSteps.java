@@ -203,13 +203,31 @@ final class NodeSteps {
      * the flag (another collective, another root) and then raised it in its next call satisfies the wait all the same,
      * since a word only grows, and without that look the wait ran on a later call's bytes (CI, MismatchSystemTest: a
      * broadcast whose ranks disagreed on the root returned on every rank).
+     *
+     * <p>That note goes round 16 calls, and a node-mate that runs calls by messages (a root's eager broadcasts) gets
+     * further ahead than that. So the node-mate's raise before its latest is read first (decision 0242): where it was
+     * this call's, its digest is compared; where it came before this call, the node-mate raised the flag in no call
+     * from this one to its latest, so not in this one, and its call differs. Only where both came after this call is
+     * the note needed; and where the note has gone round too, nothing shows that this call raised the flag, and the
+     * wait fails rather than run on a later call's bytes. A correct program does not get there: the node-mate's raise
+     * in this call and its two later ones (three calls, two halves of the node buffer) would put two of them on one
+     * half, and the later of those waits at the node-buffer gate for this rank's done word of the earlier (decision
+     * 0186), or behind this rank's raises where the call has no data in the node buffer.
      */
     private boolean raisedByOtherCall(Posting p, int local, int flag) {
         long theirs = area.raisedCall(local, flag, p.heldSeq);
+        if (theirs >= 0) {
+            return theirs != p.digest;
+        }
+        theirs = area.raisedBefore(local, flag, p.heldSeq);
+        if (theirs == NodeArea.SKIPPED) {
+            return true;
+        }
         if (theirs < 0) {
+            // The flag shows a later call, so the node-mate noted this one: a note that no longer shows it has gone round.
             theirs = area.notedCall(local, p.heldSeq);
         }
-        return theirs >= 0 && theirs != p.digest;
+        return theirs < 0 || theirs != p.digest;
     }
 
     /**

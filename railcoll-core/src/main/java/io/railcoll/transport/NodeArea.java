@@ -58,6 +58,19 @@ public interface NodeArea {
      */
     long raisedCall(int localRank, int flag, long seq);
 
+    /** {@link #raisedBefore}: the node-mate raised the flag in no call of that number (its raises skip it). */
+    long SKIPPED = -2;
+
+    /**
+     * What local rank {@code localRank}'s raise of {@code flag} before its latest one tells about call {@code seq},
+     * where the latest came in a later call (decision 0242): every raise that opens a call's raises of a flag keeps
+     * the call word of that flag's raise before it. The digest the node-mate raised the flag with in call {@code seq}
+     * where that raise was the one before the latest; {@link #SKIPPED} where the one before came in an earlier call
+     * (the node-mate raised the flag in no call from {@code seq} to its latest: not in {@code seq}); -1 where it
+     * cannot tell (the one before came after {@code seq} too). Read after the flag itself (acquire). Flags 0..3.
+     */
+    long raisedBefore(int localRank, int flag, long seq);
+
     /**
      * Sleeps at most {@code maxWaitNs} until local rank {@code localRank}'s word {@code flag} reaches {@code value}
      * or anything wakes this rank (a ring of its doorbell); returns at once if the word already has. With

@@ -56,6 +56,15 @@ final class NodeStepArea implements NodeArea {
      * one per parity of the raising call's sequence number, so a call writes only the area the call two before used.
      */
     private static final long PAYLOAD = 16;
+    /** Flags 0..3 are awaited; word 4 is the done word, whose line carries no bytes (see {@link RegionLayout}). */
+    private static final int DONE_WORD = 4;
+    /**
+     * Offset in the done word's line of flag f's raise before its latest ({@code +8 f}, f = 0..3), as a call word: the
+     * call the one before the latest came in, so that a node-mate whose wait the latest (a later call's) met tells
+     * whether this rank raised the flag in its call at all (decision 0242). The done word's line, because a flag's
+     * own line is full and the done word is written by every call that uses the node buffer anyway.
+     */
+    private static final long RAISED_BEFORE = 16;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -104,9 +113,17 @@ final class NodeStepArea implements NodeArea {
             // Plain stores ahead of the flag's release store below: a reader that acquires the flag sees them.
             MemorySegment.copy(src, srcOffset, segment, payloadOffset(word, value >>> FLAG_COUNT_BITS & 1), length);
         }
+        long seq = value >>> FLAG_COUNT_BITS & SEQ_MASK;
+        if (flag < DONE_WORD) {
+            // A call's first raise of the flag: the raise it replaces in the line becomes the one before (decision
+            // 0242), written before the line's call word (release) so a reader that sees this call there sees it.
+            long last = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL);
+            if (last >>> 24 != seq) {
+                segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, raisedBeforeOffset(me, flag), last);
+            }
+        }
         // The call's digest in the flag's line, before the flag's release store: one line tells a reader both.
-        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL,
-                (value >>> FLAG_COUNT_BITS & SEQ_MASK) << 24 | call & CALL_MASK);
+        SharedAccess.setLongRelease(segment, word + RAISED_CALL, seq << 24 | call & CALL_MASK);
         SharedAccess.setLongRelease(segment, word, value);
         // Dekker with await: the flag's store, then the sleeper counts and AWAITS words; the sleeper writes AWAITS,
         // arms (a full barrier), then re-reads the flag. Either it sees the flag or this sees its announcement.
@@ -137,6 +154,41 @@ final class NodeStepArea implements NodeArea {
     public long raisedCall(int localRank, int flag, long seq) {
         long word = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepWord(localRank, flag) + RAISED_CALL);
         return word >>> 24 == (seq & SEQ_MASK) ? word & CALL_MASK : -1;
+    }
+
+    /**
+     * Reads the line's latest raise and the one before it as a pair: the writer stores the one before, then the latest
+     * (release); a pair whose one before is not older than its latest mixes two raises (the node-mate raised again in
+     * between) and is read again, a few times at most.
+     */
+    @Override
+    public long raisedBefore(int localRank, int flag, long seq) {
+        if (flag < 0 || flag >= DONE_WORD) {
+            throw new IllegalArgumentException("only flags 0.." + (DONE_WORD - 1) + " keep their raise before, not "
+                    + flag);
+        }
+        long latestAt = layout.stepWord(localRank, flag) + RAISED_CALL;
+        long beforeAt = raisedBeforeOffset(localRank, flag);
+        long want = seq & SEQ_MASK;
+        for (int attempt = 0; attempt < 4; attempt++) {
+            long latest = SharedAccess.getLongAcquire(segment, latestAt) >>> 24;
+            long before = SharedAccess.getLongAcquire(segment, beforeAt);
+            if (before >>> 24 >= latest) {
+                continue; // torn: the one before of a raise newer than the latest read
+            }
+            if (latest <= want) {
+                return -1; // the latest is this call's, or older: not this method's question
+            }
+            if (before >>> 24 == want) {
+                return before & CALL_MASK;
+            }
+            return before >>> 24 < want ? SKIPPED : -1;
+        }
+        return -1;
+    }
+
+    private long raisedBeforeOffset(int localRank, int flag) {
+        return layout.stepWord(localRank, DONE_WORD) + RAISED_BEFORE + 8L * flag;
     }
 
     @Override

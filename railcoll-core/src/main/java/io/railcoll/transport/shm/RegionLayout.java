@@ -23,7 +23,9 @@ import io.railcoll.memory.Doorbell;
  *                                              64 (21 r + f), f = 0..3, then its done word (f = 4), then
  *                                              16 call words (f = 5..20); a flag's line: +0 value, +8 the raising
  *                                              call's digest (decision 0200), +16 and +40 the bytes a raise of an
- *                                              even and an odd call carries (24 each, decision 0202); see
+ *                                              even and an odd call carries (24 each, decision 0202); the
+ *                                              done word's line: +0 value, +8 its raising call, +16 + 8 f the
+ *                                              call word of flag f's raise before its latest (decision 0242); see
  *                                              {@link NodeStepArea}
  * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
  *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
