@@ -31,9 +31,8 @@ class NodeMateFarAheadMismatchTest {
     }
 
     @Test
-    void aWaitMetByTheSecondOfTwoLaterRaisesFailsWhereTheNoteHasGoneRound() throws Exception {
-        // The raise before the latest came after the awaited call too, and the note of the awaited call has gone
-        // round: nothing shows the node-mate raised the flag in it, and a correct program does not get here.
+    void aWaitMetByTheSecondOfTwoLaterRaisesFindsTheMismatch() throws Exception {
+        // The raise before the latest came after the awaited call too; the one before that, before it.
         assertMismatchWhenTheNodeMateRaisesLater(2);
     }
 

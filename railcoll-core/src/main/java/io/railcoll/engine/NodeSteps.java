@@ -205,14 +205,14 @@ final class NodeSteps {
      * broadcast whose ranks disagreed on the root returned on every rank).
      *
      * <p>That note goes round 16 calls, and a node-mate that runs calls by messages (a root's eager broadcasts) gets
-     * further ahead than that. So the node-mate's raise before its latest is read first (decision 0242): where it was
-     * this call's, its digest is compared; where it came before this call, the node-mate raised the flag in no call
-     * from this one to its latest, so not in this one, and its call differs. Only where both came after this call is
-     * the note needed; and where the note has gone round too, nothing shows that this call raised the flag, and the
-     * wait fails rather than run on a later call's bytes. A correct program does not get there: the node-mate's raise
-     * in this call and its two later ones (three calls, two halves of the node buffer) would put two of them on one
-     * half, and the later of those waits at the node-buffer gate for this rank's done word of the earlier (decision
-     * 0186), or behind this rank's raises where the call has no data in the node buffer.
+     * further ahead than that. So the node-mate's raises before its latest (the last three calls that raised the
+     * flag) are read first (decision 0242): where one was this call's, its digest is compared; where the newest of
+     * them not after this call came before it, the node-mate raised the flag in no call of this number, and its call
+     * differs. Only where all three came after this call is the note needed, and where the note has gone round too,
+     * nothing shows that this call raised the flag, and the wait fails rather than run on a later call's bytes. A
+     * correct program does not get there: while this rank has not finished this call's node steps, a node-mate raises
+     * a flag in at most three later calls (decision 0242: one with data on each half of the node buffer, whose gate
+     * waits for this rank past that, and the call it then waits in for this rank).
      */
     private boolean raisedByOtherCall(Posting p, int local, int flag) {
         long theirs = area.raisedCall(local, flag, p.heldSeq);

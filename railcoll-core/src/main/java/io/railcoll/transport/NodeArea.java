@@ -62,12 +62,12 @@ public interface NodeArea {
     long SKIPPED = -2;
 
     /**
-     * What local rank {@code localRank}'s raise of {@code flag} before its latest one tells about call {@code seq},
+     * What local rank {@code localRank}'s raises of {@code flag} before its latest one tell about call {@code seq},
      * where the latest came in a later call (decision 0242): every raise that opens a call's raises of a flag keeps
-     * the call word of that flag's raise before it. The digest the node-mate raised the flag with in call {@code seq}
-     * where that raise was the one before the latest; {@link #SKIPPED} where the one before came in an earlier call
-     * (the node-mate raised the flag in no call from {@code seq} to its latest: not in {@code seq}); -1 where it
-     * cannot tell (the one before came after {@code seq} too). Read after the flag itself (acquire). Flags 0..3.
+     * the call words of that flag's last three raises before it (in three calls). The digest the node-mate raised the
+     * flag with in call {@code seq} where one of those was that call's; {@link #SKIPPED} where the newest of them
+     * before {@code seq} came in an earlier call (the node-mate raised the flag in no call of that number); -1 where
+     * it cannot tell (all three came after {@code seq}). Read after the flag itself (acquire). Flags 0..3.
      */
     long raisedBefore(int localRank, int flag, long seq);
 

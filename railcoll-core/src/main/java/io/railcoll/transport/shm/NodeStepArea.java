@@ -56,15 +56,14 @@ final class NodeStepArea implements NodeArea {
      * one per parity of the raising call's sequence number, so a call writes only the area the call two before used.
      */
     private static final long PAYLOAD = 16;
-    /** Flags 0..3 are awaited; word 4 is the done word, whose line carries no bytes (see {@link RegionLayout}). */
+    /** Flags 0..3 are awaited; word 4 is the done word, which keeps no raises before. */
     private static final int DONE_WORD = 4;
     /**
-     * Offset in the done word's line of flag f's raise before its latest ({@code +8 f}, f = 0..3), as a call word: the
-     * call the one before the latest came in, so that a node-mate whose wait the latest (a later call's) met tells
-     * whether this rank raised the flag in its call at all (decision 0242). The done word's line, because a flag's
-     * own line is full and the done word is written by every call that uses the node buffer anyway.
+     * Raises before its latest that a flag keeps (decision 0242), newest first, as call words: enough for a node-mate
+     * whose wait a later call's raise met to tell, in a correct program, whether this rank raised the flag in the
+     * awaited call (two calls with data in the node buffer, one on each half, and the call it then waits in).
      */
-    private static final long RAISED_BEFORE = 16;
+    static final int RAISES_BEFORE = 3;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -115,11 +114,18 @@ final class NodeStepArea implements NodeArea {
         }
         long seq = value >>> FLAG_COUNT_BITS & SEQ_MASK;
         if (flag < DONE_WORD) {
-            // A call's first raise of the flag: the raise it replaces in the line becomes the one before (decision
+            // A call's first raise of the flag: the raise it replaces in the line becomes the newest before (decision
             // 0242), written before the line's call word (release) so a reader that sees this call there sees it.
             long last = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL);
             if (last >>> 24 != seq) {
-                segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, raisedBeforeOffset(me, flag), last);
+                long before = raisedBeforeOffset(me, flag);
+                // Oldest first, each word taking its newer neighbour's: a reader that mixes two raises' words sees
+                // two alike, and reads again. Release stores keep that order (on x86 they cost what plain ones do).
+                for (int i = RAISES_BEFORE - 1; i > 0; i--) {
+                    SharedAccess.setLongRelease(segment, before + 8L * i,
+                            segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, before + 8L * (i - 1)));
+                }
+                SharedAccess.setLongRelease(segment, before, last);
             }
         }
         // The call's digest in the flag's line, before the flag's release store: one line tells a reader both.
@@ -157,38 +163,45 @@ final class NodeStepArea implements NodeArea {
     }
 
     /**
-     * Reads the line's latest raise and the one before it as a pair: the writer stores the one before, then the latest
-     * (release); a pair whose one before is not older than its latest mixes two raises (the node-mate raised again in
-     * between) and is read again, a few times at most.
+     * Reads the latest raise and the ones before it together: the writer stores the ones before (oldest first), then
+     * the latest (release), so a read that mixes two raises finds the call numbers not strictly falling (a word
+     * holding what its newer neighbour held) and reads again, a few times at most.
      */
     @Override
     public long raisedBefore(int localRank, int flag, long seq) {
         if (flag < 0 || flag >= DONE_WORD) {
-            throw new IllegalArgumentException("only flags 0.." + (DONE_WORD - 1) + " keep their raise before, not "
+            throw new IllegalArgumentException("only flags 0.." + (DONE_WORD - 1) + " keep their raises before, not "
                     + flag);
         }
         long latestAt = layout.stepWord(localRank, flag) + RAISED_CALL;
         long beforeAt = raisedBeforeOffset(localRank, flag);
         long want = seq & SEQ_MASK;
+        attempts:
         for (int attempt = 0; attempt < 4; attempt++) {
-            long latest = SharedAccess.getLongAcquire(segment, latestAt) >>> 24;
-            long before = SharedAccess.getLongAcquire(segment, beforeAt);
-            if (before >>> 24 >= latest) {
-                continue; // torn: the one before of a raise newer than the latest read
-            }
-            if (latest <= want) {
+            long newer = SharedAccess.getLongAcquire(segment, latestAt) >>> 24;
+            if (newer <= want) {
                 return -1; // the latest is this call's, or older: not this method's question
             }
-            if (before >>> 24 == want) {
-                return before & CALL_MASK;
+            long answer = -1;
+            for (int i = 0; i < RAISES_BEFORE; i++) {
+                long word = SharedAccess.getLongAcquire(segment, beforeAt + 8L * i);
+                long at = word >>> 24;
+                if (at >= newer && newer != 0) {
+                    continue attempts; // mixed: the node-mate raised again while this read
+                }
+                if (answer == -1 && at <= want) {
+                    answer = at == want ? word & CALL_MASK : SKIPPED;
+                }
+                newer = at;
             }
-            return before >>> 24 < want ? SKIPPED : -1;
+            return answer;
         }
         return -1;
     }
 
     private long raisedBeforeOffset(int localRank, int flag) {
-        return layout.stepWord(localRank, DONE_WORD) + RAISED_BEFORE + 8L * flag;
+        // 32 bytes a flag: flags 0 and 1 in the first line, 2 and 3 in the second.
+        return layout.stepWord(localRank, RegionLayout.STEP_RAISED_BEFORE_WORD) + 32L * flag;
     }
 
     @Override

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a node-mate's raise before its latest tells a wait that the latest (a later call's) met (decision 0242): the
- * digest of the awaited call where that raise was its, that the node-mate skipped the awaited call where it came
- * before, and nothing where it came after too. Local rank 0 raises, local rank 1 reads, in one process.
+ * What a node-mate's raises before its latest tell a wait that the latest (a later call's) met (decision 0242): the
+ * digest of the awaited call where one of the three kept was its, that the node-mate skipped the awaited call where
+ * the newest of them not after it came before it, and nothing where all three came after. Local rank 0 raises, local rank 1 reads, in one process.
  */
 class NodeStepAreaRaisedBeforeTest {
     private static final long COUNT_BITS = 20;
@@ -53,11 +53,23 @@ class NodeStepAreaRaisedBeforeTest {
         assertEquals(0x404, reader.raisedCall(0, 2, 40));
         assertEquals(-1, reader.raisedCall(0, 2, 3));
 
-        // A third raise, in call 41: call 3 is two raises back now, which the line cannot tell.
+        // Raises in calls 41 and 42: call 3 is three raises back, the oldest the flag keeps.
         raiser.raise(2, 41L << COUNT_BITS | 1, 0x415);
+        raiser.raise(2, 42L << COUNT_BITS | 1, 0x42a);
+        assertEquals(0x333, reader.raisedBefore(0, 2, 3));
+        assertEquals(0x404, reader.raisedBefore(0, 2, 40));
+        assertEquals(0x415, reader.raisedBefore(0, 2, 41));
+        assertEquals(NodeArea.SKIPPED, reader.raisedBefore(0, 2, 4), "no raise between calls 3 and 40");
+        assertEquals(-1, reader.raisedBefore(0, 2, 2), "what came before call 3 is four raises back: not kept");
+        // One more, in call 50: call 3 is four raises back, which the flag no longer tells.
+        raiser.raise(2, 50L << COUNT_BITS | 1, 0x500);
         assertEquals(-1, reader.raisedBefore(0, 2, 3));
         assertEquals(0x404, reader.raisedBefore(0, 2, 40));
-        // Flags do not share their raise before: flag 1's is still "none" (before call 40).
+        assertEquals(NodeArea.SKIPPED, reader.raisedBefore(0, 2, 45), "no raise between calls 42 and 50");
+        // Flags keep their own: flag 1's first raise is still call 40's, and flag 3 was never raised.
         assertEquals(NodeArea.SKIPPED, reader.raisedBefore(0, 1, 39));
+        raiser.raise(3, 60L << COUNT_BITS | 1, 0x600);
+        assertEquals(NodeArea.SKIPPED, reader.raisedBefore(0, 3, 59));
+        assertEquals(0x42a, reader.raisedBefore(0, 2, 42), "flag 3's raise leaves flag 2's alone");
     }
 }
