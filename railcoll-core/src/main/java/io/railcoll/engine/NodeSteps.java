@@ -203,13 +203,31 @@ final class NodeSteps {
      * the flag (another collective, another root) and then raised it in its next call satisfies the wait all the same,
      * since a word only grows, and without that look the wait ran on a later call's bytes (CI, MismatchSystemTest: a
      * broadcast whose ranks disagreed on the root returned on every rank).
+     *
+     * <p>That note goes round 16 calls, and a node-mate that runs calls by messages (a root's eager broadcasts) gets
+     * further ahead than that. So the node-mate's raises before its latest (the last three calls that raised the
+     * flag) are read first (decision 0242): where one was this call's, its digest is compared; where the newest of
+     * them not after this call came before it, the node-mate raised the flag in no call of this number, and its call
+     * differs. Only where all three came after this call is the note needed, and where the note has gone round too,
+     * nothing shows that this call raised the flag, and the wait fails rather than run on a later call's bytes. A
+     * correct program does not get there: while this rank has not finished this call's node steps, a node-mate raises
+     * a flag in at most three later calls (decision 0242: one with data on each half of the node buffer, whose gate
+     * waits for this rank past that, and the call it then waits in for this rank).
      */
     private boolean raisedByOtherCall(Posting p, int local, int flag) {
         long theirs = area.raisedCall(local, flag, p.heldSeq);
+        if (theirs >= 0) {
+            return theirs != p.digest;
+        }
+        theirs = area.raisedBefore(local, flag, p.heldSeq);
+        if (theirs == NodeArea.SKIPPED) {
+            return true;
+        }
         if (theirs < 0) {
+            // The flag shows a later call, so the node-mate noted this one: a note that no longer shows it has gone round.
             theirs = area.notedCall(local, p.heldSeq);
         }
-        return theirs >= 0 && theirs != p.digest;
+        return theirs < 0 || theirs != p.digest;
     }
 
     /**

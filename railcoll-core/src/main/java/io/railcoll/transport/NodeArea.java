@@ -58,6 +58,19 @@ public interface NodeArea {
      */
     long raisedCall(int localRank, int flag, long seq);
 
+    /** {@link #raisedBefore}: the node-mate raised the flag in no call of that number (its raises skip it). */
+    long SKIPPED = -2;
+
+    /**
+     * What local rank {@code localRank}'s raises of {@code flag} before its latest one tell about call {@code seq},
+     * where the latest came in a later call (decision 0242): every raise that opens a call's raises of a flag keeps
+     * the call words of that flag's last three raises before it (in three calls). The digest the node-mate raised the
+     * flag with in call {@code seq} where one of those was that call's; {@link #SKIPPED} where the newest of them
+     * before {@code seq} came in an earlier call (the node-mate raised the flag in no call of that number); -1 where
+     * it cannot tell (all three came after {@code seq}). Read after the flag itself (acquire). Flags 0..3.
+     */
+    long raisedBefore(int localRank, int flag, long seq);
+
     /**
      * Sleeps at most {@code maxWaitNs} until local rank {@code localRank}'s word {@code flag} reaches {@code value}
      * or anything wakes this rank (a ring of its doorbell); returns at once if the word already has. With

@@ -134,6 +134,11 @@ class NodeMateLeftAfterItsRaiseTest {
         }
 
         @Override
+        public long raisedBefore(int localRank, int flag, long seq) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
             throw new UnsupportedOperationException();
         }

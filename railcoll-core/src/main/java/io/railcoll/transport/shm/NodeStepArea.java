@@ -56,6 +56,14 @@ final class NodeStepArea implements NodeArea {
      * one per parity of the raising call's sequence number, so a call writes only the area the call two before used.
      */
     private static final long PAYLOAD = 16;
+    /** Flags 0..3 are awaited; word 4 is the done word, which keeps no raises before. */
+    private static final int DONE_WORD = 4;
+    /**
+     * Raises before its latest that a flag keeps (decision 0242), newest first, as call words: enough for a node-mate
+     * whose wait a later call's raise met to tell, in a correct program, whether this rank raised the flag in the
+     * awaited call (two calls with data in the node buffer, one on each half, and the call it then waits in).
+     */
+    static final int RAISES_BEFORE = 3;
 
     NodeStepArea(MemorySegment segment, RegionLayout layout, int me, Doorbell[] bells, PeerWatch peers) {
         this.segment = segment;
@@ -104,9 +112,24 @@ final class NodeStepArea implements NodeArea {
             // Plain stores ahead of the flag's release store below: a reader that acquires the flag sees them.
             MemorySegment.copy(src, srcOffset, segment, payloadOffset(word, value >>> FLAG_COUNT_BITS & 1), length);
         }
+        long seq = value >>> FLAG_COUNT_BITS & SEQ_MASK;
+        if (flag < DONE_WORD) {
+            // A call's first raise of the flag: the raise it replaces in the line becomes the newest before (decision
+            // 0242), written before the line's call word (release) so a reader that sees this call there sees it.
+            long last = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL);
+            if (last >>> 24 != seq) {
+                long before = raisedBeforeOffset(me, flag);
+                // Oldest first, each word taking its newer neighbour's: a reader that mixes two raises' words sees
+                // two alike, and reads again. Release stores keep that order (on x86 they cost what plain ones do).
+                for (int i = RAISES_BEFORE - 1; i > 0; i--) {
+                    SharedAccess.setLongRelease(segment, before + 8L * i,
+                            segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, before + 8L * (i - 1)));
+                }
+                SharedAccess.setLongRelease(segment, before, last);
+            }
+        }
         // The call's digest in the flag's line, before the flag's release store: one line tells a reader both.
-        segment.set(java.lang.foreign.ValueLayout.JAVA_LONG, word + RAISED_CALL,
-                (value >>> FLAG_COUNT_BITS & SEQ_MASK) << 24 | call & CALL_MASK);
+        SharedAccess.setLongRelease(segment, word + RAISED_CALL, seq << 24 | call & CALL_MASK);
         SharedAccess.setLongRelease(segment, word, value);
         // Dekker with await: the flag's store, then the sleeper counts and AWAITS words; the sleeper writes AWAITS,
         // arms (a full barrier), then re-reads the flag. Either it sees the flag or this sees its announcement.
@@ -137,6 +160,48 @@ final class NodeStepArea implements NodeArea {
     public long raisedCall(int localRank, int flag, long seq) {
         long word = segment.get(java.lang.foreign.ValueLayout.JAVA_LONG, layout.stepWord(localRank, flag) + RAISED_CALL);
         return word >>> 24 == (seq & SEQ_MASK) ? word & CALL_MASK : -1;
+    }
+
+    /**
+     * Reads the latest raise and the ones before it together: the writer stores the ones before (oldest first), then
+     * the latest (release), so a read that mixes two raises finds the call numbers not strictly falling (a word
+     * holding what its newer neighbour held) and reads again, a few times at most.
+     */
+    @Override
+    public long raisedBefore(int localRank, int flag, long seq) {
+        if (flag < 0 || flag >= DONE_WORD) {
+            throw new IllegalArgumentException("only flags 0.." + (DONE_WORD - 1) + " keep their raises before, not "
+                    + flag);
+        }
+        long latestAt = layout.stepWord(localRank, flag) + RAISED_CALL;
+        long beforeAt = raisedBeforeOffset(localRank, flag);
+        long want = seq & SEQ_MASK;
+        attempts:
+        for (int attempt = 0; attempt < 4; attempt++) {
+            long newer = SharedAccess.getLongAcquire(segment, latestAt) >>> 24;
+            if (newer <= want) {
+                return -1; // the latest is this call's, or older: not this method's question
+            }
+            long answer = -1;
+            for (int i = 0; i < RAISES_BEFORE; i++) {
+                long word = SharedAccess.getLongAcquire(segment, beforeAt + 8L * i);
+                long at = word >>> 24;
+                if (at >= newer && newer != 0) {
+                    continue attempts; // mixed: the node-mate raised again while this read
+                }
+                if (answer == -1 && at <= want) {
+                    answer = at == want ? word & CALL_MASK : SKIPPED;
+                }
+                newer = at;
+            }
+            return answer;
+        }
+        return -1;
+    }
+
+    private long raisedBeforeOffset(int localRank, int flag) {
+        // 32 bytes a flag: flags 0 and 1 in the first line, 2 and 3 in the second.
+        return layout.stepWord(localRank, RegionLayout.STEP_RAISED_BEFORE_WORD) + 32L * flag;
     }
 
     @Override

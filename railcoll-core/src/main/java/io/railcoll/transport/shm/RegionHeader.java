@@ -34,7 +34,8 @@ record RegionHeader(long magic, int layoutVersion, int nodeId, long creatorPid, 
                     int localSize, int ringBytes, long totalBytes, String jobId) {
     static final long MAGIC = 0x6c6c6f636c696172L;
     /** 5: the node collectives' slots, node-wide words, mailboxes and node buffer are gone (decision 0194). */
-    static final int LAYOUT_VERSION = 7;
+    /** 8: the done word's line keeps each flag's raise before its latest (decision 0242). */
+    static final int LAYOUT_VERSION = 8;
     static final long READY = 0x5944414552L; // "READY"
     static final int MAX_JOB_ID_BYTES = 64;
 

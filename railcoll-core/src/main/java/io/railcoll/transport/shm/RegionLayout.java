@@ -19,12 +19,14 @@ import io.railcoll.memory.Doorbell;
  * ringControlOffset    P x 256               ring control of pair p: +0 tail (writer's line),
  *                                              +128 head (reader's line); P = L (L - 1)
  * ringDataOffset       P x ringBytes         ring data of pair p (page aligned)
- * stepFlagsOffset      L x 21 x 64           node-step words of local rank r: flag f at stepFlagsOffset +
- *                                              64 (21 r + f), f = 0..3, then its done word (f = 4), then
- *                                              16 call words (f = 5..20); a flag's line: +0 value, +8 the raising
- *                                              call's digest (decision 0200), +16 and +40 the bytes a raise of an
- *                                              even and an odd call carries (24 each, decision 0202); see
- *                                              {@link NodeStepArea}
+ * stepFlagsOffset      L x 23 x 64           node-step words of local rank r: flag f at stepFlagsOffset +
+ *                                              64 (23 r + f), f = 0..3, then its done word (f = 4), then
+ *                                              16 call words (f = 5..20), then two lines of raises before
+ *                                              (f = 21, 22); a flag's line: +0 value, +8 the raising call's
+ *                                              digest (decision 0200), +16 and +40 the bytes a raise of an
+ *                                              even and an odd call carries (24 each, decision 0202); flag
+ *                                              f's three raises before its latest, newest first, at +32 f of
+ *                                              the two lines (decision 0242); see {@link NodeStepArea}
  * stepAnnounceOffset   L x 64                buffers local rank r announced for single-copy node steps: call
  *                                              (long, release-written last), pid, SEND address, SEND bytes, RECV
  *                                              address, RECV bytes; see {@link NodeStepArea} (decision 0143)
@@ -64,8 +66,13 @@ public record RegionLayout(int localSize, int ringBytes) {
     public static final long STEP_BUFFER_BYTES = 2L << 21;
     /** Call words per rank in the node-step flags area: what call seq mod 16 was (see {@link NodeStepArea}). */
     public static final int STEP_CALL_WORDS = 16;
-    /** Words per rank in the node-step flags area: four flags, the done word and the call words, a line each. */
-    public static final int STEP_WORDS = 5 + STEP_CALL_WORDS;
+    /**
+     * Words per rank in the node-step flags area: four flags, the done word and the call words, a line each, then two
+     * lines that keep each flag's raises before its latest (decision 0242).
+     */
+    public static final int STEP_WORDS = 5 + STEP_CALL_WORDS + 2;
+    /** The first of the two lines of raises before (see {@link #STEP_WORDS}). */
+    public static final int STEP_RAISED_BEFORE_WORD = 5 + STEP_CALL_WORDS;
 
     public RegionLayout {
         if (localSize < 1 || localSize > MAX_LOCAL_SIZE) {

@@ -1,0 +1,164 @@
+package io.railcoll.engine;
+
+import io.railcoll.algorithm.shm.NodeFlagBarrier;
+import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.Shape;
+import io.railcoll.topology.Placement;
+import io.railcoll.transport.NodeArea;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the engine decides at a node step's wait that a node-mate's raise of a later call met (decisions 0226, 0242),
+ * from what the node's words tell: the flag's line (the latest raise), the raises before it, the node-mate's note of
+ * the awaited call. Rank 1 of a 1x2 {@code barrier.shm} waits, as call 5, for rank 0's release, whose flag shows call
+ * 30. The shared memory that keeps those words is {@code NodeStepAreaRaisedBeforeTest}'s; the orders that lead there
+ * are {@code NodeMateFarAheadMismatchTest}'s.
+ */
+class NodeWaitMetByALaterCallTest {
+    private static final long SEQ = 5;
+    private static final long DIGEST = 0x5a5a5;
+
+    @Test
+    void aRaiseBeforeTheLatestOfTheAwaitedCallDecidesByItsDigest() {
+        assertEquals(NodeSteps.RAN, awaitWith(DIGEST, -1));
+        assertEquals(0, awaitWith(DIGEST ^ 1, -1), "the node-mate raised the flag in another call of this number");
+    }
+
+    @Test
+    void raisesBeforeThatSkipTheAwaitedCallAreAMismatchWhateverTheNoteSays() {
+        assertEquals(0, awaitWith(NodeArea.SKIPPED, DIGEST));
+    }
+
+    @Test
+    void whereTheRaisesBeforeCannotTellTheNoteDecides() {
+        assertEquals(NodeSteps.RAN, awaitWith(-1, DIGEST));
+        assertEquals(0, awaitWith(-1, DIGEST ^ 1));
+    }
+
+    @Test
+    void whereTheNoteHasGoneRoundTooTheWaitFailsRatherThanRunOnALaterCall() {
+        assertEquals(0, awaitWith(-1, -1));
+    }
+
+    /** Rank 1's wait, as call {@link #SEQ}, where rank 0's raises before tell {@code before}, its note {@code noted}. */
+    private static int awaitWith(long before, long noted) {
+        try (Arena arena = Arena.ofConfined()) {
+            Shape shape = new Shape(Collective.BARRIER, Placement.singleNode(2), 1, 0, 0);
+            CompiledProgram program = new CompiledProgram(NodeFlagBarrier.ID, new NodeFlagBarrier().program(shape, 1),
+                    r -> r, false);
+            Posting p = new Posting(arena);
+            p.program = program;
+            p.heldSeq = SEQ;
+            p.digest = DIGEST;
+            p.nodeGateOpen = true;
+            p.nextOp = -1;
+            for (int i = 0; i < program.ops(); i++) {
+                if (program.kind[i] == CompiledProgram.AWAIT) {
+                    p.nextOp = i;
+                }
+            }
+            assertTrue(p.nextOp >= 0, "barrier.shm's non-master awaits the master's release");
+            LaterRaise area = new LaterRaise(before, noted);
+            NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
+            steps.attach(area, 2);
+            return steps.await(p, p.nextOp, SEQ);
+        }
+    }
+
+    /** Rank 0's flags all show a raise of call 30; what lies behind it is the test's. */
+    private record LaterRaise(long before, long noted) implements NodeArea {
+        @Override
+        public long flag(int localRank, int flag) {
+            return 30L << 20 | 1;
+        }
+
+        @Override
+        public long raisedCall(int localRank, int flag, long seq) {
+            return seq == 30 ? 0x30 : -1;
+        }
+
+        @Override
+        public long raisedBefore(int localRank, int flag, long seq) {
+            return before;
+        }
+
+        @Override
+        public long notedCall(int localRank, long seq) {
+            return noted;
+        }
+
+        @Override
+        public int localRank() {
+            return 1;
+        }
+
+        @Override
+        public boolean alive(int localRank) {
+            return true;
+        }
+
+        @Override
+        public MemorySegment buffer(int half) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void raise(int flag, long value, long call) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void raise(int flag, long value, long call, MemorySegment src, long srcOffset, long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean peerAccess() {
+            return false;
+        }
+
+        @Override
+        public void announce(long seq, MemorySegment send, MemorySegment recv) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void peerRead(int localRank, long seq, int buffer, long offset, MemorySegment dst, long dstOffset,
+                             long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset,
+                              long length) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public long peerTransfers() {
+            return 0;
+        }
+
+        @Override
+        public void noteCall(long seq, long call) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
