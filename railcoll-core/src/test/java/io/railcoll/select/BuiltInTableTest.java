@@ -4,6 +4,7 @@ import io.railcoll.schedule.Collective;
 import io.railcoll.schedule.NodeRegionUser;
 import io.railcoll.schedule.Shape;
 import io.railcoll.topology.Placement;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +23,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that runs by messages.
  */
 class BuiltInTableTest {
+    /**
+     * A rank's start-up reads the built-in table without the runnability check (it ships in the jar); this is where
+     * that check runs on it, so a rule whose algorithm cannot run a shape it covers fails the build, naming its line.
+     */
+    @Test
+    void theBuiltInTablePassesTheChecksEveryTuningFileGets() {
+        Tuning checked = TuningFile.parse(TuningFile.builtInText(), "built-in");
+        assertEquals(checked, TuningFile.builtIn());
+        assertFalse(checked.rules().isEmpty());
+    }
+
     private static String choice(String placement, int rails, long blockBytes) {
         return choice(Collective.ALLGATHER, placement, rails, blockBytes, false);
     }
