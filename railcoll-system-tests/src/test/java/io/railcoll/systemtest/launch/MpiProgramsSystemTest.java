@@ -88,9 +88,14 @@ class MpiProgramsSystemTest {
     private static void makeClassCaches() throws Exception {
         Path work = Files.createDirectories(dir.resolve("class-caches"));
         Path launcher = work.resolve("launcher.aot");
-        Launch.Result r = railcollRun("2,1", "Collectives", Map.of(),
-                List.of("-XX:AOTCacheOutput=" + launcher, QUIET),
-                List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), QUIET));
+        Launch.Result r;
+        try {
+            r = railcollRun("2,1", "Collectives", Map.of(), List.of("-XX:AOTCacheOutput=" + launcher, QUIET),
+                    List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), QUIET));
+        } catch (AssertionError | IOException e) { // it ran past its time or could not start
+            System.err.println("mpi programs: no class caches (" + e + "); every launch runs without them");
+            return;
+        }
         if (r.exitCode() != 0) {
             System.err.println("mpi programs: the class caches' training job failed; every launch runs without them:\n"
                     + r.output());
