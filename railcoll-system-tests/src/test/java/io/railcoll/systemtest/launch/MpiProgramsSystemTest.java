@@ -81,7 +81,7 @@ class MpiProgramsSystemTest {
      * the bindings) writes one cache for its launcher and one per rank, each made by the JVM itself at its exit
      * ({@code -XX:AOTCacheOutput}), so with exactly the options and class path that {@code railcoll run} gives it;
      * the largest rank cache is kept for every rank. The 33 launches and their 102 ranks then map the classes
-     * instead of loading and linking them, about 0.8 s of processor time each on this host. A cache saves time and
+     * instead of loading and linking them, 0.5 to 1 s less processor time each on this host. A cache saves time and
      * decides nothing: if the training job fails or writes no cache, every launch runs without, as before, and a
      * JVM given a cache it cannot use ignores it ({@code -XX:AOTMode=auto}, its log lines off).
      */
