@@ -30,35 +30,61 @@ class SingleCopySystemTest {
 
     /** Sums of every rank's SINGLE-COPY line: puts sent, bytes sent, puts pulled, bytes pulled, node transfers. */
     private static long[] totals(Jobs.Outcome o, int ranks) {
-        long[] t = new long[5];
+        return passTotals(o, ranks, 1)[0];
+    }
+
+    /**
+     * The same sums for each of a job's {@code passes} ({@link CheckPasses}): every rank prints a SINGLE-COPY line at the
+     * end of each pass with its counts so far, so a pass's own are its line less the rank's line before it.
+     */
+    private static long[][] passTotals(Jobs.Outcome o, int ranks, int passes) {
+        long[][][] byRank = new long[ranks][passes][];
+        int[] lines = new int[ranks];
         Matcher m = COUNTS.matcher(o.stdout());
-        int lines = 0;
         while (m.find()) {
-            lines++;
+            int rank = Integer.parseInt(m.group(1));
+            assertTrue(lines[rank] < passes, "rank " + rank + " printed more than " + passes + " SINGLE-COPY lines:\n"
+                    + o.stdout());
+            long[] c = new long[5];
             for (int i = 0; i < 5; i++) {
-                t[i] += Long.parseLong(m.group(i + 2));
+                c[i] = Long.parseLong(m.group(i + 2));
+            }
+            byRank[rank][lines[rank]++] = c;
+        }
+        long[][] t = new long[passes][5];
+        for (int rank = 0; rank < ranks; rank++) {
+            assertEquals(passes, lines[rank], "rank " + rank + "'s SINGLE-COPY lines:\n" + o.stdout());
+            for (int pass = 0; pass < passes; pass++) {
+                for (int i = 0; i < 5; i++) {
+                    t[pass][i] += byRank[rank][pass][i] - (pass == 0 ? 0 : byRank[rank][pass - 1][i]);
+                }
             }
         }
-        assertEquals(ranks, lines, o.stdout());
         return t;
     }
 
+    /**
+     * Every collective and algorithm around the threshold, then (a second pass of the same job, decision 0240: the
+     * same placement, rail and settings, so the ranks start once) large messages by the default selection.
+     */
     @ParameterizedTest(name = "placement {0}")
     @CsvSource({"'1x8'", "'2,3'"})
     void everyCollectiveIsByteExactThroughTheSingleCopyPath(String placement) {
         Placement p = Placement.parse(placement);
-        Jobs.Outcome o = Jobs.run(p, 1, CheckApp.class, List.of("collectives=allgather,gather,broadcast,alltoall", "sizes=" + SIZES, "algorithms=all",
-                "roots=last", "buffers=segment,mixed"), Map.of()).assertSucceeded();
-        assertTrue(o.stdout().contains("CHECKED "), o.stdout());
-        long[] t = totals(o, p.size());
-        assertTrue(t[0] > 0, "no put went single-copy:\n" + o.stdout());
-        // Every put sent single-copy was pulled by its receiver, byte for byte the same amount.
-        assertEquals(t[0], t[2], o.stdout());
-        assertEquals(t[1], t[3], o.stdout());
+        List<String> args = new java.util.ArrayList<>(List.of("collectives=allgather,gather,broadcast,alltoall",
+                "sizes=" + SIZES, "algorithms=all", "roots=last", "buffers=segment,mixed"));
         // Large messages (a 4 MiB block: several pulls of 256 KiB pieces per put) with the default selection.
-        Jobs.Outcome big = Jobs.run(p, 1, CheckApp.class, List.of("sizes=4194304," + (4194304 + 3), "algorithms=auto",
-                "roots=last", "buffers=segment,mixed"), Map.of()).assertSucceeded();
-        assertTrue(totals(big, p.size())[1] >= 4194304, big.stdout());
+        args.addAll(List.of(CheckPasses.THEN, "sizes=4194304," + (4194304 + 3), "algorithms=auto", "roots=last",
+                "buffers=segment,mixed"));
+        Jobs.Outcome o = Jobs.run(p, 1, CheckPasses.class, args, Map.of(), Jobs.DEFAULT_JVM,
+                Jobs.JOB_TIMEOUT.multipliedBy(2)).assertSucceeded();
+        assertEquals(2, o.stdout().lines().filter(l -> l.startsWith("[r0] CHECKED ")).count(), o.stdout());
+        long[][] t = passTotals(o, p.size(), 2);
+        assertTrue(t[0][0] > 0, "no put went single-copy:\n" + o.stdout());
+        // Every put sent single-copy was pulled by its receiver, byte for byte the same amount.
+        assertEquals(t[0][0], t[0][2], o.stdout());
+        assertEquals(t[0][1], t[0][3], o.stdout());
+        assertTrue(t[1][1] >= 4194304, o.stdout());
     }
 
     /**

@@ -44,9 +44,17 @@ class MpiProgramsSystemTest {
             "sSend", "rSend", "bSend", "isSend irSend", "probe", "iProbe", "PROC_NULL", "strided", "non-overtaking",
             "mProbe", "imProbe imRecv", "persistent", "truncate");
 
+    /** Turns the JVMs' class-cache log lines off: a rank's output is what the tests read. */
+    private static final String QUIET = "-Xlog:aot*=off,cds*=off";
+
     @TempDir
     static Path dir;
     private static Path classes;
+    /** The compiled programs as one jar, what {@code railcoll run} gets: a class cache refuses a class directory. */
+    private static Path programs;
+    /** The launcher's and the ranks' options that map the class caches; none where a cache could not be made. */
+    private static List<String> launcherCache = List.of();
+    private static List<String> rankCache = List.of();
 
     @BeforeAll
     static void compile() throws Exception {
@@ -63,6 +71,57 @@ class MpiProgramsSystemTest {
         }
         Launch.Result r = Launch.run(cmd, Map.of(), 120);
         assertEquals(0, r.exitCode(), "javac: " + r.output());
+        programs = jar(classes, dir.resolve("programs.jar"));
+        makeClassCaches();
+    }
+
+    /**
+     * The class caches of the {@code railcoll run} launches (JDK 25's AOT cache, as {@code RankStartup} makes for the
+     * test jobs, decision 0240): one training job (Collectives on nodes of 2 and 1: shared memory, the rails, most of
+     * the bindings) writes one cache for its launcher and one per rank, each made by the JVM itself at its exit
+     * ({@code -XX:AOTCacheOutput}), so with exactly the options and class path that {@code railcoll run} gives it;
+     * the largest rank cache is kept for every rank. The 33 launches and their 102 ranks then map the classes
+     * instead of loading and linking them, 0.5 to 1 s less processor time each on this host. A cache saves time and
+     * decides nothing: if the training job fails or writes no cache, every launch runs without, as before, and a
+     * JVM given a cache it cannot use ignores it ({@code -XX:AOTMode=auto}, its log lines off).
+     */
+    private static void makeClassCaches() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("class-caches"));
+        Path launcher = work.resolve("launcher.aot");
+        Launch.Result r;
+        try {
+            r = railcollRun("2,1", "Collectives", Map.of(), List.of("-XX:AOTCacheOutput=" + launcher, QUIET),
+                    List.of("-XX:AOTCacheOutput=" + work.resolve("rank%p.aot"), QUIET));
+        } catch (AssertionError | IOException e) { // it ran past its time or could not start
+            System.err.println("mpi programs: no class caches (" + e + "); every launch runs without them");
+            return;
+        }
+        if (r.exitCode() != 0) {
+            System.err.println("mpi programs: the class caches' training job failed; every launch runs without them:\n"
+                    + r.output());
+            return;
+        }
+        if (Files.isRegularFile(launcher)) {
+            launcherCache = List.of("-XX:AOTCache=" + launcher, QUIET);
+        }
+        try (var files = Files.list(work)) {
+            files.filter(f -> f.getFileName().toString().matches("rank.*\\.aot"))
+                    .max(java.util.Comparator.comparingLong(f -> f.toFile().length()))
+                    .ifPresent(rank -> rankCache = List.of("-XX:AOTCache=" + rank, QUIET));
+        }
+    }
+
+    /** A jar of {@code classes}' files, at {@code jar}. */
+    private static Path jar(Path classes, Path jar) throws IOException {
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar));
+             var files = Files.walk(classes)) {
+            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
+                Files.copy(f, out);
+                out.closeEntry();
+            }
+        }
+        return jar;
     }
 
     /**
@@ -432,10 +491,19 @@ class MpiProgramsSystemTest {
      */
     private static Launch.Result railcollRun(String placement, String program, Map<String, String> env)
             throws Exception {
-        List<String> cmd = List.of(java(), "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-cp", railcollClassPath(), "io.railcoll.cli.RailcollCli", "run",
-                "--jvm-option=-XX:TieredStopAtLevel=1", "--jvm-option=-XX:+UseSerialGC", "--placement", placement,
-                "--classpath", classes.toString(), program);
+        return railcollRun(placement, program, env, launcherCache, rankCache);
+    }
+
+    /** The same, with {@code launcherOptions} for the launcher's JVM and {@code rankOptions} for every rank's. */
+    private static Launch.Result railcollRun(String placement, String program, Map<String, String> env,
+                                             List<String> launcherOptions, List<String> rankOptions) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(java(), "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC"));
+        cmd.addAll(launcherOptions);
+        cmd.addAll(List.of("-cp", railcollClassPath(), "io.railcoll.cli.RailcollCli", "run",
+                "--jvm-option=-XX:TieredStopAtLevel=1", "--jvm-option=-XX:+UseSerialGC"));
+        rankOptions.forEach(o -> cmd.add("--jvm-option=" + o));
+        cmd.addAll(List.of("--placement", placement, "--classpath", programs.toString(), program));
         return Launch.run(cmd, env, 300);
     }
 }
