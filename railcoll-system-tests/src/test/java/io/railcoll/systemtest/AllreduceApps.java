@@ -18,7 +18,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Rank programs for {@code AllreduceSystemTest}. The check compares every result with a sequential reference
@@ -109,6 +111,9 @@ final class AllreduceApps {
             int checked = 0;
             int refused = 0;
             int seed = 0;
+            // Each case's inputs depend on its type, operator and count only, so that its sequential reference is
+            // computed once and met by every algorithm (decision 0239); the buffers' form still turns with the seed.
+            Map<CaseAndCount, Expected> references = new HashMap<>();
             try (Arena arena = Arena.ofShared()) {
                 refusesBadArguments(comm, arena);
                 for (String id : ids) {
@@ -120,8 +125,11 @@ final class AllreduceApps {
                     ResultHashes hashes = new ResultHashes();
                     long started = System.nanoTime();
                     int checkedBefore = checked;
-                    for (Case c : cases) {
-                        for (long count : counts) {
+                    for (int ci = 0; ci < cases.size(); ci++) {
+                        Case c = cases.get(ci);
+                        for (int ki = 0; ki < counts.length; ki++) {
+                            long count = counts[ki];
+                            CaseAndCount input = new CaseAndCount(c, count, 1 + ci * counts.length + ki);
                             seed++;
                             String form = FORMS.get(seed % FORMS.size());
                             String what = c.op().id() + " on " + c.type() + ", " + count + " elements, " + form + ", "
@@ -139,7 +147,7 @@ final class AllreduceApps {
                                 // The ring and the SMP-aware ones cannot combine in rank order: refused before
                                 // anything is sent.
                                 try {
-                                    runCase(comm, arena, c, count, seed, form, hashes, what);
+                                    runCase(comm, arena, input, references, form, hashes, what);
                                     throw new AssertionError("rank " + comm.rank() + ": " + what + " ran; expected a refusal");
                                 } catch (IllegalArgumentException expected) {
                                     if (!expected.getMessage().contains("rank order")) {
@@ -149,7 +157,7 @@ final class AllreduceApps {
                                 refused++;
                                 continue;
                             }
-                            String bad = runCase(comm, arena, c, count, seed, form, hashes, what);
+                            String bad = runCase(comm, arena, input, references, form, hashes, what);
                             if (bad != null) {
                                 throw new AssertionError("rank " + comm.rank() + ": " + what + ": " + bad);
                             }
@@ -225,31 +233,55 @@ final class AllreduceApps {
         throw new AssertionError("not refused; expected an IllegalArgumentException naming '" + named + "'");
     }
 
+    /** A case at one count, and the seed of its inputs. */
+    record CaseAndCount(Case c, long count, int seed) {
+    }
+
     /**
-     * Runs one all-reduce; null when this rank's result is the reference's. The result's hash goes to {@code hashes},
+     * The sequential reference of a {@link CaseAndCount}: every rank's contribution combined in rank order, one after
+     * the other, here, independently of railcoll's combining loops; and for floating-point sums the sum of magnitudes
+     * that bounds their rounding (null otherwise).
+     */
+    record Expected(MemorySegment result, double[] magnitude) {
+        static Expected of(CaseAndCount k, int ranks, Arena arena) {
+            Case c = k.c();
+            long count = k.count();
+            long bytes = c.type().bytes(count);
+            MemorySegment expected = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+            double[] magnitude = new double[(int) count];
+            fill(c, k.seed(), 0, count, expected);
+            accumulateMagnitude(c, expected, magnitude);
+            try (Arena scratch = Arena.ofConfined()) {
+                MemorySegment next = scratch.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
+                for (int r = 1; r < ranks; r++) {
+                    fill(c, k.seed(), r, count, next);
+                    accumulateMagnitude(c, next, magnitude);
+                    reference(c, expected, next, count);
+                }
+            }
+            boolean floatSum = c.op() == PredefinedOperator.SUM
+                    && (c.type() == ElementType.FLOAT || c.type() == ElementType.DOUBLE);
+            return new Expected(expected, floatSum ? magnitude : null);
+        }
+    }
+
+    /**
+     * Runs one all-reduce; null when this rank's result is the reference's (computed at the first call of
+     * {@code input}, kept in {@code references} for the next algorithms). The result's hash goes to {@code hashes},
      * which compares it with every other rank's later (bit-identical on every rank), as case {@code what}.
      */
-    static String runCase(Communicator comm, Arena arena, Case c, long count, int seed, String form,
-                          ResultHashes hashes, String what) {
-        int n = comm.size();
+    static String runCase(Communicator comm, Arena arena, CaseAndCount input, Map<CaseAndCount, Expected> references,
+                          String form, ResultHashes hashes, String what) {
+        Case c = input.c();
+        long count = input.count();
         long bytes = c.type().bytes(count);
         MemorySegment mine = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
-        fill(c, seed, comm.rank(), count, mine);
+        fill(c, input.seed(), comm.rank(), count, mine);
         MemorySegment out = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
         out.fill((byte) 0x5a);
         call(comm, c, count, form, mine, out, arena);
-        // The reference: every rank's contribution combined in rank order, one after the other.
-        MemorySegment expected = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
-        fill(c, seed, 0, count, expected);
-        MemorySegment next = arena.allocate(Math.max(bytes, 1)).asSlice(0, bytes);
-        double[] magnitude = new double[(int) count];
-        accumulateMagnitude(c, expected, magnitude);
-        for (int r = 1; r < n; r++) {
-            fill(c, seed, r, count, next);
-            accumulateMagnitude(c, next, magnitude);
-            reference(c, expected, next, count);
-        }
-        String wrong = compare(c, n, count, out, expected, magnitude);
+        Expected expected = references.computeIfAbsent(input, k -> Expected.of(k, comm.size(), arena));
+        String wrong = compare(c, comm.size(), count, out, expected.result(), expected.magnitude());
         if (wrong != null) {
             return wrong;
         }
@@ -318,88 +350,225 @@ final class AllreduceApps {
         return x ^ (x >>> 31);
     }
 
-    /** Rank {@code rank}'s contribution for case {@code seed}. Pairs' padding is zero. */
+    /**
+     * Rank {@code rank}'s contribution for case {@code seed}. Pairs' padding is zero. One loop per type, chosen before
+     * the loop (as in {@link #reference}): a switch inside the element loop made one large method that C2 compiled
+     * again at every type it had not met yet, which cost the check jobs more processor time than the cases themselves
+     * (decision 0239).
+     */
     static void fill(Case c, int seed, int rank, long count, MemorySegment seg) {
+        long base = seed * 0x9E3779B97F4A7C15L + rank * 1_000_003L;
+        switch (c.type()) {
+            case BYTE -> fillBytes(base, count, seg);
+            case INT -> fillInts(base, count, seg);
+            case LONG -> fillLongs(base, count, seg, c.op() == AFFINE ? 1L << 32 : 0);
+            case FLOAT -> fillFloats(base, count, seg);
+            case DOUBLE -> fillDoubles(base, count, seg);
+            case INT_INT -> fillIntInts(base, rank, count, seg);
+            case DOUBLE_INT -> fillDoubleInts(base, rank, count, seg);
+            default -> throw new IllegalStateException("no data for " + c.type());
+        }
+    }
+
+    private static void fillBytes(long base, long count, MemorySegment seg) {
         for (long i = 0; i < count; i++) {
-            long h = mix(seed * 0x9E3779B97F4A7C15L + rank * 1_000_003L + i);
-            switch (c.type()) {
-                case BYTE -> seg.set(ValueLayout.JAVA_BYTE, i, (byte) h);
-                case INT -> seg.set(INT, 4 * i, (int) h);
-                case LONG -> seg.set(LONG, 8 * i, c.op() == AFFINE ? h | 1L << 32 : h);
-                // Values of mixed sign and magnitude, so that the order of summing shows in the last bits.
-                case FLOAT -> seg.set(FLOAT, 4 * i, (float) ((h % 1_000_000) * Math.scalb(1.0, (int) (h >>> 58) - 20)));
-                case DOUBLE -> seg.set(DOUBLE, 8 * i, (h % 1_000_000_007) * Math.scalb(1.0, (int) (h >>> 57) - 60));
-                // Few distinct values, so that ties test the lower-index rule; the index is the rank.
-                case INT_INT -> {
-                    seg.set(INT, 8 * i, (int) Math.floorMod(h, 3));
-                    seg.set(INT, 8 * i + 4, rank);
+            seg.set(ValueLayout.JAVA_BYTE, i, (byte) mix(base + i));
+        }
+    }
+
+    private static void fillInts(long base, long count, MemorySegment seg) {
+        for (long i = 0; i < count; i++) {
+            seg.set(INT, 4 * i, (int) mix(base + i));
+        }
+    }
+
+    /** {@code bits} are or-ed in: the affine maps' multiplier must be odd. */
+    private static void fillLongs(long base, long count, MemorySegment seg, long bits) {
+        for (long i = 0; i < count; i++) {
+            seg.set(LONG, 8 * i, mix(base + i) | bits);
+        }
+    }
+
+    /** Values of mixed sign and magnitude, so that the order of summing shows in the last bits. */
+    private static void fillFloats(long base, long count, MemorySegment seg) {
+        for (long i = 0; i < count; i++) {
+            long h = mix(base + i);
+            seg.set(FLOAT, 4 * i, (float) ((h % 1_000_000) * Math.scalb(1.0, (int) (h >>> 58) - 20)));
+        }
+    }
+
+    private static void fillDoubles(long base, long count, MemorySegment seg) {
+        for (long i = 0; i < count; i++) {
+            long h = mix(base + i);
+            seg.set(DOUBLE, 8 * i, (h % 1_000_000_007) * Math.scalb(1.0, (int) (h >>> 57) - 60));
+        }
+    }
+
+    /** Few distinct values, so that ties test the lower-index rule; the index is the rank. */
+    private static void fillIntInts(long base, int rank, long count, MemorySegment seg) {
+        for (long i = 0; i < count; i++) {
+            seg.set(INT, 8 * i, (int) Math.floorMod(mix(base + i), 3));
+            seg.set(INT, 8 * i + 4, rank);
+        }
+    }
+
+    private static void fillDoubleInts(long base, int rank, long count, MemorySegment seg) {
+        for (long i = 0; i < count; i++) {
+            seg.set(DOUBLE, 16 * i, Math.floorMod(mix(base + i), 3) - 1.5);
+            seg.set(INT, 16 * i + 8, rank);
+            seg.set(INT, 16 * i + 12, 0);
+        }
+    }
+
+    /** {@code acc = acc op next}, element by element, written out per type and operator, one loop each. */
+    static void reference(Case c, MemorySegment acc, MemorySegment next, long count) {
+        boolean sum = c.op() == PredefinedOperator.SUM;
+        switch (c.type()) {
+            case BYTE -> {
+                if (sum) {
+                    sumBytes(acc, next, count);
+                } else {
+                    maxBytes(acc, next, count);
                 }
-                case DOUBLE_INT -> {
-                    seg.set(DOUBLE, 16 * i, Math.floorMod(h, 3) - 1.5);
-                    seg.set(INT, 16 * i + 8, rank);
-                    seg.set(INT, 16 * i + 12, 0);
+            }
+            case INT -> {
+                if (sum) {
+                    sumInts(acc, next, count);
+                } else {
+                    maxInts(acc, next, count);
                 }
-                default -> throw new IllegalStateException("no data for " + c.type());
+            }
+            case LONG -> {
+                if (c.op() == AFFINE) {
+                    composeLongs(acc, next, count);
+                } else if (sum) {
+                    sumLongs(acc, next, count);
+                } else {
+                    maxLongs(acc, next, count);
+                }
+            }
+            case FLOAT -> {
+                if (sum) {
+                    sumFloats(acc, next, count);
+                } else {
+                    maxFloats(acc, next, count);
+                }
+            }
+            case DOUBLE -> {
+                if (sum) {
+                    sumDoubles(acc, next, count);
+                } else {
+                    maxDoubles(acc, next, count);
+                }
+            }
+            case INT_INT -> minlocIntInts(acc, next, count);
+            case DOUBLE_INT -> minlocDoubleInts(acc, next, count);
+            default -> throw new IllegalStateException("no reference for " + c.type());
+        }
+    }
+
+    private static void sumBytes(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(ValueLayout.JAVA_BYTE, i, (byte) (acc.get(ValueLayout.JAVA_BYTE, i) + next.get(ValueLayout.JAVA_BYTE, i)));
+        }
+    }
+
+    private static void maxBytes(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(acc.get(ValueLayout.JAVA_BYTE, i), next.get(ValueLayout.JAVA_BYTE, i)));
+        }
+    }
+
+    private static void sumInts(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(INT, 4 * i, acc.get(INT, 4 * i) + next.get(INT, 4 * i));
+        }
+    }
+
+    private static void maxInts(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(INT, 4 * i, Math.max(acc.get(INT, 4 * i), next.get(INT, 4 * i)));
+        }
+    }
+
+    private static void sumLongs(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(LONG, 8 * i, acc.get(LONG, 8 * i) + next.get(LONG, 8 * i));
+        }
+    }
+
+    private static void maxLongs(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(LONG, 8 * i, Math.max(acc.get(LONG, 8 * i), next.get(LONG, 8 * i)));
+        }
+    }
+
+    private static void composeLongs(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(LONG, 8 * i, compose(acc.get(LONG, 8 * i), next.get(LONG, 8 * i)));
+        }
+    }
+
+    private static void sumFloats(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(FLOAT, 4 * i, acc.get(FLOAT, 4 * i) + next.get(FLOAT, 4 * i));
+        }
+    }
+
+    private static void maxFloats(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(FLOAT, 4 * i, Math.max(acc.get(FLOAT, 4 * i), next.get(FLOAT, 4 * i)));
+        }
+    }
+
+    private static void sumDoubles(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(DOUBLE, 8 * i, acc.get(DOUBLE, 8 * i) + next.get(DOUBLE, 8 * i));
+        }
+    }
+
+    private static void maxDoubles(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            acc.set(DOUBLE, 8 * i, Math.max(acc.get(DOUBLE, 8 * i), next.get(DOUBLE, 8 * i)));
+        }
+    }
+
+    /** MINLOC: ranks come in increasing order, so on a tie the accumulated (lower) index stays. */
+    private static void minlocIntInts(MemorySegment acc, MemorySegment next, long count) {
+        for (long i = 0; i < count; i++) {
+            if (next.get(INT, 8 * i) < acc.get(INT, 8 * i)) {
+                acc.set(LONG, 8 * i, next.get(LONG, 8 * i));
             }
         }
     }
 
-    /** {@code acc = acc op next}, element by element, written out per type and operator. */
-    static void reference(Case c, MemorySegment acc, MemorySegment next, long count) {
-        boolean sum = c.op() == PredefinedOperator.SUM;
+    private static void minlocDoubleInts(MemorySegment acc, MemorySegment next, long count) {
         for (long i = 0; i < count; i++) {
-            switch (c.type()) {
-                case BYTE -> {
-                    byte a = acc.get(ValueLayout.JAVA_BYTE, i);
-                    byte b = next.get(ValueLayout.JAVA_BYTE, i);
-                    acc.set(ValueLayout.JAVA_BYTE, i, sum ? (byte) (a + b) : (byte) Math.max(a, b));
-                }
-                case INT -> {
-                    int a = acc.get(INT, 4 * i);
-                    int b = next.get(INT, 4 * i);
-                    acc.set(INT, 4 * i, sum ? a + b : Math.max(a, b));
-                }
-                case LONG -> {
-                    long a = acc.get(LONG, 8 * i);
-                    long b = next.get(LONG, 8 * i);
-                    acc.set(LONG, 8 * i, c.op() == AFFINE ? compose(a, b) : sum ? a + b : Math.max(a, b));
-                }
-                case FLOAT -> {
-                    float a = acc.get(FLOAT, 4 * i);
-                    float b = next.get(FLOAT, 4 * i);
-                    acc.set(FLOAT, 4 * i, sum ? a + b : Math.max(a, b));
-                }
-                case DOUBLE -> {
-                    double a = acc.get(DOUBLE, 8 * i);
-                    double b = next.get(DOUBLE, 8 * i);
-                    acc.set(DOUBLE, 8 * i, sum ? a + b : Math.max(a, b));
-                }
-                case INT_INT -> {
-                    // MINLOC: ranks come in increasing order, so on a tie the accumulated (lower) index stays.
-                    if (next.get(INT, 8 * i) < acc.get(INT, 8 * i)) {
-                        acc.set(LONG, 8 * i, next.get(LONG, 8 * i));
-                    }
-                }
-                case DOUBLE_INT -> {
-                    if (next.get(DOUBLE, 16 * i) < acc.get(DOUBLE, 16 * i)) {
-                        acc.set(DOUBLE, 16 * i, next.get(DOUBLE, 16 * i));
-                        acc.set(INT, 16 * i + 8, next.get(INT, 16 * i + 8));
-                    }
-                }
-                default -> throw new IllegalStateException("no reference for " + c.type());
+            if (next.get(DOUBLE, 16 * i) < acc.get(DOUBLE, 16 * i)) {
+                acc.set(DOUBLE, 16 * i, next.get(DOUBLE, 16 * i));
+                acc.set(INT, 16 * i + 8, next.get(INT, 16 * i + 8));
             }
         }
     }
 
     static void accumulateMagnitude(Case c, MemorySegment s, double[] magnitude) {
-        for (int i = 0; i < magnitude.length; i++) {
-            switch (c.type()) {
-                case FLOAT -> magnitude[i] += Math.abs(s.get(FLOAT, 4L * i));
-                case DOUBLE -> magnitude[i] += Math.abs(s.get(DOUBLE, 8L * i));
-                default -> {
-                    return;
-                }
+        switch (c.type()) {
+            case FLOAT -> accumulateFloatMagnitudes(s, magnitude);
+            case DOUBLE -> accumulateDoubleMagnitudes(s, magnitude);
+            default -> {
             }
+        }
+    }
+
+    private static void accumulateFloatMagnitudes(MemorySegment s, double[] magnitude) {
+        for (int i = 0; i < magnitude.length; i++) {
+            magnitude[i] += Math.abs(s.get(FLOAT, 4L * i));
+        }
+    }
+
+    private static void accumulateDoubleMagnitudes(MemorySegment s, double[] magnitude) {
+        for (int i = 0; i < magnitude.length; i++) {
+            magnitude[i] += Math.abs(s.get(DOUBLE, 8L * i));
         }
     }
 
@@ -416,11 +585,30 @@ final class AllreduceApps {
             return at < 0 ? null : "byte " + at + " (element " + at / c.type().sizeBytes() + ") differs from the"
                     + " sequential reference";
         }
+        return c.type() == ElementType.FLOAT ? compareFloatSums(n, count, got, expected, magnitude)
+                : compareDoubleSums(n, count, got, expected, magnitude);
+    }
+
+    private static String compareFloatSums(int n, long count, MemorySegment got, MemorySegment expected,
+                                           double[] magnitude) {
+        double eps = (n + 1) * Math.ulp(1.0f);
         for (int i = 0; i < count; i++) {
-            double g = c.type() == ElementType.FLOAT ? got.get(FLOAT, 4L * i) : got.get(DOUBLE, 8L * i);
-            double e = c.type() == ElementType.FLOAT ? expected.get(FLOAT, 4L * i) : expected.get(DOUBLE, 8L * i);
-            double eps = c.type() == ElementType.FLOAT ? Math.ulp(1.0f) : Math.ulp(1.0);
-            if (!(Math.abs(g - e) <= (n + 1) * eps * magnitude[i])) {
+            float g = got.get(FLOAT, 4L * i);
+            float e = expected.get(FLOAT, 4L * i);
+            if (!(Math.abs((double) g - e) <= eps * magnitude[i])) {
+                return "element " + i + " is " + g + ", the sequential sum " + e;
+            }
+        }
+        return null;
+    }
+
+    private static String compareDoubleSums(int n, long count, MemorySegment got, MemorySegment expected,
+                                            double[] magnitude) {
+        double eps = (n + 1) * Math.ulp(1.0);
+        for (int i = 0; i < count; i++) {
+            double g = got.get(DOUBLE, 8L * i);
+            double e = expected.get(DOUBLE, 8L * i);
+            if (!(Math.abs(g - e) <= eps * magnitude[i])) {
                 return "element " + i + " is " + g + ", the sequential sum " + e;
             }
         }
@@ -438,7 +626,11 @@ final class AllreduceApps {
 
         void add(MemorySegment out, String what) {
             long h = 0x1234;
-            for (long i = 0; i < out.byteSize(); i++) {
+            long i = 0;
+            for (; i + 8 <= out.byteSize(); i += 8) {
+                h = mix(h + out.get(LONG, i));
+            }
+            for (; i < out.byteSize(); i++) {
                 h = mix(h + out.get(ValueLayout.JAVA_BYTE, i));
             }
             hashes.add(h);
