@@ -34,7 +34,7 @@ final class ByteVectorKernels {
 
     static void sum(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -49,7 +49,7 @@ final class ByteVectorKernels {
 
     static void prod(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -64,7 +64,7 @@ final class ByteVectorKernels {
 
     static void min(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -79,7 +79,7 @@ final class ByteVectorKernels {
 
     static void max(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -94,7 +94,7 @@ final class ByteVectorKernels {
 
     static void band(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -109,7 +109,7 @@ final class ByteVectorKernels {
 
     static void bor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -124,7 +124,7 @@ final class ByteVectorKernels {
 
     static void bxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -139,7 +139,7 @@ final class ByteVectorKernels {
 
     static void land(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -155,7 +155,7 @@ final class ByteVectorKernels {
 
     static void lor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -170,7 +170,7 @@ final class ByteVectorKernels {
 
     static void lxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ByteVector a = ByteVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ByteVector b = ByteVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);

@@ -29,7 +29,7 @@ final class DoubleVectorKernels {
 
     static void sum(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             DoubleVector a = DoubleVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             DoubleVector b = DoubleVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -44,7 +44,7 @@ final class DoubleVectorKernels {
 
     static void prod(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             DoubleVector a = DoubleVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             DoubleVector b = DoubleVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -59,7 +59,7 @@ final class DoubleVectorKernels {
 
     static void min(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             DoubleVector a = DoubleVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             DoubleVector b = DoubleVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -74,7 +74,7 @@ final class DoubleVectorKernels {
 
     static void max(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             DoubleVector a = DoubleVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             DoubleVector b = DoubleVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);

@@ -33,7 +33,7 @@ final class LongVectorKernels {
 
     static void sum(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -48,7 +48,7 @@ final class LongVectorKernels {
 
     static void prod(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -63,7 +63,7 @@ final class LongVectorKernels {
 
     static void min(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -78,7 +78,7 @@ final class LongVectorKernels {
 
     static void max(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -93,7 +93,7 @@ final class LongVectorKernels {
 
     static void band(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -108,7 +108,7 @@ final class LongVectorKernels {
 
     static void bor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -123,7 +123,7 @@ final class LongVectorKernels {
 
     static void bxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -138,7 +138,7 @@ final class LongVectorKernels {
 
     static void land(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -153,7 +153,7 @@ final class LongVectorKernels {
 
     static void lor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -168,7 +168,7 @@ final class LongVectorKernels {
 
     static void lxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             LongVector a = LongVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             LongVector b = LongVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);

@@ -39,7 +39,7 @@ final class ShortVectorKernels {
 
     static void sum(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -54,7 +54,7 @@ final class ShortVectorKernels {
 
     static void prod(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -69,7 +69,7 @@ final class ShortVectorKernels {
 
     static void min(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -84,7 +84,7 @@ final class ShortVectorKernels {
 
     static void max(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -99,7 +99,7 @@ final class ShortVectorKernels {
 
     static void band(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -114,7 +114,7 @@ final class ShortVectorKernels {
 
     static void bor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -129,7 +129,7 @@ final class ShortVectorKernels {
 
     static void bxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -144,7 +144,7 @@ final class ShortVectorKernels {
 
     static void land(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -160,7 +160,7 @@ final class ShortVectorKernels {
 
     static void lor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -175,7 +175,7 @@ final class ShortVectorKernels {
 
     static void lxor(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -192,7 +192,7 @@ final class ShortVectorKernels {
     /** CHAR's min: unsigned, as {@code Math.min} on two {@code char}s widened to int. */
     static void minChars(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);
@@ -208,7 +208,7 @@ final class ShortVectorKernels {
     /** CHAR's max: unsigned, as {@code Math.max} on two {@code char}s widened to int. */
     static void maxChars(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, long bytes) {
         long step = SPECIES.vectorByteSize();
-        long end = bytes < VectorCombiners.MIN_BYTES ? 0 : bytes - bytes % step;
+        long end = bytes - bytes % step;
         for (long i = 0; i < end; i += step) {
             ShortVector a = ShortVector.fromMemorySegment(SPECIES, in, inOffset + i, ORDER);
             ShortVector b = ShortVector.fromMemorySegment(SPECIES, inout, inoutOffset + i, ORDER);

@@ -15,9 +15,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Every predefined operator on byte, short, char, int, long, float, double and boolean has a kernel (decisions 0210
  * and 0213); MINLOC and MAXLOC keep their loops. Native segments of at least {@link #MIN_BYTES} take this path (the
- * elements after the last whole vector too, one at a time in the kernel), and shorter ones of at most
- * {@link #SCALAR_MAX_ELEMENTS} elements the kernel's element loop alone; heap segments and the other short vectors go
- * to the pair's staged loop. The Vector API reads heap segments over byte arrays too, but telling those from other heap
+ * elements after the last whole vector too, one at a time in the kernel); shorter vectors and heap segments go to the
+ * pair's staged loop. The Vector API reads heap segments over byte arrays too, but telling those from other heap
  * segments takes {@link MemorySegment#heapBase()}, whose {@code Optional} a busy JVM did not always keep off the heap
  * (the allocation check of the unit tests failed in CI with 16 bytes per segment and call). Each kernel is element-wise, with Java's
  * own operations (wrapping integer arithmetic, unsigned order for char, {@link Math#min}/{@link Math#max} on floating
@@ -43,21 +42,13 @@ import java.lang.foreign.MemorySegment;
  */
 final class VectorCombiners {
     /**
-     * Vectors shorter than this (four of the platform's vectors: 256 bytes with AVX-512) are not combined a vector at a
-     * time: the kernel takes them one element at a time (its tail loop from the start), or, above
-     * {@link #SCALAR_MAX_ELEMENTS} elements, the staged loop does. Such a kernel would run one to three vector steps a
-     * call, so it is compiled by C2 only after thousands of calls (a longer one is compiled early by its loop's back
-     * branches), and until then the Vector API boxes every vector: hundreds of bytes a call, which the per-call
-     * allocation check saw as 288 bytes per 64-byte all-reduce on a loaded host. The tail loop makes no vector.
+     * Vectors shorter than this (four of the platform's vectors: 256 bytes with AVX-512) take the staged loop. Such a
+     * kernel runs one to three steps a call, so it is compiled by C2 only after thousands of calls (a longer one is
+     * compiled early by its loop's back branches), and until then the Vector API boxes every vector: hundreds of bytes
+     * a call, which the per-call allocation check saw as 288 bytes per 64-byte all-reduce on a loaded host. The staged
+     * loop is as quick at these sizes.
      */
-    static final long MIN_BYTES = 4L * IntVector.SPECIES_PREFERRED.vectorByteSize();
-    /**
-     * The most elements under {@link #MIN_BYTES} that the kernel's element-at-a-time loop takes; more go to the staged
-     * loop, whose C2-vectorised loop is quicker on a few hundred bytes or shorts. Up to here the element loop is far
-     * quicker than staging (decision 0241: 64 bytes of int sums took about 30 ns staged, a fixed cost of the thread's
-     * arrays, two bulk copies and a vectorised loop whose 16 elements all run in its scalar remainder).
-     */
-    private static final long SCALAR_MAX_ELEMENTS = 64;
+    private static final long MIN_BYTES = 4L * IntVector.SPECIES_PREFERRED.vectorByteSize();
 
     private VectorCombiners() {
     }
@@ -530,14 +521,13 @@ final class VectorCombiners {
 
     /**
      * The checks before a kernel, shared by every pair: true where the kernel is to run (the range checked); false
-     * where the caller is to hand the combine to its staged loop (a heap segment, or a vector under {@link #MIN_BYTES}
-     * of more than {@link #SCALAR_MAX_ELEMENTS} elements), which checks the range itself. The staged loop is not called
-     * from here: this method is inlined into every pair's combiner, and a call from it would have one type profile for
-     * all pairs (decision 0241).
+     * where the caller is to hand the combine to its staged loop (a vector under {@link #MIN_BYTES}, or a heap
+     * segment), which checks the range itself. The staged loop is not called from here: this method is inlined into
+     * every pair's combiner, and a call from it would have one type profile for all pairs (decision 0241).
      */
     private static boolean vectorised(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset,
                                       long count, int size) {
-        if (!in.isNative() || !inout.isNative() || count > SCALAR_MAX_ELEMENTS && count * size < MIN_BYTES) {
+        if (count * size < MIN_BYTES || !in.isNative() || !inout.isNative()) {
             return false;
         }
         Bounds.check(in, inOffset, inout, inoutOffset, count, size);
