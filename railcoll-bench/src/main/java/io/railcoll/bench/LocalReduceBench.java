@@ -1,9 +1,9 @@
 package io.railcoll.bench;
 
-import io.railcoll.reduce.Combiner;
 import io.railcoll.reduce.Combiners;
 import io.railcoll.reduce.ElementType;
 import io.railcoll.reduce.PredefinedOperator;
+import io.railcoll.reduce.Reduction;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,9 +17,12 @@ import java.util.Locale;
 
 /**
  * Local reduction speed against a plain copy in the same run (issue 22: the combining loops must run at memory
- * speed). For each element type and vector size it times, in alternation, {@code MemorySegment.copy(in, out)} and
- * {@code Combiners.of(type, op).combine(in, out)} over the same two 64-byte-aligned native segments, so both see
- * the same caches and the same load. A sample is a batch of copies and a batch of combines, each lasting about
+ * speed). For each element type and vector size it times, in alternation, {@code MemorySegment.copy(in, 0, out, 0,
+ * bytes)} and {@code Reduction.of(type, op).combineBytes(in, 0, out, 0, bytes)} over the same two 64-byte-aligned
+ * native segments, so both see the same caches and the same load. Each is the call the engine makes for its step (a
+ * copy step, a {@code Reduce} step), so the reduction pays what a rank pays per call, its byte-to-element check
+ * included (decision 0241; before, the bench called the {@code Combiner} itself and left that out). A sample is a
+ * batch of copies and a batch of combines, each lasting about
  * {@code sample-ms}, copy first in even samples and reduce first in odd ones. Each batch is timed twice: by the wall
  * clock and by the thread's CPU time, which leaves out the time the thread spent descheduled (on a host shared with
  * other work, most of what moves a wall-clock batch at 1-8 KiB; decision 0236). The figures are the medians over
@@ -114,10 +117,10 @@ public final class LocalReduceBench {
             for (ElementType type : types) {
                 fill(in, type);
                 fill(out, type);
-                Combiner combiner = Combiners.of(type, op);
-                warmUp(in, out, type, combiner, sizes, sampleMs, warmupMs);
+                Reduction reduction = Reduction.of(type, op);
+                warmUp(in, out, type, reduction, sizes, sampleMs, warmupMs);
                 for (long bytes : sizes) {
-                    rows.add(measure(in, out, type, op, combiner, bytes, samples, sampleMs));
+                    rows.add(measure(in, out, type, op, reduction, bytes, samples, sampleMs));
                 }
             }
         }
@@ -140,7 +143,7 @@ public final class LocalReduceBench {
      * compiled the very loops that are timed (a separate warm-up loop would leave them to on-stack replacement in the
      * first samples) with the sizes they will see, and copy and reduce get the same treatment.
      */
-    private static void warmUp(MemorySegment in, MemorySegment out, ElementType type, Combiner combiner, long[] sizes,
+    private static void warmUp(MemorySegment in, MemorySegment out, ElementType type, Reduction reduction, long[] sizes,
                                long sampleMs, long warmupMs) {
         long end = System.nanoTime() + warmupMs * 1_000_000;
         long[] times = new long[4];
@@ -148,7 +151,7 @@ public final class LocalReduceBench {
         while (System.nanoTime() < end) {
             for (long bytes : sizes) {
                 long count = bytes / type.sizeBytes();
-                sample(in, out, combiner, count * type.sizeBytes(), count, calls(count * type.sizeBytes(),
+                sample(in, out, reduction, count * type.sizeBytes(), calls(count * type.sizeBytes(),
                         Math.min(sampleMs, 10)), copyFirst, times);
                 copyFirst = !copyFirst;
             }
@@ -161,7 +164,7 @@ public final class LocalReduceBench {
     }
 
     private static Row measure(MemorySegment in, MemorySegment out, ElementType type, PredefinedOperator op,
-                               Combiner combiner, long bytes, int samples, long sampleMs) {
+                               Reduction reduction, long bytes, int samples, long sampleMs) {
         long count = bytes / type.sizeBytes();
         long vectorBytes = count * type.sizeBytes();
         long calls = calls(vectorBytes, sampleMs);
@@ -173,7 +176,7 @@ public final class LocalReduceBench {
         double[] cpuRatio = new double[samples];
         long[] times = new long[4];
         for (int s = 0; s < samples; s++) {
-            sample(in, out, combiner, vectorBytes, count, calls, s % 2 == 0, times);
+            sample(in, out, reduction, vectorBytes, calls, s % 2 == 0, times);
             copy[s] = (double) vectorBytes * calls / Math.max(1, times[0]);
             reduce[s] = (double) vectorBytes * calls / Math.max(1, times[1]);
             ratio[s] = reduce[s] / copy[s];
@@ -192,13 +195,13 @@ public final class LocalReduceBench {
      * nanoseconds: the CPU clock leaves out the time this thread spent descheduled, which on a host shared with
      * other work is most of what moves a wall-clock batch.
      */
-    private static void sample(MemorySegment in, MemorySegment out, Combiner combiner, long vectorBytes, long count,
-                               long calls, boolean copyFirst, long[] times) {
+    private static void sample(MemorySegment in, MemorySegment out, Reduction reduction, long vectorBytes, long calls,
+                               boolean copyFirst, long[] times) {
         if (copyFirst) {
             copyBatch(in, out, vectorBytes, calls, times, 0);
-            reduceBatch(in, out, combiner, count, calls, times, 1);
+            reduceBatch(in, out, reduction, vectorBytes, calls, times, 1);
         } else {
-            reduceBatch(in, out, combiner, count, calls, times, 1);
+            reduceBatch(in, out, reduction, vectorBytes, calls, times, 1);
             copyBatch(in, out, vectorBytes, calls, times, 0);
         }
     }
@@ -216,12 +219,12 @@ public final class LocalReduceBench {
         times[slot + 2] = c1 - c0;
     }
 
-    private static void reduceBatch(MemorySegment in, MemorySegment out, Combiner combiner, long count, long calls,
-                                    long[] times, int slot) {
+    private static void reduceBatch(MemorySegment in, MemorySegment out, Reduction reduction, long vectorBytes,
+                                    long calls, long[] times, int slot) {
         long c0 = THREADS.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         for (long c = 0; c < calls; c++) {
-            combiner.combine(in, 0, out, 0, count);
+            reduction.combineBytes(in, 0, out, 0, vectorBytes);
         }
         long t1 = System.nanoTime();
         long c1 = THREADS.getCurrentThreadCpuTime();

@@ -20,75 +20,136 @@ public final class Combiners {
     private static final Map<ElementType, Map<PredefinedOperator, Combiner>> STAGED = new EnumMap<>(ElementType.class);
 
     static {
-        define(ElementType.BYTE, PredefinedOperator.SUM, StagedCombiners.ofBytes(ByteLoops::sum));
-        define(ElementType.BYTE, PredefinedOperator.PROD, StagedCombiners.ofBytes(ByteLoops::prod));
-        define(ElementType.BYTE, PredefinedOperator.MIN, StagedCombiners.ofBytes(ByteLoops::min));
-        define(ElementType.BYTE, PredefinedOperator.MAX, StagedCombiners.ofBytes(ByteLoops::max));
-        define(ElementType.BYTE, PredefinedOperator.BAND, StagedCombiners.ofBytes(ByteLoops::band));
-        define(ElementType.BYTE, PredefinedOperator.BOR, StagedCombiners.ofBytes(ByteLoops::bor));
-        define(ElementType.BYTE, PredefinedOperator.BXOR, StagedCombiners.ofBytes(ByteLoops::bxor));
-        define(ElementType.BYTE, PredefinedOperator.LAND, StagedCombiners.ofBytes(ByteLoops::land));
-        define(ElementType.BYTE, PredefinedOperator.LOR, StagedCombiners.ofBytes(ByteLoops::lor));
-        define(ElementType.BYTE, PredefinedOperator.LXOR, StagedCombiners.ofBytes(ByteLoops::lxor));
+        define(ElementType.BYTE, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::sum));
+        define(ElementType.BYTE, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::prod));
+        define(ElementType.BYTE, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::min));
+        define(ElementType.BYTE, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::max));
+        define(ElementType.BYTE, PredefinedOperator.BAND,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::band));
+        define(ElementType.BYTE, PredefinedOperator.BOR,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::bor));
+        define(ElementType.BYTE, PredefinedOperator.BXOR,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::bxor));
+        define(ElementType.BYTE, PredefinedOperator.LAND,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::land));
+        define(ElementType.BYTE, PredefinedOperator.LOR,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::lor));
+        define(ElementType.BYTE, PredefinedOperator.LXOR,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::lxor));
 
-        define(ElementType.SHORT, PredefinedOperator.SUM, StagedCombiners.ofShorts(ShortLoops::sum));
-        define(ElementType.SHORT, PredefinedOperator.PROD, StagedCombiners.ofShorts(ShortLoops::prod));
-        define(ElementType.SHORT, PredefinedOperator.MIN, StagedCombiners.ofShorts(ShortLoops::min));
-        define(ElementType.SHORT, PredefinedOperator.MAX, StagedCombiners.ofShorts(ShortLoops::max));
-        define(ElementType.SHORT, PredefinedOperator.BAND, StagedCombiners.ofShorts(ShortLoops::band));
-        define(ElementType.SHORT, PredefinedOperator.BOR, StagedCombiners.ofShorts(ShortLoops::bor));
-        define(ElementType.SHORT, PredefinedOperator.BXOR, StagedCombiners.ofShorts(ShortLoops::bxor));
-        define(ElementType.SHORT, PredefinedOperator.LAND, StagedCombiners.ofShorts(ShortLoops::land));
-        define(ElementType.SHORT, PredefinedOperator.LOR, StagedCombiners.ofShorts(ShortLoops::lor));
-        define(ElementType.SHORT, PredefinedOperator.LXOR, StagedCombiners.ofShorts(ShortLoops::lxor));
+        define(ElementType.SHORT, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::sum));
+        define(ElementType.SHORT, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::prod));
+        define(ElementType.SHORT, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::min));
+        define(ElementType.SHORT, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::max));
+        define(ElementType.SHORT, PredefinedOperator.BAND,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::band));
+        define(ElementType.SHORT, PredefinedOperator.BOR,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::bor));
+        define(ElementType.SHORT, PredefinedOperator.BXOR,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::bxor));
+        define(ElementType.SHORT, PredefinedOperator.LAND,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::land));
+        define(ElementType.SHORT, PredefinedOperator.LOR,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::lor));
+        define(ElementType.SHORT, PredefinedOperator.LXOR,
+                (in, a, io, b, n) -> StagedCombiners.shorts(in, a, io, b, n, ShortLoops::lxor));
 
-        define(ElementType.CHAR, PredefinedOperator.SUM, StagedCombiners.ofChars(CharLoops::sum));
-        define(ElementType.CHAR, PredefinedOperator.PROD, StagedCombiners.ofChars(CharLoops::prod));
-        define(ElementType.CHAR, PredefinedOperator.MIN, StagedCombiners.ofChars(CharLoops::min));
-        define(ElementType.CHAR, PredefinedOperator.MAX, StagedCombiners.ofChars(CharLoops::max));
-        define(ElementType.CHAR, PredefinedOperator.BAND, StagedCombiners.ofChars(CharLoops::band));
-        define(ElementType.CHAR, PredefinedOperator.BOR, StagedCombiners.ofChars(CharLoops::bor));
-        define(ElementType.CHAR, PredefinedOperator.BXOR, StagedCombiners.ofChars(CharLoops::bxor));
-        define(ElementType.CHAR, PredefinedOperator.LAND, StagedCombiners.ofChars(CharLoops::land));
-        define(ElementType.CHAR, PredefinedOperator.LOR, StagedCombiners.ofChars(CharLoops::lor));
-        define(ElementType.CHAR, PredefinedOperator.LXOR, StagedCombiners.ofChars(CharLoops::lxor));
+        define(ElementType.CHAR, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::sum));
+        define(ElementType.CHAR, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::prod));
+        define(ElementType.CHAR, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::min));
+        define(ElementType.CHAR, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::max));
+        define(ElementType.CHAR, PredefinedOperator.BAND,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::band));
+        define(ElementType.CHAR, PredefinedOperator.BOR,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::bor));
+        define(ElementType.CHAR, PredefinedOperator.BXOR,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::bxor));
+        define(ElementType.CHAR, PredefinedOperator.LAND,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::land));
+        define(ElementType.CHAR, PredefinedOperator.LOR,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::lor));
+        define(ElementType.CHAR, PredefinedOperator.LXOR,
+                (in, a, io, b, n) -> StagedCombiners.chars(in, a, io, b, n, CharLoops::lxor));
 
-        define(ElementType.INT, PredefinedOperator.SUM, StagedCombiners.ofInts(IntLoops::sum));
-        define(ElementType.INT, PredefinedOperator.PROD, StagedCombiners.ofInts(IntLoops::prod));
-        define(ElementType.INT, PredefinedOperator.MIN, StagedCombiners.ofInts(IntLoops::min));
-        define(ElementType.INT, PredefinedOperator.MAX, StagedCombiners.ofInts(IntLoops::max));
-        define(ElementType.INT, PredefinedOperator.BAND, StagedCombiners.ofInts(IntLoops::band));
-        define(ElementType.INT, PredefinedOperator.BOR, StagedCombiners.ofInts(IntLoops::bor));
-        define(ElementType.INT, PredefinedOperator.BXOR, StagedCombiners.ofInts(IntLoops::bxor));
-        define(ElementType.INT, PredefinedOperator.LAND, StagedCombiners.ofInts(IntLoops::land));
-        define(ElementType.INT, PredefinedOperator.LOR, StagedCombiners.ofInts(IntLoops::lor));
-        define(ElementType.INT, PredefinedOperator.LXOR, StagedCombiners.ofInts(IntLoops::lxor));
+        define(ElementType.INT, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::sum));
+        define(ElementType.INT, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::prod));
+        define(ElementType.INT, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::min));
+        define(ElementType.INT, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::max));
+        define(ElementType.INT, PredefinedOperator.BAND,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::band));
+        define(ElementType.INT, PredefinedOperator.BOR,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::bor));
+        define(ElementType.INT, PredefinedOperator.BXOR,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::bxor));
+        define(ElementType.INT, PredefinedOperator.LAND,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::land));
+        define(ElementType.INT, PredefinedOperator.LOR,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::lor));
+        define(ElementType.INT, PredefinedOperator.LXOR,
+                (in, a, io, b, n) -> StagedCombiners.ints(in, a, io, b, n, IntLoops::lxor));
 
-        define(ElementType.LONG, PredefinedOperator.SUM, StagedCombiners.ofLongs(LongLoops::sum));
-        define(ElementType.LONG, PredefinedOperator.PROD, StagedCombiners.ofLongs(LongLoops::prod));
-        define(ElementType.LONG, PredefinedOperator.MIN, StagedCombiners.ofLongs(LongLoops::min));
-        define(ElementType.LONG, PredefinedOperator.MAX, StagedCombiners.ofLongs(LongLoops::max));
-        define(ElementType.LONG, PredefinedOperator.BAND, StagedCombiners.ofLongs(LongLoops::band));
-        define(ElementType.LONG, PredefinedOperator.BOR, StagedCombiners.ofLongs(LongLoops::bor));
-        define(ElementType.LONG, PredefinedOperator.BXOR, StagedCombiners.ofLongs(LongLoops::bxor));
-        define(ElementType.LONG, PredefinedOperator.LAND, StagedCombiners.ofLongs(LongLoops::land));
-        define(ElementType.LONG, PredefinedOperator.LOR, StagedCombiners.ofLongs(LongLoops::lor));
-        define(ElementType.LONG, PredefinedOperator.LXOR, StagedCombiners.ofLongs(LongLoops::lxor));
+        define(ElementType.LONG, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::sum));
+        define(ElementType.LONG, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::prod));
+        define(ElementType.LONG, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::min));
+        define(ElementType.LONG, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::max));
+        define(ElementType.LONG, PredefinedOperator.BAND,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::band));
+        define(ElementType.LONG, PredefinedOperator.BOR,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::bor));
+        define(ElementType.LONG, PredefinedOperator.BXOR,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::bxor));
+        define(ElementType.LONG, PredefinedOperator.LAND,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::land));
+        define(ElementType.LONG, PredefinedOperator.LOR,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::lor));
+        define(ElementType.LONG, PredefinedOperator.LXOR,
+                (in, a, io, b, n) -> StagedCombiners.longs(in, a, io, b, n, LongLoops::lxor));
 
-        define(ElementType.FLOAT, PredefinedOperator.SUM, StagedCombiners.ofFloats(FloatLoops::sum));
-        define(ElementType.FLOAT, PredefinedOperator.PROD, StagedCombiners.ofFloats(FloatLoops::prod));
-        define(ElementType.FLOAT, PredefinedOperator.MIN, StagedCombiners.ofFloats(FloatLoops::min));
-        define(ElementType.FLOAT, PredefinedOperator.MAX, StagedCombiners.ofFloats(FloatLoops::max));
+        define(ElementType.FLOAT, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.floats(in, a, io, b, n, FloatLoops::sum));
+        define(ElementType.FLOAT, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.floats(in, a, io, b, n, FloatLoops::prod));
+        define(ElementType.FLOAT, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.floats(in, a, io, b, n, FloatLoops::min));
+        define(ElementType.FLOAT, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.floats(in, a, io, b, n, FloatLoops::max));
 
-        define(ElementType.DOUBLE, PredefinedOperator.SUM, StagedCombiners.ofDoubles(DoubleLoops::sum));
-        define(ElementType.DOUBLE, PredefinedOperator.PROD, StagedCombiners.ofDoubles(DoubleLoops::prod));
-        define(ElementType.DOUBLE, PredefinedOperator.MIN, StagedCombiners.ofDoubles(DoubleLoops::min));
-        define(ElementType.DOUBLE, PredefinedOperator.MAX, StagedCombiners.ofDoubles(DoubleLoops::max));
+        define(ElementType.DOUBLE, PredefinedOperator.SUM,
+                (in, a, io, b, n) -> StagedCombiners.doubles(in, a, io, b, n, DoubleLoops::sum));
+        define(ElementType.DOUBLE, PredefinedOperator.PROD,
+                (in, a, io, b, n) -> StagedCombiners.doubles(in, a, io, b, n, DoubleLoops::prod));
+        define(ElementType.DOUBLE, PredefinedOperator.MIN,
+                (in, a, io, b, n) -> StagedCombiners.doubles(in, a, io, b, n, DoubleLoops::min));
+        define(ElementType.DOUBLE, PredefinedOperator.MAX,
+                (in, a, io, b, n) -> StagedCombiners.doubles(in, a, io, b, n, DoubleLoops::max));
 
         // BOOLEAN is a byte holding 0 or non-zero: the byte loops' logical operators are exactly its operators.
-        define(ElementType.BOOLEAN, PredefinedOperator.LAND, StagedCombiners.ofBytes(ByteLoops::land));
-        define(ElementType.BOOLEAN, PredefinedOperator.LOR, StagedCombiners.ofBytes(ByteLoops::lor));
-        define(ElementType.BOOLEAN, PredefinedOperator.LXOR, StagedCombiners.ofBytes(ByteLoops::lxor));
+        define(ElementType.BOOLEAN, PredefinedOperator.LAND,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::land));
+        define(ElementType.BOOLEAN, PredefinedOperator.LOR,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::lor));
+        define(ElementType.BOOLEAN, PredefinedOperator.LXOR,
+                (in, a, io, b, n) -> StagedCombiners.bytes(in, a, io, b, n, ByteLoops::lxor));
 
         for (ElementType pair : new ElementType[] {ElementType.INT_INT, ElementType.FLOAT_INT, ElementType.LONG_INT,
                 ElementType.DOUBLE_INT}) {
@@ -101,7 +162,7 @@ public final class Combiners {
     }
 
     private static void define(ElementType type, PredefinedOperator op, Combiner staged) {
-        Combiner vector = VECTOR_API ? VectorCombiners.of(type, op, staged) : null;
+        Combiner vector = VECTOR_API ? VectorCombiners.of(type, op) : null;
         TABLE.computeIfAbsent(type, t -> new EnumMap<>(PredefinedOperator.class)).put(op, vector != null ? vector : staged);
         STAGED.computeIfAbsent(type, t -> new EnumMap<>(PredefinedOperator.class)).put(op, staged);
     }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Before against final2 (this branch; final3 = final2 without the short-vector element loop, e4ce34d6 reverted; this branch's last commit), alternating: bin/railcoll bench --collective local-reduce
+# --samples 7 --sample-ms 40 --sizes 64,1k,8k,64k. Each build's exec line is bin/railcoll's.
+set -u
+J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+while kill -0 12155 2>/dev/null; do sleep 2; done  # after rounds2.sh
+res=/tmp/r1k/rounds4; mkdir -p $res
+for round in 1; do
+  for v in final2 final3 before; do
+    d=/tmp/r1k/$v
+    f=$res/round-$round-$v.txt
+    echo "# $v round $round start $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)" > $f
+    $J --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -cp "$d/railcoll-cli.jar:$d/lib/*" io.railcoll.cli.RailcollCli \
+      bench --collective local-reduce --samples 7 --sample-ms 40 --sizes 64,1k,8k,64k --out $res/out-$round-$v >> $f 2>&1
+    echo "# $v round $round end $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)" >> $f
+  done
+done
