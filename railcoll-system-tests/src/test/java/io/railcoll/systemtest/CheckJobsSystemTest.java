@@ -50,7 +50,18 @@ class CheckJobsSystemTest {
                         .allreduce("0,7,30001", "sum,minloc,affine-compose"),
                 new Job("4x4", 1)
                         .collectives("sizes=0,7,1025", "algorithms=all,auto", "roots=0,last,middle")
-                        .allreduce("1,4099", "sum,minloc,affine-compose"));
+                        .allreduce("1,4099", "sum,minloc,affine-compose"),
+                // Issue 22's other placements (decision 0244): five nodes of two (10 ranks: each type with one
+                // operator and the non-commutative one, as on 16), and a rank alone, where every collective and
+                // reduction is its own input.
+                new Job("5x2", 1)
+                        .allreduce("0,1,7,4099", "sum,minloc,affine-compose")
+                        .reductions("0,1,7,4099"),
+                new Job("1x1", 1)
+                        .collectives("sizes=0,1,7,1025", "algorithms=all,auto", "roots=0")
+                        .allreduce("0,1,7,4099", "all")
+                        .reductions("0,1,7,4099")
+                        .subcomm());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -113,22 +124,25 @@ class CheckJobsSystemTest {
         /**
          * What the summary must say of refused cases, or null. The all-reduce algorithms that combine out of rank
          * order (the ring, the SMP-aware ones) refuse the non-commutative operator once per count, the reduce-scatter
-         * ring likewise.
+         * ring likewise, where there is more than one rank to put out of order.
          */
         String refusals(Placement p) {
             return switch (app) {
-                case "allreduce" -> {
-                    long refusing = AlgorithmCatalog.standard().forCollective(Collective.ALLREDUCE).stream()
-                            .filter(a -> !a.deterministic())
-                            .filter(a -> a.unsupportedReason(Shape.reduction(Collective.ALLREDUCE, p, 1, 8, 0, 8, true))
-                                    .isEmpty())
-                            .filter(a -> RankOrder.refusesNonCommutative(a.id(), Collective.ALLREDUCE, p))
-                            .count();
-                    yield " cases, " + refusing * counts() + " refused, ";
-                }
-                case "reductions" -> " cases, " + counts() + " refused, ";
+                case "allreduce" -> " cases, " + refusing(Collective.ALLREDUCE, p) * counts() + " refused, ";
+                case "reductions" -> " cases, " + Stream.of(Collective.REDUCE, Collective.REDUCE_SCATTER,
+                        Collective.SCAN, Collective.EXSCAN).mapToLong(c -> refusing(c, p)).sum() * counts()
+                        + " refused, ";
                 default -> null;
             };
+        }
+
+        /** The algorithms of {@code c} the pass checks on {@code p} that refuse a non-commutative operator. */
+        private static long refusing(Collective c, Placement p) {
+            return AlgorithmCatalog.standard().forCollective(c).stream()
+                    .filter(a -> !a.deterministic())
+                    .filter(a -> a.unsupportedReason(Shape.reduction(c, p, 1, 8, 0, 8, true)).isEmpty())
+                    .filter(a -> RankOrder.refusesNonCommutative(a.id(), c, p))
+                    .count();
         }
 
         private int counts() {

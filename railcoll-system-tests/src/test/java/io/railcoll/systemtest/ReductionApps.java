@@ -163,7 +163,9 @@ final class ReductionApps {
         MemorySegment a = MemorySegment.ofArray(new byte[64]);
         AllreduceApps.expectRefusal(() -> comm.reduce(a, a, ElementType.INT, 4, PredefinedOperator.SUM, comm.size()),
                 "root");
-        AllreduceApps.expectRefusal(() -> comm.reduceScatterBlock(a, MemorySegment.ofArray(new byte[64]),
+        // A send buffer one int short of the size blocks of 16 (on one rank too, where 64 bytes would be enough).
+        MemorySegment shortSend = MemorySegment.ofArray(new byte[comm.size() * 64 - 4]);
+        AllreduceApps.expectRefusal(() -> comm.reduceScatterBlock(shortSend, MemorySegment.ofArray(new byte[64]),
                 ElementType.INT, 16, PredefinedOperator.SUM), "holds");
         AllreduceApps.expectRefusal(() -> comm.scan(a, a.asSlice(8), ElementType.INT, 4, PredefinedOperator.SUM),
                 "overlap");
