@@ -9,7 +9,6 @@ import io.railcoll.transport.NodeArea;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,7 +80,7 @@ class NodeMateLeftAfterItsRaiseTest {
     }
 
     /** A node's words: flags per local rank, whether each is alive. Nothing else is asked of it here. */
-    private static final class Words implements NodeArea {
+    private static final class Words extends NodeAreaStandIn {
         final long[][] flags;
         final boolean[] alive;
         private final int me;
@@ -106,78 +105,6 @@ class NodeMateLeftAfterItsRaiseTest {
         @Override
         public boolean alive(int localRank) {
             return alive[localRank];
-        }
-
-        @Override
-        public MemorySegment buffer(int half) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void raise(int flag, long value, long call) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void raise(int flag, long value, long call, MemorySegment src, long srcOffset, long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long raisedCall(int localRank, int flag, long seq) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long raisedBefore(int localRank, int flag, long seq) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean peerAccess() {
-            return false;
-        }
-
-        @Override
-        public void announce(long seq, MemorySegment send, MemorySegment recv) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void peerRead(int localRank, long seq, int buffer, long offset, MemorySegment dst, long dstOffset,
-                             long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset,
-                              long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long peerTransfers() {
-            return 0;
-        }
-
-        @Override
-        public void noteCall(long seq, long call) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long notedCall(int localRank, long seq) {
-            throw new UnsupportedOperationException();
         }
     }
 }

@@ -9,7 +9,6 @@ import io.railcoll.transport.NodeArea;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,7 +72,15 @@ class NodeWaitMetByALaterCallTest {
     }
 
     /** Rank 0's flags all show a raise of call 30; what lies behind it is the test's. */
-    private record LaterRaise(long before, long noted) implements NodeArea {
+    private static final class LaterRaise extends NodeAreaStandIn {
+        private final long before;
+        private final long noted;
+
+        LaterRaise(long before, long noted) {
+            this.before = before;
+            this.noted = noted;
+        }
+
         @Override
         public long flag(int localRank, int flag) {
             return 30L << 20 | 1;
@@ -102,63 +109,6 @@ class NodeWaitMetByALaterCallTest {
         @Override
         public boolean alive(int localRank) {
             return true;
-        }
-
-        @Override
-        public MemorySegment buffer(int half) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void raise(int flag, long value, long call) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void raise(int flag, long value, long call, MemorySegment src, long srcOffset, long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void await(int localRank, int flag, long value, long maxWaitNs, boolean onlyItsRaises) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean peerAccess() {
-            return false;
-        }
-
-        @Override
-        public void announce(long seq, MemorySegment send, MemorySegment recv) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void peerRead(int localRank, long seq, int buffer, long offset, MemorySegment dst, long dstOffset,
-                             long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void peerWrite(MemorySegment src, long srcOffset, int localRank, long seq, int buffer, long offset,
-                              long length) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long peerTransfers() {
-            return 0;
-        }
-
-        @Override
-        public void noteCall(long seq, long call) {
-            throw new UnsupportedOperationException();
         }
     }
 }
