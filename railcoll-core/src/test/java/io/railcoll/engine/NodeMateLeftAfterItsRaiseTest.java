@@ -1,9 +1,5 @@
 package io.railcoll.engine;
 
-import io.railcoll.algorithm.shm.NodeFlagBarrier;
-import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.Shape;
-import io.railcoll.topology.Placement;
 import io.railcoll.transport.NodeArea;
 
 import org.junit.jupiter.api.Test;
@@ -11,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A node-mate that raised what a waiting rank awaits and then left is not lost to that rank's call (CI, 2026-11-28:
@@ -25,9 +20,9 @@ class NodeMateLeftAfterItsRaiseTest {
     @Test
     void aMateThatRaisedTheAwaitedFlagAndLeftIsNotLost() {
         Words area = new Words(2, 1);
-        NodeSteps steps = stepsOver(area);
+        NodeSteps steps = NodeAreaStandIn.stepsOver(area);
         try (Arena arena = Arena.ofConfined()) {
-            Posting waiting = barrierOfRankOneAtItsAwait(arena, 1);
+            Posting waiting = NodeAreaStandIn.barrierOfRankOneAtItsAwait(arena, 1);
 
             area.alive[0] = false; // gone, and its release not raised: lost
             assertEquals(0, steps.lostMate(waiting));
@@ -43,40 +38,13 @@ class NodeMateLeftAfterItsRaiseTest {
     @Test
     void aRaiseOfAnEarlierCallDoesNotCount() {
         Words area = new Words(2, 1);
-        NodeSteps steps = stepsOver(area);
+        NodeSteps steps = NodeAreaStandIn.stepsOver(area);
         try (Arena arena = Arena.ofConfined()) {
-            Posting waiting = barrierOfRankOneAtItsAwait(arena, 2);
+            Posting waiting = NodeAreaStandIn.barrierOfRankOneAtItsAwait(arena, 2);
             area.flags[0][waiting.program.tag[waiting.nextOp]] = 1L << 20 | 1; // call 1's release, this is call 2
             area.alive[0] = false;
             assertEquals(0, steps.lostMate(waiting));
         }
-    }
-
-    /** The node steps of rank 1 of a 1x2 node whose words are {@code area}. */
-    private static NodeSteps stepsOver(Words area) {
-        NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
-        steps.attach(area, 2);
-        return steps;
-    }
-
-    /** Rank 1's {@code barrier.shm} on 1x2 as call {@code seq}, stopped at its wait for the master's release. */
-    private static Posting barrierOfRankOneAtItsAwait(Arena arena, long seq) {
-        Shape shape = new Shape(Collective.BARRIER, Placement.singleNode(2), 1, 0, 0);
-        CompiledProgram program = new CompiledProgram(NodeFlagBarrier.ID, new NodeFlagBarrier().program(shape, 1),
-                r -> r, false);
-        Posting p = new Posting(arena);
-        p.program = program;
-        p.heldSeq = seq;
-        p.nodeGateOpen = true;
-        p.nextOp = -1;
-        for (int i = 0; i < program.ops(); i++) {
-            if (program.kind[i] == CompiledProgram.AWAIT) {
-                p.nextOp = i;
-            }
-        }
-        assertTrue(p.nextOp >= 0, "barrier.shm's non-master awaits the master's release");
-        assertEquals(0, program.peer[p.nextOp]);
-        return p;
     }
 
     /** A node's words: flags per local rank, whether each is alive. Nothing else is asked of it here. */

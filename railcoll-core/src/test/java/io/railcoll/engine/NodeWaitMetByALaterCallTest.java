@@ -1,9 +1,5 @@
 package io.railcoll.engine;
 
-import io.railcoll.algorithm.shm.NodeFlagBarrier;
-import io.railcoll.schedule.Collective;
-import io.railcoll.schedule.Shape;
-import io.railcoll.topology.Placement;
 import io.railcoll.transport.NodeArea;
 
 import org.junit.jupiter.api.Test;
@@ -11,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the engine decides at a node step's wait that a node-mate's raise of a later call met (decisions 0226, 0242),
@@ -49,25 +44,9 @@ class NodeWaitMetByALaterCallTest {
     /** Rank 1's wait, as call {@link #SEQ}, where rank 0's raises before tell {@code before}, its note {@code noted}. */
     private static int awaitWith(long before, long noted) {
         try (Arena arena = Arena.ofConfined()) {
-            Shape shape = new Shape(Collective.BARRIER, Placement.singleNode(2), 1, 0, 0);
-            CompiledProgram program = new CompiledProgram(NodeFlagBarrier.ID, new NodeFlagBarrier().program(shape, 1),
-                    r -> r, false);
-            Posting p = new Posting(arena);
-            p.program = program;
-            p.heldSeq = SEQ;
+            Posting p = NodeAreaStandIn.barrierOfRankOneAtItsAwait(arena, SEQ);
             p.digest = DIGEST;
-            p.nodeGateOpen = true;
-            p.nextOp = -1;
-            for (int i = 0; i < program.ops(); i++) {
-                if (program.kind[i] == CompiledProgram.AWAIT) {
-                    p.nextOp = i;
-                }
-            }
-            assertTrue(p.nextOp >= 0, "barrier.shm's non-master awaits the master's release");
-            LaterRaise area = new LaterRaise(before, noted);
-            NodeSteps steps = new NodeSteps(new Posting[CollectiveEngine.WINDOW]);
-            steps.attach(area, 2);
-            return steps.await(p, p.nextOp, SEQ);
+            return NodeAreaStandIn.stepsOver(new LaterRaise(before, noted)).await(p, p.nextOp, SEQ);
         }
     }
 
