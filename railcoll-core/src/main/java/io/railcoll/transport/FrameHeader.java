@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  * within it, and the receiver routes the frame to that communicator's engine. The CRC covers bytes 0..67 and
  * catches a stream that lost its framing. ABORT frames carry a UTF-8 reason as payload, GOODBYE frames none.
  *
- * <p>Two control frames, used by the TCP rails only and never carrying a payload, make rail fail-over possible
+ * <p>Three control frames, used by the TCP rails only and never carrying a payload, make rail fail-over possible
  * (see {@code docs/rails.md}):
  * <ul>
  *   <li>{@link #ACK}: {@code seq} = how many DATA frames the sender of the ACK has completely received on this
@@ -35,6 +35,8 @@ import java.util.zip.CRC32C;
  *       was the {@code seq}-th DATA frame (from 0) on connection (lane) {@code tag}; {@code blockBytes} is the
  *       bit mask of lanes to the receiver that the sender has given up. The receiver stops reading those lanes and
  *       delivers the copy only if the original was not delivered.</li>
+ *   <li>{@link #REPLAYS_DONE}: every frame the sender held of connection (lane {@code tag}, generation
+ *       {@code root}) was re-sent ahead of it on this connection.</li>
  * </ul>
  */
 public final class FrameHeader {
@@ -69,6 +71,13 @@ public final class FrameHeader {
      * the receiver's memory (so the receiver may send it {@link #PULL} frames), 0 otherwise; no payload.
      */
     public static final byte PULL_OFFER = 8;
+    /**
+     * TCP rails only, no payload: the sender has re-sent, ahead of this frame on this connection, every DATA frame it
+     * held of its connection of lane {@code tag} and generation {@code root}, which it gave up or the receiver closed.
+     * Until it comes, the receiver reads frames of later collectives from that peer into memory of its own rather
+     * than pausing on them: a re-sent frame may travel behind one (decision 0246).
+     */
+    public static final byte REPLAYS_DONE = 9;
 
     public byte type;
     public int sourceRank;

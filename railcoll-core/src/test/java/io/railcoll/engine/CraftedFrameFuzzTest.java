@@ -53,7 +53,7 @@ class CraftedFrameFuzzTest {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
     private static final byte[] TYPES = {FrameHeader.DATA, FrameHeader.DATA, FrameHeader.DATA, FrameHeader.ABORT,
             FrameHeader.GOODBYE, FrameHeader.ACK, FrameHeader.REPLAY, FrameHeader.PULL, 7 /* retired: was PULLED */,
-            FrameHeader.PULL_OFFER, 0, 9};
+            FrameHeader.PULL_OFFER, FrameHeader.REPLAYS_DONE, 0, 10};
 
     @FuzzTest
     void gatherFromAPeer(FuzzedDataProvider data) throws Exception {

@@ -2,6 +2,7 @@ package io.railcoll.transport.tcp;
 
 import io.railcoll.RailDownException;
 import io.railcoll.RailcollException;
+import io.railcoll.transport.FrameHeader;
 import io.railcoll.transport.FrameSink;
 import io.railcoll.transport.RailCounters;
 
@@ -212,7 +213,7 @@ final class LaneSet {
                 + bytes + " bytes) on") + " the remaining rail(s) " + to
                 + (r == null ? "" : r.dials(c.peer) ? "; reconnecting it" : "; rank " + c.peer + " reconnects it")
                 + " (see Communicator.railCounters().failures())");
-        distribute(frames, c, live, nowNs);
+        resend(frames, c, live, nowNs);
         if (r != null) {
             r.laneDown(c.peer, c.lane);
         }
@@ -232,6 +233,7 @@ final class LaneSet {
             return false;
         }
         List<List<OutFrame>> taken = new ArrayList<>(1);
+        List<TcpConnection> replaced = new ArrayList<>(1);
         long downNs = p.adopt(c, () -> {
             // Under the peer's lock, so a REPLAY judged meanwhile sees either the old connection or the new one.
             // Registered first: if that fails, the old connection is left as it was.
@@ -241,15 +243,21 @@ final class LaneSet {
                 throw new java.io.UncheckedIOException(e);
             }
             TcpConnection old = p.lane(c.lane);
-            taken.add(old == null || old.isBroken() ? List.of() : old.replaceAndTakeFrames());
+            if (old != null && !old.isBroken()) {
+                replaced.add(old);
+                taken.add(old.replaceAndTakeFrames());
+            }
         }, nowNs);
         if (downNs < 0) {
             return false;
         }
-        List<OutFrame> frames = taken.getFirst();
+        List<OutFrame> frames = taken.isEmpty() ? List.of() : taken.getFirst();
         if (!frames.isEmpty()) {
             counters.railFailed(c.peer, c.rail, "rank " + c.peer + " gave this rail up and reconnected it");
-            distribute(frames, c, p.liveMask(), nowNs);
+        }
+        if (!replaced.isEmpty()) {
+            // The peer closed the old connection when it made this one: it waits for this side's REPLAYS_DONE.
+            resend(frames, replaced.getFirst(), c, p.liveMask(), nowNs);
         }
         counters.railRecovered(c.peer, c.rail, downNs / 1_000_000);
         log.println("railcoll: rank " + rank + ": " + describeLane(c) + " to rank " + c.peer + " is back"
@@ -329,8 +337,19 @@ final class LaneSet {
         return false;
     }
 
-    /** Hands {@code frames} to the live lanes of {@code from}'s peer, round-robin, preferring other rails. */
-    private void distribute(List<OutFrame> frames, TcpConnection from, long live, long nowNs) {
+    /** As below, for a connection that failed: its frames go to another of the peer's live lanes. */
+    private void resend(List<OutFrame> frames, TcpConnection from, long live, long nowNs) {
+        resend(frames, from, from, live, nowNs);
+    }
+
+    /**
+     * Re-sends {@code frames}, what connection {@code from} held, on one live lane of its peer (preferring another
+     * rail), on {@code via}'s driver thread, and then a REPLAYS_DONE naming {@code from}: the peer, which closed
+     * {@code from} or will, reads paused frames into memory of its own until it has that REPLAYS_DONE, because a
+     * copy may be behind a frame of a later collective (decision 0246). All on one lane, so the REPLAYS_DONE comes
+     * after every copy; a fail-over is rare, and spreading its copies over rails bought nothing worth that order.
+     */
+    private void resend(List<OutFrame> frames, TcpConnection from, TcpConnection via, long live, long nowNs) {
         long preferred = 0;
         for (long m = live; m != 0; m &= m - 1) {
             int l = Long.numberOfTrailingZeros(m);
@@ -338,16 +357,18 @@ final class LaneSet {
                 preferred |= 1L << l;
             }
         }
-        long pick = preferred != 0 ? preferred : live;
-        long cursor = pick;
+        int l = Long.numberOfTrailingZeros(preferred != 0 ? preferred : live);
         for (OutFrame f : frames) {
-            if (cursor == 0) {
-                cursor = pick;
-            }
-            int l = Long.numberOfTrailingZeros(cursor);
-            cursor &= cursor - 1;
-            send(from.driver, from.peer, l, f, nowNs);
+            send(via.driver, from.peer, l, f, nowNs);
         }
+        FrameHeader done = new FrameHeader();
+        done.type = FrameHeader.REPLAYS_DONE;
+        done.sourceRank = rank;
+        done.tag = from.lane;
+        done.root = from.generation;
+        OutFrame marker = new OutFrame();
+        marker.set(done, null, null);
+        send(via.driver, from.peer, l, marker, nowNs);
     }
 
     /** Queues a moved frame on lane {@code l} of {@code peer}: directly on this driver, else through a hand-off. */

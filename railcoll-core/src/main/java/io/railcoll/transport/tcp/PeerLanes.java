@@ -25,6 +25,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * (learnt from a REPLAY, or from a newer connection of that lane being made); one of them is closed before a
  * re-sent copy is judged, and refused if it had not been taken into use yet.
  *
+ * <p><b>Re-sent frames still on their way</b> (decision 0246). When a connection this side took into use closes
+ * without the peer's goodbye on it, the peer re-sends what it held of it on its other lanes, possibly behind frames
+ * of later collectives that this side would pause on. From that close until the peer's {@link
+ * io.railcoll.transport.FrameHeader#REPLAYS_DONE} for that connection arrives, {@link #replaysPending} is true and
+ * lanes read such frames into memory of their own instead of pausing. A REPLAYS_DONE that comes before this side
+ * closed the connection is remembered, so the close then leaves nothing pending.
+ *
  * <p>Threading: any thread. The mask and lane slots are atomic; the generation book-keeping is guarded by this
  * object's monitor (it changes only when a lane fails or comes back); the delivered set is guarded by itself.
  */
@@ -52,6 +59,12 @@ final class PeerLanes {
     private int highestKnown;
     /** The highest generation taken into use on this side; read before the dead mask when a REPLAY is written. */
     private volatile int highestAdopted;
+    /** Generations closed here whose REPLAYS_DONE has not arrived. Guarded by this. */
+    private final Set<Integer> awaitingReplaysDone = new HashSet<>();
+    /** Generations whose REPLAYS_DONE arrived before this side closed them. Guarded by this. */
+    private final Set<Integer> replaysDoneEarly = new HashSet<>();
+    /** {@code !awaitingReplaysDone.isEmpty()}, readable without the lock on a lane's pause path. */
+    private volatile boolean replaysPending;
 
     PeerLanes(int peer, int lanes) {
         this.peer = peer;
@@ -203,6 +216,33 @@ final class PeerLanes {
             gate(originGen).close(); // not taken into use here (or closed already): nothing more will arrive on it
         }
         return open;
+    }
+
+    /**
+     * Connection {@code gen}, taken into use here, closed without the peer's goodbye: until its REPLAYS_DONE comes,
+     * frames the peer re-sends from it may travel behind frames this side would pause on.
+     */
+    synchronized void closedAwaitingReplays(int gen) {
+        if (!replaysDoneEarly.remove(gen) && awaitingReplaysDone.add(gen)) {
+            replaysPending = true;
+        }
+    }
+
+    /** The peer's REPLAYS_DONE for connection {@code gen}; false when no such connection was ever made (corrupt). */
+    synchronized boolean replaysDone(int gen) {
+        if (gen < 0 || gen > highestKnown) {
+            return false;
+        }
+        if (!awaitingReplaysDone.remove(gen)) {
+            replaysDoneEarly.add(gen);
+        }
+        replaysPending = !awaitingReplaysDone.isEmpty();
+        return true;
+    }
+
+    /** Whether frames the peer re-sends from a connection closed here may still be on their way (see above). */
+    boolean replaysPending() {
+        return replaysPending;
     }
 
     /** Whether a re-sent frame with this origin was already delivered. */

@@ -49,7 +49,7 @@ final class TcpConnection {
     private enum State { HEADER, PAYLOAD, SPILL_PAYLOAD, DISCARD, ABORT_PAYLOAD, PAUSED, AWAIT_QUIESCE, STOPPED }
 
     /**
-     * A frame of a collective not posted yet, read into memory of its own (see {@link #spillIfAckBlocked}). Reused
+     * A frame of a collective not posted yet, read into memory of its own (see {@link #spillIfBlocking}). Reused
      * (see {@link #spares}): a loop of calls that spills a frame now and then allocates no new one.
      */
     private static final class Spilled {
@@ -91,6 +91,11 @@ final class TcpConnection {
     private final PeerLanes peerLanes;
     private final ArrayDeque<OutFrame> queue = new ArrayDeque<>();
     private final ArrayDeque<OutFrame> unacked = new ArrayDeque<>();
+    /**
+     * REPLAYS_DONE frames written here (only after a fail-over, a few). Nothing acknowledges them, so if this
+     * connection fails they go again, behind the copies that go again with them: the peer may not have read them.
+     */
+    private final List<OutFrame> replaysDoneWritten = new ArrayList<>(0);
     /** Frames in {@link #unacked} whose sender waits for their ACK (a completion not yet done: large frames). */
     private int awaitingAck;
     /**
@@ -149,7 +154,7 @@ final class TcpConnection {
     /** {@code spilled.size()}, readable by other drivers (for {@link #paused}). */
     private volatile int spilledCount;
     /**
-     * The most payload bytes one connection holds in spilled frames ({@link #spillIfAckBlocked}): a frame's length is
+     * The most payload bytes one connection holds in spilled frames ({@link #spillIfBlocking}): a frame's length is
      * the peer's word, so without a bound an authenticated peer could make this rank allocate up to 2 GiB per frame.
      */
     static final long MAX_SPILL_BYTES = 64L << 20;
@@ -281,7 +286,7 @@ final class TcpConnection {
             writeQueued(nowNs);
         }
         if (f.type == FrameHeader.DATA && state == State.PAUSED) {
-            spillIfAckBlocked(); // its ACK will come behind the frame this lane is paused on
+            spillIfBlocking(); // its ACK will come behind the frame this lane is paused on
         }
         updateInterest();
     }
@@ -394,6 +399,8 @@ final class TcpConnection {
                         awaitingAck++;
                     }
                     unacked.add(f);
+                } else if (f.type == FrameHeader.REPLAYS_DONE) {
+                    replaysDoneWritten.add(f); // not acknowledged: kept to go again if this connection fails
                 } else {
                     if (f.completion != null) {
                         f.completion.done();
@@ -633,9 +640,7 @@ final class TcpConnection {
 
     /** Offers held-back frames again (spilled ones first); returns true if the connection is reading again. */
     boolean resume() {
-        if (!deliverSpilled()) {
-            return false;
-        }
+        deliverSpilled();
         if (state == State.AWAIT_QUIESCE) {
             return judgeReplay();
         }
@@ -644,7 +649,8 @@ final class TcpConnection {
         }
         MemorySegment t = lanes.sink.onDataHeader(rail, inHeader);
         if (t == null) {
-            return false;
+            spillIfBlocking(); // a fail-over since it paused may have put something it needs behind it
+            return state == State.SPILL_PAYLOAD;
         }
         beginPayload(t);
         updateInterest();
@@ -688,6 +694,17 @@ final class TcpConnection {
                 replayThrough = (int) inHeader.putLength;
                 return 0;
             }
+            case FrameHeader.REPLAYS_DONE -> {
+                if (replayOrigin != OutFrame.NO_ORIGIN) {
+                    throw new RailcollException("rank " + peer + " sent a REPLAY on rail " + rail
+                            + " followed by a REPLAYS_DONE instead of the frame it announced (corrupt stream)");
+                }
+                if (!peerLanes.replaysDone(inHeader.root)) {
+                    throw new RailcollException("rank " + peer + " said on rail " + rail + " it re-sent every frame of"
+                            + " connection " + inHeader.root + ", which was never made (corrupt stream)");
+                }
+                return 1;
+            }
             case FrameHeader.ABORT -> {
                 if (inHeader.fragLength > (1 << 16)) {
                     throw new RailcollException("rank " + peer + " sent an abort reason of " + inHeader.fragLength + " bytes");
@@ -707,11 +724,13 @@ final class TcpConnection {
     }
 
     private void offerData() {
-        // Spilled frames came first on this lane: they go first.
-        MemorySegment t = deliverSpilled() ? lanes.sink.onDataHeader(rail, inHeader) : null;
+        // Spilled frames came first on this lane: those whose collective is posted go first. One still held is of a
+        // later collective than this frame may be: a frame re-sent after a fail-over can come behind it.
+        deliverSpilled();
+        MemorySegment t = lanes.sink.onDataHeader(rail, inHeader);
         if (t == null) {
             state = State.PAUSED;
-            spillIfAckBlocked();
+            spillIfBlocking();
             updateInterest();
             return;
         }
@@ -719,26 +738,41 @@ final class TcpConnection {
     }
 
     /**
-     * Pausing leaves a frame unread until its collective is posted, and with it everything behind it on this lane,
-     * ACKs included. Normally no ACK this rank waits for can be behind it (the peer acknowledged this rank's frames
-     * before it moved on to the next collective). After a fail-over it can: the peer acknowledges a re-sent copy
-     * only when it arrives, possibly after the peer started sending the next collective's data, and this rank
-     * cannot finish (and post that collective) without the ACK. So while this lane has frames awaiting an ACK, a
-     * paused frame is read into memory of its own instead (bounded: one collective's data from this peer, only
-     * after a fail-over), and reading goes on. Spilled frames are delivered, in order, when their collective is
-     * posted.
+     * Pausing leaves a frame unread until its collective is posted, and with it everything behind it on this lane.
+     * Normally nothing this rank needs can be behind it: the peer finished sending this rank's current collective
+     * on this lane, and acknowledged this rank's frames, before it moved on. After a fail-over two things can be:
+     * <ul>
+     *   <li>an ACK this rank waits for: the peer acknowledges a re-sent copy only when it arrives, possibly after
+     *       it started sending the next collective's data, and this rank cannot finish its collective (and post the
+     *       next) without the ACK; so while this lane has frames awaiting an ACK;</li>
+     *   <li>a frame of this rank's current collective that the peer re-sent from a connection closed here, behind a
+     *       frame of a later collective it had already written on this lane; so until the peer's REPLAYS_DONE for
+     *       every such connection ({@link PeerLanes#replaysPending}, decision 0246);</li>
+     * </ul>
+     * a paused frame is read into memory of its own instead (bounded: {@link LaneSet#spillLimitBytes} per
+     * connection, only after a fail-over), and reading goes on. Spilled frames are delivered, in order, when their
+     * collective is posted.
      */
-    void spillIfAckBlocked() {
-        if (state != State.PAUSED || unacked.isEmpty() && !hasQueuedData()) {
+    void spillIfBlocking() {
+        if (state != State.PAUSED) {
+            return;
+        }
+        boolean ackBehind = !unacked.isEmpty() || hasQueuedData();
+        if (!ackBehind && !peerLanes.replaysPending()) {
             return;
         }
         if (spilledBytes + inHeader.fragLength > lanes.spillLimitBytes) {
+            if (!ackBehind) {
+                // Perhaps nothing this rank needs is behind it: stay paused. If a re-sent copy is, the collective
+                // waiting for it fails at its deadline, naming the bytes it waited for.
+                return;
+            }
             // Holding it would take more memory than one connection may; leaving it unread could leave this rank
             // waiting for the acknowledgement behind it until the deadline. Fail now, saying why.
             lanes.fail(new RailcollException("rank " + lanes.rank + ": rank " + peer + " sent a frame of "
                     + inHeader.fragLength + " bytes on rail " + rail + " for a collective this rank has not posted yet"
-                    + " (#" + inHeader.seq + "), while it awaits an acknowledgement queued behind it after a rail"
-                    + " fail-over; holding it would take more than the " + lanes.spillLimitBytes + " bytes a"
+                    + " (#" + inHeader.seq + "), while an acknowledgement or a re-sent frame it needs may be queued"
+                    + " behind it after a rail fail-over; holding it would take more than the " + lanes.spillLimitBytes + " bytes a"
                     + " connection may hold (" + spilledBytes + " held already)"));
             haltReading();
             return;
@@ -801,23 +835,29 @@ final class TcpConnection {
                 || peerLanes.claimReplay(new PeerLanes.Origin(replayOriginGeneration, origin));
     }
 
-    /** Delivers spilled frames whose collective is posted; true when none is left held back. */
-    private boolean deliverSpilled() {
-        while (!spilled.isEmpty()) {
-            Spilled f = spilled.peek();
+    /**
+     * Delivers the spilled frames whose collective is posted, in the order they came, and keeps the others: frames
+     * land at the offsets their headers name, so only a frame's own collective has to be posted for it, and a frame
+     * re-sent after a fail-over may be of an earlier collective than one spilled before it.
+     */
+    private void deliverSpilled() {
+        if (spilled.isEmpty()) {
+            return;
+        }
+        for (java.util.Iterator<Spilled> it = spilled.iterator(); it.hasNext(); ) {
+            Spilled f = it.next();
             MemorySegment t = lanes.sink.onDataHeader(rail, f.header);
             if (t == null) {
-                return false;
+                continue;
             }
             MemorySegment.copy(f.memory, 0, t, f.header.landingOffset, f.length);
             spilledBytes -= f.length;
-            spilled.poll();
+            it.remove();
             spilledCount = spilled.size();
             lanes.sink.onDataComplete(rail, f.header);
             driver.noteProgress();
             spare(f);
         }
-        return true;
     }
 
     /** Keeps a delivered spilled frame for the next, unless enough are kept or it is large. */
@@ -929,8 +969,9 @@ final class TcpConnection {
 
     /**
      * Closes this lane for good because it failed: no frame is read or counted on it any more. Returns what it
-     * still held to send: DATA frames not acknowledged, oldest first (ACK, GOODBYE and ABORT frames are dropped and
-     * completed). Driver thread only.
+     * still held to send: DATA frames not acknowledged, then the REPLAYS_DONE frames written on it, then those DATA and
+     * REPLAYS_DONE frames not written yet (ACK, GOODBYE and ABORT frames are dropped and completed). Driver thread
+     * only.
      */
     List<OutFrame> breakAndTakeFrames() {
         return takeFrames(false);
@@ -952,13 +993,15 @@ final class TcpConnection {
         List<OutFrame> moved = new ArrayList<>(unacked.size() + queue.size());
         moved.addAll(unacked);
         unacked.clear();
+        moved.addAll(replaysDoneWritten);
+        replaysDoneWritten.clear();
         awaitingAck = 0;
         for (OutFrame f : queue) {
             if (f == ackFrame) {
                 continue;
             }
-            if (f.type == FrameHeader.DATA) {
-                moved.add(f);
+            if (f.type == FrameHeader.DATA || f.type == FrameHeader.REPLAYS_DONE) {
+                moved.add(f); // a REPLAYS_DONE stays behind the re-sent frames it follows
             } else if (f.completion != null) {
                 f.completion.done();
             }
@@ -989,6 +1032,11 @@ final class TcpConnection {
 
     private void close(boolean laneDead) {
         gate.close();
+        if (!broken && !goodbyeReceived && !peerLanes.goodbye() && peerLanes.lane(lane) == this) {
+            // The peer re-sends what it held of this connection, perhaps behind frames this side would pause on.
+            peerLanes.closedAwaitingReplays(generation);
+            lanes.wakeDrivers(); // lanes of the peer paused now read on (see spillIfBlocking)
+        }
         broken = true;
         if (laneDead) {
             peerLanes.markDead(lane, lanes.clock.getAsLong());

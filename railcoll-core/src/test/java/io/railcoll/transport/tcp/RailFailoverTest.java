@@ -25,6 +25,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -194,6 +195,42 @@ class RailFailoverTest {
         assertEquals(java.util.Set.of(7, 8), java.util.Set.copyOf(senderSink.tags()), "each frame of collective 2 once");
         assertArrayEquals(reply, senderSink.bytes(7, 3));
         assertArrayEquals(reply, senderSink.bytes(8, 3));
+    }
+
+    /**
+     * The hang seen once in StallSystemTest (docs/results/stall-failover-flake-1129.md): the sender had already
+     * written the next collective's frame on the surviving lane when it gave up the other, so the re-sent copy of
+     * the current collective's frame travels behind a frame the receiver pauses on, and the receiver cannot post
+     * that next collective without the copy. While a connection of the peer is closed here and the peer has not yet
+     * said (REPLAYS_DONE) that everything it held of it is re-sent, the receiver reads paused frames of that peer
+     * into memory of its own, reaches the copy, and delivers the held frame once it posts its collective.
+     */
+    @Test
+    void aResentFrameBehindAFrameOfTheNextCollectiveIsReached() throws IOException {
+        start(false);
+        links.get(0).dropForward = true;
+        links.get(0).dropBackward = true;
+        receiverSink.postedSeq = 1;                                    // the receiver is still in collective 1
+        SendCompletion done = new SendCompletion();
+        putSeq(1, 0, "first".getBytes(StandardCharsets.UTF_8), done);  // lane 0: into the black hole
+        putSeq(2, 1, "next".getBytes(StandardCharsets.UTF_8), done);   // lane 1: collective 2, the receiver pauses
+        drive(() -> receiver.lanes.peer(0).lane(1).paused());
+
+        advance(TIMEOUT_NS * 3 / 2);
+        drive(() -> receiverSink.tags().contains(0));
+        assertEquals(List.of(0), receiverSink.tags(), "collective 1's copy arrived; collective 2's frame is held");
+        assertArrayEquals("first".getBytes(StandardCharsets.UTF_8), receiverSink.bytes(0, 5));
+
+        receiverSink.postedSeq = 2;
+        receiver.resume();
+        drive(() -> receiverSink.tags().size() == 2 && done.pending() == 0);
+        assertEquals(List.of(0, 1), receiverSink.tags(), "each frame once, collective 2's when it was posted");
+        assertArrayEquals("next".getBytes(StandardCharsets.UTF_8), receiverSink.bytes(1, 4));
+        assertEquals(0, receiverSink.lost.size(), "losing one rail is not losing the peer");
+        // Once the sender said everything of the closed connection was re-sent, a pause is a pause again.
+        putSeq(3, 2, "later".getBytes(StandardCharsets.UTF_8), new SendCompletion());
+        drive(() -> receiver.lanes.peer(0).lane(1).paused());
+        assertFalse(receiver.lanes.peer(0).replaysPending(), "the peer's REPLAYS_DONE arrived");
     }
 
     /**
@@ -402,6 +439,16 @@ class RailFailoverTest {
     /** A put from rank 1 back to rank 0 (collective 1, tag {@code tag}). */
     private void reply(int tag, byte[] bytes, SendCompletion done) {
         put(receiver, 0, tag, bytes, done);
+    }
+
+    /** A put from rank 0 to rank 1 of collective {@code seq}, tag {@code tag}. */
+    private void putSeq(long seq, int tag, byte[] bytes, SendCompletion done) {
+        FrameHeader meta = new FrameHeader();
+        meta.seq = seq;
+        meta.collective = 1;
+        meta.tag = tag;
+        meta.blockBytes = bytes.length;
+        sender.put(1, meta, MemorySegment.ofArray(bytes), 0, bytes.length, done);
     }
 
     private static void put(TcpRailTransport from, int to, int tag, byte[] bytes, SendCompletion done) {
