@@ -771,8 +771,8 @@ final class TcpConnection {
             // waiting for the acknowledgement behind it until the deadline. Fail now, saying why.
             lanes.fail(new RailcollException("rank " + lanes.rank + ": rank " + peer + " sent a frame of "
                     + inHeader.fragLength + " bytes on rail " + rail + " for a collective this rank has not posted yet"
-                    + " (#" + inHeader.seq + "), while an acknowledgement or a re-sent frame it needs may be queued"
-                    + " behind it after a rail fail-over; holding it would take more than the " + lanes.spillLimitBytes + " bytes a"
+                    + " (#" + inHeader.seq + "), while it awaits an acknowledgement queued behind it after a rail"
+                    + " fail-over; holding it would take more than the " + lanes.spillLimitBytes + " bytes a"
                     + " connection may hold (" + spilledBytes + " held already)"));
             haltReading();
             return;
@@ -1032,7 +1032,7 @@ final class TcpConnection {
 
     private void close(boolean laneDead) {
         gate.close();
-        if (!broken && !goodbyeReceived && !peerLanes.goodbye() && peerLanes.lane(lane) == this) {
+        if (!broken && !goodbyeReceived && !peerLanes.goodbye() && !lanes.isClosing() && peerLanes.lane(lane) == this) {
             // The peer re-sends what it held of this connection, perhaps behind frames this side would pause on.
             peerLanes.closedAwaitingReplays(generation);
             lanes.wakeDrivers(); // lanes of the peer paused now read on (see spillIfBlocking)
