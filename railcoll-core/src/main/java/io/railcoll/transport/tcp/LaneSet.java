@@ -172,9 +172,10 @@ final class LaneSet {
         }
         PeerLanes p = peers[c.peer];
         List<OutFrame> frames = c.breakAndTakeFrames();
+        int data = dataFrames(frames);
         long live = p.markDead(c.lane, nowNs);
         wakeDrivers();
-        if (closing || p.goodbye() && frames.isEmpty()) {
+        if (closing || p.goodbye() && data == 0) {
             dropped(frames);
             return; // this rank or the peer is leaving: lanes closing is expected
         }
@@ -186,7 +187,7 @@ final class LaneSet {
         String lane = "rank " + rank + ": " + describeLane(c) + " to rank " + c.peer;
         if (live == 0) {
             dropped(frames);
-            String lost = frames.isEmpty() ? "" : "; " + frames.size() + " frames (" + bytes + " bytes) cannot be delivered";
+            String lost = data == 0 ? "" : "; " + data + " frames (" + bytes + " bytes) cannot be delivered";
             if (silent) {
                 fail(new RailDownException(lane + " failed (" + cause + ") and no rail to rank " + c.peer
                         + " is left" + lost + earlierFailures(c.peer)));
@@ -209,7 +210,7 @@ final class LaneSet {
         }
         LaneRecovery r = recovery;
         log.println("railcoll WARNING: " + lane + " failed: " + cause + "; "
-                + (frames.isEmpty() ? "its traffic moves to" : "re-sending " + frames.size() + " unacknowledged frames ("
+                + (data == 0 ? "its traffic moves to" : "re-sending " + data + " unacknowledged frames ("
                 + bytes + " bytes) on") + " the remaining rail(s) " + to
                 + (r == null ? "" : r.dials(c.peer) ? "; reconnecting it" : "; rank " + c.peer + " reconnects it")
                 + " (see Communicator.railCounters().failures())");
@@ -252,7 +253,8 @@ final class LaneSet {
             return false;
         }
         List<OutFrame> frames = taken.isEmpty() ? List.of() : taken.getFirst();
-        if (!frames.isEmpty()) {
+        int data = dataFrames(frames);
+        if (data > 0) {
             counters.railFailed(c.peer, c.rail, "rank " + c.peer + " gave this rail up and reconnected it");
         }
         if (!replaced.isEmpty()) {
@@ -263,10 +265,19 @@ final class LaneSet {
         log.println("railcoll: rank " + rank + ": " + describeLane(c) + " to rank " + c.peer + " is back"
                 + (downNs > 0 ? " after " + String.format(Locale.ROOT, "%.1f s", downNs / 1e9) + " down" : "")
                 + ": reconnected, it carries traffic again"
-                + (frames.isEmpty() ? "" : " (re-sending the " + frames.size() + " unacknowledged frames of the "
+                + (data == 0 ? "" : " (re-sending the " + data + " unacknowledged frames of the "
                 + "connection it replaces)") + " (see Communicator.railCounters().recoveries())");
         wakeDrivers();
         return true;
+    }
+
+    /** DATA frames among {@code frames} (the rest are REPLAYS_DONE frames that go again with them). */
+    private static int dataFrames(List<OutFrame> frames) {
+        int n = 0;
+        for (OutFrame f : frames) {
+            n += f.type == FrameHeader.DATA ? 1 : 0;
+        }
+        return n;
     }
 
     /** A new connection of {@code lane} was not taken into use: if that lane is still down, it is dialled again. */
