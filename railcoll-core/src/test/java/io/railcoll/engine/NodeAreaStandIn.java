@@ -55,6 +55,11 @@ abstract class NodeAreaStandIn implements NodeArea {
     }
 
     @Override
+    public long flagInOwnMapping(int localRank, int flag) {
+        throw notSetUp("flagInOwnMapping");
+    }
+
+    @Override
     public boolean alive(int localRank) {
         throw notSetUp("alive");
     }
