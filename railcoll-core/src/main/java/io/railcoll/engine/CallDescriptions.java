@@ -90,9 +90,8 @@ final class CallDescriptions {
             long shows = nodeSteps.flag(local, prog.tag[p.nextOp]);
             waiting = "waiting for rank " + nodeMate(local) + " to raise its node flag " + prog.tag[p.nextOp]
                     + " for the " + prog.length[p.nextOp] + "th time in this call (it shows " + flagWord(shows)
-                    + inOwnMapping(local, prog.tag[p.nextOp], shows) + "); rank " + nodeMate(local) + "'s node words 0-"
-                    + NodeBuffer.FLAGS + " show " + nodeWords(local) + ", this rank's "
-                    + nodeWords(nodeSteps.localRank()) + ownRaiseGone(p);
+                    + "); rank " + nodeMate(local) + "'s node words 0-" + NodeBuffer.FLAGS + " show " + nodeWords(local)
+                    + ", this rank's " + nodeWords(nodeSteps.localRank()) + ownRaiseGone(p);
             missing.setLength(0);
             missing.append(nodeMate(local));
         } else if (prog.gated(p.nextOp)) {
@@ -112,20 +111,6 @@ final class CallDescriptions {
     /** A node word's value as "call s, count c" ({@code NodeSteps}: {@code s << 20 | c}). */
     private static String flagWord(long value) {
         return "call " + (value >>> 20) + ", count " + (value & 0xfffff);
-    }
-
-    /**
-     * What node-mate {@code local}'s own process reads in its word {@code flag} where that is more than this rank
-     * reads, before ({@code shows}) and after: the two processes no longer share the region's memory there (a raise
-     * made between the reads shows in the second); "" where they agree or it cannot be read.
-     */
-    private String inOwnMapping(int local, int flag, long shows) {
-        long theirs = nodeSteps.flagInOwnMapping(local, flag);
-        if (theirs <= shows || nodeSteps.flag(local, flag) >= theirs) {
-            return "";
-        }
-        return ", but " + flagWord(theirs) + " in its own mapping of the node region: the two processes no longer share"
-                + " that memory";
     }
 
     /** Local rank {@code local}'s node words, flags 0-3 and the done word, each as "call.count". */

@@ -76,11 +76,6 @@ final class NodeSteps {
         return area.localRank();
     }
 
-    /** The word {@code flag} of local rank {@code local} as its own process maps it, or -1: see {@link NodeArea}. */
-    long flagInOwnMapping(int local, int flag) {
-        return area.flagInOwnMapping(local, flag);
-    }
-
     /** The word {@code flag} of local rank {@code local}, for failure messages. */
     long flag(int local, int flag) {
         return area.flag(local, flag);

@@ -58,14 +58,6 @@ public interface NodeArea {
      */
     long raisedCall(int localRank, int flag, long seq);
 
-    /**
-     * Local rank {@code localRank}'s word {@code flag} as that node-mate's own process reads it through its own mapping
-     * of the region (read with cross-memory attach), or -1 where that cannot be read (no cross-memory attach, the
-     * node-mate gone). For failure messages only: where it differs from {@link #flag}, the two processes no longer
-     * share that memory. Allocates; not for the hot path.
-     */
-    long flagInOwnMapping(int localRank, int flag);
-
     /** {@link #raisedBefore}: the node-mate raised the flag in no call of that number (its raises skip it). */
     long SKIPPED = -2;
 

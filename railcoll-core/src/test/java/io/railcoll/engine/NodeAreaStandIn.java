@@ -55,11 +55,6 @@ abstract class NodeAreaStandIn implements NodeArea {
     }
 
     @Override
-    public long flagInOwnMapping(int localRank, int flag) {
-        throw notSetUp("flagInOwnMapping");
-    }
-
-    @Override
     public boolean alive(int localRank) {
         throw notSetUp("alive");
     }

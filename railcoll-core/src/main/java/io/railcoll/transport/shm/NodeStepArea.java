@@ -145,25 +145,6 @@ final class NodeStepArea implements NodeArea {
     }
 
     @Override
-    public long flagInOwnMapping(int localRank, int flag) {
-        long attach = layout.attachSlot(localRank);
-        long pid = SharedAccess.getLongAcquire(segment, attach + RegionLayout.ATTACH_PID);
-        long mapping = SharedAccess.getLongAcquire(segment, attach + RegionLayout.ATTACH_MAPPING_ADDRESS);
-        // Alive before and after (pid and start time): a pid reused by another process would answer another memory.
-        if (pid <= 0 || mapping == 0 || !peers.isAlive(localRank)) {
-            return -1;
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment word = arena.allocate(java.lang.foreign.ValueLayout.JAVA_LONG);
-            Cma.read(pid, mapping + layout.stepWord(localRank, flag), word, 0, Long.BYTES);
-            return peers.isAlive(localRank) ? word.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0) : -1;
-        } catch (RuntimeException e) {
-            // Refused, or the node-mate is gone: nothing to compare, and a failure message must not fail itself.
-            return -1;
-        }
-    }
-
-    @Override
     public void readPayload(int localRank, int flag, int parity, MemorySegment dst, long dstOffset, long length) {
         if (length < 0 || length > PAYLOAD_BYTES) {
             throw new IllegalArgumentException("a node flag carries at most " + PAYLOAD_BYTES + " bytes, not " + length);
