@@ -91,7 +91,7 @@ final class CallDescriptions {
             waiting = "waiting for rank " + nodeMate(local) + " to raise its node flag " + prog.tag[p.nextOp]
                     + " for the " + prog.length[p.nextOp] + "th time in this call (it shows " + flagWord(shows)
                     + "); rank " + nodeMate(local) + "'s node words 0-" + NodeBuffer.FLAGS + " show " + nodeWords(local)
-                    + ", this rank's " + nodeWords(nodeSteps.localRank()) + ownRaiseGone(p);
+                    + ", this rank's " + nodeWords(nodeSteps.localRank());
             missing.setLength(0);
             missing.append(nodeMate(local));
         } else if (prog.gated(p.nextOp)) {
@@ -113,7 +113,11 @@ final class CallDescriptions {
         return "call " + (value >>> 20) + ", count " + (value & 0xfffff);
     }
 
-    /** Local rank {@code local}'s node words, flags 0-3 and the done word, each as "call.count". */
+    /**
+     * Local rank {@code local}'s node words, flags 0-3 and the done word, each as "call.count": how far into its call
+     * a node-mate that has not raised the awaited flag is (still in this call, or in another), and what this rank
+     * itself raised.
+     */
     private String nodeWords(int local) {
         StringBuilder sb = new StringBuilder("[");
         for (int w = 0; w <= NodeBuffer.FLAGS; w++) {
@@ -121,29 +125,6 @@ final class CallDescriptions {
             sb.append(w == 0 ? "" : ", ").append(v >>> 20).append('.').append(v & 0xfffff);
         }
         return sb.append(']').toString();
-    }
-
-    /**
-     * Where one of this rank's own flags reads below a raise that {@code p} made of it before its waiting op, what
-     * that says, else "". Only a word's rank writes it and a word only grows (a later call's node steps run after
-     * this one's), so such a word was changed outside railcoll's writes: the node region's memory itself, not a
-     * node-mate that never raised (CI, suite-jobs-1129: a wait met no raise that the node-mate had made, seen once).
-     */
-    private String ownRaiseGone(Posting p) {
-        CompiledProgram prog = p.program;
-        int me = nodeSteps.localRank();
-        for (int i = 0; i < p.nextOp; i++) {
-            if (prog.kind[i] == CompiledProgram.PUBLISH) {
-                long raised = p.heldSeq << 20 | prog.length[i];
-                long shows = nodeSteps.flag(me, prog.tag[i]);
-                if (shows < raised) {
-                    return "; this rank's own node flag " + prog.tag[i] + " shows " + flagWord(shows) + ", below its"
-                            + " raise in this call (" + flagWord(raised) + "): the node region's memory changed outside"
-                            + " railcoll's writes (only a word's rank writes it, and a word only grows)";
-                }
-            }
-        }
-        return "";
     }
 
     /** The rank of local rank {@code localRank} of this rank's node. */

@@ -10,15 +10,13 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a node step's time-out says besides the awaited word (CI, suite-jobs-1129: rank 1 of a 1x2
- * {@code gather.shm-single-copy} waited 8 s in call 1 for the root's DONE, which showed "call 0, count 0", while the
- * root had finished call 1 and, by the protocol, raised it): the node-mate's other words and this rank's own, and
- * where this rank's own raise of this call no longer shows, that the node region's memory changed outside railcoll's
- * writes, so that the next such failure tells a lost word in shared memory from a node-mate that never raised.
+ * What a node step's time-out says besides the awaited word: the node-mate's other words and this rank's own. CI,
+ * suite-jobs-1129: rank 1 of a 1x2 {@code gather.shm-single-copy} timed out in call 1 waiting for the root's DONE
+ * ("it shows call 0, count 0"), and nothing said whether the root was still in that call; it was (it had raised
+ * READY, and reached DONE just after: docs/results/singlecopy-flake-1129.md).
  */
 class NodeWaitTimeOutWordsTest {
     private static final long CALL = 1;
@@ -70,29 +68,12 @@ class NodeWaitTimeOutWordsTest {
     }
 
     @Test
-    void aNodeMateThatNeverRaisedIsShownWithItsOtherWordsAndThisRanksOwn() {
-        // The root raised READY in call 1 (rank 1 went past it), never DONE; rank 1 raised both.
+    void aNodeMateStillInTheCallIsShownWithItsOtherWordsAndThisRanksOwn() {
+        // The root raised READY in call 1 (rank 1 went past it), not yet DONE; rank 1 raised both.
         String m = timedOut(new long[][] {{raised(CALL, 1), 0, 0, 0, 0}, {raised(CALL, 1), raised(CALL, 1), 0, 0, 0}});
-        assertTrue(m.contains("waiting for rank 0 to raise its node flag 1 for the 1th time in this call (it shows call 0,"
-                + " count 0)"), m);
+        assertTrue(m.contains("waiting for rank 0 to raise its node flag 1 for the 1th time in this call (it shows"
+                + " call 0, count 0)"), m);
         assertTrue(m.contains("rank 0's node words 0-4 show [1.1, 0.0, 0.0, 0.0, 0.0]"), m);
         assertTrue(m.contains("this rank's [1.1, 1.1, 0.0, 0.0, 0.0]"), m);
-        assertFalse(m.contains("changed outside"), m);
-    }
-
-    @Test
-    void thisRanksOwnRaiseOfThisCallNoLongerShownIsNamedAsTheRegionsMemoryChanging() {
-        // Every word of the node reads 0, although rank 1 raised READY and DONE in this call and went past the
-        // root's READY: only the owner writes a word, and words only grow.
-        String m = timedOut(new long[][] {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}});
-        assertTrue(m.contains("this rank's own node flag 0 shows call 0, count 0, below its raise in this call (call 1,"
-                + " count 1): the node region's memory changed outside railcoll's writes"), m);
-    }
-
-    @Test
-    void aWordOfALaterCallIsNotTakenForALoss() {
-        // Rank 1's own READY shows a later call (this stand-in's words need not be one moment's): not below.
-        String m = timedOut(new long[][] {{raised(CALL, 1), 0, 0, 0, 0}, {raised(CALL + 1, 1), raised(CALL, 1), 0, 0, 0}});
-        assertFalse(m.contains("changed outside"), m);
     }
 }
