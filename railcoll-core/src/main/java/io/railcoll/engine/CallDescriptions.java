@@ -2,6 +2,7 @@ package io.railcoll.engine;
 
 import io.railcoll.CollectiveTimeoutException;
 import io.railcoll.schedule.Collective;
+import io.railcoll.schedule.NodeBuffer;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.Transport;
 
@@ -88,8 +89,9 @@ final class CallDescriptions {
             int local = prog.peer[p.nextOp];
             long shows = nodeSteps.flag(local, prog.tag[p.nextOp]);
             waiting = "waiting for rank " + nodeMate(local) + " to raise its node flag " + prog.tag[p.nextOp]
-                    + " for the " + prog.length[p.nextOp] + "th time in this call (it shows call " + (shows >>> 20)
-                    + ", count " + (shows & 0xfffff) + ")";
+                    + " for the " + prog.length[p.nextOp] + "th time in this call (it shows " + flagWord(shows)
+                    + "); rank " + nodeMate(local) + "'s node words 0-" + NodeBuffer.FLAGS + " show " + nodeWords(local)
+                    + ", this rank's " + nodeWords(nodeSteps.localRank());
             missing.setLength(0);
             missing.append(nodeMate(local));
         } else if (prog.gated(p.nextOp)) {
@@ -104,6 +106,25 @@ final class CallDescriptions {
         }
         return new CollectiveTimeoutException(describe(p) + " timed out after " + seconds(now - p.startNs) + " "
                 + waiting + (missing.isEmpty() ? "" : "; ranks missing: " + missing) + silentPeers);
+    }
+
+    /** A node word's value as "call s, count c" ({@code NodeSteps}: {@code s << 20 | c}). */
+    private static String flagWord(long value) {
+        return "call " + (value >>> 20) + ", count " + (value & 0xfffff);
+    }
+
+    /**
+     * Local rank {@code local}'s node words, flags 0-3 and the done word, each as "call.count": how far into its call
+     * a node-mate that has not raised the awaited flag is (still in this call, or in another), and what this rank
+     * itself raised.
+     */
+    private String nodeWords(int local) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int w = 0; w <= NodeBuffer.FLAGS; w++) {
+            long v = nodeSteps.flag(local, w);
+            sb.append(w == 0 ? "" : ", ").append(v >>> 20).append('.').append(v & 0xfffff);
+        }
+        return sb.append(']').toString();
     }
 
     /** The rank of local rank {@code localRank} of this rank's node. */

@@ -71,6 +71,11 @@ final class NodeSteps {
         return area.peerAccess();
     }
 
+    /** This rank's local rank on its node, for failure messages. */
+    int localRank() {
+        return area.localRank();
+    }
+
     /** The word {@code flag} of local rank {@code local}, for failure messages. */
     long flag(int local, int flag) {
         return area.flag(local, flag);
