@@ -4,7 +4,6 @@ import io.railcoll.memory.Idler;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.LongFunction;
@@ -207,11 +206,12 @@ public final class ShmRankMain {
         }
         for (int node = 0; node < nodes; node++) {
             Path path = NodeRegion.pathOf(CONFIG.directory(), jobId, node);
-            while (!Files.exists(path) || Files.size(path) == 0) {
+            // Ready with this process as its creator: killed earlier, the file could record no creator (a loaded
+            // host once took longer than a fixed pause here).
+            while (RegionFiles.inspect(path).state() != RegionFiles.State.LIVE) {
                 sleep(2);
             }
         }
-        sleep(200); // headers are written right after sizing; give them a moment to be ready
         System.out.println("CREATED");
         System.out.flush();
         sleep(120_000);
