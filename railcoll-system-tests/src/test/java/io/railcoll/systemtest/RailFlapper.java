@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * Flaps the rails of a running job's testbed (one rank per node): sets one rail of a node down (sometimes the same
  * rail of a second node with it), waits until every lane it cut is given up (the ranks' stderr WARNING lines) or only
  * a drawn short time, sets it up again, waits until every lane that was given up is back and the log has been quiet
- * for a while, pauses a drawn time, and goes on with another node and rail. Every draw comes from one seeded
+ * for a while, pauses a drawn time, and goes on with another node and rail; or, one time in four, goes on at once
+ * (within 1.5 rail time-outs) with the same rail, while lanes may still be given up or dialled again. Every draw comes from one seeded
  * generator, so a seed names a schedule of flaps; where the flaps fall in the job's loop still depends on timing.
  * Never are all rails of a node down at once, and two nodes are down together only on the same rail, so every pair
  * of ranks keeps a live rail: a job that fails under it has met a bug, not the test.
@@ -53,8 +54,9 @@ final class RailFlapper {
 
     /** Runs {@code flaps} flaps, stopping early at the first problem (a lane not back in time). */
     void flap(int flaps) throws InterruptedException {
+        int sameRail = -1;
         for (int f = 0; f < flaps && problem == null; f++) {
-            int rail = draws.nextInt(2);
+            int rail = sameRail >= 0 ? sameRail : draws.nextInt(2);
             List<Integer> down = new ArrayList<>();
             down.add(draws.nextInt(nodes));
             if (nodes >= 3 && draws.nextInt(4) == 0) {
@@ -79,6 +81,17 @@ final class RailFlapper {
                 testbed.setRailUp(node, rail);
             }
             note("rail " + rail + " of node(s) " + down + " up");
+            if (f < flaps - 1 && draws.nextInt(4) == 0) {
+                // Sometimes the next flap comes while lanes are still being given up or dialled again: on the same
+                // rail, so every pair keeps the other one.
+                sameRail = rail;
+                long soonMs = draws.nextLong(3 * railTimeoutMs / 2);
+                note("next flap in " + soonMs + " ms, same rail, without waiting for the lanes");
+                flapsDone++;
+                Thread.sleep(soonMs);
+                continue;
+            }
+            sameRail = -1;
             List<String> notBack = awaitQuiet();
             if (!notBack.isEmpty()) {
                 problem = "flap " + f + ": lanes not back within " + BACK_WITHIN_MS + " ms of the rail coming up: " + notBack;
