@@ -1,12 +1,7 @@
 package io.railcoll.systemtest;
 
-import io.railcoll.launcher.JobLauncher;
-import io.railcoll.launcher.JobResult;
-import io.railcoll.launcher.JobSpec;
-import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.testbed.Availability;
 import io.railcoll.launcher.testbed.NetnsTestbed;
-import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -14,18 +9,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -59,13 +48,13 @@ class RailClusterTest {
     @ParameterizedTest(name = "{0} engine, {1} connection(s) per rail")
     @CsvSource({"single,1", "threaded,1", "threaded,2"})
     void collectivesArriveByteForByte(String engine, int connections) {
-        Run run = run(Placement.uniform(4, 2), "1gbit", RailApps.CheckWithJobId.class,
+        ClusterJobs.Run run = ClusterJobs.run(Placement.uniform(4, 2), "1gbit", RailApps.CheckWithJobId.class,
                 List.of("sizes=0,1,1025,65537,1000000"),
                 Map.of("RAILCOLL_ENGINE", engine, "RAILCOLL_CONNECTIONS_PER_RAIL", Integer.toString(connections)), null);
         run.assertSucceeded();
-        assertTrue(run.stdout.contains("CHECKED"), run.all());
-        assertFalse(run.stdout.contains("configured but carried nothing"), "every rail must carry traffic:\n" + run.stdout);
-        assertFalse(run.stderr.contains("WARNING"), "no rail may fail on a healthy testbed:\n" + run.stderr);
+        assertTrue(run.stdout().contains("CHECKED"), run.all());
+        assertFalse(run.stdout().contains("configured but carried nothing"), "every rail must carry traffic:\n" + run.stdout());
+        assertFalse(run.stderr().contains("WARNING"), "no rail may fail on a healthy testbed:\n" + run.stderr());
     }
 
     @ParameterizedTest(name = "{0} engine, {1} connection(s) per rail")
@@ -73,15 +62,15 @@ class RailClusterTest {
     void oneRailDownMidTransferStillDeliversEveryByte(String engine, int connections) {
         Map<String, String> env = new java.util.HashMap<>(env(engine));
         env.put("RAILCOLL_CONNECTIONS_PER_RAIL", Integer.toString(connections));
-        Run run = run(Placement.uniform(4, 1), "200mbit", RailApps.Transfer.class, List.of("25", "1048576"),
+        ClusterJobs.Run run = ClusterJobs.run(Placement.uniform(4, 1), "200mbit", RailApps.Transfer.class, List.of("25", "1048576"),
                 env, testbed -> testbed.setRailDown(1, 1));
         run.assertSucceeded();
-        assertTrue(run.stdout.contains("TRANSFERRED 25"), run.all());
+        assertTrue(run.stdout().contains("TRANSFERRED 25"), run.all());
         // Node 1 (rank 1) lost rail 1 to everyone; the others lost rail 1 to rank 1 only. Both sides are told.
-        assertTrue(run.stderr.contains("railcoll WARNING: rank 1: rail 1 "), run.stderr);
+        assertTrue(run.stderr().contains("railcoll WARNING: rank 1: rail 1 "), run.stderr());
         assertTrue(Pattern.compile("railcoll WARNING: rank [023]: rail 1 (\\(connection \\d\\) )?to rank 1 failed")
-                .matcher(run.stderr).find(), run.stderr);
-        assertTrue(run.stdout.contains("failed: rail 1 to rank"), "the failure is queryable (RailCounters):\n" + run.stdout);
+                .matcher(run.stderr()).find(), run.stderr());
+        assertTrue(run.stdout().contains("failed: rail 1 to rank"), "the failure is queryable (RailCounters):\n" + run.stdout());
     }
 
     /**
@@ -93,14 +82,14 @@ class RailClusterTest {
     void everyRailDownFailsAtTheDeadlineNamingTheSilentRank(String engine) {
         Map<String, String> env = new java.util.HashMap<>(env(engine));
         env.put("RAILCOLL_TIMEOUT_MS", "10000");
-        Run run = run(Placement.uniform(4, 1), "200mbit", RailApps.Transfer.class, List.of("25", "1048576"),
+        ClusterJobs.Run run = ClusterJobs.run(Placement.uniform(4, 1), "200mbit", RailApps.Transfer.class, List.of("25", "1048576"),
                 env, testbed -> {
                     testbed.setRailDown(1, 0);
                     testbed.setRailDown(1, 1);
                 });
-        assertFalse(run.result.succeeded(), run.all());
-        assertTrue(run.stderr.contains("FAILED: io.railcoll.CollectiveTimeoutException"), run.stderr);
-        assertTrue(run.stderr.contains("rank 1 (nothing on any rail for "), run.stderr);
+        assertFalse(run.result().succeeded(), run.all());
+        assertTrue(run.stderr().contains("FAILED: io.railcoll.CollectiveTimeoutException"), run.stderr());
+        assertTrue(run.stderr().contains("rank 1 (nothing on any rail for "), run.stderr());
     }
 
     /**
@@ -120,7 +109,7 @@ class RailClusterTest {
                 "rank 0: rail 1 to rank 1 failed", "rank 2: rail 1 to rank 1 failed");
         List<String> back = List.of("rank 1: rail 1 to rank 0 is back", "rank 0: rail 1 to rank 1 is back",
                 "rank 1: rail 1 to rank 2 is back", "rank 2: rail 1 to rank 1 is back");
-        Run run = runWatching(Placement.uniform(3, 1), "200mbit", RailApps.UntilRailBack.class,
+        ClusterJobs.Run run = ClusterJobs.runWatching(Placement.uniform(3, 1), "200mbit", RailApps.UntilRailBack.class,
                 List.of(go.toString(), "262144", "10", "150"), env(engine), (testbed, stderr) -> {
                     try {
                         testbed.setRailDown(1, 1);
@@ -140,19 +129,19 @@ class RailClusterTest {
                 });
         Files.deleteIfExists(go);
         // For the record (surefire's report): what went down, what came back, and the rails' share afterwards.
-        run.stderr.lines().filter(l -> l.contains(" failed: ") || l.contains(" is back")).forEach(System.out::println);
-        run.stdout.lines().filter(l -> l.contains("AFTER ")).forEach(System.out::println);
+        run.stderr().lines().filter(l -> l.contains(" failed: ") || l.contains(" is back")).forEach(System.out::println);
+        run.stdout().lines().filter(l -> l.contains("AFTER ")).forEach(System.out::println);
         assertEquals(null, problem.get(), run.all());
         run.assertSucceeded();
         for (int r = 0; r < 3; r++) {
-            Matcher m = Pattern.compile("AFTER " + r + " (\\d+) (\\d+)").matcher(run.stdout);
+            Matcher m = Pattern.compile("AFTER " + r + " (\\d+) (\\d+)").matcher(run.stdout());
             assertTrue(m.find(), run.all());
             long rail0 = Long.parseLong(m.group(1));
             long rail1 = Long.parseLong(m.group(2));
             assertTrue(rail1 > 0 && rail1 * 3 >= rail0, "rank " + r + " must send on rail 1 again (about half its"
                     + " bytes): rail 0 " + rail0 + ", rail 1 " + rail1 + "\n" + run.all());
         }
-        assertTrue(run.stdout.contains("back: rail 1 to rank"), "the recovery is queryable (RailCounters):\n" + run.stdout);
+        assertTrue(run.stdout().contains("back: rail 1 to rank"), "the recovery is queryable (RailCounters):\n" + run.stdout());
     }
 
     /** Waits (up to 60 s) until every one of {@code lines} appeared in the job's stderr so far. */
@@ -174,118 +163,5 @@ class RailClusterTest {
     private static Map<String, String> env(String engine) {
         return Stream.concat(FAST_FAILOVER.entrySet().stream(), Map.of("RAILCOLL_ENGINE", engine).entrySet().stream())
                 .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    }
-
-    /** A finished job on its own testbed, already torn down and checked for leftovers. */
-    private record Run(JobResult result, String stdout, String stderr) {
-        String all() {
-            return "--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
-        }
-
-        void assertSucceeded() {
-            assertTrue(result.succeeded(), "job failed on rank " + result.failedRank() + ": " + result.failure() + "\n" + all());
-        }
-    }
-
-    /**
-     * Runs {@code app} on a fresh 2-rail testbed with one node per placement node; when rank 0 prints
-     * {@code MIDWAY}, {@code midway} is applied to the testbed (on its own thread). Afterwards checks that the
-     * testbed's namespaces and the job's shared-memory files are gone.
-     */
-    private static Run run(Placement placement, String rate, Class<?> app, List<String> args, Map<String, String> env,
-                           Consumer<NetnsTestbed> midway) {
-        return runWatching(placement, rate, app, args, env,
-                midway == null ? null : (testbed, stderr) -> midway.accept(testbed));
-    }
-
-    /** What the test does to the testbed at rank 0's cue, with the job's stderr so far at hand. */
-    private interface Midway {
-        void act(NetnsTestbed testbed, java.util.function.Supplier<String> stderrSoFar);
-    }
-
-    private static Run runWatching(Placement placement, String rate, Class<?> app, List<String> args,
-                                   Map<String, String> env, Midway midway) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        String tag;
-        JobResult result;
-        Thread[] action = new Thread[1];
-        // Before the testbed starts: the first job of a test JVM makes the ranks' class cache (RankStartup).
-        JobSpec spec = RankStartup.spec(placement, 2, app, args, env, List.of("-Xmx256m"), Duration.ofMinutes(4));
-        try (NamespaceNetwork net = NamespaceNetwork.start(TestbedSpec.of(placement.nodeCount(), 2).withRate(rate))) {
-            tag = net.testbed().tag();
-            OutputStream watched = midway == null ? out : new LineTrigger(out, "[r0] MIDWAY", () -> {
-                action[0] = Thread.ofPlatform().start(
-                        () -> midway.act(net.testbed(), () -> err.toString(StandardCharsets.UTF_8)));
-            });
-            try (PrintStream o = new PrintStream(watched, true, StandardCharsets.UTF_8);
-                 PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-                result = new JobLauncher(o, e).run(spec, net);
-            }
-            if (action[0] != null) {
-                action[0].join(TimeUnit.SECONDS.toMillis(150));
-            }
-        } catch (IOException | InterruptedException e) {
-            throw new AssertionError("launching the job failed", e);
-        }
-        String stdout = out.toString(StandardCharsets.UTF_8);
-        String stderr = err.toString(StandardCharsets.UTF_8);
-        if (midway != null) {
-            assertTrue(action[0] != null, "rank 0 never printed MIDWAY:\n" + stdout + stderr);
-        }
-        assertEquals(List.of(), namespacesWith(tag), "the testbed's namespaces are gone");
-        Matcher job = Pattern.compile("JOB (\\S+)").matcher(stdout);
-        if (job.find()) {
-            assertEquals(List.of(), shmFilesOf(job.group(1)), "the job's shared-memory files are gone");
-        }
-        return new Run(result, stdout, stderr);
-    }
-
-    private static List<String> namespacesWith(String tag) {
-        try {
-            Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
-            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor(10, TimeUnit.SECONDS);
-            return text.lines().filter(l -> l.contains(tag)).toList();
-        } catch (IOException | InterruptedException e) {
-            throw new AssertionError("cannot list namespaces", e);
-        }
-    }
-
-    private static List<String> shmFilesOf(String jobId) {
-        try (Stream<Path> files = Files.list(Path.of("/dev/shm"))) {
-            return files.map(f -> f.getFileName().toString()).filter(f -> f.contains(jobId)).toList();
-        } catch (IOException e) {
-            throw new AssertionError("cannot list /dev/shm", e);
-        }
-    }
-
-    /** Passes bytes through and runs {@code action} once, when a line starting with {@code prefix} goes by. */
-    private static final class LineTrigger extends OutputStream {
-        private final OutputStream target;
-        private final String prefix;
-        private final Runnable action;
-        private final StringBuilder line = new StringBuilder();
-        private boolean fired;
-
-        LineTrigger(OutputStream target, String prefix, Runnable action) {
-            this.target = target;
-            this.prefix = prefix;
-            this.action = action;
-        }
-
-        @Override
-        public synchronized void write(int b) throws IOException {
-            target.write(b);
-            if (b == '\n') {
-                if (!fired && line.toString().startsWith(prefix)) {
-                    fired = true;
-                    action.run();
-                }
-                line.setLength(0);
-            } else {
-                line.append((char) b);
-            }
-        }
     }
 }

@@ -65,7 +65,13 @@ final class LaneDriver {
         c.key = c.channel.register(selector, SelectionKey.OP_READ, c);
         c.driver = this;
         // A connection that replaces another of its lane (given up, or about to be replaced) takes its place in the
-        // list, which does not grow.
+        // list, which does not grow, and the frames the old one spilled and still holds (see retryPaused).
+        for (int i = 0, n = connections.size(); i < n; i++) {
+            TcpConnection o = connections.get(i);
+            if (o != c && o.peer == c.peer && o.lane == c.lane) {
+                c.takeSpilledFrom(o);
+            }
+        }
         connections.removeIf(o -> o != c && o.peer == c.peer && o.lane == c.lane);
         connections.add(c);
     }
@@ -306,7 +312,10 @@ final class LaneDriver {
         boolean still = false;
         for (int i = 0, n = connections.size(); i < n; i++) {
             TcpConnection c = connections.get(i);
-            if (c.isBroken() || !c.paused()) {
+            // A broken connection is still offered what it spilled: those frames were read and acknowledged, so
+            // the peer never sends them again, and they are delivered when their collective is posted (decision
+            // 0247). It holds nothing else (resume() on it only delivers spilled frames).
+            if (!c.paused()) {
                 continue;
             }
             try {

@@ -860,6 +860,28 @@ final class TcpConnection {
         }
     }
 
+    /**
+     * Takes over the spilled frames {@code old} still holds: {@code old} is this lane's previous connection, which
+     * failed (or was replaced) after it read them. They were counted and acknowledged there, so the peer never sends
+     * them again and a copy of one would be judged a duplicate: they are delivered from here, when their collective
+     * is posted, as if this connection had read them first (decision 0247). Driver thread only (both connections
+     * are this driver's).
+     */
+    void takeSpilledFrom(TcpConnection old) {
+        if (old.spilled.isEmpty()) {
+            return;
+        }
+        for (java.util.Iterator<Spilled> it = old.spilled.descendingIterator(); it.hasNext(); ) {
+            Spilled f = it.next();
+            spilled.addFirst(f);
+            spilledBytes += f.length;
+            old.spilledBytes -= f.length;
+        }
+        old.spilled.clear();
+        old.spilledCount = 0;
+        spilledCount = spilled.size();
+    }
+
     /** Keeps a delivered spilled frame for the next, unless enough are kept or it is large. */
     private void spare(Spilled f) {
         if (spares.size() < SPARES && f.data.capacity() <= SPARE_BYTES) {

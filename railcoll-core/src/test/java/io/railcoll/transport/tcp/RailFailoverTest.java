@@ -234,6 +234,46 @@ class RailFailoverTest {
     }
 
     /**
+     * A spilled frame is read and counted (and acknowledged), so its sender will never send it again: if the
+     * connection it came on fails before its collective is posted, the frame must still be delivered then. Three
+     * rails: collective 1's frame is lost with rail 0; collective 2's frames wait on rails 1 and 2; rail 1 holds its
+     * bytes for a while, so when rail 0 is given up the copy of collective 1's frame (re-sent on rail 1) has not
+     * arrived, and both paused frames are spilled; then rail 2's connection breaks, rail 1 delivers the copy, and
+     * collective 2 is posted.
+     */
+    @Test
+    void aSpilledFrameOfAConnectionThatFailsIsStillDelivered() throws IOException {
+        start(3, true);
+        links.get(0).dropForward = true;
+        links.get(0).dropBackward = true;
+        receiverSink.postedSeq = 1;                                     // the receiver is still in collective 1
+        SendCompletion done = new SendCompletion();
+        putSeq(1, 0, "first".getBytes(StandardCharsets.UTF_8), done);   // lane 0: into the black hole
+        putSeq(2, 1, "second".getBytes(StandardCharsets.UTF_8), done);  // lane 1: collective 2, paused on
+        putSeq(2, 2, "third".getBytes(StandardCharsets.UTF_8), done);   // lane 2: collective 2, paused on
+        drive(() -> receiver.lanes.peer(0).lane(1).paused() && receiver.lanes.peer(0).lane(2).paused());
+
+        advance(TIMEOUT_NS * 6 / 10);
+        links.get(1).hold = true;                                       // rail 1 slow: the copy waits in it
+        advance(TIMEOUT_NS * 6 / 10);                                   // rail 0 given up on both sides
+        drive(() -> receiver.lanes.peer(0).lane(0).isBroken() && sender.lanes.peer(1).lane(2).unackedCount() == 0);
+        assertEquals(List.of(), receiverSink.tags(), "nothing delivered yet: the copy is held on rail 1");
+
+        links.get(2).cut();                                             // rail 2's connection breaks, "third" read
+        drive(() -> receiver.lanes.peer(0).lane(2).isBroken());
+        links.get(1).hold = false;
+        drive(() -> receiverSink.tags().contains(0));
+        assertEquals(List.of(0), receiverSink.tags(), "collective 1's copy arrived; collective 2's frames are held");
+
+        receiverSink.postedSeq = 2;
+        receiver.resume();
+        drive(() -> receiverSink.tags().size() == 3);
+        assertEquals(java.util.Set.of(0, 1, 2), java.util.Set.copyOf(receiverSink.tags()), "each frame once");
+        assertArrayEquals("second".getBytes(StandardCharsets.UTF_8), receiverSink.bytes(1, 6));
+        assertArrayEquals("third".getBytes(StandardCharsets.UTF_8), receiverSink.bytes(2, 5));
+    }
+
+    /**
      * The spill above is bounded: a frame that would take a connection past its limit (64 MiB; 2 bytes here) fails
      * the transport with an error naming the peer, the length and the collective, instead of allocating whatever
      * length the peer's header claims.
@@ -390,10 +430,15 @@ class RailFailoverTest {
 
     /** Lane 0 through a controllable link; lane 1 direct; with {@code linkBoth}, lane 1 through a link too. */
     private void start(boolean linkBoth) throws IOException {
-        SocketChannel[][] a = new SocketChannel[2][2];
-        SocketChannel[][] b = new SocketChannel[2][2];
-        for (int lane = 0; lane < 2; lane++) {
-            if (lane == 0 || linkBoth) {
+        start(2, linkBoth);
+    }
+
+    /** {@code rails} rails of one connection each (lane {@code l} on rail {@code l}); lane 0 linked, or every lane. */
+    private void start(int rails, boolean linkAll) throws IOException {
+        SocketChannel[][] a = new SocketChannel[2][rails];
+        SocketChannel[][] b = new SocketChannel[2][rails];
+        for (int lane = 0; lane < rails; lane++) {
+            if (lane == 0 || linkAll) {
                 SocketChannel[] p = pair();
                 SocketChannel[] q = pair();
                 a[1][lane] = p[0];
@@ -405,7 +450,7 @@ class RailFailoverTest {
                 b[0][lane] = p[1];
             }
         }
-        RailSettings settings = new RailSettings(2, 1, 1024, TIMEOUT_NS, eagerBytes);
+        RailSettings settings = new RailSettings(rails, 1, 1024, TIMEOUT_NS, eagerBytes);
         sender = TcpRailTransport.start(0, a, settings, senderSink,
                 new PrintStream(senderLog, true, StandardCharsets.UTF_8), clock::get, false);
         open.add(sender);
@@ -518,6 +563,12 @@ class RailFailoverTest {
             this.towardReceiver = towardReceiver;
             towardSender.configureBlocking(false);
             towardReceiver.configureBlocking(false);
+        }
+
+        /** The wire is cut for good: both ends see their connection closed (a reset rather than a silence). */
+        void cut() throws IOException {
+            towardSender.close();
+            towardReceiver.close();
         }
 
         void pump() throws IOException {
