@@ -31,11 +31,7 @@ class MulticastClusterTest {
 
     @BeforeAll
     static void needsRoot() {
-        Availability a = NetnsTestbed.available();
-        if (!a.available()) {
-            System.out.println("multicast cluster tests skipped: " + a.reason());
-        }
-        assumeTrue(a.available(), a.reason());
+        Testbeds.assumeAvailable("multicast cluster tests");
     }
 
     private static List<MulticastProcesses.Member> members(NetnsTestbed tb, int nodes) {

@@ -5,7 +5,6 @@ import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NamespaceNetwork;
 import io.railcoll.launcher.testbed.Availability;
-import io.railcoll.launcher.testbed.NetnsTestbed;
 import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.topology.Placement;
 import io.railcoll.transport.mcast.MulticastGroup;
@@ -184,12 +183,7 @@ class MulticastSystemTest {
     }
 
     private static Availability testbed() {
-        Availability a = NetnsTestbed.available();
-        if (!a.available()) {
-            System.out.println("multicast cluster system tests skipped: " + a.reason());
-        }
-        assumeTrue(a.available(), a.reason());
-        return a;
+        return Testbeds.assumeAvailable("multicast cluster system tests");
     }
 
     private static Jobs.Outcome onTestbed(TestbedSpec spec, Placement placement, Map<String, String> env) {

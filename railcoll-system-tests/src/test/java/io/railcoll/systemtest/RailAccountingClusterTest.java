@@ -1,7 +1,6 @@
 package io.railcoll.systemtest;
 
 import io.railcoll.bench.peer.OpenMpiPeer;
-import io.railcoll.launcher.testbed.NetnsTestbed;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +27,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class RailAccountingClusterTest {
     @Test
     void aNormalRunCountsTheCollectivesBytesAndARunThatAvoidsTheRailsFails(@TempDir Path out) throws Exception {
-        assumeTrue(NetnsTestbed.available().available(), NetnsTestbed.available().reason());
+        Testbeds.assumeAvailable("rail accounting cluster test");
         OpenMpiPeer.Lookup mpi = OpenMpiPeer.locate(out.resolve("cache"));
         assumeTrue(mpi.peer().isPresent(), mpi.message());
 

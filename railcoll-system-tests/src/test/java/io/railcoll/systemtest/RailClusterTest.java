@@ -1,7 +1,5 @@
 package io.railcoll.systemtest;
 
-import io.railcoll.launcher.testbed.Availability;
-import io.railcoll.launcher.testbed.NetnsTestbed;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -22,7 +20,6 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The rails on the real emulated cluster: a 4-node x 2-rail network-namespace testbed with rate-limited rails.
@@ -38,11 +35,7 @@ class RailClusterTest {
 
     @BeforeAll
     static void needsRoot() {
-        Availability a = NetnsTestbed.available();
-        if (!a.available()) {
-            System.out.println("rail cluster tests skipped: " + a.reason());
-        }
-        assumeTrue(a.available(), a.reason());
+        Testbeds.assumeAvailable("rail cluster tests");
     }
 
     @ParameterizedTest(name = "{0} engine, {1} connection(s) per rail")

@@ -4,8 +4,6 @@ import io.railcoll.launcher.JobLauncher;
 import io.railcoll.launcher.JobResult;
 import io.railcoll.launcher.JobSpec;
 import io.railcoll.launcher.NamespaceNetwork;
-import io.railcoll.launcher.testbed.Availability;
-import io.railcoll.launcher.testbed.NetnsTestbed;
 import io.railcoll.launcher.testbed.TestbedSpec;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Rail discovery on the namespace testbed, where every node has interfaces of its own: each node gets an extra
@@ -39,11 +36,7 @@ class RailDiscoveryClusterTest {
 
     @BeforeAll
     static void needsRoot() {
-        Availability a = NetnsTestbed.available();
-        if (!a.available()) {
-            System.out.println("rail discovery cluster tests skipped: " + a.reason());
-        }
-        assumeTrue(a.available(), a.reason());
+        Testbeds.assumeAvailable("rail discovery cluster tests");
     }
 
     @Test

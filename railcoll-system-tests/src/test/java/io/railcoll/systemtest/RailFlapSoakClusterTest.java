@@ -1,7 +1,5 @@
 package io.railcoll.systemtest;
 
-import io.railcoll.launcher.testbed.Availability;
-import io.railcoll.launcher.testbed.NetnsTestbed;
 import io.railcoll.topology.Placement;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -47,11 +45,7 @@ class RailFlapSoakClusterTest {
 
     @BeforeAll
     static void needsRoot() {
-        Availability a = NetnsTestbed.available();
-        if (!a.available()) {
-            System.out.println("rail flap soak skipped: " + a.reason());
-        }
-        assumeTrue(a.available(), a.reason());
+        Testbeds.assumeAvailable("rail flap soak");
     }
 
     /** One job of the soak: where, which engine, how many connections per rail, which seed, how many flaps. */
