@@ -20,6 +20,7 @@ class FailureSystemTest {
 
     @Test
     void aKilledRankMakesTheOthersFailNamingIt() {
+        java.util.Set<String> before = railcollSharedMemory();
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 2), 2, FaultApps.DieMidway.class, List.of("2"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         assertEquals(2, o.result().failedRank(), o.all());
@@ -28,7 +29,7 @@ class FailureSystemTest {
             assertTrue(o.namesLostRank(r, 2), "rank " + r + " did not name the lost rank:\n" + o.stderr());
         }
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
-        assertNoSharedMemoryLeft();
+        assertNoSharedMemoryLeft(before);
     }
 
     /**
@@ -40,6 +41,7 @@ class FailureSystemTest {
     @ParameterizedTest(name = "victim {0}")
     @ValueSource(ints = {4, 3})
     void aRankKilledInTheOverlappedNodeStepsIsNamedByEveryone(int victim) {
+        java.util.Set<String> before = railcollSharedMemory();
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 3), 2, FaultApps.DieMidway.class,
                 List.of(Integer.toString(victim), "131072", "allgather.smp-direct-shm"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
@@ -50,14 +52,22 @@ class FailureSystemTest {
             }
         }
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
-        assertNoSharedMemoryLeft();
+        assertNoSharedMemoryLeft(before);
     }
 
-    /** Nothing of a finished job stays in /dev/shm, whether it ended well or a rank was killed. */
-    private static void assertNoSharedMemoryLeft() {
+    /**
+     * Nothing of a finished job stays in /dev/shm, whether it ended well or a rank was killed: no railcoll file that
+     * was not there before it ({@code before}; another test's, or another process's on this host, is not this job's).
+     */
+    private static void assertNoSharedMemoryLeft(java.util.Set<String> before) {
+        List<String> left = railcollSharedMemory().stream().filter(n -> !before.contains(n)).sorted().toList();
+        assertTrue(left.isEmpty(), "shared-memory files left behind: " + left);
+    }
+
+    private static java.util.Set<String> railcollSharedMemory() {
         try (var files = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
-            List<String> left = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("railcoll")).toList();
-            assertTrue(left.isEmpty(), "shared-memory files left behind: " + left);
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("railcoll"))
+                    .collect(java.util.stream.Collectors.toSet());
         } catch (java.io.IOException e) {
             throw new AssertionError(e);
         }
@@ -65,6 +75,7 @@ class FailureSystemTest {
 
     @Test
     void aKilledNodeMateFailsItsNeighboursOverSharedMemory() {
+        java.util.Set<String> before = railcollSharedMemory();
         Jobs.Outcome o = Jobs.run(Placement.singleNode(3), 1, FaultApps.DieMidway.class, List.of("1"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
         assertEquals(1, o.result().failedRank(), o.all());
@@ -72,7 +83,7 @@ class FailureSystemTest {
             assertTrue(o.namesLostRank(r, 1), "rank " + r + " did not name the lost rank:\n" + o.stderr());
         }
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
-        assertNoSharedMemoryLeft();
+        assertNoSharedMemoryLeft(before);
     }
 
     @Test
@@ -110,6 +121,7 @@ class FailureSystemTest {
     @ParameterizedTest(name = "odd rank {0}")
     @ValueSource(ints = {4, 3})
     void aSizeMismatchAgainstTheOverlappedPathFailsEveryRank(int odd) {
+        java.util.Set<String> before = railcollSharedMemory();
         Jobs.Outcome o = Jobs.run(Placement.uniform(2, 3), 2, FaultApps.SizeMismatch.class,
                 List.of("131072", Integer.toString(odd), "1000", "allgather.smp-direct-shm"), SHORT_DEADLINE, Jobs.SHORT_JOB);
         assertFalse(o.result().succeeded());
@@ -120,7 +132,7 @@ class FailureSystemTest {
                     + " .*(?i:mismatch))").matcher(err).find(), "rank " + r + ":\n" + err);
         }
         assertTrue(o.elapsedMs() < 60_000, "took " + o.elapsedMs() + " ms");
-        assertNoSharedMemoryLeft();
+        assertNoSharedMemoryLeft(before);
     }
 
     @Test
