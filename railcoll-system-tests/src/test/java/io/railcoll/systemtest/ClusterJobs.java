@@ -63,6 +63,18 @@ final class ClusterJobs {
         void act(NetnsTestbed testbed, java.util.function.Supplier<String> stderrSoFar);
     }
 
+    /**
+     * Lets a job that waits for its go-file end: creates {@code go}, or records in {@code problem} why it could not.
+     * Called in the watcher's {@code finally}, so the job ends whatever the watcher met.
+     */
+    static void go(Path go, java.util.concurrent.atomic.AtomicReference<String> problem) {
+        try {
+            Files.createFile(go);
+        } catch (IOException e) {
+            problem.set("cannot create " + go + ": " + e);
+        }
+    }
+
     static Run runWatching(Placement placement, String rate, Class<?> app, List<String> args,
                            Map<String, String> env, Midway midway) {
         return runWatching(placement, rate, app, args, env, midway, Duration.ofMinutes(4));

@@ -113,11 +113,7 @@ class RailClusterTest {
                     } catch (AssertionError | InterruptedException e) {
                         problem.set(e.toString());
                     } finally {
-                        try {
-                            Files.createFile(go);
-                        } catch (IOException e) {
-                            problem.set("cannot create " + go + ": " + e);
-                        }
+                        ClusterJobs.go(go, problem);
                     }
                 });
         Files.deleteIfExists(go);
